@@ -1,0 +1,417 @@
+package client
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"sandview/crypto"
+	"sandview/model"
+)
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Duration{
+		"":      0,
+		"5":     5 * time.Second,
+		" 2 ":   2 * time.Second,
+		"0.5":   500 * time.Millisecond,
+		"-3":    0,
+		"soon":  0,
+		"1e300": maxReportedRetryAfter,
+		now.Add(90 * time.Second).Format(http.TimeFormat): 90 * time.Second,
+		now.Add(-time.Minute).Format(http.TimeFormat):     0,
+	} {
+		if got := parseRetryAfter(in, now); got != want {
+			t.Errorf("%q: %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	c := &Client{opts: Options{RetryDelay: time.Second}}
+	for n, want := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second} {
+		if got := c.backoff(n, 0); got != want {
+			t.Errorf("retry %d: %v, want %v", n, got, want)
+		}
+	}
+	if got := c.backoff(0, 5*time.Second); got != 5*time.Second {
+		t.Errorf("Retry-After longer than the backoff: %v", got)
+	}
+	if got := c.backoff(0, time.Hour); got != maxRetryAfter {
+		t.Errorf("Retry-After not capped: %v", got)
+	}
+	if got := c.backoff(200, 0); got <= 0 {
+		t.Errorf("overflowing backoff: %v", got)
+	}
+}
+
+func TestUnwrapMessage(t *testing.T) {
+	msg := []byte("From: a@b\r\nSubject: hi\r\n\r\nbody\r\n")
+	once := []byte(base64.StdEncoding.EncodeToString(msg))
+	twice := []byte(base64.StdEncoding.EncodeToString(once))
+	for name, in := range map[string][]byte{"plain": msg, "once": once, "twice": twice} {
+		if got := unwrapMessage(in); string(got) != string(msg) {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+	// Base64 of something that is not a message stays as it is.
+	notMsg := []byte(base64.StdEncoding.EncodeToString([]byte("just some words")))
+	if got := unwrapMessage(notMsg); string(got) != string(notMsg) {
+		t.Errorf("non-message decoded: %q", got)
+	}
+	if looksLikeMessage([]byte("no header here\r\n")) || looksLikeMessage([]byte(": empty name")) || !looksLikeMessage([]byte("X-A: b")) {
+		t.Error("looksLikeMessage")
+	}
+}
+
+func TestParseISO8601(t *testing.T) {
+	for _, s := range []string{"2026-11-21T14:25:43.993Z", "2026-11-21T14:25:43Z", "2026-11-21T14:25:43+01:00",
+		"2026-11-21T13:25:43.995172566Z", "2026-11-21T14:25:43+0100", "2026-11-21T14:25:43"} {
+		if _, err := parseISO8601(s); err != nil {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	for _, s := range []string{"", "tomorrow", "2026-11-21", "21/11/2026 14:25"} {
+		if _, err := parseISO8601(s); err == nil {
+			t.Errorf("%q accepted", s)
+		}
+	}
+}
+
+// sealedInbox is an encrypted inbox with its own keys and a sealer playing
+// the server, for tests and benchmarks that need many payloads.
+type sealedInbox struct {
+	inbox  *Inbox
+	sealer *crypto.Sealer
+}
+
+func newSealedInbox(tb testing.TB) sealedInbox {
+	tb.Helper()
+	kp, err := crypto.GenerateKeyPair()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	key, err := crypto.GenerateSigningKey()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := New("http://127.0.0.1:9", "k", WithRetries(0, 0))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = c.Close() })
+	in := &Inbox{c: c, secretKey: kp.SecretKey, serverKey: key.PublicKey(), info: model.Inbox{
+		EmailAddress: "bench@sandbox.test", InboxHash: crypto.InboxHash(kp.PublicKey), Encrypted: true,
+	}}
+	if err := in.setOpener(crypto.DefaultContext); err != nil {
+		tb.Fatal(err)
+	}
+	sealer, err := crypto.NewSealer(kp.PublicKey, key, crypto.DefaultContext)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sealedInbox{inbox: in, sealer: sealer}
+}
+
+// records seals n records with content; record k was received k seconds
+// after a base time, so newest-first order is descending k.
+func (s sealedInbox) records(tb testing.TB, n int) []json.RawMessage {
+	tb.Helper()
+	base := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	body := strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 30)
+	out := make([]json.RawMessage, n)
+	for k := range n {
+		id := fmt.Sprintf("email-%05d", k)
+		at := base.Add(time.Duration(k) * time.Second).Format(time.RFC3339Nano)
+		meta, _ := json.Marshal(map[string]any{"id": id, "from": "Bench <bench@example.org>",
+			"to": []string{"bench@sandbox.test"}, "subject": fmt.Sprintf("Message %d", k), "receivedAt": at})
+		parsed, _ := json.Marshal(map[string]any{"text": body, "html": "<p>" + body + "</p>",
+			"headers": map[string]string{"subject": fmt.Sprintf("Message %d", k)}, "links": []string{"https://example.org/x"},
+			"attachments": []any{}, "authResults": map[string]any{"spf": map[string]string{"result": "pass"}}})
+		pm, err := s.sealer.Seal(meta, []byte(id))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pp, err := s.sealer.Seal(parsed, []byte(id))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rec, _ := json.Marshal(model.EmailRecord{ID: id, InboxID: s.inbox.info.InboxHash, EncryptedMetadata: pm, EncryptedParsed: pp})
+		out[k] = rec
+	}
+	return out
+}
+
+func TestOpenManyRecordsInParallel(t *testing.T) {
+	s := newSealedInbox(t)
+	raw := s.records(t, 3*parallelOpenThreshold)
+	// Corrupt one record's ciphertext and break another's JSON.
+	var rec model.EmailRecord
+	if err := json.Unmarshal(raw[5], &rec); err != nil {
+		t.Fatal(err)
+	}
+	ct := []byte(rec.EncryptedParsed.Ciphertext)
+	ct[3] ^= 'A' ^ 'B'
+	if ct[3] == '-' || ct[3] == '_' {
+		ct[3] = 'A'
+	}
+	rec.EncryptedParsed.Ciphertext = string(ct)
+	raw[5], _ = json.Marshal(rec)
+	raw[7] = json.RawMessage(`{"id":"email-00007","encryptedMetadata":"not an object"}`)
+
+	body, err := json.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emails, err := s.inbox.openList(body)
+	sortNewestFirst(emails)
+	if len(emails) != len(raw) {
+		t.Fatalf("%d emails", len(emails))
+	}
+	var decryption *DecryptionError
+	if !errors.As(err, &decryption) || decryption.EmailID != "email-00005" {
+		t.Fatalf("error %v", err)
+	}
+	// Newest first; the record without a time (its metadata is broken) last.
+	want := len(raw) - 1
+	for _, e := range emails[:len(emails)-1] {
+		if want == 7 {
+			want--
+		}
+		if e.ID != fmt.Sprintf("email-%05d", want) {
+			t.Fatalf("got %s where email-%05d belongs", e.ID, want)
+		}
+		want--
+	}
+	byID := map[string]model.Email{}
+	for _, e := range emails {
+		byID[e.ID] = e
+	}
+	// Its metadata opened, so it keeps its subject; the content did not.
+	if e := byID["email-00005"]; e.Problem != ProblemDecryptionFailed || e.Subject != "Message 5" || e.HasContent || e.Text != "" {
+		t.Fatalf("corrupted record: %+v", e)
+	}
+	if e := byID["email-00007"]; e.Problem != ProblemUnreadable {
+		t.Fatalf("broken record: %+v", e)
+	}
+	if e := byID["email-00012"]; e.Problem != "" || e.Subject != "Message 12" || !e.HasContent || e.AuthResults.SPF.Result != "pass" {
+		t.Fatalf("good record: %+v", e)
+	}
+	if emails[len(emails)-1].ID != "email-00007" {
+		t.Fatalf("email without a time not last: %s", emails[len(emails)-1].ID)
+	}
+}
+
+// BenchmarkOpenEncryptedEmail opens the recorded email (metadata and
+// parsed content) through the Inbox.
+func BenchmarkOpenEncryptedEmail(b *testing.B) {
+	dir := "../../shared/fixtures/reference-deployment/"
+	var info model.ServerInfo
+	var rec model.EmailRecord
+	for name, v := range map[string]any{"server-info.json": &info, "encrypted-email.json": &rec} {
+		data, err := os.ReadFile(dir + name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := json.Unmarshal(data, v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(dir + "encrypted-inbox-export.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := New("http://127.0.0.1:9", "k")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	d, err := ValidateExport(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := c.inboxFromExport(d)
+	if err := in.setOpener(info.EncryptionContext()); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		e, err := in.OpenRecord(rec)
+		if err != nil || !e.HasContent {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkListDecrypt1000 decodes a list body of 1,000 encrypted emails
+// with content, opens them (worker pool) and sorts them: the work of
+// Inbox.Emails after the HTTP exchange.
+func BenchmarkListDecrypt1000(b *testing.B) {
+	s := newSealedInbox(b)
+	body, err := json.Marshal(s.records(b, 1000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkList(b, s.inbox, body)
+}
+
+// BenchmarkListMetadata10000 is a 10,000-email list without content (the
+// 1,000 sealed records repeated ten times: opening costs the same).
+func BenchmarkListMetadata10000(b *testing.B) {
+	s := newSealedInbox(b)
+	recs := s.records(b, 1000)
+	all := make([]json.RawMessage, 0, 10000)
+	for range 10 {
+		for _, r := range recs {
+			var rec model.EmailRecord
+			if err := json.Unmarshal(r, &rec); err != nil {
+				b.Fatal(err)
+			}
+			rec.EncryptedParsed = nil
+			m, _ := json.Marshal(rec)
+			all = append(all, m)
+		}
+	}
+	body, err := json.Marshal(all)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkList(b, s.inbox, body)
+}
+
+func benchmarkList(b *testing.B, in *Inbox, body []byte) {
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	// CPU time per list, besides wall time: on a shared machine the wall
+	// time depends on other load, the CPU time much less.
+	var cpu time.Duration
+	for b.Loop() {
+		start := processCPUTime()
+		emails, err := in.openList(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sortNewestFirst(emails)
+		cpu += processCPUTime() - start
+	}
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+}
+
+func TestSplitJSONArray(t *testing.T) {
+	for in, want := range map[string][]string{
+		`[]`:    nil,
+		` [ ] `: nil,
+		`[1]`:   {`1`},
+		`[ {"a":"x,]}\"[{"} , [1,[2]],"s\\",null ]`: {`{"a":"x,]}\"[{"}`, `[1,[2]]`, `"s\\"`, `null`},
+		"[\n{\"id\":1},\n{\"id\":2}\n]":             {`{"id":1}`, `{"id":2}`},
+	} {
+		got, err := splitJSONArray([]byte(in))
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %q", in, got)
+			continue
+		}
+		for k := range got {
+			if string(got[k]) != want[k] {
+				t.Errorf("%s: element %d = %s, want %s", in, k, got[k], want[k])
+			}
+		}
+	}
+	for _, in := range []string{``, `{}`, `[1,]`, `[,1]`, `[1,,2]`, `["abc]`, `[{]`, `[}]`, `[[1]`, `null`} {
+		if got, err := splitJSONArray([]byte(in)); err == nil {
+			t.Errorf("%s accepted: %q", in, got)
+		}
+	}
+}
+
+// A list of good records takes the same path and opens every record.
+func TestOpenListAllGood(t *testing.T) {
+	s := newSealedInbox(t)
+	raw := s.records(t, 2*parallelOpenThreshold)
+	body, err := json.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emails, err := s.inbox.openList(body)
+	if err != nil || len(emails) != len(raw) {
+		t.Fatalf("%d emails, %v", len(emails), err)
+	}
+	for k, e := range emails {
+		if e.Problem != "" || e.Subject != fmt.Sprintf("Message %d", k) || !e.HasContent {
+			t.Fatalf("email %d: %+v", k, e)
+		}
+	}
+}
+
+// The seams the delivery code builds on: registry lookups by hash, change
+// hooks, background error reporting, and the client context ended by Close.
+func TestDeliverySeams(t *testing.T) {
+	var reported []error
+	c, err := New("http://127.0.0.1:9", "k", WithOnSyncError(func(err error) { reported = append(reported, err) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes := 0
+	remove := c.onRegistryChange(func() { changes++ })
+	a := &Inbox{c: c, info: model.Inbox{EmailAddress: "a@x.test", InboxHash: "ha"}}
+	b := &Inbox{c: c, info: model.Inbox{EmailAddress: "b@x.test", InboxHash: "hb"}}
+	for _, in := range []*Inbox{a, b} {
+		if err := c.register(in, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var exists *InboxAlreadyExistsError
+	if err := c.register(&Inbox{c: c, info: model.Inbox{EmailAddress: "z@x.test", InboxHash: "hb"}}, false); !errors.As(err, &exists) {
+		t.Fatalf("duplicate hash: %v", err)
+	}
+	if got, ok := c.inboxByHash("hb"); !ok || got != b {
+		t.Fatal("inboxByHash")
+	}
+	if !c.Forget("A@X.TEST") || c.Forget("a@x.test") {
+		t.Fatal("Forget")
+	}
+	if got := c.Inboxes(); len(got) != 1 || got[0] != b {
+		t.Fatalf("inboxes %v", got)
+	}
+	c.forgetAll()
+	if changes != 4 {
+		t.Fatalf("%d change notifications, want 4", changes)
+	}
+	remove()
+	if err := c.register(a, false); err != nil {
+		t.Fatal(err)
+	}
+	if changes != 4 {
+		t.Fatal("removed hook still called")
+	}
+
+	c.reportSyncError(errors.New("boom"))
+	c.reportSyncError(nil)
+	if len(reported) != 1 || reported[0].Error() != "boom" {
+		t.Fatalf("reported %v", reported)
+	}
+
+	req, err := c.newRequest(c.ctx, http.MethodGet, "/api/events", map[string][]string{"inboxes": {"ha,hb"}}, nil)
+	if err != nil || req.Header.Get("X-API-Key") != "k" || req.URL.String() != "http://127.0.0.1:9/api/events?inboxes=ha%2Chb" {
+		t.Fatalf("stream request %v %v", req, err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if c.ctx.Err() == nil || !c.isClosed() {
+		t.Fatal("Close did not end the client context")
+	}
+	if err := c.register(b, false); !errors.Is(err, ErrClientClosed) {
+		t.Fatalf("register after Close: %v", err)
+	}
+}

@@ -1,0 +1,260 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"sandview/model"
+)
+
+// DefaultWaitTimeout is how long WaitForEmail waits when
+// WaitOptions.Timeout is zero.
+const DefaultWaitTimeout = 30 * time.Second
+
+// NoWait as WaitOptions.Timeout makes a wait look at the mail already in
+// the inbox once and return at once: the emails when enough match, else a
+// *TimeoutError (the contract's "timeout 0"; a zero Timeout means the
+// default 30 s in Go).
+const NoWait time.Duration = -1
+
+// Matcher matches a string: exactly, by substring or by regular
+// expression. The zero Matcher matches everything.
+type Matcher struct {
+	kind  matchKind
+	text  string
+	regex *regexp.Regexp
+}
+
+type matchKind int
+
+const (
+	matchAny matchKind = iota
+	matchExact
+	matchContains
+	matchRegexp
+)
+
+// Exactly matches s itself.
+func Exactly(s string) Matcher { return Matcher{kind: matchExact, text: s} }
+
+// Contains matches strings that contain s (the contract's string filter).
+func Contains(s string) Matcher { return Matcher{kind: matchContains, text: s} }
+
+// Regexp matches strings in which re finds a match; a nil re matches
+// everything.
+func Regexp(re *regexp.Regexp) Matcher {
+	if re == nil {
+		return Matcher{}
+	}
+	return Matcher{kind: matchRegexp, regex: re}
+}
+
+// Match reports whether s matches.
+func (m Matcher) Match(s string) bool {
+	switch m.kind {
+	case matchExact:
+		return s == m.text
+	case matchContains:
+		return strings.Contains(s, m.text)
+	case matchRegexp:
+		return m.regex.MatchString(s)
+	}
+	return true
+}
+
+func (m Matcher) String() string {
+	switch m.kind {
+	case matchExact:
+		return fmt.Sprintf("exactly %q", m.text)
+	case matchContains:
+		return fmt.Sprintf("containing %q", m.text)
+	case matchRegexp:
+		return fmt.Sprintf("matching /%s/", m.regex)
+	}
+	return "anything"
+}
+
+// WaitOptions filter the emails a wait is for; all set filters must match.
+type WaitOptions struct {
+	Subject, From Matcher
+	// Predicate, when set, is called with the full email.
+	Predicate func(model.Email) bool
+	// Timeout: zero means DefaultWaitTimeout; NoWait means look once.
+	Timeout time.Duration
+	// PollInterval, when positive, also lists the inbox at this interval
+	// while waiting, whatever the delivery strategy (a safety net; new
+	// mail normally arrives through the client's delivery).
+	PollInterval time.Duration
+}
+
+// WaitForEmail returns the first email of the inbox that matches: the
+// oldest matching one already there, else the first matching one to
+// arrive. On timeout it returns a *TimeoutError.
+func (i *Inbox) WaitForEmail(ctx context.Context, opts WaitOptions) (model.Email, error) {
+	emails, err := i.WaitForEmailCount(ctx, 1, opts)
+	if err != nil {
+		return model.Email{}, err
+	}
+	return emails[0], nil
+}
+
+// WaitForEmailCount returns n matching emails (with full content), oldest
+// first: those already in the inbox count. It subscribes before it looks
+// at the inbox, so an email arriving meanwhile is not missed. On timeout
+// it returns a *TimeoutError; when ctx ends, ctx's error; after Close,
+// ErrClientClosed.
+func (i *Inbox) WaitForEmailCount(ctx context.Context, n int, opts WaitOptions) ([]model.Email, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("wait for %d emails: the count must be at least 1", n)
+	}
+	c := i.c
+	if c.isClosed() {
+		return nil, ErrClientClosed
+	}
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = DefaultWaitTimeout
+	}
+	op := fmt.Sprintf("wait for %d matching email(s) in %s", n, i.info.EmailAddress)
+	w := &waiter{inbox: i, opts: opts, n: n, considered: map[string]bool{}}
+	if timeout < 0 {
+		if err := w.lookAtInbox(ctx); err != nil {
+			return nil, err
+		}
+		if w.done() {
+			return w.result(), nil
+		}
+		return nil, &TimeoutError{Op: op}
+	}
+
+	ctx, stopClient := c.withClientContext(ctx)
+	defer stopClient()
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errWaitTimedOut)
+	defer cancel()
+	fail := func(err error) ([]model.Email, error) {
+		switch {
+		case c.ctx.Err() != nil:
+			return nil, ErrClientClosed
+		case errors.Is(context.Cause(ctx), errWaitTimedOut):
+			return nil, &TimeoutError{Op: op, After: timeout}
+		}
+		return nil, err
+	}
+
+	var mu sync.Mutex
+	var pending []model.Email
+	arrived := make(chan struct{}, 1)
+	sub, err := i.c.dl().subscribe(ctx, i, sink{deliver: func(e model.Email) {
+		mu.Lock()
+		pending = append(pending, e)
+		mu.Unlock()
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+	}}, true)
+	if err != nil {
+		return fail(err)
+	}
+	defer c.dl().unsubscribe(i.info.InboxHash, sub)
+
+	if err := w.lookAtInbox(ctx); err != nil {
+		return fail(err)
+	}
+	var tick <-chan time.Time
+	if opts.PollInterval > 0 {
+		ticker := time.NewTicker(opts.PollInterval)
+		defer ticker.Stop()
+		tick = ticker.C
+	}
+	for !w.done() {
+		select {
+		case <-ctx.Done():
+			return fail(ctx.Err())
+		case <-arrived:
+			mu.Lock()
+			batch := pending
+			pending = nil
+			mu.Unlock()
+			for _, e := range batch {
+				if err := w.consider(ctx, e); err != nil {
+					return fail(err)
+				}
+			}
+		case <-tick:
+			if err := w.lookAtInbox(ctx); err != nil {
+				if ctx.Err() != nil {
+					return fail(ctx.Err())
+				}
+				c.dl().report(err)
+			}
+		}
+	}
+	return w.result(), nil
+}
+
+var errWaitTimedOut = errors.New("wait timed out")
+
+// waiter collects the matching emails of one wait.
+type waiter struct {
+	inbox      *Inbox
+	opts       WaitOptions
+	n          int
+	considered map[string]bool
+	matched    []model.Email
+}
+
+func (w *waiter) done() bool { return len(w.matched) >= w.n }
+
+func (w *waiter) result() []model.Email { return slices.Clone(w.matched[:w.n]) }
+
+// lookAtInbox considers the emails in the inbox, oldest first.
+func (w *waiter) lookAtInbox(ctx context.Context) error {
+	emails, err := w.inbox.Emails(ctx, ListOptions{})
+	if emails == nil && err != nil {
+		return err
+	}
+	for k := len(emails) - 1; k >= 0 && !w.done(); k-- {
+		if err := w.consider(ctx, emails[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// consider adds e when it matches, fetching its content when needed. An
+// email that cannot be opened never matches.
+func (w *waiter) consider(ctx context.Context, e model.Email) error {
+	if e.ID == "" || w.considered[e.ID] || w.done() {
+		return nil
+	}
+	w.considered[e.ID] = true
+	if e.Problem != "" || !w.opts.Subject.Match(e.Subject) || !w.opts.From.Match(e.From) {
+		return nil
+	}
+	if !e.HasContent {
+		full, err := w.inbox.Email(ctx, e.ID)
+		var notFound *EmailNotFoundError
+		switch {
+		case errors.As(err, &notFound):
+			return nil // deleted meanwhile
+		case err != nil && full.Problem != "":
+			return nil
+		case err != nil:
+			delete(w.considered, e.ID)
+			return err
+		}
+		e = full
+	}
+	if w.opts.Predicate != nil && !w.opts.Predicate(e) {
+		return nil
+	}
+	w.matched = append(w.matched, e)
+	return nil
+}

@@ -1,0 +1,12 @@
+// Package webhookrecv is a small built-in webhook receiver: it listens on a
+// local address, verifies each delivery's signature and timestamp, and
+// hands the deliveries to the caller on a channel. It backs
+// `sandview webhook listen` and the TUI's webhook pane.
+//
+// It accepts the headers of any deployment brand: X-<Word>-Signature,
+// -Timestamp, -Event and -Delivery for a single word (X-Service-*,
+// X-Vault-*). The signature is "sha256=" + hex HMAC-SHA256 of
+// "<timestamp>.<body>" keyed with the whole secret string; it is compared in
+// constant time against every configured secret (current and previous
+// during a rotation).
+package webhookrecv

@@ -1,0 +1,74 @@
+package model
+
+import "encoding/json"
+
+// Event is the webhook envelope (the body of the default template).
+type Event struct {
+	ID        string          `json:"id"`
+	Object    string          `json:"object"`
+	CreatedAt int64           `json:"createdAt"`
+	Type      string          `json:"type"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// Deletion reasons of email.deleted.
+const (
+	DeleteReasonManual   = "manual"
+	DeleteReasonTTL      = "ttl"
+	DeleteReasonEviction = "eviction"
+)
+
+// EventAddress is an address in event data.
+type EventAddress struct {
+	Address string `json:"address"`
+	Name    string `json:"name,omitempty"`
+}
+
+// EventAttachment describes an attachment in event data, without content.
+type EventAttachment struct {
+	Filename    string `json:"filename"`
+	ContentType string `json:"contentType"`
+	Size        int64  `json:"size"`
+}
+
+// EventAuth holds the result strings of the main checks in event data.
+type EventAuth struct {
+	SPF   string `json:"spf,omitempty"`
+	DKIM  string `json:"dkim,omitempty"`
+	DMARC string `json:"dmarc,omitempty"`
+}
+
+// EmailReceivedData is the data of email.received.
+type EmailReceivedData struct {
+	ID          string            `json:"id"`
+	InboxID     string            `json:"inboxId"`
+	InboxEmail  string            `json:"inboxEmail"`
+	From        EventAddress      `json:"from"`
+	To          []EventAddress    `json:"to"`
+	CC          []EventAddress    `json:"cc,omitempty"`
+	Subject     string            `json:"subject"`
+	Snippet     string            `json:"snippet"`
+	TextBody    string            `json:"textBody,omitempty"`
+	HTMLBody    string            `json:"htmlBody,omitempty"`
+	Headers     map[string]string `json:"headers"`
+	Attachments []EventAttachment `json:"attachments"`
+	Auth        *EventAuth        `json:"auth,omitempty"`
+	ReceivedAt  string            `json:"receivedAt"`
+}
+
+// EmailStoredData is the data of email.stored.
+type EmailStoredData struct {
+	ID         string `json:"id"`
+	InboxID    string `json:"inboxId"`
+	InboxEmail string `json:"inboxEmail"`
+	StoredAt   string `json:"storedAt"`
+}
+
+// EmailDeletedData is the data of email.deleted.
+type EmailDeletedData struct {
+	ID         string `json:"id"`
+	InboxID    string `json:"inboxId"`
+	InboxEmail string `json:"inboxEmail"`
+	Reason     string `json:"reason"`
+	DeletedAt  string `json:"deletedAt"`
+}

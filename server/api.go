@@ -1,0 +1,140 @@
+package server
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"sandview/crypto"
+	"sandview/model"
+)
+
+// maxRequestBody bounds JSON request bodies.
+const maxRequestBody = 1 << 20
+
+// routes builds the HTTP API. Every route requires X-API-Key.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/check-key", s.handleCheckKey)
+	mux.HandleFunc("GET /api/server-info", s.handleServerInfo)
+	mux.HandleFunc("POST /api/inboxes", s.handleCreateInbox)
+	mux.HandleFunc("DELETE /api/inboxes", s.handleDeleteAllInboxes)
+	mux.HandleFunc("DELETE /api/inboxes/{email}", s.handleDeleteInbox)
+	mux.HandleFunc("GET /api/inboxes/{email}/sync", s.handleSync)
+	mux.HandleFunc("GET /api/inboxes/{email}/emails", s.handleListEmails)
+	mux.HandleFunc("GET /api/inboxes/{email}/emails/{id}", s.handleGetEmail)
+	mux.HandleFunc("GET /api/inboxes/{email}/emails/{id}/raw", s.handleGetRaw)
+	mux.HandleFunc("PATCH /api/inboxes/{email}/emails/{id}/read", s.handleMarkRead)
+	mux.HandleFunc("DELETE /api/inboxes/{email}/emails/{id}", s.handleDeleteEmail)
+	mux.HandleFunc("GET /api/events", s.handleEvents)
+	if s.cfg.Dev {
+		mux.HandleFunc("POST /api/test/emails", s.handleTestEmail)
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path)
+	})
+	return s.requireAPIKey(mux)
+}
+
+// requireAPIKey answers 401 unless X-API-Key matches, compared in constant
+// time (over digests, so the key's length does not leak either).
+func (s *Server) requireAPIKey(next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(s.cfg.APIKey))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		values := r.Header.Values("X-API-Key")
+		if len(values) == 0 || values[0] == "" {
+			writeError(w, http.StatusUnauthorized, "missing X-API-Key header")
+			return
+		}
+		got := sha256.Sum256([]byte(values[0]))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			writeError(w, http.StatusUnauthorized, "invalid API key")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// writeJSON answers status with v as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "encoding the response failed")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// writeError answers the contract's error body.
+func writeError(w http.ResponseWriter, status int, format string, args ...any) {
+	body := model.ErrorBody{
+		StatusCode: status,
+		Message:    model.Messages{fmt.Sprintf(format, args...)},
+		Error:      http.StatusText(status),
+	}
+	data, _ := json.Marshal(body)
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// decodeBody decodes a JSON request body into v; an empty body leaves v
+// as is. Unknown fields are ignored.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return fmt.Errorf("request body exceeds %d bytes", maxRequestBody)
+		}
+		return fmt.Errorf("reading the request body failed: %w", err)
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			return fmt.Errorf("field %s must be a %s, not %s", typeErr.Field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+		}
+		return fmt.Errorf("request body is not valid JSON: %w", err)
+	}
+	return nil
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "int", "int64", "float64":
+		return "number"
+	case "ptr":
+		return "value of the documented type"
+	}
+	return goKind
+}
+
+func (s *Server) handleCheckKey(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, model.CheckKeyResponse{OK: true})
+}
+
+func (s *Server) handleServerInfo(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, model.ServerInfo{
+		ServerSigPk:      s.keyB64,
+		Algs:             crypto.DefaultAlgs(),
+		Context:          s.cfg.EncryptionContext,
+		EncryptionPolicy: s.cfg.EncryptionPolicy,
+		MaxTTL:           int(s.cfg.MaxTTL.Seconds()),
+		DefaultTTL:       int(s.cfg.DefaultTTL.Seconds()),
+		AllowedDomains:   s.cfg.Domains,
+	})
+}

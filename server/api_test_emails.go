@@ -1,0 +1,209 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"mime/quotedprintable"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"sandview/model"
+)
+
+// defaultTestSender is the From of a test email that names none.
+const defaultTestSender = "test@sandview.test"
+
+// testEmailBody accepts both forms of POST /api/test/emails: the
+// contract's top-level spf/dkim/dmarc/reverseDns (a boolean) and the
+// deployed nested auth object (reverseDns a string).
+type testEmailBody struct {
+	To         string               `json:"to"`
+	From       string               `json:"from"`
+	Subject    *string              `json:"subject"`
+	Text       *string              `json:"text"`
+	HTML       string               `json:"html"`
+	SPF        string               `json:"spf"`
+	DKIM       string               `json:"dkim"`
+	DMARC      string               `json:"dmarc"`
+	ReverseDNS json.RawMessage      `json:"reverseDns"`
+	Auth       *model.TestEmailAuth `json:"auth"`
+}
+
+// Result values the test endpoint accepts per check.
+var (
+	testSPFResults   = []string{model.ResultPass, model.ResultFail, model.ResultSoftfail, model.ResultNeutral, model.ResultNone, model.ResultTemperror, model.ResultPermerror}
+	testOtherResults = []string{model.ResultPass, model.ResultFail, model.ResultNone}
+)
+
+func (s *Server) handleTestEmail(w http.ResponseWriter, r *http.Request) {
+	var body testEmailBody
+	if err := decodeBody(w, r, &body); err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	choice, err := body.authChoice()
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	to := strings.ToLower(strings.TrimSpace(body.To))
+	if to == "" {
+		writeError(w, http.StatusBadRequest, "to is required: the address of an inbox")
+		return
+	}
+	in, ok := s.reg.byAddr(to, s.cfg.Now())
+	if !ok {
+		writeError(w, http.StatusNotFound, "Inbox not found: %s", to)
+		return
+	}
+	from := strings.TrimSpace(body.From)
+	if from == "" {
+		from = defaultTestSender
+	}
+	if strings.ContainsAny(from, "\r\n") {
+		writeError(w, http.StatusBadRequest, "from must be a single line")
+		return
+	}
+	subject := "Test Email"
+	if body.Subject != nil {
+		subject = *body.Subject
+	}
+	text := "Test email body"
+	if body.Text != nil {
+		text = *body.Text
+	}
+	now := s.cfg.Now()
+	raw := buildTestMessage(from, to, subject, text, body.HTML, now)
+	auth := choice.results(senderDomain(from), "127.0.0.1")
+	if !s.beginWork() {
+		writeError(w, http.StatusServiceUnavailable, "server is shutting down")
+		return
+	}
+	defer s.endWork()
+	out, err := s.deliver(r.Context(), delivery{
+		raw:      raw,
+		remoteIP: net.IPv4(127, 0, 0, 1),
+		helo:     "localhost",
+		mailFrom: from,
+		inboxes:  []*liveInbox{in},
+		chosen:   &auth,
+	})
+	if err != nil {
+		s.log.Error("storing a test email failed", "error", err)
+		writeError(w, http.StatusInternalServerError, "storing the test email failed")
+		return
+	}
+	if len(out) == 0 {
+		writeError(w, http.StatusNotFound, "Inbox not found: %s", to)
+		return
+	}
+	writeJSON(w, http.StatusOK, model.TestEmailResponse{EmailID: out[0].id})
+}
+
+// testAuthChoice is the chosen result of each check.
+type testAuthChoice struct {
+	spf, dkim, dmarc, reverseDNS string
+}
+
+// authChoice merges both request forms (nested wins) and validates the
+// values; unchosen checks pass.
+func (b testEmailBody) authChoice() (testAuthChoice, error) {
+	c := testAuthChoice{spf: b.SPF, dkim: b.DKIM, dmarc: b.DMARC}
+	if raw := bytes.TrimSpace(b.ReverseDNS); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
+		var asBool bool
+		var asString string
+		switch {
+		case json.Unmarshal(raw, &asBool) == nil:
+			c.reverseDNS = model.ResultFail
+			if asBool {
+				c.reverseDNS = model.ResultPass
+			}
+		case json.Unmarshal(raw, &asString) == nil:
+			c.reverseDNS = asString
+		default:
+			return c, fmt.Errorf("reverseDns must be a boolean (or one of pass, fail, none), got %s", raw)
+		}
+	}
+	if a := b.Auth; a != nil {
+		for _, f := range []struct {
+			dst *string
+			v   string
+		}{{&c.spf, a.SPF}, {&c.dkim, a.DKIM}, {&c.dmarc, a.DMARC}, {&c.reverseDNS, a.ReverseDNS}} {
+			if f.v != "" {
+				*f.dst = f.v
+			}
+		}
+	}
+	for _, f := range []struct {
+		name    string
+		v       *string
+		allowed []string
+	}{{"spf", &c.spf, testSPFResults}, {"dkim", &c.dkim, testOtherResults}, {"dmarc", &c.dmarc, testOtherResults}, {"reverseDns", &c.reverseDNS, testOtherResults}} {
+		if *f.v == "" {
+			*f.v = model.ResultPass
+			continue
+		}
+		if !slices.Contains(f.allowed, *f.v) {
+			return c, fmt.Errorf("%s must be one of %s, got %q", f.name, strings.Join(f.allowed, ", "), *f.v)
+		}
+	}
+	return c, nil
+}
+
+// results renders the choice as the email's authentication results.
+func (c testAuthChoice) results(domain, ip string) model.AuthResults {
+	return model.AuthResults{
+		SPF:  &model.SPFResult{Result: c.spf, Domain: domain, IP: ip, Details: "spf=" + c.spf + " (test email)"},
+		DKIM: []model.DKIMResult{{Result: c.dkim, Domain: domain, Selector: "test", Signature: "dkim=" + c.dkim + " (test email)"}},
+		DMARC: &model.DMARCResult{Result: c.dmarc, Policy: model.ResultNone, Domain: domain,
+			Aligned: c.dmarc == model.ResultPass},
+		ReverseDNS: &model.ReverseDNSResult{Result: c.reverseDNS, IP: ip, Hostname: "localhost"},
+	}
+}
+
+// senderDomain is the domain of a From value such as `"A" <a@b.example>`.
+func senderDomain(from string) string {
+	from = strings.TrimRight(strings.TrimSpace(from), ">")
+	if at := strings.LastIndexByte(from, '@'); at >= 0 {
+		return strings.ToLower(from[at+1:])
+	}
+	return ""
+}
+
+// buildTestMessage renders a test email as an RFC 5322 message: text only,
+// or multipart/alternative with the HTML part.
+func buildTestMessage(from, to, subject, text, html string, now time.Time) []byte {
+	var b bytes.Buffer
+	header := func(name, value string) { fmt.Fprintf(&b, "%s: %s\r\n", name, value) }
+	header("From", from)
+	header("To", to)
+	header("Subject", mime.QEncoding.Encode("utf-8", subject))
+	header("Date", now.Format(time.RFC1123Z))
+	header("Message-ID", fmt.Sprintf("<test-%d@sandview.test>", now.UnixNano()))
+	header("MIME-Version", "1.0")
+	part := func(contentType, body string) {
+		header("Content-Type", contentType+"; charset=utf-8")
+		header("Content-Transfer-Encoding", "quoted-printable")
+		b.WriteString("\r\n")
+		qp := quotedprintable.NewWriter(&b)
+		_, _ = qp.Write([]byte(body))
+		_ = qp.Close()
+	}
+	if html == "" {
+		part("text/plain", text)
+		return b.Bytes()
+	}
+	const boundary = "sandview-test-boundary"
+	header("Content-Type", `multipart/alternative; boundary="`+boundary+`"`)
+	b.WriteString("\r\n--" + boundary + "\r\n")
+	part("text/plain", text)
+	b.WriteString("\r\n--" + boundary + "\r\n")
+	part("text/html", html)
+	b.WriteString("\r\n--" + boundary + "--\r\n")
+	return b.Bytes()
+}

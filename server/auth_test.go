@@ -1,0 +1,130 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-msgauth/dkim"
+
+	"sandview/model"
+	"sandview/server"
+	"sandview/server/emailauth"
+)
+
+// authDomain publishes SPF, DKIM, DMARC and reverse DNS for example.org
+// with the sender at 127.0.0.1.
+func authResolver(t *testing.T) (emailauth.StaticResolver, ed25519.PrivateKey) {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return emailauth.StaticResolver{
+		TXT: map[string][]string{
+			"example.org":                    {"v=spf1 ip4:127.0.0.1 -all"},
+			"mail._domainkey.example.org":    {"v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)},
+			"_dmarc.example.org":             {"v=DMARC1; p=reject"},
+			"other._domainkey.example.org":   {"v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(make([]byte, ed25519.PublicKeySize))},
+			"unrelated.example":              {"v=spf1 -all"},
+			"_dmarc.unrelated.example":       {"v=DMARC1; p=quarantine"},
+			"mail._domainkey.unrelated.test": {"v=DKIM1; p="},
+		},
+		PTR: map[string][]string{"127.0.0.1": {"mail.example.org."}},
+		A:   map[string][]net.IPAddr{"mail.example.org": {{IP: net.IPv4(127, 0, 0, 1)}}},
+	}, priv
+}
+
+func signMessage(t *testing.T, key ed25519.PrivateKey, selector string, msg []byte) []byte {
+	var signed bytes.Buffer
+	err := dkim.Sign(&signed, bytes.NewReader(msg), &dkim.SignOptions{
+		Domain: "example.org", Selector: selector, Signer: key,
+		HeaderKeys: []string{"From", "To", "Subject", "Date", "Message-ID"},
+	})
+	if err != nil {
+		t.Fatalf("dkim sign: %v", err)
+	}
+	return signed.Bytes()
+}
+
+func TestEmailAuthenticationWithTestResolver(t *testing.T) {
+	resolver, key := authResolver(t)
+	srv, a := startServer(t, func(cfg *server.Config) { cfg.Resolver = resolver })
+	in := a.createPlain(nil)
+	send := func(msg []byte) model.AuthResults {
+		t.Helper()
+		if err := sendMail(srv.SMTPAddr(), "bounce@example.org", []string{in.EmailAddress}, msg); err != nil {
+			t.Fatal(err)
+		}
+		list := a.emails(in.EmailAddress, true)
+		_, parsed := decodePlain(t, list[0])
+		return parsed.AuthResults
+	}
+
+	good := send(signMessage(t, key, "mail", simpleMessage(in.EmailAddress, "signed")))
+	if good.SPF.Result != "pass" || good.DKIM[0].Result != "pass" || good.DKIM[0].Domain != "example.org" ||
+		good.DMARC.Result != "pass" || good.ReverseDNS.Result != "pass" {
+		t.Fatalf("signed mail from an authorised sender: %+v %+v %+v %+v", good.SPF, good.DKIM, good.DMARC, good.ReverseDNS)
+	}
+	if !good.IsPassing() {
+		t.Fatal("validation does not pass")
+	}
+
+	tampered := signMessage(t, key, "mail", simpleMessage(in.EmailAddress, "signed"))
+	tampered = bytes.Replace(tampered, []byte("Hello signed"), []byte("Hello forged"), 1)
+	bad := send(tampered)
+	if bad.DKIM[0].Result != "fail" {
+		t.Fatalf("tampered body: DKIM %+v", bad.DKIM)
+	}
+
+	wrongKey := send(signMessage(t, key, "other", simpleMessage(in.EmailAddress, "wrong key")))
+	if wrongKey.DKIM[0].Result != "fail" {
+		t.Fatalf("signature with an unpublished key: DKIM %+v", wrongKey.DKIM)
+	}
+
+	unsigned := send(simpleMessage(in.EmailAddress, "unsigned"))
+	if unsigned.DKIM[0].Result != "none" || unsigned.SPF.Result != "pass" {
+		t.Fatalf("unsigned mail: SPF %+v DKIM %+v", unsigned.SPF, unsigned.DKIM)
+	}
+}
+
+func TestEmailAuthWithoutDNSEndsQuickly(t *testing.T) {
+	// A resolver that never answers: checks must give up within the budget.
+	srv, a := startServer(t, func(cfg *server.Config) {
+		cfg.Resolver = hangingResolver{}
+		cfg.AuthBudget = 300 * time.Millisecond
+	})
+	in := a.createPlain(nil)
+	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "offline"))
+	_, parsed := decodePlain(t, a.emails(in.EmailAddress, true)[0])
+	if r := parsed.AuthResults.SPF.Result; r != "temperror" && r != "none" {
+		t.Fatalf("SPF without DNS: %q", r)
+	}
+}
+
+// hangingResolver answers no query until its context ends.
+type hangingResolver struct{}
+
+func (hangingResolver) LookupTXT(ctx context.Context, _ string) ([]string, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (hangingResolver) LookupMX(ctx context.Context, _ string) ([]*net.MX, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (hangingResolver) LookupIPAddr(ctx context.Context, _ string) ([]net.IPAddr, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (hangingResolver) LookupAddr(ctx context.Context, _ string) ([]string, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}

@@ -1,0 +1,196 @@
+package server
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"sandview/crypto"
+	"sandview/model"
+	"sandview/server/emailauth"
+)
+
+// Defaults of Config.
+const (
+	DefaultHTTPAddr          = "127.0.0.1:8025"
+	DefaultSMTPAddr          = "127.0.0.1:1025"
+	DefaultTTL               = time.Hour
+	DefaultMaxTTL            = 168 * time.Hour
+	MinTTL                   = time.Minute
+	DefaultMaxMessageBytes   = 10 << 20
+	DefaultMaxEmailsPerInbox = 10000
+	DefaultMaxStoreBytes     = 1 << 30
+	DefaultHeartbeatInterval = 30 * time.Second
+	DefaultSweepInterval     = time.Second
+	// DefaultAuthBudget bounds the DNS work of one email's authentication
+	// checks; DefaultLoopbackAuthBudget applies to mail from a loopback
+	// address checked against the system resolver.
+	DefaultAuthBudget         = 2 * time.Second
+	DefaultLoopbackAuthBudget = 250 * time.Millisecond
+)
+
+// DefaultDomains are the recipient domains served when Config.Domains is
+// empty.
+func DefaultDomains() []string { return []string{"sandbox.test", "localhost"} }
+
+// Config configures a Server. The zero value of every field but APIKey
+// means its default.
+type Config struct {
+	// HTTPAddr and SMTPAddr are listen addresses; port 0 picks a free port.
+	HTTPAddr, SMTPAddr string
+	// APIKey is the X-API-Key every request must carry. Required.
+	APIKey string
+	// Domains are the recipient domains inboxes may live in.
+	Domains []string
+	// EncryptionPolicy is always, enabled (default), disabled or never.
+	EncryptionPolicy string
+	// EncryptionContext is the payload context string (crypto.DefaultContext).
+	EncryptionContext string
+	// DataDir persists everything (bbolt store and signing key) when set;
+	// "" keeps everything in memory.
+	DataDir string
+	// Dev enables POST /api/test/emails (SVC_SDK_DEVELOPMENT=true).
+	Dev bool
+	// DefaultTTL and MaxTTL bound inbox lifetimes (1h, 168h); the minimum
+	// is always MinTTL.
+	DefaultTTL, MaxTTL time.Duration
+	// MaxMessageBytes is the SMTP size limit (10 MiB).
+	MaxMessageBytes int64
+	// MaxEmailsPerInbox and MaxStoreBytes bound storage; the oldest emails
+	// are evicted beyond them (10000 emails, 1 GiB of payloads).
+	MaxEmailsPerInbox int
+	MaxStoreBytes     int64
+	// SigningKey is the server's ML-DSA-65 key; nil loads it from DataDir
+	// (creating it on first start) or, in memory, generates one.
+	SigningKey *crypto.SigningKey
+	// Resolver answers the authentication checks' DNS queries; nil is the
+	// system resolver.
+	Resolver emailauth.Resolver
+	// AuthBudget bounds the checks of one email (2s; 250ms for loopback
+	// senders when Resolver is nil).
+	AuthBudget time.Duration
+	// TLSConfig enables STARTTLS on SMTP.
+	TLSConfig *tls.Config
+	// HeartbeatInterval is the event stream's keep-alive period (30s).
+	HeartbeatInterval time.Duration
+	// Now is the clock (time.Now); inject one to test expiry.
+	Now func() time.Time
+	// SweepInterval is how often expired inboxes are removed (1s).
+	SweepInterval time.Duration
+	// Logger receives operational logs; nil discards them. Secrets are
+	// never logged.
+	Logger *slog.Logger
+}
+
+// withDefaults returns a copy of cfg with defaults applied and validated.
+func (cfg Config) withDefaults() (Config, error) {
+	if cfg.APIKey == "" {
+		return cfg, errors.New("config: an API key is required")
+	}
+	if cfg.HTTPAddr == "" {
+		cfg.HTTPAddr = DefaultHTTPAddr
+	}
+	if cfg.SMTPAddr == "" {
+		cfg.SMTPAddr = DefaultSMTPAddr
+	}
+	domains, err := normalizeDomains(cfg.Domains)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Domains = domains
+	switch cfg.EncryptionPolicy {
+	case "":
+		cfg.EncryptionPolicy = model.PolicyEnabled
+	case model.PolicyAlways, model.PolicyEnabled, model.PolicyDisabled, model.PolicyNever:
+	default:
+		return cfg, fmt.Errorf("config: encryption policy %q is not one of always, enabled, disabled, never", cfg.EncryptionPolicy)
+	}
+	if cfg.EncryptionContext == "" {
+		cfg.EncryptionContext = crypto.DefaultContext
+	}
+	if cfg.DefaultTTL == 0 {
+		cfg.DefaultTTL = DefaultTTL
+	}
+	if cfg.MaxTTL == 0 {
+		cfg.MaxTTL = DefaultMaxTTL
+	}
+	if cfg.MaxTTL < MinTTL || cfg.DefaultTTL < MinTTL || cfg.DefaultTTL > cfg.MaxTTL {
+		return cfg, fmt.Errorf("config: TTLs must satisfy %s <= default (%s) <= max (%s)", MinTTL, cfg.DefaultTTL, cfg.MaxTTL)
+	}
+	if cfg.MaxMessageBytes == 0 {
+		cfg.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if cfg.MaxEmailsPerInbox == 0 {
+		cfg.MaxEmailsPerInbox = DefaultMaxEmailsPerInbox
+	}
+	if cfg.MaxStoreBytes == 0 {
+		cfg.MaxStoreBytes = DefaultMaxStoreBytes
+	}
+	if cfg.MaxMessageBytes < 0 || cfg.MaxEmailsPerInbox < 0 || cfg.MaxStoreBytes < 0 {
+		return cfg, errors.New("config: size and count limits must be positive")
+	}
+	if cfg.AuthBudget < 0 || cfg.HeartbeatInterval < 0 || cfg.SweepInterval < 0 {
+		return cfg, errors.New("config: durations must be positive")
+	}
+	if cfg.HeartbeatInterval == 0 {
+		cfg.HeartbeatInterval = DefaultHeartbeatInterval
+	}
+	if cfg.SweepInterval == 0 {
+		cfg.SweepInterval = DefaultSweepInterval
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return cfg, nil
+}
+
+// normalizeDomains lowercases, checks and de-duplicates recipient domains.
+func normalizeDomains(in []string) ([]string, error) {
+	if len(in) == 0 {
+		return DefaultDomains(), nil
+	}
+	seen := make(map[string]bool, len(in))
+	out := make([]string, 0, len(in))
+	for _, d := range in {
+		d = strings.ToLower(strings.TrimSpace(d))
+		if d == "" {
+			continue
+		}
+		if !validDomain(d) {
+			return nil, fmt.Errorf("config: %q is not a valid domain name", d)
+		}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return DefaultDomains(), nil
+	}
+	return out, nil
+}
+
+// validDomain accepts dot-separated labels of letters, digits and hyphens
+// (not at a label's ends), at most 253 characters.
+func validDomain(d string) bool {
+	if len(d) == 0 || len(d) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(d, ".") {
+		if len(label) == 0 || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}

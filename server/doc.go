@@ -1,0 +1,27 @@
+// Package server is sandview's embedded sandbox service: a receive-only SMTP
+// server and the HTTP API of http-interface.md (inboxes, emails, sync, server
+// info, check-key, the test-email endpoint and the event stream), in one
+// process.
+//
+// Start runs it on any addresses (port 0 included) for `sandview serve`, the
+// TUI's --local mode and tests. Mail is parsed by server/mailparse, checked
+// by server/emailauth, sealed to the inbox's key for encrypted inboxes, kept
+// in a server/store (memory, or bbolt with Config.DataDir), and announced on
+// an internal event Bus that the event stream, and later webhooks, read.
+//
+// Choices where the contract is silent:
+//   - POST /api/inboxes answers 201; asking for an address (or a client key)
+//     that is already in use answers 409.
+//   - DELETE /api/inboxes/{email} answers 204 for an unknown inbox too.
+//   - GET /api/events without `inboxes` answers 400; unknown hashes are
+//     accepted and simply never match. Heartbeats are
+//     `data: {"type":"heartbeat","timestamp":"..."}` messages.
+//   - POST /api/test/emails is 404 unless Config.Dev; it accepts the
+//     contract's top-level auth fields and the deployed nested `auth` form,
+//     defaults every unchosen check to pass, and answers 200 {emailId}. An
+//     inbox with emailAuth false still gets `skipped` everywhere.
+//   - Sync emailsHash is base64url(SHA-256 of the sorted email ids joined by
+//     "\n"); an empty inbox hashes the empty string.
+//   - Email ids sort in arrival order: 16 hex digits of a sequence seeded
+//     from the clock, then 8 random hex digits.
+package server

@@ -1,0 +1,103 @@
+package emailauth
+
+import (
+	"context"
+	"strings"
+
+	"github.com/emersion/go-msgauth/dmarc"
+	"golang.org/x/net/publicsuffix"
+
+	"sandview/model"
+)
+
+// dmarcPolicy is the DMARC record that applies to a From domain, if any.
+type dmarcPolicy struct {
+	record *dmarc.Record // nil: no usable record (none, invalid or lookup failed)
+	// inherited is true when the record was found at the organizational
+	// domain of a subdomain, so its sp= applies.
+	inherited bool
+}
+
+// lookupDMARC finds the DMARC record for fromDomain: at _dmarc.<domain>,
+// else at the organizational domain (RFC 7489 6.6.3).
+func lookupDMARC(ctx context.Context, dns Resolver, fromDomain string) dmarcPolicy {
+	if !isDomainName(fromDomain) {
+		return dmarcPolicy{}
+	}
+	options := &dmarc.LookupOptions{
+		LookupTXT: func(name string) ([]string, error) { return dns.LookupTXT(ctx, name) },
+	}
+	record, err := dmarc.LookupWithOptions(fromDomain, options)
+	if err == nil {
+		return dmarcPolicy{record: record}
+	}
+	org := organizationalDomain(fromDomain)
+	if err != dmarc.ErrNoPolicy || strings.EqualFold(org, fromDomain) {
+		return dmarcPolicy{}
+	}
+	if record, err = dmarc.LookupWithOptions(org, options); err == nil {
+		return dmarcPolicy{record: record, inherited: true}
+	}
+	return dmarcPolicy{}
+}
+
+// evaluateDMARC combines the record with the SPF and DKIM results. Aligned
+// is true when a passing SPF or DKIM identifier aligns with the From domain
+// (relaxed unless the record asks for strict alignment). Without a usable
+// record the result is none.
+func evaluateDMARC(policy dmarcPolicy, fromDomain string, spfResult *model.SPFResult, dkimResults []model.DKIMResult) *model.DMARCResult {
+	res := &model.DMARCResult{Result: model.ResultNone, Domain: fromDomain}
+	if !isDomainName(fromDomain) {
+		return res
+	}
+	spfMode, dkimMode := dmarc.AlignmentMode(dmarc.AlignmentRelaxed), dmarc.AlignmentMode(dmarc.AlignmentRelaxed)
+	if policy.record != nil {
+		spfMode, dkimMode = policy.record.SPFAlignment, policy.record.DKIMAlignment
+	}
+	if spfResult != nil && spfResult.Result == model.ResultPass && aligned(spfResult.Domain, fromDomain, spfMode) {
+		res.Aligned = true
+	}
+	for _, d := range dkimResults {
+		if d.Result == model.ResultPass && aligned(d.Domain, fromDomain, dkimMode) {
+			res.Aligned = true
+		}
+	}
+	if policy.record == nil {
+		return res
+	}
+	res.Policy = string(policy.record.Policy)
+	if policy.inherited && policy.record.SubdomainPolicy != "" {
+		res.Policy = string(policy.record.SubdomainPolicy)
+	}
+	res.Result = model.ResultFail
+	if res.Aligned {
+		res.Result = model.ResultPass
+	}
+	return res
+}
+
+// aligned reports whether an authenticated domain aligns with the From
+// domain: the same name (strict) or the same organizational domain
+// (relaxed).
+func aligned(authenticated, from string, mode dmarc.AlignmentMode) bool {
+	authenticated, from = normalizeName(authenticated), normalizeName(from)
+	if authenticated == "" || from == "" {
+		return false
+	}
+	if mode == dmarc.AlignmentStrict {
+		return authenticated == from
+	}
+	return organizationalDomain(authenticated) == organizationalDomain(from)
+}
+
+// organizationalDomain is the registrable domain from the public suffix
+// list (example.co.uk for mail.example.co.uk); names the list cannot place
+// are their own organizational domain.
+func organizationalDomain(domain string) string {
+	domain = normalizeName(domain)
+	org, err := publicsuffix.EffectiveTLDPlusOne(domain)
+	if err != nil {
+		return domain
+	}
+	return org
+}

@@ -1,0 +1,37 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+)
+
+// idGenerator makes email IDs that sort in arrival order: 16 hex digits of
+// a sequence, then 8 random hex digits.
+type idGenerator struct {
+	seq atomic.Uint64
+}
+
+// newIDGenerator starts the sequence at start, or after the largest ID
+// already issued.
+func newIDGenerator(start uint64, existing []string) *idGenerator {
+	g := &idGenerator{}
+	for _, id := range existing {
+		if len(id) < 16 {
+			continue
+		}
+		if n, err := strconv.ParseUint(id[:16], 16, 64); err == nil && n >= start {
+			start = n + 1
+		}
+	}
+	g.seq.Store(start)
+	return g
+}
+
+func (g *idGenerator) next() string {
+	var suffix [4]byte
+	_, _ = rand.Read(suffix[:]) // crypto/rand.Read never fails
+	return fmt.Sprintf("%016x%s", g.seq.Add(1), hex.EncodeToString(suffix[:]))
+}

@@ -1,0 +1,228 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"sandview/model"
+	"sandview/server/emailauth"
+	"sandview/server/mailparse"
+	"sandview/server/store"
+)
+
+// delivery is one received message for one or more inboxes.
+type delivery struct {
+	raw      []byte
+	remoteIP net.IP
+	helo     string
+	mailFrom string
+	inboxes  []*liveInbox
+	// chosen replaces the authentication checks (test emails).
+	chosen *model.AuthResults
+}
+
+// delivered names an email created by a delivery.
+type delivered struct {
+	inbox *liveInbox
+	id    string
+}
+
+// deliver parses, checks, seals and stores a message once per inbox, then
+// announces it. It returns when the emails are committed (durably with a
+// data directory). Inboxes deleted meanwhile are skipped.
+func (s *Server) deliver(ctx context.Context, d delivery) ([]delivered, error) {
+	msg := mailparse.Parse(d.raw)
+	ip := ""
+	if d.remoteIP != nil {
+		ip = d.remoteIP.String()
+	}
+	var auth model.AuthResults
+	if d.chosen != nil {
+		auth = *d.chosen
+	} else {
+		for _, in := range d.inboxes {
+			if in.EmailAuth {
+				auth = s.checkAuth(ctx, d, msg)
+				break
+			}
+		}
+	}
+	skipped := emailauth.Skipped(ip)
+	receivedAt := s.cfg.Now().UTC()
+
+	var parsedChecked, parsedSkipped []byte
+	entries := make([]*liveEmail, 0, len(d.inboxes))
+	emails := make([]*store.Email, 0, len(d.inboxes))
+	events := make([]Event, 0, 2*len(d.inboxes))
+	for _, in := range d.inboxes {
+		inboxAuth, parsed := auth, &parsedChecked
+		if !in.EmailAuth {
+			inboxAuth, parsed = skipped, &parsedSkipped
+		}
+		if *parsed == nil {
+			var err error
+			if *parsed, err = parsedJSON(msg, inboxAuth); err != nil {
+				return nil, err
+			}
+		}
+		id := s.ids.next()
+		email, stream, err := s.buildEmail(in, id, msg, receivedAt, *parsed, d.raw)
+		if err != nil {
+			return nil, err
+		}
+		emails = append(emails, email)
+		entries = append(entries, &liveEmail{id: id, inbox: in, size: email.Size()})
+		received := &ReceivedEmail{Message: msg, Auth: inboxAuth, ReceivedAt: receivedAt}
+		events = append(events,
+			Event{Type: model.EventEmailReceived, At: receivedAt, Inbox: in.ref(), EmailID: id, Received: received, Stream: stream},
+			Event{Type: model.EventEmailStored, At: receivedAt, Inbox: in.ref(), EmailID: id})
+	}
+	return s.commitEmails(ctx, entries, emails, events)
+}
+
+// commitEmails reserves room for new emails, evicting the oldest when a
+// limit is reached, commits them and publishes the events.
+func (s *Server) commitEmails(ctx context.Context, entries []*liveEmail, emails []*store.Email, events []Event) ([]delivered, error) {
+	victims, gone := s.reg.reserve(entries)
+	batch := store.Batch{Put: make([]*store.Email, 0, len(emails))}
+	out := make([]delivered, 0, len(entries))
+	kept := events[:0]
+	for i, e := range emails {
+		if gone[e.ID] {
+			continue
+		}
+		batch.Put = append(batch.Put, e)
+		out = append(out, delivered{inbox: entries[i].inbox, id: e.ID})
+		kept = append(kept, events[2*i], events[2*i+1])
+	}
+	for _, v := range victims {
+		batch.Delete = append(batch.Delete, store.EmailKey{InboxHash: v.inbox.Hash, ID: v.id})
+	}
+	if len(batch.Put) == 0 && len(batch.Delete) == 0 {
+		return out, nil
+	}
+	if err := s.store.Commit(ctx, batch); err != nil {
+		for _, e := range batch.Put {
+			s.reg.forget(e.ID)
+		}
+		return nil, fmt.Errorf("store email: %w", err)
+	}
+	now := s.cfg.Now().UTC()
+	for _, v := range victims {
+		s.bus.Publish(Event{Type: model.EventEmailDeleted, At: now, Inbox: v.inbox.ref(), EmailID: v.id, Reason: model.DeleteReasonEviction})
+	}
+	s.bus.Publish(kept...)
+	return out, nil
+}
+
+// checkAuth runs the SPF, DKIM, DMARC and reverse-DNS checks within the
+// DNS budget.
+func (s *Server) checkAuth(ctx context.Context, d delivery, msg *mailparse.Message) model.AuthResults {
+	checker := s.checker
+	if s.loopbackChecker != nil && d.remoteIP != nil && d.remoteIP.IsLoopback() {
+		checker = s.loopbackChecker
+	}
+	fromDomain := ""
+	if at := strings.LastIndexByte(msg.FromAddress, '@'); at >= 0 {
+		fromDomain = strings.ToLower(msg.FromAddress[at+1:])
+	}
+	return checker.Check(ctx, emailauth.Input{
+		Raw:        d.raw,
+		RemoteIP:   d.remoteIP,
+		Helo:       d.helo,
+		MailFrom:   d.mailFrom,
+		FromDomain: fromDomain,
+	})
+}
+
+// metadataJSON is the decoded metadata of an email record.
+func metadataJSON(id string, msg *mailparse.Message, receivedAt string) ([]byte, error) {
+	to := msg.To
+	if to == nil {
+		to = []string{}
+	}
+	data, err := json.Marshal(struct {
+		ID         string   `json:"id"`
+		From       string   `json:"from"`
+		To         []string `json:"to"`
+		Subject    string   `json:"subject"`
+		ReceivedAt string   `json:"receivedAt"`
+	}{id, msg.From, to, msg.Subject, receivedAt})
+	if err != nil {
+		return nil, fmt.Errorf("encode metadata: %w", err)
+	}
+	return data, nil
+}
+
+// parsedJSON is the decoded parsed content of an email record.
+func parsedJSON(msg *mailparse.Message, auth model.AuthResults) ([]byte, error) {
+	content := msg.Content
+	content.AuthResults = auth
+	if content.Headers == nil {
+		content.Headers = model.HeaderMap{}
+	}
+	if content.Attachments == nil {
+		content.Attachments = []model.Attachment{}
+	}
+	if content.Links == nil {
+		content.Links = []string{}
+	}
+	data, err := json.Marshal(content)
+	if err != nil {
+		return nil, fmt.Errorf("encode parsed content: %w", err)
+	}
+	return data, nil
+}
+
+// streamMessage is the event stream's JSON for a new email.
+type streamMessage struct {
+	InboxID           string          `json:"inboxId"`
+	EmailID           string          `json:"emailId"`
+	EncryptedMetadata json.RawMessage `json:"encryptedMetadata,omitempty"`
+	Metadata          string          `json:"metadata,omitempty"`
+}
+
+// buildEmail makes the stored form of an email for one inbox (sealed for an
+// encrypted inbox) and its event-stream JSON.
+func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, receivedAt time.Time, parsed, raw []byte) (*store.Email, []byte, error) {
+	meta, err := metadataJSON(id, msg, formatTime(receivedAt))
+	if err != nil {
+		return nil, nil, err
+	}
+	email := &store.Email{ID: id, InboxHash: in.Hash, ReceivedAt: receivedAt}
+	stream := streamMessage{InboxID: in.Hash, EmailID: id}
+	if in.Encrypted {
+		parts := []struct {
+			dst       *[]byte
+			plaintext []byte
+			aad       string
+		}{
+			{&email.Metadata, meta, s.aadPrefix + ":metadata"},
+			{&email.Parsed, parsed, s.aadPrefix + ":parsed"},
+			{&email.Raw, raw, s.aadPrefix + ":raw"},
+		}
+		for _, p := range parts {
+			payload, err := in.sealer.Seal(p.plaintext, []byte(p.aad))
+			if err != nil {
+				return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
+			}
+			if *p.dst, err = json.Marshal(payload); err != nil {
+				return nil, nil, fmt.Errorf("encode sealed %s: %w", p.aad, err)
+			}
+		}
+		stream.EncryptedMetadata = email.Metadata
+	} else {
+		email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
+		stream.Metadata = base64.StdEncoding.EncodeToString(meta)
+	}
+	streamJSON, err := json.Marshal(stream)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode stream event: %w", err)
+	}
+	return email, streamJSON, nil
+}

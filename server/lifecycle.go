@@ -1,0 +1,76 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"sandview/model"
+	"sandview/server/store"
+)
+
+// sweep removes expired inboxes every SweepInterval until the server stops.
+func (s *Server) sweep() {
+	ticker := time.NewTicker(s.cfg.SweepInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-s.baseCtx.Done():
+			return
+		case <-ticker.C:
+			s.expireInboxes(s.baseCtx)
+		}
+	}
+}
+
+// expireInboxes deletes every inbox whose TTL has run out, with its emails
+// (email.deleted, reason ttl).
+func (s *Server) expireInboxes(ctx context.Context) {
+	for in, ids := range s.reg.expired(s.cfg.Now()) {
+		if err := s.store.DeleteInbox(ctx, in.Hash); err != nil {
+			if !errors.Is(err, context.Canceled) {
+				s.log.Error("deleting an expired inbox failed", "inbox", in.Address, "error", err)
+			}
+			continue
+		}
+		s.publishDeleted(in, ids, model.DeleteReasonTTL)
+		s.log.Debug("inbox expired", "inbox", in.Address, "emails", len(ids))
+	}
+}
+
+// deleteInbox removes a live inbox and its emails (reason manual); ok is
+// false when there was no such inbox.
+func (s *Server) deleteInbox(ctx context.Context, in *liveInbox) (bool, error) {
+	ids, ok := s.reg.remove(in.Hash)
+	if !ok {
+		return false, nil
+	}
+	if err := s.store.DeleteInbox(ctx, in.Hash); err != nil {
+		return true, fmt.Errorf("delete inbox %s: %w", in.Address, err)
+	}
+	s.publishDeleted(in, ids, model.DeleteReasonManual)
+	return true, nil
+}
+
+// deleteEmail removes one email (reason manual).
+func (s *Server) deleteEmail(ctx context.Context, in *liveInbox, id string) error {
+	if err := s.store.DeleteEmail(ctx, store.EmailKey{InboxHash: in.Hash, ID: id}); err != nil {
+		return err
+	}
+	s.reg.forget(id)
+	s.publishDeleted(in, []string{id}, model.DeleteReasonManual)
+	return nil
+}
+
+func (s *Server) publishDeleted(in *liveInbox, ids []string, reason string) {
+	if len(ids) == 0 {
+		return
+	}
+	now := s.cfg.Now().UTC()
+	events := make([]Event, len(ids))
+	for i, id := range ids {
+		events[i] = Event{Type: model.EventEmailDeleted, At: now, Inbox: in.ref(), EmailID: id, Reason: reason}
+	}
+	s.bus.Publish(events...)
+}

@@ -1,0 +1,79 @@
+package mailparse
+
+import (
+	"io"
+	"maps"
+	"mime"
+	"slices"
+	"strings"
+
+	"golang.org/x/text/encoding/htmlindex"
+
+	"sandview/model"
+)
+
+// rawHeaders maps a lowercased header name to its undecoded values, in the
+// order they appear in the message.
+type rawHeaders map[string][]string
+
+// lowerHeaders re-keys a parsed header block by lowercased name, merging
+// names that differ only in case (in a stable order).
+func lowerHeaders(h map[string][]string) rawHeaders {
+	out := make(rawHeaders, len(h))
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		lower := strings.ToLower(name)
+		out[lower] = append(out[lower], h[name]...)
+	}
+	return out
+}
+
+// first returns the first value of the named header (lowercase name), or "".
+func (h rawHeaders) first(name string) string {
+	if values := h[name]; len(values) > 0 {
+		return values[0]
+	}
+	return ""
+}
+
+// has reports whether the named header (lowercase name) is present.
+func (h rawHeaders) has(name string) bool { return len(h[name]) > 0 }
+
+// decoded returns the header map stored with a message: lowercased names,
+// RFC 2047 decoded values, repeated headers joined with "\n".
+func (h rawHeaders) decoded() model.HeaderMap {
+	out := make(model.HeaderMap, len(h))
+	for name, values := range h {
+		decodedValues := make([]string, len(values))
+		for i, v := range values {
+			decodedValues[i] = decodeHeaderValue(v)
+		}
+		out[validUTF8String(name)] = strings.Join(decodedValues, "\n")
+	}
+	return out
+}
+
+// newWordDecoder returns an RFC 2047 decoder that knows every charset of the
+// WHATWG encoding index and passes unknown charsets through undecoded.
+func newWordDecoder() *mime.WordDecoder {
+	return &mime.WordDecoder{CharsetReader: charsetReader}
+}
+
+func charsetReader(charset string, input io.Reader) (io.Reader, error) {
+	enc, err := htmlindex.Get(charset)
+	if err != nil {
+		// Unknown charset: keep the bytes; validUTF8 makes them readable.
+		return input, nil
+	}
+	return enc.NewDecoder().Reader(input), nil
+}
+
+// decodeHeaderValue decodes the encoded words of one header value and makes
+// the result valid UTF-8. A value that does not decode is kept as it is.
+func decodeHeaderValue(value string) string {
+	if strings.Contains(value, "=?") {
+		if decoded, err := newWordDecoder().DecodeHeader(value); err == nil {
+			value = decoded
+		}
+	}
+	return validUTF8String(strings.TrimSpace(value))
+}

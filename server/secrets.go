@@ -1,0 +1,113 @@
+package server
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sandview/crypto"
+)
+
+// File names inside a data or state directory.
+const (
+	signingKeyFile = "server-signing.key"
+	apiKeyFile     = "api-key"
+	storeFile      = "sandview.db"
+)
+
+// WriteSecretFile writes data to path atomically (a temporary file in the
+// same directory, fsync, rename) with mode 0600, creating the directory
+// with mode 0700 when needed.
+func WriteSecretFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create directory %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("create temporary file in %s: %w", dir, err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("restrict %s: %w", tmp.Name(), err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("sync %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", tmp.Name(), err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("rename into %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// LoadOrCreateAPIKey returns the API key kept in dir (file "api-key"),
+// generating and saving a random one on first use. It also returns the
+// file's path and whether the key was just created. The key itself must
+// never be printed or logged.
+func LoadOrCreateAPIKey(dir string) (key, path string, created bool, err error) {
+	path = filepath.Join(dir, apiKeyFile)
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		key = strings.TrimSpace(string(data))
+		if key == "" {
+			return "", path, false, fmt.Errorf("API key file %s is empty", path)
+		}
+		return key, path, false, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", path, false, fmt.Errorf("read API key: %w", err)
+	}
+	var raw [32]byte
+	_, _ = rand.Read(raw[:])
+	key = "svk_" + crypto.EncodeBase64URL(raw[:])
+	if err := WriteSecretFile(path, []byte(key+"\n")); err != nil {
+		return "", path, false, fmt.Errorf("save API key: %w", err)
+	}
+	return key, path, true, nil
+}
+
+// loadOrCreateSigningKey returns the signing key kept in dir, generating
+// and saving one on first use.
+func loadOrCreateSigningKey(dir string) (*crypto.SigningKey, error) {
+	path := filepath.Join(dir, signingKeyFile)
+	data, err := os.ReadFile(path)
+	if err == nil {
+		key, err := crypto.SigningKeyFromBytes(data)
+		if err != nil {
+			return nil, fmt.Errorf("load signing key %s: %w", path, err)
+		}
+		return key, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read signing key: %w", err)
+	}
+	key, err := crypto.GenerateSigningKey()
+	if err != nil {
+		return nil, err
+	}
+	seed, err := key.MarshalBinary()
+	if err != nil {
+		return nil, fmt.Errorf("encode signing key: %w", err)
+	}
+	if err := WriteSecretFile(path, seed); err != nil {
+		return nil, fmt.Errorf("save signing key: %w", err)
+	}
+	return key, nil
+}

@@ -1,0 +1,342 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"sandview/crypto"
+	"sandview/server/emailauth"
+	"sandview/server/store"
+)
+
+// Server is a running sandbox service. Create it with Start.
+type Server struct {
+	cfg       Config
+	log       *slog.Logger
+	key       *crypto.SigningKey
+	keyB64    string
+	aadPrefix string
+	store     store.Store
+	reg       *registry
+	bus       *Bus
+	ids       *idGenerator
+
+	checker         *emailauth.Checker
+	loopbackChecker *emailauth.Checker // nil unless the system resolver is used
+
+	httpListener, smtpListener net.Listener
+	httpServer                 *http.Server
+	smtpServer                 *smtp.Server
+
+	// baseCtx ends when the server stops; deliveries and streams use it.
+	baseCtx context.Context
+	cancel  context.CancelFunc
+
+	workMu   sync.Mutex
+	stopping bool
+	work     sync.WaitGroup // deliveries in progress
+	loops    sync.WaitGroup // serve loops and the sweeper
+
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// Start opens the store, listens on both addresses and serves until ctx is
+// cancelled or Shutdown or Close is called. ctx also bounds the startup.
+func Start(ctx context.Context, cfg Config) (*Server, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("start server: %w", err)
+	}
+	s := &Server{
+		cfg:       cfg,
+		log:       cfg.Logger,
+		reg:       newRegistry(cfg.MaxEmailsPerInbox, cfg.MaxStoreBytes),
+		bus:       newBus(),
+		aadPrefix: aadPrefix(cfg.EncryptionContext),
+	}
+	if err := s.openState(ctx); err != nil {
+		return nil, err
+	}
+	s.setupCheckers()
+	if err := s.listen(); err != nil {
+		_ = s.store.Close()
+		return nil, err
+	}
+	s.baseCtx, s.cancel = context.WithCancel(context.Background())
+	s.httpServer = &http.Server{
+		Handler:           s.routes(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return s.baseCtx },
+	}
+	s.smtpServer = s.newSMTPServer()
+	s.loops.Add(3)
+	go func() {
+		defer s.loops.Done()
+		if err := s.httpServer.Serve(s.httpListener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("HTTP server stopped", "error", err)
+		}
+	}()
+	go func() {
+		defer s.loops.Done()
+		if err := s.smtpServer.Serve(s.smtpListener); err != nil && !errors.Is(err, net.ErrClosed) {
+			s.log.Error("SMTP server stopped", "error", err)
+		}
+	}()
+	go func() {
+		defer s.loops.Done()
+		s.sweep()
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = s.Shutdown(shutdownCtx)
+		case <-s.baseCtx.Done():
+		}
+	}()
+	s.log.Info("sandbox server started", "http", s.URL(), "smtp", s.SMTPAddr(),
+		"domains", strings.Join(cfg.Domains, ","), "encryptionPolicy", cfg.EncryptionPolicy,
+		"persistent", cfg.DataDir != "", "dev", cfg.Dev)
+	return s, nil
+}
+
+// aadPrefix is the part of the context before its first colon
+// ("service" for "service:email:v1").
+func aadPrefix(context string) string {
+	if i := strings.IndexByte(context, ':'); i > 0 {
+		return context[:i]
+	}
+	return context
+}
+
+// openState loads the signing key, opens the store and rebuilds the
+// registry from it.
+func (s *Server) openState(ctx context.Context) error {
+	s.key = s.cfg.SigningKey
+	if s.cfg.DataDir != "" {
+		if err := os.MkdirAll(s.cfg.DataDir, 0o700); err != nil {
+			return fmt.Errorf("create data directory: %w", err)
+		}
+		if s.key == nil {
+			key, err := loadOrCreateSigningKey(s.cfg.DataDir)
+			if err != nil {
+				return err
+			}
+			s.key = key
+		}
+		db, err := store.OpenBolt(filepath.Join(s.cfg.DataDir, storeFile))
+		if err != nil {
+			return err
+		}
+		s.store = db
+	} else {
+		if s.key == nil {
+			key, err := crypto.GenerateSigningKey()
+			if err != nil {
+				return err
+			}
+			s.key = key
+		}
+		s.store = store.NewMemory()
+	}
+	s.keyB64 = crypto.EncodeBase64URL(s.key.PublicKey())
+	if err := s.loadRegistry(ctx); err != nil {
+		_ = s.store.Close()
+		return err
+	}
+	return nil
+}
+
+// loadRegistry registers the stored inboxes (dropping expired ones) and
+// accounts their emails.
+func (s *Server) loadRegistry(ctx context.Context) error {
+	inboxes, err := s.store.Inboxes(ctx)
+	if err != nil {
+		return err
+	}
+	now := s.cfg.Now()
+	byHash := make(map[string]*liveInbox, len(inboxes))
+	for _, stored := range inboxes {
+		if !now.Before(stored.ExpiresAt) {
+			if err := s.store.DeleteInbox(ctx, stored.Hash); err != nil {
+				return fmt.Errorf("drop expired inbox: %w", err)
+			}
+			continue
+		}
+		in, err := s.newLiveInbox(stored)
+		if err != nil {
+			return fmt.Errorf("load inbox %s: %w", stored.Address, err)
+		}
+		if err := s.reg.add(in); err != nil {
+			return fmt.Errorf("load inbox %s: %w", stored.Address, err)
+		}
+		byHash[in.Hash] = in
+	}
+	var entries []*liveEmail
+	err = s.store.ForEachEmail(ctx, func(info store.EmailInfo) error {
+		if in, ok := byHash[info.InboxHash]; ok {
+			entries = append(entries, &liveEmail{id: info.ID, inbox: in, size: info.Size})
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("load emails: %w", err)
+	}
+	sortByID(entries)
+	ids := make([]string, 0, len(entries))
+	for _, e := range entries {
+		s.reg.track(e)
+		ids = append(ids, e.id)
+	}
+	s.ids = newIDGenerator(uint64(time.Now().UnixNano()), ids)
+	return nil
+}
+
+// newLiveInbox prepares a stored inbox for serving.
+func (s *Server) newLiveInbox(stored store.Inbox) (*liveInbox, error) {
+	in := &liveInbox{Inbox: stored}
+	if stored.Encrypted {
+		sealer, err := crypto.NewSealer(stored.ClientKemPk, s.key, s.cfg.EncryptionContext)
+		if err != nil {
+			return nil, err
+		}
+		in.sealer = sealer
+	}
+	return in, nil
+}
+
+func (s *Server) setupCheckers() {
+	if s.cfg.Resolver != nil {
+		budget := s.cfg.AuthBudget
+		if budget == 0 {
+			budget = DefaultAuthBudget
+		}
+		s.checker = &emailauth.Checker{Resolver: s.cfg.Resolver, Budget: budget}
+		return
+	}
+	if s.cfg.AuthBudget != 0 {
+		s.checker = &emailauth.Checker{Resolver: net.DefaultResolver, Budget: s.cfg.AuthBudget}
+		return
+	}
+	s.checker = &emailauth.Checker{Resolver: net.DefaultResolver, Budget: DefaultAuthBudget}
+	s.loopbackChecker = &emailauth.Checker{Resolver: net.DefaultResolver, Budget: DefaultLoopbackAuthBudget}
+}
+
+func (s *Server) listen() error {
+	hl, err := net.Listen("tcp", s.cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen for HTTP on %s: %w", s.cfg.HTTPAddr, err)
+	}
+	sl, err := net.Listen("tcp", s.cfg.SMTPAddr)
+	if err != nil {
+		hl.Close()
+		return fmt.Errorf("listen for SMTP on %s: %w", s.cfg.SMTPAddr, err)
+	}
+	s.httpListener, s.smtpListener = hl, sl
+	return nil
+}
+
+// URL is the HTTP API's base address, e.g. "http://127.0.0.1:8025".
+func (s *Server) URL() string { return "http://" + s.HTTPAddr() }
+
+// HTTPAddr is the address the HTTP API listens on.
+func (s *Server) HTTPAddr() string { return s.httpListener.Addr().String() }
+
+// SMTPAddr is the address the SMTP server listens on.
+func (s *Server) SMTPAddr() string { return s.smtpListener.Addr().String() }
+
+// APIKey is the key requests must carry.
+func (s *Server) APIKey() string { return s.cfg.APIKey }
+
+// ServerSigPk is the base64url ML-DSA-65 public key clients pin.
+func (s *Server) ServerSigPk() string { return s.keyB64 }
+
+// Events is the internal event bus (see Event for the event types).
+func (s *Server) Events() *Bus { return s.bus }
+
+// beginWork registers a delivery unless the server is stopping.
+func (s *Server) beginWork() bool {
+	s.workMu.Lock()
+	defer s.workMu.Unlock()
+	if s.stopping {
+		return false
+	}
+	s.work.Add(1)
+	return true
+}
+
+func (s *Server) endWork() { s.work.Done() }
+
+// Shutdown stops the server gracefully: it stops accepting connections,
+// ends event streams, lets deliveries in progress finish (until ctx ends),
+// then closes SMTP connections and the store. Later calls return the first
+// call's result.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopOnce.Do(func() { s.stopErr = s.stop(ctx) })
+	return s.stopErr
+}
+
+// Close stops the server at once; deliveries in progress get a few seconds
+// to finish.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	return s.Shutdown(ctx)
+}
+
+func (s *Server) stop(ctx context.Context) error {
+	s.workMu.Lock()
+	s.stopping = true
+	s.workMu.Unlock()
+
+	var errs []error
+	// Closing the SMTP listener stops new sessions; the HTTP server's
+	// Shutdown closes its listener and waits for requests, and cancelling
+	// baseCtx ends the event streams.
+	if err := s.smtpListener.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		errs = append(errs, fmt.Errorf("close SMTP listener: %w", err))
+	}
+	s.bus.close()
+	httpDone := make(chan error, 1)
+	go func() { httpDone <- s.httpServer.Shutdown(ctx) }()
+
+	workDone := make(chan struct{})
+	go func() { s.work.Wait(); close(workDone) }()
+	select {
+	case <-workDone:
+	case <-ctx.Done():
+		errs = append(errs, fmt.Errorf("waiting for deliveries: %w", ctx.Err()))
+	}
+	s.cancel()
+	if err := s.smtpServer.Close(); err != nil && !errors.Is(err, smtp.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
+		errs = append(errs, fmt.Errorf("close SMTP server: %w", err))
+	}
+	if err := <-httpDone; err != nil {
+		_ = s.httpServer.Close()
+		errs = append(errs, fmt.Errorf("shut down HTTP server: %w", err))
+	}
+	s.loops.Wait()
+	<-workDone
+	if err := s.store.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("close store: %w", err))
+	}
+	s.log.Info("sandbox server stopped")
+	return errors.Join(errs...)
+}

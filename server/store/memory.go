@@ -1,0 +1,229 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Memory is a Store that keeps everything in process memory.
+type Memory struct {
+	mu      sync.RWMutex
+	closed  bool
+	inboxes map[string]*memInbox
+}
+
+type memInbox struct {
+	inbox  Inbox
+	emails map[string]*Email
+	ids    []string // ascending
+}
+
+var _ Store = (*Memory)(nil)
+
+// NewMemory returns an empty in-memory store.
+func NewMemory() *Memory {
+	return &Memory{inboxes: make(map[string]*memInbox)}
+}
+
+// PutInbox implements Store.
+func (m *Memory) PutInbox(_ context.Context, inbox Inbox) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	if existing, ok := m.inboxes[inbox.Hash]; ok {
+		existing.inbox = inbox
+		return nil
+	}
+	m.inboxes[inbox.Hash] = &memInbox{inbox: inbox, emails: make(map[string]*Email)}
+	return nil
+}
+
+// DeleteInbox implements Store.
+func (m *Memory) DeleteInbox(_ context.Context, hash string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	delete(m.inboxes, hash)
+	return nil
+}
+
+// Inboxes implements Store.
+func (m *Memory) Inboxes(context.Context) ([]Inbox, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	out := make([]Inbox, 0, len(m.inboxes))
+	for _, in := range m.inboxes {
+		out = append(out, in.inbox)
+	}
+	return out, nil
+}
+
+// Commit implements Store.
+func (m *Memory) Commit(_ context.Context, b Batch) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	for _, e := range b.Put {
+		if _, ok := m.inboxes[e.InboxHash]; !ok {
+			return fmt.Errorf("put email %s: inbox %s: %w", e.ID, e.InboxHash, ErrNotFound)
+		}
+	}
+	for _, k := range b.Delete {
+		m.deleteLocked(k)
+	}
+	for _, e := range b.Put {
+		in := m.inboxes[e.InboxHash]
+		stored := *e
+		if _, exists := in.emails[e.ID]; !exists {
+			i := sort.SearchStrings(in.ids, e.ID)
+			in.ids = slices.Insert(in.ids, i, e.ID)
+		}
+		in.emails[e.ID] = &stored
+	}
+	return nil
+}
+
+func (m *Memory) deleteLocked(k EmailKey) bool {
+	in, ok := m.inboxes[k.InboxHash]
+	if !ok {
+		return false
+	}
+	if _, ok := in.emails[k.ID]; !ok {
+		return false
+	}
+	delete(in.emails, k.ID)
+	if i, found := slices.BinarySearch(in.ids, k.ID); found {
+		in.ids = slices.Delete(in.ids, i, i+1)
+	}
+	return true
+}
+
+// DeleteEmail implements Store.
+func (m *Memory) DeleteEmail(_ context.Context, k EmailKey) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	if !m.deleteLocked(k) {
+		return fmt.Errorf("delete email %s: %w", k.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// MarkRead implements Store.
+func (m *Memory) MarkRead(_ context.Context, k EmailKey) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	e, err := m.emailLocked(k)
+	if err != nil {
+		return err
+	}
+	e.IsRead = true
+	return nil
+}
+
+func (m *Memory) emailLocked(k EmailKey) (*Email, error) {
+	in, ok := m.inboxes[k.InboxHash]
+	if !ok {
+		return nil, fmt.Errorf("inbox %s: %w", k.InboxHash, ErrNotFound)
+	}
+	e, ok := in.emails[k.ID]
+	if !ok {
+		return nil, fmt.Errorf("email %s: %w", k.ID, ErrNotFound)
+	}
+	return e, nil
+}
+
+// Email implements Store.
+func (m *Memory) Email(_ context.Context, k EmailKey) (*Email, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	e, err := m.emailLocked(k)
+	if err != nil {
+		return nil, err
+	}
+	out := *e
+	return &out, nil
+}
+
+// Emails implements Store.
+func (m *Memory) Emails(_ context.Context, hash string, withContent bool) ([]*Email, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	in, ok := m.inboxes[hash]
+	if !ok {
+		return nil, fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
+	}
+	out := make([]*Email, 0, len(in.ids))
+	for i := len(in.ids) - 1; i >= 0; i-- {
+		e := *in.emails[in.ids[i]]
+		if !withContent {
+			e.Parsed, e.Raw = nil, nil
+		}
+		out = append(out, &e)
+	}
+	return out, nil
+}
+
+// IDs implements Store.
+func (m *Memory) IDs(_ context.Context, hash string) ([]string, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	in, ok := m.inboxes[hash]
+	if !ok {
+		return nil, fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
+	}
+	return slices.Clone(in.ids), nil
+}
+
+// ForEachEmail implements Store.
+func (m *Memory) ForEachEmail(_ context.Context, fn func(EmailInfo) error) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return ErrClosed
+	}
+	for hash, in := range m.inboxes {
+		for _, id := range in.ids {
+			info := EmailInfo{EmailKey: EmailKey{InboxHash: hash, ID: id}, Size: in.emails[id].Size()}
+			if err := fn(info); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Close implements Store.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.closed = true
+	m.inboxes = nil
+	return nil
+}

@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned for an inbox or email the store does not hold.
+var ErrNotFound = errors.New("store: not found")
+
+// ErrClosed is returned by a store after Close.
+var ErrClosed = errors.New("store: closed")
+
+// Inbox is a stored inbox. Address is lowercased; Hash names it in the API
+// and the event stream.
+type Inbox struct {
+	Address   string `json:"address"`
+	Hash      string `json:"hash"`
+	Encrypted bool   `json:"encrypted"`
+	EmailAuth bool   `json:"emailAuth"`
+	// ClientKemPk is the inbox's ML-KEM-768 public key (encrypted inboxes only).
+	ClientKemPk []byte    `json:"clientKemPk,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
+	ExpiresAt   time.Time `json:"expiresAt"`
+}
+
+// Email is a stored email. For a plain inbox Metadata and Parsed are JSON and
+// Raw is the RFC 5322 message; for an encrypted inbox each is the JSON of a
+// sealed payload. The byte slices are never modified after Commit: readers may
+// share them.
+type Email struct {
+	ID         string
+	InboxHash  string
+	ReceivedAt time.Time
+	IsRead     bool
+	Metadata   []byte
+	Parsed     []byte
+	Raw        []byte
+}
+
+// Size is the number of payload bytes the email occupies (the figure storage
+// limits count).
+func (e *Email) Size() int64 {
+	return int64(len(e.Metadata) + len(e.Parsed) + len(e.Raw))
+}
+
+// EmailKey names one email.
+type EmailKey struct {
+	InboxHash string
+	ID        string
+}
+
+// EmailInfo is what ForEachEmail reports about a stored email: enough to
+// rebuild the server's accounting without loading content.
+type EmailInfo struct {
+	EmailKey
+	Size int64
+}
+
+// Batch is one atomic change: emails to add and emails to remove.
+type Batch struct {
+	Put    []*Email
+	Delete []EmailKey
+}
+
+// Store holds inboxes and emails. Implementations are safe for concurrent use.
+// Email IDs sort in arrival order (the server makes them so); lists come
+// newest first.
+type Store interface {
+	// PutInbox adds or replaces an inbox.
+	PutInbox(ctx context.Context, inbox Inbox) error
+	// DeleteInbox removes an inbox and all its emails; an unknown inbox is
+	// not an error.
+	DeleteInbox(ctx context.Context, hash string) error
+	// Inboxes lists every stored inbox.
+	Inboxes(ctx context.Context) ([]Inbox, error)
+
+	// Commit applies a batch atomically and, for a durable store, durably.
+	// Putting into an unknown inbox fails the whole batch with ErrNotFound;
+	// deleting an unknown email is not an error.
+	Commit(ctx context.Context, b Batch) error
+	// DeleteEmail removes one email, or returns ErrNotFound.
+	DeleteEmail(ctx context.Context, key EmailKey) error
+	// MarkRead sets an email's read flag, or returns ErrNotFound.
+	MarkRead(ctx context.Context, key EmailKey) error
+
+	// Email returns one email with all its content, or ErrNotFound.
+	Email(ctx context.Context, key EmailKey) (*Email, error)
+	// Emails lists an inbox's emails newest first; without content, Parsed
+	// and Raw are left nil. An unknown inbox gives ErrNotFound.
+	Emails(ctx context.Context, hash string, withContent bool) ([]*Email, error)
+	// IDs lists an inbox's email IDs in ascending order.
+	IDs(ctx context.Context, hash string) ([]string, error)
+	// ForEachEmail reports every stored email, inbox by inbox, in ascending
+	// ID order within an inbox.
+	ForEachEmail(ctx context.Context, fn func(EmailInfo) error) error
+
+	// Close releases the store; later calls fail with ErrClosed.
+	Close() error
+}

@@ -1,0 +1,147 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"sandview/server/store"
+)
+
+// implementations opens each Store implementation for t.
+func implementations(t *testing.T) map[string]func(t *testing.T) store.Store {
+	return map[string]func(t *testing.T) store.Store{
+		"memory": func(t *testing.T) store.Store { return store.NewMemory() },
+		"bolt": func(t *testing.T) store.Store {
+			db, err := store.OpenBolt(filepath.Join(t.TempDir(), "test.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return db
+		},
+	}
+}
+
+func email(hash string, n int) *store.Email {
+	return &store.Email{
+		ID:         fmt.Sprintf("%016x", n),
+		InboxHash:  hash,
+		ReceivedAt: time.Unix(int64(n), 0).UTC(),
+		Metadata:   []byte(fmt.Sprintf(`{"n":%d}`, n)),
+		Parsed:     []byte("parsed"),
+		Raw:        []byte("raw message"),
+	}
+}
+
+func TestStoreContract(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range implementations(t) {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			defer s.Close()
+			inbox := store.Inbox{Address: "a@sandbox.test", Hash: "h1", ExpiresAt: time.Unix(100, 0).UTC(), CreatedAt: time.Unix(1, 0).UTC()}
+			if err := s.PutInbox(ctx, inbox); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Commit(ctx, store.Batch{Put: []*store.Email{email("missing", 1)}}); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("put into a missing inbox: %v", err)
+			}
+			for i := 1; i <= 3; i++ {
+				if err := s.Commit(ctx, store.Batch{Put: []*store.Email{email("h1", i)}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			list, err := s.Emails(ctx, "h1", false)
+			if err != nil || len(list) != 3 || list[0].ID != email("h1", 3).ID || list[0].Parsed != nil || string(list[0].Metadata) != `{"n":3}` {
+				t.Fatalf("list %v %+v", err, list)
+			}
+			if err := s.MarkRead(ctx, store.EmailKey{InboxHash: "h1", ID: email("h1", 2).ID}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Email(ctx, store.EmailKey{InboxHash: "h1", ID: email("h1", 2).ID})
+			if err != nil || !got.IsRead || string(got.Raw) != "raw message" || !got.ReceivedAt.Equal(time.Unix(2, 0)) {
+				t.Fatalf("email %v %+v", err, got)
+			}
+			if err := s.Commit(ctx, store.Batch{Delete: []store.EmailKey{{InboxHash: "h1", ID: email("h1", 1).ID}}, Put: []*store.Email{email("h1", 4)}}); err != nil {
+				t.Fatal(err)
+			}
+			ids, _ := s.IDs(ctx, "h1")
+			if fmt.Sprint(ids) != fmt.Sprint([]string{email("", 2).ID, email("", 3).ID, email("", 4).ID}) {
+				t.Fatalf("ids %v", ids)
+			}
+			if err := s.DeleteEmail(ctx, store.EmailKey{InboxHash: "h1", ID: "nope"}); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("delete unknown: %v", err)
+			}
+			if err := s.MarkRead(ctx, store.EmailKey{InboxHash: "h1", ID: "nope"}); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("mark unknown: %v", err)
+			}
+			var total int64
+			if err := s.ForEachEmail(ctx, func(info store.EmailInfo) error { total += info.Size; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if want := 3 * email("h1", 2).Size(); total != want {
+				t.Fatalf("sizes %d, want %d", total, want)
+			}
+			inboxes, _ := s.Inboxes(ctx)
+			if len(inboxes) != 1 || inboxes[0].Address != inbox.Address || !inboxes[0].ExpiresAt.Equal(inbox.ExpiresAt) {
+				t.Fatalf("inboxes %+v", inboxes)
+			}
+			if err := s.DeleteInbox(ctx, "h1"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Emails(ctx, "h1", true); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("emails of a deleted inbox: %v", err)
+			}
+			if err := s.DeleteInbox(ctx, "h1"); err != nil {
+				t.Fatalf("deleting twice: %v", err)
+			}
+		})
+	}
+}
+
+func TestBoltGroupsConcurrentWritesAndPersists(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "test.db")
+	db, err := store.OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- db.Commit(ctx, store.Batch{Put: []*store.Email{email("h", i+1)}})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutInbox(ctx, store.Inbox{Hash: "late"}); !errors.Is(err, store.ErrClosed) {
+		t.Fatalf("write after close: %v", err)
+	}
+	db, err = store.OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ids, err := db.IDs(ctx, "h")
+	if err != nil || len(ids) != 200 {
+		t.Fatalf("after reopening: %d ids, %v", len(ids), err)
+	}
+}

@@ -1,0 +1,243 @@
+package webhook
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults of Config, from the contract's limits and server settings.
+const (
+	DefaultMaxGlobal                  = 100
+	DefaultMaxPerInbox                = 50
+	DefaultTimeout                    = 10 * time.Second
+	DefaultMaxAttempts                = 5
+	DefaultMaxQueuedRetriesPerWebhook = 100
+	DefaultMaxHeaders                 = 50
+	DefaultMaxHeaderValueLen          = 1000
+)
+
+// Fixed limits of the contract.
+const (
+	maxEvents              = 10
+	maxRules               = 10
+	maxRuleValueLen        = 1000
+	maxDescriptionLen      = 500
+	maxURLLen              = 2048
+	maxCustomBodyLen       = 10000
+	maxConcurrentPerHook   = 10
+	maxConcurrentOverall   = 100
+	failuresBeforeDisable  = 5
+	rotationGrace          = time.Hour
+	filterBodyLimit        = 5 * 1024
+	testResponseBodyLimit  = 1024
+	incomingQueueSize      = 4096
+	rememberedEmails       = 10000
+	userAgent              = "Service-Webhook/1.0"
+	headerSignature        = "X-Service-Signature"
+	headerEvent            = "X-Service-Event"
+	headerDelivery         = "X-Service-Delivery"
+	headerTimestamp        = "X-Service-Timestamp"
+	defaultContentType     = "application/json"
+	maxRequestBody         = 1 << 20
+	drainedResponseBodyMax = 64 << 10
+)
+
+// DefaultRetrySchedule is the delay before each attempt: immediate, 30 s,
+// 5 min, 30 min, 4 h.
+func DefaultRetrySchedule() []time.Duration {
+	return []time.Duration{0, 30 * time.Second, 5 * time.Minute, 30 * time.Minute, 4 * time.Hour}
+}
+
+// Config configures an Engine. New treats a zero numeric field, a nil
+// schedule, a zero TimeScale and nil funcs as their defaults; Enabled and the
+// boolean switches are taken as they are (DefaultConfig sets Enabled).
+type Config struct {
+	// Enabled turns the webhook system on (SVC_WEBHOOK_ENABLED, default true).
+	Enabled bool
+	// MaxGlobal and MaxPerInbox bound the number of webhooks
+	// (SVC_WEBHOOK_MAX_GLOBAL 100, SVC_WEBHOOK_MAX_INBOX 50).
+	MaxGlobal, MaxPerInbox int
+	// Timeout bounds one attempt (SVC_WEBHOOK_TIMEOUT, milliseconds, 10000).
+	Timeout time.Duration
+	// MaxAttempts is the number of attempts of a delivery
+	// (SVC_WEBHOOK_MAX_RETRIES, 5).
+	MaxAttempts int
+	// MaxQueuedRetriesPerWebhook bounds the retries waiting per webhook
+	// (SVC_WEBHOOK_MAX_RETRIES_PER_WEBHOOK, 100).
+	MaxQueuedRetriesPerWebhook int
+	// AllowHTTP accepts http:// webhook URLs (SVC_WEBHOOK_ALLOW_HTTP).
+	AllowHTTP bool
+	// AllowLoopbackHTTP accepts http:// URLs whose host is a loopback IP
+	// or "localhost" (sandview --local).
+	AllowLoopbackHTTP bool
+	// RequireAuthDefault is the default of a filter's requireAuth
+	// (SVC_WEBHOOK_REQUIRE_AUTH_DEFAULT).
+	RequireAuthDefault bool
+	// MaxHeaders and MaxHeaderValueLen bound the headers of an
+	// email.received payload (SVC_WEBHOOK_MAX_HEADERS 50,
+	// SVC_WEBHOOK_MAX_HEADER_VALUE_LEN 1000).
+	MaxHeaders, MaxHeaderValueLen int
+	// RetrySchedule is the delay before each attempt (DefaultRetrySchedule);
+	// attempts beyond its length use its last entry.
+	RetrySchedule []time.Duration
+	// TimeScale multiplies RetrySchedule (1; tests use e.g. 0.001).
+	TimeScale float64
+	// DataDir persists webhooks and pending retries in DataDir/webhooks.db;
+	// "" keeps them in memory.
+	DataDir string
+	// HTTPClient sends deliveries; nil means a client of the engine's own
+	// that does not follow redirects.
+	HTTPClient *http.Client
+	// Now is the clock (time.Now).
+	Now func() time.Time
+	// Logger receives delivery problems; secrets are never logged.
+	Logger *slog.Logger
+}
+
+// DefaultConfig is the configuration of the contract's defaults.
+func DefaultConfig() Config {
+	return Config{
+		Enabled:                    true,
+		MaxGlobal:                  DefaultMaxGlobal,
+		MaxPerInbox:                DefaultMaxPerInbox,
+		Timeout:                    DefaultTimeout,
+		MaxAttempts:                DefaultMaxAttempts,
+		MaxQueuedRetriesPerWebhook: DefaultMaxQueuedRetriesPerWebhook,
+		MaxHeaders:                 DefaultMaxHeaders,
+		MaxHeaderValueLen:          DefaultMaxHeaderValueLen,
+		RetrySchedule:              DefaultRetrySchedule(),
+		TimeScale:                  1,
+	}
+}
+
+// ConfigFromEnv reads the SVC_WEBHOOK_* settings over DefaultConfig. An
+// unset or empty variable keeps its default; a malformed one is an error
+// naming the variable.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	cfg := DefaultConfig()
+	bools := []struct {
+		name string
+		dst  *bool
+	}{
+		{"SVC_WEBHOOK_ENABLED", &cfg.Enabled},
+		{"SVC_WEBHOOK_ALLOW_HTTP", &cfg.AllowHTTP},
+		{"SVC_WEBHOOK_REQUIRE_AUTH_DEFAULT", &cfg.RequireAuthDefault},
+	}
+	for _, b := range bools {
+		raw := strings.TrimSpace(getenv(b.name))
+		if raw == "" {
+			continue
+		}
+		v, err := strconv.ParseBool(raw)
+		if err != nil {
+			return Config{}, fmt.Errorf("%s: want true or false, got %q", b.name, raw)
+		}
+		*b.dst = v
+	}
+	ints := []struct {
+		name string
+		dst  *int
+		min  int
+	}{
+		{"SVC_WEBHOOK_MAX_GLOBAL", &cfg.MaxGlobal, 0},
+		{"SVC_WEBHOOK_MAX_INBOX", &cfg.MaxPerInbox, 0},
+		{"SVC_WEBHOOK_MAX_RETRIES", &cfg.MaxAttempts, 1},
+		{"SVC_WEBHOOK_MAX_RETRIES_PER_WEBHOOK", &cfg.MaxQueuedRetriesPerWebhook, 0},
+		{"SVC_WEBHOOK_MAX_HEADERS", &cfg.MaxHeaders, 0},
+		{"SVC_WEBHOOK_MAX_HEADER_VALUE_LEN", &cfg.MaxHeaderValueLen, 1},
+	}
+	for _, n := range ints {
+		raw := strings.TrimSpace(getenv(n.name))
+		if raw == "" {
+			continue
+		}
+		v, err := strconv.Atoi(raw)
+		if err != nil || v < n.min {
+			return Config{}, fmt.Errorf("%s: want a whole number of at least %d, got %q", n.name, n.min, raw)
+		}
+		*n.dst = v
+	}
+	if raw := strings.TrimSpace(getenv("SVC_WEBHOOK_TIMEOUT")); raw != "" {
+		ms, err := strconv.Atoi(raw)
+		if err != nil || ms < 1 {
+			return Config{}, fmt.Errorf("SVC_WEBHOOK_TIMEOUT: want milliseconds as a whole number of at least 1, got %q", raw)
+		}
+		cfg.Timeout = time.Duration(ms) * time.Millisecond
+	}
+	return cfg, nil
+}
+
+// withDefaults fills the zero fields of cfg.
+func (cfg Config) withDefaults() (Config, error) {
+	def := DefaultConfig()
+	if cfg.MaxGlobal < 0 || cfg.MaxPerInbox < 0 || cfg.MaxAttempts < 0 || cfg.MaxQueuedRetriesPerWebhook < 0 ||
+		cfg.MaxHeaders < 0 || cfg.MaxHeaderValueLen < 0 || cfg.Timeout < 0 || cfg.TimeScale < 0 {
+		return Config{}, fmt.Errorf("webhook config: limits, timeout and time scale must not be negative")
+	}
+	if cfg.MaxGlobal == 0 {
+		cfg.MaxGlobal = def.MaxGlobal
+	}
+	if cfg.MaxPerInbox == 0 {
+		cfg.MaxPerInbox = def.MaxPerInbox
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = def.Timeout
+	}
+	if cfg.MaxAttempts == 0 {
+		cfg.MaxAttempts = def.MaxAttempts
+	}
+	if cfg.MaxQueuedRetriesPerWebhook == 0 {
+		cfg.MaxQueuedRetriesPerWebhook = def.MaxQueuedRetriesPerWebhook
+	}
+	if cfg.MaxHeaders == 0 {
+		cfg.MaxHeaders = def.MaxHeaders
+	}
+	if cfg.MaxHeaderValueLen == 0 {
+		cfg.MaxHeaderValueLen = def.MaxHeaderValueLen
+	}
+	if len(cfg.RetrySchedule) == 0 {
+		cfg.RetrySchedule = def.RetrySchedule
+	}
+	for _, d := range cfg.RetrySchedule {
+		if d < 0 {
+			return Config{}, fmt.Errorf("webhook config: retry delays must not be negative")
+		}
+	}
+	if cfg.TimeScale == 0 {
+		cfg.TimeScale = 1
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.HTTPClient == nil {
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		transport.MaxIdleConnsPerHost = maxConcurrentOverall
+		transport.MaxIdleConns = maxConcurrentOverall
+		cfg.HTTPClient = &http.Client{
+			Transport: transport,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		}
+	}
+	return cfg, nil
+}
+
+// retryDelay is the scaled delay before attempt number attempt (1-based).
+func (cfg Config) retryDelay(attempt int) time.Duration {
+	i := attempt - 1
+	if i >= len(cfg.RetrySchedule) {
+		i = len(cfg.RetrySchedule) - 1
+	}
+	if i < 0 {
+		i = 0
+	}
+	return time.Duration(float64(cfg.RetrySchedule[i]) * cfg.TimeScale)
+}

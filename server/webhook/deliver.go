@@ -1,0 +1,76 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"sandview/crypto"
+)
+
+// sendResult is the outcome of one HTTP attempt.
+type sendResult struct {
+	status  int
+	body    string // the first 1 KB of the answer
+	err     error
+	elapsed time.Duration
+}
+
+// ok reports success: a 2xx answer within the timeout.
+func (r sendResult) ok() bool { return r.err == nil && r.status >= 200 && r.status < 300 }
+
+// errText explains a failed attempt.
+func (r sendResult) errText() string {
+	switch {
+	case r.err != nil:
+		return r.err.Error()
+	case !r.ok():
+		return fmt.Sprintf("endpoint answered %d %s", r.status, http.StatusText(r.status))
+	}
+	return ""
+}
+
+// send makes one signed POST of body to url, bounded by Config.Timeout.
+func (e *Engine) send(ctx context.Context, url, secret, eventType, deliveryID string, body []byte, contentType string) sendResult {
+	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return sendResult{err: fmt.Errorf("build request: %w", err)}
+	}
+	ts := strconv.FormatInt(e.cfg.Now().Unix(), 10)
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("User-Agent", userAgent)
+	req.Header.Set(headerSignature, crypto.SignWebhook(secret, ts, body))
+	req.Header.Set(headerEvent, eventType)
+	req.Header.Set(headerDelivery, deliveryID)
+	req.Header.Set(headerTimestamp, ts)
+	started := time.Now()
+	resp, err := e.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return sendResult{err: describeSendError(ctx, err, e.cfg.Timeout), elapsed: time.Since(started)}
+	}
+	defer resp.Body.Close()
+	head, err := io.ReadAll(io.LimitReader(resp.Body, testResponseBodyLimit))
+	if err == nil {
+		// Read a bounded rest so that the connection can be reused.
+		_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, drainedResponseBodyMax))
+	}
+	res := sendResult{status: resp.StatusCode, body: strings.ToValidUTF8(string(head), "\uFFFD"), elapsed: time.Since(started)}
+	if err != nil && ctx.Err() != nil {
+		res.err = describeSendError(ctx, err, e.cfg.Timeout)
+	}
+	return res
+}
+
+func describeSendError(ctx context.Context, err error, timeout time.Duration) error {
+	if ctx.Err() == context.DeadlineExceeded {
+		return fmt.Errorf("no answer within %v", timeout)
+	}
+	return fmt.Errorf("request failed: %w", err)
+}

@@ -1,0 +1,71 @@
+// Package webhook is the embedded server's webhook system: the global and
+// inbox-scoped webhook routes of the HTTP interface, and the delivery engine
+// that turns email events into signed HTTP deliveries.
+//
+// The server feeds events in with Engine.Handle; the engine filters them per
+// webhook, renders each webhook's template, and delivers with the contract's
+// retry schedule, concurrency caps and automatic disabling. With
+// Config.DataDir set, webhooks and pending retries live in their own bbolt
+// file (webhooks.db) and survive a restart.
+//
+// Decisions where the contract is silent:
+//
+//   - A delivery is one event sent to one webhook, with all of its attempts.
+//     It fails when its last attempt fails (or when its retry cannot be
+//     queued). Five consecutive failed deliveries disable the webhook. Stats
+//     count deliveries (final outcomes); lastDeliveryAt and
+//     lastDeliveryStatus describe the latest attempt.
+//   - Every attempt of a delivery keeps the event id, the delivery id and the
+//     body rendered for the first attempt; it gets a fresh timestamp and
+//     signature. Retries go to the webhook's current URL and are signed with
+//     its current secret; a retry that comes due while the webhook is disabled
+//     or deleted is dropped.
+//   - At most Config.MaxQueuedRetriesPerWebhook retries wait per webhook. A
+//     failed attempt that would exceed the bound is not queued: that
+//     delivery ends as failed at once (the newest is dropped, the queue of
+//     older retries keeps its order).
+//   - After rotate-secret the new secret signs every delivery; the previous
+//     secret stays valid for verification (Engine.VerifySignature) for one
+//     hour.
+//   - Filters judge email.received by its content. email.stored and
+//     email.deleted carry no content: they pass a content-dependent filter
+//     when the same webhook's filter passed that email's email.received (the
+//     verdict is remembered per email, for the latest 10,000 emails). When the
+//     verdict is unknown (the email arrived before the webhook existed, or
+//     before a restart) they do not fire. A filter with no rules and without
+//     requireAuth passes everything.
+//   - An empty rule list passes in both modes. A field that is absent (no
+//     recipient, no such header, empty body) compares as "" and does not
+//     "exist". Header rules see every header in full, before the payload's
+//     MaxHeaders/MaxHeaderValueLen limits. The domain operator ignores
+//     caseSensitive. requireAuth passes when SPF, DKIM and DMARC all pass.
+//   - The payload keeps the first MaxHeaders headers in name order, each
+//     value cut to MaxHeaderValueLen characters.
+//   - A custom template is JSON text; a {{path}} placeholder may sit inside a
+//     string (replaced by the value's text, JSON-escaped) or stand alone as a
+//     value (replaced by the JSON value). A string that is exactly one
+//     placeholder becomes the raw JSON value (numbers stay numbers, objects
+//     stay objects). A path that resolves to nothing gives "" inside a
+//     string and null as a whole value. Substituted text is never scanned
+//     again, so "{{x}}" inside mail stays literal. Key order is kept.
+//   - The test operation sends a sample event of the webhook's first event
+//     type, rendered with its template and signed with its secret, even when
+//     the webhook is disabled. It does not count in stats, the failure
+//     streak, or the concurrency caps.
+//   - Redirects are not followed: a 3xx answer is a failed attempt.
+//   - Handle never blocks: events beyond a queue of 4,096 waiting events are
+//     dropped and logged.
+//   - Routes are scoped: a global route does not see inbox webhooks and an
+//     inbox route sees only that inbox's. Deleting an unknown webhook
+//     answers 404 (the contract's error table). Lists are oldest first.
+//     Repeated event names are dropped. Unknown request fields are ignored.
+//     A filter's requireAuth is resolved against the server default at
+//     create/update time and shown in responses. Update answers without
+//     secret and stats, like lists; create answers with the secret.
+//   - Every delivery is its own goroutine waiting for a slot of its webhook
+//     (10), then a slot overall (100); a webhook's waiting deliveries never
+//     hold overall slots.
+//   - Create, update, rotate and delete are written to disk before they are
+//     answered; delivery stats are written with the next webhook change and
+//     at Close.
+package webhook

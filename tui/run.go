@@ -1,0 +1,79 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"sandview/client"
+)
+
+// Config is what main passes to the TUI.
+type Config struct {
+	Client      *client.Client   // connected client; inboxes already loaded into it
+	Keystore    *client.Keystore // created/imported inboxes are saved here, deleted ones removed (may be nil)
+	ServerLabel string           // e.g. "local 127.0.0.1:8025" or the URL
+	SMTPHint    string           // e.g. "send mail to x@sandbox.test via SMTP 127.0.0.1:1025"
+	DarkTheme   *bool            // nil = detect from the terminal background
+	NoColor     bool             // NO_COLOR
+	// Now is the clock (nil = time.Now); tests fix it.
+	Now func() time.Time
+
+	// For tests: a service in place of Client and an opener in place of
+	// xdg-open/open.
+	svc          service
+	open         func(ctx context.Context, target string) error
+	pollInterval time.Duration
+}
+
+func (cfg Config) options(ctx context.Context) options {
+	o := options{
+		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpHint: cfg.SMTPHint, dark: cfg.DarkTheme,
+		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, pollInterval: cfg.pollInterval,
+	}
+	if o.svc == nil && cfg.Client != nil {
+		o.svc = clientService{c: cfg.Client, ks: cfg.Keystore}
+	}
+	return o
+}
+
+// NewModel builds the root model (tests drive it through Update and View).
+func NewModel(cfg Config) Model { return newModel(cfg.options(context.Background())) }
+
+// Run runs the TUI in the terminal (alternate screen, mouse) until the user
+// quits or ctx ends; the terminal is restored on return.
+func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	base := []tea.ProgramOption{tea.WithContext(ctx)}
+	if cfg.NoColor {
+		base = append(base, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	p := tea.NewProgram(newModel(cfg.options(ctx)), append(base, opts...)...)
+	_, err := p.Run()
+	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
+		return fmt.Errorf("run the terminal UI: %w", err)
+	}
+	return nil
+}
+
+// NoServerScreen is what sandview prints when no server is configured.
+func NoServerScreen() string {
+	return `sandview: no server is configured.
+
+To use an email sandbox service, write its address and your API key to
+config.json in sandview's home ($SANDVIEW_HOME, else $XDG_CONFIG_HOME/sandview,
+else ~/.config/sandview), mode 0600:
+
+    {"url": "https://sandbox.example.com", "apiKey": "YOUR-API-KEY"}
+
+Or try it without any service, on a built-in local server:
+
+    sandview --local           a local sandbox: send it mail over SMTP
+    sandview --local --demo    the same, with a few sample emails delivered
+`
+}
