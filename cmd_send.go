@@ -17,10 +17,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-)
 
-// defaultSMTPAddr is where the local server listens for mail.
-const defaultSMTPAddr = "127.0.0.1:1025"
+	"sandview/server"
+)
 
 // outgoingMail is one message for `sandview send` and the demo.
 type outgoingMail struct {
@@ -78,7 +77,7 @@ func newSendCommand(_ *globalOptions) *cobra.Command {
 func smtpDefault() string {
 	host, port := os.Getenv("SMTP_HOST"), os.Getenv("SMTP_PORT")
 	if host == "" && port == "" {
-		return defaultSMTPAddr
+		return server.DefaultSMTPAddr
 	}
 	return net.JoinHostPort(firstNonEmpty(host, "127.0.0.1"), firstNonEmpty(port, "25"))
 }

@@ -18,6 +18,7 @@ import (
 
 	"sandview/crypto"
 	"sandview/server"
+	"sandview/server/webhook"
 )
 
 // serveEnv maps each `serve` flag to its environment variable; a flag given
@@ -122,12 +123,16 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 	}
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
 
+	webhooks, err := webhook.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
 	cfg := server.Config{
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
 		MaxMessageBytes: o.maxMessageBytes, MaxEmailsPerInbox: o.maxEmailsPerInbox,
-		MaxStoreBytes: o.maxStoreBytes, Logger: logger,
+		MaxStoreBytes: o.maxStoreBytes, Logger: logger, Webhooks: &webhooks,
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")

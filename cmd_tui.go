@@ -15,6 +15,7 @@ import (
 	"sandview/client"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/webhook"
 	"sandview/tui"
 )
 
@@ -97,9 +98,11 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if err != nil {
 		return err
 	}
+	webhooks := webhook.DefaultConfig()
+	webhooks.AllowLoopbackHTTP = true // the pane's built-in receiver listens on loopback
 	srv, err := server.Start(ctx, server.Config{
 		HTTPAddr: l.httpAddr, SMTPAddr: l.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
-		WebhookAllowLoopbackHTTP: true,
+		Webhooks: &webhooks,
 	})
 	if err != nil {
 		return fmt.Errorf("start the local server (is another sandview already running? try --smtp-addr/--http-addr): %w", err)

@@ -29,6 +29,9 @@ func newWaitCommand(g *globalOptions) *cobra.Command {
 			if count < 1 {
 				return usageError{"--count must be at least 1"}
 			}
+			if timeout < 0 {
+				return usageError{"--timeout must not be negative"}
+			}
 			opts := client.WaitOptions{Timeout: timeout}
 			if timeout == 0 {
 				opts.Timeout = client.NoWait
@@ -50,7 +53,10 @@ func newWaitCommand(g *globalOptions) *cobra.Command {
 				emails, err := in.WaitForEmailCount(cmd.Context(), count, opts)
 				var timeoutErr *client.TimeoutError
 				if errors.As(err, &timeoutErr) {
-					return &exitError{code: exitTimeout, err: fmt.Errorf("no matching email arrived in %s within %s", in.Address(), timeout)}
+					if timeout == 0 {
+						return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: %s holds fewer than %d matching email(s)", in.Address(), count)}
+					}
+					return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: fewer than %d matching email(s) arrived in %s within %s", count, in.Address(), timeout)}
 				}
 				if err != nil {
 					return err

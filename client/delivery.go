@@ -75,6 +75,7 @@ type delivery struct {
 type sink struct {
 	deliver func(model.Email) // must not block
 	ended   func()            // the inbox was removed from the client; may be nil
+	ready   func()            // the watch is seeded: delivery starts; may be nil
 }
 
 // watched is an inbox with at least one subscriber.
@@ -119,44 +120,62 @@ func (c *Client) dl() *delivery {
 // returns when it is not seeded yet, and a listing error is returned;
 // otherwise a new watch is seeded in the background.
 func (d *delivery) subscribe(seedCtx context.Context, in *Inbox, s sink, seedNow bool) (int, error) {
+	ids, err := d.subscribeAll(seedCtx, []*Inbox{in}, []sink{s}, seedNow)
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// subscribeAll adds sinks[k] to the watch of inboxes[k], all at once (one
+// reconnect of the stream), seeding as subscribe does; the listings run in
+// parallel.
+func (d *delivery) subscribeAll(seedCtx context.Context, inboxes []*Inbox, sinks []sink, seedNow bool) ([]int, error) {
 	c := d.c
 	if c.isClosed() {
-		return 0, ErrClientClosed
+		return nil, ErrClientClosed
 	}
-	hash, address := in.info.InboxHash, in.info.EmailAddress
-	if cur, ok := c.inboxByHash(hash); !ok || !sameInbox(cur.info.EmailAddress, address) {
-		return 0, fmt.Errorf("watch %s: the inbox is not loaded in this client", address)
+	for _, in := range inboxes {
+		if cur, ok := c.inboxByHash(in.info.InboxHash); !ok || !sameInbox(cur.info.EmailAddress, in.info.EmailAddress) {
+			return nil, fmt.Errorf("watch %s: the inbox is not loaded in this client", in.info.EmailAddress)
+		}
 	}
-	d.mu.Lock()
-	w := d.watched[hash]
-	needSeed := seedNow && (w == nil || !w.seeded)
-	d.mu.Unlock()
-
-	var seen map[string]bool
-	if needSeed {
-		var err error
-		if seen, err = d.listIDs(seedCtx, in); err != nil {
-			return 0, fmt.Errorf("watch %s: %w", address, err)
+	seeds := make([]map[string]bool, len(inboxes))
+	if seedNow {
+		if err := d.seedAll(seedCtx, inboxes, seeds); err != nil {
+			return nil, err
 		}
 	}
 	d.mu.Lock()
 	if c.ctx.Err() != nil {
 		d.mu.Unlock()
-		return 0, ErrClientClosed
+		return nil, ErrClientClosed
 	}
-	w = d.watched[hash]
-	created := w == nil
-	if created {
-		w = &watched{inbox: in, sinks: map[int]sink{}, seen: map[string]bool{}}
-		d.watched[hash] = w
+	ids := make([]int, len(inboxes))
+	var seedLater []*watched
+	var ready []func()
+	created := false
+	for k, in := range inboxes {
+		hash := in.info.InboxHash
+		w := d.watched[hash]
+		if w == nil {
+			w = &watched{inbox: in, sinks: map[int]sink{}, seen: map[string]bool{}}
+			d.watched[hash] = w
+			created = true
+			if seeds[k] == nil {
+				seedLater = append(seedLater, w)
+			}
+		}
+		if seeds[k] != nil && !w.seeded {
+			w.seen, w.seeded = seeds[k], true
+		}
+		ids[k] = d.nextID
+		d.nextID++
+		w.sinks[ids[k]] = sinks[k]
+		if w.seeded && sinks[k].ready != nil {
+			ready = append(ready, sinks[k].ready)
+		}
 	}
-	if needSeed && !w.seeded {
-		w.seen, w.seeded = seen, true
-	}
-	id := d.nextID
-	d.nextID++
-	w.sinks[id] = s
-	seedLater := created && !w.seeded
 	if !d.running {
 		d.running = true
 		go d.run()
@@ -165,10 +184,39 @@ func (d *delivery) subscribe(seedCtx context.Context, in *Inbox, s sink, seedNow
 	if created {
 		d.notifyChanged()
 	}
-	if seedLater {
+	for _, fn := range ready {
+		fn()
+	}
+	for _, w := range seedLater {
 		go d.seedInBackground(w)
 	}
-	return id, nil
+	return ids, nil
+}
+
+// seedAll lists, in parallel, the inboxes whose watch is not seeded yet;
+// seeds[k] receives the ids of inboxes[k] (nil when seeded already).
+func (d *delivery) seedAll(ctx context.Context, inboxes []*Inbox, seeds []map[string]bool) error {
+	errs := make([]error, len(inboxes))
+	var wg sync.WaitGroup
+	for k, in := range inboxes {
+		d.mu.Lock()
+		w := d.watched[in.info.InboxHash]
+		seeded := w != nil && w.seeded
+		d.mu.Unlock()
+		if seeded {
+			continue
+		}
+		wg.Go(func() {
+			ids, err := d.listIDs(ctx, in)
+			if err != nil {
+				errs[k] = fmt.Errorf("watch %s: %w", in.info.EmailAddress, err)
+				return
+			}
+			seeds[k] = ids
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // unsubscribe removes a sink; the last one ends the inbox's watch.
@@ -358,11 +406,20 @@ func (d *delivery) seedInBackground(w *watched) {
 	for d.current(w) {
 		ids, err := d.listIDs(ctx, w.inbox)
 		if err == nil {
+			var ready []func()
 			d.mu.Lock()
 			if !w.seeded {
 				w.seen, w.seeded = ids, true
+				for _, s := range w.sinks {
+					if s.ready != nil {
+						ready = append(ready, s.ready)
+					}
+				}
 			}
 			d.mu.Unlock()
+			for _, fn := range ready {
+				fn()
+			}
 			return
 		}
 		if ctx.Err() != nil {

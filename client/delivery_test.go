@@ -10,6 +10,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -404,6 +406,7 @@ func newEventProxy(t *testing.T, target string) *eventProxy {
 	}
 	p := &eventProxy{rp: httputil.NewSingleHostReverseProxy(u)}
 	p.rp.FlushInterval = -1
+	p.rp.ErrorLog = log.New(io.Discard, "", 0)
 	p.Server = httptest.NewServer(p)
 	t.Cleanup(p.Close)
 	return p

@@ -31,9 +31,16 @@
 // Emails come back decrypted (encrypted inboxes, one crypto.Opener per inbox
 // built with the server-info context string) or decoded (plain inboxes) as
 // model.Email. Lists are sorted newest first; records that cannot be opened
-// stay in the list with Problem set. Lists of parallelOpenThreshold records
-// or more are opened by GOMAXPROCS workers. Raw messages are unwrapped from
-// base64 as often as the server wrapped them (see unwrapMessage).
+// stay in the list with Problem set (an email whose metadata opened but
+// whose content did not keeps its subject and sender). A list body is split
+// into records by a fast structural scan; from parallelOpenThreshold records
+// on, records are decoded and opened by GOMAXPROCS workers. Raw messages are
+// unwrapped from base64 as often as the server wrapped them (see
+// unwrapMessage).
+//
+// Webhook calls take inboxEmail "" for the global scope and accept any 2xx.
+// SendTestEmail sends the contract's form and falls back to the deployments'
+// nested form on 400.
 //
 // # Export, import, keystore
 //

@@ -57,7 +57,7 @@ func (s *stream) close() {
 func (d *delivery) runStream(ctx context.Context) {
 	o := d.c.opts
 	var s *stream
-	attempt := 0   // failed reconnects since the stream was last open
+	attempt := 0    // failed reconnects since the stream was last open
 	opened := false // auto falls back at once until the stream was open
 	for {
 		hashes, ok := d.waitWatched(ctx)

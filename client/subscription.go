@@ -99,6 +99,7 @@ type Monitor struct {
 type inboxEmail struct {
 	inbox *Inbox
 	email model.Email
+	ready bool // not an email: the inbox started delivering
 }
 
 // WatchInboxes returns a monitor of the new mail of the inboxes (an empty
@@ -109,12 +110,23 @@ func (c *Client) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
 		return nil, ErrClientClosed
 	}
 	m := c.newMonitor()
-	for _, in := range inboxes {
-		if err := m.watch(c.ctx, in, true); err != nil {
-			m.Unsubscribe()
-			return nil, err
-		}
+	if len(inboxes) == 0 {
+		return m, nil
 	}
+	sinks := make([]sink, len(inboxes))
+	for k, in := range inboxes {
+		sinks[k] = m.sinkFor(in)
+	}
+	ids, err := c.dl().subscribeAll(c.ctx, inboxes, sinks, true)
+	if err != nil {
+		m.disp.stop()
+		return nil, err
+	}
+	m.mu.Lock()
+	for k, in := range inboxes {
+		m.keepLocked(in.info.InboxHash, ids[k])
+	}
+	m.mu.Unlock()
 	return m, nil
 }
 
@@ -164,32 +176,45 @@ func (m *Monitor) follow(inboxes []*Inbox) error {
 	return nil
 }
 
-// watch adds one inbox; see delivery.subscribe for seedCtx.
+// watch adds one inbox; see delivery.subscribe for seedCtx and seedNow.
 func (m *Monitor) watch(seedCtx context.Context, in *Inbox, seedNow bool) error {
+	id, err := m.c.dl().subscribe(seedCtx, in, m.sinkFor(in), seedNow)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.keepLocked(in.info.InboxHash, id)
+	return nil
+}
+
+// sinkFor is the monitor's sink for one inbox.
+func (m *Monitor) sinkFor(in *Inbox) sink {
 	hash := in.info.InboxHash
-	s := sink{
+	return sink{
 		deliver: func(e model.Email) { m.disp.push(inboxEmail{inbox: in, email: e}) },
 		ended: func() {
 			m.mu.Lock()
 			delete(m.sinks, hash)
 			m.mu.Unlock()
 		},
+		ready: func() { m.disp.push(inboxEmail{inbox: in, ready: true}) },
 	}
-	id, err := m.c.dl().subscribe(seedCtx, in, s, seedNow)
-	if err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+}
+
+// keepLocked records the sink id of an inbox; a monitor that was stopped
+// meanwhile, or that watches the inbox already (listed twice), gives it
+// back.
+func (m *Monitor) keepLocked(hash string, id int) {
 	if m.done {
 		m.c.dl().unsubscribe(hash, id)
-		return nil
+		return
 	}
-	if old, ok := m.sinks[hash]; ok { // watched twice (listed twice): keep one
-		m.c.dl().unsubscribe(hash, old)
+	if _, ok := m.sinks[hash]; ok {
+		m.c.dl().unsubscribe(hash, id)
+		return
 	}
 	m.sinks[hash] = id
-	return nil
 }
 
 // On adds a handler of the monitor's events; handlers run in order on the
@@ -198,7 +223,26 @@ func (m *Monitor) On(fn func(*Inbox, model.Email)) {
 	if fn == nil {
 		return
 	}
-	m.disp.add(func(ev inboxEmail) { fn(ev.inbox, ev.email) })
+	m.disp.add(func(ev inboxEmail) {
+		if !ev.ready {
+			fn(ev.inbox, ev.email)
+		}
+	})
+}
+
+// OnReady adds a handler called, in order with the emails, when an inbox
+// starts delivering: from then on every new email of it is delivered.
+// What arrived before is in the inbox's list, so a UI that lists the inbox
+// on this event misses nothing (WatchAll seeds in the background).
+func (m *Monitor) OnReady(fn func(*Inbox)) {
+	if fn == nil {
+		return
+	}
+	m.disp.add(func(ev inboxEmail) {
+		if ev.ready {
+			fn(ev.inbox)
+		}
+	})
 }
 
 // Unsubscribe stops the monitor; it may be called any number of times.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"sandview/crypto"
@@ -35,6 +36,7 @@ func (s *Server) routes() http.Handler {
 	if s.cfg.Dev {
 		mux.HandleFunc("POST /api/test/emails", s.handleTestEmail)
 	}
+	s.webhooks.Register(mux, nil)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path)
 	})
@@ -102,25 +104,34 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return fmt.Errorf("field %s must be a %s, not %s", typeErr.Field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+			return fmt.Errorf("field %s must be %s, got %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
 		}
 		return fmt.Errorf("request body is not valid JSON: %w", err)
 	}
 	return nil
 }
 
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "string"
-	case "bool":
-		return "boolean"
-	case "int", "int64", "float64":
-		return "number"
-	case "ptr":
-		return "value of the documented type"
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
-	return goKind
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a " + t.String()
 }
 
 func (s *Server) handleCheckKey(w http.ResponseWriter, _ *http.Request) {
@@ -136,5 +147,8 @@ func (s *Server) handleServerInfo(w http.ResponseWriter, _ *http.Request) {
 		MaxTTL:           int(s.cfg.MaxTTL.Seconds()),
 		DefaultTTL:       int(s.cfg.DefaultTTL.Seconds()),
 		AllowedDomains:   s.cfg.Domains,
+
+		WebhookEnabled:            s.webhooks.Enabled(),
+		WebhookRequireAuthDefault: s.webhooks.RequireAuthDefault(),
 	})
 }

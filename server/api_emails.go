@@ -3,7 +3,6 @@ package server
 import (
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -14,40 +13,41 @@ import (
 	"sandview/server/store"
 )
 
-// emailRecord is an email record on the wire: encrypted payloads are
-// embedded as stored, plain ones base64-encoded.
-type emailRecord struct {
-	ID                string          `json:"id"`
-	InboxID           string          `json:"inboxId"`
-	ReceivedAt        string          `json:"receivedAt"`
-	IsRead            bool            `json:"isRead"`
-	EncryptedMetadata json.RawMessage `json:"encryptedMetadata,omitempty"`
-	EncryptedParsed   json.RawMessage `json:"encryptedParsed,omitempty"`
-	Metadata          string          `json:"metadata,omitempty"`
-	Parsed            string          `json:"parsed,omitempty"`
-}
-
-// rawRecord is the answer to GET .../raw.
-type rawRecord struct {
-	ID           string          `json:"id"`
-	EncryptedRaw json.RawMessage `json:"encryptedRaw,omitempty"`
-	Raw          string          `json:"raw,omitempty"`
-}
-
-func recordOf(in *liveInbox, e *store.Email) emailRecord {
-	rec := emailRecord{ID: e.ID, InboxID: in.Hash, ReceivedAt: formatTime(e.ReceivedAt), IsRead: e.IsRead}
+// appendRecord appends an email record as the API serves it: encrypted
+// payloads embedded as stored, plain ones base64-encoded.
+func appendRecord(b []byte, in *liveInbox, e *store.Email) []byte {
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, e.ID)
+	b = append(b, `,"inboxId":`...)
+	b = appendJSONString(b, in.Hash)
+	b = append(b, `,"receivedAt":`...)
+	b = appendJSONString(b, formatTime(e.ReceivedAt))
+	b = append(b, `,"isRead":`...)
+	b = strconv.AppendBool(b, e.IsRead)
 	if in.Encrypted {
-		rec.EncryptedMetadata = e.Metadata
+		b = append(b, `,"encryptedMetadata":`...)
+		b = append(b, e.Metadata...)
 		if e.Parsed != nil {
-			rec.EncryptedParsed = e.Parsed
+			b = append(b, `,"encryptedParsed":`...)
+			b = append(b, e.Parsed...)
 		}
-		return rec
+		return append(b, '}')
 	}
-	rec.Metadata = base64.StdEncoding.EncodeToString(e.Metadata)
+	b = append(b, `,"metadata":"`...)
+	b = base64.StdEncoding.AppendEncode(b, e.Metadata)
 	if e.Parsed != nil {
-		rec.Parsed = base64.StdEncoding.EncodeToString(e.Parsed)
+		b = append(b, `","parsed":"`...)
+		b = base64.StdEncoding.AppendEncode(b, e.Parsed)
 	}
-	return rec
+	return append(b, `"}`...)
+}
+
+// writeJSONBytes answers 200 with an already encoded JSON body.
+func writeJSONBytes(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
 }
 
 // inboxFromPath finds the live inbox of the {email} path segment, or
@@ -115,11 +115,18 @@ func (s *Server) handleListEmails(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, err)
 		return
 	}
-	records := make([]emailRecord, len(emails))
-	for i, e := range emails {
-		records[i] = recordOf(in, e)
+	size := 2
+	for _, e := range emails {
+		size += 128 + len(e.Metadata)*4/3 + len(e.Parsed)*4/3
 	}
-	writeJSON(w, http.StatusOK, records)
+	body := append(make([]byte, 0, size), '[')
+	for i, e := range emails {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = appendRecord(body, in, e)
+	}
+	writeJSONBytes(w, append(body, ']'))
 }
 
 func (s *Server) emailFromPath(w http.ResponseWriter, r *http.Request) (*liveInbox, *store.Email, bool) {
@@ -140,7 +147,7 @@ func (s *Server) handleGetEmail(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, recordOf(in, e))
+	writeJSONBytes(w, appendRecord(nil, in, e))
 }
 
 func (s *Server) handleGetRaw(w http.ResponseWriter, r *http.Request) {
@@ -148,13 +155,18 @@ func (s *Server) handleGetRaw(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rec := rawRecord{ID: e.ID}
+	body := append(make([]byte, 0, 64+len(e.Raw)*4/3), `{"id":`...)
+	body = appendJSONString(body, e.ID)
 	if in.Encrypted {
-		rec.EncryptedRaw = e.Raw
+		body = append(body, `,"encryptedRaw":`...)
+		body = append(body, e.Raw...)
+		body = append(body, '}')
 	} else {
-		rec.Raw = base64.StdEncoding.EncodeToString(e.Raw)
+		body = append(body, `,"raw":"`...)
+		body = base64.StdEncoding.AppendEncode(body, e.Raw)
+		body = append(body, `"}`...)
 	}
-	writeJSON(w, http.StatusOK, rec)
+	writeJSONBytes(w, body)
 }
 
 func (s *Server) handleMarkRead(w http.ResponseWriter, r *http.Request) {

@@ -83,21 +83,22 @@ func (s *Server) inboxResponse(in *liveInbox) model.Inbox {
 func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (*liveInbox, error) {
 	ttl := s.cfg.DefaultTTL
 	if req.TTL != nil {
-		ttl = time.Duration(*req.TTL) * time.Second
-		if ttl < MinTTL || ttl > s.cfg.MaxTTL {
-			return nil, badRequest("ttl must be between %d and %d seconds, got %d", int(MinTTL.Seconds()), int(s.cfg.MaxTTL.Seconds()), *req.TTL)
+		minSeconds, maxSeconds := int64(MinTTL/time.Second), int64(s.cfg.MaxTTL/time.Second)
+		if *req.TTL < minSeconds || *req.TTL > maxSeconds {
+			return nil, badRequest("ttl must be between %d and %d seconds, got %d", minSeconds, maxSeconds, *req.TTL)
 		}
+		ttl = time.Duration(*req.TTL) * time.Second
 	}
 	encrypted, err := s.resolveEncryption(req.Encryption)
 	if err != nil {
 		return nil, err
 	}
-	now := s.cfg.Now()
+	now := s.cfg.Now().UTC().Truncate(time.Millisecond)
 	stored := store.Inbox{
 		Encrypted: encrypted,
 		EmailAuth: req.EmailAuth == nil || *req.EmailAuth,
-		CreatedAt: now.UTC(),
-		ExpiresAt: now.Add(ttl).UTC(),
+		CreatedAt: now,
+		ExpiresAt: now.Add(ttl),
 	}
 	if encrypted {
 		if req.ClientKemPk == nil || *req.ClientKemPk == "" {

@@ -185,3 +185,39 @@ func BenchmarkStreamLatency(b *testing.B) {
 	b.ReportMetric(ms(afterReply, 0.99), "p99-ms")
 	b.ReportMetric(ms(endToEnd, 0.50), "send-to-event-p50-ms")
 }
+
+// BenchmarkListEmails lists an inbox of 10,000 plain emails (metadata only,
+// as a TUI does on start).
+func BenchmarkListEmails(b *testing.B) {
+	srv, a := startServer(b)
+	in := a.createPlain(nil)
+	const total, conns = 10000, 8
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range conns {
+		c, err := dialPipe(srv.SMTPAddr())
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1); i <= total; i = next.Add(1) {
+				if err := c.send("orders@example.org", in.EmailAddress, benchMessage(in.EmailAddress, int(i))); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	path := "/api/inboxes/" + in.EmailAddress + "/emails"
+	b.ResetTimer()
+	for b.Loop() {
+		status, body := a.do("GET", path, nil)
+		if status != 200 || len(body) < total*100 {
+			b.Fatalf("list: status %d, %d bytes", status, len(body))
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server/emailauth"
+	"sandview/server/webhook"
 )
 
 // Defaults of Config.
@@ -80,6 +81,9 @@ type Config struct {
 	Now func() time.Time
 	// SweepInterval is how often expired inboxes are removed (1s).
 	SweepInterval time.Duration
+	// Webhooks configures the webhook engine; nil means webhook.DefaultConfig().
+	// DataDir and Logger are taken from this Config.
+	Webhooks *webhook.Config
 	// Logger receives operational logs; nil discards them. Secrets are
 	// never logged.
 	Logger *slog.Logger

@@ -24,4 +24,18 @@
 //     "\n"); an empty inbox hashes the empty string.
 //   - Email ids sort in arrival order: 16 hex digits of a sequence seeded
 //     from the clock, then 8 random hex digits.
+//   - Sealed payloads use the aad "<prefix>:metadata", ":parsed" and ":raw",
+//     where prefix is the context up to its first colon ("service"); the raw
+//     payload's plaintext is the RFC 5322 message itself.
+//   - Email metadata JSON carries id, from, to, subject and receivedAt.
+//   - SMTP: at most 100 recipients, 2000-byte lines (500 beyond), a header
+//     section of at most 1 MiB and 2000 fields (552 beyond), MaxMessageBytes
+//     (552). An unknown or expired inbox, or a domain not served, is 550
+//     with the reason. A message to several inboxes is stored once per
+//     inbox; 250 is answered once every copy is committed.
+//   - Authentication checks run after parsing, within Config.AuthBudget, so
+//     the 250 never waits on DNS longer than the budget.
+//   - Storage limits evict the oldest emails: first of the receiving inbox
+//     (MaxEmailsPerInbox), then of all inboxes (MaxStoreBytes, counting the
+//     stored payload bytes).
 package server

@@ -40,6 +40,7 @@ func TestCreateInboxValidation(t *testing.T) {
 	}{
 		{"ttl too small", map[string]any{"encryption": "plain", "ttl": 59}, 400, "ttl must be between 60 and 604800"},
 		{"ttl too large", map[string]any{"encryption": "plain", "ttl": 604801}, 400, "ttl"},
+		{"ttl overflowing", map[string]any{"encryption": "plain", "ttl": int64(9223372036854775807)}, 400, "ttl must be between"},
 		{"ttl not integer", map[string]any{"encryption": "plain", "ttl": 90.5}, 400, "ttl"},
 		{"ttl wrong type", map[string]any{"encryption": "plain", "ttl": "60"}, 400, "ttl"},
 		{"unknown domain", map[string]any{"encryption": "plain", "emailAddress": "a@example.com"}, 400, "not allowed"},

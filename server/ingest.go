@@ -114,9 +114,9 @@ func (s *Server) commitEmails(ctx context.Context, entries []*liveEmail, emails 
 	}
 	now := s.cfg.Now().UTC()
 	for _, v := range victims {
-		s.bus.Publish(Event{Type: model.EventEmailDeleted, At: now, Inbox: v.inbox.ref(), EmailID: v.id, Reason: model.DeleteReasonEviction})
+		s.publish(Event{Type: model.EventEmailDeleted, At: now, Inbox: v.inbox.ref(), EmailID: v.id, Reason: model.DeleteReasonEviction})
 	}
-	s.bus.Publish(kept...)
+	s.publish(kept...)
 	return out, nil
 }
 
@@ -179,14 +179,6 @@ func parsedJSON(msg *mailparse.Message, auth model.AuthResults) ([]byte, error) 
 	return data, nil
 }
 
-// streamMessage is the event stream's JSON for a new email.
-type streamMessage struct {
-	InboxID           string          `json:"inboxId"`
-	EmailID           string          `json:"emailId"`
-	EncryptedMetadata json.RawMessage `json:"encryptedMetadata,omitempty"`
-	Metadata          string          `json:"metadata,omitempty"`
-}
-
 // buildEmail makes the stored form of an email for one inbox (sealed for an
 // encrypted inbox) and its event-stream JSON.
 func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, receivedAt time.Time, parsed, raw []byte) (*store.Email, []byte, error) {
@@ -195,7 +187,6 @@ func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, re
 		return nil, nil, err
 	}
 	email := &store.Email{ID: id, InboxHash: in.Hash, ReceivedAt: receivedAt}
-	stream := streamMessage{InboxID: in.Hash, EmailID: id}
 	if in.Encrypted {
 		parts := []struct {
 			dst       *[]byte
@@ -211,18 +202,10 @@ func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, re
 			if err != nil {
 				return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
 			}
-			if *p.dst, err = json.Marshal(payload); err != nil {
-				return nil, nil, fmt.Errorf("encode sealed %s: %w", p.aad, err)
-			}
+			*p.dst = payloadJSON(payload)
 		}
-		stream.EncryptedMetadata = email.Metadata
-	} else {
-		email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
-		stream.Metadata = base64.StdEncoding.EncodeToString(meta)
+		return email, streamJSON(in.Hash, id, email.Metadata, ""), nil
 	}
-	streamJSON, err := json.Marshal(stream)
-	if err != nil {
-		return nil, nil, fmt.Errorf("encode stream event: %w", err)
-	}
-	return email, streamJSON, nil
+	email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
+	return email, streamJSON(in.Hash, id, nil, base64.StdEncoding.EncodeToString(meta)), nil
 }

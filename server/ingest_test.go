@@ -152,3 +152,20 @@ func TestReceivedEventCarriesWebhookData(t *testing.T) {
 		t.Fatalf("webhook data %+v", data)
 	}
 }
+
+func TestManyStreamClients(t *testing.T) {
+	srv, a := startServer(t)
+	in := a.createPlain(nil)
+	const clients = 25
+	streams := make([]*streamReader, clients)
+	for i := range streams {
+		streams[i] = openStream(t, srv, in.InboxHash)
+	}
+	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "broadcast"))
+	id := a.emails(in.EmailAddress, false)[0].ID
+	for i, s := range streams {
+		if ev := s.nextNotification(t); ev.EmailID != id {
+			t.Fatalf("client %d got %+v", i, ev)
+		}
+	}
+}

@@ -35,6 +35,7 @@ func (s *Server) expireInboxes(ctx context.Context) {
 			continue
 		}
 		s.publishDeleted(in, ids, model.DeleteReasonTTL)
+		s.webhooks.ForgetInbox(in.Address)
 		s.log.Debug("inbox expired", "inbox", in.Address, "emails", len(ids))
 	}
 }
@@ -50,6 +51,7 @@ func (s *Server) deleteInbox(ctx context.Context, in *liveInbox) (bool, error) {
 		return true, fmt.Errorf("delete inbox %s: %w", in.Address, err)
 	}
 	s.publishDeleted(in, ids, model.DeleteReasonManual)
+	s.webhooks.ForgetInbox(in.Address)
 	return true, nil
 }
 
@@ -72,5 +74,5 @@ func (s *Server) publishDeleted(in *liveInbox, ids []string, reason string) {
 	for i, id := range ids {
 		events[i] = Event{Type: model.EventEmailDeleted, At: now, Inbox: in.ref(), EmailID: id, Reason: reason}
 	}
-	s.bus.Publish(events...)
+	s.publish(events...)
 }

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -114,7 +115,7 @@ func (r *registry) removeLocked(in *liveInbox) []string {
 	return ids
 }
 
-// all lists the live inboxes.
+// inboxes lists the live inboxes.
 func (r *registry) inboxes() []*liveInbox {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -216,22 +217,7 @@ func (r *registry) forgetLocked(e *liveEmail) {
 	r.total -= e.size
 }
 
-// stats reports the number of accounted emails and their total size.
-func (r *registry) stats() (emails int, bytes int64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.emails), r.total
-}
-
 // sortByID orders emails loaded at startup so the oldest come first.
 func sortByID(entries []*liveEmail) {
-	slices.SortFunc(entries, func(a, b *liveEmail) int {
-		switch {
-		case a.id < b.id:
-			return -1
-		case a.id > b.id:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(entries, func(a, b *liveEmail) int { return strings.Compare(a.id, b.id) })
 }

@@ -18,6 +18,7 @@ import (
 	"sandview/crypto"
 	"sandview/server/emailauth"
 	"sandview/server/store"
+	"sandview/server/webhook"
 )
 
 // Server is a running sandbox service. Create it with Start.
@@ -31,6 +32,7 @@ type Server struct {
 	reg       *registry
 	bus       *Bus
 	ids       *idGenerator
+	webhooks  *webhook.Engine
 
 	checker         *emailauth.Checker
 	loopbackChecker *emailauth.Checker // nil unless the system resolver is used
@@ -73,7 +75,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.setupCheckers()
+	if err := s.startWebhooks(); err != nil {
+		_ = s.store.Close()
+		return nil, err
+	}
 	if err := s.listen(); err != nil {
+		_ = s.webhooks.Close(ctx)
 		_ = s.store.Close()
 		return nil, err
 	}
@@ -81,6 +88,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	s.httpServer = &http.Server{
 		Handler:           s.routes(),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return s.baseCtx },
 	}
@@ -115,6 +123,49 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		"domains", strings.Join(cfg.Domains, ","), "encryptionPolicy", cfg.EncryptionPolicy,
 		"persistent", cfg.DataDir != "", "dev", cfg.Dev)
 	return s, nil
+}
+
+// startWebhooks creates the webhook engine, which keeps its own state in
+// DataDir (or in memory).
+func (s *Server) startWebhooks() error {
+	wcfg := webhook.DefaultConfig()
+	if s.cfg.Webhooks != nil {
+		wcfg = *s.cfg.Webhooks
+	}
+	wcfg.DataDir = s.cfg.DataDir
+	wcfg.Logger = s.log
+	engine, err := webhook.New(wcfg, webhookInboxes{s})
+	if err != nil {
+		return fmt.Errorf("start webhooks: %w", err)
+	}
+	s.webhooks = engine
+	return nil
+}
+
+// webhookInboxes lets the webhook engine find live inboxes.
+type webhookInboxes struct{ s *Server }
+
+// Lookup implements webhook.Inboxes.
+func (w webhookInboxes) Lookup(address string) (hash, canonical string, ok bool) {
+	in, ok := w.s.reg.byAddr(strings.ToLower(strings.TrimSpace(address)), w.s.cfg.Now())
+	if !ok {
+		return "", "", false
+	}
+	return in.Hash, in.Address, true
+}
+
+// publish sends events to the internal bus (event stream) and to the
+// webhook engine; neither blocks.
+func (s *Server) publish(events ...Event) {
+	s.bus.Publish(events...)
+	for _, ev := range events {
+		in := webhook.Incoming{Type: ev.Type, At: ev.At, InboxEmail: ev.Inbox.Address,
+			InboxHash: ev.Inbox.Hash, EmailID: ev.EmailID, Reason: ev.Reason}
+		if data, ok := ev.ReceivedData(); ok {
+			in.Received = &data
+		}
+		s.webhooks.Handle(in)
+	}
 }
 
 // aadPrefix is the part of the context before its first colon
@@ -334,6 +385,9 @@ func (s *Server) stop(ctx context.Context) error {
 	}
 	s.loops.Wait()
 	<-workDone
+	if err := s.webhooks.Close(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("stop webhooks: %w", err))
+	}
 	if err := s.store.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("close store: %w", err))
 	}

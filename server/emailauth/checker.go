@@ -2,6 +2,7 @@ package emailauth
 
 import (
 	"context"
+	"errors"
 	"net"
 	"sync"
 	"time"
@@ -82,7 +83,7 @@ func timedOut(ctx context.Context) (reason string, ended bool) {
 	if ctx.Err() == nil {
 		return "", false
 	}
-	if ctx.Err() == context.DeadlineExceeded {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return dnsTimeout, true
 	}
 	return "check canceled", true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -127,6 +128,41 @@ func TestParseManyUnclosedPartsKeepsBodyAsText(t *testing.T) {
 	}
 	if m.FromAddress != "a@example.org" || strings.Count(m.Content.Text, "part") != maxTolerantDelimiters+1 {
 		t.Errorf("From %q, text holds %d parts", m.FromAddress, strings.Count(m.Content.Text, "part"))
+	}
+}
+
+func TestParseDeeplyNestedUnclosedMultipartsKeepsBodyAsText(t *testing.T) {
+	// enmime's work doubles with every unclosed level; 40 levels must not
+	// reach it.
+	var raw strings.Builder
+	raw.WriteString("From: a@example.org\n")
+	for i := range 40 {
+		fmt.Fprintf(&raw, "Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n", i, i)
+	}
+	raw.WriteString("Content-Type: text/plain\n\ninnermost text\n")
+	m := Parse(crlf(raw.String()))
+	if !hasWarning(m, "unclosed MIME boundaries") || !strings.Contains(m.Content.Text, "innermost text") {
+		t.Errorf("warnings %q, text %q", m.Warnings, m.Content.Text)
+	}
+}
+
+func TestTooCostlyToRepair(t *testing.T) {
+	closedAndOpen := "Content-Type: multipart/mixed; boundary=\"outer\"\n\n--outer\n" +
+		"Content-Type: multipart/alternative; boundary=inner\n\n--inner\n\nx\n--outer--\n"
+	if problem := tooCostlyToRepair([]byte(closedAndOpen)); problem != "" {
+		t.Errorf("one unclosed boundary refused: %s", problem)
+	}
+	declared, _ := declaredBoundaries([]byte(closedAndOpen))
+	closed := closedBoundaries([]byte(closedAndOpen))
+	if !declared["outer"] || !declared["inner"] || len(declared) != 2 || !closed["outer"] || closed["inner"] {
+		t.Errorf("declared %v closed %v", declared, closed)
+	}
+	var many strings.Builder
+	for i := range maxTolerantBoundaries + 1 {
+		fmt.Fprintf(&many, "Content-Type: multipart/mixed; boundary=b%d\n--b%d--\n", i, i)
+	}
+	if problem := tooCostlyToRepair([]byte(many.String())); !strings.Contains(problem, "too many MIME boundaries") {
+		t.Errorf("problem = %q", problem)
 	}
 }
 

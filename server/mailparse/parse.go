@@ -41,13 +41,9 @@ type Message struct {
 }
 
 const (
-	// maxTolerantDelimiters bounds the delimiter-like lines ("--" at a line
-	// start) of a message given to enmime, whose cost per part is high; a
-	// malformed message with more keeps its body as text.
-	maxTolerantDelimiters = 5000
-	maxWarnings           = 20
-	maxWarningLength      = 200
-	maxProblemLength      = 120
+	maxWarnings      = 20
+	maxWarningLength = 200
+	maxProblemLength = 120
 )
 
 // Parse reads a raw RFC 5322 message. It never fails and never panics:
@@ -169,36 +165,6 @@ func parseMIME(raw []byte) (*Message, string) {
 		return strict, ""
 	}
 	return parseTolerant(raw)
-}
-
-// parseTolerant reads raw with enmime, which repairs what it can and
-// reports the rest as warnings. It refuses messages with more than
-// maxTolerantDelimiters delimiter-like lines.
-func parseTolerant(raw []byte) (*Message, string) {
-	if bytes.Count(raw, []byte("\n--")) > maxTolerantDelimiters {
-		return nil, "too many MIME delimiters to repair"
-	}
-	return recovered(func() (*Message, string) {
-		parser := enmime.NewParser(
-			enmime.SkipMalformedParts(true),
-			enmime.MultipartWOBoundaryAsSinglePart(true),
-			enmime.RawContent(true),
-			enmime.DisableTextConversion(true),
-			enmime.MaxStoredPartErrors(maxWarnings),
-		)
-		env, err := parser.ReadEnvelope(bytes.NewReader(raw))
-		if err != nil {
-			return nil, shorten(err.Error(), maxProblemLength)
-		}
-		m := newMessage()
-		for _, e := range env.Errors {
-			if e.Name != enmime.ErrorPlainTextFromHTML {
-				m.warn(e.Name + ": " + e.Detail)
-			}
-		}
-		m.fillFromTree(fromEnmime(env.Root), raw)
-		return m, ""
-	})
 }
 
 // fillFromTree sets everything but the warnings of the parser from a part

@@ -137,6 +137,11 @@ func (b *Bolt) write(ctx context.Context, check, apply func(tx *bolt.Tx) error) 
 	select {
 	case <-b.closing:
 		return ErrClosed
+	default:
+	}
+	select {
+	case <-b.closing:
+		return ErrClosed
 	case <-ctx.Done():
 		return ctx.Err()
 	case b.requests <- r:
@@ -144,6 +149,15 @@ func (b *Bolt) write(ctx context.Context, check, apply func(tx *bolt.Tx) error) 
 	select {
 	case err := <-r.done:
 		return err
+	case <-b.done:
+		// The committer has stopped; it answered or failed every request
+		// it took, so a request still unanswered was never applied.
+		select {
+		case err := <-r.done:
+			return err
+		default:
+			return ErrClosed
+		}
 	case <-ctx.Done():
 		return ctx.Err()
 	}

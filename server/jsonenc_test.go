@@ -1,0 +1,52 @@
+package server
+
+import (
+	"encoding/json"
+	"testing"
+
+	"sandview/crypto"
+)
+
+func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", `quote " and \ backslash`, "tab\tnew\nline\r", "\x00\x01\x1f", "Grüße ✓ 😀",
+		"bad \xff utf8", "line sep \u2028 para \u2029", "<html>&amp;</html>"} {
+		var want, got string
+		wantJSON, _ := json.Marshal(s)
+		if err := json.Unmarshal(wantJSON, &want); err != nil {
+			t.Fatal(err)
+		}
+		encoded := appendJSONString(nil, s)
+		if err := json.Unmarshal(encoded, &got); err != nil {
+			t.Fatalf("%q encodes to invalid JSON %s: %v", s, encoded, err)
+		}
+		if got != want {
+			t.Fatalf("%q round-trips to %q, encoding/json gives %q", s, got, want)
+		}
+	}
+}
+
+func TestPayloadJSONRoundTrips(t *testing.T) {
+	keys, err := crypto.GenerateKeyPair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := crypto.GenerateSigningKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := crypto.Seal(keys.PublicKey, []byte("hello"), []byte("service:raw"), key, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := crypto.ParsePayload(payloadJSON(sealed))
+	if err != nil {
+		t.Fatalf("parse hand-written payload JSON: %v", err)
+	}
+	if *parsed != *sealed {
+		t.Fatalf("payload changed: %+v", parsed)
+	}
+	plain, err := crypto.Open(parsed, keys.SecretKey, key.PublicKey(), "")
+	if err != nil || string(plain) != "hello" {
+		t.Fatalf("open: %q %v", plain, err)
+	}
+}

@@ -1,0 +1,5 @@
+// Package servertest starts a real embedded sandbox server for tests of
+// other packages, in one line: random loopback ports, API key "test-key",
+// the test-email endpoint on, an in-process DNS resolver, and cleanup when
+// the test ends.
+package servertest

@@ -1,0 +1,224 @@
+package server_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"fmt"
+	"math/big"
+	"net/smtp"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sandview/server"
+)
+
+func selfSignedTLS(t *testing.T) *tls.Config {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"}, DNSNames: []string{"localhost"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+}
+
+func TestSTARTTLSOnlyWithCertificate(t *testing.T) {
+	plainSrv, _ := startServer(t)
+	c, err := smtp.Dial(plainSrv.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Hello("client.example"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := c.Extension("STARTTLS"); ok {
+		t.Fatal("STARTTLS advertised without a certificate")
+	}
+	for _, ext := range []string{"8BITMIME", "SMTPUTF8", "PIPELINING", "SIZE"} {
+		if ok, _ := c.Extension(ext); !ok {
+			t.Errorf("%s not advertised", ext)
+		}
+	}
+	c.Close()
+
+	tlsSrv, a := startServer(t, func(cfg *server.Config) { cfg.TLSConfig = selfSignedTLS(t) })
+	in := a.createPlain(nil)
+	c, err = smtp.Dial(tlsSrv.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.StartTLS(&tls.Config{InsecureSkipVerify: true, ServerName: "localhost"}); err != nil {
+		t.Fatalf("STARTTLS: %v", err)
+	}
+	if err := sendOn(c, "s@example.org", []string{in.EmailAddress}, simpleMessage(in.EmailAddress, "over tls")); err != nil {
+		t.Fatal(err)
+	}
+	a.waitForCount(in.EmailAddress, 1)
+}
+
+func TestSMTPUTF8AndEightBitMail(t *testing.T) {
+	srv, a := startServer(t)
+	in := a.createPlain(nil)
+	c, err := dialPipe(srv.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.text.PrintfLine("MAIL FROM:<jürgen@bücher.example> SMTPUTF8 BODY=8BITMIME"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.text.ReadResponse(250); err != nil {
+		t.Fatalf("MAIL with SMTPUTF8: %v", err)
+	}
+	if err := c.text.PrintfLine("RCPT TO:<%s>", in.EmailAddress); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.text.ReadResponse(250); err != nil {
+		t.Fatal(err)
+	}
+	id, err := c.text.Cmd("DATA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.text.StartResponse(id)
+	_, _, err = c.text.ReadResponse(354)
+	c.text.EndResponse(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dw := c.text.DotWriter()
+	fmt.Fprintf(dw, "From: Jürgen <jürgen@bücher.example>\r\nTo: %s\r\nSubject: Bücher für dich\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\nSchöne Grüße\r\n", in.EmailAddress)
+	if err := dw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.text.ReadResponse(250); err != nil {
+		t.Fatal(err)
+	}
+	meta, parsed := decodePlain(t, a.emails(in.EmailAddress, true)[0])
+	if meta.Subject != "Bücher für dich" || !strings.Contains(parsed.Text, "Schöne Grüße") || !strings.Contains(meta.From, "jürgen@bücher.example") {
+		t.Fatalf("metadata %+v text %q", meta, parsed.Text)
+	}
+}
+
+func TestSMTPLineLimit(t *testing.T) {
+	srv, a := startServer(t)
+	in := a.createPlain(nil)
+	msg := append(simpleMessage(in.EmailAddress, "long"), []byte(strings.Repeat("x", 3000)+"\r\n")...)
+	err := sendMail(srv.SMTPAddr(), "s@example.org", []string{in.EmailAddress}, msg)
+	if code := smtpCode(err); code != 500 {
+		t.Fatalf("line over the limit: %v, want SMTP 500", err)
+	}
+	if n := a.sync(in.EmailAddress).EmailCount; n != 0 {
+		t.Fatalf("%d emails stored", n)
+	}
+}
+
+func TestShutdownEndsStreamsAndIsIdempotent(t *testing.T) {
+	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newAPI(t, srv)
+	in := a.createPlain(nil)
+	stream := openStream(t, srv, in.InboxHash)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	if _, err := stream.next(); err == nil {
+		t.Fatal("stream still open after shutdown")
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatalf("close after shutdown: %v", err)
+	}
+	if _, err := smtp.Dial(srv.SMTPAddr()); err == nil {
+		t.Fatal("SMTP still accepting after shutdown")
+	}
+}
+
+func TestStartContextCancelStopsServer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := smtp.Dial(srv.SMTPAddr())
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("server still accepting after its context was cancelled")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestStartRejectsBadConfig(t *testing.T) {
+	for name, cfg := range map[string]server.Config{
+		"no key":       {},
+		"bad policy":   {APIKey: "k", EncryptionPolicy: "sometimes"},
+		"bad domain":   {APIKey: "k", Domains: []string{"not a domain"}},
+		"bad ttl":      {APIKey: "k", DefaultTTL: time.Hour, MaxTTL: time.Minute},
+		"bad address":  {APIKey: "k", HTTPAddr: "256.0.0.1:1"},
+		"bad data dir": {APIKey: "k", DataDir: "/dev/null/impossible"},
+	} {
+		if srv, err := server.Start(context.Background(), cfg); err == nil {
+			srv.Close()
+			t.Errorf("%s: started", name)
+		}
+	}
+}
+
+func TestSecretsAreSavedPrivately(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	key, path, created, err := server.LoadOrCreateAPIKey(dir)
+	if err != nil || !created || key == "" {
+		t.Fatalf("create: %q %v %v", key, created, err)
+	}
+	again, _, created, err := server.LoadOrCreateAPIKey(dir)
+	if err != nil || created || again != key {
+		t.Fatalf("load: same key %v, created %v, %v", again == key, created, err)
+	}
+	for p, want := range map[string]os.FileMode{dir: 0o700, path: 0o600} {
+		info, err := os.Stat(p)
+		if err != nil || info.Mode().Perm() != want {
+			t.Fatalf("%s: mode %v (%v), want %v", p, info.Mode().Perm(), err, want)
+		}
+	}
+	data := filepath.Join(t.TempDir(), "data")
+	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k", DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	entries, _ := os.ReadDir(data)
+	for _, e := range entries {
+		info, _ := e.Info()
+		if info.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s is readable by others: %v", e.Name(), info.Mode().Perm())
+		}
+	}
+	if len(entries) < 2 {
+		t.Fatalf("data dir holds %d files, want the store and the signing key", len(entries))
+	}
+}

@@ -1,0 +1,160 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"sandview/client/webhookrecv"
+	"sandview/model"
+	"sandview/server"
+	"sandview/server/webhook"
+)
+
+// loopbackWebhooks lets webhooks point at a receiver on loopback over HTTP.
+func loopbackWebhooks(cfg *server.Config) {
+	w := webhook.DefaultConfig()
+	w.AllowLoopbackHTTP = true
+	cfg.Webhooks = &w
+}
+
+// listen starts a webhook receiver that verifies with the webhook's secret.
+func listen(t testing.TB) *webhookrecv.Receiver {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	r, err := webhookrecv.Listen(ctx, "127.0.0.1:0", webhookrecv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+func nextDelivery(t testing.TB, r *webhookrecv.Receiver) webhookrecv.Delivery {
+	t.Helper()
+	select {
+	case d := <-r.Deliveries():
+		return d
+	case <-time.After(10 * time.Second):
+		t.Fatal("no webhook delivery within 10 s")
+		return webhookrecv.Delivery{}
+	}
+}
+
+// TestWebhookEndToEnd: a mail accepted over SMTP reaches a global webhook as
+// signed email.received and email.stored deliveries, and deleting it sends
+// email.deleted (reason manual).
+func TestWebhookEndToEnd(t *testing.T) {
+	srv, a := startServer(t, loopbackWebhooks)
+	in := a.createPlain(nil)
+	recv := listen(t)
+
+	var hook model.Webhook
+	a.expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+		URL: recv.URL(), Events: []string{model.EventEmailReceived, model.EventEmailStored, model.EventEmailDeleted},
+	}, &hook)
+	recv.SetSecrets(hook.Secret)
+
+	var info model.ServerInfo
+	a.expect(http.StatusOK, "GET", "/api/server-info", nil, &info)
+	if !info.WebhookEnabled {
+		t.Fatal("server-info says webhooks are off")
+	}
+
+	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "webhook-e2e"))
+	got := map[string]webhookrecv.Delivery{}
+	for len(got) < 2 {
+		d := nextDelivery(t, recv)
+		if d.Signature != webhookrecv.SignatureValid {
+			t.Fatalf("%s delivery signature %v, want valid", d.Event, d.Signature)
+		}
+		got[d.Event] = d
+	}
+	var ev model.Event
+	if err := json.Unmarshal(got[model.EventEmailReceived].Body, &ev); err != nil {
+		t.Fatal(err)
+	}
+	var data model.EmailReceivedData
+	if err := json.Unmarshal(ev.Data, &data); err != nil {
+		t.Fatal(err)
+	}
+	if data.Subject != "webhook-e2e" || data.InboxEmail != in.EmailAddress || data.From.Address != "sender@example.org" {
+		t.Fatalf("email.received data = %+v", data)
+	}
+	if _, ok := got[model.EventEmailStored]; !ok {
+		t.Fatal("no email.stored delivery")
+	}
+
+	emails := a.emails(in.EmailAddress, false)
+	a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+emails[0].ID, nil, nil)
+	d := nextDelivery(t, recv)
+	var deleted struct {
+		Data model.EmailDeletedData `json:"data"`
+	}
+	if err := json.Unmarshal(d.Body, &deleted); err != nil {
+		t.Fatal(err)
+	}
+	if d.Event != model.EventEmailDeleted || deleted.Data.Reason != model.DeleteReasonManual {
+		t.Fatalf("got %s %+v, want email.deleted reason manual", d.Event, deleted.Data)
+	}
+}
+
+// TestInboxWebhooksGoWithTheInbox: deleting an inbox removes its webhooks.
+func TestInboxWebhooksGoWithTheInbox(t *testing.T) {
+	_, a := startServer(t, loopbackWebhooks)
+	in := a.createPlain(nil)
+	path := "/api/inboxes/" + in.EmailAddress + "/webhooks"
+	a.expect(http.StatusCreated, "POST", path, model.CreateWebhookRequest{
+		URL: "http://127.0.0.1:9/hook", Events: []string{model.EventEmailReceived},
+	}, nil)
+	a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress, nil, nil)
+	a.expectError(http.StatusNotFound, "GET", path, nil, in.EmailAddress)
+	in = a.createPlain(map[string]any{"emailAddress": in.EmailAddress})
+	var list model.WebhookList
+	a.expect(http.StatusOK, "GET", path, nil, &list)
+	if list.Total != 0 {
+		t.Fatalf("a re-created inbox inherited %d webhooks", list.Total)
+	}
+}
+
+// BenchmarkWebhookLatency measures SMTP accepted (250) → email.received
+// delivered to a local receiver.
+func BenchmarkWebhookLatency(b *testing.B) {
+	srv, a := startServer(b, loopbackWebhooks, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
+	in := a.createPlain(nil)
+	recv := listen(b)
+	a.expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+		URL: recv.URL(), Events: []string{model.EventEmailReceived},
+	}, nil)
+	c, err := dialPipe(srv.SMTPAddr())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	afterReply := make([]time.Duration, 0, b.N)
+	endToEnd := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		start := time.Now()
+		if err := c.send("orders@example.org", in.EmailAddress, benchMessage(in.EmailAddress, i)); err != nil {
+			b.Fatal(err)
+		}
+		accepted := time.Now()
+		d := nextDelivery(b, recv)
+		// The delivery may land before the client has read the 250.
+		afterReply = append(afterReply, max(0, d.ReceivedAt.Sub(accepted)))
+		endToEnd = append(endToEnd, d.ReceivedAt.Sub(start))
+	}
+	b.StopTimer()
+	q := func(d []time.Duration, p float64) float64 {
+		slices.Sort(d)
+		return float64(d[int(p*float64(len(d)-1))]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(q(afterReply, 0.50), "p50-ms")
+	b.ReportMetric(q(afterReply, 0.99), "p99-ms")
+	b.ReportMetric(q(endToEnd, 0.50), "send-to-webhook-p50-ms")
+}
