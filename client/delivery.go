@@ -221,16 +221,24 @@ func (d *delivery) seedAll(ctx context.Context, inboxes []*Inbox, seeds []map[st
 
 // unsubscribe removes a sink; the last one ends the inbox's watch.
 func (d *delivery) unsubscribe(hash string, id int) {
+	d.unsubscribeAll(map[string]int{hash: id})
+}
+
+// unsubscribeAll removes sinks (inbox hash -> sink id) at once, so the
+// stream reconnects once.
+func (d *delivery) unsubscribeAll(sinks map[string]int) {
+	removed := false
 	d.mu.Lock()
-	w := d.watched[hash]
-	if w == nil {
-		d.mu.Unlock()
-		return
-	}
-	delete(w.sinks, id)
-	removed := len(w.sinks) == 0
-	if removed {
-		delete(d.watched, hash)
+	for hash, id := range sinks {
+		w := d.watched[hash]
+		if w == nil {
+			continue
+		}
+		delete(w.sinks, id)
+		if len(w.sinks) == 0 {
+			delete(d.watched, hash)
+			removed = true
+		}
 	}
 	d.mu.Unlock()
 	if removed {

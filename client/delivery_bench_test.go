@@ -180,6 +180,12 @@ func Test500InboxesOneStream(t *testing.T) {
 	proxy := &countingProxy{rp: httputil.NewSingleHostReverseProxy(target)}
 	proxy.rp.FlushInterval = -1
 	proxy.rp.ErrorLog = log.New(io.Discard, "", 0)
+	// Its own transport, whose idle connections are closed before the
+	// server stops (a connection that never carried a request holds up the
+	// server's graceful shutdown).
+	transport := &http.Transport{}
+	proxy.rp.Transport = transport
+	t.Cleanup(transport.CloseIdleConnections)
 	hs := httptest.NewServer(proxy)
 	t.Cleanup(hs.Close)
 	c := benchClient(t, hs.URL, WithStrategy(StrategySSE))

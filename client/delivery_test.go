@@ -407,6 +407,12 @@ func newEventProxy(t *testing.T, target string) *eventProxy {
 	p := &eventProxy{rp: httputil.NewSingleHostReverseProxy(u)}
 	p.rp.FlushInterval = -1
 	p.rp.ErrorLog = log.New(io.Discard, "", 0)
+	// Its own transport, whose idle connections are closed before the
+	// server stops (a connection that never carried a request holds up the
+	// server's graceful shutdown).
+	transport := &http.Transport{}
+	p.rp.Transport = transport
+	t.Cleanup(transport.CloseIdleConnections)
 	p.Server = httptest.NewServer(p)
 	t.Cleanup(p.Close)
 	return p

@@ -30,8 +30,10 @@ func onceSubscription(fn func()) Subscription { return subscriptionFunc(sync.Onc
 // on (the emails already there are not delivered), each once, with its
 // full content, in the order they are fetched, on a goroutine of the
 // subscription's own. The first subscription to an inbox lists it once to
-// learn which emails exist; that listing's error is returned. After Close
-// it returns ErrClientClosed and connects nothing.
+// learn which emails exist; that listing's error is returned. Delivery
+// ends when the inbox is removed from the client (DeleteInbox, Forget) or
+// the client is closed. After Close it returns ErrClientClosed and
+// connects nothing.
 func (i *Inbox) OnNewEmail(fn func(model.Email)) (Subscription, error) {
 	if fn == nil {
 		return nil, fmt.Errorf("watch %s: the callback is nil", i.info.EmailAddress)
@@ -262,9 +264,7 @@ func (m *Monitor) Unsubscribe() {
 		delete(d.followers, m.follower)
 		d.mu.Unlock()
 	}
-	for hash, id := range sinks {
-		d.unsubscribe(hash, id)
-	}
+	d.unsubscribeAll(sinks)
 	m.disp.stop()
 }
 

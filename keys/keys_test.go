@@ -21,7 +21,7 @@ func TestNoDuplicateKeys(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"up", "k", "down", "j", "tab", "shift+tab", "enter", "esc", "1", "6", "n", "d", "r", "y", "o", "s", "/", "?", "q", "ctrl+c", "h", "u", "e", "i"} {
+	for _, want := range []string{"up", "k", "down", "j", "tab", "shift+tab", "enter", "esc", "1", "6", "n", "d", "r", "y", "o", "s", "/", "?", "q", "ctrl+c", "h", "u", "e", "i", "w"} {
 		if _, ok := seen[want]; !ok {
 			t.Errorf("key %q is not bound", want)
 		}
@@ -30,12 +30,56 @@ func TestNoDuplicateKeys(t *testing.T) {
 
 // TestEveryBindingHasHelp checks that every binding can be shown in help.
 func TestEveryBindingHasHelp(t *testing.T) {
-	groups := [][]key.Binding{Default().ShortHelp(), DefaultForm().ShortHelp(), DefaultPrompt().ShortHelp(), DefaultConfirm().ShortHelp()}
+	groups := [][]key.Binding{Default().ShortHelp(), DefaultForm().ShortHelp(), DefaultPrompt().ShortHelp(), DefaultConfirm().ShortHelp(),
+		DefaultWebhook().ShortHelp(), DefaultWebhookForm().ShortHelp()}
 	groups = append(groups, Default().FullHelp()...)
+	groups = append(groups, DefaultWebhook().FullHelp()...)
+	groups = append(groups, DefaultWebhookForm().FullHelp()...)
 	for _, g := range groups {
 		for _, b := range g {
 			if b.Help().Key == "" || b.Help().Desc == "" || len(b.Keys()) == 0 {
 				t.Errorf("binding %v lacks keys or help", b.Keys())
+			}
+		}
+	}
+}
+
+// TestWebhookKeysDistinct checks that no key triggers two actions of the
+// webhooks view, and that every action of the issue has a key.
+func TestWebhookKeysDistinct(t *testing.T) {
+	seen := map[string]string{}
+	for _, column := range DefaultWebhook().FullHelp() {
+		for _, b := range column {
+			for _, name := range b.Keys() {
+				if prev, dup := seen[name]; dup {
+					t.Errorf("key %q bound to %q and %q", name, prev, b.Help().Desc)
+				}
+				seen[name] = b.Help().Desc
+			}
+		}
+	}
+	for _, want := range []string{"n", "e", "t", "R", "x", "d", "s", "l", "c", "r", "w", "esc", "enter", "tab", "?", "q"} {
+		if _, ok := seen[want]; !ok {
+			t.Errorf("key %q is not bound in the webhooks view", want)
+		}
+	}
+}
+
+// TestWebhookFormKeysLeaveEditingAlone checks that the form's own keys do
+// not shadow the line-editing keys of its text fields.
+func TestWebhookFormKeysLeaveEditingAlone(t *testing.T) {
+	edit := map[string]bool{}
+	e := DefaultEdit()
+	for _, b := range []key.Binding{e.Left, e.Right, e.Home, e.End, e.Backspace, e.Delete, e.DeleteToStart, e.DeleteWord} {
+		for _, name := range b.Keys() {
+			edit[name] = true
+		}
+	}
+	f := DefaultWebhookForm()
+	for _, b := range []key.Binding{f.Next, f.Prev, f.AddRule, f.RemoveRule, f.Submit, f.Cancel} {
+		for _, name := range b.Keys() {
+			if edit[name] {
+				t.Errorf("form key %q (%s) is also a line-editing key", name, b.Help().Desc)
 			}
 		}
 	}

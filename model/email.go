@@ -26,9 +26,9 @@ type Email struct {
 	// HasContent is false when only the metadata was loaded (lists without
 	// includeContent); the body, headers, links and auth results are then empty.
 	HasContent bool `json:"-"`
-	// Problem is set when the email could not be opened (a server-key
-	// mismatch or a decryption failure); the other content fields are then
-	// empty. Such an email is shown, never hidden.
+	// Problem is set when the email, or its content, could not be opened (a
+	// server-key mismatch or a decryption failure); what could not be opened
+	// stays empty (HasContent is false). Such an email is shown, never hidden.
 	Problem string `json:"problem,omitempty"`
 }
 

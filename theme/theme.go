@@ -68,6 +68,15 @@ type Styles struct {
 	AuthSkipped lipgloss.Style // informational
 	AuthHeading lipgloss.Style
 
+	// Webhooks
+	HookEnabled      lipgloss.Style // the marker of an enabled webhook
+	HookDisabled     lipgloss.Style
+	SignatureValid   lipgloss.Style // a delivery signed by a known secret, fresh
+	SignatureInvalid lipgloss.Style // signed by no known secret, or unsigned
+	SignatureStale   lipgloss.Style // signed, but the timestamp is too old; or unchecked
+	Secret           lipgloss.Style // a webhook secret, masked or shown
+	Code             lipgloss.Style // JSON bodies and payloads
+
 	// Status bar
 	StatusBar   lipgloss.Style
 	StatusLive  lipgloss.Style
@@ -140,6 +149,14 @@ func colourStyles(p palette) Styles {
 		AuthSkipped: base.Foreground(p.muted).Italic(true),
 		AuthHeading: base.Foreground(p.fg).Bold(true).Underline(true),
 
+		HookEnabled:      base.Foreground(p.pass).Bold(true),
+		HookDisabled:     base.Foreground(p.faint),
+		SignatureValid:   base.Foreground(p.pass).Bold(true),
+		SignatureInvalid: base.Background(p.fail).Foreground(lipgloss.Color("#FFFFFF")).Bold(true),
+		SignatureStale:   base.Foreground(p.warn).Bold(true),
+		Secret:           base.Foreground(p.warn),
+		Code:             base.Foreground(p.info),
+
 		StatusBar:   base.Background(p.barBg).Foreground(p.barFg),
 		StatusLive:  base.Background(p.barBg).Foreground(p.pass).Bold(true),
 		StatusWarn:  base.Background(p.barBg).Foreground(p.warn).Bold(true),
@@ -190,6 +207,14 @@ func monoStyles() Styles {
 		AuthWarn:    bold.Underline(true),
 		AuthSkipped: base.Faint(true),
 		AuthHeading: bold.Underline(true),
+
+		HookEnabled:      bold,
+		HookDisabled:     base.Faint(true),
+		SignatureValid:   bold,
+		SignatureInvalid: bold.Reverse(true),
+		SignatureStale:   bold.Underline(true),
+		Secret:           base.Italic(true),
+		Code:             base,
 
 		StatusBar:   base.Reverse(true),
 		StatusLive:  bold.Reverse(true),

@@ -28,7 +28,8 @@ func TestNoColorHasNoColours(t *testing.T) {
 func TestMeaningfulStylesDiffer(t *testing.T) {
 	for _, th := range []Theme{New(true, false), New(false, false), New(true, true)} {
 		s := th.Styles
-		pairs := [][2]lipgloss.Style{{s.AuthPass, s.AuthFail}, {s.Selected, s.Normal}, {s.Problem, s.Normal}, {s.Unread, s.Normal}, {s.TabActive, s.TabInactive}}
+		pairs := [][2]lipgloss.Style{{s.AuthPass, s.AuthFail}, {s.Selected, s.Normal}, {s.Problem, s.Normal}, {s.Unread, s.Normal}, {s.TabActive, s.TabInactive},
+			{s.HookEnabled, s.HookDisabled}, {s.SignatureValid, s.SignatureInvalid}, {s.SignatureValid, s.SignatureStale}, {s.SignatureInvalid, s.SignatureStale}}
 		for i, p := range pairs {
 			if p[0].Render("x") == p[1].Render("x") {
 				t.Errorf("theme dark=%v nocolor=%v: pair %d renders the same", th.Dark, th.NoColor, i)

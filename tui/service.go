@@ -30,4 +30,5 @@ type service interface {
 	MarkRead(ctx context.Context, address, id string) error
 	DeleteEmail(ctx context.Context, address, id string) error
 	SyncStatus(ctx context.Context, address string) (model.SyncStatus, error)
+	webhookService
 }
