@@ -142,12 +142,24 @@ func (s *session) inbox(address string) (*client.Inbox, error) {
 
 func (s *session) close() { _ = s.client.Close() }
 
-// printJSON writes v as indented JSON. Characters a terminal could act on
-// (C1 and bidi controls, which encoding/json leaves as they are) are written
-// as \u escapes, so the output is safe on a terminal and decodes to the same
-// data.
-func printJSON(w io.Writer, v any) error {
-	out, err := json.MarshalIndent(v, "", "  ")
+// printJSON writes v as indented JSON (see writeJSON).
+func printJSON(w io.Writer, v any) error { return writeJSON(w, v, "  ") }
+
+// printJSONLine writes v as one line of JSON, for streams of objects.
+func printJSONLine(w io.Writer, v any) error { return writeJSON(w, v, "") }
+
+// writeJSON writes v as JSON followed by a newline, indented by indent.
+// Characters a terminal could act on (C1 and bidi controls, which
+// encoding/json leaves as they are) are written as \u escapes, so the output
+// is safe on a terminal and decodes to the same data.
+func writeJSON(w io.Writer, v any, indent string) error {
+	var out []byte
+	var err error
+	if indent == "" {
+		out, err = json.Marshal(v)
+	} else {
+		out, err = json.MarshalIndent(v, "", indent)
+	}
 	if err != nil {
 		return fmt.Errorf("encode JSON: %w", err)
 	}
@@ -165,15 +177,6 @@ func printJSON(w io.Writer, v any) error {
 	return err
 }
 
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -183,4 +186,13 @@ func isTerminal(w io.Writer) bool {
 // oneLine folds an error message onto one line for stderr.
 func oneLine(s string) string {
 	return model.SanitizeLine(strings.Join(strings.Fields(s), " "))
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -4,12 +4,8 @@ package main
 // a temporary directory, against the embedded server.
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,22 +15,9 @@ import (
 	"sandview/server/servertest"
 )
 
-// cliRun is the outcome of one run of the binary.
-type cliRun struct {
-	stdout, stderr string
-	code           int
-}
-
 func TestCLIWaitAndSend(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "sandview")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	srv := servertest.Start(t)
-	home := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	h := newCLI(t)
+	srv, home, ctx := h.srv, h.home, h.ctx
 
 	// One inbox in the keystore the CLI reads.
 	c, err := client.New(srv.URL(), servertest.APIKey)
@@ -57,32 +40,7 @@ func TestCLIWaitAndSend(t *testing.T) {
 	if err := ks.Save(exported); err != nil {
 		t.Fatal(err)
 	}
-
-	start := func(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
-		t.Helper()
-		args = append([]string{"--home", home, "--url", srv.URL(), "--api-key", servertest.APIKey}, args...)
-		cmd := exec.CommandContext(ctx, bin, args...)
-		cmd.Env = append(os.Environ(), "SERVICE_URL=", "SERVICE_API_KEY=", "SMTP_HOST=", "SMTP_PORT=")
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd, &stdout, &stderr
-	}
-	finish := func(cmd *exec.Cmd, stdout, stderr *bytes.Buffer) cliRun {
-		t.Helper()
-		err := cmd.Wait()
-		var exit *exec.ExitError
-		if err != nil && !errors.As(err, &exit) {
-			t.Fatal(err)
-		}
-		return cliRun{stdout: stdout.String(), stderr: stderr.String(), code: cmd.ProcessState.ExitCode()}
-	}
-	run := func(args ...string) cliRun {
-		t.Helper()
-		return finish(start(args...))
-	}
+	start, finish, run := h.start, h.finish, h.run
 
 	attachment := filepath.Join(t.TempDir(), "report.csv")
 	if err := os.WriteFile(attachment, []byte("a,b\n1,2\n"), 0o600); err != nil {

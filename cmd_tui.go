@@ -35,23 +35,34 @@ func (l *localOptions) register(root *cobra.Command) {
 	f.StringVar(&l.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
 }
 
-// tuiConfig fills the display settings shared by both modes: theme,
-// NO_COLOR, and forced true colour (SANDVIEW_TRUECOLOR=1, for screenshots).
-func (l *localOptions) tuiConfig(cfg tui.Config) (tui.Config, []tea.ProgramOption, error) {
+// display holds the settings both modes share: theme, NO_COLOR, and forced
+// true colour (SANDVIEW_TRUECOLOR=1, for screenshots).
+type display struct {
+	dark    *bool
+	noColor bool
+	opts    []tea.ProgramOption
+}
+
+func (l *localOptions) display() (display, error) {
+	d := display{noColor: os.Getenv("NO_COLOR") != ""}
 	switch l.theme {
 	case "auto":
 	case "dark", "light":
 		dark := l.theme == "dark"
-		cfg.DarkTheme = &dark
+		d.dark = &dark
 	default:
-		return cfg, nil, usageError{fmt.Sprintf("--theme %q: want auto, dark or light", l.theme)}
+		return d, usageError{fmt.Sprintf("--theme %q: want auto, dark or light", l.theme)}
 	}
-	cfg.NoColor = os.Getenv("NO_COLOR") != ""
-	var opts []tea.ProgramOption
-	if os.Getenv("SANDVIEW_TRUECOLOR") == "1" && !cfg.NoColor {
-		opts = append(opts, tea.WithColorProfile(colorprofile.TrueColor))
+	if os.Getenv("SANDVIEW_TRUECOLOR") == "1" && !d.noColor {
+		d.opts = append(d.opts, tea.WithColorProfile(colorprofile.TrueColor))
 	}
-	return cfg, opts, nil
+	return d, nil
+}
+
+// run runs the TUI with these display settings.
+func (d display) run(ctx context.Context, cfg tui.Config) error {
+	cfg.DarkTheme, cfg.NoColor = d.dark, d.noColor
+	return tui.Run(ctx, cfg, d.opts...)
 }
 
 // runTUI opens the inbox viewer on the configured server, or on an embedded
@@ -60,8 +71,12 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if l.demo && !l.local {
 		return usageError{"--demo needs --local"}
 	}
+	d, err := l.display()
+	if err != nil {
+		return err
+	}
 	if l.local {
-		return runLocal(ctx, g, l)
+		return runLocal(ctx, g, l, d)
 	}
 	url, apiKey, err := g.target()
 	if err != nil {
@@ -79,16 +94,12 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if _, err := s.client.CheckKey(ctx); err != nil {
 		return err
 	}
-	cfg, opts, err := l.tuiConfig(tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url})
-	if err != nil {
-		return err
-	}
-	return tui.Run(ctx, cfg, opts...)
+	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url})
 }
 
 // runLocal starts the embedded server with its state under the state
 // directory, makes sure an inbox exists, and runs the TUI on it.
-func runLocal(ctx context.Context, g *globalOptions, l *localOptions) error {
+func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display) error {
 	home, err := g.stateHome()
 	if err != nil {
 		return err
@@ -122,18 +133,15 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if err != nil {
 		return err
 	}
-	if l.demo {
-		go deliverDemo(ctx, s.client, inbox, srv.SMTPAddr())
-	}
-	cfg, opts, err := l.tuiConfig(tui.Config{
+	cfg := tui.Config{
 		Client: s.client, Keystore: s.keystore,
 		ServerLabel: "local " + srv.HTTPAddr(),
 		SMTPHint:    fmt.Sprintf("send mail to %s via SMTP %s", inbox.Address(), srv.SMTPAddr()),
-	})
-	if err != nil {
-		return err
 	}
-	return tui.Run(ctx, cfg, opts...)
+	if l.demo {
+		cfg.Startup = func(ctx context.Context) error { return deliverDemo(ctx, s.client, inbox, srv.SMTPAddr()) }
+	}
+	return d.run(ctx, cfg)
 }
 
 // ensureInbox returns the first loaded inbox, creating (and saving) one when
@@ -182,8 +190,7 @@ func demoTestEmails(to string) []model.TestEmailRequest {
 }
 
 // deliverDemo sends the demo mails a moment apart so they arrive live.
-// Failures are reported in the TUI through the client's sync-error hook.
-func deliverDemo(ctx context.Context, c *client.Client, inbox *client.Inbox, smtpAddr string) {
+func deliverDemo(ctx context.Context, c *client.Client, inbox *client.Inbox, smtpAddr string) error {
 	var errs []error
 	pause := func() bool {
 		select {
@@ -195,18 +202,19 @@ func deliverDemo(ctx context.Context, c *client.Client, inbox *client.Inbox, smt
 	}
 	for _, m := range demoMails(inbox.Address()) {
 		if !pause() {
-			return
+			return nil
 		}
 		errs = append(errs, sendMail(smtpAddr, m))
 	}
 	for _, req := range demoTestEmails(inbox.Address()) {
 		if !pause() {
-			return
+			return nil
 		}
 		_, err := c.SendTestEmail(ctx, req)
 		errs = append(errs, err)
 	}
-	if err := errors.Join(errs...); err != nil && c.Options().OnSyncError != nil {
-		c.Options().OnSyncError(fmt.Errorf("demo mail: %w", err))
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("demo mail: %w", err)
 	}
+	return nil
 }

@@ -120,7 +120,7 @@ type webhookFlags struct {
 
 func (f *webhookFlags) register(cmd *cobra.Command, update bool) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.url, "url", "", "endpoint URL (https; http only where the server allows it)")
+	fl.StringVar(&f.url, "endpoint", "", "the URL deliveries go to (https; http only where the server allows it)")
 	fl.StringArrayVar(&f.events, "event", nil, "event to deliver: email.received, email.stored, email.deleted (repeatable)")
 	fl.StringVar(&f.template, "template", "", "built-in template: default, slack, discord, teams, simple, notification, zapier")
 	fl.StringVar(&f.customBody, "custom-body", "", "custom template: a file with JSON text and {{data.subject}}-style placeholders, or - for stdin")
@@ -222,15 +222,15 @@ func newWebhookCreateCommand(g *globalOptions, inbox *string) *cobra.Command {
 		Short: "Create a webhook; prints its signing secret",
 		Long: `Create a webhook. Without --event it delivers email.received. The answer
 carries the signing secret (whsec_…) that verifies the deliveries.`,
-		Example: `  sandview webhook create --url https://hooks.example.org/mail
-  sandview webhook create --url https://hooks.slack.com/services/T/B/X --template slack \
+		Example: `  sandview webhook create --endpoint https://hooks.example.org/mail
+  sandview webhook create --endpoint https://hooks.slack.com/services/T/B/X --template slack \
       --filter subject:contains:invoice --filter from.address:domain:example.org --filter-mode any
-  sandview webhook create --inbox qa@sandbox.test --url http://127.0.0.1:9000/hook \
+  sandview webhook create --inbox qa@sandbox.test --endpoint http://127.0.0.1:9000/hook \
       --event email.received --event email.deleted --custom-body body.json --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.url == "" {
-				return usageError{"--url is required"}
+				return usageError{"--endpoint is required"}
 			}
 			tmpl, err := f.templateFrom(cmd.InOrStdin())
 			if err != nil {
@@ -342,7 +342,7 @@ func newWebhookUpdateCommand(g *globalOptions, inbox *string) *cobra.Command {
 		Use:   "update ID",
 		Short: "Change a webhook: only the flags given are changed",
 		Example: `  sandview webhook update whk_0123… --disable
-  sandview webhook update whk_0123… --enable --url https://hooks.example.org/v2
+  sandview webhook update whk_0123… --enable --endpoint https://hooks.example.org/v2
   sandview webhook update whk_0123… --template discord --no-filter`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -375,7 +375,7 @@ func (f *webhookFlags) updateRequest(cmd *cobra.Command) (model.UpdateWebhookReq
 	if f.enable && f.disable {
 		return req, usageError{"--enable and --disable exclude each other"}
 	}
-	if changed("url") {
+	if changed("endpoint") {
 		req.URL = &f.url
 	}
 	if changed("event") {
@@ -413,7 +413,7 @@ func (f *webhookFlags) updateRequest(cmd *cobra.Command) (model.UpdateWebhookReq
 		req.Filter = model.Some(*filter)
 	}
 	if req.URL == nil && req.Events == nil && req.Description == nil && req.Enabled == nil && !req.Template.Set && !req.Filter.Set {
-		return req, usageError{"nothing to change: give at least one of --url, --event, --template, --custom-body, --filter, --description, --enable, --disable, --no-template, --no-filter"}
+		return req, usageError{"nothing to change: give at least one of --endpoint, --event, --template, --custom-body, --filter, --description, --enable, --disable, --no-template, --no-filter"}
 	}
 	return req, nil
 }
@@ -640,7 +640,7 @@ Ctrl-C.`,
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free port)")
 	cmd.Flags().StringArrayVar(&secrets, "secret", nil, "signing secret to verify with (repeatable)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print each delivery as a JSON object")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print each delivery as one line of JSON")
 	cmd.Flags().BoolVar(&skipStale, "no-staleness-check", false, "accept old timestamps (for replayed deliveries)")
 	return cmd
 }
@@ -655,7 +655,7 @@ func printDelivery(w io.Writer, d webhookrecv.Delivery, asJSON bool) error {
 			}
 			body = quoted
 		}
-		return printJSON(w, deliveryView{
+		return printJSONLine(w, deliveryView{
 			ReceivedAt: d.ReceivedAt, Event: d.Event, DeliveryID: d.DeliveryID, Timestamp: d.Timestamp,
 			AgeSeconds: d.Age.Seconds(), Signature: d.Signature.String(), Remote: d.Remote, Path: d.Path, Body: body,
 		})

@@ -20,6 +20,7 @@ type fakeService struct {
 	raw     map[string][]byte
 	calls   []string
 	fail    error // returned by every mutating call when set
+	hooks   fakeWebhooks
 }
 
 func newFakeService(inboxes ...model.Inbox) *fakeService {

@@ -37,6 +37,7 @@ type options struct {
 	now          func() time.Time
 	open         func(ctx context.Context, target string) error
 	pollInterval time.Duration
+	startup      func(ctx context.Context) error
 	ctx          context.Context
 	// tick schedules timer messages (tea.Tick; tests switch timers off).
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
@@ -54,6 +55,7 @@ type Model struct {
 	messages *messageList
 	message  *messagePane
 	auth     *authPane
+	hooks    *webhookView
 	status   *statusBar
 	help     help.Model
 
@@ -103,6 +105,7 @@ func newModel(o options) Model {
 		messages: newMessageList(sh, model.SanitizeLine(o.smtpHint)),
 		message:  newMessagePane(sh),
 		auth:     newAuthPane(sh),
+		hooks:    newWebhookView(sh),
 		status:   newStatusBar(sh, model.SanitizeLine(o.serverLabel)),
 		help:     help.New(),
 		width:    80,
@@ -144,6 +147,14 @@ func (m Model) Init() tea.Cmd {
 	if m.opts.svc != nil {
 		ctx, svc, interval := m.opts.ctx, m.opts.svc, m.opts.pollInterval
 		cmds = append(cmds, func() tea.Msg { return feedStartedMsg{ch: startFeed(ctx, svc, interval)} })
+	}
+	if startup, ctx := m.opts.startup, m.opts.ctx; startup != nil {
+		cmds = append(cmds, func() tea.Msg {
+			if err := startup(ctx); err != nil {
+				return statusMsg{text: err.Error(), level: levelError}
+			}
+			return nil
+		})
 	}
 	return tea.Batch(cmds...)
 }
@@ -198,6 +209,7 @@ func (m *Model) resize(width, height int) {
 	m.messages.SetSize(size(l.messages))
 	m.message.SetSize(size(l.message))
 	m.auth.SetSize(size(l.auth))
+	m.resizeWebhooks()
 	m.status.SetSize(m.width)
 	m.help.SetWidth(m.width)
 }
@@ -248,14 +260,24 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case feedMsg:
 		return tea.Batch(m.update(msg.msg), waitFeed(m.feed))
 	case tea.KeyPressMsg:
-		return m.handleKey(msg)
+		return m.routeKey(msg)
 	case tea.PasteMsg:
 		m.handlePaste(msg.Content)
 	case tea.MouseClickMsg:
+		if m.hooks.shown {
+			return m.webhookClick(msg.Mouse())
+		}
 		return m.handleClick(msg.Mouse())
 	case tea.MouseWheelMsg:
+		if m.hooks.shown {
+			m.webhookWheel(msg.Mouse())
+			return nil
+		}
 		m.handleWheel(msg.Mouse())
 	default:
+		if cmd, ok := m.webhookResult(msg); ok {
+			return cmd
+		}
 		return m.handleResult(msg)
 	}
 	return nil
@@ -316,6 +338,9 @@ func overlayOn(screen, box string, x, y int) string {
 
 // renderBody draws the visible panes.
 func (m *Model) renderBody() string {
+	if m.hooks.shown {
+		return m.hooks.View()
+	}
 	l := m.lay
 	open, found := m.openEmail()
 	switch l.mode {
@@ -349,6 +374,9 @@ func (m *Model) shortHelp() []key.Binding {
 	}
 	if m.messages.filtering {
 		return keys.DefaultPrompt().ShortHelp()
+	}
+	if m.hooks.shown {
+		return m.hooks.keys.ShortHelp()
 	}
 	return m.sh.keys.ShortHelp()
 }

@@ -20,6 +20,9 @@ type Config struct {
 	SMTPHint    string           // e.g. "send mail to x@sandbox.test via SMTP 127.0.0.1:1025"
 	DarkTheme   *bool            // nil = detect from the terminal background
 	NoColor     bool             // NO_COLOR
+	// Startup is work to run once the UI is up (the --local demo mail);
+	// its error is shown in the status bar.
+	Startup func(ctx context.Context) error
 	// Now is the clock (nil = time.Now); tests fix it.
 	Now func() time.Time
 
@@ -34,6 +37,7 @@ func (cfg Config) options(ctx context.Context) options {
 	o := options{
 		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpHint: cfg.SMTPHint, dark: cfg.DarkTheme,
 		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, pollInterval: cfg.pollInterval,
+		startup: cfg.Startup,
 	}
 	if o.svc == nil && cfg.Client != nil {
 		o.svc = clientService{c: cfg.Client, ks: cfg.Keystore}
@@ -65,11 +69,13 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 func NoServerScreen() string {
 	return `sandview: no server is configured.
 
-To use an email sandbox service, write its address and your API key to
-config.json in sandview's home ($SANDVIEW_HOME, else $XDG_CONFIG_HOME/sandview,
-else ~/.config/sandview), mode 0600:
+To use an email sandbox service, save its address and your API key once:
 
-    {"url": "https://sandbox.example.com", "apiKey": "YOUR-API-KEY"}
+    sandview config --url https://sandbox.example.com --api-key YOUR-API-KEY
+
+(or pass --url/--api-key, or set SERVICE_URL and SERVICE_API_KEY). The config
+file is config.json in sandview's home ($SANDVIEW_HOME, else
+$XDG_CONFIG_HOME/sandview, else ~/.config/sandview), mode 0600.
 
 Or try it without any service, on a built-in local server:
 

@@ -42,6 +42,7 @@ type webhookSavedMsg struct {
 	hook    model.Webhook
 	created bool
 	verb    string // what the status bar says: "created", "saved", "enabled"…
+	form    bool   // sent by the webhook form, which shows the errors
 	err     error
 }
 
@@ -166,11 +167,11 @@ func (c cmds) createWebhook(inbox string, req model.CreateWebhookRequest) tea.Cm
 				h.Scope = model.ScopeInbox
 			}
 		}
-		return webhookSavedMsg{hook: h, created: true, verb: "created", err: err}
+		return webhookSavedMsg{hook: h, created: true, verb: "created", form: true, err: err}
 	}
 }
 
-func (c cmds) updateWebhook(h model.Webhook, req model.UpdateWebhookRequest, verb string) tea.Cmd {
+func (c cmds) updateWebhook(h model.Webhook, req model.UpdateWebhookRequest, verb string, fromForm bool) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.call()
 		defer cancel()
@@ -178,7 +179,7 @@ func (c cmds) updateWebhook(h model.Webhook, req model.UpdateWebhookRequest, ver
 		if err == nil && res.Scope == "" {
 			res.Scope, res.InboxEmail = h.Scope, h.InboxEmail
 		}
-		return webhookSavedMsg{hook: res, verb: verb, err: err}
+		return webhookSavedMsg{hook: res, verb: verb, form: fromForm, err: err}
 	}
 }
 

@@ -22,7 +22,6 @@ const maxDeliveries = 200
 // Every text in it was sanitized when it entered.
 type webhookData struct {
 	hooks   []model.Webhook // global first, then per inbox in inbox order
-	loaded  bool
 	loading bool
 	loadErr string
 
@@ -86,7 +85,7 @@ func (d *webhookData) setHooks(hooks []model.Webhook) {
 		out[i] = sanitizeWebhook(h)
 	}
 	d.hooks = out
-	d.loaded, d.loading = true, false
+	d.loading = false
 	// Full records of webhooks that went away are dropped; the others
 	// are refreshed on selection.
 	for id := range d.full {

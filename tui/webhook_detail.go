@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"sandview/model"
 	"sandview/theme"
 )
@@ -36,7 +38,7 @@ func (p *webhookDetail) scroll(h model.Webhook, found bool, delta int) {
 // scrollToSection shows the section whose heading starts with title.
 func (p *webhookDetail) scrollToSection(h model.Webhook, title string) {
 	for i, l := range p.lines(h) {
-		if strings.Contains(l, "── "+title) {
+		if strings.Contains(ansi.Strip(l), "── "+title) {
 			p.offset = i
 			p.scroll(h, true, 0)
 			return

@@ -69,6 +69,9 @@ func (f *webhookForm) view(sh *shared, width int) string {
 	s = formStop{kind: stopTemplate}
 	lines = append(lines, label(s, "Template")+choiceView(st, f.template, func(v string) string { return f.tplLabel[v] }, fieldW))
 	errLine(s)
+	if f.tplNote != "" {
+		hint(f.tplNote)
+	}
 	if f.custom() {
 		text(formStop{kind: stopBody}, "Body", &f.body)
 		hint(`JSON with placeholders, e.g. {"text":"{{data.subject}}"}`)

@@ -59,13 +59,13 @@ func (l *webhookList) headerLines() []string {
 	d := l.data
 	var text string
 	switch {
+	case d.metricsErr != "":
+		text = "metrics unavailable: " + d.metricsErr
 	case d.metrics != nil:
 		mt := d.metrics
 		text = fmt.Sprintf("%d webhooks: %d global · %d inbox · %d enabled │ deliveries %d: %d ok · %d failed",
 			mt.Webhooks.Total, mt.Webhooks.Global, mt.Webhooks.Inbox, mt.Webhooks.Enabled,
 			mt.Deliveries.Total, mt.Deliveries.Successful, mt.Deliveries.Failed)
-	case d.metricsErr != "":
-		text = "metrics unavailable: " + d.metricsErr
 	default:
 		text = "loading metrics…"
 	}

@@ -64,7 +64,7 @@ tmux new-session -d -s "$session" -x 120 -y 40 \
   "SANDVIEW_HOME='$SANDVIEW_HOME' SERVICE_URL='$url' SERVICE_API_KEY='$SERVICE_API_KEY' '$bin'; echo \"exit=\$?\" > '$work/exit'; sleep 30"
 wait_for "the inbox on screen" on_screen "$address"
 
-subject="E2E hello $$"
+subject="e2e-$((RANDOM % 9000 + 1000))"
 "$bin" send --to "$address" --subject "$subject" --text "body of the e2e mail" --smtp "127.0.0.1:$smtp_port" >/dev/null
 wait_for "the mail on screen" on_screen "$subject"
 
