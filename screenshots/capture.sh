@@ -43,7 +43,7 @@ shot() {
   cols=$(t display -p -t main '#{pane_width}')
   rows=$(t display -p -t main '#{pane_height}')
   t capture-pane -e -p -t main >"$work/$name.ansi"
-  aha --black --title "sandview" <"$work/$name.ansi" \
+  aha $aha_background --title "sandview" <"$work/$name.ansi" \
     | sed 's|<pre>|<pre style="font-family: DejaVu Sans Mono, monospace; font-size: 14px; line-height: 1.2; margin: 0; padding: 8px;">|' \
     >"$work/$name.html"
   chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
@@ -56,27 +56,41 @@ shot() {
 
 # start COLS ROWS THEME: sandview --local --demo in a fresh tmux server.
 start() {
+  # The page behind the capture plays the terminal's background.
+  aha_background=""
+  [ "$3" = dark ] && aha_background="--black"
   t kill-server 2>/dev/null || true
   rm -rf "$work/home"
   local http smtp
   http=$(free_port); smtp=$(free_port)
   t -f /dev/null new-session -d -s main -x "$1" -y "$2" \
     "SANDVIEW_HOME='$work/home' COLORTERM=truecolor SANDVIEW_TRUECOLOR=1 '$bin' --local --demo --theme $3 --http-addr 127.0.0.1:$http --smtp-addr 127.0.0.1:$smtp"
-  wait_for "Newsletter: every check passes"
+  wait_for "5 emails"
 }
 
 start 200 50 dark
+# Newest first: Newsletter, Password reset, Grüße, order shipped, Welcome.
+# The cursor stays on the first mail that arrived (Welcome) as new ones
+# are flagged above it.
+t send-keys -t main Tab
+t send-keys -t main k Enter
+wait_for "Track it"
 shot wide-live-mail
-t send-keys -t main Tab Enter
+t send-keys -t main k Enter
 wait_for "Hallo"
 shot message
-t send-keys -t main Escape k k k Enter 6
-wait_for "SPF"
+t send-keys -t main k Enter
+wait_for "reset your password"
+t send-keys -t main 6
+wait_for "DMARC"
 shot auth-failure
 
 start 78 30 dark
+t send-keys -t main Tab
+wait_for "Newsletter"
 shot narrow
 
 start 120 40 light
-t send-keys -t main Tab Enter
+t send-keys -t main Tab k k k k Enter
+wait_for "All of SPF"
 shot light-theme

@@ -77,7 +77,7 @@ func TestOpenableLink(t *testing.T) {
 
 func TestNoServerScreen(t *testing.T) {
 	s := NoServerScreen()
-	for _, want := range []string{"--local", "config.json", "apiKey"} {
+	for _, want := range []string{"--local", "config.json", "sandview config --url", "SERVICE_API_KEY"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no-server screen lacks %q", want)
 		}
