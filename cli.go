@@ -142,6 +142,43 @@ func (s *session) inbox(address string) (*client.Inbox, error) {
 
 func (s *session) close() { _ = s.client.Close() }
 
+// withSession connects for one command and closes the session after fn.
+func withSession(cmd *cobra.Command, g *globalOptions, fn func(*session) error) error {
+	s, err := g.connect(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	return fn(s)
+}
+
+// resultCommand completes cmd (which has no RunE yet) as a command that
+// connects, fetches one result and prints it: indented JSON with --json,
+// else text.
+func resultCommand[T any](g *globalOptions, cmd *cobra.Command,
+	fetch func(context.Context, *session, []string) (T, error), text func(io.Writer, T) error) *cobra.Command {
+	var asJSON bool
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return withSession(cmd, g, func(s *session) error {
+			v, err := fetch(cmd.Context(), s, args)
+			if err != nil {
+				return err
+			}
+			return printResult(cmd, asJSON, v, text)
+		})
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// printResult prints v as indented JSON or, without --json, as text.
+func printResult[T any](cmd *cobra.Command, asJSON bool, v T, text func(io.Writer, T) error) error {
+	if asJSON {
+		return printJSON(cmd.OutOrStdout(), v)
+	}
+	return text(cmd.OutOrStdout(), v)
+}
+
 // printJSON writes v as indented JSON (see writeJSON).
 func printJSON(w io.Writer, v any) error { return writeJSON(w, v, "  ") }
 

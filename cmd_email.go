@@ -64,16 +64,13 @@ func emailViewOf(e model.Email) emailView {
 
 // withInbox connects and picks the inbox for an email command.
 func withInbox(cmd *cobra.Command, g *globalOptions, address string, fn func(*client.Inbox) error) error {
-	s, err := g.connect(cmd.Context())
-	if err != nil {
-		return err
-	}
-	defer s.close()
-	in, err := s.inbox(address)
-	if err != nil {
-		return err
-	}
-	return fn(in)
+	return withSession(cmd, g, func(s *session) error {
+		in, err := s.inbox(address)
+		if err != nil {
+			return err
+		}
+		return fn(in)
+	})
 }
 
 func newEmailListCommand(g *globalOptions, inbox *string) *cobra.Command {

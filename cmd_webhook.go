@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,39 +43,18 @@ each delivery and checks its signature.`,
 	return cmd
 }
 
-// withSession connects for a webhook command.
-func withSession(cmd *cobra.Command, g *globalOptions, fn func(*session) error) error {
-	s, err := g.connect(cmd.Context())
-	if err != nil {
-		return err
-	}
-	defer s.close()
-	return fn(s)
-}
-
 func newWebhookListCommand(g *globalOptions, inbox *string) *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
+	return resultCommand(g, &cobra.Command{
 		Use:   "list",
 		Short: "List webhooks (global, or of one inbox with --inbox)",
 		Example: `  sandview webhook list
   sandview webhook list --inbox qa@sandbox.test --json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withSession(cmd, g, func(s *session) error {
-				list, err := s.client.ListWebhooks(cmd.Context(), *inbox)
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return printJSON(cmd.OutOrStdout(), list)
-				}
-				return printWebhookList(cmd.OutOrStdout(), list.Webhooks)
-			})
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return cmd
+	}, func(ctx context.Context, s *session, _ []string) (model.WebhookList, error) {
+		return s.client.ListWebhooks(ctx, *inbox)
+	}, func(w io.Writer, list model.WebhookList) error {
+		return printWebhookList(w, list.Webhooks)
+	})
 }
 
 func printWebhookList(w io.Writer, hooks []model.Webhook) error {
@@ -253,8 +233,7 @@ carries the signing secret (whsec_…) that verifies the deliveries.`,
 				if asJSON {
 					return printJSON(cmd.OutOrStdout(), wh)
 				}
-				printWebhook(cmd.OutOrStdout(), wh)
-				return nil
+				return printWebhook(cmd.OutOrStdout(), wh)
 			})
 		},
 	}
@@ -263,7 +242,7 @@ carries the signing secret (whsec_…) that verifies the deliveries.`,
 	return cmd
 }
 
-func printWebhook(w io.Writer, h model.Webhook) {
+func printWebhook(w io.Writer, h model.Webhook) error {
 	line := func(k, v string) { fmt.Fprintf(w, "%-12s %s\n", k+":", model.SanitizeLine(v)) }
 	line("ID", h.ID)
 	line("URL", h.URL)
@@ -307,32 +286,19 @@ func printWebhook(w io.Writer, h model.Webhook) {
 	if h.Secret != "" {
 		line("Secret", h.Secret)
 	}
+	return nil
 }
 
 func newWebhookShowCommand(g *globalOptions, inbox *string) *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
+	return resultCommand(g, &cobra.Command{
 		Use:   "show ID",
 		Short: "Show one webhook with its secret and delivery stats",
 		Example: `  sandview webhook show whk_0123…
   sandview webhook show whk_0123… --inbox qa@sandbox.test --json`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(cmd, g, func(s *session) error {
-				wh, err := s.client.GetWebhook(cmd.Context(), *inbox, args[0])
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return printJSON(cmd.OutOrStdout(), wh)
-				}
-				printWebhook(cmd.OutOrStdout(), wh)
-				return nil
-			})
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return cmd
+	}, func(ctx context.Context, s *session, args []string) (model.Webhook, error) {
+		return s.client.GetWebhook(ctx, *inbox, args[0])
+	}, printWebhook)
 }
 
 func newWebhookUpdateCommand(g *globalOptions, inbox *string) *cobra.Command {
@@ -358,8 +324,7 @@ func newWebhookUpdateCommand(g *globalOptions, inbox *string) *cobra.Command {
 				if asJSON {
 					return printJSON(cmd.OutOrStdout(), wh)
 				}
-				printWebhook(cmd.OutOrStdout(), wh)
-				return nil
+				return printWebhook(cmd.OutOrStdout(), wh)
 			})
 		},
 	}
@@ -451,13 +416,8 @@ the endpoint's answer. Exits with status 1 when the endpoint did not answer 2xx.
 				if err != nil {
 					return err
 				}
-				w := cmd.OutOrStdout()
-				if asJSON {
-					if err := printJSON(w, res); err != nil {
-						return err
-					}
-				} else {
-					printTestResult(w, res)
+				if err := printResult(cmd, asJSON, res, printTestResult); err != nil {
+					return err
 				}
 				if !res.Success {
 					return errors.New("the test delivery failed: " + firstNonEmpty(res.Error, fmt.Sprintf("status %d", res.StatusCode)))
@@ -470,7 +430,7 @@ the endpoint's answer. Exits with status 1 when the endpoint did not answer 2xx.
 	return cmd
 }
 
-func printTestResult(w io.Writer, res model.TestWebhookResponse) {
+func printTestResult(w io.Writer, res model.TestWebhookResponse) error {
 	verdict := "failed"
 	if res.Success {
 		verdict = "succeeded"
@@ -490,6 +450,7 @@ func printTestResult(w io.Writer, res model.TestWebhookResponse) {
 		fmt.Fprintln(w, "Payload sent:")
 		fmt.Fprintln(w, model.SanitizeText(prettyJSON(res.PayloadSent)))
 	}
+	return nil
 }
 
 // prettyJSON indents JSON text; anything else is returned as it is.
@@ -502,85 +463,52 @@ func prettyJSON(data []byte) string {
 }
 
 func newWebhookRotateCommand(g *globalOptions, inbox *string) *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
+	return resultCommand(g, &cobra.Command{
 		Use:     "rotate ID",
 		Short:   "Replace a webhook's signing secret (the old one stays valid for an hour)",
 		Example: "  sandview webhook rotate whk_0123…\n  sandview webhook rotate whk_0123… --json",
 		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(cmd, g, func(s *session) error {
-				res, err := s.client.RotateWebhookSecret(cmd.Context(), *inbox, args[0])
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return printJSON(cmd.OutOrStdout(), res)
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "New secret:  %s\nOld secret valid until %s\n",
-					model.SanitizeLine(res.Secret), res.PreviousSecretValidUntil.Local().Format(time.RFC1123))
-				return nil
-			})
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return cmd
+	}, func(ctx context.Context, s *session, args []string) (model.RotateSecretResponse, error) {
+		return s.client.RotateWebhookSecret(ctx, *inbox, args[0])
+	}, func(w io.Writer, res model.RotateSecretResponse) error {
+		_, err := fmt.Fprintf(w, "New secret:  %s\nOld secret valid until %s\n",
+			model.SanitizeLine(res.Secret), res.PreviousSecretValidUntil.Local().Format(time.RFC1123))
+		return err
+	})
 }
 
 func newWebhookMetricsCommand(g *globalOptions) *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
+	return resultCommand(g, &cobra.Command{
 		Use:     "metrics",
 		Short:   "Show webhook and delivery counts across the server",
 		Example: "  sandview webhook metrics\n  sandview webhook metrics --json",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withSession(cmd, g, func(s *session) error {
-				m, err := s.client.WebhookMetrics(cmd.Context())
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return printJSON(cmd.OutOrStdout(), m)
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "Webhooks:   %d total (%d global, %d inbox), %d enabled\nDeliveries: %d total, %d successful, %d failed\n",
-					m.Webhooks.Total, m.Webhooks.Global, m.Webhooks.Inbox, m.Webhooks.Enabled,
-					m.Deliveries.Total, m.Deliveries.Successful, m.Deliveries.Failed)
-				return nil
-			})
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return cmd
+	}, func(ctx context.Context, s *session, _ []string) (model.WebhookMetrics, error) {
+		return s.client.WebhookMetrics(ctx)
+	}, func(w io.Writer, m model.WebhookMetrics) error {
+		_, err := fmt.Fprintf(w, "Webhooks:   %d total (%d global, %d inbox), %d enabled\nDeliveries: %d total, %d successful, %d failed\n",
+			m.Webhooks.Total, m.Webhooks.Global, m.Webhooks.Inbox, m.Webhooks.Enabled,
+			m.Deliveries.Total, m.Deliveries.Successful, m.Deliveries.Failed)
+		return err
+	})
 }
 
 func newWebhookTemplatesCommand(g *globalOptions) *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
+	return resultCommand(g, &cobra.Command{
 		Use:     "templates",
 		Short:   "List the built-in delivery templates",
 		Example: "  sandview webhook templates\n  sandview webhook templates --json",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withSession(cmd, g, func(s *session) error {
-				res, err := s.client.WebhookTemplates(cmd.Context())
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return printJSON(cmd.OutOrStdout(), res)
-				}
-				tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "NAME\tLABEL")
-				for _, t := range res.Templates {
-					fmt.Fprintf(tw, "%s\t%s\n", model.SanitizeLine(t.Value), model.SanitizeLine(t.Label))
-				}
-				return tw.Flush()
-			})
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return cmd
+	}, func(ctx context.Context, s *session, _ []string) (model.WebhookTemplates, error) {
+		return s.client.WebhookTemplates(ctx)
+	}, func(w io.Writer, res model.WebhookTemplates) error {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tLABEL")
+		for _, t := range res.Templates {
+			fmt.Fprintf(tw, "%s\t%s\n", model.SanitizeLine(t.Value), model.SanitizeLine(t.Label))
+		}
+		return tw.Flush()
+	})
 }
 
 // deliveryView is how `webhook listen --json` prints a delivery.
