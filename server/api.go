@@ -13,6 +13,7 @@ import (
 
 	"sandview/crypto"
 	"sandview/model"
+	"sandview/server/httpapi"
 )
 
 // maxRequestBody bounds JSON request bodies.
@@ -38,7 +39,7 @@ func (s *Server) routes() http.Handler {
 	}
 	s.webhooks.Register(mux, nil)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path)
+		httpapi.WriteError(w, http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path)
 	})
 	return s.requireAPIKey(mux)
 }
@@ -50,41 +51,16 @@ func (s *Server) requireAPIKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		values := r.Header.Values("X-API-Key")
 		if len(values) == 0 || values[0] == "" {
-			writeError(w, http.StatusUnauthorized, "missing X-API-Key header")
+			httpapi.WriteError(w, http.StatusUnauthorized, "missing X-API-Key header")
 			return
 		}
 		got := sha256.Sum256([]byte(values[0]))
 		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
-			writeError(w, http.StatusUnauthorized, "invalid API key")
+			httpapi.WriteError(w, http.StatusUnauthorized, "invalid API key")
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// writeJSON answers status with v as JSON.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "encoding the response failed")
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(data)
-}
-
-// writeError answers the contract's error body.
-func writeError(w http.ResponseWriter, status int, format string, args ...any) {
-	body := model.ErrorBody{
-		StatusCode: status,
-		Message:    model.Messages{fmt.Sprintf(format, args...)},
-		Error:      http.StatusText(status),
-	}
-	data, _ := json.Marshal(body)
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(data)
 }
 
 // decodeBody decodes a JSON request body into v; an empty body leaves v
@@ -135,11 +111,11 @@ func jsonKind(t reflect.Type) string {
 }
 
 func (s *Server) handleCheckKey(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, model.CheckKeyResponse{OK: true})
+	httpapi.WriteJSON(w, http.StatusOK, model.CheckKeyResponse{OK: true})
 }
 
 func (s *Server) handleServerInfo(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, model.ServerInfo{
+	httpapi.WriteJSON(w, http.StatusOK, model.ServerInfo{
 		ServerSigPk:      s.keyB64,
 		Algs:             crypto.DefaultAlgs(),
 		Context:          s.cfg.EncryptionContext,

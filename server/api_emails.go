@@ -10,6 +10,7 @@ import (
 
 	"sandview/crypto"
 	"sandview/model"
+	"sandview/server/httpapi"
 	"sandview/server/store"
 )
 
@@ -56,7 +57,7 @@ func (s *Server) inboxFromPath(w http.ResponseWriter, r *http.Request) (*liveInb
 	address := pathAddress(r)
 	in, ok := s.reg.byAddr(address, s.cfg.Now())
 	if !ok {
-		writeError(w, http.StatusNotFound, "Inbox not found: %s", address)
+		httpapi.WriteError(w, http.StatusNotFound, "Inbox not found: %s", address)
 		return nil, false
 	}
 	return in, true
@@ -67,14 +68,14 @@ func (s *Server) inboxFromPath(w http.ResponseWriter, r *http.Request) (*liveInb
 func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, store.ErrNotFound) {
 		if id := r.PathValue("id"); id != "" {
-			writeError(w, http.StatusNotFound, "Email not found: %s", id)
+			httpapi.WriteError(w, http.StatusNotFound, "Email not found: %s", id)
 			return
 		}
-		writeError(w, http.StatusNotFound, "Inbox not found: %s", pathAddress(r))
+		httpapi.WriteError(w, http.StatusNotFound, "Inbox not found: %s", pathAddress(r))
 		return
 	}
 	s.log.Error("store request failed", "path", r.URL.Path, "error", err)
-	writeError(w, http.StatusInternalServerError, "reading the store failed")
+	httpapi.WriteError(w, http.StatusInternalServerError, "reading the store failed")
 }
 
 func (s *Server) handleSync(w http.ResponseWriter, r *http.Request) {
@@ -87,7 +88,7 @@ func (s *Server) handleSync(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, model.SyncStatus{EmailCount: len(ids), EmailsHash: emailsHash(ids)})
+	httpapi.WriteJSON(w, http.StatusOK, model.SyncStatus{EmailCount: len(ids), EmailsHash: emailsHash(ids)})
 }
 
 // emailsHash is base64url(SHA-256(sorted ids joined by "\n")).
@@ -105,7 +106,7 @@ func (s *Server) handleListEmails(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("includeContent"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, "includeContent must be true or false, got %q", v)
+			httpapi.WriteError(w, http.StatusBadRequest, "includeContent must be true or false, got %q", v)
 			return
 		}
 		withContent = b

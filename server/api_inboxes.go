@@ -11,6 +11,7 @@ import (
 
 	"sandview/crypto"
 	"sandview/model"
+	"sandview/server/httpapi"
 	"sandview/server/store"
 )
 
@@ -47,21 +48,21 @@ func badRequest(format string, args ...any) *inboxError {
 func (s *Server) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
 	var req createInboxRequest
 	if err := decodeBody(w, r, &req); err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
+		httpapi.WriteError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	in, err := s.createInbox(r.Context(), req)
 	if err != nil {
 		var ie *inboxError
 		if errors.As(err, &ie) {
-			writeError(w, ie.status, "%s", ie.msg)
+			httpapi.WriteError(w, ie.status, "%s", ie.msg)
 			return
 		}
 		s.log.Error("creating an inbox failed", "error", err)
-		writeError(w, http.StatusInternalServerError, "creating the inbox failed")
+		httpapi.WriteError(w, http.StatusInternalServerError, "creating the inbox failed")
 		return
 	}
-	writeJSON(w, http.StatusCreated, s.inboxResponse(in))
+	httpapi.WriteJSON(w, http.StatusCreated, s.inboxResponse(in))
 }
 
 func (s *Server) inboxResponse(in *liveInbox) model.Inbox {
@@ -244,7 +245,7 @@ func (s *Server) handleDeleteInbox(w http.ResponseWriter, r *http.Request) {
 	if ok {
 		if _, err := s.deleteInbox(r.Context(), in); err != nil {
 			s.log.Error("deleting an inbox failed", "error", err)
-			writeError(w, http.StatusInternalServerError, "deleting the inbox failed")
+			httpapi.WriteError(w, http.StatusInternalServerError, "deleting the inbox failed")
 			return
 		}
 	}
@@ -257,14 +258,14 @@ func (s *Server) handleDeleteAllInboxes(w http.ResponseWriter, r *http.Request) 
 		ok, err := s.deleteInbox(r.Context(), in)
 		if err != nil {
 			s.log.Error("deleting an inbox failed", "error", err)
-			writeError(w, http.StatusInternalServerError, "deleting the inboxes failed after %d", deleted)
+			httpapi.WriteError(w, http.StatusInternalServerError, "deleting the inboxes failed after %d", deleted)
 			return
 		}
 		if ok {
 			deleted++
 		}
 	}
-	writeJSON(w, http.StatusOK, model.DeleteAllResponse{Deleted: deleted})
+	httpapi.WriteJSON(w, http.StatusOK, model.DeleteAllResponse{Deleted: deleted})
 }
 
 // pathAddress is the {email} path segment, lowercased.

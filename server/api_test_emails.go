@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"sandview/model"
+	"sandview/server/httpapi"
 )
 
 // defaultTestSender is the From of a test email that names none.
@@ -43,22 +44,22 @@ var (
 func (s *Server) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 	var body testEmailBody
 	if err := decodeBody(w, r, &body); err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
+		httpapi.WriteError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	choice, err := body.authChoice()
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
+		httpapi.WriteError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	to := strings.ToLower(strings.TrimSpace(body.To))
 	if to == "" {
-		writeError(w, http.StatusBadRequest, "to is required: the address of an inbox")
+		httpapi.WriteError(w, http.StatusBadRequest, "to is required: the address of an inbox")
 		return
 	}
 	in, ok := s.reg.byAddr(to, s.cfg.Now())
 	if !ok {
-		writeError(w, http.StatusNotFound, "Inbox not found: %s", to)
+		httpapi.WriteError(w, http.StatusNotFound, "Inbox not found: %s", to)
 		return
 	}
 	from := strings.TrimSpace(body.From)
@@ -66,7 +67,7 @@ func (s *Server) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 		from = defaultTestSender
 	}
 	if strings.ContainsAny(from, "\r\n") {
-		writeError(w, http.StatusBadRequest, "from must be a single line")
+		httpapi.WriteError(w, http.StatusBadRequest, "from must be a single line")
 		return
 	}
 	subject := "Test Email"
@@ -81,7 +82,7 @@ func (s *Server) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 	raw := buildTestMessage(from, to, subject, text, body.HTML, now)
 	auth := choice.results(senderDomain(from), "127.0.0.1")
 	if !s.beginWork() {
-		writeError(w, http.StatusServiceUnavailable, "server is shutting down")
+		httpapi.WriteError(w, http.StatusServiceUnavailable, "server is shutting down")
 		return
 	}
 	defer s.endWork()
@@ -95,14 +96,14 @@ func (s *Server) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 	})
 	if err != nil {
 		s.log.Error("storing a test email failed", "error", err)
-		writeError(w, http.StatusInternalServerError, "storing the test email failed")
+		httpapi.WriteError(w, http.StatusInternalServerError, "storing the test email failed")
 		return
 	}
 	if len(out) == 0 {
-		writeError(w, http.StatusNotFound, "Inbox not found: %s", to)
+		httpapi.WriteError(w, http.StatusNotFound, "Inbox not found: %s", to)
 		return
 	}
-	writeJSON(w, http.StatusOK, model.TestEmailResponse{EmailID: out[0].id})
+	httpapi.WriteJSON(w, http.StatusOK, model.TestEmailResponse{EmailID: out[0].id})
 }
 
 // testAuthChoice is the chosen result of each check.

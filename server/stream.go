@@ -9,6 +9,7 @@ import (
 	sse "github.com/tmaxmax/go-sse"
 
 	"sandview/model"
+	"sandview/server/httpapi"
 )
 
 // Event stream tuning.
@@ -32,7 +33,7 @@ type heartbeat struct {
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	query := r.URL.Query()
 	if !query.Has("inboxes") {
-		writeError(w, http.StatusBadRequest, "query parameter inboxes is required: a comma-separated list of inbox hashes")
+		httpapi.WriteError(w, http.StatusBadRequest, "query parameter inboxes is required: a comma-separated list of inbox hashes")
 		return
 	}
 	wanted := make(map[string]bool)
@@ -42,12 +43,12 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(wanted) == 0 {
-		writeError(w, http.StatusBadRequest, "query parameter inboxes lists no inbox hash")
+		httpapi.WriteError(w, http.StatusBadRequest, "query parameter inboxes lists no inbox hash")
 		return
 	}
 	session, err := sse.Upgrade(w, r)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "this connection cannot stream events")
+		httpapi.WriteError(w, http.StatusInternalServerError, "this connection cannot stream events")
 		return
 	}
 	events, cancel := s.bus.Subscribe(streamBuffer)

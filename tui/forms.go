@@ -306,10 +306,12 @@ func (c *confirm) view(sh *shared, width int) string {
 
 func (c *confirm) helpKeys() help.KeyMap { return c.keys }
 
-// helpScreen shows the full key help.
+// helpScreen shows the full help of a key map, with notes under it.
 type helpScreen struct {
-	keys keys.KeyMap
-	help help.Model
+	title string
+	keys  help.KeyMap
+	notes []string
+	help  help.Model
 }
 
 func (h *helpScreen) handleKey(*shared, tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -324,9 +326,12 @@ func (h *helpScreen) view(sh *shared, width int) string {
 	hm.SetWidth(width - 4)
 	full := hm.FullHelpView(h.keys.FullHelp())
 	width = min(width, max(lipgloss.Width(full), 62)+4)
-	lines := []string{st.DialogTitle.Render("Keys"), ""}
+	lines := []string{st.DialogTitle.Render(h.title), ""}
 	lines = append(lines, strings.Split(full, "\n")...)
-	lines = append(lines, "", st.Muted.Render("u marks unread locally only: the service has no unread flag."), st.Muted.Render("Press any key to close."))
+	lines = append(lines, "")
+	for _, note := range append(h.notes, "Press any key to close.") {
+		lines = append(lines, st.Muted.Render(note))
+	}
 	return dialog(sh, lines, width)
 }
 

@@ -31,7 +31,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		m.overlay = &helpScreen{keys: k, help: m.help}
+		m.overlay = &helpScreen{title: "Keys", keys: k, help: m.help,
+			notes: []string{"u marks unread locally only: the service has no unread flag."}}
 	case key.Matches(msg, k.NextPane):
 		m.setFocus(m.focus + 1)
 	case key.Matches(msg, k.PrevPane):

@@ -2,14 +2,10 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
-	"sandview/keys"
 	"sandview/model"
 )
 
@@ -97,7 +93,10 @@ func (m *Model) webhookKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		m.overlay = &webhookHelp{keys: k, help: m.help}
+		m.overlay = &helpScreen{title: "Webhook keys", keys: k, help: m.help, notes: []string{
+			"l starts a receiver on 127.0.0.1 and points a global webhook at it:",
+			"it works with a local server (sandview --local).",
+		}}
 	case key.Matches(msg, k.Close):
 		m.closeWebhooks()
 	case key.Matches(msg, k.Back):
@@ -316,32 +315,3 @@ func (m *Model) webhookWheel(ms tea.Mouse) {
 		v.deliveries.scrollBody(delta)
 	}
 }
-
-// webhookHelp shows the keys of the webhooks view.
-type webhookHelp struct {
-	keys keys.WebhookKeyMap
-	help help.Model
-}
-
-func (h *webhookHelp) handleKey(*shared, tea.KeyPressMsg) (tea.Cmd, bool) {
-	return nil, true // any key closes the help
-}
-
-func (h *webhookHelp) paste(string) {}
-
-func (h *webhookHelp) view(sh *shared, width int) string {
-	st := sh.styles()
-	hm := h.help
-	hm.SetWidth(width - 4)
-	full := hm.FullHelpView(h.keys.FullHelp())
-	width = min(width, max(lipgloss.Width(full), 62)+4)
-	lines := []string{st.DialogTitle.Render("Webhook keys"), ""}
-	lines = append(lines, strings.Split(full, "\n")...)
-	lines = append(lines, "",
-		st.Muted.Render("l starts a receiver on 127.0.0.1 and points a global webhook at it:"),
-		st.Muted.Render("it works with a local server (sandview --local)."),
-		st.Muted.Render("Press any key to close."))
-	return dialog(sh, lines, width)
-}
-
-func (h *webhookHelp) helpKeys() help.KeyMap { return h.keys }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"sandview/model"
+	"sandview/server/httpapi"
 )
 
 // fakeInboxes is a fixed inbox registry.
@@ -52,7 +53,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 	guard := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get("X-API-Key") != "test-key" {
-				writeError(w, http.StatusUnauthorized, "invalid API key")
+				httpapi.WriteError(w, http.StatusUnauthorized, "invalid API key")
 				return
 			}
 			next.ServeHTTP(w, r)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sandview/model"
+	"sandview/server/httpapi"
 )
 
 // scope is where a route acts: global (zero value) or one inbox.
@@ -37,14 +38,14 @@ func (e *Engine) Register(mux *http.ServeMux, guard func(http.Handler) http.Hand
 	handle := func(pattern string, inbox bool, fn func(http.ResponseWriter, *http.Request, scope)) {
 		mux.Handle(pattern, guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if !e.cfg.Enabled {
-				writeError(w, http.StatusNotFound, "webhooks are disabled on this server (SVC_WEBHOOK_ENABLED=false)")
+				httpapi.WriteError(w, http.StatusNotFound, "webhooks are disabled on this server (SVC_WEBHOOK_ENABLED=false)")
 				return
 			}
 			sc := scope{}
 			if inbox {
 				hash, address, ok := e.lookupInbox(r.PathValue("email"))
 				if !ok {
-					writeError(w, http.StatusNotFound, "inbox %s not found", r.PathValue("email"))
+					httpapi.WriteError(w, http.StatusNotFound, "inbox %s not found", r.PathValue("email"))
 					return
 				}
 				sc = scope{inboxEmail: address, inboxHash: hash}
@@ -83,7 +84,7 @@ func (e *Engine) lookupInbox(address string) (hash, canonical string, ok bool) {
 func (e *Engine) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) {
 	var req model.CreateWebhookRequest
 	if err := decodeBody(w, r, &req); err != nil {
-		writeError(w, http.StatusBadRequest, "%s", err)
+		httpapi.WriteError(w, http.StatusBadRequest, "%s", err)
 		return
 	}
 	wh, err := e.create(sc, req)
@@ -91,7 +92,7 @@ func (e *Engine) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) 
 		writeRequestError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, wh)
+	httpapi.WriteJSON(w, http.StatusCreated, wh)
 }
 
 func (e *Engine) handleList(w http.ResponseWriter, _ *http.Request, sc scope) {
@@ -102,7 +103,7 @@ func (e *Engine) handleList(w http.ResponseWriter, _ *http.Request, sc scope) {
 		list.Webhooks[i] = h.view(false, false)
 	}
 	e.mu.Unlock()
-	writeJSON(w, http.StatusOK, list)
+	httpapi.WriteJSON(w, http.StatusOK, list)
 }
 
 func (e *Engine) handleGet(w http.ResponseWriter, r *http.Request, sc scope) {
@@ -117,13 +118,13 @@ func (e *Engine) handleGet(w http.ResponseWriter, r *http.Request, sc scope) {
 		writeNotFound(w, r.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, wh)
+	httpapi.WriteJSON(w, http.StatusOK, wh)
 }
 
 func (e *Engine) handleUpdate(w http.ResponseWriter, r *http.Request, sc scope) {
 	var req model.UpdateWebhookRequest
 	if err := decodeBody(w, r, &req); err != nil {
-		writeError(w, http.StatusBadRequest, "%s", err)
+		httpapi.WriteError(w, http.StatusBadRequest, "%s", err)
 		return
 	}
 	wh, err := e.update(sc, r.PathValue("id"), req)
@@ -131,7 +132,7 @@ func (e *Engine) handleUpdate(w http.ResponseWriter, r *http.Request, sc scope) 
 		writeRequestError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wh)
+	httpapi.WriteJSON(w, http.StatusOK, wh)
 }
 
 func (e *Engine) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) {
@@ -148,7 +149,7 @@ func (e *Engine) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) 
 	}
 	if err := e.store.deleteHook(id); err != nil {
 		e.log.Error("delete webhook", "webhook", id, "error", err)
-		writeError(w, http.StatusInternalServerError, "the webhook was removed but could not be deleted from disk")
+		httpapi.WriteError(w, http.StatusInternalServerError, "the webhook was removed but could not be deleted from disk")
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -160,7 +161,7 @@ func (e *Engine) handleTest(w http.ResponseWriter, r *http.Request, sc scope) {
 		writeRequestError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	httpapi.WriteJSON(w, http.StatusOK, res)
 }
 
 func (e *Engine) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) {
@@ -183,14 +184,14 @@ func (e *Engine) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) 
 	}
 	if err := e.store.putHooks(rec); err != nil {
 		e.log.Error("save rotated secret", "webhook", id, "error", err)
-		writeError(w, http.StatusInternalServerError, "the new secret could not be saved")
+		httpapi.WriteError(w, http.StatusInternalServerError, "the new secret could not be saved")
 		return
 	}
-	writeJSON(w, http.StatusOK, model.RotateSecretResponse{ID: id, Secret: rec.Secret, PreviousSecretValidUntil: rec.PreviousSecretValidUntil})
+	httpapi.WriteJSON(w, http.StatusOK, model.RotateSecretResponse{ID: id, Secret: rec.Secret, PreviousSecretValidUntil: rec.PreviousSecretValidUntil})
 }
 
 func (e *Engine) handleTemplates(w http.ResponseWriter, _ *http.Request, _ scope) {
-	writeJSON(w, http.StatusOK, model.WebhookTemplates{Templates: templateLabels[:]})
+	httpapi.WriteJSON(w, http.StatusOK, model.WebhookTemplates{Templates: templateLabels[:]})
 }
 
 func (e *Engine) handleMetrics(w http.ResponseWriter, _ *http.Request, _ scope) {
@@ -211,7 +212,7 @@ func (e *Engine) handleMetrics(w http.ResponseWriter, _ *http.Request, _ scope) 
 	}
 	e.mu.Unlock()
 	m.Webhooks.Total = m.Webhooks.Global + m.Webhooks.Inbox
-	writeJSON(w, http.StatusOK, m)
+	httpapi.WriteJSON(w, http.StatusOK, m)
 }
 
 // findLocked returns the webhook id of scope sc.
@@ -384,32 +385,8 @@ func (e *Engine) test(ctx context.Context, sc scope, id string) (model.TestWebho
 	return out, nil
 }
 
-// writeJSON answers status with v as JSON.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "encoding the response failed")
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(data)
-}
-
-// writeError answers the contract's error body {statusCode, message, error}.
-func writeError(w http.ResponseWriter, status int, format string, args ...any) {
-	data, _ := json.Marshal(model.ErrorBody{
-		StatusCode: status,
-		Message:    model.Messages{fmt.Sprintf(format, args...)},
-		Error:      http.StatusText(status),
-	})
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(data)
-}
-
 func writeNotFound(w http.ResponseWriter, id string) {
-	writeError(w, http.StatusNotFound, "webhook %s not found", id)
+	httpapi.WriteError(w, http.StatusNotFound, "webhook %s not found", id)
 }
 
 // writeRequestError answers a refused request with its status, anything
@@ -417,10 +394,10 @@ func writeNotFound(w http.ResponseWriter, id string) {
 func writeRequestError(w http.ResponseWriter, err error) {
 	var re *requestError
 	if errors.As(err, &re) {
-		writeError(w, re.status, "%s", re.msg)
+		httpapi.WriteError(w, re.status, "%s", re.msg)
 		return
 	}
-	writeError(w, http.StatusInternalServerError, "%s", err)
+	httpapi.WriteError(w, http.StatusInternalServerError, "%s", err)
 }
 
 // decodeBody decodes a JSON request body of at most 1 MiB into v.

@@ -1,0 +1,39 @@
+// Package httpapi writes the embedded server's HTTP responses: JSON bodies
+// and the interface's error body {statusCode, message, error}. The server
+// and its webhook engine share it so every route answers the same way.
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"sandview/model"
+)
+
+// WriteJSON answers status with v as JSON.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		WriteError(w, http.StatusInternalServerError, "encoding the response failed")
+		return
+	}
+	write(w, status, data)
+}
+
+// WriteError answers status with the error body; the message is formatted
+// from format and args.
+func WriteError(w http.ResponseWriter, status int, format string, args ...any) {
+	data, _ := json.Marshal(model.ErrorBody{
+		StatusCode: status,
+		Message:    model.Messages{fmt.Sprintf(format, args...)},
+		Error:      http.StatusText(status),
+	})
+	write(w, status, data)
+}
+
+func write(w http.ResponseWriter, status int, data []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
