@@ -389,20 +389,25 @@ func (d *delivery) report(err error) {
 	}
 }
 
-// listIDs lists the inbox and returns the ids of its emails. Emails that
-// cannot be opened still count (their ids are known).
+// listIDs lists the ids of the inbox's emails (without opening them).
 func (d *delivery) listIDs(ctx context.Context, in *Inbox) (map[string]bool, error) {
-	d.listSlots <- struct{}{}
-	emails, err := in.Emails(ctx, ListOptions{})
-	<-d.listSlots
-	if emails == nil && err != nil {
+	list, err := d.listOrdered(ctx, in)
+	if err != nil {
 		return nil, err
 	}
-	ids := make(map[string]bool, len(emails))
-	for _, e := range emails {
-		ids[e.ID] = true
+	ids := make(map[string]bool, len(list))
+	for _, id := range list {
+		ids[id] = true
 	}
 	return ids, nil
+}
+
+// listOrdered lists the ids of the inbox's emails, newest first, within
+// the bound on concurrent listings.
+func (d *delivery) listOrdered(ctx context.Context, in *Inbox) ([]string, error) {
+	d.listSlots <- struct{}{}
+	defer func() { <-d.listSlots }()
+	return in.emailIDs(ctx)
 }
 
 // seedInBackground seeds a watch that was made without seeding, retrying
@@ -547,18 +552,16 @@ func (d *delivery) syncInbox(ctx context.Context, w *watched) bool {
 	if !d.isSeeded(w) {
 		return true
 	}
-	d.listSlots <- struct{}{}
-	emails, err := w.inbox.Emails(ctx, ListOptions{})
-	<-d.listSlots
-	if emails == nil && err != nil {
+	ids, err := d.listOrdered(ctx, w.inbox)
+	if err != nil {
 		if ctx.Err() == nil {
 			d.report(fmt.Errorf("sync %s: %w", w.inbox.info.EmailAddress, err))
 		}
 		return false
 	}
 	ok := true
-	for k := len(emails) - 1; k >= 0; k-- {
-		id := emails[k].ID
+	for k := len(ids) - 1; k >= 0; k-- {
+		id := ids[k]
 		if !d.claim(w, id) {
 			continue
 		}

@@ -47,6 +47,22 @@ type ListOptions struct {
 // a decoding error): callers that show lists use the slice and report the
 // error. Request failures return a nil slice.
 func (i *Inbox) Emails(ctx context.Context, opts ListOptions) ([]model.Email, error) {
+	body, err := i.listBody(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if i.info.Encrypted {
+		if _, err := i.openerFor(ctx); err != nil {
+			return nil, err
+		}
+	}
+	emails, err := i.openList(body)
+	sortNewestFirst(emails)
+	return emails, err
+}
+
+// listBody fetches the raw list of the inbox's email records.
+func (i *Inbox) listBody(ctx context.Context, opts ListOptions) ([]byte, error) {
 	var body []byte
 	err := i.c.do(ctx, request{
 		method:   http.MethodGet,
@@ -58,14 +74,28 @@ func (i *Inbox) Emails(ctx context.Context, opts ListOptions) ([]model.Email, er
 	if err != nil {
 		return nil, fmt.Errorf("list emails of %s: %w", i.info.EmailAddress, err)
 	}
-	if i.info.Encrypted {
-		if _, err := i.openerFor(ctx); err != nil {
-			return nil, err
+	return body, nil
+}
+
+// emailIDs lists the ids of the inbox's emails in the server's order
+// (newest first) without opening them: ids are not encrypted, and they are
+// all delivery needs to find new mail.
+func (i *Inbox) emailIDs(ctx context.Context) ([]string, error) {
+	body, err := i.listBody(ctx, ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	raw, err := splitJSONArray(body)
+	if err != nil {
+		return nil, fmt.Errorf("list emails of %s: the server sent a list that is not a JSON array: %w", i.info.EmailAddress, err)
+	}
+	ids := make([]string, 0, len(raw))
+	for _, rec := range raw {
+		if id := recordID(rec); id != "" {
+			ids = append(ids, id)
 		}
 	}
-	emails, err := i.openList(body)
-	sortNewestFirst(emails)
-	return emails, err
+	return ids, nil
 }
 
 // openList decodes a list body and opens every record. The array is split

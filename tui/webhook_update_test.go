@@ -2,8 +2,9 @@ package tui
 
 import (
 	"errors"
-	"sandview/model"
 	"time"
+
+	"sandview/model"
 
 	"strings"
 	"testing"
