@@ -171,7 +171,7 @@ func (m *Monitor) follow(inboxes []*Inbox) error {
 		if watching {
 			continue
 		}
-		if err := m.watch(nil, in, false); err != nil {
+		if err := m.watch(m.c.ctx, in, false); err != nil {
 			return err
 		}
 	}

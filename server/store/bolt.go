@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Bucket layout: inboxes/<hash> = JSON Inbox; emails/<hash>/<id> = encoded
@@ -185,7 +186,7 @@ func (b *Bolt) DeleteInbox(ctx context.Context, hash string) error {
 			return err
 		}
 		err := tx.Bucket(bucketEmails).DeleteBucket([]byte(hash))
-		if errors.Is(err, bolt.ErrBucketNotFound) {
+		if errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return nil
 		}
 		return err
