@@ -48,7 +48,7 @@ type webhookData struct {
 type hookTest struct {
 	at      time.Time
 	res     model.TestWebhookResponse
-	payload string // pretty JSON of PayloadSent, sanitized
+	payload *highlighted // pretty JSON of PayloadSent, sanitized
 	err     string
 }
 
@@ -67,7 +67,7 @@ type delivery struct {
 	timestamp  string
 	age        time.Duration
 	signature  webhookrecv.SignatureStatus
-	body       string
+	body       *highlighted
 	headers    []string // "Name: value", sorted
 }
 
@@ -218,7 +218,7 @@ func sanitizeTest(res model.TestWebhookResponse, at time.Time) hookTest {
 	res.Error = model.SanitizeLine(res.Error)
 	t := hookTest{at: at, res: res}
 	if len(res.PayloadSent) > 0 {
-		t.payload = model.SanitizeText(prettyJSON(res.PayloadSent))
+		t.payload = newHighlighted(model.SanitizeText(prettyJSON(res.PayloadSent)))
 	}
 	t.res.PayloadSent = nil
 	return t
@@ -229,7 +229,7 @@ func sanitizeDelivery(r webhookrecv.Delivery) delivery {
 	line := model.SanitizeLine
 	d := delivery{
 		receivedAt: r.ReceivedAt, event: line(r.Event), id: line(r.DeliveryID), timestamp: line(r.Timestamp),
-		age: r.Age, signature: r.Signature, body: model.SanitizeText(r.PrettyBody),
+		age: r.Age, signature: r.Signature, body: newHighlighted(model.SanitizeText(r.PrettyBody)),
 	}
 	d.headers = headerLines(r.Headers)
 	return d

@@ -155,10 +155,10 @@ func (p *deliveryPane) bodyLines() []string {
 	meta := fmt.Sprintf("received %s · timestamp %s (%s old on arrival)", dl.receivedAt.UTC().Format("15:04:05 UTC"), orNone(dl.timestamp), dl.age.Round(time.Second))
 	out = append(out, wrapStyled(st.Muted.Render, meta, width)...)
 	out = append(out, "")
-	if dl.body == "" {
+	if dl.body.empty() {
 		out = append(out, st.Muted.Render("(empty body)"))
 	} else {
-		out = append(out, wrapStyled(st.Code.Render, dl.body, width)...)
+		out = append(out, dl.body.lines(p.sh, width)...)
 	}
 	if len(dl.headers) > 0 {
 		out = append(out, "", st.Label.Render("Headers"))

@@ -221,10 +221,10 @@ func (p *webhookDetail) testLines(h model.Webhook, width int) []string {
 		out = append(out, wrapStyled(st.Code.Render, r.ResponseBody, width)...)
 	}
 	out = append(out, st.Label.Render("Payload sent"))
-	if t.payload == "" {
+	if t.payload.empty() {
 		return append(out, st.Muted.Render("(not reported)"))
 	}
-	return append(out, wrapStyled(st.Code.Render, t.payload, width)...)
+	return append(out, t.payload.lines(p.sh, width)...)
 }
 
 func (p *webhookDetail) rotationLines(h model.Webhook, width int) []string {

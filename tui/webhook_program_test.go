@@ -59,7 +59,7 @@ func TestProgramWebhookReceiver(t *testing.T) {
 			}
 		}
 		for _, dl := range d.deliveries {
-			if dl.event == "email.received" && dl.signature == webhookrecv.SignatureValid && strings.Contains(dl.body, inbox.Address()) {
+			if dl.event == "email.received" && dl.signature == webhookrecv.SignatureValid && strings.Contains(dl.body.text, inbox.Address()) {
 				select {
 				case received <- plain(&m):
 				default:

@@ -71,7 +71,7 @@ func TestWebhookReceiverVerifiesDeliveries(t *testing.T) {
 			t.Fatalf("delivery %d: signature %v, want %v", i, got[i], wantSig[i])
 		}
 	}
-	if d.deliveries[2].event != "email.received" || !strings.Contains(d.deliveries[2].body, `"subject": "hello`) {
+	if d.deliveries[2].event != "email.received" || !strings.Contains(d.deliveries[2].body.text, `"subject": "hello`) {
 		t.Fatalf("delivery not recorded: %+v", d.deliveries[2])
 	}
 	press(t, m, "tab", "tab", "G")
