@@ -48,4 +48,3 @@ func codeFence(text string) string {
 	}
 	return strings.Repeat("`", max(3, longest+1))
 }
-

@@ -68,6 +68,12 @@ func TestProgramReceivesMail(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the mail never reached the model")
 	}
+	stopProgram(t, cancel, done)
+}
+
+// stopProgram cancels a program run by Run and waits for it to end cleanly.
+func stopProgram(t *testing.T, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
 	cancel()
 	select {
 	case err := <-done:

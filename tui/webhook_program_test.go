@@ -104,13 +104,5 @@ func TestProgramWebhookReceiver(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the delivery never reached the model")
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	stopProgram(t, cancel, done)
 }

@@ -33,16 +33,7 @@ func TestConformance_E2E_SubscriptionUnsubscribeStops(t *testing.T) {
 	tg := e2eTarget(t)
 	c := tg.newClient(t)
 	in := newInbox(t, c, "")
-	stopped, witness := newReceived(), newReceived()
-	sub, err := in.OnNewEmail(stopped.add)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := in.OnNewEmail(witness.add)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Unsubscribe()
+	stopped, witness, sub := subscribeTwice(t, in)
 	tg.smtpEmail(t, in.Address(), "before")
 	stopped.await(t, "before")
 	sub.Unsubscribe()

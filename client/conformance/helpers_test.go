@@ -118,6 +118,24 @@ type received struct {
 	signal   chan struct{}
 }
 
+// subscribeTwice subscribes two callbacks to in: sub, to be unsubscribed by
+// the test, feeding stopped, and a witness that stays subscribed until the
+// test ends.
+func subscribeTwice(t *testing.T, in *client.Inbox) (stopped, witness *received, sub client.Subscription) {
+	t.Helper()
+	stopped, witness = newReceived(), newReceived()
+	sub, err := in.OnNewEmail(stopped.add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := in.OnNewEmail(witness.add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.Unsubscribe)
+	return stopped, witness, sub
+}
+
 func newReceived() *received {
 	return &received{subjects: map[string]int{}, signal: make(chan struct{}, 1)}
 }

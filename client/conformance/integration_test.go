@@ -237,16 +237,7 @@ func TestConformance_Integration_SubscriptionUnsubscribeStops(t *testing.T) {
 	tg := integrationTarget(t)
 	c := tg.newClient(t)
 	in := newInbox(t, c, "")
-	stopped, witness := newReceived(), newReceived()
-	sub, err := in.OnNewEmail(stopped.add)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := in.OnNewEmail(witness.add)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Unsubscribe()
+	stopped, witness, sub := subscribeTwice(t, in)
 	sub.Unsubscribe()
 	testEmail(t, c, in.Address(), "after unsubscribe")
 	witness.await(t, "after unsubscribe")
