@@ -203,16 +203,24 @@ func (m *Model) handleClick(ms tea.Mouse) tea.Cmd {
 // wheelStep is how far one wheel notch scrolls.
 const wheelStep = 3
 
-func (m *Model) handleWheel(ms tea.Mouse) {
+// wheelDelta is how many rows a wheel event scrolls; ok is false for other
+// buttons and while a dialog is open.
+func (m *Model) wheelDelta(ms tea.Mouse) (delta int, ok bool) {
 	if m.overlay != nil {
-		return
+		return 0, false
 	}
-	delta := wheelStep
 	switch ms.Button {
 	case tea.MouseWheelUp:
-		delta = -wheelStep
+		return -wheelStep, true
 	case tea.MouseWheelDown:
-	default:
+		return wheelStep, true
+	}
+	return 0, false
+}
+
+func (m *Model) handleWheel(ms tea.Mouse) {
+	delta, ok := m.wheelDelta(ms)
+	if !ok {
 		return
 	}
 	l := m.lay

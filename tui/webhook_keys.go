@@ -292,15 +292,8 @@ func (m *Model) webhookClick(ms tea.Mouse) tea.Cmd {
 
 // webhookWheel scrolls the pane under the pointer.
 func (m *Model) webhookWheel(ms tea.Mouse) {
-	if m.overlay != nil {
-		return
-	}
-	delta := wheelStep
-	switch ms.Button {
-	case tea.MouseWheelUp:
-		delta = -wheelStep
-	case tea.MouseWheelDown:
-	default:
+	delta, ok := m.wheelDelta(ms)
+	if !ok {
 		return
 	}
 	v := m.hooks
