@@ -37,8 +37,8 @@ func computeLayout(width, height, top int, focus pane) layout {
 	switch {
 	case width >= wideMin:
 		l.mode = layoutWide
-		inW := clampInt(width*22/100, 30, 44)
-		msgW := (width - inW) * 45 / 100
+		inW := clampInt(width*18/100, 28, 40)
+		msgW := (width - inW) / 2
 		restW := width - inW - msgW
 		authH := clampInt(bodyH*2/5, 8, 16)
 		if bodyH-authH < 10 {
