@@ -14,7 +14,7 @@ done
 
 work=$(mktemp -d)
 session="sandview-shots-$$"
-cleanup() { tmux kill-server -L "$session" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { tmux -L "$session" kill-server 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 t() { tmux -L "$session" "$@"; }
 
