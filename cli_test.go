@@ -10,36 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"sandview/client"
-	"sandview/server/servertest"
 )
 
 func TestCLIWaitAndSend(t *testing.T) {
 	h := newCLI(t)
-	srv, home, ctx := h.srv, h.home, h.ctx
-
+	srv := h.srv
 	// One inbox in the keystore the CLI reads.
-	c, err := client.New(srv.URL(), servertest.APIKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks, err := client.OpenKeystore(client.KeystoreDir(home, srv.URL()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exported, err := in.Export()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ks.Save(exported); err != nil {
-		t.Fatal(err)
-	}
+	address := decodeJSON[inboxView](t, h.must("inbox", "create", "--json")).EmailAddress
 	start, finish, run := h.start, h.finish, h.run
 
 	attachment := filepath.Join(t.TempDir(), "report.csv")
@@ -48,10 +25,10 @@ func TestCLIWaitAndSend(t *testing.T) {
 	}
 
 	t.Run("wait then send", func(t *testing.T) {
-		waitCmd, waitOut, waitErr := start("wait", "--inbox", in.Address(), "--subject", "^Hello", "--from", `bob@example\.org`, "--timeout", "30s", "--json")
-		sent := run("send", "--to", in.Address(), "--from", "bob@example.org", "--subject", "Hello CLI",
+		waitCmd, waitOut, waitErr := start("wait", "--inbox", address, "--subject", "^Hello", "--from", `bob@example\.org`, "--timeout", "30s", "--json")
+		sent := run("send", "--to", address, "--from", "bob@example.org", "--subject", "Hello CLI",
 			"--text", "plain body", "--html", "<p>html body</p>", "--attach", attachment, "--smtp", srv.SMTPAddr())
-		if sent.code != 0 || !strings.Contains(sent.stdout, "sent to "+in.Address()) {
+		if sent.code != 0 || !strings.Contains(sent.stdout, "sent to "+address) {
 			t.Fatalf("send: exit %d, %q %q", sent.code, sent.stdout, sent.stderr)
 		}
 		waited := finish(waitCmd, waitOut, waitErr)
@@ -69,8 +46,8 @@ func TestCLIWaitAndSend(t *testing.T) {
 	})
 
 	t.Run("count includes existing mail", func(t *testing.T) {
-		waitCmd, waitOut, waitErr := start("wait", "--inbox", in.Address(), "--subject", "^Hello", "--count", "2", "--json")
-		if sent := run("send", "--to", in.Address(), "--subject", "Hello again", "--smtp", srv.SMTPAddr()); sent.code != 0 {
+		waitCmd, waitOut, waitErr := start("wait", "--inbox", address, "--subject", "^Hello", "--count", "2", "--json")
+		if sent := run("send", "--to", address, "--subject", "Hello again", "--smtp", srv.SMTPAddr()); sent.code != 0 {
 			t.Fatalf("send: exit %d, %s", sent.code, sent.stderr)
 		}
 		waited := finish(waitCmd, waitOut, waitErr)
@@ -85,18 +62,18 @@ func TestCLIWaitAndSend(t *testing.T) {
 
 	t.Run("timeout exits 3", func(t *testing.T) {
 		began := time.Now()
-		r := run("wait", "--inbox", in.Address(), "--subject", "never", "--timeout", "300ms")
+		r := run("wait", "--inbox", address, "--subject", "never", "--timeout", "300ms")
 		if r.code != exitTimeout || !strings.Contains(r.stderr, "timed out") || r.stdout != "" {
 			t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 		}
 		if time.Since(began) < 300*time.Millisecond {
 			t.Fatal("returned before the timeout")
 		}
-		r = run("wait", "--inbox", in.Address(), "--subject", "never", "--timeout", "0")
+		r = run("wait", "--inbox", address, "--subject", "never", "--timeout", "0")
 		if r.code != exitTimeout || !strings.Contains(r.stderr, "timed out") {
 			t.Fatalf("--timeout 0: exit %d, %q", r.code, r.stderr)
 		}
-		r = run("wait", "--inbox", in.Address(), "--subject", "CLI$", "--timeout", "0")
+		r = run("wait", "--inbox", address, "--subject", "CLI$", "--timeout", "0")
 		if r.code != 0 || !strings.Contains(r.stdout, "Hello CLI") {
 			t.Fatalf("--timeout 0 with the mail there: exit %d, %q %q", r.code, r.stdout, r.stderr)
 		}
@@ -113,7 +90,7 @@ func TestCLIWaitAndSend(t *testing.T) {
 				t.Errorf("%v: exit %d, %q", args, r.code, r.stderr)
 			}
 		}
-		if r := run("send", "--to", in.Address(), "--attach", filepath.Join(t.TempDir(), "missing"), "--smtp", srv.SMTPAddr()); r.code != exitFailure || !strings.Contains(r.stderr, "missing") {
+		if r := run("send", "--to", address, "--attach", filepath.Join(t.TempDir(), "missing"), "--smtp", srv.SMTPAddr()); r.code != exitFailure || !strings.Contains(r.stderr, "missing") {
 			t.Errorf("missing attachment: exit %d, %q", r.code, r.stderr)
 		}
 	})

@@ -7,13 +7,10 @@ package client
 import (
 	"context"
 	"fmt"
-	"io"
-	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/smtp"
-	"net/url"
 	"runtime"
 	"slices"
 	"strings"
@@ -188,16 +185,7 @@ func (p *countingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func Test500InboxesOneStream(t *testing.T) {
 	const n = 500
 	srv := servertest.Start(t)
-	target, _ := url.Parse(srv.URL())
-	proxy := &countingProxy{rp: httputil.NewSingleHostReverseProxy(target)}
-	proxy.rp.FlushInterval = -1
-	proxy.rp.ErrorLog = log.New(io.Discard, "", 0)
-	// Its own transport, whose idle connections are closed before the
-	// server stops (a connection that never carried a request holds up the
-	// server's graceful shutdown).
-	transport := &http.Transport{}
-	proxy.rp.Transport = transport
-	t.Cleanup(transport.CloseIdleConnections)
+	proxy := &countingProxy{rp: NewTestProxy(t, srv.URL())}
 	hs := httptest.NewServer(proxy)
 	t.Cleanup(hs.Close)
 	c := benchClient(t, hs.URL, WithStrategy(StrategySSE))

@@ -10,13 +10,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/smtp"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -400,19 +397,7 @@ type eventProxy struct {
 }
 
 func newEventProxy(t *testing.T, target string) *eventProxy {
-	u, err := url.Parse(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &eventProxy{rp: httputil.NewSingleHostReverseProxy(u)}
-	p.rp.FlushInterval = -1
-	p.rp.ErrorLog = log.New(io.Discard, "", 0)
-	// Its own transport, whose idle connections are closed before the
-	// server stops (a connection that never carried a request holds up the
-	// server's graceful shutdown).
-	transport := &http.Transport{}
-	p.rp.Transport = transport
-	t.Cleanup(transport.CloseIdleConnections)
+	p := &eventProxy{rp: client.NewTestProxy(t, target)}
 	p.Server = httptest.NewServer(p)
 	t.Cleanup(p.Close)
 	return p

@@ -1,0 +1,28 @@
+package client
+
+import (
+	"io"
+	"log"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"testing"
+)
+
+// NewTestProxy (tests only) is a streaming reverse proxy to target for
+// fault tests. It has its own transport, whose idle connections are closed
+// before the server stops (a connection that never carried a request holds
+// up the server's graceful shutdown).
+func NewTestProxy(t testing.TB, target string) *httputil.ReverseProxy {
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.FlushInterval = -1
+	rp.ErrorLog = log.New(io.Discard, "", 0)
+	transport := &http.Transport{}
+	rp.Transport = transport
+	t.Cleanup(transport.CloseIdleConnections)
+	return rp
+}
