@@ -40,6 +40,7 @@ var serveEnv = map[string]string{
 	"tls-cert":             "SVC_TLS_CERT",
 	"tls-key":              "SVC_TLS_KEY",
 	"log-level":            "SVC_LOG_LEVEL",
+	"sign-at-ingest":       "SVC_SIGN_AT_INGEST",
 }
 
 // serveOptions are the flags of `sandview serve`.
@@ -56,6 +57,7 @@ type serveOptions struct {
 	maxStoreBytes      int64
 	tlsCert, tlsKey    string
 	logLevel           string
+	signAtIngest       bool
 }
 
 func newServeCommand() *cobra.Command {
@@ -97,6 +99,7 @@ in flight is finished before exiting.`,
 	f.StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate enabling STARTTLS (SVC_TLS_CERT)")
 	f.StringVar(&o.tlsKey, "tls-key", "", "PEM private key of --tls-cert (SVC_TLS_KEY)")
 	f.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error (SVC_LOG_LEVEL)")
+	f.BoolVar(&o.signAtIngest, "sign-at-ingest", false, "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after (SVC_SIGN_AT_INGEST)")
 	return cmd
 }
 
@@ -132,7 +135,7 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
 		MaxMessageBytes: o.maxMessageBytes, MaxEmailsPerInbox: o.maxEmailsPerInbox,
-		MaxStoreBytes: o.maxStoreBytes, Logger: logger, Webhooks: &webhooks,
+		MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, Logger: logger, Webhooks: &webhooks,
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
@@ -176,6 +179,11 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 	}
 	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n",
 		srv.URL(), srv.SMTPAddr(), strings.Join(o.domains, ", "), storage, o.policy)
+	if o.signAtIngest {
+		fmt.Fprintln(out, "  signing   every payload before SMTP answers")
+	} else {
+		fmt.Fprintln(out, "  signing   parsed and raw payloads just after SMTP answers")
+	}
 	if o.dev {
 		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
 	}

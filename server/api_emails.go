@@ -75,7 +75,7 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	s.log.Error("store request failed", "path", r.URL.Path, "error", err)
-	httpapi.WriteError(w, http.StatusInternalServerError, "reading the store failed")
+	httpapi.WriteError(w, http.StatusInternalServerError, "reading the email failed")
 }
 
 func (s *Server) handleSync(w http.ResponseWriter, r *http.Request) {
@@ -112,6 +112,9 @@ func (s *Server) handleListEmails(w http.ResponseWriter, r *http.Request) {
 		withContent = b
 	}
 	emails, err := s.store.Emails(r.Context(), in.Hash, withContent)
+	if err == nil && withContent {
+		emails, err = s.signer.readyAll(r.Context(), in, emails, store.PartParsed)
+	}
 	if err != nil {
 		s.storeError(w, r, err)
 		return
@@ -130,12 +133,17 @@ func (s *Server) handleListEmails(w http.ResponseWriter, r *http.Request) {
 	writeJSONBytes(w, append(body, ']'))
 }
 
-func (s *Server) emailFromPath(w http.ResponseWriter, r *http.Request) (*liveInbox, *store.Email, bool) {
+// emailFromPath finds the email of the {email} and {id} path segments with
+// the payloads in need signed, or answers 404.
+func (s *Server) emailFromPath(w http.ResponseWriter, r *http.Request, need store.Parts) (*liveInbox, *store.Email, bool) {
 	in, ok := s.inboxFromPath(w, r)
 	if !ok {
 		return nil, nil, false
 	}
 	e, err := s.store.Email(r.Context(), store.EmailKey{InboxHash: in.Hash, ID: r.PathValue("id")})
+	if err == nil {
+		e, err = s.signer.ready(r.Context(), in, e, need)
+	}
 	if err != nil {
 		s.storeError(w, r, err)
 		return nil, nil, false
@@ -144,7 +152,7 @@ func (s *Server) emailFromPath(w http.ResponseWriter, r *http.Request) (*liveInb
 }
 
 func (s *Server) handleGetEmail(w http.ResponseWriter, r *http.Request) {
-	in, e, ok := s.emailFromPath(w, r)
+	in, e, ok := s.emailFromPath(w, r, store.PartParsed)
 	if !ok {
 		return
 	}
@@ -152,7 +160,7 @@ func (s *Server) handleGetEmail(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleGetRaw(w http.ResponseWriter, r *http.Request) {
-	in, e, ok := s.emailFromPath(w, r)
+	in, e, ok := s.emailFromPath(w, r, store.PartRaw)
 	if !ok {
 		return
 	}

@@ -64,6 +64,12 @@ type Config struct {
 	// are evicted beyond them (10000 emails, 1 GiB of payloads).
 	MaxEmailsPerInbox int
 	MaxStoreBytes     int64
+	// SignAtIngest signs every payload of an encrypted email before SMTP
+	// answers 250. By default only the metadata is; the parsed and raw
+	// payloads are encrypted at once but signed after the answer, in the
+	// background or by the first read (see signer), which makes encrypted
+	// ingest about twice as fast.
+	SignAtIngest bool
 	// SigningKey is the server's ML-DSA-65 key; nil loads it from DataDir
 	// (creating it on first start) or, in memory, generates one.
 	SigningKey *crypto.SigningKey

@@ -35,7 +35,17 @@ type delivered struct {
 // deliver parses, checks, seals and stores a message once per inbox, then
 // announces it. It returns when the emails are committed (durably with a
 // data directory). Inboxes deleted meanwhile are skipped.
-func (s *Server) deliver(ctx context.Context, d delivery) ([]delivered, error) {
+func (s *Server) deliver(ctx context.Context, d delivery) (out []delivered, err error) {
+	s.signer.ingestStarted()
+	defer func() {
+		var unsigned []pendingEmail
+		for _, e := range out {
+			if e.inbox.Encrypted && !s.cfg.SignAtIngest {
+				unsigned = append(unsigned, pendingEmail{inbox: e.inbox, id: e.id})
+			}
+		}
+		s.signer.ingestDone(unsigned)
+	}()
 	msg := mailparse.Parse(d.raw)
 	ip := ""
 	if d.remoteIP != nil {
@@ -179,8 +189,10 @@ func parsedJSON(msg *mailparse.Message, auth model.AuthResults) ([]byte, error) 
 	return data, nil
 }
 
-// buildEmail makes the stored form of an email for one inbox (sealed for an
-// encrypted inbox) and its event-stream JSON.
+// buildEmail makes the stored form of an email for one inbox and its
+// event-stream JSON. For an encrypted inbox all three payloads are
+// encrypted; the metadata is signed, and so are the parsed and raw payloads
+// with Config.SignAtIngest; otherwise the signer signs them later.
 func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, receivedAt time.Time, parsed, raw []byte) (*store.Email, []byte, error) {
 	meta, err := metadataJSON(id, msg, formatTime(receivedAt))
 	if err != nil {
@@ -192,13 +204,19 @@ func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, re
 			dst       *[]byte
 			plaintext []byte
 			aad       string
+			signLater store.Parts
 		}{
-			{&email.Metadata, meta, s.aadPrefix + ":metadata"},
-			{&email.Parsed, parsed, s.aadPrefix + ":parsed"},
-			{&email.Raw, raw, s.aadPrefix + ":raw"},
+			{&email.Metadata, meta, s.aadPrefix + ":metadata", 0},
+			{&email.Parsed, parsed, s.aadPrefix + ":parsed", store.PartParsed},
+			{&email.Raw, raw, s.aadPrefix + ":raw", store.PartRaw},
 		}
 		for _, p := range parts {
-			payload, err := in.sealer.Seal(p.plaintext, []byte(p.aad))
+			seal := in.sealer.Seal
+			if p.signLater != 0 && !s.cfg.SignAtIngest {
+				seal = in.sealer.Encrypt
+				email.Unsigned |= p.signLater
+			}
+			payload, err := seal(p.plaintext, []byte(p.aad))
 			if err != nil {
 				return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
 			}

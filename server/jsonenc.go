@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf8"
 
@@ -59,28 +60,76 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// payloadJSON renders a sealed payload as the contract's EncryptedPayload.
+// payloadFields are the byte fields of a payload in the order payloadJSON
+// writes them, each with the JSON that precedes its value.
+func payloadFields(p *crypto.Payload) []struct {
+	prefix string
+	value  *string
+} {
+	return []struct {
+		prefix string
+		value  *string
+	}{
+		{`,"ct_kem":"`, &p.CtKem}, {`","nonce":"`, &p.Nonce}, {`","aad":"`, &p.AAD},
+		{`","ciphertext":"`, &p.Ciphertext}, {`","sig":"`, &p.Sig}, {`","server_sig_pk":"`, &p.ServerSigPk},
+	}
+}
+
+// appendPayloadHeader appends the start of a payload's JSON: its version
+// and algorithms.
+func appendPayloadHeader(b []byte, v int, algs crypto.Algs) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(v), 10)
+	b = append(b, `,"algs":{"kem":`...)
+	b = appendJSONString(b, algs.KEM)
+	b = append(b, `,"sig":`...)
+	b = appendJSONString(b, algs.Sig)
+	b = append(b, `,"aead":`...)
+	b = appendJSONString(b, algs.AEAD)
+	b = append(b, `,"kdf":`...)
+	b = appendJSONString(b, algs.KDF)
+	return append(b, '}')
+}
+
+// payloadJSON renders a payload as the contract's EncryptedPayload. Its
+// byte fields are copied without escaping: every payload the server renders
+// was made or validated by crypto, so they are base64url.
 func payloadJSON(p *crypto.Payload) []byte {
 	size := 160 + len(p.CtKem) + len(p.Nonce) + len(p.AAD) + len(p.Ciphertext) + len(p.Sig) + len(p.ServerSigPk)
-	b := make([]byte, 0, size)
-	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, int64(p.V), 10)
-	b = append(b, `,"algs":{"kem":`...)
-	b = appendJSONString(b, p.Algs.KEM)
-	b = append(b, `,"sig":`...)
-	b = appendJSONString(b, p.Algs.Sig)
-	b = append(b, `,"aead":`...)
-	b = appendJSONString(b, p.Algs.AEAD)
-	b = append(b, `,"kdf":`...)
-	b = appendJSONString(b, p.Algs.KDF)
-	for _, f := range []struct{ name, value string }{
-		{`},"ct_kem":`, p.CtKem}, {`,"nonce":`, p.Nonce}, {`,"aad":`, p.AAD},
-		{`,"ciphertext":`, p.Ciphertext}, {`,"sig":`, p.Sig}, {`,"server_sig_pk":`, p.ServerSigPk},
-	} {
-		b = append(b, f.name...)
-		b = appendJSONString(b, f.value)
+	b := appendPayloadHeader(make([]byte, 0, size), p.V, p.Algs)
+	for _, f := range payloadFields(p) {
+		b = append(b, f.prefix...)
+		b = append(b, *f.value...)
 	}
-	return append(b, '}')
+	return append(b, `"}`...)
+}
+
+// storedPayload reads back a payload payloadJSON wrote, without a general
+// JSON decoder (a payload is ~10 KB of base64url, which encoding/json
+// scans twice); anything else goes through crypto.ParsePayload. The result
+// is not validated: crypto validates it before using it.
+func storedPayload(data []byte) (*crypto.Payload, error) {
+	p := &crypto.Payload{V: 1, Algs: crypto.DefaultAlgs()}
+	header := appendPayloadHeader(make([]byte, 0, 128), p.V, p.Algs)
+	rest, ok := bytes.CutPrefix(data, header)
+	for _, f := range payloadFields(p) {
+		if !ok {
+			break
+		}
+		if rest, ok = bytes.CutPrefix(rest, []byte(f.prefix)); !ok {
+			break
+		}
+		end := bytes.IndexByte(rest, '"')
+		if end < 0 {
+			ok = false
+			break
+		}
+		*f.value, rest = string(rest[:end]), rest[end:]
+	}
+	if !ok || string(rest) != `"}` {
+		return crypto.ParsePayload(data)
+	}
+	return p, nil
 }
 
 // streamJSON renders the event stream message of a new email; metadata is

@@ -50,3 +50,44 @@ func TestPayloadJSONRoundTrips(t *testing.T) {
 		t.Fatalf("open: %q %v", plain, err)
 	}
 }
+
+func TestStoredPayloadReadsBack(t *testing.T) {
+	keys, err := crypto.GenerateKeyPair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := crypto.GenerateSigningKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := crypto.Seal(keys.PublicKey, []byte("hello"), []byte("service:raw"), key, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := payloadJSON(sealed)
+	got, err := storedPayload(written)
+	if err != nil || *got != *sealed {
+		t.Fatalf("read back %+v, %v", got, err)
+	}
+	// The same payload in another JSON layout goes the general way.
+	reordered, err := json.MarshalIndent(map[string]any{
+		"server_sig_pk": sealed.ServerSigPk, "sig": sealed.Sig, "ciphertext": sealed.Ciphertext, "aad": sealed.AAD,
+		"nonce": sealed.Nonce, "ct_kem": sealed.CtKem, "algs": sealed.Algs, "v": sealed.V,
+	}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := storedPayload(reordered); err != nil || *got != *sealed {
+		t.Fatalf("reordered JSON read back %+v, %v", got, err)
+	}
+	for name, bad := range map[string][]byte{
+		"truncated":      written[:len(written)/2],
+		"trailing bytes": append(append([]byte(nil), written...), " x"...),
+		"not JSON":       []byte("junk"),
+		"empty":          nil,
+	} {
+		if _, err := storedPayload(bad); err == nil {
+			t.Errorf("%s: read back without an error", name)
+		}
+	}
+}

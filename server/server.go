@@ -33,6 +33,7 @@ type Server struct {
 	bus       *Bus
 	ids       *idGenerator
 	webhooks  *webhook.Engine
+	signer    *signer
 
 	checker         *emailauth.Checker
 	loopbackChecker *emailauth.Checker // nil unless the system resolver is used
@@ -93,6 +94,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		BaseContext:       func(net.Listener) context.Context { return s.baseCtx },
 	}
 	s.smtpServer = s.newSMTPServer()
+	s.signer.run(s.baseCtx, &s.loops)
 	s.loops.Add(3)
 	go func() {
 		defer s.loops.Done()
@@ -208,6 +210,7 @@ func (s *Server) openState(ctx context.Context) error {
 		s.store = store.NewMemory()
 	}
 	s.keyB64 = crypto.EncodeBase64URL(s.key.PublicKey())
+	s.signer = newSigner(s.store, s.log)
 	if err := s.loadRegistry(ctx); err != nil {
 		_ = s.store.Close()
 		return err
@@ -241,15 +244,20 @@ func (s *Server) loadRegistry(ctx context.Context) error {
 		byHash[in.Hash] = in
 	}
 	var entries []*liveEmail
+	var unsigned []pendingEmail
 	err = s.store.ForEachEmail(ctx, func(info store.EmailInfo) error {
 		if in, ok := byHash[info.InboxHash]; ok {
 			entries = append(entries, &liveEmail{id: info.ID, inbox: in, size: info.Size})
+			if info.Unsigned != 0 {
+				unsigned = append(unsigned, pendingEmail{inbox: in, id: info.ID})
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("load emails: %w", err)
 	}
+	s.signer.enqueue(unsigned)
 	sortByID(entries)
 	ids := make([]string, 0, len(entries))
 	for _, e := range entries {
@@ -318,6 +326,13 @@ func (s *Server) APIKey() string { return s.cfg.APIKey }
 
 // ServerSigPk is the base64url ML-DSA-65 public key clients pin.
 func (s *Server) ServerSigPk() string { return s.keyB64 }
+
+// WaitForSignatures returns once no stored email waits for a background
+// signature (see Config.SignAtIngest), or with ctx's error. Reads never
+// need it: they sign what they serve.
+func (s *Server) WaitForSignatures(ctx context.Context) error {
+	return s.signer.wait(ctx)
+}
 
 // Events is the internal event bus (see Event for the event types).
 func (s *Server) Events() *Bus { return s.bus }

@@ -284,6 +284,31 @@ func (b *Bolt) MarkRead(ctx context.Context, k EmailKey) error {
 	})
 }
 
+// SetSigned implements Store.
+func (b *Bolt) SetSigned(ctx context.Context, changes []Signed) error {
+	return b.write(ctx, nil, func(tx *bolt.Tx) error {
+		for _, c := range changes {
+			mb := mailbox(tx, c.Key.InboxHash)
+			if mb == nil {
+				continue
+			}
+			v := mb.Get([]byte(c.Key.ID))
+			if v == nil {
+				continue
+			}
+			e, err := decodeEmail(c.Key, v, true)
+			if err != nil {
+				return err
+			}
+			c.apply(e)
+			if err := mb.Put([]byte(c.Key.ID), encodeEmail(e)); err != nil {
+				return fmt.Errorf("sign email %s: %w", c.Key.ID, err)
+			}
+		}
+		return nil
+	})
+}
+
 // Email implements Store.
 func (b *Bolt) Email(_ context.Context, k EmailKey) (*Email, error) {
 	var out *Email
@@ -352,7 +377,7 @@ func (b *Bolt) ForEachEmail(_ context.Context, fn func(EmailInfo) error) error {
 				if err != nil {
 					return fmt.Errorf("email %s: %w", k, err)
 				}
-				info := EmailInfo{EmailKey: EmailKey{InboxHash: string(hash), ID: string(k)}, Size: size}
+				info := EmailInfo{EmailKey: EmailKey{InboxHash: string(hash), ID: string(k)}, Size: size, Unsigned: unsignedParts(v[1])}
 				if err := fn(info); err != nil {
 					return err
 				}
@@ -376,11 +401,18 @@ func (b *Bolt) Close() error {
 
 // Email encoding: version, flags, receivedAt (unix nanoseconds, big endian),
 // then metadata, parsed and raw, each prefixed by its length as a uvarint.
+// The flags are the read flag and, shifted by unsignedShift, the Unsigned
+// parts.
 const (
 	encodingVersion = 1
 	flagRead        = 1 << 0
+	unsignedShift   = 1
 	headerSize      = 10
 )
+
+func unsignedParts(flags byte) Parts {
+	return Parts(flags>>unsignedShift) & (PartParsed | PartRaw)
+}
 
 func encodeEmail(e *Email) []byte {
 	buf := make([]byte, headerSize, headerSize+3*binary.MaxVarintLen64+int(e.Size()))
@@ -388,6 +420,7 @@ func encodeEmail(e *Email) []byte {
 	if e.IsRead {
 		buf[1] |= flagRead
 	}
+	buf[1] |= byte(e.Unsigned&(PartParsed|PartRaw)) << unsignedShift
 	binary.BigEndian.PutUint64(buf[2:], uint64(e.ReceivedAt.UnixNano()))
 	for _, part := range [][]byte{e.Metadata, e.Parsed, e.Raw} {
 		buf = binary.AppendUvarint(buf, uint64(len(part)))
@@ -406,6 +439,7 @@ func decodeEmail(k EmailKey, v []byte, withContent bool) (*Email, error) {
 		ID:         k.ID,
 		InboxHash:  k.InboxHash,
 		IsRead:     v[1]&flagRead != 0,
+		Unsigned:   unsignedParts(v[1]),
 		ReceivedAt: time.Unix(0, int64(binary.BigEndian.Uint64(v[2:]))).UTC(),
 	}
 	rest := v[headerSize:]

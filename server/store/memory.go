@@ -138,6 +138,26 @@ func (m *Memory) MarkRead(_ context.Context, k EmailKey) error {
 	return nil
 }
 
+// SetSigned implements Store. Stored emails are replaced, not changed in
+// place: copies handed out earlier stay as they were.
+func (m *Memory) SetSigned(_ context.Context, changes []Signed) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	for _, c := range changes {
+		e, err := m.emailLocked(c.Key)
+		if err != nil {
+			continue
+		}
+		updated := *e
+		c.apply(&updated)
+		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = &updated
+	}
+	return nil
+}
+
 func (m *Memory) emailLocked(k EmailKey) (*Email, error) {
 	in, ok := m.inboxes[k.InboxHash]
 	if !ok {
@@ -210,7 +230,8 @@ func (m *Memory) ForEachEmail(_ context.Context, fn func(EmailInfo) error) error
 	}
 	for hash, in := range m.inboxes {
 		for _, id := range in.ids {
-			info := EmailInfo{EmailKey: EmailKey{InboxHash: hash, ID: id}, Size: in.emails[id].Size()}
+			e := in.emails[id]
+			info := EmailInfo{EmailKey: EmailKey{InboxHash: hash, ID: id}, Size: e.Size(), Unsigned: e.Unsigned}
 			if err := fn(info); err != nil {
 				return err
 			}

@@ -25,24 +25,56 @@ type Inbox struct {
 	ExpiresAt   time.Time `json:"expiresAt"`
 }
 
+// Parts is a set of an email's content payloads.
+type Parts uint8
+
+// The content payloads.
+const (
+	PartParsed Parts = 1 << iota
+	PartRaw
+)
+
 // Email is a stored email. For a plain inbox Metadata and Parsed are JSON and
-// Raw is the RFC 5322 message; for an encrypted inbox each is the JSON of a
-// sealed payload. The byte slices are never modified after Commit: readers may
-// share them.
+// Raw is the RFC 5322 message; for an encrypted inbox each is the JSON of an
+// encrypted payload. The byte slices are never modified after Commit: readers
+// may share them.
 type Email struct {
 	ID         string
 	InboxHash  string
 	ReceivedAt time.Time
 	IsRead     bool
-	Metadata   []byte
-	Parsed     []byte
-	Raw        []byte
+	// Unsigned names the encrypted payloads whose signature is still a
+	// placeholder of the final size; SetSigned replaces them.
+	Unsigned Parts
+	Metadata []byte
+	Parsed   []byte
+	Raw      []byte
 }
 
 // Size is the number of payload bytes the email occupies (the figure storage
 // limits count).
 func (e *Email) Size() int64 {
 	return int64(len(e.Metadata) + len(e.Parsed) + len(e.Raw))
+}
+
+// Signed is a SetSigned change to one email: the payloads named by Parts
+// (parsed, raw or both) get their signed form and leave the email's
+// Unsigned set.
+type Signed struct {
+	Key         EmailKey
+	Parts       Parts
+	Parsed, Raw []byte
+}
+
+// apply makes the change to e.
+func (c Signed) apply(e *Email) {
+	if c.Parts&PartParsed != 0 {
+		e.Parsed = c.Parsed
+	}
+	if c.Parts&PartRaw != 0 {
+		e.Raw = c.Raw
+	}
+	e.Unsigned &^= c.Parts
 }
 
 // EmailKey names one email.
@@ -55,7 +87,8 @@ type EmailKey struct {
 // rebuild the server's accounting without loading content.
 type EmailInfo struct {
 	EmailKey
-	Size int64
+	Size     int64
+	Unsigned Parts
 }
 
 // Batch is one atomic change: emails to add and emails to remove.
@@ -84,6 +117,9 @@ type Store interface {
 	DeleteEmail(ctx context.Context, key EmailKey) error
 	// MarkRead sets an email's read flag, or returns ErrNotFound.
 	MarkRead(ctx context.Context, key EmailKey) error
+	// SetSigned applies the changes in one write; emails deleted meanwhile
+	// are skipped.
+	SetSigned(ctx context.Context, changes []Signed) error
 
 	// Email returns one email with all its content, or ErrNotFound.
 	Email(ctx context.Context, key EmailKey) (*Email, error)

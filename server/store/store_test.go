@@ -145,3 +145,93 @@ func TestBoltGroupsConcurrentWritesAndPersists(t *testing.T) {
 		t.Fatalf("after reopening: %d ids, %v", len(ids), err)
 	}
 }
+
+func TestSetSigned(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range implementations(t) {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			defer s.Close()
+			if err := s.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
+				t.Fatal(err)
+			}
+			e := email("h", 1)
+			e.Unsigned = store.PartParsed | store.PartRaw
+			e.Parsed, e.Raw = []byte("parsed-unsigned"), []byte("raw-unsigned")
+			if err := s.Commit(ctx, store.Batch{Put: []*store.Email{e}}); err != nil {
+				t.Fatal(err)
+			}
+			key := store.EmailKey{InboxHash: "h", ID: e.ID}
+			before, err := s.Email(ctx, key)
+			if err != nil || before.Unsigned != store.PartParsed|store.PartRaw {
+				t.Fatalf("stored: %+v, %v", before, err)
+			}
+			if err := s.MarkRead(ctx, key); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SetSigned(ctx, []store.Signed{{Key: key, Parts: store.PartParsed, Parsed: []byte("parsed-signed")}}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Email(ctx, key)
+			if err != nil || got.Unsigned != store.PartRaw || string(got.Parsed) != "parsed-signed" || string(got.Raw) != "raw-unsigned" || !got.IsRead {
+				t.Fatalf("after signing parsed: %+v, %v", got, err)
+			}
+			if string(before.Parsed) != "parsed-unsigned" {
+				t.Fatal("SetSigned changed an earlier copy")
+			}
+			var infos []store.EmailInfo
+			if err := s.ForEachEmail(ctx, func(info store.EmailInfo) error { infos = append(infos, info); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if len(infos) != 1 || infos[0].Unsigned != store.PartRaw {
+				t.Fatalf("ForEachEmail: %+v", infos)
+			}
+			gone := store.EmailKey{InboxHash: "h", ID: "gone"}
+			otherInbox := store.EmailKey{InboxHash: "nope", ID: e.ID}
+			changes := []store.Signed{
+				{Key: gone, Parts: store.PartRaw, Raw: []byte("x")},
+				{Key: key, Parts: store.PartRaw, Raw: []byte("raw-signed")},
+				{Key: otherInbox, Parts: store.PartRaw, Raw: []byte("x")},
+			}
+			if err := s.SetSigned(ctx, changes); err != nil {
+				t.Fatalf("emails gone must be skipped: %v", err)
+			}
+			list, err := s.Emails(ctx, "h", true)
+			if err != nil || len(list) != 1 || list[0].Unsigned != 0 || string(list[0].Raw) != "raw-signed" || string(list[0].Parsed) != "parsed-signed" {
+				t.Fatalf("after signing raw: %+v, %v", list, err)
+			}
+			if _, err := s.Email(ctx, gone); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("signing a missing email created it: %v", err)
+			}
+		})
+	}
+}
+
+func TestBoltKeepsUnsignedAcrossRestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "test.db")
+	db, err := store.OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	e := email("h", 1)
+	e.Unsigned = store.PartRaw
+	if err := db.Commit(ctx, store.Batch{Put: []*store.Email{e}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = store.OpenBolt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, err := db.Email(ctx, store.EmailKey{InboxHash: "h", ID: e.ID})
+	if err != nil || got.Unsigned != store.PartRaw || got.IsRead {
+		t.Fatalf("after reopening: %+v, %v", got, err)
+	}
+}

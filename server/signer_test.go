@@ -1,0 +1,205 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"sandview/crypto"
+	"sandview/server/store"
+)
+
+// signerFixture is a signer over a memory store holding one encrypted
+// inbox, with no background workers unless a test starts them.
+type signerFixture struct {
+	st     *store.Memory
+	signer *signer
+	inbox  *liveInbox
+	opener *crypto.Opener
+}
+
+func newSignerFixture(t *testing.T) *signerFixture {
+	t.Helper()
+	keys, err := crypto.GenerateKeyPair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := crypto.GenerateSigningKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealer, err := crypto.NewSealer(keys.PublicKey, key, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opener, err := crypto.NewOpener(keys.SecretKey, key.PublicKey(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.NewMemory()
+	in := &liveInbox{Inbox: store.Inbox{Address: "a@sandbox.test", Hash: crypto.InboxHash(keys.PublicKey), Encrypted: true}, sealer: sealer}
+	if err := st.PutInbox(context.Background(), in.Inbox); err != nil {
+		t.Fatal(err)
+	}
+	return &signerFixture{st: st, signer: newSigner(st, slog.New(slog.NewTextHandler(io.Discard, nil))), inbox: in, opener: opener}
+}
+
+// addUnsigned stores an email whose parsed and raw payloads are encrypted
+// but unsigned, as ingest leaves them.
+func (f *signerFixture) addUnsigned(t *testing.T, n int) *store.Email {
+	t.Helper()
+	e := &store.Email{ID: fmt.Sprintf("%016x", n), InboxHash: f.inbox.Hash, Unsigned: store.PartParsed | store.PartRaw}
+	for _, part := range []struct {
+		dst  *[]byte
+		text string
+		seal func([]byte, []byte) (*crypto.Payload, error)
+	}{
+		{&e.Metadata, "metadata", f.inbox.sealer.Seal},
+		{&e.Parsed, "parsed", f.inbox.sealer.Encrypt},
+		{&e.Raw, "raw", f.inbox.sealer.Encrypt},
+	} {
+		p, err := part.seal([]byte(fmt.Sprintf("%s %d", part.text, n)), []byte("service:"+part.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		*part.dst = payloadJSON(p)
+	}
+	if err := f.st.Commit(context.Background(), store.Batch{Put: []*store.Email{e}}); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (f *signerFixture) open(t *testing.T, data []byte) string {
+	t.Helper()
+	p, err := crypto.ParsePayload(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := f.opener.Open(p)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	return string(plain)
+}
+
+func TestReadSignsOnlyWhatItNeedsOnce(t *testing.T) {
+	f := newSignerFixture(t)
+	ctx := context.Background()
+	e := f.addUnsigned(t, 1)
+	const readers = 8
+	results := make([]*store.Email, readers)
+	var wg sync.WaitGroup
+	for i := range readers {
+		wg.Go(func() {
+			copyOfE := *e
+			got, err := f.signer.ready(ctx, f.inbox, &copyOfE, store.PartParsed)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			results[i] = got
+		})
+	}
+	wg.Wait()
+	for _, got := range results {
+		if got == nil || string(got.Parsed) != string(results[0].Parsed) {
+			t.Fatal("concurrent readers got different signatures: the email was signed more than once")
+		}
+	}
+	if got := f.open(t, results[0].Parsed); got != "parsed 1" {
+		t.Fatalf("parsed opens to %q", got)
+	}
+	stored, err := f.st.Email(ctx, store.EmailKey{InboxHash: f.inbox.Hash, ID: e.ID})
+	if err != nil || stored.Unsigned != store.PartRaw || string(stored.Parsed) != string(results[0].Parsed) || string(stored.Raw) != string(e.Raw) {
+		t.Fatalf("after a parsed read the store holds Unsigned=%b (want raw only), err %v", stored.Unsigned, err)
+	}
+	got, err := f.signer.ready(ctx, f.inbox, stored, store.PartRaw)
+	if err != nil || f.open(t, got.Raw) != "raw 1" || got.Unsigned != 0 {
+		t.Fatalf("raw read: %+v, %v", got, err)
+	}
+}
+
+func TestReadOfDeletedEmailIsNotFound(t *testing.T) {
+	f := newSignerFixture(t)
+	ctx := context.Background()
+	kept, deleted := f.addUnsigned(t, 1), f.addUnsigned(t, 2)
+	if err := f.st.DeleteEmail(ctx, store.EmailKey{InboxHash: f.inbox.Hash, ID: deleted.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.signer.ready(ctx, f.inbox, deleted, store.PartParsed); err == nil {
+		t.Fatal("signing a deleted email succeeded")
+	}
+	list, err := f.signer.readyAll(ctx, f.inbox, []*store.Email{kept, deleted}, store.PartParsed)
+	if err != nil || len(list) != 1 || list[0].ID != kept.ID || f.open(t, list[0].Parsed) != "parsed 1" {
+		t.Fatalf("list with a deleted email: %v, %v", list, err)
+	}
+}
+
+func TestBackgroundWorkersSignEverything(t *testing.T) {
+	f := newSignerFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var workers sync.WaitGroup
+	f.signer.run(ctx, &workers)
+	var pending []pendingEmail
+	for i := range 40 {
+		pending = append(pending, pendingEmail{inbox: f.inbox, id: f.addUnsigned(t, i).ID})
+	}
+	f.signer.enqueue(pending)
+	waitCtx, stop := context.WithTimeout(ctx, 20*time.Second)
+	defer stop()
+	if err := f.signer.wait(waitCtx); err != nil {
+		t.Fatal(err)
+	}
+	list, err := f.st.Emails(ctx, f.inbox.Hash, true)
+	if err != nil || len(list) != 40 {
+		t.Fatalf("list: %d, %v", len(list), err)
+	}
+	for _, e := range list {
+		if e.Unsigned != 0 {
+			t.Fatalf("email %s left with Unsigned=%b", e.ID, e.Unsigned)
+		}
+		f.open(t, e.Parsed)
+		f.open(t, e.Raw)
+	}
+	cancel()
+	workers.Wait()
+}
+
+func TestBackgroundSigningGivesWayToIngest(t *testing.T) {
+	f := newSignerFixture(t)
+	ctx := context.Background()
+	f.signer.ingestStarted()
+	f.signer.enqueue([]pendingEmail{{inbox: f.inbox, id: "a"}})
+	// While a delivery is in progress the queue is left alone.
+	busy, cancel := context.WithTimeout(ctx, 3*quietPeriod)
+	defer cancel()
+	if batch, ok := f.signer.next(busy); ok {
+		t.Fatalf("took %v during a delivery", batch)
+	}
+	// Once ingest has paused for quietPeriod, it is taken.
+	f.signer.ingestDone([]pendingEmail{{inbox: f.inbox, id: "b"}})
+	paused, cancel2 := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel2()
+	batch, ok := f.signer.next(paused)
+	if !ok || len(batch) != 2 || batch[0].id != "a" || batch[1].id != "b" {
+		t.Fatalf("after the pause: %v, %t", batch, ok)
+	}
+	f.signer.finished(len(batch))
+
+	// A backlog beyond maxBacklog is signed even while mail arrives.
+	f.signer.ingestStarted()
+	backlog := make([]pendingEmail, maxBacklog+1)
+	for i := range backlog {
+		backlog[i] = pendingEmail{inbox: f.inbox, id: fmt.Sprint(i)}
+	}
+	f.signer.enqueue(backlog)
+	batch, ok = f.signer.next(paused)
+	if !ok || len(batch) != backgroundBatch {
+		t.Fatalf("with a long backlog during a delivery: %d emails, %t", len(batch), ok)
+	}
+}

@@ -1,0 +1,144 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"sandview/crypto"
+	"sandview/server"
+)
+
+// openerFor opens an encrypted inbox's payloads the way a client does.
+func openerFor(t testing.TB, srv *server.Server, in encryptedInbox) *crypto.Opener {
+	t.Helper()
+	pinned, err := crypto.DecodeBase64URL(srv.ServerSigPk())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opener, err := crypto.NewOpener(in.keys.SecretKey, pinned, crypto.DefaultContext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opener
+}
+
+func mustOpen(t testing.TB, opener *crypto.Opener, p *crypto.Payload, what string) []byte {
+	t.Helper()
+	if p == nil {
+		t.Fatalf("%s: no payload", what)
+	}
+	plain, err := opener.Open(p)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return plain
+}
+
+// TestDeferredSignaturesAreMadeBeforeServing reads every payload at once
+// after the 250s, racing the background signer: whoever signs, what is
+// served verifies, and it stays the same once served.
+func TestDeferredSignaturesAreMadeBeforeServing(t *testing.T) {
+	srv, a := startServer(t)
+	in := a.createEncrypted(nil)
+	opener := openerFor(t, srv, in)
+	const n = 12
+	for i := range n {
+		mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
+	}
+	list := a.emails(in.EmailAddress, true)
+	if len(list) != n {
+		t.Fatalf("listed %d emails, want %d", len(list), n)
+	}
+	firstSig := map[string]string{}
+	for _, rec := range list {
+		mustOpen(t, opener, rec.EncryptedParsed, "listed parsed payload")
+		firstSig[rec.ID] = rec.EncryptedParsed.Sig
+	}
+	raws := map[string]string{}
+	for _, rec := range list {
+		raw := a.raw(in.EmailAddress, rec.ID)
+		mustOpen(t, opener, raw.EncryptedRaw, "raw payload")
+		raws[rec.ID] = raw.EncryptedRaw.Sig
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.WaitForSignatures(ctx); err != nil {
+		t.Fatalf("background signing did not finish: %v", err)
+	}
+	for _, rec := range list {
+		again := a.email(in.EmailAddress, rec.ID)
+		mustOpen(t, opener, again.EncryptedParsed, "parsed payload after background signing")
+		if again.EncryptedParsed.Sig != firstSig[rec.ID] {
+			t.Fatalf("email %s: its parsed payload was signed again after being served", rec.ID)
+		}
+		if raw := a.raw(in.EmailAddress, rec.ID); raw.EncryptedRaw.Sig != raws[rec.ID] {
+			t.Fatalf("email %s: its raw payload was signed again after being served", rec.ID)
+		}
+	}
+}
+
+// TestBackgroundSigningLeavesNothingUnsigned sends mail nobody reads and
+// waits for the background signer; then one read of each payload verifies.
+func TestBackgroundSigningLeavesNothingUnsigned(t *testing.T) {
+	for _, signAtIngest := range []bool{false, true} {
+		t.Run(fmt.Sprintf("signAtIngest=%t", signAtIngest), func(t *testing.T) {
+			srv, a := startServer(t, func(cfg *server.Config) { cfg.SignAtIngest = signAtIngest })
+			in := a.createEncrypted(nil)
+			opener := openerFor(t, srv, in)
+			for i := range 5 {
+				mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := srv.WaitForSignatures(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for _, rec := range a.emails(in.EmailAddress, false) {
+				got := a.email(in.EmailAddress, rec.ID)
+				mustOpen(t, opener, got.EncryptedMetadata, "metadata")
+				mustOpen(t, opener, got.EncryptedParsed, "parsed")
+				mustOpen(t, opener, a.raw(in.EmailAddress, rec.ID).EncryptedRaw, "raw")
+			}
+		})
+	}
+}
+
+// TestUnsignedEmailsSurviveRestart stops the server right after the 250s,
+// while signatures may still be pending, and reads everything after a
+// restart on the same data directory.
+func TestUnsignedEmailsSurviveRestart(t *testing.T) {
+	dir := t.TempDir()
+	key, err := crypto.GenerateSigningKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withData := func(cfg *server.Config) { cfg.DataDir, cfg.SigningKey = dir, key }
+	srv, a := startServer(t, withData)
+	in := a.createEncrypted(nil)
+	const n = 20
+	for i := range n {
+		mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	srv, a = startServer(t, withData)
+	opener := openerFor(t, srv, in)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.WaitForSignatures(ctx); err != nil {
+		t.Fatal(err)
+	}
+	list := a.emails(in.EmailAddress, true)
+	if len(list) != n {
+		t.Fatalf("%d emails after restart, want %d", len(list), n)
+	}
+	for _, rec := range list {
+		mustOpen(t, opener, rec.EncryptedParsed, "parsed after restart")
+		mustOpen(t, opener, a.raw(in.EmailAddress, rec.ID).EncryptedRaw, "raw after restart")
+	}
+}
