@@ -5,9 +5,11 @@
 //
 // Start runs it on any addresses (port 0 included) for `sandview serve`, the
 // TUI's --local mode and tests. Mail is parsed by server/mailparse, checked
-// by server/emailauth, sealed to the inbox's key for encrypted inboxes, kept
-// in a server/store (memory, or bbolt with Config.DataDir), and announced on
-// an internal event Bus that the event stream, and later webhooks, read.
+// by server/emailauth, encrypted to the inbox's key for encrypted inboxes
+// (signed at once for the metadata, just after the SMTP answer for the
+// parsed and raw payloads unless Config.SignAtIngest; see signer), kept in a
+// server/store (memory, or bbolt with Config.DataDir), and announced on an
+// internal event Bus that the event stream and webhooks read.
 //
 // Choices where the contract is silent:
 //   - POST /api/inboxes answers 201; asking for an address (or a client key)

@@ -26,8 +26,8 @@ type delivery struct {
 	chosen *model.AuthResults
 }
 
-// delivered names an email created by a delivery.
-type delivered struct {
+// emailRef names a stored email of a live inbox.
+type emailRef struct {
 	inbox *liveInbox
 	id    string
 }
@@ -35,13 +35,13 @@ type delivered struct {
 // deliver parses, checks, seals and stores a message once per inbox, then
 // announces it. It returns when the emails are committed (durably with a
 // data directory). Inboxes deleted meanwhile are skipped.
-func (s *Server) deliver(ctx context.Context, d delivery) (out []delivered, err error) {
+func (s *Server) deliver(ctx context.Context, d delivery) (out []emailRef, err error) {
 	s.signer.ingestStarted()
 	defer func() {
-		var unsigned []pendingEmail
+		var unsigned []emailRef
 		for _, e := range out {
 			if e.inbox.Encrypted && !s.cfg.SignAtIngest {
-				unsigned = append(unsigned, pendingEmail{inbox: e.inbox, id: e.id})
+				unsigned = append(unsigned, e)
 			}
 		}
 		s.signer.ingestDone(unsigned)
@@ -97,17 +97,17 @@ func (s *Server) deliver(ctx context.Context, d delivery) (out []delivered, err 
 
 // commitEmails reserves room for new emails, evicting the oldest when a
 // limit is reached, commits them and publishes the events.
-func (s *Server) commitEmails(ctx context.Context, entries []*liveEmail, emails []*store.Email, events []Event) ([]delivered, error) {
+func (s *Server) commitEmails(ctx context.Context, entries []*liveEmail, emails []*store.Email, events []Event) ([]emailRef, error) {
 	victims, gone := s.reg.reserve(entries)
 	batch := store.Batch{Put: make([]*store.Email, 0, len(emails))}
-	out := make([]delivered, 0, len(entries))
+	out := make([]emailRef, 0, len(entries))
 	kept := events[:0]
 	for i, e := range emails {
 		if gone[e.ID] {
 			continue
 		}
 		batch.Put = append(batch.Put, e)
-		out = append(out, delivered{inbox: entries[i].inbox, id: e.ID})
+		out = append(out, emailRef{inbox: entries[i].inbox, id: e.ID})
 		kept = append(kept, events[2*i], events[2*i+1])
 	}
 	for _, v := range victims {

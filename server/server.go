@@ -244,12 +244,12 @@ func (s *Server) loadRegistry(ctx context.Context) error {
 		byHash[in.Hash] = in
 	}
 	var entries []*liveEmail
-	var unsigned []pendingEmail
+	var unsigned []emailRef
 	err = s.store.ForEachEmail(ctx, func(info store.EmailInfo) error {
 		if in, ok := byHash[info.InboxHash]; ok {
 			entries = append(entries, &liveEmail{id: info.ID, inbox: in, size: info.Size})
 			if info.Unsigned != 0 {
-				unsigned = append(unsigned, pendingEmail{inbox: in, id: info.ID})
+				unsigned = append(unsigned, emailRef{inbox: in, id: info.ID})
 			}
 		}
 		return nil

@@ -37,7 +37,7 @@ type signer struct {
 
 	mu         sync.Mutex
 	changed    chan struct{} // closed and replaced when the fields below change
-	queue      []pendingEmail
+	queue      []emailRef
 	ingesting  int       // deliveries in progress
 	lastIngest time.Time // end of the latest delivery
 	working    int       // background signings in progress
@@ -52,12 +52,6 @@ const (
 	// backgroundBatch emails are signed and then stored in one write.
 	backgroundBatch = 16
 )
-
-// pendingEmail is an email with unsigned payloads.
-type pendingEmail struct {
-	inbox *liveInbox
-	id    string
-}
 
 func newSigner(st store.Store, log *slog.Logger) *signer {
 	return &signer{store: st, log: log, changed: make(chan struct{}), locks: keyedMutex{held: make(map[string]*keyedEntry)}}
@@ -78,7 +72,7 @@ func (g *signer) ingestStarted() {
 }
 
 // ingestDone ends a delivery and queues the emails it left unsigned.
-func (g *signer) ingestDone(pending []pendingEmail) {
+func (g *signer) ingestDone(pending []emailRef) {
 	g.mu.Lock()
 	g.ingesting--
 	g.lastIngest = time.Now()
@@ -88,7 +82,7 @@ func (g *signer) ingestDone(pending []pendingEmail) {
 }
 
 // enqueue queues emails found unsigned in the store at start.
-func (g *signer) enqueue(pending []pendingEmail) {
+func (g *signer) enqueue(pending []emailRef) {
 	g.mu.Lock()
 	g.queue = append(g.queue, pending...)
 	g.notifyLocked()
@@ -120,7 +114,7 @@ func (g *signer) run(ctx context.Context, wg *sync.WaitGroup) {
 // next waits until emails are queued and ingest has paused (or the backlog
 // is too long), and takes up to backgroundBatch of them; ok is false when
 // ctx ends first.
-func (g *signer) next(ctx context.Context) (batch []pendingEmail, ok bool) {
+func (g *signer) next(ctx context.Context) (batch []emailRef, ok bool) {
 	var pause *time.Timer
 	defer func() {
 		if pause != nil {
@@ -222,9 +216,9 @@ func (g *signer) readyAll(ctx context.Context, in *liveInbox, emails []*store.Em
 	for w := range workers {
 		chunk := unsigned[w*len(unsigned)/workers : (w+1)*len(unsigned)/workers]
 		group.Go(func() error {
-			batch := make([]pendingEmail, len(chunk))
+			batch := make([]emailRef, len(chunk))
 			for j, i := range chunk {
-				batch[j] = pendingEmail{inbox: in, id: emails[i].ID}
+				batch[j] = emailRef{inbox: in, id: emails[i].ID}
 			}
 			signed, err := g.sign(gctx, batch, need)
 			if err != nil {
@@ -263,7 +257,7 @@ func (g *signer) readyAll(ctx context.Context, in *liveInbox, emails []*store.Em
 // them in one write and returns the emails as stored (nil for one deleted
 // meanwhile). An email is signed by one caller at a time, so concurrent
 // readers share one signature.
-func (g *signer) sign(ctx context.Context, batch []pendingEmail, need store.Parts) ([]*store.Email, error) {
+func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) ([]*store.Email, error) {
 	for _, p := range batch {
 		unlock := g.locks.lock(p.id)
 		defer unlock()

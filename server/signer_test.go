@@ -22,7 +22,7 @@ type signerFixture struct {
 	opener *crypto.Opener
 }
 
-func newSignerFixture(t *testing.T) *signerFixture {
+func newSignerFixture(t testing.TB) *signerFixture {
 	t.Helper()
 	keys, err := crypto.GenerateKeyPair()
 	if err != nil {
@@ -50,7 +50,7 @@ func newSignerFixture(t *testing.T) *signerFixture {
 
 // addUnsigned stores an email whose parsed and raw payloads are encrypted
 // but unsigned, as ingest leaves them.
-func (f *signerFixture) addUnsigned(t *testing.T, n int) *store.Email {
+func (f *signerFixture) addUnsigned(t testing.TB, n int) *store.Email {
 	t.Helper()
 	e := &store.Email{ID: fmt.Sprintf("%016x", n), InboxHash: f.inbox.Hash, Unsigned: store.PartParsed | store.PartRaw}
 	for _, part := range []struct {
@@ -145,9 +145,9 @@ func TestBackgroundWorkersSignEverything(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var workers sync.WaitGroup
 	f.signer.run(ctx, &workers)
-	var pending []pendingEmail
+	var pending []emailRef
 	for i := range 40 {
-		pending = append(pending, pendingEmail{inbox: f.inbox, id: f.addUnsigned(t, i).ID})
+		pending = append(pending, emailRef{inbox: f.inbox, id: f.addUnsigned(t, i).ID})
 	}
 	f.signer.enqueue(pending)
 	waitCtx, stop := context.WithTimeout(ctx, 20*time.Second)
@@ -174,7 +174,7 @@ func TestBackgroundSigningGivesWayToIngest(t *testing.T) {
 	f := newSignerFixture(t)
 	ctx := context.Background()
 	f.signer.ingestStarted()
-	f.signer.enqueue([]pendingEmail{{inbox: f.inbox, id: "a"}})
+	f.signer.enqueue([]emailRef{{inbox: f.inbox, id: "a"}})
 	// While a delivery is in progress the queue is left alone.
 	busy, cancel := context.WithTimeout(ctx, 3*quietPeriod)
 	defer cancel()
@@ -182,7 +182,7 @@ func TestBackgroundSigningGivesWayToIngest(t *testing.T) {
 		t.Fatalf("took %v during a delivery", batch)
 	}
 	// Once ingest has paused for quietPeriod, it is taken.
-	f.signer.ingestDone([]pendingEmail{{inbox: f.inbox, id: "b"}})
+	f.signer.ingestDone([]emailRef{{inbox: f.inbox, id: "b"}})
 	paused, cancel2 := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel2()
 	batch, ok := f.signer.next(paused)
@@ -193,13 +193,31 @@ func TestBackgroundSigningGivesWayToIngest(t *testing.T) {
 
 	// A backlog beyond maxBacklog is signed even while mail arrives.
 	f.signer.ingestStarted()
-	backlog := make([]pendingEmail, maxBacklog+1)
+	backlog := make([]emailRef, maxBacklog+1)
 	for i := range backlog {
-		backlog[i] = pendingEmail{inbox: f.inbox, id: fmt.Sprint(i)}
+		backlog[i] = emailRef{inbox: f.inbox, id: fmt.Sprint(i)}
 	}
 	f.signer.enqueue(backlog)
 	batch, ok = f.signer.next(paused)
 	if !ok || len(batch) != backgroundBatch {
 		t.Fatalf("with a long backlog during a delivery: %d emails, %t", len(batch), ok)
+	}
+}
+
+// BenchmarkFirstReadOfUnsignedEmail is what the first read of an email's
+// parsed content adds when the background signer has not reached it yet:
+// reading the stored payload back, signing it and storing the signature.
+func BenchmarkFirstReadOfUnsignedEmail(b *testing.B) {
+	f := newSignerFixture(b)
+	ctx := context.Background()
+	emails := make([]*store.Email, b.N)
+	for i := range emails {
+		emails[i] = f.addUnsigned(b, i)
+	}
+	b.ResetTimer()
+	for _, e := range emails {
+		if _, err := f.signer.ready(ctx, f.inbox, e, store.PartParsed); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
