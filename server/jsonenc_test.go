@@ -26,14 +26,7 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 }
 
 func TestPayloadJSONRoundTrips(t *testing.T) {
-	keys, err := crypto.GenerateKeyPair()
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := crypto.GenerateSigningKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys, key := testKeys(t)
 	sealed, err := crypto.Seal(keys.PublicKey, []byte("hello"), []byte("service:raw"), key, "")
 	if err != nil {
 		t.Fatal(err)
@@ -52,14 +45,7 @@ func TestPayloadJSONRoundTrips(t *testing.T) {
 }
 
 func TestStoredPayloadReadsBack(t *testing.T) {
-	keys, err := crypto.GenerateKeyPair()
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := crypto.GenerateSigningKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys, key := testKeys(t)
 	sealed, err := crypto.Seal(keys.PublicKey, []byte("hello"), []byte("service:raw"), key, "")
 	if err != nil {
 		t.Fatal(err)
@@ -90,4 +76,18 @@ func TestStoredPayloadReadsBack(t *testing.T) {
 			t.Errorf("%s: read back without an error", name)
 		}
 	}
+}
+
+// testKeys makes an inbox key pair and a server signing key.
+func testKeys(t testing.TB) (crypto.KeyPair, *crypto.SigningKey) {
+	t.Helper()
+	keys, err := crypto.GenerateKeyPair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := crypto.GenerateSigningKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys, key
 }

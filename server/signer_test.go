@@ -24,14 +24,7 @@ type signerFixture struct {
 
 func newSignerFixture(t testing.TB) *signerFixture {
 	t.Helper()
-	keys, err := crypto.GenerateKeyPair()
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := crypto.GenerateSigningKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys, key := testKeys(t)
 	sealer, err := crypto.NewSealer(keys.PublicKey, key, "")
 	if err != nil {
 		t.Fatal(err)

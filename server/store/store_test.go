@@ -103,16 +103,23 @@ func TestStoreContract(t *testing.T) {
 	}
 }
 
-func TestBoltGroupsConcurrentWritesAndPersists(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "test.db")
+// openBoltWithInbox opens a bbolt store at path holding the inbox "h".
+func openBoltWithInbox(t *testing.T, path string) *store.Bolt {
+	t.Helper()
 	db, err := store.OpenBolt(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
+	if err := db.PutInbox(context.Background(), store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
+	return db
+}
+
+func TestBoltGroupsConcurrentWritesAndPersists(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "test.db")
+	db := openBoltWithInbox(t, path)
 	var wg sync.WaitGroup
 	errs := make(chan error, 200)
 	for i := range 200 {
@@ -135,7 +142,7 @@ func TestBoltGroupsConcurrentWritesAndPersists(t *testing.T) {
 	if err := db.PutInbox(ctx, store.Inbox{Hash: "late"}); !errors.Is(err, store.ErrClosed) {
 		t.Fatalf("write after close: %v", err)
 	}
-	db, err = store.OpenBolt(path)
+	db, err := store.OpenBolt(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,13 +217,7 @@ func TestSetSigned(t *testing.T) {
 func TestBoltKeepsUnsignedAcrossRestart(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "test.db")
-	db, err := store.OpenBolt(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
-		t.Fatal(err)
-	}
+	db := openBoltWithInbox(t, path)
 	e := email("h", 1)
 	e.Unsigned = store.PartRaw
 	if err := db.Commit(ctx, store.Batch{Put: []*store.Email{e}}); err != nil {
@@ -225,7 +226,7 @@ func TestBoltKeepsUnsignedAcrossRestart(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db, err = store.OpenBolt(path)
+	db, err := store.OpenBolt(path)
 	if err != nil {
 		t.Fatal(err)
 	}
