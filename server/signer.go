@@ -256,10 +256,16 @@ func (g *signer) readyAll(ctx context.Context, in *liveInbox, emails []*store.Em
 // sign signs the unsigned payloads among need of a batch of emails, stores
 // them in one write and returns the emails as stored (nil for one deleted
 // meanwhile). An email is signed by one caller at a time, so concurrent
-// readers share one signature.
+// readers share one signature; a batch takes its emails' locks in ID order,
+// so batches that overlap cannot deadlock.
 func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) ([]*store.Email, error) {
-	for _, p := range batch {
-		unlock := g.locks.lock(p.id)
+	ids := make([]string, len(batch))
+	for i, p := range batch {
+		ids[i] = p.id
+	}
+	slices.Sort(ids)
+	for _, id := range slices.Compact(ids) {
+		unlock := g.locks.lock(id)
 		defer unlock()
 	}
 	out := make([]*store.Email, len(batch))

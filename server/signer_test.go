@@ -214,3 +214,40 @@ func BenchmarkFirstReadOfUnsignedEmail(b *testing.B) {
 		}
 	}
 }
+
+// TestOverlappingBatchesDoNotDeadlock signs the same emails as lists do
+// (newest first) and as the background does (oldest first), at once.
+func TestOverlappingBatchesDoNotDeadlock(t *testing.T) {
+	f := newSignerFixture(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for round := range 5 {
+		var oldestFirst []emailRef
+		var newestFirst []*store.Email
+		for i := range 8 {
+			e := f.addUnsigned(t, round*100+i)
+			oldestFirst = append(oldestFirst, emailRef{inbox: f.inbox, id: e.ID})
+			newestFirst = append([]*store.Email{e}, newestFirst...)
+		}
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			if _, err := f.signer.sign(ctx, oldestFirst, store.PartParsed|store.PartRaw); err != nil {
+				t.Error(err)
+			}
+		})
+		wg.Go(func() {
+			if _, err := f.signer.sign(ctx, []emailRef{{f.inbox, newestFirst[0].ID}, {f.inbox, newestFirst[7].ID}}, store.PartParsed); err != nil {
+				t.Error(err)
+			}
+		})
+		wg.Go(func() {
+			if _, err := f.signer.readyAll(ctx, f.inbox, newestFirst, store.PartParsed); err != nil {
+				t.Error(err)
+			}
+		})
+		wg.Wait()
+		if ctx.Err() != nil {
+			t.Fatal("signing overlapping batches did not finish")
+		}
+	}
+}
