@@ -40,7 +40,7 @@ func (s *Server) deliver(ctx context.Context, d delivery) (out []emailRef, err e
 	defer func() {
 		var unsigned []emailRef
 		for _, e := range out {
-			if e.inbox.Encrypted && !s.cfg.SignAtIngest {
+			if s.signsLater(e.inbox) {
 				unsigned = append(unsigned, e)
 			}
 		}
@@ -189,6 +189,12 @@ func parsedJSON(msg *mailparse.Message, auth model.AuthResults) ([]byte, error) 
 	return data, nil
 }
 
+// signsLater reports whether the inbox's parsed and raw payloads are signed
+// after the SMTP answer (see signer).
+func (s *Server) signsLater(in *liveInbox) bool {
+	return in.Encrypted && !s.cfg.SignAtIngest
+}
+
 // buildEmail makes the stored form of an email for one inbox and its
 // event-stream JSON. For an encrypted inbox all three payloads are
 // encrypted; the metadata is signed, and so are the parsed and raw payloads
@@ -212,7 +218,7 @@ func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, re
 		}
 		for _, p := range parts {
 			seal := in.sealer.Seal
-			if p.signLater != 0 && !s.cfg.SignAtIngest {
+			if p.signLater != 0 && s.signsLater(in) {
 				seal = in.sealer.Encrypt
 				email.Unsigned |= p.signLater
 			}

@@ -74,19 +74,22 @@ func (g *signer) ingestStarted() {
 // ingestDone ends a delivery and queues the emails it left unsigned.
 func (g *signer) ingestDone(pending []emailRef) {
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	g.ingesting--
 	g.lastIngest = time.Now()
-	g.queue = append(g.queue, pending...)
-	g.notifyLocked()
-	g.mu.Unlock()
+	g.enqueueLocked(pending)
 }
 
 // enqueue queues emails found unsigned in the store at start.
 func (g *signer) enqueue(pending []emailRef) {
 	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.enqueueLocked(pending)
+}
+
+func (g *signer) enqueueLocked(pending []emailRef) {
 	g.queue = append(g.queue, pending...)
 	g.notifyLocked()
-	g.mu.Unlock()
 }
 
 // run starts one background worker per CPU; they stop when ctx ends.
@@ -198,8 +201,9 @@ func (g *signer) ready(ctx context.Context, in *liveInbox, e *store.Email, need 
 	return ready[0], nil
 }
 
-// readyAll is ready for every email of a list, signing on all CPUs; emails
-// deleted meanwhile are dropped from the list.
+// readyAll is ready for every email of a list, signing on all CPUs: the
+// emails it signs are replaced by their stored form, and emails deleted
+// meanwhile are dropped from the list.
 func (g *signer) readyAll(ctx context.Context, in *liveInbox, emails []*store.Email, need store.Parts) ([]*store.Email, error) {
 	var unsigned []int // indexes in emails
 	for i, e := range emails {
@@ -210,7 +214,6 @@ func (g *signer) readyAll(ctx context.Context, in *liveInbox, emails []*store.Em
 	if len(unsigned) == 0 {
 		return emails, nil
 	}
-	gone := make([]bool, len(emails))
 	group, gctx := errgroup.WithContext(ctx)
 	workers := min(len(unsigned), runtime.GOMAXPROCS(0))
 	for w := range workers {
@@ -225,18 +228,7 @@ func (g *signer) readyAll(ctx context.Context, in *liveInbox, emails []*store.Em
 				return err
 			}
 			for j, i := range chunk {
-				if signed[j] == nil {
-					gone[i] = true
-					continue
-				}
-				e := emails[i]
-				if need&store.PartParsed != 0 && e.Parsed != nil {
-					e.Parsed = signed[j].Parsed
-				}
-				if need&store.PartRaw != 0 && e.Raw != nil {
-					e.Raw = signed[j].Raw
-				}
-				e.Unsigned = signed[j].Unsigned
+				emails[i] = signed[j] // nil when deleted meanwhile
 			}
 			return nil
 		})
@@ -244,13 +236,7 @@ func (g *signer) readyAll(ctx context.Context, in *liveInbox, emails []*store.Em
 	if err := group.Wait(); err != nil {
 		return nil, err
 	}
-	kept := emails[:0]
-	for i, e := range emails {
-		if !gone[i] {
-			kept = append(kept, e)
-		}
-	}
-	return kept, nil
+	return slices.DeleteFunc(emails, func(e *store.Email) bool { return e == nil }), nil
 }
 
 // sign signs the unsigned payloads among need of a batch of emails, stores
