@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -56,9 +55,9 @@ func newInboxCreateCommand(g *globalOptions) *cobra.Command {
 			}
 			opts := client.CreateInboxOptions{EmailAddress: address}
 			if ttl != "" {
-				d, err := parseTTL(ttl)
+				d, err := model.ParseTTL(ttl)
 				if err != nil {
-					return err
+					return usageError{"--" + err.Error()}
 				}
 				opts.TTL = d
 			}
@@ -95,18 +94,6 @@ func newInboxCreateCommand(g *globalOptions) *cobra.Command {
 	f.BoolVar(&noAuth, "no-auth", false, "skip SPF/DKIM/DMARC/reverse-DNS checks")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-// parseTTL reads "3600" as seconds and "1h30m" as a duration.
-func parseTTL(s string) (time.Duration, error) {
-	if secs, err := strconv.Atoi(s); err == nil {
-		return time.Duration(secs) * time.Second, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, usageError{fmt.Sprintf("--ttl %q: want seconds (3600) or a duration (1h)", s)}
-	}
-	return d, nil
 }
 
 func saveToKeystore(s *session, in *client.Inbox) error {

@@ -1,7 +1,7 @@
 // Package client is sandview's client of the email sandbox service: the only
-// code that speaks HTTP to a service. It follows the client contract
-// (/work/shared/spec/client-contract.md) and is liberal about how deployed
-// servers deviate from it (deployed-servers.md).
+// code that speaks HTTP to a service. It follows the service's client
+// contract and is liberal about how deployed servers deviate from it (the
+// recorded traffic under testdata/reference-deployment shows how).
 //
 // # Requests
 //

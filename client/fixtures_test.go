@@ -1,7 +1,7 @@
 package client_test
 
 // Proof against a real deployment: the recorded traffic of the reference
-// deployment (../../shared/fixtures/reference-deployment) is replayed by an
+// deployment (testdata/reference-deployment) is replayed by an
 // httptest server, so the inbox is imported and its mail read through the
 // public API exactly as against that deployment.
 
@@ -23,7 +23,7 @@ import (
 	"sandview/model"
 )
 
-const fixtureDir = "../../shared/fixtures/reference-deployment"
+const fixtureDir = "testdata/reference-deployment"
 
 const (
 	encAddress    = "2546bf79@sandbox.test"

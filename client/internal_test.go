@@ -212,7 +212,7 @@ func TestOpenManyRecordsInParallel(t *testing.T) {
 // BenchmarkOpenEncryptedEmail opens the recorded email (metadata and
 // parsed content) through the Inbox.
 func BenchmarkOpenEncryptedEmail(b *testing.B) {
-	dir := "../../shared/fixtures/reference-deployment/"
+	dir := "testdata/reference-deployment/"
 	var info model.ServerInfo
 	var rec model.EmailRecord
 	for name, v := range map[string]any{"server-info.json": &info, "encrypted-email.json": &rec} {

@@ -12,7 +12,7 @@ import (
 )
 
 // fixtureDir holds traffic recorded from the reference deployment.
-const fixtureDir = "../../shared/fixtures/reference-deployment"
+const fixtureDir = "../client/testdata/reference-deployment"
 
 // fixtureContext is the reference deployment's context string (server-info).
 const fixtureContext = "vaultsandbox:email:v1"

@@ -83,11 +83,3 @@ func TestNoServerScreen(t *testing.T) {
 		}
 	}
 }
-
-func TestParseTTL(t *testing.T) {
-	for in, ok := range map[string]bool{"1h": true, "3600": true, "": true, "30s": false, "200h": false, "abc": false} {
-		if _, err := parseTTL(in); (err == nil) != ok {
-			t.Errorf("parseTTL(%q): err %v", in, err)
-		}
-	}
-}

@@ -2,9 +2,7 @@ package tui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -63,7 +61,7 @@ func newCreateForm(submit func(createInboxInput) tea.Cmd) *createForm {
 
 // input validates the form.
 func (f *createForm) input() (createInboxInput, error) {
-	ttl, err := parseTTL(f.ttl.String())
+	ttl, err := model.ParseTTL(f.ttl.String())
 	if err != nil {
 		return createInboxInput{}, err
 	}
@@ -86,26 +84,6 @@ func (f *createForm) input() (createInboxInput, error) {
 		in.EmailAuth = &off
 	}
 	return in, nil
-}
-
-// parseTTL accepts a Go duration ("90m", "2h") or a number of seconds.
-func parseTTL(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Duration(model.DefaultTTLSeconds) * time.Second, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		n, nerr := strconv.Atoi(s)
-		if nerr != nil {
-			return 0, fmt.Errorf("ttl: %q is neither a duration like 1h30m nor a number of seconds", s)
-		}
-		d = time.Duration(n) * time.Second
-	}
-	if d < model.MinTTLSeconds*time.Second || d > model.MaxTTLSeconds*time.Second {
-		return 0, fmt.Errorf("ttl: must be between 1m and 168h (7 days), got %s", d)
-	}
-	return d, nil
 }
 
 func (f *createForm) handleKey(sh *shared, msg tea.KeyPressMsg) (tea.Cmd, bool) {

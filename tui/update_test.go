@@ -316,7 +316,7 @@ func TestCreateInboxForm(t *testing.T) {
 	press(t, m, "n", "ctrl+u")
 	typeText(t, m, "5s")
 	press(t, m, "enter")
-	if svc.called("create") || !strings.Contains(plain(m), "ttl: must be between") {
+	if svc.called("create") || !strings.Contains(plain(m), "must be between 1m and 168h") {
 		t.Fatalf("bad TTL accepted:\n%s", plain(m))
 	}
 	press(t, m, "ctrl+u")

@@ -1,5 +1,5 @@
-// Package conformance holds the client contract's conformance suite (see
-// /work/shared/spec/client-contract.md, "Required behaviors"); it has only
+// Package conformance holds the client contract's conformance suite (the
+// contract's table of "Required behaviors"); it has only
 // tests. Every row of the table is a named test in one of three groups:
 //
 //   - TestConformance_Unit_*: no server.

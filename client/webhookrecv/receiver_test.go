@@ -17,7 +17,7 @@ import (
 	"sandview/crypto"
 )
 
-const fixtureDir = "../../../shared/fixtures/reference-deployment"
+const fixtureDir = "../testdata/reference-deployment"
 
 type recorded struct {
 	Headers [][2]string `json:"headers"`
