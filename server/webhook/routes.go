@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -83,8 +82,7 @@ func (e *Engine) lookupInbox(address string) (hash, canonical string, ok bool) {
 
 func (e *Engine) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) {
 	var req model.CreateWebhookRequest
-	if err := decodeBody(w, r, &req); err != nil {
-		httpapi.WriteError(w, http.StatusBadRequest, "%s", err)
+	if !httpapi.DecodeBody(w, r, &req) {
 		return
 	}
 	wh, err := e.create(sc, req)
@@ -123,8 +121,7 @@ func (e *Engine) handleGet(w http.ResponseWriter, r *http.Request, sc scope) {
 
 func (e *Engine) handleUpdate(w http.ResponseWriter, r *http.Request, sc scope) {
 	var req model.UpdateWebhookRequest
-	if err := decodeBody(w, r, &req); err != nil {
-		httpapi.WriteError(w, http.StatusBadRequest, "%s", err)
+	if !httpapi.DecodeBody(w, r, &req) {
 		return
 	}
 	wh, err := e.update(sc, r.PathValue("id"), req)
@@ -398,27 +395,4 @@ func writeRequestError(w http.ResponseWriter, err error) {
 		return
 	}
 	httpapi.WriteError(w, http.StatusInternalServerError, "%s", err)
-}
-
-// decodeBody decodes a JSON request body of at most 1 MiB into v.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return fmt.Errorf("request body exceeds %d bytes", maxRequestBody)
-		}
-		return fmt.Errorf("reading the request body failed: %w", err)
-	}
-	if strings.TrimSpace(string(data)) == "" {
-		return errors.New("request body is empty: a JSON object is required")
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return fmt.Errorf("field %s has the wrong type (%s)", typeErr.Field, typeErr.Value)
-		}
-		return fmt.Errorf("request body is not valid JSON: %v", err)
-	}
-	return nil
 }
