@@ -25,7 +25,7 @@ type target struct {
 }
 
 // dispatch filters an event per webhook, renders it, and starts its
-// deliveries.
+// deliveries in the order the webhooks were created.
 func (e *Engine) dispatch(ev Incoming) error {
 	now := e.cfg.Now()
 	at := ev.At
@@ -34,15 +34,13 @@ func (e *Engine) dispatch(ev Incoming) error {
 	}
 	e.mu.Lock()
 	var targets []target
-	for id, h := range e.hooks {
-		if !h.rec.Enabled || !h.inScope(ev.InboxHash, ev.InboxEmail) {
-			continue
-		}
+	concerned := func(h *hook) bool { return h.rec.Enabled && h.inScope(ev.InboxHash, ev.InboxEmail) }
+	for _, h := range e.hooksLocked(concerned) {
 		subscribed := h.subscribes(ev.Type)
 		if !subscribed && (ev.Type != model.EventEmailReceived || !h.filter.needsContent()) {
 			continue
 		}
-		targets = append(targets, target{id: id, subscribed: subscribed, filter: h.filter, template: h.template})
+		targets = append(targets, target{id: h.rec.ID, subscribed: subscribed, filter: h.filter, template: h.template})
 	}
 	remembered, known := e.memo.get(ev.EmailID)
 	e.mu.Unlock()
@@ -95,7 +93,7 @@ func (e *Engine) dispatch(ev Incoming) error {
 		}
 		e.start(&delivery{pending: pending{
 			WebhookID: t.id, EventID: view.envelope.ID, DeliveryID: newID("dlv_"), EventType: ev.Type,
-			Body: body, ContentType: t.template.contentType, Attempt: 1, Due: now,
+			Body: body, ContentType: t.template.contentType, Attempt: 1, Due: now, Seq: e.nextSeq(),
 		}})
 	}
 	return nil

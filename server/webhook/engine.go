@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"sandview/crypto"
 	"sandview/model"
@@ -31,6 +33,9 @@ type Engine struct {
 	intakeClosed bool
 	queue        chan Incoming
 	dispatched   chan struct{} // closed when the dispatcher has drained the queue
+
+	// seq is the last creation sequence number handed out (nextSeq).
+	seq atomic.Uint64
 
 	mu      sync.Mutex
 	hooks   map[string]*hook
@@ -76,12 +81,24 @@ func New(cfg Config, inboxes Inboxes) (*Engine, error) {
 	return e, nil
 }
 
-// restore loads the stored webhooks and schedules their pending retries.
+// restore loads the stored webhooks and schedules their pending retries,
+// oldest delivery first; new sequence numbers continue after the stored ones.
 func (e *Engine) restore() error {
 	recs, retries, err := e.store.load()
 	if err != nil {
 		return err
 	}
+	var last uint64
+	for _, r := range recs {
+		last = max(last, r.Seq)
+	}
+	for _, p := range retries {
+		last = max(last, p.Seq)
+	}
+	e.seq.Store(last)
+	slices.SortFunc(retries, func(a, b pending) int {
+		return cmp.Or(cmp.Compare(a.Seq, b.Seq), a.Due.Compare(b.Due), strings.Compare(a.DeliveryID, b.DeliveryID))
+	})
 	for _, r := range recs {
 		filter, _, tmpl, err := e.cfg.compileParts(r.Filter, r.Template)
 		if err != nil {
@@ -233,19 +250,27 @@ func (e *Engine) VerifySignature(webhookID, signature, timestamp string, body []
 	return ok && crypto.VerifyWebhookSignature(signature, timestamp, body, secrets...)
 }
 
-// hooksInScopeLocked returns the webhooks of a scope, oldest first.
-func (e *Engine) hooksInScopeLocked(sc scope) []*hook {
+// nextSeq hands out the next creation sequence number. Webhooks and
+// deliveries take theirs when they are created and keep it on disk, so
+// "oldest first" is a total order that a coarse clock or a restart cannot
+// shuffle.
+func (e *Engine) nextSeq() uint64 { return e.seq.Add(1) }
+
+// byCreation orders webhooks oldest first: by sequence number, then, among
+// records stored before sequence numbers existed (all 0), by creation time
+// and id.
+func byCreation(a, b *hook) int {
+	return cmp.Or(cmp.Compare(a.rec.Seq, b.rec.Seq), a.rec.CreatedAt.Compare(b.rec.CreatedAt), strings.Compare(a.rec.ID, b.rec.ID))
+}
+
+// hooksLocked returns the webhooks keep accepts, oldest first.
+func (e *Engine) hooksLocked(keep func(*hook) bool) []*hook {
 	var out []*hook
 	for _, h := range e.hooks {
-		if sc.matches(h) {
+		if keep(h) {
 			out = append(out, h)
 		}
 	}
-	slices.SortFunc(out, func(a, b *hook) int {
-		if c := a.rec.CreatedAt.Compare(b.rec.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.rec.ID, b.rec.ID)
-	})
+	slices.SortFunc(out, byCreation)
 	return out
 }

@@ -95,7 +95,7 @@ func (e *Engine) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) 
 
 func (e *Engine) handleList(w http.ResponseWriter, _ *http.Request, sc scope) {
 	e.mu.Lock()
-	hooks := e.hooksInScopeLocked(sc)
+	hooks := e.hooksLocked(sc.matches)
 	list := model.WebhookList{Webhooks: make([]model.Webhook, len(hooks)), Total: len(hooks)}
 	for i, h := range hooks {
 		list.Webhooks[i] = h.view(false, false)
@@ -242,13 +242,14 @@ func (e *Engine) create(sc scope, req model.CreateWebhookRequest) (model.Webhook
 	rec := record{
 		ID: newID("whk_"), URL: url, Events: events, Scope: model.ScopeGlobal, Enabled: true,
 		Secret: newSecret(), Template: req.Template, Filter: storedFilter, Description: req.Description, CreatedAt: now,
+		Seq: e.nextSeq(),
 	}
 	if !sc.global() {
 		rec.Scope, rec.InboxEmail, rec.InboxHash = model.ScopeInbox, sc.inboxEmail, sc.inboxHash
 	}
 	h := newHook(rec, filter, tmpl)
 	e.mu.Lock()
-	count := len(e.hooksInScopeLocked(sc))
+	count := len(e.hooksLocked(sc.matches))
 	limit := e.cfg.MaxGlobal
 	if !sc.global() {
 		limit = e.cfg.MaxPerInbox
