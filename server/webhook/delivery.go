@@ -2,10 +2,11 @@ package webhook
 
 import "time"
 
-// retryTimer is a scheduled retry.
+// retryTimer is a scheduled retry: the delivery and the timer that starts
+// it.
 type retryTimer struct {
-	webhookID string
-	timer     *time.Timer
+	delivery *delivery
+	timer    *time.Timer
 }
 
 // delivery is one event on its way to one webhook.
@@ -45,7 +46,7 @@ func (e *Engine) suspend(d *delivery) {
 
 // scheduleLocked arms the timer of a queued retry.
 func (e *Engine) scheduleLocked(d *delivery, delay time.Duration) {
-	t := &retryTimer{webhookID: d.WebhookID}
+	t := &retryTimer{delivery: d}
 	t.timer = time.AfterFunc(delay, func() { e.retryDue(d) })
 	e.timers[d.DeliveryID] = t
 }

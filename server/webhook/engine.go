@@ -174,7 +174,7 @@ func (e *Engine) ForgetInbox(address string) {
 func (e *Engine) removeLocked(id string) {
 	delete(e.hooks, id)
 	for dlv, t := range e.timers {
-		if t.webhookID == id {
+		if t.delivery.WebhookID == id {
 			t.timer.Stop()
 			delete(e.timers, dlv)
 		}
