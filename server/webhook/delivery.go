@@ -44,6 +44,13 @@ func (e *Engine) suspend(d *delivery) {
 	}
 }
 
+// interrupt keeps a delivery that shutdown cut off for the next start, and
+// counts it for Close's report.
+func (e *Engine) interrupt(d *delivery) {
+	e.interrupted.Add(1)
+	e.suspend(d)
+}
+
 // scheduleLocked arms the timer of a queued retry.
 func (e *Engine) scheduleLocked(d *delivery, delay time.Duration) {
 	t := &retryTimer{delivery: d}
@@ -95,14 +102,14 @@ func (e *Engine) attempt(d *delivery) {
 	select {
 	case h.slots <- struct{}{}:
 	case <-e.ctx.Done():
-		e.suspend(d)
+		e.interrupt(d)
 		return
 	}
 	defer func() { <-h.slots }()
 	select {
 	case e.slots <- struct{}{}:
 	case <-e.ctx.Done():
-		e.suspend(d)
+		e.interrupt(d)
 		return
 	}
 	defer func() { <-e.slots }()
@@ -117,7 +124,7 @@ func (e *Engine) attempt(d *delivery) {
 	}
 	res := e.send(e.ctx, url, secret, d.EventType, d.DeliveryID, d.Body, d.ContentType)
 	if e.ctx.Err() != nil {
-		e.suspend(d) // interrupted by shutdown: not an attempt
+		e.interrupt(d) // not an attempt
 		return
 	}
 	if !res.ok() {

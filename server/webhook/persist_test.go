@@ -229,3 +229,22 @@ func TestCreationOrderSurvivesRestart(t *testing.T) {
 		t.Errorf("first webhook after restart has seq %d, not above the stored %d", firstNew, lastSeq)
 	}
 }
+
+// TestCloseAfterTheDeadlineWithNothingRunning: a deadline that has passed
+// by the time Close runs is no error when no delivery was cut off.
+func TestCloseAfterTheDeadlineWithNothingRunning(t *testing.T) {
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 50 {
+		cfg := testConfig()
+		cfg.DataDir = t.TempDir()
+		e, err := New(cfg, testInboxes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Handle(received("n1", plainMail("n1", "no webhook wants this")))
+		if err := e.Close(ended); err != nil {
+			t.Fatalf("Close with an ended context and nothing running: %v", err)
+		}
+	}
+}
