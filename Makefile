@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/sandview
 PKGS    := ./...
 
-.PHONY: build run test vet fmt-check unit e2e bench lint screenshots clean
+.PHONY: build run test vet fmt-check check-size unit e2e bench lint stress screenshots clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -21,6 +21,15 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# check-size fails on any tracked file over 1 MB (sizes as staged, like a
+# pre-commit check): binaries and dumps stay out of git.
+MAX_TRACKED_BYTES := 1048576
+
+check-size:
+	@big=$$(git ls-files -s | awk '{ sha = $$2; sub(/^[^\t]*\t/, ""); print sha, $$0 }' \
+		| git cat-file --batch-check='%(objectsize) %(rest)' | awk -v max=$(MAX_TRACKED_BYTES) '$$1 > max'); \
+	if [ -n "$$big" ]; then echo "tracked files over 1 MB (bytes, path):"; echo "$$big"; exit 1; fi
+
 unit:
 	$(GO) test -race -count=1 $(PKGS)
 
@@ -30,8 +39,13 @@ e2e: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
-lint: vet fmt-check
+lint: vet fmt-check check-size
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+
+# stress proves the suite is not flaky on a busy machine (.ci/stress): slow,
+# and not part of test.
+stress:
+	./.ci/stress
 
 screenshots: build
 	./screenshots/capture.sh $(BIN)

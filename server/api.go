@@ -3,21 +3,12 @@ package server
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"net/http"
-	"reflect"
-	"strings"
 
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server/httpapi"
 )
-
-// maxRequestBody bounds JSON request bodies.
-const maxRequestBody = 1 << 20
 
 // routes builds the HTTP API. Every route requires X-API-Key.
 func (s *Server) routes() http.Handler {
@@ -61,53 +52,6 @@ func (s *Server) requireAPIKey(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// decodeBody decodes a JSON request body into v; an empty body leaves v
-// as is. Unknown fields are ignored.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return fmt.Errorf("request body exceeds %d bytes", maxRequestBody)
-		}
-		return fmt.Errorf("reading the request body failed: %w", err)
-	}
-	if len(strings.TrimSpace(string(data))) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return fmt.Errorf("field %s must be %s, got %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
-		}
-		return fmt.Errorf("request body is not valid JSON: %w", err)
-	}
-	return nil
-}
-
-// jsonKind names the JSON value a Go type decodes from.
-func jsonKind(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice:
-		return "an array"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	}
-	return "a " + t.String()
 }
 
 func (s *Server) handleCheckKey(w http.ResponseWriter, _ *http.Request) {

@@ -47,8 +47,7 @@ func badRequest(format string, args ...any) *inboxError {
 
 func (s *Server) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
 	var req createInboxRequest
-	if err := decodeBody(w, r, &req); err != nil {
-		httpapi.WriteError(w, http.StatusBadRequest, "%v", err)
+	if !httpapi.DecodeBody(w, r, &req) {
 		return
 	}
 	in, err := s.createInbox(r.Context(), req)

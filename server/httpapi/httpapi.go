@@ -1,6 +1,8 @@
-// Package httpapi writes the embedded server's HTTP responses: JSON bodies
-// and the interface's error body {statusCode, message, error}. The server
-// and its webhook engine share it so every route answers the same way.
+// Package httpapi is the HTTP plumbing the embedded server and its webhook
+// engine share, so that every route reads and answers the same way: it
+// decodes JSON request bodies (one size limit, one empty-body rule, one set
+// of 400 messages) and writes JSON responses and the interface's error body
+// {statusCode, message, error}.
 package httpapi
 
 import (

@@ -42,7 +42,6 @@ const (
 	headerDelivery         = "X-Service-Delivery"
 	headerTimestamp        = "X-Service-Timestamp"
 	defaultContentType     = "application/json"
-	maxRequestBody         = 1 << 20
 	drainedResponseBodyMax = 64 << 10
 )
 

@@ -57,8 +57,13 @@
 //     dropped and logged.
 //   - Routes are scoped: a global route does not see inbox webhooks and an
 //     inbox route sees only that inbox's. Deleting an unknown webhook
-//     answers 404 (the contract's error table). Lists are oldest first.
-//     Repeated event names are dropped. Unknown request fields are ignored.
+//     answers 404 (the contract's error table). Lists are oldest first, in
+//     creation order: webhooks and deliveries take a number from one
+//     increasing sequence that is stored with them, so neither the clock's
+//     resolution nor a restart can reorder them. Repeated event names are
+//     dropped. Unknown request fields are ignored; an empty request body is
+//     the empty object (httpapi.DecodeBody), so an empty update changes
+//     nothing.
 //     A filter's requireAuth is resolved against the server default at
 //     create/update time and shown in responses. Update answers without
 //     secret and stats, like lists; create answers with the secret.

@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"sandview/crypto"
 	"sandview/model"
@@ -33,6 +34,9 @@ type Engine struct {
 	queue        chan Incoming
 	dispatched   chan struct{} // closed when the dispatcher has drained the queue
 
+	// seq is the last creation sequence number handed out (nextSeq).
+	seq atomic.Uint64
+
 	mu      sync.Mutex
 	hooks   map[string]*hook
 	timers  map[string]*retryTimer // by delivery id
@@ -43,18 +47,8 @@ type Engine struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	running sync.WaitGroup // delivery goroutines
-}
-
-// retryTimer is a scheduled retry.
-type retryTimer struct {
-	webhookID string
-	timer     *time.Timer
-}
-
-// delivery is one event on its way to one webhook.
-type delivery struct {
-	pending
-	persisted bool // a retry record exists on disk
+	// interrupted counts the deliveries shutdown cut off (Close reports it).
+	interrupted atomic.Int64
 }
 
 // New starts an engine; with cfg.DataDir it loads the stored webhooks and
@@ -89,12 +83,24 @@ func New(cfg Config, inboxes Inboxes) (*Engine, error) {
 	return e, nil
 }
 
-// restore loads the stored webhooks and schedules their pending retries.
+// restore loads the stored webhooks and schedules their pending retries,
+// oldest delivery first; new sequence numbers continue after the stored ones.
 func (e *Engine) restore() error {
 	recs, retries, err := e.store.load()
 	if err != nil {
 		return err
 	}
+	var last uint64
+	for _, r := range recs {
+		last = max(last, r.Seq)
+	}
+	for _, p := range retries {
+		last = max(last, p.Seq)
+	}
+	e.seq.Store(last)
+	slices.SortFunc(retries, func(a, b pending) int {
+		return cmp.Or(cmp.Compare(a.Seq, b.Seq), a.Due.Compare(b.Due), strings.Compare(a.DeliveryID, b.DeliveryID))
+	})
 	for _, r := range recs {
 		filter, _, tmpl, err := e.cfg.compileParts(r.Filter, r.Template)
 		if err != nil {
@@ -170,7 +176,7 @@ func (e *Engine) ForgetInbox(address string) {
 func (e *Engine) removeLocked(id string) {
 	delete(e.hooks, id)
 	for dlv, t := range e.timers {
-		if t.webhookID == id {
+		if t.delivery.WebhookID == id {
 			t.timer.Stop()
 			delete(e.timers, dlv)
 		}
@@ -211,11 +217,15 @@ func (e *Engine) Close(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
-		errs = append(errs, fmt.Errorf("webhook deliveries still running at shutdown were interrupted: %w", ctx.Err()))
 		e.cancel()
 		<-done
 	}
 	e.cancel()
+	// Only deliveries actually cut off count: a deadline that passed while
+	// nothing ran is no error.
+	if n := e.interrupted.Load(); n > 0 {
+		errs = append(errs, fmt.Errorf("%d webhook deliveries still running at shutdown were interrupted: %w", n, ctx.Err()))
+	}
 
 	e.mu.Lock()
 	recs := make([]record, 0, len(e.hooks))
@@ -246,356 +256,27 @@ func (e *Engine) VerifySignature(webhookID, signature, timestamp string, body []
 	return ok && crypto.VerifyWebhookSignature(signature, timestamp, body, secrets...)
 }
 
-// dispatchLoop turns queued events into deliveries until the queue closes.
-func (e *Engine) dispatchLoop() {
-	defer close(e.dispatched)
-	for ev := range e.queue {
-		if err := e.dispatch(ev); err != nil {
-			e.log.Error("webhook event not dispatched", "type", ev.Type, "email", ev.EmailID, "error", err)
-		}
-	}
+// nextSeq hands out the next creation sequence number. Webhooks and
+// deliveries take theirs when they are created and keep it on disk, so
+// "oldest first" is a total order that a coarse clock or a restart cannot
+// shuffle.
+func (e *Engine) nextSeq() uint64 { return e.seq.Add(1) }
+
+// byCreation orders webhooks oldest first: by sequence number, then, among
+// records stored before sequence numbers existed (all 0), by creation time
+// and id.
+func byCreation(a, b *hook) int {
+	return cmp.Or(cmp.Compare(a.rec.Seq, b.rec.Seq), a.rec.CreatedAt.Compare(b.rec.CreatedAt), strings.Compare(a.rec.ID, b.rec.ID))
 }
 
-// target is a webhook as the dispatcher sees it at one event.
-type target struct {
-	id         string
-	subscribed bool
-	filter     *compiledFilter
-	template   *compiledTemplate
-}
-
-// dispatch filters an event per webhook, renders it, and starts its
-// deliveries.
-func (e *Engine) dispatch(ev Incoming) error {
-	now := e.cfg.Now()
-	at := ev.At
-	if at.IsZero() {
-		at = now
-	}
-	e.mu.Lock()
-	var targets []target
-	for id, h := range e.hooks {
-		if !h.rec.Enabled || !h.inScope(ev.InboxHash, ev.InboxEmail) {
-			continue
-		}
-		subscribed := h.subscribes(ev.Type)
-		if !subscribed && (ev.Type != model.EventEmailReceived || !h.filter.needsContent()) {
-			continue
-		}
-		targets = append(targets, target{id: id, subscribed: subscribed, filter: h.filter, template: h.template})
-	}
-	remembered, known := e.memo.get(ev.EmailID)
-	e.mu.Unlock()
-
-	var summary *emailSummary
-	passes := func(t target) bool { return !t.filter.needsContent() }
-	switch ev.Type {
-	case model.EventEmailReceived:
-		entry := memoEntry{inbox: ev.InboxEmail, passed: map[string]bool{}}
-		if ev.Received != nil {
-			entry.summary = summaryOf(ev.Received)
-			for _, t := range targets {
-				if t.filter.needsContent() {
-					entry.passed[t.id] = t.filter.match(ev.Received)
-				}
-			}
-		}
-		e.mu.Lock()
-		e.memo.put(ev.EmailID, entry)
-		e.mu.Unlock()
-		passes = func(t target) bool { return !t.filter.needsContent() || entry.passed[t.id] }
-	default:
-		if known {
-			summary = &remembered.summary
-			passes = func(t target) bool { return !t.filter.needsContent() || remembered.passed[t.id] }
-		}
-		if ev.Type == model.EventEmailDeleted {
-			e.mu.Lock()
-			e.memo.forget(ev.EmailID)
-			e.mu.Unlock()
-		}
-	}
-
-	view, err := newEventView(ev, newID("evt_"), at, e.cfg.MaxHeaders, e.cfg.MaxHeaderValueLen, summary)
-	if err != nil {
-		return err
-	}
-	builtins := map[string][]byte{}
-	for _, t := range targets {
-		if !t.subscribed || !passes(t) {
-			continue
-		}
-		body, ok := builtins[t.template.kind]
-		if !ok || t.template.kind == model.TemplateCustom {
-			if body, err = t.template.render(view); err != nil {
-				e.log.Error("webhook template failed; event skipped", "webhook", t.id, "error", err)
-				continue
-			}
-			builtins[t.template.kind] = body
-		}
-		e.start(&delivery{pending: pending{
-			WebhookID: t.id, EventID: view.envelope.ID, DeliveryID: newID("dlv_"), EventType: ev.Type,
-			Body: body, ContentType: t.template.contentType, Attempt: 1, Due: now,
-		}})
-	}
-	return nil
-}
-
-// start runs a delivery's next attempt in its own goroutine, unless the
-// engine is shutting down (then it is kept for the next start).
-func (e *Engine) start(d *delivery) {
-	e.mu.Lock()
-	if e.closing {
-		e.mu.Unlock()
-		e.suspend(d)
-		return
-	}
-	e.running.Add(1)
-	e.mu.Unlock()
-	go func() {
-		defer e.running.Done()
-		e.attempt(d)
-	}()
-}
-
-// suspend keeps an unfinished delivery on disk for the next start (in
-// memory mode it is lost with the process).
-func (e *Engine) suspend(d *delivery) {
-	if e.store == nil {
-		return
-	}
-	d.Due = e.cfg.Now()
-	if err := e.store.putRetry(d.pending); err != nil {
-		e.log.Error("keep webhook delivery for the next start", "webhook", d.WebhookID, "delivery", d.DeliveryID, "error", err)
-	}
-}
-
-// scheduleLocked arms the timer of a queued retry.
-func (e *Engine) scheduleLocked(d *delivery, delay time.Duration) {
-	t := &retryTimer{webhookID: d.WebhookID}
-	t.timer = time.AfterFunc(delay, func() { e.retryDue(d) })
-	e.timers[d.DeliveryID] = t
-}
-
-// retryDue starts a retry whose time has come.
-func (e *Engine) retryDue(d *delivery) {
-	e.mu.Lock()
-	if e.closing {
-		e.mu.Unlock()
-		return // it stays on disk
-	}
-	delete(e.timers, d.DeliveryID)
-	h, ok := e.hooks[d.WebhookID]
-	if ok {
-		h.queuedRetries--
-	}
-	enabled := ok && h.rec.Enabled
-	e.mu.Unlock()
-	if !enabled {
-		e.discard(d)
-		return
-	}
-	e.start(d)
-}
-
-// discard drops a delivery whose webhook is gone or disabled.
-func (e *Engine) discard(d *delivery) {
-	if !d.persisted {
-		return
-	}
-	if err := e.store.deleteRetry(d.WebhookID, d.DeliveryID); err != nil {
-		e.log.Error("drop webhook retry", "delivery", d.DeliveryID, "error", err)
-	}
-}
-
-// attempt makes one attempt of a delivery within the concurrency caps and
-// records its outcome.
-func (e *Engine) attempt(d *delivery) {
-	e.mu.Lock()
-	h, ok := e.hooks[d.WebhookID]
-	e.mu.Unlock()
-	if !ok {
-		e.discard(d)
-		return
-	}
-	select {
-	case h.slots <- struct{}{}:
-	case <-e.ctx.Done():
-		e.suspend(d)
-		return
-	}
-	defer func() { <-h.slots }()
-	select {
-	case e.slots <- struct{}{}:
-	case <-e.ctx.Done():
-		e.suspend(d)
-		return
-	}
-	defer func() { <-e.slots }()
-
-	e.mu.Lock()
-	current := e.hooks[d.WebhookID] == h
-	url, secret, enabled := h.rec.URL, h.rec.Secret, h.rec.Enabled
-	e.mu.Unlock()
-	if !current || !enabled {
-		e.discard(d)
-		return
-	}
-	res := e.send(e.ctx, url, secret, d.EventType, d.DeliveryID, d.Body, d.ContentType)
-	if e.ctx.Err() != nil {
-		e.suspend(d) // interrupted by shutdown: not an attempt
-		return
-	}
-	if !res.ok() {
-		e.log.Debug("webhook attempt failed", "webhook", d.WebhookID, "delivery", d.DeliveryID,
-			"attempt", d.Attempt, "status", res.status, "error", res.errText())
-	}
-	e.recordAttempt(h, d, res.ok())
-}
-
-// recordAttempt updates stats, schedules the next attempt or ends the
-// delivery, and disables the webhook after too many failed deliveries.
-func (e *Engine) recordAttempt(h *hook, d *delivery, ok bool) {
-	now := e.cfg.Now()
-	var save *record
-	var retry *delivery
-	e.mu.Lock()
-	r := &h.rec
-	stamp := now.UTC().Truncate(time.Millisecond)
-	r.LastDeliveryAt = &stamp
-	r.LastDeliveryStatus = statusText(ok)
-	finished := true
-	switch {
-	case ok:
-		r.Stats.TotalDeliveries++
-		r.Stats.SuccessfulDeliveries++
-		r.ConsecutiveFailures = 0
-	case d.Attempt < e.cfg.MaxAttempts && r.Enabled && e.hooks[r.ID] == h && !e.closing:
-		if h.queuedRetries < e.cfg.MaxQueuedRetriesPerWebhook {
-			finished = false
-			h.queuedRetries++
-			next := *d
-			next.Attempt++
-			next.Due = now.Add(e.cfg.retryDelay(next.Attempt))
-			next.persisted = e.store != nil
-			retry = &next
-			break
-		}
-		e.log.Warn("webhook retry queue is full; delivery failed", "webhook", r.ID, "delivery", d.DeliveryID)
-		fallthrough
-	default:
-		r.Stats.TotalDeliveries++
-		r.Stats.FailedDeliveries++
-		r.ConsecutiveFailures++
-		if r.ConsecutiveFailures >= failuresBeforeDisable && r.Enabled {
-			r.Enabled = false
-			r.UpdatedAt = &stamp
-			e.log.Warn("webhook disabled after consecutive failed deliveries", "webhook", r.ID, "failures", r.ConsecutiveFailures)
-			copied := *r
-			save = &copied
-		}
-	}
-	e.mu.Unlock()
-	if retry != nil {
-		e.queueRetry(h, retry)
-	} else if finished {
-		e.discard(d)
-	}
-	if save != nil {
-		if err := e.store.putHooks(*save); err != nil {
-			e.log.Error("save disabled webhook", "webhook", save.ID, "error", err)
-		}
-	}
-}
-
-// queueRetry writes a retry to disk, then arms its timer (in this order,
-// so that a quick retry cannot finish before its record is written).
-func (e *Engine) queueRetry(h *hook, retry *delivery) {
-	if err := e.store.putRetry(retry.pending); err != nil {
-		e.log.Error("keep webhook retry", "delivery", retry.DeliveryID, "error", err)
-	}
-	e.mu.Lock()
-	gone := false
-	switch {
-	case e.closing:
-		// it stays on disk for the next start
-	case e.hooks[retry.WebhookID] != h:
-		h.queuedRetries--
-		gone = true
-	default:
-		e.scheduleLocked(retry, max(retry.Due.Sub(e.cfg.Now()), 0))
-	}
-	e.mu.Unlock()
-	if gone {
-		e.discard(retry)
-	}
-}
-
-func statusText(ok bool) string {
-	if ok {
-		return "success"
-	}
-	return "failed"
-}
-
-// memoEntry is what the engine remembers of an email.received for the
-// stored and deleted events of the same email.
-type memoEntry struct {
-	inbox   string
-	summary emailSummary
-	passed  map[string]bool // filter verdicts by webhook id
-}
-
-// emailMemo remembers the latest emails, oldest evicted first.
-type emailMemo struct {
-	entries map[string]memoEntry
-	ring    []string
-	next    int
-}
-
-func newEmailMemo(size int) *emailMemo {
-	return &emailMemo{entries: make(map[string]memoEntry), ring: make([]string, size)}
-}
-
-func (m *emailMemo) put(emailID string, entry memoEntry) {
-	if _, ok := m.entries[emailID]; !ok {
-		if old := m.ring[m.next]; old != "" {
-			delete(m.entries, old)
-		}
-		m.ring[m.next] = emailID
-		m.next = (m.next + 1) % len(m.ring)
-	}
-	m.entries[emailID] = entry
-}
-
-func (m *emailMemo) get(emailID string) (memoEntry, bool) {
-	entry, ok := m.entries[emailID]
-	return entry, ok
-}
-
-func (m *emailMemo) forget(emailID string) { delete(m.entries, emailID) }
-
-func (m *emailMemo) forgetInbox(address string) {
-	for id, entry := range m.entries {
-		if strings.EqualFold(entry.inbox, address) {
-			delete(m.entries, id)
-		}
-	}
-}
-
-// hooksInScopeLocked returns the webhooks of a scope, oldest first.
-func (e *Engine) hooksInScopeLocked(sc scope) []*hook {
+// hooksLocked returns the webhooks keep accepts, oldest first.
+func (e *Engine) hooksLocked(keep func(*hook) bool) []*hook {
 	var out []*hook
 	for _, h := range e.hooks {
-		if sc.matches(h) {
+		if keep(h) {
 			out = append(out, h)
 		}
 	}
-	slices.SortFunc(out, func(a, b *hook) int {
-		if c := a.rec.CreatedAt.Compare(b.rec.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.rec.ID, b.rec.ID)
-	})
+	slices.SortFunc(out, byCreation)
 	return out
 }

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -127,24 +128,50 @@ func TestDeliveriesAreSignedAndShaped(t *testing.T) {
 	}
 }
 
+// TestRetryScheduleFollowsTimeScale: each failed attempt queues the next one
+// the scaled schedule's delay later. The clock is frozen, so each queued
+// retry's due time is exact, and the delays are hours, so no retry comes due
+// by itself: the test fires each one at once (the timer's own Reset) instead
+// of timing the arrivals.
 func TestRetryScheduleFollowsTimeScale(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)}
 	cfg := testConfig()
-	cfg.MaxAttempts = 4 // 0, 30 s, 5 min, 30 min scaled by 0.001: 30 ms, 300 ms, 1.8 s
+	cfg.Now = clock.Now
+	cfg.MaxAttempts = 4
+	cfg.RetrySchedule = []time.Duration{0, 2 * time.Hour, 4 * time.Hour, 6 * time.Hour}
+	cfg.TimeScale = 0.5
 	h := newHarness(t, cfg)
 	s := newSink(t, http.StatusInternalServerError)
 	wh := h.create("/api/webhooks", model.CreateWebhookRequest{URL: s.URL + "/hook", Events: []string{model.EventEmailReceived}})
-	h.engine.Handle(received("r1", plainMail("r1", "retry me")))
-	var arrivals []captured
-	for range 4 {
-		arrivals = append(arrivals, s.next(t))
+
+	// fireQueuedRetry waits for the retry of the given attempt to be
+	// queued, starts it now, and returns it as it was queued.
+	fireQueuedRetry := func(attempt int) pending {
+		t.Helper()
+		var queued *retryTimer
+		eventually(t, fmt.Sprintf("attempt %d queued", attempt), func() bool {
+			h.engine.mu.Lock()
+			defer h.engine.mu.Unlock()
+			for _, rt := range h.engine.timers {
+				if rt.delivery.Attempt == attempt {
+					queued = rt
+				}
+			}
+			return queued != nil
+		})
+		h.engine.mu.Lock()
+		defer h.engine.mu.Unlock()
+		queued.timer.Reset(0)
+		return queued.delivery.pending
 	}
-	want := []time.Duration{30 * time.Millisecond, 300 * time.Millisecond, 1800 * time.Millisecond}
-	for i, w := range want {
-		gap := arrivals[i+1].At.Sub(arrivals[i].At)
-		// Never early; late by less than what would match the next step.
-		if limit := w*3/2 + 200*time.Millisecond; gap < w || gap > limit {
-			t.Errorf("gap before attempt %d: %v, want between %v and %v", i+2, gap, w, limit)
+
+	h.engine.Handle(received("r1", plainMail("r1", "retry me")))
+	arrivals := []captured{s.next(t)}
+	for i, delay := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour} {
+		if retry := fireQueuedRetry(i + 2); !retry.Due.Equal(clock.Now().Add(delay)) {
+			t.Errorf("attempt %d queued %v later, want %v", i+2, retry.Due.Sub(clock.Now()), delay)
 		}
+		arrivals = append(arrivals, s.next(t))
 	}
 	first := arrivals[0]
 	for i, a := range arrivals {
@@ -160,8 +187,11 @@ func TestRetryScheduleFollowsTimeScale(t *testing.T) {
 	if got.Stats.TotalDeliveries != 1 || got.LastDeliveryStatus != "failed" || !got.Enabled {
 		t.Errorf("after one failed delivery: %+v %+v", got, got.Stats)
 	}
-	if n := s.count(); n != 4 {
-		t.Errorf("%d attempts, want exactly MaxAttempts = 4", n)
+	h.engine.mu.Lock()
+	left := len(h.engine.timers)
+	h.engine.mu.Unlock()
+	if n := s.count(); n != 4 || left != 0 {
+		t.Errorf("%d attempts and %d queued retries, want exactly MaxAttempts = 4 and none", n, left)
 	}
 }
 

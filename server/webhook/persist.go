@@ -31,6 +31,7 @@ type pending struct {
 	ContentType string    `json:"contentType"`
 	Attempt     int       `json:"attempt"` // number of the next attempt, from 1
 	Due         time.Time `json:"due"`
+	Seq         uint64    `json:"seq"` // creation order, from Engine.nextSeq
 }
 
 func retryKey(webhookID, deliveryID string) []byte {

@@ -1,11 +1,14 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -151,4 +154,97 @@ func newBlockingEndpoint(t *testing.T, release chan struct{}, arrived chan strin
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// TestCreationOrderSurvivesRestart: under a clock that never moves every
+// webhook has the same createdAt, yet lists stay in creation order, the
+// deliveries of one event follow that order, and a restart continues the
+// numbering after everything stored.
+func TestCreationOrderSurvivesRestart(t *testing.T) {
+	frozen := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+	cfg := testConfig()
+	cfg.DataDir = t.TempDir()
+	cfg.Now = func() time.Time { return frozen }
+	cfg.TimeScale = 1 // retries wait 30 s: still pending at Close
+	s := newSink(t, http.StatusInternalServerError)
+	var want []string
+	createFive := func(h *harness) {
+		for range 5 {
+			wh := h.create("/api/webhooks", model.CreateWebhookRequest{URL: s.URL, Events: []string{model.EventEmailReceived}})
+			want = append(want, wh.ID)
+		}
+	}
+	listed := func(h *harness) []string {
+		var list model.WebhookList
+		h.call(http.MethodGet, "/api/webhooks", nil, &list)
+		ids := make([]string, len(list.Webhooks))
+		for i, w := range list.Webhooks {
+			ids[i] = w.ID
+		}
+		return ids
+	}
+
+	first := newHarness(t, cfg)
+	createFive(first)
+	if got := listed(first); !slices.Equal(got, want) {
+		t.Fatalf("list %v, want creation order %v", got, want)
+	}
+	first.engine.Handle(received("o1", plainMail("o1", "ordered")))
+	eventually(t, "five retries queued", func() bool {
+		first.engine.mu.Lock()
+		defer first.engine.mu.Unlock()
+		return len(first.engine.timers) == 5
+	})
+	closeEngine(t, first.engine)
+
+	store, err := openDiskStore(cfg.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, retries, err := store.load()
+	if err := errors.Join(err, store.close()); err != nil {
+		t.Fatal(err)
+	}
+	if len(retries) != 5 {
+		t.Fatalf("%d stored retries, want 5", len(retries))
+	}
+	slices.SortFunc(retries, func(a, b pending) int { return cmp.Compare(a.Seq, b.Seq) })
+	var lastSeq uint64
+	for i, p := range retries {
+		if p.WebhookID != want[i] || p.Seq <= lastSeq {
+			t.Fatalf("stored delivery %d: webhook %s seq %d; want webhook %s and a seq above %d", i, p.WebhookID, p.Seq, want[i], lastSeq)
+		}
+		lastSeq = p.Seq
+	}
+
+	second := newHarness(t, cfg)
+	createFive(second)
+	if got := listed(second); !slices.Equal(got, want) {
+		t.Fatalf("list after restart %v, want creation order %v", got, want)
+	}
+	second.engine.mu.Lock()
+	firstNew := second.engine.hooks[want[5]].rec.Seq
+	second.engine.mu.Unlock()
+	if firstNew <= lastSeq {
+		t.Errorf("first webhook after restart has seq %d, not above the stored %d", firstNew, lastSeq)
+	}
+}
+
+// TestCloseAfterTheDeadlineWithNothingRunning: a deadline that has passed
+// by the time Close runs is no error when no delivery was cut off.
+func TestCloseAfterTheDeadlineWithNothingRunning(t *testing.T) {
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 50 {
+		cfg := testConfig()
+		cfg.DataDir = t.TempDir()
+		e, err := New(cfg, testInboxes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Handle(received("n1", plainMail("n1", "no webhook wants this")))
+		if err := e.Close(ended); err != nil {
+			t.Fatalf("Close with an ended context and nothing running: %v", err)
+		}
+	}
 }

@@ -237,3 +237,21 @@ func TestRoutesLifecycle(t *testing.T) {
 		t.Errorf("get after delete: %d", status)
 	}
 }
+
+// TestEmptyBodyIsTheEmptyObject: the routes read an empty body as {}, so
+// create names its first missing field and update changes nothing.
+func TestEmptyBodyIsTheEmptyObject(t *testing.T) {
+	h := newHarness(t, testConfig())
+	var refused model.ErrorBody
+	if status := h.call(http.MethodPost, "/api/webhooks", "", &refused); status != http.StatusBadRequest || !strings.Contains(refused.Message.String(), "url is required") {
+		t.Fatalf("create with an empty body: %d %+v, want 400 naming url", status, refused)
+	}
+	wh := h.create("/api/webhooks", model.CreateWebhookRequest{URL: "https://hooks.example.org/e", Events: []string{model.EventEmailStored}})
+	var patched model.Webhook
+	if status := h.call(http.MethodPatch, "/api/webhooks/"+wh.ID, "", &patched); status != http.StatusOK {
+		t.Fatalf("update with an empty body: %d, want 200", status)
+	}
+	if patched.URL != wh.URL || !slices.Equal(patched.Events, wh.Events) || !patched.Enabled || patched.Description != wh.Description {
+		t.Errorf("an empty update changed the webhook: %+v, was %+v", patched, wh)
+	}
+}

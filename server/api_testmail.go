@@ -43,8 +43,7 @@ var (
 
 func (s *Server) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 	var body testEmailBody
-	if err := decodeBody(w, r, &body); err != nil {
-		httpapi.WriteError(w, http.StatusBadRequest, "%v", err)
+	if !httpapi.DecodeBody(w, r, &body) {
 		return
 	}
 	choice, err := body.authChoice()

@@ -1,0 +1,95 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+)
+
+// MaxBodyBytes bounds a JSON request body.
+const MaxBodyBytes = 1 << 20
+
+// DecodeBody reads the JSON request body of r into v. On a bad body it
+// answers 400 with a message naming the problem and reports false; the
+// handler then returns without answering again.
+//
+// Empty-body rule: a body that is empty or only whitespace means the empty
+// object {}, every field absent. v is left as it is and the route's own
+// checks decide, so a route with a required field answers 400 naming that
+// field, and a route whose fields are all optional accepts it.
+//
+// Unknown properties are ignored. Every body passes through decodeJSON, so
+// refusing them later is one switch there (the decoder's
+// DisallowUnknownFields) and one case in describeBodyError naming the
+// property.
+func DecodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			WriteError(w, http.StatusBadRequest, "request body exceeds %d bytes", MaxBodyBytes)
+			return false
+		}
+		WriteError(w, http.StatusBadRequest, "reading the request body failed: %v", err)
+		return false
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return true
+	}
+	if err := decodeJSON(data, v); err != nil {
+		WriteError(w, http.StatusBadRequest, "%s", describeBodyError(err))
+		return false
+	}
+	return true
+}
+
+// errTrailingData is a body holding more than one JSON value.
+var errTrailingData = errors.New("text after the end of the value")
+
+// decodeJSON decodes data, which must be exactly one JSON value, into v.
+func decodeJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errTrailingData
+	}
+	return nil
+}
+
+// describeBodyError is the 400 message for a body decodeJSON refused.
+func describeBodyError(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return fmt.Sprintf("field %s must be %s, got %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
+	}
+	return fmt.Sprintf("request body is not valid JSON: %v", err)
+}
+
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a " + t.String()
+}

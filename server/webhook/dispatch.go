@@ -1,0 +1,145 @@
+package webhook
+
+import (
+	"strings"
+
+	"sandview/model"
+)
+
+// dispatchLoop turns queued events into deliveries until the queue closes.
+func (e *Engine) dispatchLoop() {
+	defer close(e.dispatched)
+	for ev := range e.queue {
+		if err := e.dispatch(ev); err != nil {
+			e.log.Error("webhook event not dispatched", "type", ev.Type, "email", ev.EmailID, "error", err)
+		}
+	}
+}
+
+// target is a webhook as the dispatcher sees it at one event.
+type target struct {
+	id         string
+	subscribed bool
+	filter     *compiledFilter
+	template   *compiledTemplate
+}
+
+// dispatch filters an event per webhook, renders it, and starts its
+// deliveries in the order the webhooks were created.
+func (e *Engine) dispatch(ev Incoming) error {
+	now := e.cfg.Now()
+	at := ev.At
+	if at.IsZero() {
+		at = now
+	}
+	e.mu.Lock()
+	var targets []target
+	concerned := func(h *hook) bool { return h.rec.Enabled && h.inScope(ev.InboxHash, ev.InboxEmail) }
+	for _, h := range e.hooksLocked(concerned) {
+		subscribed := h.subscribes(ev.Type)
+		if !subscribed && (ev.Type != model.EventEmailReceived || !h.filter.needsContent()) {
+			continue
+		}
+		targets = append(targets, target{id: h.rec.ID, subscribed: subscribed, filter: h.filter, template: h.template})
+	}
+	remembered, known := e.memo.get(ev.EmailID)
+	e.mu.Unlock()
+
+	var summary *emailSummary
+	passes := func(t target) bool { return !t.filter.needsContent() }
+	switch ev.Type {
+	case model.EventEmailReceived:
+		entry := memoEntry{inbox: ev.InboxEmail, passed: map[string]bool{}}
+		if ev.Received != nil {
+			entry.summary = summaryOf(ev.Received)
+			for _, t := range targets {
+				if t.filter.needsContent() {
+					entry.passed[t.id] = t.filter.match(ev.Received)
+				}
+			}
+		}
+		e.mu.Lock()
+		e.memo.put(ev.EmailID, entry)
+		e.mu.Unlock()
+		passes = func(t target) bool { return !t.filter.needsContent() || entry.passed[t.id] }
+	default:
+		if known {
+			summary = &remembered.summary
+			passes = func(t target) bool { return !t.filter.needsContent() || remembered.passed[t.id] }
+		}
+		if ev.Type == model.EventEmailDeleted {
+			e.mu.Lock()
+			e.memo.forget(ev.EmailID)
+			e.mu.Unlock()
+		}
+	}
+
+	view, err := newEventView(ev, newID("evt_"), at, e.cfg.MaxHeaders, e.cfg.MaxHeaderValueLen, summary)
+	if err != nil {
+		return err
+	}
+	builtins := map[string][]byte{}
+	for _, t := range targets {
+		if !t.subscribed || !passes(t) {
+			continue
+		}
+		body, ok := builtins[t.template.kind]
+		if !ok || t.template.kind == model.TemplateCustom {
+			if body, err = t.template.render(view); err != nil {
+				e.log.Error("webhook template failed; event skipped", "webhook", t.id, "error", err)
+				continue
+			}
+			builtins[t.template.kind] = body
+		}
+		e.start(&delivery{pending: pending{
+			WebhookID: t.id, EventID: view.envelope.ID, DeliveryID: newID("dlv_"), EventType: ev.Type,
+			Body: body, ContentType: t.template.contentType, Attempt: 1, Due: now, Seq: e.nextSeq(),
+		}})
+	}
+	return nil
+}
+
+// memoEntry is what the engine remembers of an email.received for the
+// stored and deleted events of the same email.
+type memoEntry struct {
+	inbox   string
+	summary emailSummary
+	passed  map[string]bool // filter verdicts by webhook id
+}
+
+// emailMemo remembers the latest emails, oldest evicted first.
+type emailMemo struct {
+	entries map[string]memoEntry
+	ring    []string
+	next    int
+}
+
+func newEmailMemo(size int) *emailMemo {
+	return &emailMemo{entries: make(map[string]memoEntry), ring: make([]string, size)}
+}
+
+func (m *emailMemo) put(emailID string, entry memoEntry) {
+	if _, ok := m.entries[emailID]; !ok {
+		if old := m.ring[m.next]; old != "" {
+			delete(m.entries, old)
+		}
+		m.ring[m.next] = emailID
+		m.next = (m.next + 1) % len(m.ring)
+	}
+	m.entries[emailID] = entry
+}
+
+func (m *emailMemo) get(emailID string) (memoEntry, bool) {
+	entry, ok := m.entries[emailID]
+	return entry, ok
+}
+
+func (m *emailMemo) forget(emailID string) { delete(m.entries, emailID) }
+
+func (m *emailMemo) forgetInbox(address string) {
+	for id, entry := range m.entries {
+		if strings.EqualFold(entry.inbox, address) {
+			delete(m.entries, id)
+		}
+	}
+}
