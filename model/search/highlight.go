@@ -15,7 +15,8 @@ import (
 func (q Query) Highlights(f Field, s string) []Range {
 	var folded *foldedText
 	var ranges []Range
-	for _, t := range q.terms {
+	for i := range q.terms {
+		t := &q.terms[i]
 		if t.kind != kindText || t.negate || t.field != anyField && t.field != f {
 			continue
 		}

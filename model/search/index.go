@@ -6,11 +6,13 @@ import (
 	"sandview/model"
 )
 
-// Index keeps each email's folded text, by inbox and ID, so searching the
-// same emails again (the next key press) folds nothing. A cached email whose
-// content has since been loaded (HasContent changed) is folded afresh; an
-// email without an ID is never cached. Call Forget for emails that are gone.
-// An Index is safe for concurrent use.
+// Index keeps, by inbox and ID, each email's folded text and what searching
+// its body found, so the next key press folds nothing and scans little; it
+// holds about 2.8 KB for an email with a 2 KB body. An email whose content
+// has since been loaded (HasContent changed) is folded afresh; an email
+// without an ID is never kept. Call Prepare to fold ahead of the first
+// search and Forget for emails that are gone. An Index is safe for
+// concurrent use.
 type Index struct {
 	mu   sync.Mutex
 	docs map[docKey]*document
@@ -105,13 +107,6 @@ func (x *Index) Forget(e model.Email) {
 	defer x.mu.Unlock()
 	delete(x.docs, docKey{e.InboxHash, e.ID})
 	clear(x.last)
-}
-
-// Len is the number of emails the index holds.
-func (x *Index) Len() int {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return len(x.docs)
 }
 
 func (x *Index) document(e *model.Email) *document {

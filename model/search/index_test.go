@@ -25,12 +25,12 @@ func TestIndexFoldsEachEmailOnce(t *testing.T) {
 	if cold < float64(len(emails)) || warm > 20 {
 		t.Errorf("allocations: cold %v, warm %v; want at least one per email cold and only the result warm", cold, warm)
 	}
-	if idx.Len() != len(emails) {
-		t.Errorf("Len = %d, want %d", idx.Len(), len(emails))
+	if len(idx.docs) != len(emails) {
+		t.Errorf("the index holds %d emails, want %d", len(idx.docs), len(emails))
 	}
 	idx.Forget(emails[0])
-	if idx.Len() != len(emails)-1 {
-		t.Errorf("Len after Forget = %d, want %d", idx.Len(), len(emails)-1)
+	if len(idx.docs) != len(emails)-1 {
+		t.Errorf("after Forget the index holds %d emails, want %d", len(idx.docs), len(emails)-1)
 	}
 }
 
@@ -77,8 +77,8 @@ func TestIndexKeysByInboxAndID(t *testing.T) {
 			t.Errorf("%q matches %v, want %v", tc.query, got, tc.want)
 		}
 	}
-	if idx.Len() != 2 {
-		t.Errorf("Len = %d, want 2: emails without an ID are not kept", idx.Len())
+	if len(idx.docs) != 2 {
+		t.Errorf("the index holds %d emails, want 2: emails without an ID are not kept", len(idx.docs))
 	}
 }
 

@@ -67,7 +67,7 @@ const (
 )
 
 // term is one condition of a query. It holds no slices or pointers, so
-// terms compare with ==.
+// terms compare with ==; at some 300 bytes, it is passed by pointer.
 type term struct {
 	kind   kind
 	negate bool
@@ -101,8 +101,8 @@ func (q Query) IsEmpty() bool { return len(q.terms) == 0 }
 // loaded without content then match only where their metadata decides (see
 // the package documentation), so the caller should load their content.
 func (q Query) NeedsContent() bool {
-	for _, t := range q.terms {
-		if t.needsContent() {
+	for i := range q.terms {
+		if q.terms[i].needsContent() {
 			return true
 		}
 	}
@@ -114,7 +114,7 @@ func (q Query) NeedsContent() bool {
 // status line.
 func (q Query) Notes() []string { return q.notes }
 
-func (t term) needsContent() bool {
+func (t *term) needsContent() bool {
 	switch t.kind {
 	case kindText:
 		return !t.field.inMetadata()
@@ -126,25 +126,25 @@ func (t term) needsContent() bool {
 
 // String is the query in canonical form: in:all first, then the terms in
 // the order written, operators in lower case, values quoted only where
-// needed. Parsing it with the same clock gives the same query.
+// needed. Parsing it with the same clock gives the same terms and scope.
 func (q Query) String() string {
 	var b strings.Builder
 	if q.allInboxes {
 		b.WriteString("in:all")
 	}
-	for _, t := range q.terms {
+	for i := range q.terms {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		if t.negate {
+		if q.terms[i].negate {
 			b.WriteByte('-')
 		}
-		t.write(&b)
+		q.terms[i].write(&b)
 	}
 	return b.String()
 }
 
-func (t term) write(b *strings.Builder) {
+func (t *term) write(b *strings.Builder) {
 	switch t.kind {
 	case kindText:
 		if t.field == anyField {
