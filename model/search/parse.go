@@ -153,18 +153,13 @@ func scanToken(q string, p int) (token, int) {
 		tok.negate = true
 		p++
 	}
-	switch {
-	case q[p] == '"':
+	if name, ok := operatorPrefix(q[p:]); ok {
+		tok.name = name
+		p += len(name) + 1
+	}
+	if p < len(q) && q[p] == '"' {
 		tok.value, p = readQuoted(q, p)
-	default:
-		if name, ok := operatorPrefix(q[p:]); ok {
-			tok.name = name
-			p += len(name) + 1
-			if p < len(q) && q[p] == '"' {
-				tok.value, p = readQuoted(q, p)
-				break
-			}
-		}
+	} else {
 		tok.value, p = readBare(q, p)
 	}
 	tok.raw = q[tok.offset:p]
