@@ -19,16 +19,16 @@
 //
 // # Terms
 //
-//	word, "phrase"       substring of subject, from, to, cc or body
+//	word, "phrase"          substring of subject, from, to, cc or body
 //	from: to: cc: subject:  substring of that field (to: any recipient)
-//	is:read  is:unread   the read flag
-//	has:attachment       at least one attachment
-//	auth:pass            the contract's verdict: AuthResults.Validate().Passed
-//	auth:fail            a real failure (below)
-//	spf: dkim: dmarc:    that result (dkim: any signature): pass, fail,
-//	                     softfail, neutral, none, temperror, permerror, skipped
-//	before:D  after:D    received before D / at or after D
-//	in:all               search every inbox (AllInboxes), not a condition
+//	is:read  is:unread      the read flag
+//	has:attachment          at least one attachment
+//	auth:pass               the contract's verdict: AuthResults.Validate().Passed
+//	auth:fail               a real failure (below)
+//	spf: dkim: dmarc:       that result (dkim: any signature): pass, fail,
+//	                        softfail, neutral, none, temperror, permerror, skipped
+//	before:D  after:D       received before D / at or after D
+//	in:all                  search every inbox (AllInboxes), not a condition
 //
 // Operator names and their keyword values are case-insensitive. Operator
 // names that are not in the table are searched as text ("form:alice",
@@ -73,9 +73,10 @@
 //
 // # Use
 //
-// Parse the query on each edit; keep one Index for the session and call
-// Filter (the count is its length) or Match per email; mark matches with
-// Highlights on the text as displayed. String gives the canonical form for
+// Parse the query on each edit; keep one Index for the session, Prepare it
+// in the background as emails arrive, and call Filter (the count is its
+// length) or Match per email; mark matches with Highlights on the text as
+// displayed. String gives the canonical form for
 // a status line: Parse(q.String()) with the same clock gives the same terms
 // and scope (text once searched with a note prints quoted, so the note goes).
 package search
