@@ -209,14 +209,18 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// BenchmarkHighlights marks a subject line and a 2 KB body.
 func BenchmarkHighlights(b *testing.B) {
-	q := mustParse(b, `münchen "password reset" -zebra`)
-	body := benchEmails(2)[1].Text
+	q := mustParse(b, `東京 strian "password reset" -zebra`)
+	body := benchEmails(3)[2].Text
 	for _, bt := range []struct{ name, text string }{
-		{"subject", "Re: Password reset for München office"},
+		{"subject", "Re: Password reset for the Tokyo (東京) office"},
 		{"body2KB", body},
 	} {
 		b.Run(bt.name, func(b *testing.B) {
+			if len(bt.text) < 30 || q.Highlights(FieldBody, bt.text) == nil {
+				b.Fatalf("nothing to mark in %q", bt.text)
+			}
 			for b.Loop() {
 				q.Highlights(FieldBody, bt.text)
 			}
