@@ -1,0 +1,82 @@
+// Package search is sandview's search query language: Mailpit-style
+// operators over model.Email, parsed once and matched against many emails,
+// for the message list (/) and `sandview email list --search`. It does no
+// I/O.
+//
+// # Grammar
+//
+//	query    = { space } { term { space } } .
+//	term     = [ "-" ] ( phrase | operator | word ) .
+//	operator = name ":" ( phrase | word ) .      name: ASCII letters, any case
+//	phrase   = `"` { char | `\"` | `\\` } [ `"` ] .
+//	word     = non-space { non-space } .
+//
+// Space is any Unicode white space; a phrase also ends its term. Terms AND
+// together; a leading "-" negates a term (a lone "-" is the text "-"). A
+// phrase may be left unterminated (it runs to the end: the list searches as
+// the user types); inside it, \" and \\ stand for " and \. A word is taken
+// literally, quotes and backslashes included.
+//
+// # Terms
+//
+//	word, "phrase"          substring of subject, from, to, cc or body
+//	from: to: cc: subject:  substring of that field (to: any recipient)
+//	is:read  is:unread      the read flag
+//	has:attachment          at least one attachment
+//	auth:pass               the contract's verdict: AuthResults.Validate().Passed
+//	auth:fail               a real failure (below)
+//	spf: dkim: dmarc:       that result (dkim: any signature): pass, fail,
+//	                        softfail, neutral, none, temperror, permerror, skipped
+//	before:D  after:D       received before D / at or after D
+//	in:all                  search every inbox (AllInboxes), not a condition
+//
+// Operator names and their keyword values are case-insensitive. Operator
+// names that are not in the table are searched as text ("form:alice",
+// "https://x") and Notes says so. A known operator with a value it does not
+// take is an error naming the token, as is from: with no value and -in:all.
+//
+// Text matches by substring after Unicode full case folding
+// (golang.org/x/text/cases.Fold) of both sides: "strasse" finds "Straße",
+// "file" finds "ﬁle". Nothing else is normalised (accents count). Fields are
+// searched as the terminal shows them: sanitized (model.SanitizeLine,
+// SanitizeText), To joined with ", ", Cc from the Cc header, the body being
+// the text part, or the HTML part converted to text when the text part is
+// blank. A term never matches across two fields.
+//
+// auth:fail holds when the email did not pass and SPF, DMARC, or DKIM when no
+// signature passed, reported fail, softfail, neutral, temperror, permerror
+// (or an unknown word). Checks that are missing, none or skipped make an
+// email neither auth:pass nor auth:fail; reverse DNS counts for neither. A
+// check the server sent no data for matches no spf:/dkim:/dmarc: value.
+//
+// # Dates
+//
+// D is a date 2026-11-01 (its midnight), a time 2026-11-01T15:04 or
+// 2026-11-01T15:04:05, an RFC 3339 time with an offset, today or yesterday
+// (their midnights), or an age: digits and m, h, d or w (minutes, hours,
+// calendar days, calendar weeks) before now. Dates and times without an
+// offset are in the time zone of the clock given to Parse, which also
+// resolves ages once, at parse time. before:D and after:D split all emails
+// in two: after:D is the same as -before:D. So after:2026-11-01 includes the
+// 1st and before:2026-11-01 does not.
+//
+// # Emails without content
+//
+// A list record carries only metadata: from, to, subject, receivedAt and
+// the read flag. For such an email (HasContent false) a term that needs the
+// content (cc:, has:, auth:, spf:, dkim:, dmarc:) has no answer, and free
+// text has one only when it is found in the metadata. A term without an
+// answer fails whether negated or not, so such an email matches only when
+// its metadata alone decides: a query never shows an email on a guess.
+// NeedsContent tells the caller to load content first. The same holds for
+// before:/after: on an email without a receipt time.
+//
+// # Use
+//
+// Parse the query on each edit; keep one Index for the session, Prepare it
+// in the background as emails arrive, and call Filter (the count is its
+// length) or Match per email; mark matches with Highlights on the text as
+// displayed. String gives the canonical form for
+// a status line: Parse(q.String()) with the same clock gives the same terms
+// and scope (text once searched with a note prints quoted, so the note goes).
+package search

@@ -1,0 +1,272 @@
+package search
+
+import (
+	"strings"
+
+	"github.com/jaytaylor/html2text"
+
+	"sandview/model"
+)
+
+// verdict is a term's answer for one email. It is unknown when the answer
+// depends on what the email lacks: its content (not loaded) or its receipt
+// time (zero). Negation leaves unknown as it is, and an email matches only
+// when every term says yes.
+type verdict uint8
+
+const (
+	no verdict = iota
+	yes
+	unknown
+)
+
+func verdictOf(ok bool) verdict {
+	if ok {
+		return yes
+	}
+	return no
+}
+
+// document is an email's searchable text, each field folded on first use
+// and kept; for the body, its byte pairs and what the last searches found;
+// and its auth:pass/auth:fail class, computed once.
+type document struct {
+	content   bool // whether the email it was made from had its content loaded
+	text      [fieldCount]string
+	ready     [fieldCount]bool
+	bodyGrams grams
+	bodyMemo  [memoSlots]bodyMemo
+	auth      authClass
+}
+
+// memoSlots is how many text terms of a query have their own bodyMemo; more
+// terms share them.
+const memoSlots = 4
+
+// bodyMemo is where a needle first occurs in the body, or -1 if it does not.
+// Any occurrence of a needle that contains it holds it too, so while the
+// user types a word the body is scanned from there (or not at all) instead
+// of from the start.
+type bodyMemo struct {
+	needle string
+	at     int
+}
+
+// authClass is what auth:pass and auth:fail see of an email.
+type authClass uint8
+
+const (
+	authUnclassified authClass = iota // not computed yet
+	authPassed                        // Validate().Passed
+	authFailed                        // not passed, with a real failure
+	authNeither                       // not passed, nothing failed: checks missing, none or skipped
+)
+
+// Match reports whether e matches the query, folding e's text afresh: for
+// one-off checks. To search the same emails repeatedly, use an Index.
+func (q Query) Match(e model.Email) bool {
+	if q.IsEmpty() {
+		return true
+	}
+	return q.match(&document{content: e.HasContent}, &e)
+}
+
+// match tests the terms other than text first: they are cheaper and fold
+// nothing.
+func (q Query) match(d *document, e *model.Email) bool {
+	for _, textTerms := range []bool{false, true} {
+		for i := range q.terms {
+			t := &q.terms[i]
+			if (t.kind == kindText) != textTerms {
+				continue
+			}
+			v := t.test(d, e)
+			if t.negate && v != unknown {
+				v = verdictOf(v == no)
+			}
+			if v != yes {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// test answers the term without its negation.
+func (t *term) test(d *document, e *model.Email) verdict {
+	if t.kind != kindText && t.needsContent() && !e.HasContent {
+		return unknown
+	}
+	switch t.kind {
+	case kindText:
+		return d.contains(e, t)
+	case kindRead:
+		return verdictOf(e.IsRead == t.want)
+	case kindBefore, kindAfter:
+		if e.ReceivedAt.IsZero() {
+			return unknown
+		}
+		return verdictOf(e.ReceivedAt.Before(t.at) == (t.kind == kindBefore))
+	case kindAttachment:
+		return verdictOf(len(e.Attachments) > 0)
+	case kindAuth:
+		class := d.authClass(e)
+		return verdictOf(class == authPassed && t.want || class == authFailed && !t.want)
+	case kindSPF:
+		return verdictOf(e.AuthResults.SPF != nil && strings.EqualFold(e.AuthResults.SPF.Result, t.value))
+	case kindDKIM:
+		for _, sig := range e.AuthResults.DKIM {
+			if strings.EqualFold(sig.Result, t.value) {
+				return yes
+			}
+		}
+		return no
+	case kindDMARC:
+		return verdictOf(e.AuthResults.DMARC != nil && strings.EqualFold(e.AuthResults.DMARC.Result, t.value))
+	}
+	return no
+}
+
+// contains looks for a text term's needle in its field, or in every field
+// for free text. Without content, a field outside the metadata is unknown.
+func (d *document) contains(e *model.Email, t *term) verdict {
+	if t.field != anyField {
+		if !t.field.inMetadata() && !e.HasContent {
+			return unknown
+		}
+		return verdictOf(d.fieldContains(e, t.field, t))
+	}
+	for f := range fieldCount {
+		if (f.inMetadata() || e.HasContent) && d.fieldContains(e, f, t) {
+			return yes
+		}
+	}
+	if !e.HasContent {
+		return unknown
+	}
+	return no
+}
+
+// fieldContains looks for the needle in field f. The body, the one big
+// field, is scanned only when its byte pairs cover the needle's, and from
+// where the term's memo proves the needle cannot start earlier.
+func (d *document) fieldContains(e *model.Email, f Field, t *term) bool {
+	text := d.field(e, f)
+	if f != FieldBody {
+		return strings.Contains(text, t.needle)
+	}
+	memo := &d.bodyMemo[t.slot]
+	from := 0
+	if k := strings.Index(t.needle, memo.needle); memo.needle != "" && k >= 0 {
+		if memo.at < 0 {
+			return false
+		}
+		from = max(memo.at-k, 0)
+	}
+	at := -1
+	if d.bodyGrams.covers(&t.grams) {
+		if i := strings.Index(text[from:], t.needle); i >= 0 {
+			at = from + i
+		}
+	}
+	*memo = bodyMemo{t.needle, at}
+	return at >= 0
+}
+
+func (d *document) field(e *model.Email, f Field) string {
+	if !d.ready[f] {
+		d.text[f], d.ready[f] = fold(fieldText(e, f)), true
+		if f == FieldBody {
+			d.bodyGrams = gramsOf(d.text[f])
+		}
+	}
+	return d.text[f]
+}
+
+func (d *document) authClass(e *model.Email) authClass {
+	if d.auth == authUnclassified {
+		d.auth = classifyAuth(e.AuthResults)
+	}
+	return d.auth
+}
+
+// classifyAuth sorts results for auth:pass and auth:fail. auth:pass is the
+// contract's verdict, Validate().Passed. auth:fail is a real failure: SPF,
+// DMARC, or DKIM when no signature passed (as Validate judges DKIM), reported
+// a result other than pass, none or skipped: fail, softfail, neutral,
+// temperror, permerror or a word the contract does not know. Missing checks,
+// none and skipped keep an email out of both; reverse DNS counts for
+// neither, as in Validate.
+func classifyAuth(a model.AuthResults) authClass {
+	v := a.Validate()
+	switch {
+	case v.Passed:
+		return authPassed
+	case a.SPF != nil && isFailure(a.SPF.Result),
+		a.DMARC != nil && isFailure(a.DMARC.Result),
+		!v.DKIMPassed && anyDKIMFailure(a.DKIM):
+		return authFailed
+	}
+	return authNeither
+}
+
+func anyDKIMFailure(sigs []model.DKIMResult) bool {
+	for _, sig := range sigs {
+		if isFailure(sig.Result) {
+			return true
+		}
+	}
+	return false
+}
+
+func isFailure(result string) bool {
+	switch strings.ToLower(result) {
+	case "", model.ResultPass, model.ResultNone, model.ResultSkipped:
+		return false
+	}
+	return true
+}
+
+// fieldText is the text of field f that is searched: one-line fields and
+// the body sanitized as the terminal shows them, To joined with ", ", Cc
+// from the Cc header (model.Email has no Cc field).
+func fieldText(e *model.Email, f Field) string {
+	switch f {
+	case FieldSubject:
+		return model.SanitizeLine(e.Subject)
+	case FieldFrom:
+		return model.SanitizeLine(e.From)
+	case FieldTo:
+		return model.SanitizeLine(strings.Join(e.To, ", "))
+	case FieldCc:
+		return model.SanitizeLine(headerValue(e.Headers, "cc"))
+	}
+	return bodyText(e)
+}
+
+// bodyText is the text part, or the HTML part as text (links kept) when the
+// text part is blank, as the message pane shows it. HTML that cannot be
+// converted is searched as it is.
+func bodyText(e *model.Email) string {
+	if strings.TrimSpace(e.Text) != "" || e.HTML == "" {
+		return model.SanitizeText(e.Text)
+	}
+	text, err := html2text.FromString(e.HTML, html2text.Options{OmitLinks: false})
+	if err != nil {
+		return model.SanitizeText(e.HTML)
+	}
+	return model.SanitizeText(text)
+}
+
+// headerValue finds a header whatever the case of its name.
+func headerValue(headers map[string]string, name string) string {
+	if v, ok := headers[name]; ok {
+		return v
+	}
+	for k, v := range headers {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
