@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -27,12 +28,34 @@ func TestSanitizeText(t *testing.T) {
 		{"unterminated OSC", "a\x1b]0;title", "a"},
 		{"lone ESC", "a\x1b", "a"},
 		{"charset selection", "a\x1b(Bb", "ab"},
+		{"soft hyphen", "W\u00adSHY", "WSHY"},
+		{"newsletter preheader", "\u034f \u200c \u00a0 \u2007 \u00ad", "  \u00a0 \u2007 "},
+		{"zero width space, joiners, word joiner, BOM", "a\u200bb\u200cc\u200dd\u2060e\ufefff", "abcdef"},
+		{"ZWJ family breaks into its members", "👨\u200d👩\u200d👧\u200d👦", "👨👩👧👦"},
+		{"skin tone modifier gets its own cells", "👍🏽", "👍\u200b🏽"},
+		{"flag kept", "🇩🇪", "🇩🇪"},
+		{"lone regional indicator becomes its letter", "🇩🇪🇫 🇩", "🇩🇪F D"},
+		{"keycap loses its variation selector", "1\ufe0f\u20e3", "1\u20e3"},
+		{"emoji presentation selector", "\u2764\ufe0f", "\u2764"},
+		{"text presentation selector", "\u263a\ufe0e", "\u263a"},
+		{"tag sequence flag", "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f", "\U0001f3f4"},
+		{"Devanagari vowel sign", "का", "क\u200bा"},
+		{"Indic conjunct", "क्ष", "क्\u200bष"},
+		{"Thai sara am", "กำ", "ก\u200bำ"},
+		{"decomposed Hangul is composed", "\u1100\u1161\u11a8", "각"},
+		{"combining accent kept", "e\u0301", "e\u0301"},
+		{"CJK and Hebrew kept", "日本語 שלום", "日本語 שלום"},
+		{"Hangul filler removed", "a\u3164b", "ab"},
+		{"line separators become newlines", "a\u2028b\u2029c", "a\nb\nc"},
+		{"mark newer than the tables", "\u0897x", "\ufffdx"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := SanitizeText(tt.in); got != tt.want {
-				t.Fatalf("SanitizeText(%q) = %q; want %q", tt.in, got, tt.want)
+			got := SanitizeText(tt.in)
+			if got != tt.want {
+				t.Fatalf("SanitizeText(%+q) = %+q; want %+q", tt.in, got, tt.want)
 			}
+			assertWidthsAgree(t, got)
 		})
 	}
 }
@@ -43,8 +66,48 @@ func TestSanitizeLine(t *testing.T) {
 	}
 }
 
+// trickyPieces are the building blocks of the generated hostile strings:
+// everything terminals are known to draw at a width other than the one
+// lipgloss computes, and their neighbours.
+var trickyPieces = []string{
+	"a", "Z", " ", "\t", "\n", "\r", "\x1b[31m", "\x1b]8;;https://x.test\x1b\\", "\u009b", "\x07",
+	"\u00ad", "\u034f", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u202e", "\u2066",
+	"\ufe0e", "\ufe0f", "\U000e0067", "\U000e007f", "\u2028", "\u00a0", "\u2007", "\u3000",
+	"\u0301", "\u20e3", "\u0897", "\U0001171e", "\U0001d165",
+	"क", "्", "ा", "ष", "ि", "ก", "ำ", "ព", "្", "រ", "ះ", "ൎ", "\u0bbe",
+	"\u1100", "\u1161", "\u11a8", "\u1160", "\u115f", "가",
+	"👨", "👩", "👍", "🏽", "\U0001f3f4", "🇩", "🇪", "❤", "☺", "1", "#",
+	"日", "本", "…", "’", "ש", "ل", "\U0001fae9", "\ufffd", "\xff", "\xe0\xa4",
+}
+
+func TestSanitizedGeneratedStringsMeasureTheSame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 2027))
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(trickyPieces[rng.IntN(len(trickyPieces))])
+		}
+		in := b.String()
+		out := SanitizeText(in)
+		if again := SanitizeText(out); again != out {
+			t.Fatalf("not idempotent: %+q -> %+q -> %+q", in, out, again)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if d := widthDisagreement(line); d != "" {
+				t.Fatalf("SanitizeText(%+q) line %+q: %s", in, line, d)
+			}
+		}
+		if d := widthDisagreement(SanitizeLine(in)); d != "" {
+			t.Fatalf("SanitizeLine(%+q): %s", in, d)
+		}
+	}
+}
+
 func FuzzSanitizeText(f *testing.F) {
-	for _, s := range []string{"", "abc", "\x1b[2J", "\u202e", "\u009b31m", "\x1b]52;c;x\x07"} {
+	for _, s := range trickyPieces {
+		f.Add(s)
+	}
+	for _, s := range []string{"", "abc", "\x1b[2J", "\u202e", "\u009b31m", "\x1b]52;c;x\x07", "👨\u200d👩\u200d👧", "क्षा", "\u1100\u1161\u11a8"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -53,8 +116,8 @@ func FuzzSanitizeText(f *testing.F) {
 			t.Fatalf("invalid UTF-8 out of %q", in)
 		}
 		for _, r := range out {
-			if unsafeRune(r) {
-				t.Fatalf("unsafe rune %U left in %q (from %q)", r, out, in)
+			if removedRune(r) && string(r) != clusterBreak {
+				t.Fatalf("removed rune %U left in %q (from %q)", r, out, in)
 			}
 		}
 		if strings.ContainsRune(out, 0x1b) {
@@ -63,6 +126,18 @@ func FuzzSanitizeText(f *testing.F) {
 		if again := SanitizeText(out); again != out {
 			t.Fatalf("not idempotent: %q -> %q", out, again)
 		}
+		for _, line := range strings.Split(out, "\n") {
+			if d := widthDisagreement(line); d != "" {
+				t.Fatalf("SanitizeText(%+q) line %+q: %s", in, line, d)
+			}
+		}
+		line := SanitizeLine(in)
+		if strings.ContainsAny(line, "\n\t") {
+			t.Fatalf("SanitizeLine(%q) = %q keeps a newline or tab", in, line)
+		}
+		if d := widthDisagreement(line); d != "" {
+			t.Fatalf("SanitizeLine(%+q): %s", in, d)
+		}
 	})
 }
 
@@ -70,5 +145,31 @@ func BenchmarkSanitizeClean(b *testing.B) {
 	s := strings.Repeat("An ordinary subject line with ümlauts ", 4)
 	for b.Loop() {
 		SanitizeText(s)
+	}
+}
+
+// mixedBody is n bytes of mail text: mostly ASCII prose with accents,
+// typographic quotes, CJK, emoji (with skin tones and ZWJ sequences),
+// Devanagari, and the invisible characters of newsletter preheaders.
+func mixedBody(n int) string {
+	paragraph := "Dear customer, your order #12345 has shipped. Grüße aus Köln – “quoted” text… " +
+		"配送状況をご確認ください。 👍🏽 👨\u200d👩\u200d👧 नमस्ते दुनिया \u034f \u200c \u00a0 \u2007 \u00ad\n" +
+		"Track it at https://example.com/track?id=12345&utm_source=newsletter\tThanks!\n"
+	return strings.Repeat(paragraph, n/len(paragraph)+1)[:n]
+}
+
+func BenchmarkSanitizeText5MB(b *testing.B) {
+	body := mixedBody(5 << 20)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		SanitizeText(body)
+	}
+}
+
+func BenchmarkSanitizeText5MBASCII(b *testing.B) {
+	body := strings.Repeat("Plain ASCII mail text, the common case.\n", 5<<20/40)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		SanitizeText(body)
 	}
 }
