@@ -1,10 +1,14 @@
-package model
+package model_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"sandview/internal/corpus"
+	"sandview/model"
 )
 
 func TestSanitizeText(t *testing.T) {
@@ -51,17 +55,17 @@ func TestSanitizeText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := SanitizeText(tt.in)
+			got := model.SanitizeText(tt.in)
 			if got != tt.want {
 				t.Fatalf("SanitizeText(%+q) = %+q; want %+q", tt.in, got, tt.want)
 			}
-			assertWidthsAgree(t, got)
+			corpus.AssertWidthsAgree(t, fmt.Sprintf("SanitizeText(%+q)", tt.in), got)
 		})
 	}
 }
 
 func TestSanitizeLine(t *testing.T) {
-	if got := SanitizeLine("a\nb\tc\x1b[1m"); got != "a b c" {
+	if got := model.SanitizeLine("a\nb\tc\x1b[1m"); got != "a b c" {
 		t.Fatalf("got %q", got)
 	}
 }
@@ -88,16 +92,16 @@ func TestSanitizedGeneratedStringsMeasureTheSame(t *testing.T) {
 			b.WriteString(trickyPieces[rng.IntN(len(trickyPieces))])
 		}
 		in := b.String()
-		out := SanitizeText(in)
-		if again := SanitizeText(out); again != out {
+		out := model.SanitizeText(in)
+		if again := model.SanitizeText(out); again != out {
 			t.Fatalf("not idempotent: %+q -> %+q -> %+q", in, out, again)
 		}
 		for _, line := range strings.Split(out, "\n") {
-			if d := widthDisagreement(line); d != "" {
+			if d := corpus.WidthDisagreement(line); d != "" {
 				t.Fatalf("SanitizeText(%+q) line %+q: %s", in, line, d)
 			}
 		}
-		if d := widthDisagreement(SanitizeLine(in)); d != "" {
+		if d := corpus.WidthDisagreement(model.SanitizeLine(in)); d != "" {
 			t.Fatalf("SanitizeLine(%+q): %s", in, d)
 		}
 	}
@@ -111,31 +115,31 @@ func FuzzSanitizeText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		out := SanitizeText(in)
+		out := model.SanitizeText(in)
 		if !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of %q", in)
 		}
 		for _, r := range out {
-			if removedRune(r) && string(r) != clusterBreak {
+			if model.RemovedRune(r) && string(r) != model.ClusterBreak {
 				t.Fatalf("removed rune %U left in %q (from %q)", r, out, in)
 			}
 		}
 		if strings.ContainsRune(out, 0x1b) {
 			t.Fatalf("ESC left in %q", out)
 		}
-		if again := SanitizeText(out); again != out {
+		if again := model.SanitizeText(out); again != out {
 			t.Fatalf("not idempotent: %q -> %q", out, again)
 		}
 		for _, line := range strings.Split(out, "\n") {
-			if d := widthDisagreement(line); d != "" {
+			if d := corpus.WidthDisagreement(line); d != "" {
 				t.Fatalf("SanitizeText(%+q) line %+q: %s", in, line, d)
 			}
 		}
-		line := SanitizeLine(in)
+		line := model.SanitizeLine(in)
 		if strings.ContainsAny(line, "\n\t") {
 			t.Fatalf("SanitizeLine(%q) = %q keeps a newline or tab", in, line)
 		}
-		if d := widthDisagreement(line); d != "" {
+		if d := corpus.WidthDisagreement(line); d != "" {
 			t.Fatalf("SanitizeLine(%+q): %s", in, d)
 		}
 	})
@@ -144,7 +148,7 @@ func FuzzSanitizeText(f *testing.F) {
 func BenchmarkSanitizeClean(b *testing.B) {
 	s := strings.Repeat("An ordinary subject line with ümlauts ", 4)
 	for b.Loop() {
-		SanitizeText(s)
+		model.SanitizeText(s)
 	}
 }
 
@@ -162,7 +166,7 @@ func BenchmarkSanitizeText5MB(b *testing.B) {
 	body := mixedBody(5 << 20)
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		SanitizeText(body)
+		model.SanitizeText(body)
 	}
 }
 
@@ -170,6 +174,32 @@ func BenchmarkSanitizeText5MBASCII(b *testing.B) {
 	body := strings.Repeat("Plain ASCII mail text, the common case.\n", 5<<20/40)
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		SanitizeText(body)
+		model.SanitizeText(body)
+	}
+}
+
+// TestCorpusSanitizesToAgreeingWidths sanitizes every string of every
+// corpus mail as the TUI and the CLI do and measures every line.
+func TestCorpusSanitizesToAgreeingWidths(t *testing.T) {
+	mails, err := corpus.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mails {
+		e := m.Email
+		lines := []string{e.Subject, e.From}
+		lines = append(lines, e.To...)
+		for name, value := range e.Headers {
+			lines = append(lines, name, value)
+		}
+		for _, a := range e.Attachments {
+			lines = append(lines, a.Filename, a.ContentType)
+		}
+		for _, line := range lines {
+			corpus.AssertWidthsAgree(t, m.Name+" field", model.SanitizeLine(line))
+		}
+		for what, text := range map[string]string{"text": e.Text, "html source": e.HTML, "raw": string(m.Raw)} {
+			corpus.AssertWidthsAgree(t, m.Name+" "+what, model.SanitizeText(text))
+		}
 	}
 }

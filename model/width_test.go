@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"fmt"
@@ -7,65 +7,43 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/mattn/go-runewidth"
+
+	"sandview/internal/corpus"
+	"sandview/model"
 )
 
-// wcwidth is the independent oracle: go-runewidth's per-character widths
-// with East Asian ambiguous characters narrow, summed as wcwidth and tmux
-// advance the cursor.
-var wcwidth = &runewidth.Condition{EastAsianWidth: false}
-
-func oracleWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		n += wcwidth.RuneWidth(r)
-	}
-	return n
-}
-
-// widthDisagreement describes how the width functions disagree on line, or
-// returns "" when they all agree.
-func widthDisagreement(line string) string {
-	w := TextWidth(line)
-	plain := ansi.Strip(line)
-	got := map[string]int{
-		"ansi.StringWidth":      ansi.StringWidth(line),
-		"ansi.StringWidthWc":    ansi.StringWidthWc(line),
-		"runewidth oracle":      oracleWidth(plain),
-		"runewidth.StringWidth": wcwidth.StringWidth(plain),
-	}
-	var diffs []string
-	for name, n := range got {
-		if n != w {
-			diffs = append(diffs, fmt.Sprintf("%s=%d", name, n))
+func TestTextWidth(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"plain ascii", 11},
+		{"日本語", 6},
+		{"\x1b[1mbold\x1b[0m", 4},
+		{"\x1b]8;;https://x.test\x07link\x1b]8;;\x07", 4},
+		{"👨👩👧👦", 8},
+		{"a\tb", 2},
+		{"é…’", 3},
+	} {
+		if got := model.TextWidth(tt.in); got != tt.want {
+			t.Errorf("TextWidth(%q) = %d; want %d", tt.in, got, tt.want)
 		}
-	}
-	if len(diffs) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("TextWidth=%d but %s", w, strings.Join(diffs, ", "))
-}
-
-// assertWidthsAgree fails unless every line of s measures the same by every
-// width function.
-func assertWidthsAgree(t testing.TB, s string) {
-	t.Helper()
-	for _, line := range strings.Split(s, "\n") {
-		if d := widthDisagreement(line); d != "" {
-			t.Fatalf("line %q (%+q): %s", line, line, d)
+		if got := ansi.StringWidth(tt.in); got != tt.want {
+			t.Errorf("ansi.StringWidth(%q) = %d; want %d", tt.in, got, tt.want)
 		}
 	}
 }
 
-// conflictRanges computes the characters widthConflicts must hold.
+// conflictRanges computes the characters model.WidthConflicts must hold.
 func conflictRanges() []unicode.Range32 {
 	var out []unicode.Range32
 	for r := rune(0x20); r <= unicode.MaxRune; r++ {
-		if r >= 0xd800 && r <= 0xdfff || removedRune(r) || isRegionalIndicator(r) || r == '\u2028' || r == '\u2029' {
+		if r >= 0xd800 && r <= 0xdfff || model.RemovedRune(r) || model.IsRegionalIndicator(r) || r == '\u2028' || r == '\u2029' {
 			continue
 		}
 		s := string(r)
-		g, wc, rw := ansi.StringWidth(s), ansi.StringWidthWc(s), wcwidth.RuneWidth(r)
+		g, wc, rw := ansi.StringWidth(s), ansi.StringWidthWc(s), corpus.OracleRuneWidth(r)
 		if g == wc && wc == rw {
 			continue
 		}
@@ -81,10 +59,10 @@ func conflictRanges() []unicode.Range32 {
 func TestWidthConflictsAreCurrent(t *testing.T) {
 	want := conflictRanges()
 	var have []unicode.Range32
-	for _, r := range widthConflicts.R16 {
+	for _, r := range model.WidthConflicts.R16 {
 		have = append(have, unicode.Range32{Lo: uint32(r.Lo), Hi: uint32(r.Hi), Stride: 1})
 	}
-	have = append(have, widthConflicts.R32...)
+	have = append(have, model.WidthConflicts.R32...)
 	if fmt.Sprint(have) == fmt.Sprint(want) {
 		return
 	}
