@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/jaytaylor/html2text"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -111,28 +112,44 @@ func textOnly(body string) string {
 }
 
 // tidyLines trims white space (no-break and figure spaces too, which mail
-// templates pad with) from the end of each line and keeps at most one blank
-// line in a row, and none at the start or end.
+// templates pad with) from the end of each line, ahead of any hyperlink
+// sequences there, and keeps at most one blank line in a row, and none at
+// the start or end.
 func tidyLines(text string) string {
 	lines := strings.Split(text, "\n")
 	out := lines[:0]
 	blank := true
 	for _, line := range lines {
-		line = strings.TrimRight(line, " \t\u00a0\u2007\u202f\u3000")
-		if strings.TrimSpace(line) == "" {
+		if strings.TrimSpace(ansi.Strip(line)) == "" {
 			if !blank {
 				out = append(out, "")
 			}
 			blank = true
 			continue
 		}
-		out = append(out, line)
+		out = append(out, trimLineEnd(line))
 		blank = false
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]
 	}
 	return strings.Join(out, "\n")
+}
+
+// trimLineEnd trims the white space that ends a line's text, keeping the
+// hyperlink sequences that follow it.
+func trimLineEnd(line string) string {
+	const space = " \t\u00a0\u2007\u202f\u3000"
+	sequences := ""
+	for {
+		line = strings.TrimRight(line, space)
+		start := strings.LastIndex(line, "\x1b]8;")
+		if start < 0 || !strings.HasSuffix(line, "\a") {
+			return line + sequences
+		}
+		sequences = line[start:] + sequences
+		line = line[:start]
+	}
 }
 
 // referenceList writes "[n] address" lines.

@@ -78,12 +78,6 @@ func (p *pruner) pruneNode(n *html.Node, zeroFont bool) {
 	case atom.Img:
 		replaceWithText(n, imageText(n))
 		return
-	case atom.Table:
-		if isLayoutTable(n) {
-			flattenTable(n)
-		} else {
-			fixHeaderCells(n)
-		}
 	case atom.Ol:
 		numberItems(n)
 	case atom.Pre:
@@ -101,6 +95,12 @@ func (p *pruner) pruneNode(n *html.Node, zeroFont bool) {
 	switch n.DataAtom {
 	case atom.A:
 		p.links.mark(n)
+	case atom.Table:
+		if isLayoutTable(n) {
+			flattenTable(n)
+		} else {
+			squareTable(n)
+		}
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		underline(n)
 	}
@@ -223,31 +223,55 @@ func flattenTable(table *html.Node) {
 	walk(table)
 }
 
-// fixHeaderCells makes every th outside the first row a td: html2text puts
-// each th in the table's header row, which would shift the body's columns.
-func fixHeaderCells(table *html.Node) {
-	first := true
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			switch c.DataAtom {
-			case atom.Tr:
-				if !first {
-					for cell := c.FirstChild; cell != nil; cell = cell.NextSibling {
-						if cell.DataAtom == atom.Th {
-							renameElement(cell, atom.Td)
-						}
-					}
-				}
-				first = false
-				continue
-			case atom.Table:
-				continue
+// squareTable makes a data table rectangular, as html2text's table writer
+// needs: every row gets as many cells as the widest, the first row is the
+// header if it has a th (and then only th), th elsewhere become td (html2text
+// would move them to the header), and footer rows become body rows (it
+// would put all of them into one row).
+func squareTable(table *html.Node) {
+	var rows []*html.Node
+	for c := table.FirstChild; c != nil; c = c.NextSibling {
+		switch c.DataAtom {
+		case atom.Tr:
+			rows = append(rows, c)
+		case atom.Thead, atom.Tbody, atom.Tfoot:
+			if c.DataAtom == atom.Tfoot {
+				renameElement(c, atom.Tbody)
 			}
-			walk(c)
+			for r := c.FirstChild; r != nil; r = r.NextSibling {
+				if r.DataAtom == atom.Tr {
+					rows = append(rows, r)
+				}
+			}
 		}
 	}
-	walk(table)
+	columns := 0
+	for _, row := range rows {
+		columns = max(columns, countCells(row))
+	}
+	for i, row := range rows {
+		cell := atom.Td
+		if i == 0 && hasChild(row, atom.Th) {
+			cell = atom.Th
+		}
+		for c := row.FirstChild; c != nil; c = c.NextSibling {
+			if c.DataAtom == atom.Td || c.DataAtom == atom.Th {
+				renameElement(c, cell)
+			}
+		}
+		for range columns - countCells(row) {
+			row.AppendChild(&html.Node{Type: html.ElementNode, DataAtom: cell, Data: cell.String()})
+		}
+	}
+}
+
+func hasChild(n *html.Node, a atom.Atom) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom == a {
+			return true
+		}
+	}
+	return false
 }
 
 // keepIndentation turns the spaces that start the lines of preformatted
