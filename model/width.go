@@ -28,8 +28,9 @@ func TextWidth(s string) int {
 }
 
 // clusterBreak separates the parts of a grapheme cluster that SanitizeText
-// breaks up. The zero width space is a grapheme-break control: every width
-// function gives it 0 cells and ends a cluster at it, and wcwidth gives it 0.
+// breaks up: the zero width space, a control for grapheme segmentation (a
+// cluster ends at it) that every width function, wcwidth included, gives 0
+// cells.
 const clusterBreak = "\u200b"
 
 // agreeWidths makes every grapheme cluster of s (already filtered) as wide
@@ -38,12 +39,19 @@ const clusterBreak = "\u200b"
 // lipgloss measures clusters by their first character: a cluster where the
 // two disagree, such as a Devanagari consonant with a spacing vowel sign, an
 // emoji with a skin-tone modifier or a decomposed Hangul syllable, would
-// shift everything after it on the line. Such a cluster is composed (NFC) if
-// that makes the widths agree (decomposed Hangul), and otherwise broken into its parts, one per
-// character that takes cells, each followed by its zero-width marks, with
-// clusterBreak between them: exactly what a wcwidth terminal draws. A lone
-// regional indicator (half a flag; 2 cells by cluster, 1 by character)
-// becomes its letter.
+// shift everything after it on the line. Such a cluster is composed (NFC)
+// if that makes the widths agree (decomposed Hangul), and otherwise broken
+// into its parts, one per character that takes cells, each followed by its
+// zero-width marks, with clusterBreak between them: exactly what a wcwidth
+// terminal draws. A lone regional indicator (half a flag; 2 cells by
+// cluster, 1 by character) becomes its letter.
+//
+// The text also stays agreeing when it is put next to other text: a
+// cluster at the start of the text or of a line, or after a tab, that would
+// join what is written before it (a lone mark) gets a clusterBreak before
+// it, and one at an end, or before a tab, that would join what follows (a
+// prepended sign) gets one after it. So a label before a field, the spaces
+// that pad a line and those a tab is expanded to cannot change its width.
 func agreeWidths(s string) string {
 	var b strings.Builder
 	var clusters *graphemes.Iterator[string]
@@ -67,7 +75,14 @@ func agreeWidths(s string) string {
 		}
 		for clusters.Next() {
 			cluster := clusters.Value()
-			if fixed, ok := agreeCluster(cluster); !ok {
+			fixed, ok := agreeCluster(cluster)
+			if (pos == 0 || isLineBreak(s[pos-1])) && joins(" ", fixed) {
+				fixed, ok = clusterBreak+fixed, false
+			}
+			if end := pos + len(cluster); (end == len(s) || isLineBreak(s[end])) && joins(fixed, " ") {
+				fixed, ok = fixed+clusterBreak, false
+			}
+			if !ok {
 				if b.Cap() == 0 {
 					b.Grow(len(s) + len(s)/8)
 				}
@@ -94,7 +109,7 @@ func agreeCluster(cluster string) (string, bool) {
 	r, size := utf8.DecodeRuneInString(cluster)
 	if size == len(cluster) {
 		if isRegionalIndicator(r) {
-			return string('A' + r - 0x1f1e6), false
+			return regionalLetter(r), false
 		}
 		return cluster, true
 	}
@@ -160,13 +175,16 @@ func agreePart(part string) string {
 	r, size := utf8.DecodeRuneInString(part)
 	first := "\uFFFD"
 	if isRegionalIndicator(r) {
-		first = string('A' + r - 0x1f1e6)
+		first = regionalLetter(r)
 	}
 	if replaced := first + part[size:]; widthsAgree(replaced) {
 		return replaced
 	}
 	return "\uFFFD"
 }
+
+// isLineBreak reports a newline or a tab, the controls the text keeps.
+func isLineBreak(c byte) bool { return c == '\n' || c == '\t' }
 
 // isConjoiningJamo reports a Hangul jamo that composes with the ones after
 // it into a syllable, the one kind of cluster that composing makes agree.
@@ -176,3 +194,6 @@ func isConjoiningJamo(r rune) bool {
 
 // isRegionalIndicator reports a regional indicator symbol (half a flag).
 func isRegionalIndicator(r rune) bool { return r >= 0x1f1e6 && r <= 0x1f1ff }
+
+// regionalLetter is the letter a regional indicator stands for.
+func regionalLetter(r rune) string { return string('A' + r - 0x1f1e6) }
