@@ -2,48 +2,56 @@ package model
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/rangetable"
 )
 
-// SanitizeText makes untrusted text safe to print on a terminal: it removes
-// escape sequences (CSI, OSC, DCS and other ESC-introduced strings), C0
-// controls other than tab and newline, DEL, C1 controls and Unicode bidi
-// controls, and replaces invalid UTF-8. Carriage returns are dropped so a
-// line cannot overwrite itself.
+// SanitizeText makes untrusted text safe to print on a terminal and as wide
+// there as TextWidth says. It removes escape sequences (CSI, OSC, DCS and
+// other ESC-introduced strings), C0 controls other than tab and newline, DEL
+// and C1 controls; it removes the invisible characters that terminals draw
+// inconsistently (every format character, such as the soft hyphen, the zero
+// width space and joiners, the bidi controls and the tag characters, and the
+// other default-ignorable code points, such as the variation selectors and
+// the combining grapheme joiner); it turns the Unicode line and paragraph
+// separators into newlines, replaces invalid UTF-8 and the few characters
+// whose width the width tables disagree on with U+FFFD, and carriage returns
+// are dropped so a line cannot overwrite itself. Last, it makes every
+// grapheme cluster as wide as the sum of its characters' widths, so that a
+// terminal that lays out character by character (wcwidth, tmux) and one that
+// lays out by cluster (mode 2027) agree with TextWidth; see agreeWidths.
+//
+// SanitizeText is idempotent, and plain ASCII text is returned as it is.
 func SanitizeText(s string) string {
-	if isClean(s) {
+	if isPlainASCII(s) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(utf8.RuneError)
-			i++
-			continue
-		case r == 0x1b:
-			i += escapeLength(s[i:])
-			continue
-		case r == 0x9b || r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f:
-			// 8-bit CSI, OSC, DCS, SOS, PM, APC: drop the whole sequence.
-			i += size + stringBodyLength(s[i+size:], r == 0x9b)
-			continue
-		case unsafeRune(r):
-			i += size
-			continue
-		}
-		b.WriteRune(r)
-		i += size
+	filtered, combines := filterRunes(s)
+	if !combines {
+		return filtered
 	}
-	return b.String()
+	return agreeWidths(filtered)
 }
 
 // SanitizeLine is SanitizeText for one-line fields (subjects, addresses, file
 // names): newlines and tabs become spaces too.
 func SanitizeLine(s string) string {
-	s = SanitizeText(s)
+	if isPlainASCII(s) {
+		return spaceLineBreaks(s)
+	}
+	// Spaces join clusters that tabs and newlines break, so they go in
+	// before the widths are made to agree.
+	filtered, combines := filterRunes(s)
+	if !combines {
+		return spaceLineBreaks(filtered)
+	}
+	return agreeWidths(spaceLineBreaks(filtered))
+}
+
+// spaceLineBreaks turns newlines and tabs into spaces.
+func spaceLineBreaks(s string) string {
 	if !strings.ContainsAny(s, "\n\t") {
 		return s
 	}
@@ -55,44 +63,103 @@ func SanitizeLine(s string) string {
 	}, s)
 }
 
-// isClean reports whether s needs no changes, the common case.
-func isClean(s string) bool {
+// isPlainASCII reports whether s is printable ASCII, tabs and newlines only:
+// the common case, which needs no changes.
+func isPlainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f || c >= 0x80 {
-			return c >= 0x80 && cleanFrom(s[i:])
+		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c >= 0x7f {
+			return false
 		}
 	}
 	return true
 }
 
-// cleanFrom checks the rest of s rune by rune once non-ASCII was seen.
-func cleanFrom(s string) bool {
-	for _, r := range s {
-		if r == utf8.RuneError || unsafeRune(r) {
-			return false
-		}
-	}
-	return utf8.ValidString(s)
-}
+// invisibleRunes are removed from untrusted text: format characters (Cf)
+// and the other default-ignorable code points. Terminals disagree on their
+// width (wcwidth gives the soft hyphen 1 cell, x/ansi 0), and the joiners
+// and selectors among them merge characters into clusters that terminals
+// draw at different widths.
+var invisibleRunes = rangetable.Merge(unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 
-// unsafeRune reports control and bidi characters that must not reach a terminal.
-func unsafeRune(r rune) bool {
+// removedRune reports a character that never survives sanitization.
+func removedRune(r rune) bool {
 	switch {
 	case r == '\t' || r == '\n':
 		return false
-	case r < 0x20 || r == 0x7f:
+	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
 		return true
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x061c || r == 0x200e || r == 0x200f:
-		return true
-	case r >= 0x202a && r <= 0x202e:
-		return true
-	case r >= 0x2066 && r <= 0x2069:
-		return true
+	case r < 0xa0:
+		return false
+	case r < 0x34f:
+		return r == 0xad // the only format character in between
 	}
-	return false
+	return unicode.Is(invisibleRunes, r)
+}
+
+// firstCombining is where the characters that can join others into a
+// grapheme cluster begin (the combining diacritical marks); below it, every
+// character is a cluster of its own.
+const firstCombining = 0x300
+
+// filterRunes removes escape sequences and removed runes and makes the
+// replacements SanitizeText describes, copying only when something changes.
+// combines reports a character at or above firstCombining in the result.
+func filterRunes(s string) (filtered string, combines bool) {
+	var b strings.Builder
+	kept := 0 // s[kept:i] is unchanged and not yet written to b
+	for i := 0; i < len(s); {
+		c := s[i]
+		if (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' {
+			i++
+			continue
+		}
+		skip, replacement := runeFilter(s[i:])
+		if skip == 0 {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			combines = combines || r >= firstCombining
+			i += size
+			continue
+		}
+		if b.Cap() == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[kept:i])
+		b.WriteString(replacement)
+		i += skip
+		kept = i
+	}
+	if kept == 0 {
+		return s, combines
+	}
+	b.WriteString(s[kept:])
+	return b.String(), combines
+}
+
+// runeFilter decides about the character or sequence at the start of s
+// (which does not start with printable ASCII, tab or newline): skip is how
+// many bytes to drop (0: keep the rune) and replacement what to write instead.
+func runeFilter(s string) (skip int, replacement string) {
+	if s[0] == 0x1b {
+		return escapeLength(s), ""
+	}
+	if s[0] < 0x80 {
+		return 1, "" // C0 control or DEL
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return 1, "\uFFFD"
+	case r == 0x9b || r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f:
+		// 8-bit CSI, OSC, DCS, SOS, PM, APC: drop the whole sequence.
+		return size + stringBodyLength(s[size:], r == 0x9b), ""
+	case r == '\u2028' || r == '\u2029':
+		return size, "\n"
+	case removedRune(r):
+		return size, ""
+	case unicode.Is(widthConflicts, r):
+		return size, "\uFFFD"
+	}
+	return 0, ""
 }
 
 // escapeLength is the byte length of the escape sequence at the start of s

@@ -1,0 +1,250 @@
+package htmltext
+
+import (
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// visibility is what an element's CSS does to its content.
+type visibility struct {
+	// hidden: the element and everything in it is not shown (display:none,
+	// visibility:hidden, opacity:0, a zero width, height or max-height).
+	hidden bool
+	// fontSize is zeroFontSize or positiveFontSize when the element sets a font size of
+	// zero or of more than zero, noFontSize when it sets none. A zero font
+	// size hides text down to the first descendant that sets its own size
+	// (responsive mail templates set it on column wrappers, so it cannot hide
+	// the whole subtree).
+	fontSize fontSize
+}
+
+type fontSize int
+
+const (
+	noFontSize fontSize = iota
+	zeroFontSize
+	positiveFontSize
+)
+
+// hidingRules holds the class and id selectors of a mail's style sheets
+// whose declarations hide an element or zero its font size, such as the
+// `.preheader { display: none }` of common transactional templates. Only
+// top-level rules with a simple selector (`.name`, `tag.name`, `#id`,
+// `tag#id`) are kept: rules inside @media blocks apply to some screens only.
+type hidingRules struct {
+	classes map[string][]styleRule
+	ids     map[string][]styleRule
+}
+
+type styleRule struct {
+	tag string // "" matches any element
+	vis visibility
+}
+
+// collectHidingRules reads every <style> element under root.
+func collectHidingRules(root *html.Node) hidingRules {
+	rules := hidingRules{classes: map[string][]styleRule{}, ids: map[string][]styleRule{}}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "style" && n.Namespace == "" {
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.TextNode {
+					rules.addSheet(c.Data)
+				}
+			}
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	return rules
+}
+
+// addSheet adds the hiding rules of one style sheet.
+func (r hidingRules) addSheet(sheet string) {
+	sheet = stripComments(sheet)
+	for sheet != "" {
+		open := strings.IndexAny(sheet, "{;")
+		if open < 0 {
+			return
+		}
+		prelude := strings.TrimSpace(sheet[:open])
+		if sheet[open] == ';' { // @import, @charset
+			sheet = sheet[open+1:]
+			continue
+		}
+		end := blockEnd(sheet, open)
+		body := sheet[open+1 : max(end, open+1)]
+		sheet = sheet[min(end+1, len(sheet)):]
+		if strings.HasPrefix(prelude, "@") {
+			continue
+		}
+		vis := declarations(body)
+		if !vis.hidden && vis.fontSize == noFontSize {
+			continue
+		}
+		for _, selector := range strings.Split(prelude, ",") {
+			r.add(strings.TrimSpace(selector), vis)
+		}
+	}
+}
+
+// add records one selector if it is simple.
+func (r hidingRules) add(selector string, vis visibility) {
+	cut := strings.IndexAny(selector, ".#")
+	if cut < 0 || !isName(selector[:cut], true) || !isName(selector[cut+1:], false) {
+		return
+	}
+	rule := styleRule{tag: strings.ToLower(selector[:cut]), vis: vis}
+	name := selector[cut+1:]
+	if selector[cut] == '.' {
+		r.classes[name] = append(r.classes[name], rule)
+	} else {
+		r.ids[name] = append(r.ids[name], rule)
+	}
+}
+
+// isName reports whether s is a tag name (letters and digits, maybe
+// empty) or a class or id name (non-empty; letters, digits, '-' and '_').
+func isName(s string, tag bool) bool {
+	if s == "" {
+		return tag
+	}
+	for _, c := range s {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || !tag && (c == '-' || c == '_')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// stripComments removes /* ... */ comments from a style sheet.
+func stripComments(s string) string {
+	var b strings.Builder
+	for {
+		start := strings.Index(s, "/*")
+		if start < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:start])
+		end := strings.Index(s[start+2:], "*/")
+		if end < 0 {
+			return b.String()
+		}
+		s = s[start+2+end+2:]
+	}
+}
+
+// blockEnd is the index of the brace that closes the block opened at
+// s[open], or len(s) if it is never closed.
+func blockEnd(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+// elementVisibility combines the style sheet rules that match n with its
+// style attribute (which wins) and its hidden, width and height attributes.
+func (r hidingRules) elementVisibility(n *html.Node) visibility {
+	var vis visibility
+	apply := func(v visibility) {
+		vis.hidden = vis.hidden || v.hidden
+		if v.fontSize != noFontSize {
+			vis.fontSize = v.fontSize
+		}
+	}
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "class":
+			for _, class := range strings.Fields(a.Val) {
+				for _, rule := range r.classes[class] {
+					if rule.tag == "" || rule.tag == n.Data {
+						apply(rule.vis)
+					}
+				}
+			}
+		case "id":
+			for _, rule := range r.ids[a.Val] {
+				if rule.tag == "" || rule.tag == n.Data {
+					apply(rule.vis)
+				}
+			}
+		case "hidden":
+			vis.hidden = true
+		case "width", "height":
+			vis.hidden = vis.hidden || isZeroLength(a.Val)
+		}
+	}
+	if style, ok := attr(n, "style"); ok {
+		apply(declarations(style))
+	}
+	return vis
+}
+
+// declarations evaluates a declaration block such as a style attribute.
+func declarations(block string) visibility {
+	var vis visibility
+	for _, decl := range strings.Split(block, ";") {
+		name, value, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		name = strings.ToLower(strings.TrimSpace(name))
+		value = strings.ToLower(strings.TrimSpace(value))
+		value = strings.TrimSpace(strings.TrimSuffix(value, "!important"))
+		switch name {
+		case "display":
+			vis.hidden = vis.hidden || value == "none"
+		case "visibility":
+			vis.hidden = vis.hidden || value == "hidden" || value == "collapse"
+		case "opacity":
+			vis.hidden = vis.hidden || isZeroLength(value)
+		case "width", "height", "max-width", "max-height":
+			vis.hidden = vis.hidden || isZeroLength(value)
+		case "font-size":
+			vis.fontSize = positiveFontSize
+			if isZeroLength(value) {
+				vis.fontSize = zeroFontSize
+			}
+		}
+	}
+	return vis
+}
+
+// isZeroLength reports a CSS length or number that is zero: "0", "0px",
+// "0.0em", "0%".
+func isZeroLength(value string) bool {
+	value = strings.TrimSpace(value)
+	number := strings.TrimRight(value, "abcdefghijklmnopqrstuvwxyz%")
+	if number == "" {
+		return false
+	}
+	f, err := strconv.ParseFloat(number, 64)
+	return err == nil && f == 0
+}
+
+// attr returns the value of n's attribute key.
+func attr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}

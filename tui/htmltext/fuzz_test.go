@@ -1,0 +1,52 @@
+package htmltext
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"sandview/internal/corpus"
+)
+
+func FuzzRender(f *testing.F) {
+	for _, name := range []string{"hostile/malformed-html.eml", "hostile/emoji.eml", "hostile/preheader.eml", "enmime/mail/html-mime-inline.raw"} {
+		m, err := corpus.Load(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(m.Email.HTML)
+	}
+	f.Add(`<h1><a href="https://x.test">क्षा 👍🏽</a></h1><table><tr><th>a</th><th>b</th></tr><tr><td><a href="https://y.test">y</a></td><td>&#x1b;</td></tr></table>`)
+	f.Fuzz(func(t *testing.T, body string) {
+		plain := Render(body, Options{})
+		if strings.ContainsRune(plain.Text, 0x1b) {
+			t.Fatalf("escape in %q", plain.Text)
+		}
+		corpus.AssertWidthsAgree(t, "plain", plain.Text)
+		linked := Render(body, Options{Hyperlinks: true})
+		corpus.AssertWidthsAgree(t, "hyperlinked", linked.Text)
+		if got := ansi.Strip(linked.Text); got != plain.Text {
+			t.Fatalf("stripped hyperlinked text differs:\n%q\n%q", got, plain.Text)
+		}
+		for _, link := range plain.Links {
+			if !strings.Contains(plain.Text, "] "+link) {
+				t.Fatalf("link %q not listed in %q", link, plain.Text)
+			}
+		}
+	})
+}
+
+// BenchmarkRenderNewsletter renders a 200 KB newsletter (nested layout
+// tables, a hidden preheader, images, some 800 links, a receipt table)
+// for the first time, as the reader does when a mail is opened.
+func BenchmarkRenderNewsletter(b *testing.B) {
+	m, err := corpus.Load("hostile/newsletter.eml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(m.Email.HTML)))
+	for b.Loop() {
+		Render(m.Email.HTML, Options{})
+	}
+}

@@ -1,0 +1,106 @@
+package htmltext
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"sandview/internal/corpus"
+)
+
+func TestRender(t *testing.T) {
+	tests := []struct{ name, html, want string }{
+		{"paragraphs and emphasis", `<p>Hello <b>world</b></p><p>Second</p>`, "Hello *world*\n\nSecond"},
+		{"headings are underlined to their width", `<h1>Title</h1><h2>日本語</h2><h3>Small</h3><h5>Tiny</h5>`,
+			"*****\nTitle\n*****\n\n------\n日本語\n------\n\nSmall\n-----\n\nTiny\n----"},
+		{"lists", `<ul><li>one</li><li>two</li></ul><ol start="3"><li>three</li><li>four</li></ol>`, "* one\n* two\n\n3. three\n4. four"},
+		{"link text with a numbered reference", `<p>Read <a href="https://example.com/a?b=c&amp;d=e">the story</a>.</p>`,
+			"Read the story [1].\n\nLinks:\n[1] https://example.com/a?b=c&d=e"},
+		{"the same address keeps its number", `<a href="https://x.test/">one</a> <a href="https://x.test/">two</a> <a href="https://y.test/">three</a>`,
+			"one [1] two [1] three [2]\n\nLinks:\n[1] https://x.test/\n[2] https://y.test/"},
+		{"a link showing its address is not numbered", `<a href="https://x.test/">https://x.test/</a> <a href="mailto:a@x.test">a@x.test</a>`, "https://x.test/ a@x.test"},
+		{"only web, mail, phone and ftp links are numbered", `<a href="javascript:alert(1)">js</a> <a href="/relative">rel</a> <a href="#top">top</a> <a href="tel:+4912345">call</a>`,
+			"js rel top call [1]\n\nLinks:\n[1] tel:+4912345"},
+		{"hrefs are cleaned as browsers do", "<a href=\" https://ex\tam\nple.com/p \">x</a>", "x [1]\n\nLinks:\n[1] https://example.com/p"},
+		{"images show their alt text", `<p>Logo: <img src="l.png" alt="Example  Inc"> <img src="spacer.gif"> <a href="https://x.test"><img src="b.png" alt="Buy"></a> <a href="https://y.test"><img src="c.png"></a></p>`,
+			"Logo: [image: Example Inc] [image: Buy] [1] [2]\n\nLinks:\n[1] https://x.test\n[2] https://y.test"},
+		{"hidden elements are left out",
+			`<div style="display:none">a</div><div style="visibility: hidden">b</div><div style="opacity:0">c</div><div style="max-height:0px;overflow:hidden">d</div>` +
+				`<div style="width:0">e</div><img src="t.gif" width="0" height="0" alt="f"><p hidden>g</p><div style="DISPLAY: NONE !important">h</div><p>shown</p>`, "shown"},
+		{"head, style, script, comments and foreign content are left out",
+			`<html><head><title>T</title><style>p{}</style></head><body><script>x()</script><!-- c --><svg><text>s</text></svg><math><mi>m</mi></math><p>shown</p></body></html>`, "shown"},
+		{"style sheet rules hide by class and id, not inside @media",
+			`<style>.preheader{display:none !important} span#pre{visibility:hidden} @media (max-width:600px){.mobile{display:none}}</style>` +
+				`<span class="x preheader">pre1</span><span id="pre">pre2</span><div class="mobile">shown on desktop</div>`, "shown on desktop"},
+		{"a zero font size hides text down to a child that sets its own",
+			`<div style="font-size:0">hidden <div style="font-size:14px">Column A</div> <div style="font-size:14px">Column B</div></div>`, "Column A\nColumn B"},
+		{"preheader residue leaves no blank lines", `<p>&#847; &zwnj; &nbsp; &#8199; &shy; &#847; &zwnj; &nbsp;</p><p>Body</p>`, "Body"},
+		{"data tables are aligned", `<table><tr><th>Item</th><th>Price</th></tr><tr><td>Widget 日本</td><td>$10</td></tr><tr><td>Gadget</td><td>$2000</td></tr></table>`,
+			"+-------------+-------+\n|    Item     | Price |\n+-------------+-------+\n| Widget 日本 | $10   |\n| Gadget      | $2000 |\n+-------------+-------+"},
+		{"layout tables are flattened", `<table role="presentation"><tr><td>Left</td><td>Right</td></tr></table><table><tr><td><table><tr><td>a</td><td>b</td></tr></table></td></tr></table>`,
+			"Left\nRight\na\nb"},
+		{"preformatted text keeps its indentation", "<p>Code:</p><pre>  indented\n    more</pre>", "Code:\n\n\u00a0\u00a0indented\n\u00a0\u00a0\u00a0\u00a0more"},
+		{"text is sanitized", `<p>W&shy;SHY &#x1b;[2J clear &#x202e;gnp.exe 👨&zwj;👩</p>`, "WSHY clear gnp.exe 👨👩"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Render(tt.html, Options{})
+			if r.Text != tt.want {
+				t.Fatalf("Render(%q) =\n%s\n%q\nwant\n%s\n%q", tt.html, r.Text, r.Text, tt.want, tt.want)
+			}
+			if r.Problem != "" {
+				t.Fatalf("problem: %s", r.Problem)
+			}
+			corpus.AssertWidthsAgree(t, tt.name, r.Text)
+		})
+	}
+}
+
+func TestRenderNeverCutsLongAddresses(t *testing.T) {
+	long := "https://example.com/" + strings.Repeat("segment/", 300) + "?q=" + strings.Repeat("x", 500)
+	r := Render(`<table><tr><th>Link</th><th>Note</th></tr><tr><td>`+long+`</td><td>plain</td></tr></table><p><a href="`+long+`">long link</a></p>`, Options{})
+	if strings.Count(r.Text, long) != 2 || strings.Contains(r.Text, "…") {
+		t.Fatalf("the long address is cut or missing:\n%s", r.Text)
+	}
+	if len(r.Links) != 1 || r.Links[0] != long {
+		t.Fatalf("links = %q", r.Links)
+	}
+}
+
+func TestRenderHyperlinks(t *testing.T) {
+	body := `<h2><a href="https://news.test/1">Story</a></h2><p>Read <a href="https://x.test/a b">the` + "\n" + `rest</a>.</p><table><tr><th>A</th><th>B</th></tr><tr><td><a href="https://c.test">cell</a></td><td>2</td></tr></table>`
+	plain := Render(body, Options{})
+	linked := Render(body, Options{Hyperlinks: true})
+	if got := ansi.Strip(linked.Text); got != plain.Text {
+		t.Fatalf("stripped hyperlinked text differs:\n%s\n---\n%s", got, plain.Text)
+	}
+	for _, want := range []string{
+		ansi.SetHyperlink("https://news.test/1") + "Story [1]" + ansi.ResetHyperlink(),
+		ansi.SetHyperlink("https://x.test/a%20b") + "the rest [2]" + ansi.ResetHyperlink(),
+		"[2] " + ansi.SetHyperlink("https://x.test/a%20b") + "https://x.test/a b" + ansi.ResetHyperlink(),
+		ansi.SetHyperlink("https://c.test") + "cell [3]" + ansi.ResetHyperlink(),
+	} {
+		if !strings.Contains(linked.Text, want) {
+			t.Fatalf("missing %q in\n%q", want, linked.Text)
+		}
+	}
+	for _, line := range strings.Split(linked.Text, "\n") {
+		if strings.Count(line, "\x1b]8;;") != 2*strings.Count(line, "\x1b]8;;\a") {
+			t.Fatalf("line %q leaves a hyperlink open", line)
+		}
+	}
+	corpus.AssertWidthsAgree(t, "hyperlinked", linked.Text)
+}
+
+func TestRenderShowsTheTextOfHTMLItCannotLayOut(t *testing.T) {
+	m, err := corpus.Load("hostile/huge.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Render(m.Email.HTML, Options{})
+	if r.Problem == "" || !strings.Contains(r.Text, "deep") || !strings.Contains(r.Text, "Row 1499 行") {
+		t.Fatalf("problem %q, text %.300q", r.Problem, r.Text)
+	}
+	corpus.AssertWidthsAgree(t, "huge", r.Text)
+}
