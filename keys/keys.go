@@ -1,6 +1,9 @@
 package keys
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+)
 
 // KeyMap holds the bindings of the main screen.
 type KeyMap struct {
@@ -80,6 +83,11 @@ func Default() KeyMap {
 	}
 }
 
+// List returns the bindings that move through a list.
+func (k KeyMap) List() ListKeyMap {
+	return ListKeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom}
+}
+
 // Tabs returns the six tab bindings in tab order (Body, Headers, Links,
 // Attachments, Raw, Auth).
 func (k KeyMap) Tabs() []key.Binding {
@@ -100,6 +108,25 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Filter, k.MarkUnread, k.ToggleHTML, k.OpenLink, k.Save, k.Help, k.Quit},
 	}
 }
+
+// ListKeyMap holds the bindings that move the cursor of a list (or scroll
+// a text) by a row, a page or to either end.
+type ListKeyMap struct {
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+}
+
+// ShortHelp lists the movement bindings.
+func (k ListKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
+
+// FullHelp lists the movement bindings in one column.
+func (k ListKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // FormKeyMap holds the bindings of the create-inbox form.
 type FormKeyMap struct {
@@ -197,6 +224,31 @@ func DefaultEdit() EditKeyMap {
 	}
 }
 
+// TextInput returns the bindings of a bubbles text input: these line-editing
+// keys, and every other action of the widget (word moves, clipboard,
+// suggestions) switched off so it cannot shadow a form's keys.
+func (k EditKeyMap) TextInput() textinput.KeyMap {
+	off := key.NewBinding(key.WithDisabled())
+	return textinput.KeyMap{
+		CharacterForward:        k.Right,
+		CharacterBackward:       k.Left,
+		LineStart:               k.Home,
+		LineEnd:                 k.End,
+		DeleteCharacterBackward: k.Backspace,
+		DeleteCharacterForward:  k.Delete,
+		DeleteBeforeCursor:      k.DeleteToStart,
+		DeleteWordBackward:      k.DeleteWord,
+		WordForward:             off,
+		WordBackward:            off,
+		DeleteWordForward:       off,
+		DeleteAfterCursor:       off,
+		Paste:                   off,
+		AcceptSuggestion:        off,
+		NextSuggestion:          off,
+		PrevSuggestion:          off,
+	}
+}
+
 // WebhookKeyMap holds the bindings of the webhooks view.
 type WebhookKeyMap struct {
 	Up       key.Binding
@@ -249,6 +301,11 @@ func DefaultWebhook() WebhookKeyMap {
 		Help:     k.Help,
 		Quit:     k.Quit,
 	}
+}
+
+// List returns the bindings that move through a list.
+func (k WebhookKeyMap) List() ListKeyMap {
+	return ListKeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom}
 }
 
 // ShortHelp is the key line of the webhooks view.
