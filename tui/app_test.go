@@ -42,7 +42,7 @@ func TestHelpAndQuit(t *testing.T) {
 
 func TestStatusTicksAndConnection(t *testing.T) {
 	h := newHarness(t, 140, 40, true)
-	now := tuitest.Now
+	now := tuitest.Now()
 	h.app.ctx.Clock = func() time.Time { return now }
 	h.Send(ui.StatusMsg{Text: "saved x", Level: ui.LevelSuccess})
 	if !strings.Contains(h.plain(), "saved x") {
@@ -96,7 +96,7 @@ func TestRecoveryListsEveryInboxAgain(t *testing.T) {
 		t.Fatal("a healthy connection listed the inboxes again")
 	}
 	h.Send(feed.StateMsg{State: client.ConnState{Kind: client.StateReconnecting, Attempt: 1, Delay: time.Second}})
-	h.svc.AddEmail(tuitest.DemoAddr, model.Email{ID: "missed", Subject: "Missed while offline", ReceivedAt: tuitest.Now})
+	h.svc.AddEmail(tuitest.DemoAddr, model.Email{ID: "missed", Subject: "Missed while offline", ReceivedAt: tuitest.Now()})
 	h.Send(feed.StateMsg{State: client.ConnState{Kind: client.StateLive}})
 	if got := listed() - before; got != 2 {
 		t.Fatalf("recovery listed %d inboxes, want the 2 live ones", got)
@@ -180,7 +180,7 @@ func TestWebhookScreenOpensAndCloses(t *testing.T) {
 
 func TestWebhooksWithoutService(t *testing.T) {
 	dark := true
-	a := newApp(options{dark: &dark, now: func() time.Time { return tuitest.Now }, tick: tuitest.NoTick})
+	a := newApp(options{dark: &dark, now: func() time.Time { return tuitest.Now() }, tick: tuitest.NoTick})
 	d := tuitest.Driver{T: t, Update: func(msg tea.Msg) tea.Cmd {
 		next, cmd := a.Update(msg)
 		a = next.(App)

@@ -6,24 +6,23 @@ import (
 	"time"
 
 	"sandview/model"
-	"sandview/tui/feed"
 	"sandview/tui/tuitest"
 )
 
 // BenchmarkKeyPressFrame10k is one key press to a rendered frame with
 // 10,000 emails loaded.
 func BenchmarkKeyPressFrame10k(b *testing.B) {
-	h := newHarness(b, 160, 50, true)
 	emails := make([]model.Email, 10000)
 	for i := range emails {
 		emails[i] = model.Email{
 			ID: fmt.Sprintf("id-%05d", i), From: fmt.Sprintf("Sender %d <s%d@example.com>", i%97, i),
 			To: []string{tuitest.DemoAddr}, Subject: fmt.Sprintf("Message number %d about topic %d", i, i%13),
-			ReceivedAt: tuitest.Now.Add(-time.Duration(i) * time.Minute), IsRead: i%3 == 0,
+			ReceivedAt: tuitest.Now().Add(-time.Duration(i) * time.Minute), IsRead: i%3 == 0,
 		}
 	}
-	h.svc.SetEmails(tuitest.DemoAddr, emails)
-	h.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
+	svc := tuitest.NewService(tuitest.Inboxes()...)
+	svc.SetEmails(tuitest.DemoAddr, emails)
+	h := newHarnessOver(b, svc, 160, 50, true)
 	h.Press("tab")
 	down, up := tuitest.Key("down"), tuitest.Key("up")
 	b.ReportAllocs()

@@ -26,8 +26,8 @@ func TestFeedReachesTheScreens(t *testing.T) {
 		t.Fatal("the feed did not subscribe")
 	}
 	sink.State(client.ConnState{Kind: client.StateLive})
-	sink.NewEmail(tuitest.DemoAddr, model.Email{ID: "p1", From: "push@example.com", Subject: "Pushed live", ReceivedAt: tuitest.Now})
-	h.svc.AddEmail(tuitest.PlainAddr, model.Email{ID: "p2", From: "early@example.com", Subject: "Arrived before", ReceivedAt: tuitest.Now})
+	sink.NewEmail(tuitest.DemoAddr, model.Email{ID: "p1", From: "push@example.com", Subject: "Pushed live", ReceivedAt: tuitest.Now()})
+	h.svc.AddEmail(tuitest.PlainAddr, model.Email{ID: "p2", From: "early@example.com", Subject: "Arrived before", ReceivedAt: tuitest.Now()})
 	sink.InboxReady(tuitest.PlainAddr)
 	cancel() // the program reads what was queued, then the feed ends
 	h.Send(feedStartedMsg{queue: q})

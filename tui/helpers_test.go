@@ -27,10 +27,15 @@ type harness struct {
 // demo and plain inboxes loaded as the live feed would load them.
 func newHarness(t testing.TB, width, height int, dark bool) *harness {
 	t.Helper()
-	svc := tuitest.NewFixtureService()
+	return newHarnessOver(t, tuitest.NewFixtureService(), width, height, dark)
+}
+
+// newHarnessOver is newHarness over svc.
+func newHarnessOver(t testing.TB, svc *tuitest.Service, width, height int, dark bool) *harness {
+	t.Helper()
 	app := newApp(options{
 		svc: svc, serverLabel: "local 127.0.0.1:8025", smtpHint: "send mail to demo@sandbox.test via SMTP 127.0.0.1:1025",
-		dark: &dark, now: func() time.Time { return tuitest.Now },
+		dark: &dark, now: func() time.Time { return tuitest.Now() },
 		open: func(_ context.Context, target string) error { svc.Record("open %s", target); return nil },
 		tick: tuitest.NoTick,
 	})

@@ -164,6 +164,7 @@ type authReport struct {
 	ctx    *ui.Context
 	reader *reader
 	view   viewport.Model
+	drawn  contentKey // what the viewport holds
 	width  int
 	height int
 }
@@ -192,9 +193,17 @@ func (p *authReport) wheel(lines int) {
 	p.view.SetYOffset(p.view.YOffset() + lines)
 }
 
+// refresh fills the viewport with the report of the open email when what
+// it depends on changed.
 func (p *authReport) refresh() {
 	m, _ := p.reader.email()
-	p.view.SetContentLines(ui.FitLines(authReportLines(p.ctx, m, p.width-2), p.width-2))
+	k := contentKey{id: m.ID, hasContent: m.HasContent, problem: m.Problem, tab: tabAuth, width: p.width - 2,
+		dark: p.ctx.Theme.Dark, plain: p.ctx.Theme.NoColor}
+	if k == p.drawn && p.view.TotalLineCount() > 0 {
+		return
+	}
+	p.drawn = k
+	p.view.SetContentLines(ui.FitLines(authReportLines(p.ctx, m, k.width), k.width))
 }
 
 // View draws the report of the open email.

@@ -17,7 +17,7 @@ func manyEmails(n int) []model.Email {
 		emails[i] = model.Email{
 			ID: fmt.Sprintf("id-%05d", i), From: fmt.Sprintf("Sender %d <s%d@example.com>", i%97, i),
 			To: []string{tuitest.DemoAddr}, Subject: fmt.Sprintf("Message number %d about topic %d", i, i%13),
-			ReceivedAt: tuitest.Now.Add(-time.Duration(i) * time.Minute), IsRead: i%3 == 0,
+			ReceivedAt: tuitest.Now().Add(-time.Duration(i) * time.Minute), IsRead: i%3 == 0,
 		}
 	}
 	return emails

@@ -127,7 +127,7 @@ func TestReaderPane(t *testing.T) {
 		"problem":     {build: open("e3", tabBody)},
 		"raw_loaded": {build: func(k *paneKit) ui.Component {
 			r := open("e1", tabRaw)(k).(*reader)
-			r.raw.set(tuitest.RawE1, nil)
+			r.raw.set(tuitest.RawE1(), nil)
 			return r
 		}},
 	})

@@ -286,7 +286,7 @@ func (r *reader) View() string {
 	title := "Message"
 	m, found := r.email()
 	if !found {
-		body := []string{st.Muted.Render("Select a message and press enter to open it.")}
+		body := []string{st.Muted.Render(fmt.Sprintf("Select a message and press %s to open it.", ui.KeyName(r.ctx.Keys.Open)))}
 		return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
 	}
 	label := func(name, value string) string {

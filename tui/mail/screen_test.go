@@ -113,7 +113,7 @@ func TestTabsAndRaw(t *testing.T) {
 	h.Press("tab", "enter")
 	wants := []string{"Hello!", "X-Mailer:", "https://example.com/welcome", "report.pdf", "Subject: Welcome", "PASSED"}
 	for i, want := range wants {
-		h.Press(fmt.Sprint(i+1))
+		h.Press(fmt.Sprint(i + 1))
 		if h.s.reader.tab != tab(i) {
 			t.Fatalf("key %d: tab %v", i+1, h.s.reader.tab)
 		}
@@ -374,7 +374,7 @@ func TestExportAndImport(t *testing.T) {
 
 func TestResyncAndLiveMailFlagged(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.svc.AddEmail(tuitest.DemoAddr, model.Email{ID: "e9", From: "new@example.com", Subject: "Fresh", ReceivedAt: tuitest.Now})
+	h.svc.AddEmail(tuitest.DemoAddr, model.Email{ID: "e9", From: "new@example.com", Subject: "Fresh", ReceivedAt: tuitest.Now()})
 	h.Press("r")
 	if !h.current().fresh["e9"] {
 		t.Fatal("new email not flagged")
@@ -382,7 +382,7 @@ func TestResyncAndLiveMailFlagged(t *testing.T) {
 	if !strings.Contains(h.shown(), "NEW") {
 		t.Fatal("NEW flag not shown")
 	}
-	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{ID: "e10", Subject: "Pushed", ReceivedAt: tuitest.Now.Add(time.Second)}})
+	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{ID: "e10", Subject: "Pushed", ReceivedAt: tuitest.Now().Add(time.Second)}})
 	if first, _ := h.s.emails.selected(); first.ID != "e10" && h.s.emails.entry.emails[0].ID != "e10" {
 		t.Fatal("live email not first")
 	}

@@ -15,7 +15,7 @@ import (
 // Context returns a context in the dark or light theme whose clock stands
 // at Now and whose timers are off.
 func Context(dark bool) *ui.Context {
-	ctx := ui.NewContext(theme.New(dark, false), func() time.Time { return Now })
+	ctx := ui.NewContext(theme.New(dark, false), func() time.Time { return Now() })
 	ctx.Tick = NoTick
 	return ctx
 }

@@ -40,7 +40,9 @@ func (c *Confirm) View(width, _ int) string {
 	st := c.ctx.Styles()
 	lines := []string{st.DialogTitle.Render("Confirm"), ""}
 	lines = append(lines, WrapStyled(st.Value.Render, c.question, max(width-4, 10))...)
-	answer := func(b key.Binding) string { return st.FieldFocused.Render(KeyName(b)) + st.Muted.Render(" "+b.Help().Desc) }
+	answer := func(b key.Binding) string {
+		return st.FieldFocused.Render(KeyName(b)) + st.Muted.Render(" "+b.Help().Desc)
+	}
 	lines = append(lines, "", answer(c.keys.Yes)+st.Muted.Render(" · ")+answer(c.keys.No))
 	return Box(c.ctx, lines, width)
 }

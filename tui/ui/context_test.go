@@ -66,7 +66,7 @@ func TestPromptKeepsWhatWasTypedOnError(t *testing.T) {
 
 func TestStatusExpires(t *testing.T) {
 	ctx := tuitest.Context(true)
-	now := tuitest.Now
+	now := tuitest.Now()
 	ctx.Clock = func() time.Time { return now }
 	ctx.Flash("saved \x1b[2Jx", ui.LevelSuccess)
 	if ctx.Status().Text != "saved x" {

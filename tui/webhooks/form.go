@@ -91,7 +91,8 @@ type form struct {
 	update func(req model.UpdateWebhookRequest) tea.Cmd
 }
 
-var filterChoices = []string{"no filter", model.FilterModeAll, model.FilterModeAny}
+// filterChoices are the filter modes the form offers.
+func filterChoices() []string { return []string{"no filter", model.FilterModeAll, model.FilterModeAny} }
 
 // newForm builds the form; editing is nil for a new webhook. templates
 // come from the templates endpoint (the built-ins when it failed); inboxes
@@ -104,7 +105,7 @@ func newForm(ctx *ui.Context, editing *model.Webhook, templates []model.Template
 		scope:    ui.Choice{Options: append([]string{model.ScopeGlobal}, inboxes...)},
 		events:   []bool{true, false, false},
 		tplLabel: map[string]string{},
-		filter:   ui.Choice{Options: filterChoices},
+		filter:   ui.Choice{Options: filterChoices()},
 		errs:     map[formStop]string{},
 		body:     ui.NewTextField(ctx.Edit, ""),
 		desc:     ui.NewTextField(ctx.Edit, ""),
@@ -133,7 +134,7 @@ func newForm(ctx *ui.Context, editing *model.Webhook, templates []model.Template
 		f.setTemplate(*h.Template)
 	}
 	if h.Filter != nil {
-		f.filter.Index = max(slices.Index(filterChoices, h.Filter.Mode), 1)
+		f.filter.Index = max(slices.Index(filterChoices(), h.Filter.Mode), 1)
 		f.reqAuth = h.Filter.RequireAuth
 		for _, r := range h.Filter.Rules {
 			f.rules = append(f.rules, newRuleRow(ctx.Edit, r))

@@ -89,7 +89,7 @@ func (f *form) chosenFilter() *model.FilterConfig {
 	if f.filter.Index == 0 {
 		return nil
 	}
-	cfg := &model.FilterConfig{Mode: filterChoices[f.filter.Index], Rules: []model.FilterRule{}, RequireAuth: f.reqAuth}
+	cfg := &model.FilterConfig{Mode: f.filter.Value(), Rules: []model.FilterRule{}, RequireAuth: f.reqAuth}
 	for _, r := range f.rules {
 		cfg.Rules = append(cfg.Rules, model.FilterRule{
 			Field: strings.TrimSpace(r.field.Value()), Operator: r.op.Value(),

@@ -62,12 +62,6 @@ func (h *harness) shown() string {
 	return tuitest.Plain(strings.Join(out, "\n"))
 }
 
-// selected is the webhook under the list's cursor.
-func (h *harness) selected() string {
-	w, _ := h.s.list.selected()
-	return w.ID
-}
-
 // form is the open webhook form.
 func (h *harness) form() *form {
 	h.T.Helper()
