@@ -7,12 +7,7 @@ import (
 
 // KeyMap holds the bindings of the main screen.
 type KeyMap struct {
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
+	ListKeyMap
 	NextPane key.Binding
 	PrevPane key.Binding
 	Open     key.Binding
@@ -47,12 +42,14 @@ type KeyMap struct {
 // panes, 1-6 for the message tabs and one letter per action.
 func Default() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "space"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
+		ListKeyMap: ListKeyMap{
+			Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+			Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+			PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+			PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "space"), key.WithHelp("pgdn", "page down")),
+			Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
+			Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
+		},
 		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
@@ -81,11 +78,6 @@ func Default() KeyMap {
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		ForceQuit:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
-}
-
-// List returns the bindings that move through a list.
-func (k KeyMap) List() ListKeyMap {
-	return ListKeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom}
 }
 
 // Tabs returns the six tab bindings in tab order (Body, Headers, Links,
@@ -251,12 +243,7 @@ func (k EditKeyMap) TextInput() textinput.KeyMap {
 
 // WebhookKeyMap holds the bindings of the webhooks view.
 type WebhookKeyMap struct {
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
+	ListKeyMap
 	NextPane key.Binding
 	PrevPane key.Binding
 	Open     key.Binding
@@ -282,8 +269,8 @@ type WebhookKeyMap struct {
 func DefaultWebhook() WebhookKeyMap {
 	k := Default()
 	return WebhookKeyMap{
-		Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom,
-		NextPane: k.NextPane, PrevPane: k.PrevPane,
+		ListKeyMap: k.ListKeyMap,
+		NextPane:   k.NextPane, PrevPane: k.PrevPane,
 		Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
 		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 
@@ -301,11 +288,6 @@ func DefaultWebhook() WebhookKeyMap {
 		Help:     k.Help,
 		Quit:     k.Quit,
 	}
-}
-
-// List returns the bindings that move through a list.
-func (k WebhookKeyMap) List() ListKeyMap {
-	return ListKeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom}
 }
 
 // ShortHelp is the key line of the webhooks view.

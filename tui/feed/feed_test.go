@@ -18,16 +18,23 @@ func (s *source) Subscribe(sink Sink) (func(), error) {
 	return func() {}, nil
 }
 
-// TestPushNeverWaitsForTheReader pushes many messages with nobody reading
-// (a client callback must return at once), then reads them back in order.
-func TestPushNeverWaitsForTheReader(t *testing.T) {
+// start starts a queue over a new source.
+func start(t *testing.T) (*Queue, *source, context.CancelFunc) {
+	t.Helper()
 	src := &source{}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	q, err := Start(ctx, src)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return q, src, cancel
+}
+
+// TestPushNeverWaitsForTheReader pushes many messages with nobody reading
+// (a client callback must return at once), then reads them back in order.
+func TestPushNeverWaitsForTheReader(t *testing.T) {
+	q, src, cancel := start(t)
+	defer cancel()
 	const n = 10000
 	for i := range n {
 		src.sink.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
@@ -58,13 +65,8 @@ func TestPushNeverWaitsForTheReader(t *testing.T) {
 
 // TestReaderWakesOnPush has the reader wait first, then pushes.
 func TestReaderWakesOnPush(t *testing.T) {
-	src := &source{}
-	ctx, cancel := context.WithCancel(context.Background())
+	q, src, cancel := start(t)
 	defer cancel()
-	q, err := Start(ctx, src)
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := make(chan any, 1)
 	go func() { got <- q.Next()() }()
 	src.sink.InboxReady("x@y.test")
@@ -76,12 +78,7 @@ func TestReaderWakesOnPush(t *testing.T) {
 // TestEndOfContextEndsTheFeed checks that the reader stops once the
 // program's context ends and the queue is drained.
 func TestEndOfContextEndsTheFeed(t *testing.T) {
-	src := &source{}
-	ctx, cancel := context.WithCancel(context.Background())
-	q, err := Start(ctx, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, src, cancel := start(t)
 	src.sink.InboxReady("x@y.test")
 	cancel()
 	if _, ok := q.Next()().(EventMsg); !ok {

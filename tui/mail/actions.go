@@ -3,6 +3,7 @@ package mail
 import (
 	"fmt"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/tui/ui"
@@ -15,6 +16,20 @@ type actions struct {
 	ctx     *ui.Context
 	cmds    commands
 	current func() *inboxEntry // the inbox selected in the inbox list
+}
+
+// inboxKey handles the keys that act on the selected inbox from every
+// pane: copy its address, export it.
+func (a *actions) inboxKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := a.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Copy):
+		return a.copyAddress(), true
+	case key.Matches(msg, k.Export):
+		a.promptExport()
+		return nil, true
+	}
+	return nil, false
 }
 
 // copyAddress copies the selected inbox's address (OSC 52).

@@ -153,7 +153,7 @@ func (l *emailList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	k := l.ctx.Keys
-	if _, ok := l.list.HandleKey(k.List(), msg); ok {
+	if _, ok := l.list.HandleKey(k.ListKeyMap, msg); ok {
 		l.remember()
 		return nil, true
 	}
@@ -175,12 +175,8 @@ func (l *emailList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if e, ok := l.selected(); ok {
 			return l.acts.toggleRead(l.entry, e.ID), true
 		}
-	case key.Matches(msg, k.Copy):
-		return l.acts.copyAddress(), true
-	case key.Matches(msg, k.Export):
-		l.acts.promptExport()
 	default:
-		return nil, false
+		return l.acts.inboxKey(msg)
 	}
 	return nil, true
 }
@@ -373,5 +369,5 @@ func (l *emailList) ShortHelp() []key.Binding {
 // FullHelp lists the pane's keys in columns.
 func (l *emailList) FullHelp() [][]key.Binding {
 	k := l.ctx.Keys
-	return [][]key.Binding{k.List().ShortHelp(), {k.Open, k.Back, k.Filter, k.Delete, k.MarkUnread, k.Copy, k.Export}}
+	return [][]key.Binding{k.ListKeyMap.ShortHelp(), {k.Open, k.Back, k.Filter, k.Delete, k.MarkUnread, k.Copy, k.Export}}
 }

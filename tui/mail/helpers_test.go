@@ -2,7 +2,6 @@ package mail
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"sandview/tui/feed"
@@ -35,15 +34,8 @@ func newHarness(t testing.TB, width, height int) *harness {
 	return h
 }
 
-// shown is what the user sees, without styling: the screen, the status
-// message and the open dialog.
-func (h *harness) shown() string {
-	out := []string{h.s.View(), h.ctx.Status().Text}
-	if d := h.ctx.Dialog(); d != nil {
-		out = append(out, d.View(100, 40))
-	}
-	return tuitest.Plain(strings.Join(out, "\n"))
-}
+// shown is what the user sees, without styling.
+func (h *harness) shown() string { return tuitest.Shown(h.ctx, h.s) }
 
 // current is the selected inbox.
 func (h *harness) current() *inboxEntry { return h.s.inboxes.selected() }

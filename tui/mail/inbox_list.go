@@ -60,21 +60,14 @@ func (l *inboxList) selectAddress(address string) {
 // HandleKey moves the cursor and acts on the selected inbox.
 func (l *inboxList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	l.sync()
-	if _, ok := l.list.HandleKey(l.ctx.Keys.List(), msg); ok {
+	if _, ok := l.list.HandleKey(l.ctx.Keys.ListKeyMap, msg); ok {
 		return nil, true
 	}
-	k := l.ctx.Keys
-	switch {
-	case key.Matches(msg, k.Delete):
+	if key.Matches(msg, l.ctx.Keys.Delete) {
 		l.acts.confirmDeleteInbox()
-	case key.Matches(msg, k.Copy):
-		return l.acts.copyAddress(), true
-	case key.Matches(msg, k.Export):
-		l.acts.promptExport()
-	default:
-		return nil, false
+		return nil, true
 	}
-	return nil, true
+	return l.acts.inboxKey(msg)
 }
 
 // click selects the inbox at line y of the pane.
@@ -163,5 +156,5 @@ func (l *inboxList) ShortHelp() []key.Binding {
 // FullHelp lists the pane's keys in columns.
 func (l *inboxList) FullHelp() [][]key.Binding {
 	k := l.ctx.Keys
-	return [][]key.Binding{k.List().ShortHelp(), {k.Open, k.Delete, k.Copy, k.Export}}
+	return [][]key.Binding{k.ListKeyMap.ShortHelp(), {k.Open, k.Delete, k.Copy, k.Export}}
 }

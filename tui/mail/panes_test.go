@@ -2,7 +2,6 @@ package mail
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"sandview/tui/tuitest"
@@ -11,9 +10,7 @@ import (
 
 // Each pane is built alone over a seeded store, with the fixed theme,
 // keys and clock of tuitest.Context, driven by keys and compared with its
-// golden file at a few sizes; every view must be exactly its size.
-
-var paneSizes = [][2]int{{30, 10}, {56, 16}, {90, 24}}
+// golden file at tuitest.PaneSizes; every view must be exactly its size.
 
 // paneKit is what a pane needs: the shared context, a store holding the
 // fixtures (demo loaded, plain empty, old not loaded) and the actions.
@@ -36,59 +33,29 @@ func newPaneKit() *paneKit {
 	return &paneKit{ctx: ctx, store: st, cmds: cmds, acts: &actions{ctx: ctx, cmds: cmds, current: func() *inboxEntry { return demo }}}
 }
 
-// press gives keys to a pane, failing on keys it does not take.
-func press(t *testing.T, c ui.Component, names ...string) {
-	t.Helper()
-	for _, n := range names {
-		if _, ok := c.HandleKey(tuitest.Key(n)); !ok {
-			t.Fatalf("the pane did not take %q", n)
-		}
-	}
-}
-
-// paneCase builds a pane, then gives it keys once it is sized.
-type paneCase struct {
-	build func(k *paneKit) ui.Component
-	keys  []string
-}
-
-// paneGolden builds each case at each of paneSizes, gives it its keys and
-// compares its view with the golden file.
-func paneGolden(t *testing.T, cases map[string]paneCase) {
-	for name, c := range cases {
-		for _, size := range paneSizes {
-			t.Run(fmt.Sprintf("%s_%dx%d", name, size[0], size[1]), func(t *testing.T) {
-				pane := c.build(newPaneKit())
-				pane.SetSize(size[0], size[1])
-				press(t, pane, c.keys...)
-				tuitest.RequireGolden(t, pane.View(), size[0], size[1])
-			})
-		}
-	}
-}
-
 func TestInboxListPane(t *testing.T) {
-	list := func(focused bool) func(k *paneKit) ui.Component {
-		return func(k *paneKit) ui.Component {
+	list := func(focused bool, entries func(*store)) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
+			entries(k.store)
 			l := newInboxList(k.ctx, k.store, k.acts)
 			l.SetFocus(focused)
 			return l
 		}
 	}
-	paneGolden(t, map[string]paneCase{
-		"first":   {build: list(true)},
-		"last":    {build: list(true), keys: []string{"G"}},
-		"blurred": {build: list(false), keys: []string{"j"}},
-		"empty": {build: func(k *paneKit) ui.Component {
-			k.store.entries = nil
-			return list(true)(k)
-		}},
+	keep := func(*store) {}
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"first":   {Build: list(true, keep)},
+		"last":    {Build: list(true, keep), Keys: []string{"G"}},
+		"blurred": {Build: list(false, keep), Keys: []string{"j"}},
+		"empty":   {Build: list(true, func(s *store) { s.entries = nil })},
 	})
 }
 
 func TestEmailListPane(t *testing.T) {
-	list := func(address string) func(k *paneKit) ui.Component {
-		return func(k *paneKit) ui.Component {
+	list := func(address string) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
 			l := newEmailList(k.ctx, k.acts, "send mail to demo@sandbox.test")
 			l.SetFocus(true)
 			e, _ := k.store.find(address)
@@ -97,18 +64,19 @@ func TestEmailListPane(t *testing.T) {
 		}
 	}
 	demo := list(tuitest.DemoAddr)
-	paneGolden(t, map[string]paneCase{
-		"cursor":    {build: demo, keys: []string{"j", "j"}},
-		"last":      {build: demo, keys: []string{"pgdown"}},
-		"filtering": {build: demo, keys: []string{"/", "b", "o"}},
-		"filtered":  {build: demo, keys: []string{"/", "b", "o", "enter"}},
-		"empty":     {build: list(tuitest.PlainAddr)},
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"cursor":    {Build: demo, Keys: []string{"j", "j"}},
+		"last":      {Build: demo, Keys: []string{"pgdown"}},
+		"filtering": {Build: demo, Keys: []string{"/", "b", "o"}},
+		"filtered":  {Build: demo, Keys: []string{"/", "b", "o", "enter"}},
+		"empty":     {Build: list(tuitest.PlainAddr)},
 	})
 }
 
 func TestReaderPane(t *testing.T) {
-	open := func(id string, tab tab) func(k *paneKit) ui.Component {
-		return func(k *paneKit) ui.Component {
+	open := func(id string, tab tab) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
 			r := newReader(k.ctx, k.store, k.cmds, k.acts)
 			r.SetFocus(true)
 			r.open(tuitest.DemoAddr, id)
@@ -116,17 +84,17 @@ func TestReaderPane(t *testing.T) {
 			return r
 		}
 	}
-	paneGolden(t, map[string]paneCase{
-		"none":        {build: open("", tabBody)},
-		"body_scroll": {build: open("e1", tabBody), keys: []string{"down", "down"}},
-		"headers":     {build: open("e1", tabHeaders)},
-		"links":       {build: open("e1", tabLinks), keys: []string{"down", "down"}},
-		"attachments": {build: open("e1", tabAttachments)},
-		"auth":        {build: open("e1", tabAuth), keys: []string{"end"}},
-		"hostile":     {build: open("e2", tabHeaders)},
-		"problem":     {build: open("e3", tabBody)},
-		"raw_loaded": {build: func(k *paneKit) ui.Component {
-			r := open("e1", tabRaw)(k).(*reader)
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"none":        {Build: open("", tabBody)},
+		"body_scroll": {Build: open("e1", tabBody), Keys: []string{"down", "down"}},
+		"headers":     {Build: open("e1", tabHeaders)},
+		"links":       {Build: open("e1", tabLinks), Keys: []string{"down", "down"}},
+		"attachments": {Build: open("e1", tabAttachments)},
+		"auth":        {Build: open("e1", tabAuth), Keys: []string{"end"}},
+		"hostile":     {Build: open("e2", tabHeaders)},
+		"problem":     {Build: open("e3", tabBody)},
+		"raw_loaded": {Build: func() ui.Component {
+			r := open("e1", tabRaw)().(*reader)
 			r.raw.set(tuitest.RawE1(), nil)
 			return r
 		}},
@@ -134,14 +102,15 @@ func TestReaderPane(t *testing.T) {
 }
 
 func TestAuthReportPane(t *testing.T) {
-	report := func(id string) func(k *paneKit) ui.Component {
-		return func(k *paneKit) ui.Component {
+	report := func(id string) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
 			r := newReader(k.ctx, k.store, k.cmds, k.acts)
 			r.open(tuitest.DemoAddr, id)
 			return newAuthReport(k.ctx, r)
 		}
 	}
-	paneGolden(t, map[string]paneCase{"passing": {build: report("e1")}, "failing": {build: report("e2")}})
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{"passing": {Build: report("e1")}, "failing": {Build: report("e2")}})
 }
 
 // TestReaderKeysStayInPane checks that the reader leaves the keys that
@@ -157,13 +126,13 @@ func TestReaderKeysStayInPane(t *testing.T) {
 			t.Errorf("the reader took %q, which moves the focus", name)
 		}
 	}
-	press(t, r, "end")
+	tuitest.PressPane(t, r, "end")
 	bottom := r.view.YOffset()
-	press(t, r, "down", "pgdown")
+	tuitest.PressPane(t, r, "down", "pgdown")
 	if r.view.YOffset() != bottom || bottom == 0 {
 		t.Fatalf("scrolled past the end: %d then %d", bottom, r.view.YOffset())
 	}
-	press(t, r, "home")
+	tuitest.PressPane(t, r, "home")
 	if r.view.YOffset() != 0 {
 		t.Fatal("home did not go back to the top")
 	}

@@ -151,16 +151,14 @@ func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if found {
 			return r.acts.toggleRead(r.entry(), open.ID), true
 		}
-	case key.Matches(msg, k.Copy):
-		if r.tab == tabLinks && found && r.choice < len(open.Links) {
-			link := open.Links[r.choice]
-			r.ctx.Flash("copied link "+link+" (OSC 52)", ui.LevelSuccess)
-			return tea.SetClipboard(link), true
-		}
-		return r.acts.copyAddress(), true
-	case key.Matches(msg, k.Export):
-		r.acts.promptExport()
+	case key.Matches(msg, k.Copy) && r.tab == tabLinks && found && r.choice < len(open.Links):
+		link := open.Links[r.choice]
+		r.ctx.Flash("copied link "+link+" (OSC 52)", ui.LevelSuccess)
+		return tea.SetClipboard(link), true
 	default:
+		if cmd, ok := r.acts.inboxKey(msg); ok {
+			return cmd, true
+		}
 		return r.HandleEmailKey(msg)
 	}
 	return nil, true
@@ -356,5 +354,5 @@ func (r *reader) ShortHelp() []key.Binding {
 // FullHelp lists the pane's keys in columns.
 func (r *reader) FullHelp() [][]key.Binding {
 	k := r.ctx.Keys
-	return [][]key.Binding{k.List().ShortHelp(), k.Tabs(), {k.Back, k.OpenLink, k.Save, k.ToggleHTML, k.Delete, k.MarkUnread, k.Copy}}
+	return [][]key.Binding{k.ListKeyMap.ShortHelp(), k.Tabs(), {k.Back, k.OpenLink, k.Save, k.ToggleHTML, k.Delete, k.MarkUnread, k.Copy}}
 }

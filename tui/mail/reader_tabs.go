@@ -154,21 +154,18 @@ func (t linksTab) lines(m model.Email, width, choice int) []string {
 	if len(m.Links) == 0 {
 		return []string{st.Muted.Render("No links.")}
 	}
-	out := make([]string, 0, len(m.Links)+2)
+	rows := make([]choiceRow, len(m.Links))
 	for i, l := range m.Links {
 		num := fmt.Sprintf("%3d ", i+1)
-		if i == choice {
-			out = append(out, st.Selected.Render(ui.Fit(num+l, width)))
-			continue
-		}
 		text := st.Link.Render(l)
 		if !openableLink(l) {
 			text = st.Muted.Render(l + "  (not openable)")
 		}
-		out = append(out, st.Number.Render(num)+text)
+		rows[i] = choiceRow{plain: num + l, styled: st.Number.Render(num) + text}
 	}
 	k := t.ctx.Keys
-	return append(out, "", st.Muted.Render(fmt.Sprintf("%s opens http/https/mailto links in the browser · %s copies", ui.KeyName(k.OpenLink), ui.KeyName(k.Copy))))
+	return choiceLines(t.ctx, rows, choice, width,
+		fmt.Sprintf("%s opens http/https/mailto links in the browser · %s copies", ui.KeyName(k.OpenLink), ui.KeyName(k.Copy)))
 }
 
 // openableLink allows only http, https and mailto URLs.
@@ -200,7 +197,7 @@ func (t attachmentsTab) lines(m model.Email, width, choice int) []string {
 	if len(m.Attachments) == 0 {
 		return []string{st.Muted.Render("No attachments.")}
 	}
-	out := make([]string, 0, len(m.Attachments)+2)
+	rows := make([]choiceRow, len(m.Attachments))
 	for i, a := range m.Attachments {
 		name := a.Filename
 		if name == "" {
@@ -210,15 +207,32 @@ func (t attachmentsTab) lines(m model.Email, width, choice int) []string {
 		if size == 0 {
 			size = int64(len(a.Content))
 		}
-		line := fmt.Sprintf("%3d %s  %s  %s", i+1, name, a.ContentType, byteSize(size))
-		if i == choice {
-			out = append(out, st.Selected.Render(ui.Fit(line, width)))
-			continue
+		rows[i] = choiceRow{
+			plain:  fmt.Sprintf("%3d %s  %s  %s", i+1, name, a.ContentType, byteSize(size)),
+			styled: st.Number.Render(fmt.Sprintf("%3d ", i+1)) + st.Value.Render(name) + st.Muted.Render("  "+a.ContentType+"  "+byteSize(size)),
 		}
-		out = append(out, st.Number.Render(fmt.Sprintf("%3d ", i+1))+st.Value.Render(name)+st.Muted.Render("  "+a.ContentType+"  "+byteSize(size)))
 	}
 	k := t.ctx.Keys
-	return append(out, "", st.Muted.Render(fmt.Sprintf("%s saves to a directory (never overwrites) · %s opens", ui.KeyName(k.Save), ui.KeyName(k.OpenLink))))
+	return choiceLines(t.ctx, rows, choice, width,
+		fmt.Sprintf("%s saves to a directory (never overwrites) · %s opens", ui.KeyName(k.Save), ui.KeyName(k.OpenLink)))
+}
+
+// choiceRow is one row of a list tab: as text, and styled.
+type choiceRow struct{ plain, styled string }
+
+// choiceLines draws the rows of a list tab, the chosen one highlighted
+// across the width, with a hint under them.
+func choiceLines(ctx *ui.Context, rows []choiceRow, choice, width int, hint string) []string {
+	st := ctx.Styles()
+	out := make([]string, 0, len(rows)+2)
+	for i, r := range rows {
+		if i == choice {
+			out = append(out, st.Selected.Render(ui.Fit(r.plain, width)))
+		} else {
+			out = append(out, r.styled)
+		}
+	}
+	return append(out, "", st.Muted.Render(hint))
 }
 
 // byteSize is a human-readable size.

@@ -22,7 +22,6 @@ const (
 	PaneInboxes Pane = iota
 	PaneEmails
 	PaneReader
-	paneCount
 )
 
 // Options configure the mail screen.
@@ -47,7 +46,7 @@ type Screen struct {
 	emails   *emailList
 	reader   *reader
 	auth     *authReport
-	focus    Pane
+	ring     ui.FocusRing // inboxes, emails, reader
 	lay      layout
 	width    int
 	height   int
@@ -69,13 +68,13 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 	s.emails = newEmailList(ctx, acts, model.SanitizeLine(opts.SMTPHint))
 	s.reader = newReader(ctx, s.store, s.cmds, acts)
 	s.auth = newAuthReport(ctx, s.reader)
+	s.ring = ui.NewFocusRing(s.inboxes, s.emails, s.reader)
 	s.store.setInboxes(svc.Inboxes())
 	for _, e := range s.store.entries {
 		e.loading = true
 	}
 	s.sync()
-	s.width, s.height = 80, 20
-	s.setFocus(PaneInboxes)
+	s.SetSize(80, 20)
 	return s
 }
 
@@ -90,7 +89,7 @@ func (s *Screen) Init() tea.Cmd {
 // SetSize lays the panes out in width x height cells.
 func (s *Screen) SetSize(width, height int) {
 	s.width, s.height = width, height
-	s.lay = computeLayout(width, height, s.focus)
+	s.lay = computeLayout(width, height, s.Focus())
 	l := s.lay
 	s.inboxes.SetSize(l.inboxes.SizeOr(width, height))
 	s.emails.SetSize(l.messages.SizeOr(width, height))
@@ -100,25 +99,12 @@ func (s *Screen) SetSize(width, height int) {
 
 // setFocus focuses a pane; layouts that show one list at a time follow.
 func (s *Screen) setFocus(p Pane) {
-	s.focus = (p + paneCount) % paneCount
-	s.inboxes.SetFocus(s.focus == PaneInboxes)
-	s.emails.SetFocus(s.focus == PaneEmails)
-	s.reader.SetFocus(s.focus == PaneReader)
+	s.ring.Focus(int(p))
 	s.SetSize(s.width, s.height)
 }
 
 // Focus is the focused pane.
-func (s *Screen) Focus() Pane { return s.focus }
-
-func (s *Screen) focused() ui.Component {
-	switch s.focus {
-	case PaneInboxes:
-		return s.inboxes
-	case PaneEmails:
-		return s.emails
-	}
-	return s.reader
-}
+func (s *Screen) Focus() Pane { return Pane(s.ring.At()) }
 
 // sync points the email list at the selected inbox.
 func (s *Screen) sync() { s.emails.setEntry(s.inboxes.selected()) }
@@ -141,9 +127,9 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		s.ctx.Open(ui.NewHelp(s.ctx, "Keys", k,
 			fmt.Sprintf("%s marks unread locally only: the service has no unread flag.", ui.KeyName(k.MarkUnread))))
 	case key.Matches(msg, k.NextPane):
-		s.setFocus(s.focus + 1)
+		s.setFocus(s.Focus() + 1)
 	case key.Matches(msg, k.PrevPane):
-		s.setFocus(s.focus - 1)
+		s.setFocus(s.Focus() - 1)
 	case key.Matches(msg, k.Tabs()...):
 		return s.switchTab(msg), true
 	case key.Matches(msg, k.New):
@@ -153,7 +139,7 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Resync):
 		return s.resync(), true
 	default:
-		cmd, handled := s.focused().HandleKey(msg)
+		cmd, handled := s.ring.Focused().HandleKey(msg)
 		s.sync()
 		if handled {
 			return cmd, true
@@ -168,7 +154,7 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // keys that act on the open email to the reader.
 func (s *Screen) paneLeftKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := s.ctx.Keys
-	switch s.focus {
+	switch s.Focus() {
 	case PaneInboxes:
 		if !key.Matches(msg, k.Open) {
 			return nil, false
@@ -345,7 +331,7 @@ func (s *Screen) View() string {
 		}
 		return lipgloss.JoinVertical(lipgloss.Left, list, s.reader.View())
 	}
-	return s.focused().View()
+	return s.ring.Focused().View()
 }
 
 // ShortHelp is the key line: the filter's keys while it is typed.

@@ -20,8 +20,8 @@ import (
 
 func TestNavigationKeys(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	if h.s.focus != PaneInboxes {
-		t.Fatalf("focus = %v, want inboxes", h.s.focus)
+	if h.s.Focus() != PaneInboxes {
+		t.Fatalf("focus = %v, want inboxes", h.s.Focus())
 	}
 	h.Press("j")
 	if got := h.current().info.EmailAddress; got != tuitest.PlainAddr {
@@ -35,8 +35,8 @@ func TestNavigationKeys(t *testing.T) {
 		t.Fatalf("G selected %s", got)
 	}
 	h.Press("g", "enter")
-	if h.s.focus != PaneEmails || h.current().info.EmailAddress != tuitest.DemoAddr {
-		t.Fatalf("enter: focus %v inbox %s", h.s.focus, h.current().info.EmailAddress)
+	if h.s.Focus() != PaneEmails || h.current().info.EmailAddress != tuitest.DemoAddr {
+		t.Fatalf("enter: focus %v inbox %s", h.s.Focus(), h.current().info.EmailAddress)
 	}
 	h.Press("down", "pgdown")
 	if e, _ := h.s.emails.selected(); e.ID != "e4" {
@@ -47,24 +47,24 @@ func TestNavigationKeys(t *testing.T) {
 		t.Fatalf("end selected %s", e.ID)
 	}
 	h.Press("home", "tab")
-	if h.s.focus != PaneReader {
-		t.Fatalf("tab: focus %v", h.s.focus)
+	if h.s.Focus() != PaneReader {
+		t.Fatalf("tab: focus %v", h.s.Focus())
 	}
 	h.Press("shift+tab", "shift+tab")
-	if h.s.focus != PaneInboxes {
-		t.Fatalf("shift+tab: focus %v", h.s.focus)
+	if h.s.Focus() != PaneInboxes {
+		t.Fatalf("shift+tab: focus %v", h.s.Focus())
 	}
 	h.Press("shift+tab")
-	if h.s.focus != PaneReader {
-		t.Fatalf("shift+tab wraps: focus %v", h.s.focus)
+	if h.s.Focus() != PaneReader {
+		t.Fatalf("shift+tab wraps: focus %v", h.s.Focus())
 	}
 	h.Press("esc")
-	if h.s.focus != PaneEmails {
-		t.Fatalf("esc from message: focus %v", h.s.focus)
+	if h.s.Focus() != PaneEmails {
+		t.Fatalf("esc from message: focus %v", h.s.Focus())
 	}
 	h.Press("esc")
-	if h.s.focus != PaneInboxes {
-		t.Fatalf("esc from list: focus %v", h.s.focus)
+	if h.s.Focus() != PaneInboxes {
+		t.Fatalf("esc from list: focus %v", h.s.Focus())
 	}
 }
 
@@ -412,7 +412,7 @@ func TestMouse(t *testing.T) {
 	}
 	h.Send(tea.MouseClickMsg{X: l.inboxes.X + 2, Y: l.inboxes.Y + 1, Button: tea.MouseLeft})
 	h.Send(tea.MouseClickMsg{X: l.messages.X + 3, Y: l.messages.Y + 2, Button: tea.MouseLeft})
-	if e, _ := h.s.emails.selected(); e.ID != "e2" || h.s.focus != PaneEmails {
+	if e, _ := h.s.emails.selected(); e.ID != "e2" || h.s.Focus() != PaneEmails {
 		t.Fatalf("click on a message selected %s", e.ID)
 	}
 	h.Send(tea.MouseClickMsg{X: l.messages.X + 3, Y: l.messages.Y + 2, Button: tea.MouseLeft})

@@ -56,3 +56,33 @@ type Dialog interface {
 	// View draws the box at most width cells wide and height lines tall.
 	View(width, height int) string
 }
+
+// FocusRing is the panes of a screen in the order tab moves through them,
+// and the one that has the keyboard.
+type FocusRing struct {
+	panes []Component
+	at    int
+}
+
+// NewFocusRing returns a ring of panes, the first one focused.
+func NewFocusRing(panes ...Component) FocusRing {
+	r := FocusRing{panes: panes}
+	r.Focus(0)
+	return r
+}
+
+// Focus gives the keyboard to pane i, wrapping around the ring, and tells
+// every pane whether it has it.
+func (r *FocusRing) Focus(i int) {
+	n := len(r.panes)
+	r.at = (i%n + n) % n
+	for j, p := range r.panes {
+		p.SetFocus(j == r.at)
+	}
+}
+
+// At is the index of the focused pane.
+func (r *FocusRing) At() int { return r.at }
+
+// Focused is the pane that has the keyboard.
+func (r *FocusRing) Focused() Component { return r.panes[r.at] }

@@ -17,7 +17,7 @@ func TestListPagesByTheSameRule(t *testing.T) {
 		if l.Rows() != 10 || l.Page() != 9 {
 			t.Fatalf("row height %d: %d rows, page %d; want 10 rows, page 9", rowHeight, l.Rows(), l.Page())
 		}
-		km := keys.Default().List()
+		km := keys.Default().ListKeyMap
 		for _, step := range []struct {
 			key  string
 			want int

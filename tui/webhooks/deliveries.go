@@ -78,7 +78,7 @@ func (p *deliveries) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.PageDown):
 		p.scrollBody(half)
 	default:
-		moved, ok := p.list.HandleKey(k.List(), msg)
+		moved, ok := p.list.HandleKey(k.ListKeyMap, msg)
 		if moved {
 			p.body.SetYOffset(0)
 		}
@@ -165,7 +165,7 @@ func (p *deliveries) ShortHelp() []key.Binding {
 
 // FullHelp lists the pane's keys in columns.
 func (p *deliveries) FullHelp() [][]key.Binding {
-	return [][]key.Binding{p.keys.List().ShortHelp(), {p.keys.Receiver, p.keys.Clear, p.keys.Back}}
+	return [][]key.Binding{p.keys.ListKeyMap.ShortHelp(), {p.keys.Receiver, p.keys.Clear, p.keys.Back}}
 }
 
 // row renders one delivery on one line.

@@ -121,7 +121,7 @@ func (p *detail) ShortHelp() []key.Binding {
 
 // FullHelp lists the pane's keys in columns.
 func (p *detail) FullHelp() [][]key.Binding {
-	return [][]key.Binding{p.keys.List().ShortHelp(), {p.keys.Reveal, p.keys.Back}}
+	return [][]key.Binding{p.keys.ListKeyMap.ShortHelp(), {p.keys.Reveal, p.keys.Back}}
 }
 
 // lines renders everything known of h, wrapped to the pane.

@@ -221,17 +221,11 @@ func (f *form) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	stop := f.current()
+	if fl := f.textField(stop); fl != nil {
+		fl.HandleKey(msg)
+		return nil, false
+	}
 	switch stop.kind {
-	case stopURL:
-		f.url.HandleKey(msg)
-	case stopBody:
-		f.body.HandleKey(msg)
-	case stopDescription:
-		f.desc.HandleKey(msg)
-	case stopRuleField:
-		f.rules[stop.rule].field.HandleKey(msg)
-	case stopRuleValue:
-		f.rules[stop.rule].value.HandleKey(msg)
 	case stopEvents:
 		switch {
 		case key.Matches(msg, k.Toggle):
@@ -305,19 +299,27 @@ func (f *form) removeRule() {
 	f.focusOn(formStop{kind: stopRuleField, rule: min(i, len(f.rules)-1)})
 }
 
+// textField is the text field at a stop, nil for the other stops.
+func (f *form) textField(stop formStop) *ui.TextField {
+	switch stop.kind {
+	case stopURL:
+		return &f.url
+	case stopBody:
+		return &f.body
+	case stopDescription:
+		return &f.desc
+	case stopRuleField:
+		return &f.rules[stop.rule].field
+	case stopRuleValue:
+		return &f.rules[stop.rule].value
+	}
+	return nil
+}
+
 // Paste inserts pasted text into the focused text field.
 func (f *form) Paste(text string) {
-	switch stop := f.current(); stop.kind {
-	case stopURL:
-		f.url.Insert(text)
-	case stopBody:
-		f.body.Insert(text)
-	case stopDescription:
-		f.desc.Insert(text)
-	case stopRuleField:
-		f.rules[stop.rule].field.Insert(text)
-	case stopRuleValue:
-		f.rules[stop.rule].value.Insert(text)
+	if fl := f.textField(f.current()); fl != nil {
+		fl.Insert(text)
 	}
 }
 

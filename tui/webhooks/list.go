@@ -72,7 +72,7 @@ func (l *hookList) loadSelected() tea.Cmd {
 // HandleKey moves the cursor, loading the webhook it lands on.
 func (l *hookList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	l.sync()
-	moved, ok := l.list.HandleKey(l.keys.List(), msg)
+	moved, ok := l.list.HandleKey(l.keys.ListKeyMap, msg)
 	if moved {
 		return l.loadSelected(), true
 	}
@@ -214,5 +214,5 @@ func (l *hookList) ShortHelp() []key.Binding {
 // FullHelp lists the pane's keys in columns.
 func (l *hookList) FullHelp() [][]key.Binding {
 	k := l.keys
-	return [][]key.Binding{k.List().ShortHelp(), {k.Open, k.Edit, k.Test, k.Rotate, k.Toggle, k.Delete}}
+	return [][]key.Binding{k.ListKeyMap.ShortHelp(), {k.Open, k.Edit, k.Test, k.Rotate, k.Toggle, k.Delete}}
 }

@@ -2,7 +2,6 @@ package webhooks
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"charm.land/bubbles/v2/viewport"
@@ -15,9 +14,7 @@ import (
 
 // Each pane is built alone over a seeded store, with the fixed theme,
 // keys and clock of tuitest.Context, driven by keys and compared with its
-// golden file at a few sizes; every view must be exactly its size.
-
-var paneSizes = [][2]int{{30, 10}, {56, 16}, {90, 24}}
+// golden file at tuitest.PaneSizes; every view must be exactly its size.
 
 // paneKit is what the panes share: the context, a store holding the
 // fixture webhooks in list order (the team one with its secret and
@@ -43,69 +40,49 @@ func newPaneKit() *paneKit {
 	return &paneKit{ctx: ctx, keys: k, store: st, list: &hookList{ctx: ctx, keys: k, store: st, cmds: cmds, list: ui.NewList(hookRowHeight)}}
 }
 
-// paneCase builds a pane, then gives it keys once it is sized.
-type paneCase struct {
-	build func(k *paneKit) ui.Component
-	keys  []string
-}
-
-// paneGolden builds each case at each of paneSizes, gives it its keys and
-// compares its view with the golden file.
-func paneGolden(t *testing.T, cases map[string]paneCase) {
-	for name, c := range cases {
-		for _, size := range paneSizes {
-			t.Run(fmt.Sprintf("%s_%dx%d", name, size[0], size[1]), func(t *testing.T) {
-				pane := c.build(newPaneKit())
-				pane.SetSize(size[0], size[1])
-				for _, n := range c.keys {
-					if _, ok := pane.HandleKey(tuitest.Key(n)); !ok {
-						t.Fatalf("the pane did not take %q", n)
-					}
-				}
-				tuitest.RequireGolden(t, pane.View(), size[0], size[1])
-			})
+func TestHookListPane(t *testing.T) {
+	list := func(hooks bool) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
+			if !hooks {
+				k.store.setHooks(nil)
+			}
+			k.list.SetFocus(true)
+			return k.list
 		}
 	}
-}
-
-func TestHookListPane(t *testing.T) {
-	list := func(k *paneKit) ui.Component {
-		k.list.SetFocus(true)
-		return k.list
-	}
-	paneGolden(t, map[string]paneCase{
-		"first": {build: list},
-		"last":  {build: list, keys: []string{"G"}},
-		"empty": {build: func(k *paneKit) ui.Component {
-			k.store.setHooks(nil)
-			return list(k)
-		}},
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"first": {Build: list(true)},
+		"last":  {Build: list(true), Keys: []string{"G"}},
+		"empty": {Build: list(false)},
 	})
 }
 
 func TestDetailPane(t *testing.T) {
-	detailOf := func(revealed bool) func(k *paneKit) ui.Component {
-		return func(k *paneKit) ui.Component {
+	detailOf := func(hooks, revealed bool) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
+			if !hooks {
+				k.store.setHooks(nil)
+			}
 			k.store.revealed = revealed
 			p := &detail{ctx: k.ctx, keys: k.keys, store: k.store, list: k.list, view: viewport.New()}
 			p.SetFocus(true)
 			return p
 		}
 	}
-	paneGolden(t, map[string]paneCase{
-		"masked":   {build: detailOf(false)},
-		"revealed": {build: detailOf(true)},
-		"scrolled": {build: detailOf(false), keys: []string{"end"}},
-		"none": {build: func(k *paneKit) ui.Component {
-			k.store.setHooks(nil)
-			return detailOf(false)(k)
-		}},
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"masked":   {Build: detailOf(true, false)},
+		"revealed": {Build: detailOf(true, true)},
+		"scrolled": {Build: detailOf(true, false), Keys: []string{"end"}},
+		"none":     {Build: detailOf(false, false)},
 	})
 }
 
 func TestDeliveriesPane(t *testing.T) {
-	deliveriesOf := func(listening bool) func(k *paneKit) ui.Component {
-		return func(k *paneKit) ui.Component {
+	deliveriesOf := func(listening bool) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
 			p := &deliveries{ctx: k.ctx, keys: k.keys, store: k.store, list: ui.NewList(1), body: viewport.New()}
 			p.SetFocus(true)
 			if listening {
@@ -119,10 +96,10 @@ func TestDeliveriesPane(t *testing.T) {
 			return p
 		}
 	}
-	paneGolden(t, map[string]paneCase{
-		"off":      {build: deliveriesOf(false)},
-		"newest":   {build: deliveriesOf(true)},
-		"oldest":   {build: deliveriesOf(true), keys: []string{"G"}},
-		"scrolled": {build: deliveriesOf(true), keys: []string{"pgdown"}},
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"off":      {Build: deliveriesOf(false)},
+		"newest":   {Build: deliveriesOf(true)},
+		"oldest":   {Build: deliveriesOf(true), Keys: []string{"G"}},
+		"scrolled": {Build: deliveriesOf(true), Keys: []string{"pgdown"}},
 	})
 }

@@ -23,7 +23,6 @@ const (
 	PaneList Pane = iota
 	PaneDetail
 	PaneDeliveries
-	paneCount
 )
 
 // layout places the panes; a zero Rect is a hidden pane. Coordinates are
@@ -83,7 +82,7 @@ type Screen struct {
 	list       *hookList
 	detail     *detail
 	deliveries *deliveries
-	focus      Pane
+	ring       ui.FocusRing // list, detail, deliveries
 	lay        layout
 	width      int
 	height     int
@@ -105,8 +104,8 @@ func New(uc *ui.Context, ctx context.Context, svc Service, inboxes func() []stri
 	s.list = &hookList{ctx: uc, keys: k, store: st, cmds: c, list: ui.NewList(hookRowHeight)}
 	s.detail = &detail{ctx: uc, keys: k, store: st, list: s.list, view: viewport.New()}
 	s.deliveries = &deliveries{ctx: uc, keys: k, store: st, list: ui.NewList(1), body: viewport.New()}
-	s.width, s.height = 80, 20
-	s.setFocus(PaneList)
+	s.ring = ui.NewFocusRing(s.list, s.detail, s.deliveries)
+	s.SetSize(80, 20)
 	return s
 }
 
@@ -114,34 +113,22 @@ func New(uc *ui.Context, ctx context.Context, svc Service, inboxes func() []stri
 func (s *Screen) Keys() keys.WebhookKeyMap { return s.keys }
 
 // Focus is the focused pane.
-func (s *Screen) Focus() Pane { return s.focus }
+func (s *Screen) Focus() Pane { return Pane(s.ring.At()) }
 
 // SetSize lays the panes out in width x height cells.
 func (s *Screen) SetSize(width, height int) {
 	s.width, s.height = width, height
-	s.lay = computeLayout(width, height, s.focus)
+	s.lay = computeLayout(width, height, s.Focus())
 	l := s.lay
 	s.list.SetSize(l.list.SizeOr(width, height))
 	s.detail.SetSize(l.detail.SizeOr(width, height))
 	s.deliveries.SetSize(l.deliveries.SizeOr(width, height))
 }
 
+// setFocus focuses a pane; layouts that show one pane at a time follow.
 func (s *Screen) setFocus(p Pane) {
-	s.focus = (p + paneCount) % paneCount
-	s.list.SetFocus(s.focus == PaneList)
-	s.detail.SetFocus(s.focus == PaneDetail)
-	s.deliveries.SetFocus(s.focus == PaneDeliveries)
+	s.ring.Focus(int(p))
 	s.SetSize(s.width, s.height)
-}
-
-func (s *Screen) focused() ui.Component {
-	switch s.focus {
-	case PaneList:
-		return s.list
-	case PaneDetail:
-		return s.detail
-	}
-	return s.deliveries
 }
 
 // Open (re)loads the screen as it is shown.
@@ -174,9 +161,9 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			fmt.Sprintf("%s starts a receiver on 127.0.0.1 and points a global webhook at it:", ui.KeyName(k.Receiver)),
 			"it works with a local server (sandview --local)."))
 	case key.Matches(msg, k.NextPane):
-		s.setFocus(s.focus + 1)
+		s.setFocus(s.Focus() + 1)
 	case key.Matches(msg, k.PrevPane):
-		s.setFocus(s.focus - 1)
+		s.setFocus(s.Focus() - 1)
 	case key.Matches(msg, k.New):
 		s.openForm(nil)
 	case key.Matches(msg, k.Reload):
@@ -197,15 +184,15 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Edit, k.Test, k.Rotate, k.Toggle, k.Delete):
 		return s.act(msg), true
 	default:
-		if cmd, ok := s.focused().HandleKey(msg); ok {
+		if cmd, ok := s.ring.Focused().HandleKey(msg); ok {
 			return cmd, true
 		}
 		switch {
-		case key.Matches(msg, k.Open) && s.focus == PaneList:
+		case key.Matches(msg, k.Open) && s.Focus() == PaneList:
 			if _, ok := s.list.selected(); ok {
 				s.setFocus(PaneDetail)
 			}
-		case key.Matches(msg, k.Back) && s.focus != PaneList:
+		case key.Matches(msg, k.Back) && s.Focus() != PaneList:
 			s.setFocus(PaneList)
 		default:
 			return nil, false
@@ -321,7 +308,7 @@ func (s *Screen) View() string {
 		}
 		return lipgloss.JoinVertical(lipgloss.Left, s.list.View(), lower)
 	}
-	return s.focused().View()
+	return s.ring.Focused().View()
 }
 
 // ShortHelp is the key line of the screen.

@@ -57,24 +57,24 @@ func TestWebhookNavigation(t *testing.T) {
 		t.Fatalf("detail lacks the filter:\n%s", h.shown())
 	}
 	h.Press("g", "enter")
-	if h.s.focus != PaneDetail {
-		t.Fatalf("enter: focus %v", h.s.focus)
+	if h.s.Focus() != PaneDetail {
+		t.Fatalf("enter: focus %v", h.s.Focus())
 	}
 	h.Press("tab")
-	if h.s.focus != PaneDeliveries {
-		t.Fatalf("tab: focus %v", h.s.focus)
+	if h.s.Focus() != PaneDeliveries {
+		t.Fatalf("tab: focus %v", h.s.Focus())
 	}
 	h.Press("tab")
-	if h.s.focus != PaneList {
-		t.Fatalf("tab wraps: focus %v", h.s.focus)
+	if h.s.Focus() != PaneList {
+		t.Fatalf("tab wraps: focus %v", h.s.Focus())
 	}
 	h.Press("shift+tab")
-	if h.s.focus != PaneDeliveries {
-		t.Fatalf("shift+tab: focus %v", h.s.focus)
+	if h.s.Focus() != PaneDeliveries {
+		t.Fatalf("shift+tab: focus %v", h.s.Focus())
 	}
 	h.Press("esc")
-	if h.s.focus != PaneList {
-		t.Fatalf("esc from a pane: focus %v", h.s.focus)
+	if h.s.Focus() != PaneList {
+		t.Fatalf("esc from a pane: focus %v", h.s.Focus())
 	}
 	h.Press("r")
 	if !strings.Contains(h.ctx.Status().Text, "reloading") {
@@ -210,8 +210,8 @@ func TestWebhookHelpAndMouse(t *testing.T) {
 	}
 	d := h.s.lay.deliveries
 	h.Send(tea.MouseClickMsg(tea.Mouse{X: d.X + 3, Y: d.Y + 2, Button: tea.MouseLeft}))
-	if h.s.focus != PaneDeliveries {
-		t.Fatalf("click on deliveries: focus %v", h.s.focus)
+	if h.s.Focus() != PaneDeliveries {
+		t.Fatalf("click on deliveries: focus %v", h.s.Focus())
 	}
 	h.Press("t") // a test result makes the detail longer than the pane
 	before := h.s.detail.view.YOffset()
