@@ -40,7 +40,7 @@ type App struct {
 // tickMsg drives countdowns and expires status messages.
 type tickMsg time.Time
 
-// feedStartedMsg hands the started feed (or why it failed) to the model.
+// feedStartedMsg hands the started feed (or why it failed) to the program.
 type feedStartedMsg struct {
 	queue *feed.Queue
 	err   error
@@ -270,7 +270,7 @@ func (a *App) render() string {
 	rows = append(rows, a.screen().View())
 	emails, unread, inboxes := a.mail.Totals()
 	rows = append(rows, statusBar(a.ctx, a.server, a.conn, totals{emails: emails, unread: unread, inboxes: inboxes}, a.width))
-	help := a.ctx.Help()
+	help := a.ctx.KeyHelp()
 	help.SetWidth(a.width)
 	rows = append(rows, ui.Fit(help.ShortHelpView(a.keyLine()), a.width))
 	screen := strings.Join(rows, "\n")

@@ -18,7 +18,7 @@ import (
 func TestHelpAndQuit(t *testing.T) {
 	h := newHarness(t, 140, 40, true)
 	h.Press("?")
-	if _, ok := h.app.ctx.Dialog().(*ui.Help); !ok || !strings.Contains(h.plain(), "auth report") {
+	if _, ok := h.app.ctx.Dialog().(*ui.HelpDialog); !ok || !strings.Contains(h.plain(), "auth report") {
 		t.Fatal("? did not show the full help")
 	}
 	h.Press("x")

@@ -5,8 +5,8 @@ import "sandview/tui/ui"
 // layout places the panes of the mail screen; a zero Rect is a hidden
 // pane. Coordinates are relative to the screen.
 type layout struct {
-	mode                             ui.Mode
-	inboxes, messages, message, auth ui.Rect
+	mode                          ui.Mode
+	inboxes, emails, reader, auth ui.Rect
 }
 
 // computeLayout splits a body of width x height cells for the focused pane:
@@ -24,8 +24,8 @@ func computeLayout(width, height int, focus Pane) layout {
 			authH = 0
 		}
 		l.inboxes = ui.Rect{X: 0, Y: 0, W: inW, H: height}
-		l.messages = ui.Rect{X: inW, Y: 0, W: msgW, H: height}
-		l.message = ui.Rect{X: inW + msgW, Y: 0, W: restW, H: height - authH}
+		l.emails = ui.Rect{X: inW, Y: 0, W: msgW, H: height}
+		l.reader = ui.Rect{X: inW + msgW, Y: 0, W: restW, H: height - authH}
 		if authH > 0 {
 			l.auth = ui.Rect{X: inW + msgW, Y: height - authH, W: restW, H: authH}
 		}
@@ -35,18 +35,18 @@ func computeLayout(width, height int, focus Pane) layout {
 		if focus == PaneInboxes {
 			l.inboxes = list
 		} else {
-			l.messages = list
+			l.emails = list
 		}
-		l.message = ui.Rect{X: 0, Y: listH, W: width, H: height - listH}
+		l.reader = ui.Rect{X: 0, Y: listH, W: width, H: height - listH}
 	default:
 		full := ui.Rect{X: 0, Y: 0, W: width, H: height}
 		switch focus {
 		case PaneInboxes:
 			l.inboxes = full
 		case PaneEmails:
-			l.messages = full
+			l.emails = full
 		default:
-			l.message = full
+			l.reader = full
 		}
 	}
 	return l

@@ -5,7 +5,7 @@ import (
 )
 
 // sanitizeEmail makes every untrusted field of an email safe to print. It
-// runs once, when the email enters the model.
+// runs once, when the email enters the store.
 func sanitizeEmail(e model.Email) model.Email {
 	line := model.SanitizeLine
 	e.ID = line(e.ID)

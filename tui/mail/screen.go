@@ -92,8 +92,8 @@ func (s *Screen) SetSize(width, height int) {
 	s.lay = computeLayout(width, height, s.Focus())
 	l := s.lay
 	s.inboxes.SetSize(l.inboxes.SizeOr(width, height))
-	s.emails.SetSize(l.messages.SizeOr(width, height))
-	s.reader.SetSize(l.message.SizeOr(width, height))
+	s.emails.SetSize(l.emails.SizeOr(width, height))
+	s.reader.SetSize(l.reader.SizeOr(width, height))
 	s.auth.SetSize(l.auth.SizeOr(width, height))
 }
 
@@ -124,7 +124,7 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := s.ctx.Keys
 	switch {
 	case key.Matches(msg, k.Help):
-		s.ctx.Open(ui.NewHelp(s.ctx, "Keys", k,
+		s.ctx.Open(ui.NewHelpDialog(s.ctx, "Keys", k,
 			fmt.Sprintf("%s marks unread locally only: the service has no unread flag.", ui.KeyName(k.MarkUnread))))
 	case key.Matches(msg, k.NextPane):
 		s.setFocus(s.Focus() + 1)
@@ -287,9 +287,9 @@ func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
 		switch {
 		case l.inboxes.Contains(m.X, m.Y):
 			s.inboxes.wheel(delta)
-		case l.messages.Contains(m.X, m.Y):
+		case l.emails.Contains(m.X, m.Y):
 			s.emails.wheel(delta)
-		case l.message.Contains(m.X, m.Y):
+		case l.reader.Contains(m.X, m.Y):
 			s.reader.wheel(delta)
 		case l.auth.Contains(m.X, m.Y):
 			s.auth.wheel(delta)
@@ -303,12 +303,12 @@ func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
 	case l.inboxes.Contains(m.X, m.Y):
 		s.setFocus(PaneInboxes)
 		s.inboxes.click(m.Y - l.inboxes.Y)
-	case l.messages.Contains(m.X, m.Y):
+	case l.emails.Contains(m.X, m.Y):
 		s.setFocus(PaneEmails)
-		if i := s.emails.rowAt(m.Y - l.messages.Y); i >= 0 && s.emails.clickedRow(i) {
+		if i := s.emails.rowAt(m.Y - l.emails.Y); i >= 0 && s.emails.clickedRow(i) {
 			return s.openSelected()
 		}
-	case l.message.Contains(m.X, m.Y):
+	case l.reader.Contains(m.X, m.Y):
 		s.setFocus(PaneReader)
 	}
 	return nil

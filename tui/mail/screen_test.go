@@ -411,22 +411,22 @@ func TestMouse(t *testing.T) {
 		t.Fatalf("click selected %s", h.current().info.EmailAddress)
 	}
 	h.Send(tea.MouseClickMsg{X: l.inboxes.X + 2, Y: l.inboxes.Y + 1, Button: tea.MouseLeft})
-	h.Send(tea.MouseClickMsg{X: l.messages.X + 3, Y: l.messages.Y + 2, Button: tea.MouseLeft})
+	h.Send(tea.MouseClickMsg{X: l.emails.X + 3, Y: l.emails.Y + 2, Button: tea.MouseLeft})
 	if e, _ := h.s.emails.selected(); e.ID != "e2" || h.s.Focus() != PaneEmails {
 		t.Fatalf("click on a message selected %s", e.ID)
 	}
-	h.Send(tea.MouseClickMsg{X: l.messages.X + 3, Y: l.messages.Y + 2, Button: tea.MouseLeft})
+	h.Send(tea.MouseClickMsg{X: l.emails.X + 3, Y: l.emails.Y + 2, Button: tea.MouseLeft})
 	if h.s.reader.id != "e2" {
 		t.Fatal("clicking the selected message did not open it")
 	}
-	h.Send(tea.MouseWheelMsg{X: l.messages.X + 3, Y: l.messages.Y + 2, Button: tea.MouseWheelDown})
+	h.Send(tea.MouseWheelMsg{X: l.emails.X + 3, Y: l.emails.Y + 2, Button: tea.MouseWheelDown})
 	if e, _ := h.s.emails.selected(); e.ID != "e4" {
 		t.Fatalf("wheel moved to %s", e.ID)
 	}
 	h.Press("g", "enter")
 	h.s.SetSize(140, 12) // a body taller than the reader
 	l = h.s.lay
-	h.Send(tea.MouseWheelMsg{X: l.message.X + 3, Y: l.message.Y + 5, Button: tea.MouseWheelDown})
+	h.Send(tea.MouseWheelMsg{X: l.reader.X + 3, Y: l.reader.Y + 5, Button: tea.MouseWheelDown})
 	if h.s.reader.view.YOffset() == 0 {
 		t.Fatal("the wheel did not scroll the reader")
 	}

@@ -8,7 +8,7 @@ import (
 	"sandview/model"
 )
 
-// inboxEntry is one inbox and what the model knows of its emails.
+// inboxEntry is one inbox and what the screen knows of its emails.
 type inboxEntry struct {
 	info    model.Inbox
 	emails  []model.Email  // newest first, sanitized

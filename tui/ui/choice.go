@@ -46,5 +46,5 @@ func (c *Choice) View(st *theme.Styles, label func(string) string, sep string, w
 	return one
 }
 
-// Same is the label of an option that shows as it is.
-func Same(option string) string { return option }
+// Verbatim is the label of an option that shows as it is.
+func Verbatim(option string) string { return option }

@@ -39,8 +39,9 @@ func NewContext(th theme.Theme, clock func() time.Time) *Context {
 // Styles is a shorthand for the theme's named styles.
 func (c *Context) Styles() *theme.Styles { return &c.Theme.Styles }
 
-// Help returns a help view in the theme's styles.
-func (c *Context) Help() help.Model {
+// KeyHelp returns the bubbles help view, which draws key bindings, in the
+// theme's styles.
+func (c *Context) KeyHelp() help.Model {
 	h := help.New()
 	h.Styles = c.Theme.Help()
 	return h

@@ -9,30 +9,30 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// Help shows the full help of a key map in columns, with notes under it;
-// any key closes it.
-type Help struct {
+// HelpDialog shows the full help of a key map in columns, with notes
+// under it; any key closes it.
+type HelpDialog struct {
 	ctx   *Context
 	title string
 	keys  help.KeyMap
 	notes []string
 }
 
-// NewHelp returns the help of keys.
-func NewHelp(ctx *Context, title string, keys help.KeyMap, notes ...string) *Help {
-	return &Help{ctx: ctx, title: title, keys: keys, notes: notes}
+// NewHelpDialog returns the help of keys.
+func NewHelpDialog(ctx *Context, title string, keys help.KeyMap, notes ...string) *HelpDialog {
+	return &HelpDialog{ctx: ctx, title: title, keys: keys, notes: notes}
 }
 
 // HandleKey closes the help, whatever the key.
-func (h *Help) HandleKey(tea.KeyPressMsg) (tea.Cmd, bool) { return nil, true }
+func (h *HelpDialog) HandleKey(tea.KeyPressMsg) (tea.Cmd, bool) { return nil, true }
 
 // Paste does nothing.
-func (h *Help) Paste(string) {}
+func (h *HelpDialog) Paste(string) {}
 
 // View draws the key columns and the notes.
-func (h *Help) View(width, _ int) string {
+func (h *HelpDialog) View(width, _ int) string {
 	st := h.ctx.Styles()
-	hm := h.ctx.Help()
+	hm := h.ctx.KeyHelp()
 	hm.SetWidth(width - 4)
 	full := hm.FullHelpView(h.keys.FullHelp())
 	width = min(width, max(lipgloss.Width(full), 62)+4)
@@ -46,7 +46,7 @@ func (h *Help) View(width, _ int) string {
 }
 
 // ShortHelp is the key line while the help is open.
-func (h *Help) ShortHelp() []key.Binding { return h.keys.ShortHelp() }
+func (h *HelpDialog) ShortHelp() []key.Binding { return h.keys.ShortHelp() }
 
 // FullHelp is the help shown.
-func (h *Help) FullHelp() [][]key.Binding { return h.keys.FullHelp() }
+func (h *HelpDialog) FullHelp() [][]key.Binding { return h.keys.FullHelp() }

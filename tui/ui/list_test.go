@@ -113,10 +113,10 @@ func TestTextFieldEditsAndSanitizes(t *testing.T) {
 func TestChoiceFallsBackToOneOption(t *testing.T) {
 	st := tuitest.Context(true).Styles()
 	c := ui.Choice{Options: []string{"one", "two", "three"}, Index: 1}
-	if all := tuitest.Plain(c.View(st, ui.Same, " ", 40)); all != " one   two   three " {
+	if all := tuitest.Plain(c.View(st, ui.Verbatim, " ", 40)); all != " one   two   three " {
 		t.Fatalf("all options: %q", all)
 	}
-	if one := tuitest.Plain(c.View(st, ui.Same, "", 10)); one != "◂two▸ 2/3" {
+	if one := tuitest.Plain(c.View(st, ui.Verbatim, "", 10)); one != "◂two▸ 2/3" {
 		t.Fatalf("one option: %q", one)
 	}
 	c.Next(-2)

@@ -236,7 +236,7 @@ func receiverEvents() []string {
 // (unless recv already runs) and creates a global webhook pointing at it,
 // with all three events and the default template. The receiver verifies
 // with the new webhook's secret (plus secrets, those of the receiver's
-// other webhooks) before the answer reaches the model, so no delivery is
+// other webhooks) before the answer reaches the screen, so no delivery is
 // checked without it.
 func (c commands) startReceiver(recv Receiver, secrets []string) tea.Cmd {
 	return func() tea.Msg {

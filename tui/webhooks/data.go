@@ -13,7 +13,7 @@ import (
 	"sandview/model"
 )
 
-// maxDeliveries is how many received deliveries the view keeps.
+// maxDeliveries is how many received deliveries the screen keeps.
 const maxDeliveries = 200
 
 // store is what the webhooks screen knows: the webhooks of every

@@ -53,7 +53,7 @@ func (f *form) View(width, height int) string {
 
 	if f.editing == nil {
 		s := formStop{kind: stopScope}
-		lines = append(lines, label(s, "Scope")+f.scope.View(st, ui.Same, "", fieldW))
+		lines = append(lines, label(s, "Scope")+f.scope.View(st, ui.Verbatim, "", fieldW))
 	} else {
 		scope := f.editing.Scope
 		if f.editing.InboxEmail != "" {
@@ -171,7 +171,7 @@ func (f *form) ruleView(i int, cur formStop, focusLine *int, line, inner int) st
 	}
 	opW := 13
 	valueW := max(inner-formLabelWidth-14-opW-ansi.StringWidth(caseText)-3, 6)
-	op := r.op.View(st, ui.Same, "", opW)
+	op := r.op.View(st, ui.Verbatim, "", opW)
 	return name + r.field.View(f.ctx, at(stopRuleField) && !f.busy, 14) + " " + ui.Fit(op, opW) + " " +
 		r.value.View(f.ctx, at(stopRuleValue) && !f.busy, valueW) + " " + caseView
 }

@@ -157,7 +157,7 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := s.keys
 	switch {
 	case key.Matches(msg, k.Help):
-		s.ctx.Open(ui.NewHelp(s.ctx, "Webhook keys", k,
+		s.ctx.Open(ui.NewHelpDialog(s.ctx, "Webhook keys", k,
 			fmt.Sprintf("%s starts a receiver on 127.0.0.1 and points a global webhook at it:", ui.KeyName(k.Receiver)),
 			"it works with a local server (sandview --local)."))
 	case key.Matches(msg, k.NextPane):
