@@ -1,15 +1,13 @@
 package keys
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+)
 
 // KeyMap holds the bindings of the main screen.
 type KeyMap struct {
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
+	ListKeyMap
 	NextPane key.Binding
 	PrevPane key.Binding
 	Open     key.Binding
@@ -44,12 +42,14 @@ type KeyMap struct {
 // panes, 1-6 for the message tabs and one letter per action.
 func Default() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "space"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
+		ListKeyMap: ListKeyMap{
+			Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+			Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+			PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+			PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "space"), key.WithHelp("pgdn", "page down")),
+			Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
+			Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
+		},
 		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
@@ -100,6 +100,25 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Filter, k.MarkUnread, k.ToggleHTML, k.OpenLink, k.Save, k.Help, k.Quit},
 	}
 }
+
+// ListKeyMap holds the bindings that move the cursor of a list (or scroll
+// a text) by a row, a page or to either end.
+type ListKeyMap struct {
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+}
+
+// ShortHelp lists the movement bindings.
+func (k ListKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
+
+// FullHelp lists the movement bindings in one column.
+func (k ListKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // FormKeyMap holds the bindings of the create-inbox form.
 type FormKeyMap struct {
@@ -197,14 +216,34 @@ func DefaultEdit() EditKeyMap {
 	}
 }
 
+// TextInput returns the bindings of a bubbles text input: these line-editing
+// keys, and every other action of the widget (word moves, clipboard,
+// suggestions) switched off so it cannot shadow a form's keys.
+func (k EditKeyMap) TextInput() textinput.KeyMap {
+	off := key.NewBinding(key.WithDisabled())
+	return textinput.KeyMap{
+		CharacterForward:        k.Right,
+		CharacterBackward:       k.Left,
+		LineStart:               k.Home,
+		LineEnd:                 k.End,
+		DeleteCharacterBackward: k.Backspace,
+		DeleteCharacterForward:  k.Delete,
+		DeleteBeforeCursor:      k.DeleteToStart,
+		DeleteWordBackward:      k.DeleteWord,
+		WordForward:             off,
+		WordBackward:            off,
+		DeleteWordForward:       off,
+		DeleteAfterCursor:       off,
+		Paste:                   off,
+		AcceptSuggestion:        off,
+		NextSuggestion:          off,
+		PrevSuggestion:          off,
+	}
+}
+
 // WebhookKeyMap holds the bindings of the webhooks view.
 type WebhookKeyMap struct {
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
+	ListKeyMap
 	NextPane key.Binding
 	PrevPane key.Binding
 	Open     key.Binding
@@ -230,8 +269,8 @@ type WebhookKeyMap struct {
 func DefaultWebhook() WebhookKeyMap {
 	k := Default()
 	return WebhookKeyMap{
-		Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom,
-		NextPane: k.NextPane, PrevPane: k.PrevPane,
+		ListKeyMap: k.ListKeyMap,
+		NextPane:   k.NextPane, PrevPane: k.PrevPane,
 		Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
 		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 

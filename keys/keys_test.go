@@ -84,3 +84,44 @@ func TestWebhookFormKeysLeaveEditingAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestTextInputTakesOnlyTheEditKeys checks that a text field reacts to the
+// line-editing keys and to nothing else: every other action of the widget
+// is off, so it cannot shadow a form's or the program's keys.
+func TestTextInputTakesOnlyTheEditKeys(t *testing.T) {
+	e := DefaultEdit()
+	edit := map[string]bool{}
+	for _, b := range []key.Binding{e.Left, e.Right, e.Home, e.End, e.Backspace, e.Delete, e.DeleteToStart, e.DeleteWord} {
+		for _, name := range b.Keys() {
+			edit[name] = true
+		}
+	}
+	ti := e.TextInput()
+	for _, b := range []key.Binding{ti.CharacterForward, ti.CharacterBackward, ti.WordForward, ti.WordBackward,
+		ti.DeleteWordBackward, ti.DeleteWordForward, ti.DeleteAfterCursor, ti.DeleteBeforeCursor,
+		ti.DeleteCharacterBackward, ti.DeleteCharacterForward, ti.LineStart, ti.LineEnd, ti.Paste,
+		ti.AcceptSuggestion, ti.NextSuggestion, ti.PrevSuggestion} {
+		if !b.Enabled() {
+			continue
+		}
+		for _, name := range b.Keys() {
+			if !edit[name] {
+				t.Errorf("the text input reacts to %q, which is not a line-editing key", name)
+			}
+		}
+	}
+	if ti.Paste.Enabled() || ti.AcceptSuggestion.Enabled() {
+		t.Error("clipboard reads or suggestions are on")
+	}
+}
+
+// TestListKeysAreShared checks that both screens move through lists with
+// the same keys.
+func TestListKeysAreShared(t *testing.T) {
+	main, hooks := Default().ListKeyMap, DefaultWebhook().ListKeyMap
+	for i, b := range main.ShortHelp() {
+		if got := hooks.ShortHelp()[i]; b.Help() != got.Help() || len(b.Keys()) != len(got.Keys()) {
+			t.Errorf("list key %q differs on the webhooks screen: %q", b.Help().Key, got.Help().Key)
+		}
+	}
+}

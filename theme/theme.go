@@ -4,6 +4,8 @@ import (
 	"image/color"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -242,6 +244,19 @@ func (t Theme) Help() help.Styles {
 		}
 	}
 	return help.DefaultStyles(t.Dark)
+}
+
+// TextInput returns the styles of a one-line text field: the text in the
+// value style and a steady block cursor in the selection colour (reverse
+// video without colours).
+func (t Theme) TextInput() textinput.Styles {
+	st := t.Styles
+	state := textinput.StyleState{Text: st.Value, Placeholder: st.Muted, Suggestion: st.Muted, Prompt: lipgloss.NewStyle()}
+	s := textinput.Styles{Focused: state, Blurred: state, Cursor: textinput.CursorStyle{Shape: tea.CursorBlock}}
+	if !t.NoColor {
+		s.Cursor.Color = st.Selected.GetBackground()
+	}
+	return s
 }
 
 // Border returns the border drawn around a pane: rounded, and thick for the

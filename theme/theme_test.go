@@ -43,3 +43,15 @@ func TestDarkAndLightDiffer(t *testing.T) {
 		t.Fatal("dark and light text look the same")
 	}
 }
+
+// TestTextInputCursorReadsWithoutColour checks that the text field's
+// cursor has the selection colour, and none without colours (it is then
+// drawn in reverse video only).
+func TestTextInputCursorReadsWithoutColour(t *testing.T) {
+	if New(true, false).TextInput().Cursor.Color == nil {
+		t.Error("the coloured theme's cursor has no colour")
+	}
+	if c := New(true, true).TextInput().Cursor.Color; c != nil {
+		t.Errorf("the colourless theme's cursor has the colour %v", c)
+	}
+}

@@ -4,18 +4,20 @@ import (
 	"context"
 	"errors"
 
+	"sandview/client"
 	"sandview/model"
+	"sandview/tui/feed"
 )
 
-// errNoService is returned when the model runs without a client.
+// errNoService is returned when the program runs without a client.
 var errNoService = errors.New("no service connected")
 
-// disconnected is the service of a model built without a client: it holds
-// no inboxes and every call fails clearly.
+// disconnected is the service of a program started without a client: it
+// holds no inboxes and every call fails clearly.
 type disconnected struct{}
 
 func (disconnected) Inboxes() []model.Inbox { return nil }
-func (disconnected) CreateInbox(context.Context, createInboxInput) (model.Inbox, error) {
+func (disconnected) CreateInbox(context.Context, client.CreateInboxOptions) (model.Inbox, error) {
 	return model.Inbox{}, errNoService
 }
 func (disconnected) DeleteInbox(context.Context, string) error { return errNoService }
@@ -30,6 +32,32 @@ func (disconnected) Email(context.Context, string, string) (model.Email, error) 
 func (disconnected) Raw(context.Context, string, string) ([]byte, error) { return nil, errNoService }
 func (disconnected) MarkRead(context.Context, string, string) error      { return errNoService }
 func (disconnected) DeleteEmail(context.Context, string, string) error   { return errNoService }
-func (disconnected) SyncStatus(context.Context, string) (model.SyncStatus, error) {
-	return model.SyncStatus{}, errNoService
+
+func (disconnected) ListWebhooks(context.Context, string) (model.WebhookList, error) {
+	return model.WebhookList{}, errNoService
 }
+func (disconnected) GetWebhook(context.Context, string, string) (model.Webhook, error) {
+	return model.Webhook{}, errNoService
+}
+func (disconnected) CreateWebhook(context.Context, string, model.CreateWebhookRequest) (model.Webhook, error) {
+	return model.Webhook{}, errNoService
+}
+func (disconnected) UpdateWebhook(context.Context, string, string, model.UpdateWebhookRequest) (model.Webhook, error) {
+	return model.Webhook{}, errNoService
+}
+func (disconnected) DeleteWebhook(context.Context, string, string) error { return errNoService }
+func (disconnected) TestWebhook(context.Context, string, string) (model.TestWebhookResponse, error) {
+	return model.TestWebhookResponse{}, errNoService
+}
+func (disconnected) RotateWebhookSecret(context.Context, string, string) (model.RotateSecretResponse, error) {
+	return model.RotateSecretResponse{}, errNoService
+}
+func (disconnected) WebhookTemplates(context.Context) (model.WebhookTemplates, error) {
+	return model.WebhookTemplates{}, errNoService
+}
+func (disconnected) WebhookMetrics(context.Context) (model.WebhookMetrics, error) {
+	return model.WebhookMetrics{}, errNoService
+}
+
+// Subscribe fails: there is nothing to watch.
+func (disconnected) Subscribe(feed.Sink) (func(), error) { return nil, errNoService }

@@ -1,10 +1,18 @@
 // Package tui is sandview's terminal inbox viewer, built with Bubble Tea v2.
 //
-// One root Model delegates to one sub-model per pane (inbox list, message
-// list, message with tabs, auth report, status bar), to the webhooks view
-// (webhook list, detail, the built-in receiver's deliveries) and to modal
-// forms. All I/O runs in tea.Cmds that talk to the service only through the
-// client package (behind the service interface of service.go); the live
-// feed (feed.go) turns new mail and connection-state changes into tea.Msgs.
-// Untrusted text is sanitized once, when it enters the model.
+// The root model (App, app.go) owns the shared ui.Context and two screens:
+// the mail screen (package mail) and the webhooks screen (package
+// webhooks). It only routes: a key goes to the open dialog, else to the
+// shown screen, which routes it to its focused pane; results and live
+// events go to the screen they belong to, shown or not. Around the screen
+// it draws the SMTP banner, the status bar and the key line. The live feed
+// (package feed) turns what the client pushes into messages; the service
+// adapter (service.go) is the only code here that holds the client.
+//
+//	tui/          the root model, Run and Config, status bar, service adapter
+//	tui/ui        Component/Screen/Dialog contracts, shared Context, widgets
+//	tui/mail      the mail screen and its panes
+//	tui/webhooks  the webhooks screen and its panes
+//	tui/feed      the live feed: client callbacks to queued tea messages
+//	tui/tuitest   fixtures and helpers for the tests of these packages
 package tui

@@ -2,64 +2,65 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"testing"
-	"time"
 
-	tea "charm.land/bubbletea/v2"
-
+	"sandview/client"
 	"sandview/model"
+	"sandview/tui/feed"
+	"sandview/tui/tuitest"
 )
 
-func TestPollingFeedDeliversNewMail(t *testing.T) {
-	live := time.Now().Add(time.Hour)
-	svc := newFakeService(
-		model.Inbox{EmailAddress: demoAddr, ExpiresAt: live},
-		model.Inbox{EmailAddress: plainAddr, ExpiresAt: live},
-		model.Inbox{EmailAddress: oldAddr, ExpiresAt: time.Now().Add(-time.Hour)},
-	)
+// TestFeedReachesTheScreens pushes what the client pushes through the
+// fake's subscription, the same path as production: the queue, then the
+// program reading it one message at a time.
+func TestFeedReachesTheScreens(t *testing.T) {
+	h := newHarness(t, 140, 40, true)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ch := startFeed(ctx, svc, 10*time.Millisecond)
-	next := func() tea.Msg {
-		t.Helper()
-		select {
-		case msg := <-ch:
-			return msg
-		case <-time.After(10 * time.Second):
-			t.Fatal("feed sent nothing")
-		}
-		return nil
+	q, err := feed.Start(ctx, h.svc)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if st, ok := next().(connStateMsg); !ok || st.kind != connPolling {
-		t.Fatalf("first message is not the polling state")
+	sink := h.svc.Sink()
+	if sink == nil {
+		t.Fatal("the feed did not subscribe")
 	}
-	// The first round loads every live inbox (the expired one is skipped).
-	loaded := map[string]bool{}
-	for len(loaded) < 2 {
-		if msg, ok := next().(emailsLoadedMsg); ok {
-			loaded[msg.address] = true
+	sink.State(client.ConnState{Kind: client.StateLive})
+	sink.NewEmail(tuitest.DemoAddr, model.Email{ID: "p1", From: "push@example.com", Subject: "Pushed live", ReceivedAt: tuitest.Now()})
+	h.svc.AddEmail(tuitest.PlainAddr, model.Email{ID: "p2", From: "early@example.com", Subject: "Arrived before", ReceivedAt: tuitest.Now()})
+	sink.InboxReady(tuitest.PlainAddr)
+	cancel() // the program reads what was queued, then the feed ends
+	h.Send(feedStartedMsg{queue: q})
+	view := h.plain()
+	for _, want := range []string{"live stream", "Pushed live", "1 new in plain@sandbox.test"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
 		}
 	}
-	svc.addEmail(demoAddr, model.Email{ID: "n1", Subject: "Arrived"})
-	for {
-		msg, ok := next().(emailsLoadedMsg)
-		if ok && msg.address == demoAddr && len(msg.emails) == 1 && msg.emails[0].ID == "n1" {
-			break
-		}
-	}
-	cancel()
-	for range ch {
+	h.Press("j")
+	if !strings.Contains(h.plain(), "Arrived before") {
+		t.Fatalf("the inbox that started delivering was not listed again:\n%s", h.plain())
 	}
 }
 
-func TestFeedMessagesReachTheModel(t *testing.T) {
-	m, _ := newTestModel(t, 120, 40, true)
-	ch := make(chan tea.Msg, 1)
-	m.feed = ch
-	ch <- connStateMsg{kind: connPolling, interval: 2 * time.Second}
-	close(ch)
-	send(t, m, feedMsg{msg: connStateMsg{kind: connLive}})
-	if m.status.conn.kind != connPolling {
-		t.Fatalf("next feed message not read: %v", m.status.conn.kind)
+// TestFeedFailureShowsOffline checks that a feed that cannot start says so.
+func TestFeedFailureShowsOffline(t *testing.T) {
+	h := newHarness(t, 140, 40, true)
+	_, err := feed.Start(context.Background(), disconnected{})
+	h.Send(feedStartedMsg{err: err})
+	if !strings.Contains(h.plain(), "offline: "+errNoService.Error()) {
+		t.Fatalf("feed failure not shown:\n%s", h.plain())
+	}
+}
+
+// TestProgramStartsTheFeed checks that Init subscribes to the service.
+func TestProgramStartsTheFeed(t *testing.T) {
+	h := newHarness(t, 140, 40, true)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	h.app.opts.ctx = ctx // ended: the feed delivers nothing
+	h.Run(h.app.Init())
+	if !h.svc.Called("subscribe") {
+		t.Fatalf("Init did not subscribe to the feed: %v", h.svc.Calls())
 	}
 }

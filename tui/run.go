@@ -14,12 +14,12 @@ import (
 
 // Config is what main passes to the TUI.
 type Config struct {
-	Client      *client.Client   // connected client; inboxes already loaded into it
-	Keystore    *client.Keystore // created/imported inboxes are saved here, deleted ones removed (may be nil)
-	ServerLabel string           // e.g. "local 127.0.0.1:8025" or the URL
-	SMTPHint    string           // e.g. "send mail to x@sandbox.test via SMTP 127.0.0.1:1025"
-	DarkTheme   *bool            // nil = detect from the terminal background
-	NoColor     bool             // NO_COLOR
+	Client      *client.Client // connected client; inboxes already loaded into it
+	Keystore    Keystore       // created/imported inboxes are saved here, deleted ones removed (may be nil)
+	ServerLabel string         // e.g. "local 127.0.0.1:8025" or the URL
+	SMTPHint    string         // e.g. "send mail to x@sandbox.test via SMTP 127.0.0.1:1025"
+	DarkTheme   *bool          // nil = detect from the terminal background
+	NoColor     bool           // NO_COLOR
 	// Startup is work to run once the UI is up (the --local demo mail);
 	// its error is shown in the status bar.
 	Startup func(ctx context.Context) error
@@ -28,25 +28,35 @@ type Config struct {
 
 	// For tests: a service in place of Client and an opener in place of
 	// xdg-open/open.
-	svc          service
-	open         func(ctx context.Context, target string) error
-	pollInterval time.Duration
+	svc  service
+	open func(ctx context.Context, target string) error
+}
+
+// options are the settings of the root model; Config fills them.
+type options struct {
+	svc         service // nil: no client, nothing is watched
+	serverLabel string
+	smtpHint    string
+	dark        *bool
+	noColor     bool
+	now         func() time.Time
+	open        func(ctx context.Context, target string) error
+	startup     func(ctx context.Context) error
+	ctx         context.Context
+	// tick schedules timer messages (tea.Tick; tests switch timers off).
+	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 }
 
 func (cfg Config) options(ctx context.Context) options {
 	o := options{
 		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpHint: cfg.SMTPHint, dark: cfg.DarkTheme,
-		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, pollInterval: cfg.pollInterval,
-		startup: cfg.Startup,
+		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, startup: cfg.Startup,
 	}
 	if o.svc == nil && cfg.Client != nil {
-		o.svc = clientService{c: cfg.Client, ks: cfg.Keystore}
+		o.svc = newClientService(cfg.Client, cfg.Keystore)
 	}
 	return o
 }
-
-// NewModel builds the root model (tests drive it through Update and View).
-func NewModel(cfg Config) Model { return newModel(cfg.options(context.Background())) }
 
 // Run runs the TUI in the terminal (alternate screen, mouse) until the user
 // quits or ctx ends; the terminal is restored on return.
@@ -57,7 +67,7 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	if cfg.NoColor {
 		base = append(base, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	p := tea.NewProgram(newModel(cfg.options(ctx)), append(base, opts...)...)
+	p := tea.NewProgram(newApp(cfg.options(ctx)), append(base, opts...)...)
 	_, err := p.Run()
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
 		return fmt.Errorf("run the terminal UI: %w", err)

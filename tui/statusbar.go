@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"sandview/client"
+	"sandview/tui/ui"
 )
 
 // connKind is the state of the delivery connection.
@@ -29,58 +32,41 @@ type connState struct {
 	err      string
 }
 
-// statusLevel says how a transient message is shown.
-type statusLevel int
-
-const (
-	levelInfo statusLevel = iota
-	levelSuccess
-	levelWarn
-	levelError
-)
-
-// statusTTL is how long a transient message stays.
-const statusTTL = 6 * time.Second
-
-// statusBar shows the server, the connection, counts and the last
-// transient message.
-type statusBar struct {
-	sh      *shared
-	server  string
-	conn    connState
-	text    string
-	level   statusLevel
-	expires time.Time
-	width   int
-}
-
-func newStatusBar(sh *shared, server string) *statusBar {
-	return &statusBar{sh: sh, server: ansi.Strip(server)}
-}
-
-// SetSize sets the width.
-func (b *statusBar) SetSize(width int) { b.width = width }
-
-// flash shows a transient message; errors stay twice as long.
-func (b *statusBar) flash(text string, level statusLevel) {
-	b.text, b.level = text, level
-	ttl := statusTTL
-	if level == levelError {
-		ttl *= 2
+// connStateOf translates the client's connection state; polls failing
+// for a server-wide reason show as offline.
+func connStateOf(st client.ConnState) connState {
+	cs := connState{attempt: st.Attempt, delay: st.Delay, interval: st.Interval}
+	if st.Err != nil {
+		cs.err = ui.ErrorText(st.Err)
 	}
-	b.expires = b.sh.now.Add(ttl)
-}
-
-// expire clears the transient message when its time is up.
-func (b *statusBar) expire() {
-	if b.text != "" && !b.sh.now.Before(b.expires) {
-		b.text = ""
+	switch st.Kind {
+	case client.StateConnecting:
+		cs.kind = connConnecting
+	case client.StateLive:
+		cs.kind = connLive
+	case client.StateReconnecting:
+		cs.kind = connReconnecting
+	case client.StatePolling:
+		cs.kind = connPolling
+		if st.Err != nil {
+			cs.kind = connOffline
+		}
+	case client.StateClosed:
+		cs.kind = connClosed
+	default:
+		cs.kind = connUnknown
 	}
+	return cs
 }
 
-// connText describes the connection.
-func (b *statusBar) connText() (string, bool, bool) {
-	c := b.conn
+// healthy reports whether mail flows: live, or polling without errors.
+func (c connState) healthy() bool { return c.kind == connLive || c.kind == connPolling }
+
+// troubled reports whether mail may be missed: reconnecting or offline.
+func (c connState) troubled() bool { return c.kind == connReconnecting || c.kind == connOffline }
+
+// text describes the connection; live and bad say how to colour it.
+func (c connState) text() (text string, live, bad bool) {
 	switch c.kind {
 	case connLive:
 		return "● live stream", true, false
@@ -98,10 +84,15 @@ func (b *statusBar) connText() (string, bool, bool) {
 	return "not connected", false, false
 }
 
-// View renders the one-line bar.
-func (b *statusBar) View(emails, unread, inboxes int) string {
-	st := b.sh.styles()
-	conn, live, bad := b.connText()
+// totals are the counts the status bar shows.
+type totals struct{ emails, unread, inboxes int }
+
+// statusBar draws the one-line bar: the server, the connection, the counts
+// and the status message of ctx, which matters more than the counts when
+// both do not fit.
+func statusBar(ctx *ui.Context, server string, conn connState, n totals, width int) string {
+	st := ctx.Styles()
+	text, live, bad := conn.text()
 	connStyle := st.StatusBar
 	switch {
 	case live:
@@ -109,27 +100,27 @@ func (b *statusBar) View(emails, unread, inboxes int) string {
 	case bad:
 		connStyle = st.StatusWarn
 	}
-	left := st.StatusBar.Render(" "+b.server+" │ ") + connStyle.Render(conn) +
-		st.StatusBar.Render(fmt.Sprintf(" │ %d inboxes · %d emails · %d unread ", inboxes, emails, unread))
-	if b.text == "" {
-		return st.StatusBar.Render(fit(left, b.width))
+	left := st.StatusBar.Render(" "+server+" │ ") + connStyle.Render(text) +
+		st.StatusBar.Render(fmt.Sprintf(" │ %d inboxes · %d emails · %d unread ", n.inboxes, n.emails, n.unread))
+	status := ctx.Status()
+	if status.Text == "" {
+		return st.StatusBar.Render(ui.Fit(left, width))
 	}
 	msgStyle := st.StatusInfo
-	switch b.level {
-	case levelSuccess:
+	switch status.Level {
+	case ui.LevelSuccess:
 		msgStyle = st.StatusOK
-	case levelWarn:
+	case ui.LevelWarn:
 		msgStyle = st.StatusWarn
-	case levelError:
+	case ui.LevelError:
 		msgStyle = st.StatusError
 	}
-	msg := msgStyle.Render(" " + b.text + " ")
+	msg := msgStyle.Render(" " + status.Text + " ")
 	lw, mw := ansi.StringWidth(left), ansi.StringWidth(msg)
-	if lw+mw > b.width {
-		// The message matters more than the counts.
-		left = fit(left, max(b.width-mw, 0))
+	if lw+mw > width {
+		left = ui.Fit(left, max(width-mw, 0))
 		lw = ansi.StringWidth(left)
 	}
-	gap := max(b.width-lw-mw, 0)
-	return fit(left+st.StatusBar.Render(fit("", gap))+msg, b.width)
+	gap := max(width-lw-mw, 0)
+	return ui.Fit(left+st.StatusBar.Render(ui.Fit("", gap))+msg, width)
 }

@@ -1,0 +1,295 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"sandview/model"
+	"sandview/theme"
+	"sandview/tui/feed"
+	"sandview/tui/mail"
+	"sandview/tui/ui"
+	"sandview/tui/webhooks"
+)
+
+// App is the root model. It owns the shared context and the two screens,
+// and only routes: keys to the open dialog, else to the shown screen;
+// results and feed events to the screen they belong to, shown or not.
+// Around the screen it draws the SMTP banner, the status bar and the key
+// line, and it keeps the connection state.
+type App struct {
+	ctx       *ui.Context
+	opts      options
+	mail      *mail.Screen
+	hooks     *webhooks.Screen
+	showHooks bool // the webhooks screen is shown instead of the mail one
+	banner    string
+	server    string
+	conn      connState
+	troubled  bool // the connection failed since mail last flowed
+	feed      *feed.Queue
+	width     int
+	height    int
+}
+
+// tickMsg drives countdowns and expires status messages.
+type tickMsg time.Time
+
+// feedStartedMsg hands the started feed (or why it failed) to the program.
+type feedStartedMsg struct {
+	queue *feed.Queue
+	err   error
+}
+
+// newApp builds the root model from options.
+func newApp(o options) App {
+	if o.now == nil {
+		o.now = time.Now
+	}
+	if o.ctx == nil {
+		o.ctx = context.Background()
+	}
+	dark := true
+	if o.dark != nil {
+		dark = *o.dark
+	}
+	ctx := ui.NewContext(theme.New(dark, o.noColor), o.now)
+	if o.tick != nil {
+		ctx.Tick = o.tick
+	}
+	var svc service = disconnected{}
+	if o.svc != nil {
+		svc = o.svc
+	}
+	a := App{
+		ctx:    ctx,
+		opts:   o,
+		banner: model.SanitizeLine(o.smtpHint),
+		server: model.SanitizeLine(o.serverLabel),
+	}
+	a.mail = mail.New(ctx, svc, mail.Options{Context: o.ctx, SMTPHint: o.smtpHint, Open: o.open})
+	a.hooks = webhooks.New(ctx, o.ctx, svc, a.mail.LiveInboxes)
+	a.resize(80, 24)
+	return a
+}
+
+// Init starts the clock, the live feed, the loading indicator and
+// dark/light detection.
+func (a App) Init() tea.Cmd {
+	cmds := []tea.Cmd{a.tick(), a.mail.Init()}
+	if a.opts.dark == nil {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if svc, ctx := a.opts.svc, a.opts.ctx; svc != nil {
+		cmds = append(cmds, func() tea.Msg {
+			q, err := feed.Start(ctx, svc)
+			return feedStartedMsg{queue: q, err: err}
+		})
+	}
+	if startup, ctx := a.opts.startup, a.opts.ctx; startup != nil {
+		cmds = append(cmds, func() tea.Msg {
+			if err := startup(ctx); err != nil {
+				return ui.StatusMsg{Text: err.Error(), Level: ui.LevelError}
+			}
+			return nil
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// tick is the 1 s clock of countdowns and status messages.
+func (a *App) tick() tea.Cmd {
+	return a.ctx.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// screen is the screen shown.
+func (a *App) screen() ui.Screen {
+	if a.showHooks {
+		return a.hooks
+	}
+	return a.mail
+}
+
+// bodyTop is the first line of the screen, under the banner.
+func (a *App) bodyTop() int {
+	if a.banner != "" {
+		return 1
+	}
+	return 0
+}
+
+// resize lays the screens out for a new terminal size: the banner above,
+// the status bar and the key line below.
+func (a *App) resize(width, height int) {
+	a.width, a.height = max(width, 20), max(height, 8)
+	bodyH := max(a.height-a.bodyTop()-2, 3)
+	a.mail.SetSize(a.width, bodyH)
+	a.hooks.SetSize(a.width, bodyH)
+}
+
+// Update handles every message.
+func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := a.update(msg)
+	return a, cmd
+}
+
+func (a *App) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		if a.opts.dark == nil {
+			a.ctx.Theme = theme.New(msg.IsDark(), a.opts.noColor)
+		}
+	case tickMsg:
+		a.ctx.Advance()
+		return a.tick()
+	case tea.KeyPressMsg:
+		return a.handleKey(msg)
+	case tea.PasteMsg:
+		if !a.ctx.PasteToDialog(msg.Content) {
+			a.screen().Paste(msg.Content)
+		}
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		return a.handleMouse(msg.(tea.MouseMsg))
+	case feedStartedMsg:
+		if msg.err != nil {
+			a.conn = connState{kind: connOffline, err: ui.ErrorText(msg.err)}
+			return nil
+		}
+		a.feed = msg.queue
+		return a.feed.Next()
+	case feed.EventMsg:
+		return tea.Batch(a.update(msg.Msg), a.feed.Next())
+	case feed.StateMsg:
+		return a.connChanged(connStateOf(msg.State))
+	case feed.SyncErrorMsg:
+		a.ctx.Flash(ui.ErrorText(msg.Err), ui.LevelWarn)
+	default:
+		if a.ctx.Update(msg) {
+			return nil
+		}
+		if cmd, ok := a.mail.Update(msg); ok {
+			return cmd
+		}
+		cmd, _ := a.hooks.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+// connChanged shows a new connection state; when mail flows again after
+// trouble, every inbox is listed again to catch up.
+func (a *App) connChanged(c connState) tea.Cmd {
+	a.conn = c
+	reload := c.healthy() && a.troubled
+	if c.healthy() || c.troubled() {
+		a.troubled = !c.healthy()
+	}
+	if reload {
+		return a.mail.ReloadAll()
+	}
+	return nil
+}
+
+// handleKey routes a key: force-quit from anywhere; then the open dialog;
+// then a screen whose text input has the keyboard; then the global keys
+// (quit, switching screens); then the shown screen. Keys the webhooks
+// screen leaves (esc on its list) go back to the mail screen.
+func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := a.ctx.Keys
+	if key.Matches(msg, k.ForceQuit) {
+		return tea.Quit
+	}
+	if cmd, ok := a.ctx.HandleDialogKey(msg); ok {
+		return cmd
+	}
+	scr := a.screen()
+	if scr.CapturesInput() {
+		cmd, _ := scr.HandleKey(msg)
+		return cmd
+	}
+	hookKeys := a.hooks.Keys()
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case !a.showHooks && key.Matches(msg, k.Webhooks):
+		a.showHooks = true
+		return a.hooks.Open()
+	case a.showHooks && key.Matches(msg, hookKeys.Close):
+		a.showHooks = false
+		return nil
+	}
+	cmd, handled := scr.HandleKey(msg)
+	if !handled && a.showHooks && key.Matches(msg, hookKeys.Back) {
+		a.showHooks = false
+	}
+	return cmd
+}
+
+// handleMouse gives a click or a wheel turn to the shown screen, at
+// coordinates relative to it; nothing while a dialog is open.
+func (a *App) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if a.ctx.Dialog() != nil {
+		return nil
+	}
+	top := a.bodyTop()
+	switch m := msg.(type) {
+	case tea.MouseClickMsg:
+		m.Y -= top
+		return a.screen().HandleMouse(m)
+	case tea.MouseWheelMsg:
+		m.Y -= top
+		return a.screen().HandleMouse(m)
+	}
+	return nil
+}
+
+// View renders the screen.
+func (a App) View() tea.View {
+	v := tea.NewView(a.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = a.mail.WindowTitle()
+	return v
+}
+
+// render draws the banner, the screen, the status bar, the key line and
+// the open dialog.
+func (a *App) render() string {
+	st := a.ctx.Styles()
+	var rows []string
+	if a.banner != "" {
+		rows = append(rows, st.Banner.Render(ui.Fit(" ✉ "+a.banner, a.width)))
+	}
+	rows = append(rows, a.screen().View())
+	emails, unread, inboxes := a.mail.Totals()
+	rows = append(rows, statusBar(a.ctx, a.server, a.conn, totals{emails: emails, unread: unread, inboxes: inboxes}, a.width))
+	help := a.ctx.KeyHelp()
+	help.SetWidth(a.width)
+	rows = append(rows, ui.Fit(help.ShortHelpView(a.keyLine()), a.width))
+	screen := strings.Join(rows, "\n")
+	d := a.ctx.Dialog()
+	if d == nil {
+		return screen
+	}
+	bodyH := max(a.height-a.bodyTop()-2, 3)
+	box := d.View(a.width-4, bodyH)
+	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
+	x, y := max((a.width-bw)/2, 0), max(a.bodyTop()+(bodyH-bh)/2, 0)
+	return ui.Place(screen, box, x, y)
+}
+
+// keyLine is the short help under the status bar: the dialog's keys while
+// one is open, else the shown screen's.
+func (a *App) keyLine() []key.Binding {
+	if d := a.ctx.Dialog(); d != nil {
+		return d.ShortHelp()
+	}
+	return a.screen().ShortHelp()
+}

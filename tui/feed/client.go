@@ -1,0 +1,31 @@
+package feed
+
+import (
+	"sandview/client"
+	"sandview/model"
+)
+
+// FromClient is the Source of a client's delivery API: Client.WatchAll
+// pushes every new email of every loaded inbox (inboxes created or
+// imported later included) and says when an inbox starts delivering
+// (Monitor.OnReady); Client.OnStateChange pushes the connection state and
+// Client.OnSyncError background errors.
+func FromClient(c *client.Client) Source { return clientSource{c} }
+
+type clientSource struct{ c *client.Client }
+
+func (s clientSource) Subscribe(sink Sink) (func(), error) {
+	mon, err := s.c.WatchAll()
+	if err != nil {
+		return nil, err
+	}
+	mon.On(func(in *client.Inbox, e model.Email) { sink.NewEmail(in.Address(), e) })
+	mon.OnReady(func(in *client.Inbox) { sink.InboxReady(in.Address()) })
+	states := s.c.OnStateChange(sink.State)
+	errs := s.c.OnSyncError(sink.SyncError)
+	return func() {
+		mon.Unsubscribe()
+		states.Unsubscribe()
+		errs.Unsubscribe()
+	}, nil
+}

@@ -1,0 +1,100 @@
+package feed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"sandview/client"
+	"sandview/model"
+)
+
+// source pushes what the test asks, like the client's callbacks.
+type source struct{ sink Sink }
+
+func (s *source) Subscribe(sink Sink) (func(), error) {
+	s.sink = sink
+	return func() {}, nil
+}
+
+// start starts a queue over a new source.
+func start(t *testing.T) (*Queue, *source, context.CancelFunc) {
+	t.Helper()
+	src := &source{}
+	ctx, cancel := context.WithCancel(context.Background())
+	q, err := Start(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, src, cancel
+}
+
+// TestPushNeverWaitsForTheReader pushes many messages with nobody reading
+// (a client callback must return at once), then reads them back in order.
+func TestPushNeverWaitsForTheReader(t *testing.T) {
+	q, src, cancel := start(t)
+	defer cancel()
+	const n = 10000
+	for i := range n {
+		src.sink.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
+	}
+	src.sink.InboxReady("a@b.test")
+	src.sink.State(client.ConnState{Kind: client.StateLive})
+	src.sink.SyncError(errors.New("boom"))
+	next := q.Next()
+	for i := range n {
+		ev, ok := next().(EventMsg)
+		if !ok {
+			t.Fatalf("message %d: not an event", i)
+		}
+		if m, ok := ev.Msg.(NewEmailMsg); !ok || m.Email.ID != fmt.Sprint(i) || m.Address != "a@b.test" {
+			t.Fatalf("message %d out of order: %#v", i, ev.Msg)
+		}
+	}
+	if m, ok := next().(EventMsg).Msg.(InboxReadyMsg); !ok || m.Address != "a@b.test" {
+		t.Fatalf("inbox ready lost: %#v", m)
+	}
+	if m, ok := next().(EventMsg).Msg.(StateMsg); !ok || m.State.Kind != client.StateLive {
+		t.Fatalf("state lost: %#v", m)
+	}
+	if m, ok := next().(EventMsg).Msg.(SyncErrorMsg); !ok || m.Err.Error() != "boom" {
+		t.Fatalf("sync error lost: %#v", m)
+	}
+}
+
+// TestReaderWakesOnPush has the reader wait first, then pushes.
+func TestReaderWakesOnPush(t *testing.T) {
+	q, src, cancel := start(t)
+	defer cancel()
+	got := make(chan any, 1)
+	go func() { got <- q.Next()() }()
+	src.sink.InboxReady("x@y.test")
+	if ev, ok := (<-got).(EventMsg); !ok || ev.Msg != (InboxReadyMsg{Address: "x@y.test"}) {
+		t.Fatalf("reader got %#v", ev)
+	}
+}
+
+// TestEndOfContextEndsTheFeed checks that the reader stops once the
+// program's context ends and the queue is drained.
+func TestEndOfContextEndsTheFeed(t *testing.T) {
+	q, src, cancel := start(t)
+	src.sink.InboxReady("x@y.test")
+	cancel()
+	if _, ok := q.Next()().(EventMsg); !ok {
+		t.Fatal("a message queued before the end was lost")
+	}
+	if msg := q.Next()(); msg != nil {
+		t.Fatalf("the feed delivered %#v after its end", msg)
+	}
+}
+
+type failing struct{}
+
+func (failing) Subscribe(Sink) (func(), error) { return nil, errors.New("closed") }
+
+func TestStartReportsSubscribeErrors(t *testing.T) {
+	if _, err := Start(context.Background(), failing{}); err == nil {
+		t.Fatal("a failed subscription started a feed")
+	}
+}

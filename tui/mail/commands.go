@@ -1,0 +1,247 @@
+package mail
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"sandview/client"
+	"sandview/model"
+	"sandview/tui/ui"
+)
+
+// Every call to the service runs in one of these tea.Cmds, bounded by
+// requestTimeout and cancelled with the program's context. Each result
+// comes back as one of the messages below, applied by results.go.
+
+const requestTimeout = 60 * time.Second
+
+// commands makes the Cmds of the mail screen.
+type commands struct {
+	ctx  context.Context
+	svc  Service
+	open func(ctx context.Context, target string) error
+}
+
+func (c commands) call() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.ctx, requestTimeout)
+}
+
+// inboxesLoadedMsg carries the inboxes the client holds.
+type inboxesLoadedMsg struct{ inboxes []model.Inbox }
+
+// emailsLoadedMsg carries every email of an inbox (newest first). err joins
+// per-email failures (the emails are still listed, with Problem set) or
+// reports that the list could not be fetched (emails nil).
+type emailsLoadedMsg struct {
+	address string
+	emails  []model.Email
+	err     error
+}
+
+// emailLoadedMsg carries the full content of one email.
+type emailLoadedMsg struct {
+	address string
+	email   model.Email
+	err     error
+}
+
+// rawLoadedMsg carries the RFC 5322 source of an email.
+type rawLoadedMsg struct {
+	address, id string
+	raw         []byte
+	err         error
+}
+
+// inboxAddedMsg reports an inbox created or imported (verb says which).
+type inboxAddedMsg struct {
+	inbox model.Inbox
+	verb  string
+	err   error
+}
+
+// inboxDeletedMsg reports the end of an inbox deletion.
+type inboxDeletedMsg struct {
+	address string
+	err     error
+}
+
+// emailDeletedMsg reports the end of an email deletion.
+type emailDeletedMsg struct {
+	address, id string
+	err         error
+}
+
+// markedReadMsg reports the end of PATCH read.
+type markedReadMsg struct {
+	address, id string
+	err         error
+}
+
+func (c commands) loadInboxes() tea.Cmd {
+	return func() tea.Msg { return inboxesLoadedMsg{inboxes: c.svc.Inboxes()} }
+}
+
+func (c commands) loadEmails(address string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		emails, err := c.svc.Emails(ctx, address)
+		return emailsLoadedMsg{address: address, emails: emails, err: err}
+	}
+}
+
+func (c commands) loadEmail(address, id string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		e, err := c.svc.Email(ctx, address, id)
+		if err == nil && e.ID == "" {
+			e.ID = id
+		}
+		return emailLoadedMsg{address: address, email: e, err: err}
+	}
+}
+
+func (c commands) loadRaw(address, id string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		raw, err := c.svc.Raw(ctx, address, id)
+		return rawLoadedMsg{address: address, id: id, raw: raw, err: err}
+	}
+}
+
+func (c commands) markRead(address, id string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		return markedReadMsg{address: address, id: id, err: c.svc.MarkRead(ctx, address, id)}
+	}
+}
+
+func (c commands) deleteEmail(address, id string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		return emailDeletedMsg{address: address, id: id, err: c.svc.DeleteEmail(ctx, address, id)}
+	}
+}
+
+func (c commands) createInbox(opts client.CreateInboxOptions) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		inbox, err := c.svc.CreateInbox(ctx, opts)
+		return inboxAddedMsg{inbox: inbox, verb: "created", err: err}
+	}
+}
+
+func (c commands) deleteInbox(address string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		return inboxDeletedMsg{address: address, err: c.svc.DeleteInbox(ctx, address)}
+	}
+}
+
+func (c commands) importInbox(path string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		inbox, err := c.svc.ImportInbox(ctx, expandHome(path))
+		return inboxAddedMsg{inbox: inbox, verb: "imported", err: err}
+	}
+}
+
+func (c commands) exportInbox(address, path string) tea.Cmd {
+	return func() tea.Msg {
+		path = expandHome(path)
+		if _, err := os.Lstat(path); err == nil {
+			return ui.PromptDoneMsg{Err: fmt.Errorf("%s already exists; choose another name (nothing was overwritten)", path)}
+		}
+		if err := c.svc.ExportInbox(address, path); err != nil {
+			return ui.PromptDoneMsg{Err: fmt.Errorf("export %s: %w", address, err)}
+		}
+		return ui.PromptDoneMsg{Status: "exported to " + path + " (it holds the secret key: keep it safe)"}
+	}
+}
+
+func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
+	return func() tea.Msg {
+		path, err := saveUnique(expandHome(dir), a.Filename, "attachment", a.Content)
+		if err != nil {
+			return ui.PromptDoneMsg{Err: err}
+		}
+		return ui.PromptDoneMsg{Status: "saved " + path}
+	}
+}
+
+func (c commands) saveRaw(address, id, subject, dir string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		raw, err := c.svc.Raw(ctx, address, id)
+		if err != nil {
+			return ui.PromptDoneMsg{Err: fmt.Errorf("fetch the raw source: %w", err)}
+		}
+		name := subject
+		if name == "" {
+			name = id
+		}
+		path, err := saveUnique(expandHome(dir), name+".eml", "message.eml", raw)
+		if err != nil {
+			return ui.PromptDoneMsg{Err: err}
+		}
+		return ui.PromptDoneMsg{Status: "saved " + path}
+	}
+}
+
+// openLink opens an http, https or mailto link with the system opener.
+func (c commands) openLink(link string) tea.Cmd {
+	return func() tea.Msg {
+		if !openableLink(link) {
+			return ui.StatusMsg{Text: "only http, https and mailto links are opened", Level: ui.LevelWarn}
+		}
+		if err := c.open(c.ctx, link); err != nil {
+			return ui.StatusMsg{Text: "open link: " + err.Error(), Level: ui.LevelError}
+		}
+		return ui.StatusMsg{Text: "opened " + link, Level: ui.LevelSuccess}
+	}
+}
+
+// openAttachment saves an attachment in a fresh temporary directory and
+// opens it with the system opener.
+func (c commands) openAttachment(a model.Attachment) tea.Cmd {
+	return func() tea.Msg {
+		fail := func(err error) tea.Msg {
+			return ui.StatusMsg{Text: "open attachment: " + err.Error(), Level: ui.LevelError}
+		}
+		dir, err := os.MkdirTemp("", "sandview-")
+		if err != nil {
+			return fail(err)
+		}
+		path, err := saveUnique(dir, a.Filename, "attachment", a.Content)
+		if err != nil {
+			return fail(err)
+		}
+		if err := c.open(c.ctx, path); err != nil {
+			return fail(err)
+		}
+		return ui.StatusMsg{Text: "opened " + path, Level: ui.LevelSuccess}
+	}
+}
+
+// expandHome replaces a leading ~/ with the home directory.
+func expandHome(path string) string {
+	if len(path) >= 2 && path[:2] == "~/" {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, path[2:])
+		}
+	}
+	return path
+}

@@ -1,0 +1,47 @@
+package mail
+
+import (
+	"context"
+	"testing"
+
+	"sandview/tui/feed"
+	"sandview/tui/tuitest"
+	"sandview/tui/ui"
+)
+
+// harness is the mail screen over the fixture service, driven as the
+// program drives it.
+type harness struct {
+	tuitest.Driver
+	ctx *ui.Context
+	s   *Screen
+	svc *tuitest.Service
+}
+
+// newHarness returns the mail screen over a fake service holding the
+// fixtures, width x height, with the demo and plain inboxes loaded as the
+// live feed loads them.
+func newHarness(t testing.TB, width, height int) *harness {
+	t.Helper()
+	svc := tuitest.NewFixtureService()
+	ctx := tuitest.Context(true)
+	s := New(ctx, svc, Options{SMTPHint: "send mail to demo@sandbox.test via SMTP 127.0.0.1:1025",
+		Open: func(_ context.Context, target string) error { svc.Record("open %s", target); return nil }})
+	s.SetSize(width, height)
+	h := &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s, svc: svc}
+	h.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
+	h.Send(feed.InboxReadyMsg{Address: tuitest.PlainAddr})
+	return h
+}
+
+// shown is what the user sees, without styling.
+func (h *harness) shown() string { return tuitest.Shown(h.ctx, h.s) }
+
+// current is the selected inbox.
+func (h *harness) current() *inboxEntry { return h.s.inboxes.selected() }
+
+// selected is the email under the list's cursor.
+func (h *harness) selected() string {
+	e, _ := h.s.emails.selected()
+	return e.ID
+}

@@ -1,0 +1,53 @@
+package mail
+
+import "sandview/tui/ui"
+
+// layout places the panes of the mail screen; a zero Rect is a hidden
+// pane. Coordinates are relative to the screen.
+type layout struct {
+	mode                          ui.Mode
+	inboxes, emails, reader, auth ui.Rect
+}
+
+// computeLayout splits a body of width x height cells for the focused pane:
+// inboxes | emails | reader over auth when wide, a list over the reader
+// when medium, the focused pane alone when narrow.
+func computeLayout(width, height int, focus Pane) layout {
+	l := layout{mode: ui.ModeFor(width)}
+	switch l.mode {
+	case ui.Wide:
+		inW := ui.Clamp(width*18/100, 28, 40)
+		msgW := (width - inW) / 2
+		restW := width - inW - msgW
+		authH := ui.Clamp(height*2/5, 8, 16)
+		if height-authH < 10 {
+			authH = 0
+		}
+		l.inboxes = ui.Rect{X: 0, Y: 0, W: inW, H: height}
+		l.emails = ui.Rect{X: inW, Y: 0, W: msgW, H: height}
+		l.reader = ui.Rect{X: inW + msgW, Y: 0, W: restW, H: height - authH}
+		if authH > 0 {
+			l.auth = ui.Rect{X: inW + msgW, Y: height - authH, W: restW, H: authH}
+		}
+	case ui.Medium:
+		listH := ui.Clamp(height*2/5, 5, height-5)
+		list := ui.Rect{X: 0, Y: 0, W: width, H: listH}
+		if focus == PaneInboxes {
+			l.inboxes = list
+		} else {
+			l.emails = list
+		}
+		l.reader = ui.Rect{X: 0, Y: listH, W: width, H: height - listH}
+	default:
+		full := ui.Rect{X: 0, Y: 0, W: width, H: height}
+		switch focus {
+		case PaneInboxes:
+			l.inboxes = full
+		case PaneEmails:
+			l.emails = full
+		default:
+			l.reader = full
+		}
+	}
+	return l
+}

@@ -1,0 +1,139 @@
+package mail
+
+import (
+	"context"
+	"testing"
+
+	"sandview/tui/tuitest"
+	"sandview/tui/ui"
+)
+
+// Each pane is built alone over a seeded store, with the fixed theme,
+// keys and clock of tuitest.Context, driven by keys and compared with its
+// golden file at tuitest.PaneSizes; every view must be exactly its size.
+
+// paneKit is what a pane needs: the shared context, a store holding the
+// fixtures (demo loaded, plain empty, old not loaded) and the actions.
+type paneKit struct {
+	ctx   *ui.Context
+	store *store
+	cmds  commands
+	acts  *actions
+}
+
+func newPaneKit() *paneKit {
+	ctx := tuitest.Context(true)
+	st := &store{}
+	st.setInboxes(tuitest.Inboxes())
+	demo, _ := st.find(tuitest.DemoAddr)
+	demo.setEmails(tuitest.Emails())
+	plain, _ := st.find(tuitest.PlainAddr)
+	plain.setEmails(nil)
+	cmds := commands{ctx: context.Background(), svc: tuitest.NewFixtureService(), open: func(context.Context, string) error { return nil }}
+	return &paneKit{ctx: ctx, store: st, cmds: cmds, acts: &actions{ctx: ctx, cmds: cmds, current: func() *inboxEntry { return demo }}}
+}
+
+func TestInboxListPane(t *testing.T) {
+	list := func(focused bool, entries func(*store)) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
+			entries(k.store)
+			l := newInboxList(k.ctx, k.store, k.acts)
+			l.SetFocus(focused)
+			return l
+		}
+	}
+	keep := func(*store) {}
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"first":   {Build: list(true, keep)},
+		"last":    {Build: list(true, keep), Keys: []string{"G"}},
+		"blurred": {Build: list(false, keep), Keys: []string{"j"}},
+		"empty":   {Build: list(true, func(s *store) { s.entries = nil })},
+	})
+}
+
+func TestEmailListPane(t *testing.T) {
+	list := func(address string) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
+			l := newEmailList(k.ctx, k.acts, "send mail to demo@sandbox.test")
+			l.SetFocus(true)
+			e, _ := k.store.find(address)
+			l.setEntry(e)
+			return l
+		}
+	}
+	demo := list(tuitest.DemoAddr)
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"cursor":    {Build: demo, Keys: []string{"j", "j"}},
+		"last":      {Build: demo, Keys: []string{"pgdown"}},
+		"filtering": {Build: demo, Keys: []string{"/", "b", "o"}},
+		"filtered":  {Build: demo, Keys: []string{"/", "b", "o", "enter"}},
+		"empty":     {Build: list(tuitest.PlainAddr)},
+	})
+}
+
+func TestReaderPane(t *testing.T) {
+	open := func(id string, tab tab) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
+			r := newReader(k.ctx, k.store, k.cmds, k.acts)
+			r.SetFocus(true)
+			r.open(tuitest.DemoAddr, id)
+			r.setTab(tab)
+			return r
+		}
+	}
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"none":        {Build: open("", tabBody)},
+		"body_scroll": {Build: open("e1", tabBody), Keys: []string{"down", "down"}},
+		"headers":     {Build: open("e1", tabHeaders)},
+		"links":       {Build: open("e1", tabLinks), Keys: []string{"down", "down"}},
+		"attachments": {Build: open("e1", tabAttachments)},
+		"auth":        {Build: open("e1", tabAuth), Keys: []string{"end"}},
+		"hostile":     {Build: open("e2", tabHeaders)},
+		"problem":     {Build: open("e3", tabBody)},
+		"raw_loaded": {Build: func() ui.Component {
+			r := open("e1", tabRaw)().(*reader)
+			r.raw.set(tuitest.RawE1(), nil)
+			return r
+		}},
+	})
+}
+
+func TestAuthReportPane(t *testing.T) {
+	report := func(id string) func() ui.Component {
+		return func() ui.Component {
+			k := newPaneKit()
+			r := newReader(k.ctx, k.store, k.cmds, k.acts)
+			r.open(tuitest.DemoAddr, id)
+			return newAuthReport(k.ctx, r)
+		}
+	}
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{"passing": {Build: report("e1")}, "failing": {Build: report("e2")}})
+}
+
+// TestReaderKeysStayInPane checks that the reader leaves the keys that
+// move the focus to its screen, and that scrolling stays within the
+// content.
+func TestReaderKeysStayInPane(t *testing.T) {
+	k := newPaneKit()
+	r := newReader(k.ctx, k.store, k.cmds, k.acts)
+	r.open(tuitest.DemoAddr, "e1")
+	r.SetSize(40, 12)
+	for _, name := range []string{"esc", "enter", "tab"} {
+		if _, ok := r.HandleKey(tuitest.Key(name)); ok {
+			t.Errorf("the reader took %q, which moves the focus", name)
+		}
+	}
+	tuitest.PressPane(t, r, "end")
+	bottom := r.view.YOffset()
+	tuitest.PressPane(t, r, "down", "pgdown")
+	if r.view.YOffset() != bottom || bottom == 0 {
+		t.Fatalf("scrolled past the end: %d then %d", bottom, r.view.YOffset())
+	}
+	tuitest.PressPane(t, r, "home")
+	if r.view.YOffset() != 0 {
+		t.Fatal("home did not go back to the top")
+	}
+}

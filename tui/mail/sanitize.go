@@ -1,0 +1,91 @@
+package mail
+
+import (
+	"sandview/model"
+)
+
+// sanitizeEmail makes every untrusted field of an email safe to print. It
+// runs once, when the email enters the store.
+func sanitizeEmail(e model.Email) model.Email {
+	line := model.SanitizeLine
+	e.ID = line(e.ID)
+	e.From = line(e.From)
+	e.Subject = line(e.Subject)
+	e.Problem = line(e.Problem)
+	if e.To != nil {
+		to := make([]string, len(e.To))
+		for i, a := range e.To {
+			to[i] = line(a)
+		}
+		e.To = to
+	}
+	if !e.HasContent {
+		return e
+	}
+	e.Text = model.SanitizeText(e.Text)
+	e.HTML = model.SanitizeText(e.HTML)
+	if e.Headers != nil {
+		h := make(map[string]string, len(e.Headers))
+		for k, v := range e.Headers {
+			h[line(k)] = line(v)
+		}
+		e.Headers = h
+	}
+	if e.Links != nil {
+		links := make([]string, len(e.Links))
+		for i, l := range e.Links {
+			links[i] = line(l)
+		}
+		e.Links = links
+	}
+	if e.Attachments != nil {
+		atts := make([]model.Attachment, len(e.Attachments))
+		for i, a := range e.Attachments {
+			a.Filename = line(a.Filename)
+			a.ContentType = line(a.ContentType)
+			a.ContentID = line(a.ContentID)
+			a.ContentDisposition = line(a.ContentDisposition)
+			a.Checksum = line(a.Checksum)
+			atts[i] = a
+		}
+		e.Attachments = atts
+	}
+	e.AuthResults = sanitizeAuth(e.AuthResults)
+	e.Metadata = nil // reserved; never shown
+	return e
+}
+
+// sanitizeAuth cleans the text fields of authentication results.
+func sanitizeAuth(a model.AuthResults) model.AuthResults {
+	line := model.SanitizeLine
+	if a.SPF != nil {
+		s := *a.SPF
+		s.Result, s.Domain, s.IP, s.Details = line(s.Result), line(s.Domain), line(s.IP), line(s.Details)
+		a.SPF = &s
+	}
+	if a.DKIM != nil {
+		d := make([]model.DKIMResult, len(a.DKIM))
+		for i, r := range a.DKIM {
+			r.Result, r.Domain, r.Selector, r.Signature = line(r.Result), line(r.Domain), line(r.Selector), line(r.Signature)
+			d[i] = r
+		}
+		a.DKIM = d
+	}
+	if a.DMARC != nil {
+		m := *a.DMARC
+		m.Result, m.Policy, m.Domain = line(m.Result), line(m.Policy), line(m.Domain)
+		a.DMARC = &m
+	}
+	if a.ReverseDNS != nil {
+		r := *a.ReverseDNS
+		r.Result, r.IP, r.Hostname = line(r.Result), line(r.IP), line(r.Hostname)
+		a.ReverseDNS = &r
+	}
+	return a
+}
+
+// sanitizeInbox cleans the address of an inbox.
+func sanitizeInbox(i model.Inbox) model.Inbox {
+	i.EmailAddress = model.SanitizeLine(i.EmailAddress)
+	return i
+}

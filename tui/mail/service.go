@@ -1,0 +1,24 @@
+package mail
+
+import (
+	"context"
+
+	"sandview/client"
+	"sandview/model"
+)
+
+// Service is everything the mail screen needs from the service, keyed by
+// inbox address. The TUI implements it over *client.Client, keeping the
+// keystore in step.
+type Service interface {
+	Inboxes() []model.Inbox
+	CreateInbox(ctx context.Context, opts client.CreateInboxOptions) (model.Inbox, error)
+	DeleteInbox(ctx context.Context, address string) error
+	ExportInbox(address, path string) error
+	ImportInbox(ctx context.Context, path string) (model.Inbox, error)
+	Emails(ctx context.Context, address string) ([]model.Email, error)
+	Email(ctx context.Context, address, id string) (model.Email, error)
+	Raw(ctx context.Context, address, id string) ([]byte, error)
+	MarkRead(ctx context.Context, address, id string) error
+	DeleteEmail(ctx context.Context, address, id string) error
+}

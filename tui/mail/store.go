@@ -1,0 +1,225 @@
+package mail
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"sandview/model"
+)
+
+// inboxEntry is one inbox and what the screen knows of its emails.
+type inboxEntry struct {
+	info    model.Inbox
+	emails  []model.Email  // newest first, sanitized
+	index   map[string]int // email id -> position in emails
+	search  []string       // lowercased "from\x00subject" per email, for the filter
+	unread  int
+	loaded  bool // the list was fetched at least once
+	loading bool
+	loadErr string
+	// fresh marks emails that arrived while the inbox was open.
+	fresh map[string]bool
+	// localUnread marks emails the user marked unread: the service only
+	// knows "read", so this is kept here and wins over the server's flag.
+	localUnread map[string]bool
+}
+
+// store holds the inboxes in display order.
+type store struct {
+	entries []*inboxEntry
+}
+
+// find returns the entry of address (case-insensitive).
+func (s *store) find(address string) (*inboxEntry, int) {
+	for i, e := range s.entries {
+		if strings.EqualFold(e.info.EmailAddress, address) {
+			return e, i
+		}
+	}
+	return nil, -1
+}
+
+// setInboxes replaces the inbox list, keeping what is known of inboxes that
+// stay.
+func (s *store) setInboxes(inboxes []model.Inbox) {
+	entries := make([]*inboxEntry, 0, len(inboxes))
+	for _, in := range inboxes {
+		in = sanitizeInbox(in)
+		if old, _ := s.find(in.EmailAddress); old != nil {
+			old.info = in
+			entries = append(entries, old)
+			continue
+		}
+		entries = append(entries, newEntry(in))
+	}
+	s.entries = entries
+}
+
+// add appends an inbox unless it is already listed, and returns its entry.
+func (s *store) add(in model.Inbox) *inboxEntry {
+	in = sanitizeInbox(in)
+	if old, _ := s.find(in.EmailAddress); old != nil {
+		old.info = in
+		return old
+	}
+	e := newEntry(in)
+	s.entries = append(s.entries, e)
+	return e
+}
+
+// remove drops an inbox.
+func (s *store) remove(address string) {
+	if _, i := s.find(address); i >= 0 {
+		s.entries = append(s.entries[:i:i], s.entries[i+1:]...)
+	}
+}
+
+func newEntry(in model.Inbox) *inboxEntry {
+	return &inboxEntry{info: in, index: map[string]int{}, fresh: map[string]bool{}, localUnread: map[string]bool{}}
+}
+
+// totals counts emails and unread emails over all inboxes.
+func (s *store) totals() (emails, unread int) {
+	for _, e := range s.entries {
+		emails += len(e.emails)
+		unread += e.unread
+	}
+	return emails, unread
+}
+
+// setEmails replaces the email list of an inbox with a fresh listing.
+// Content already loaded is kept, local unread marks win, and emails not
+// seen before are flagged fresh when the inbox had been loaded already.
+func (e *inboxEntry) setEmails(list []model.Email) {
+	wasLoaded := e.loaded
+	out := make([]model.Email, 0, len(list))
+	for _, m := range list {
+		m = sanitizeEmail(m)
+		if i, ok := e.index[m.ID]; ok {
+			old := e.emails[i]
+			if old.HasContent && !m.HasContent && m.Problem == "" {
+				isRead := m.IsRead
+				m = old
+				m.IsRead = isRead
+			}
+		} else if wasLoaded {
+			e.fresh[m.ID] = true
+		}
+		if e.localUnread[m.ID] {
+			m.IsRead = false
+		}
+		out = append(out, m)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ReceivedAt.After(out[j].ReceivedAt) })
+	e.emails = out
+	e.loaded = true
+	e.loading = false
+	e.reindex()
+}
+
+// addEmail inserts one email (a live notification) unless known; it is
+// flagged fresh.
+func (e *inboxEntry) addEmail(m model.Email) {
+	m = sanitizeEmail(m)
+	if _, ok := e.index[m.ID]; ok {
+		return
+	}
+	e.fresh[m.ID] = true
+	pos := sort.Search(len(e.emails), func(i int) bool { return !e.emails[i].ReceivedAt.After(m.ReceivedAt) })
+	e.emails = append(e.emails, model.Email{})
+	copy(e.emails[pos+1:], e.emails[pos:])
+	e.emails[pos] = m
+	e.reindex()
+}
+
+// replaceEmail stores the full content of an email already listed.
+func (e *inboxEntry) replaceEmail(m model.Email) {
+	m = sanitizeEmail(m)
+	i, ok := e.index[m.ID]
+	if !ok {
+		e.addEmail(m)
+		return
+	}
+	if e.localUnread[m.ID] {
+		m.IsRead = false
+	}
+	e.emails[i] = m
+	e.recount()
+}
+
+// removeEmail drops an email.
+func (e *inboxEntry) removeEmail(id string) {
+	i, ok := e.index[id]
+	if !ok {
+		return
+	}
+	e.emails = append(e.emails[:i:i], e.emails[i+1:]...)
+	delete(e.fresh, id)
+	delete(e.localUnread, id)
+	e.reindex()
+}
+
+// setRead changes the read flag of an email; unread is remembered locally.
+func (e *inboxEntry) setRead(id string, read bool) {
+	i, ok := e.index[id]
+	if !ok {
+		return
+	}
+	e.emails[i].IsRead = read
+	if read {
+		delete(e.localUnread, id)
+	} else {
+		e.localUnread[id] = true
+	}
+	delete(e.fresh, id)
+	e.recount()
+}
+
+// email returns the email with id.
+func (e *inboxEntry) email(id string) (model.Email, bool) {
+	if i, ok := e.index[id]; ok {
+		return e.emails[i], true
+	}
+	return model.Email{}, false
+}
+
+func (e *inboxEntry) reindex() {
+	e.index = make(map[string]int, len(e.emails))
+	e.search = make([]string, len(e.emails))
+	for i, m := range e.emails {
+		e.index[m.ID] = i
+		e.search[i] = strings.ToLower(m.From + "\x00" + m.Subject)
+	}
+	e.recount()
+}
+
+func (e *inboxEntry) recount() {
+	e.unread = 0
+	for _, m := range e.emails {
+		if !m.IsRead {
+			e.unread++
+		}
+	}
+}
+
+// liveAddresses lists the addresses of the inboxes not expired at now.
+func (s *store) liveAddresses(now time.Time) []string {
+	var out []string
+	for _, e := range s.entries {
+		if !e.info.IsExpired(now) {
+			out = append(out, e.info.EmailAddress)
+		}
+	}
+	return out
+}
+
+// loading reports whether an inbox list is being fetched.
+func (s *store) loading() bool {
+	for _, e := range s.entries {
+		if e.loading {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,221 @@
+package tuitest
+
+import (
+	"context"
+
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"sandview/client"
+	"sandview/model"
+	"sandview/tui/feed"
+)
+
+// Service is an in-memory service for tests: it serves the mail calls,
+// the webhook calls and the live feed (Subscribe, then Sink to push), and
+// records every call as a line ("emails demo@sandbox.test").
+type Service struct {
+	mu       sync.Mutex
+	inboxes  []model.Inbox
+	emails   map[string][]model.Email
+	raw      map[string][]byte
+	calls    []string
+	fail     error // returned by every mutating call when set
+	hooks    []model.Webhook
+	nextHook int
+	reject   error // returned by webhook create and update when set
+	metrics  model.WebhookMetrics
+	sink     feed.Sink
+}
+
+// NewService returns a service holding inboxes and no email.
+func NewService(inboxes ...model.Inbox) *Service {
+	return &Service{inboxes: inboxes, emails: map[string][]model.Email{}, raw: map[string][]byte{}}
+}
+
+// NewFixtureService returns a service holding the fixture inboxes, the
+// fixture emails in the demo inbox and the raw source of the first one.
+func NewFixtureService() *Service {
+	s := NewService(Inboxes()...)
+	s.emails[DemoAddr] = Emails()
+	s.raw["e1"] = RawE1()
+	return s
+}
+
+// Record adds a call to the log (tests record their openers here).
+func (f *Service) Record(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record(format, args...)
+}
+
+func (f *Service) record(format string, args ...any) {
+	f.calls = append(f.calls, fmt.Sprintf(format, args...))
+}
+
+// Called reports whether a recorded call starts with prefix.
+func (f *Service) Called(prefix string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.ContainsFunc(f.calls, func(c string) bool { return strings.HasPrefix(c, prefix) })
+}
+
+// Calls returns the recorded calls.
+func (f *Service) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+// Fail makes every mutating call fail with err (nil: succeed again).
+func (f *Service) Fail(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail = err
+}
+
+// SetEmails replaces the emails of an inbox.
+func (f *Service) SetEmails(address string, emails []model.Email) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.emails[address] = emails
+}
+
+// AddEmail delivers a new email, listed first.
+func (f *Service) AddEmail(address string, e model.Email) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.emails[address] = append([]model.Email{e}, f.emails[address]...)
+}
+
+// Subscribe keeps sink for Sink until stop is called.
+func (f *Service) Subscribe(sink feed.Sink) (func(), error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("subscribe")
+	f.sink = sink
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.sink = nil
+	}, nil
+}
+
+// Sink is the subscribed feed, to push to as the client would (nil when
+// nothing is subscribed).
+func (f *Service) Sink() feed.Sink {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sink
+}
+
+// Inboxes lists the inboxes.
+func (f *Service) Inboxes() []model.Inbox {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.inboxes)
+}
+
+// CreateInbox adds an inbox (new@sandbox.test unless an address is given).
+func (f *Service) CreateInbox(_ context.Context, opts client.CreateInboxOptions) (model.Inbox, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("create %s %s %s", opts.TTL, opts.EmailAddress, opts.Encryption)
+	if f.fail != nil {
+		return model.Inbox{}, f.fail
+	}
+	addr := opts.EmailAddress
+	if addr == "" {
+		addr = "new@sandbox.test"
+	}
+	inbox := model.Inbox{EmailAddress: addr, ExpiresAt: Now().Add(opts.TTL), Encrypted: opts.Encryption != model.EncryptionPlain}
+	f.inboxes = append(f.inboxes, inbox)
+	return inbox, nil
+}
+
+// DeleteInbox records the deletion.
+func (f *Service) DeleteInbox(_ context.Context, address string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("deleteInbox %s", address)
+	return f.fail
+}
+
+// ExportInbox writes a stub export file.
+func (f *Service) ExportInbox(address, path string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("export %s %s", address, path)
+	if f.fail != nil {
+		return f.fail
+	}
+	return os.WriteFile(path, []byte(`{"version":1}`), 0o600)
+}
+
+// ImportInbox returns imported@sandbox.test when path exists.
+func (f *Service) ImportInbox(_ context.Context, path string) (model.Inbox, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("import %s", path)
+	if _, err := os.Stat(path); err != nil {
+		return model.Inbox{}, fmt.Errorf("import inbox: %w", err)
+	}
+	if f.fail != nil {
+		return model.Inbox{}, f.fail
+	}
+	return model.Inbox{EmailAddress: "imported@sandbox.test", ExpiresAt: Now().Add(time.Hour)}, nil
+}
+
+// Emails lists the emails of an inbox.
+func (f *Service) Emails(_ context.Context, address string) ([]model.Email, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("emails %s", address)
+	return slices.Clone(f.emails[address]), nil
+}
+
+// Email returns one email with its content.
+func (f *Service) Email(_ context.Context, address, id string) (model.Email, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("email %s %s", address, id)
+	for _, e := range f.emails[address] {
+		if e.ID == id {
+			e.HasContent = true
+			return e, nil
+		}
+	}
+	return model.Email{}, errors.New("email not found")
+}
+
+// Raw returns the raw source of an email.
+func (f *Service) Raw(_ context.Context, address, id string) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("raw %s %s", address, id)
+	if r, ok := f.raw[id]; ok {
+		return r, nil
+	}
+	return nil, errors.New("raw not found")
+}
+
+// MarkRead records the call.
+func (f *Service) MarkRead(_ context.Context, address, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("markRead %s %s", address, id)
+	return f.fail
+}
+
+// DeleteEmail records the call.
+func (f *Service) DeleteEmail(_ context.Context, address, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("deleteEmail %s %s", address, id)
+	return f.fail
+}

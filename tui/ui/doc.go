@@ -1,0 +1,7 @@
+// Package ui is what every screen of sandview's terminal UI is built from:
+// the Component, Screen and Dialog contracts, the shared Context (theme,
+// key maps, clock, dialog stack, status message), the one list widget, the
+// text field and choice widgets, the confirm, prompt and help dialogs, and
+// the helpers that draw frames and fit text to exact widths. It knows
+// nothing of mail or webhooks.
+package ui

@@ -1,0 +1,116 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"sandview/model"
+)
+
+// Fit truncates s (which may hold styling) to width cells and pads it with
+// spaces to exactly width.
+func Fit(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	w := ansi.StringWidth(s)
+	if w > width {
+		s = ansi.Truncate(s, width, "…")
+		w = ansi.StringWidth(s)
+	}
+	if w < width {
+		s += strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// FitRight right-aligns s in width cells.
+func FitRight(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w >= width {
+		return Fit(s, width)
+	}
+	return strings.Repeat(" ", width-w) + s
+}
+
+// Wrap wraps plain text to width cells, breaking long words, and returns
+// its lines.
+func Wrap(text string, width int) []string {
+	if width < 1 {
+		width = 1
+	}
+	text = strings.ReplaceAll(text, "\t", "    ")
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if ansi.StringWidth(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		wrapped := ansi.Hardwrap(ansi.Wordwrap(line, width, " -"), width, true)
+		out = append(out, strings.Split(wrapped, "\n")...)
+	}
+	return out
+}
+
+// WrapStyled wraps text to width and styles each line.
+func WrapStyled(style func(...string) string, text string, width int) []string {
+	lines := Wrap(text, width)
+	for i, l := range lines {
+		lines[i] = style(l)
+	}
+	return lines
+}
+
+// FitLines fits every line to width (see Fit).
+func FitLines(lines []string, width int) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = Fit(l, width)
+	}
+	return out
+}
+
+// Window returns the lines [offset, offset+height) of lines, padded with
+// empty lines to height.
+func Window(lines []string, offset, height int) []string {
+	out := make([]string, 0, max(height, 0))
+	for i := offset; i < offset+height; i++ {
+		if i >= 0 && i < len(lines) {
+			out = append(out, lines[i])
+		} else {
+			out = append(out, "")
+		}
+	}
+	return out
+}
+
+// Clamp keeps v within [lo, hi] (hi wins when hi < lo).
+func Clamp(v, lo, hi int) int {
+	if v > hi {
+		v = hi
+	}
+	if v < lo {
+		v = lo
+	}
+	return v
+}
+
+// KeyName is how a hint names the keys of a binding ("n", "↑/k"): hints
+// take it from the binding so they follow the key map.
+func KeyName(b key.Binding) string { return b.Help().Key }
+
+// ErrorText is the message of err for the status bar, on one line, with
+// joined per-email failures summarised.
+func ErrorText(err error) string {
+	var joined interface{ Unwrap() []error }
+	if errors.As(err, &joined) {
+		if n := len(joined.Unwrap()); n > 1 {
+			return fmt.Sprintf("%d emails could not be opened (first: %v)", n, joined.Unwrap()[0])
+		}
+	}
+	return model.SanitizeLine(err.Error())
+}

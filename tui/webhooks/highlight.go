@@ -1,0 +1,35 @@
+package webhooks
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"sandview/theme"
+)
+
+// highlighted is sanitized JSON text with its rendering in the theme's
+// colours, made once per theme (rendering is too slow to repeat per frame).
+type highlighted struct {
+	text     string
+	rendered string
+	dark     bool
+	done     bool
+}
+
+func newHighlighted(text string) *highlighted { return &highlighted{text: text} }
+
+// empty reports whether there is no text.
+func (h *highlighted) empty() bool { return h == nil || h.text == "" }
+
+// lines is the highlighted text cut to width (escape sequences kept whole).
+func (h *highlighted) lines(t theme.Theme, width int) []string {
+	if !h.done || h.dark != t.Dark {
+		h.rendered, h.dark, h.done = t.HighlightJSON(h.text), t.Dark, true
+	}
+	var out []string
+	for _, line := range strings.Split(h.rendered, "\n") {
+		out = append(out, strings.Split(ansi.Hardwrap(line, width, true), "\n")...)
+	}
+	return out
+}
