@@ -128,86 +128,82 @@ func TestWebhookDeliveriesByProfile(t *testing.T) {
 			t.Fatalf("the recorded %s delivery verifies without the whsec_ prefix in the key", event)
 		}
 	}
-	for _, p := range profiles {
-		t.Run(string(p), func(t *testing.T) {
-			word, userAgent, idPrefix, testStatus := "Service", "Service-Webhook/1.0", "msg_", http.StatusOK
-			if p == server.CompatReference {
-				word, userAgent, idPrefix, testStatus = "Vault", "VaultSandbox-Webhook/1.0", "", http.StatusCreated
-			}
-			srv, a := startServer(t, withCompat(p), loopbackWebhooks)
-			in := a.createPlain(nil)
-			recv := listen(t)
-			var hook model.Webhook
-			a.expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
-				URL: recv.URL(), Events: []string{model.EventEmailReceived, model.EventEmailStored, model.EventEmailDeleted},
-			}, &hook)
-			recv.SetSecrets(hook.Secret)
+	inEveryProfile(t, func(t *testing.T, p server.Compat, srv *server.Server, a *api, in model.Inbox) {
+		word, userAgent, idPrefix, testStatus := "Service", "Service-Webhook/1.0", "msg_", http.StatusOK
+		if p == server.CompatReference {
+			word, userAgent, idPrefix, testStatus = "Vault", "VaultSandbox-Webhook/1.0", "", http.StatusCreated
+		}
+		recv := listen(t)
+		var hook model.Webhook
+		a.expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+			URL: recv.URL(), Events: []string{model.EventEmailReceived, model.EventEmailStored, model.EventEmailDeleted},
+		}, &hook)
+		recv.SetSecrets(hook.Secret)
 
-			check := func(d webhookrecv.Delivery) model.Event {
-				t.Helper()
-				if err := verifyAsSDKs(d.Headers, d.Body, hook.Secret, word); err != nil {
-					t.Errorf("%s delivery: %v", d.Event, err)
-				}
-				ts, sig := d.Headers.Get("X-"+word+"-Timestamp"), d.Headers.Get("X-"+word+"-Signature")
-				if !crypto.VerifyWebhookSignature(sig, ts, d.Body, hook.Secret) || d.Signature != webhookrecv.SignatureValid {
-					t.Errorf("%s delivery: the contract's verification refuses it (%v)", d.Event, d.Signature)
-				}
-				if got := d.Headers.Get("User-Agent"); got != userAgent {
-					t.Errorf("%s delivery: User-Agent %q, want %q", d.Event, got, userAgent)
-				}
-				if !strings.HasPrefix(d.Headers.Get("X-"+word+"-Delivery"), "dlv_") || d.Headers.Get("X-"+word+"-Event") != d.Event {
-					t.Errorf("%s delivery: headers %v", d.Event, d.Headers)
-				}
-				var ev model.Event
-				if err := json.Unmarshal(d.Body, &ev); err != nil || ev.Type != d.Event || !strings.HasPrefix(ev.ID, "evt_") {
-					t.Fatalf("%s delivery: envelope %s: %v", d.Event, d.Body, err)
-				}
-				return ev
+		check := func(d webhookrecv.Delivery) model.Event {
+			t.Helper()
+			if err := verifyAsSDKs(d.Headers, d.Body, hook.Secret, word); err != nil {
+				t.Errorf("%s delivery: %v", d.Event, err)
 			}
+			ts, sig := d.Headers.Get("X-"+word+"-Timestamp"), d.Headers.Get("X-"+word+"-Signature")
+			if !crypto.VerifyWebhookSignature(sig, ts, d.Body, hook.Secret) || d.Signature != webhookrecv.SignatureValid {
+				t.Errorf("%s delivery: the contract's verification refuses it (%v)", d.Event, d.Signature)
+			}
+			if got := d.Headers.Get("User-Agent"); got != userAgent {
+				t.Errorf("%s delivery: User-Agent %q, want %q", d.Event, got, userAgent)
+			}
+			if !strings.HasPrefix(d.Headers.Get("X-"+word+"-Delivery"), "dlv_") || d.Headers.Get("X-"+word+"-Event") != d.Event {
+				t.Errorf("%s delivery: headers %v", d.Event, d.Headers)
+			}
+			var ev model.Event
+			if err := json.Unmarshal(d.Body, &ev); err != nil || ev.Type != d.Event || !strings.HasPrefix(ev.ID, "evt_") {
+				t.Fatalf("%s delivery: envelope %s: %v", d.Event, d.Body, err)
+			}
+			return ev
+		}
 
-			mustSend(t, srv, in.EmailAddress, multipartMessage(in.EmailAddress))
-			got := map[string]webhookrecv.Delivery{}
-			for len(got) < 2 {
-				d := nextDelivery(t, recv)
-				got[d.Event] = d
-			}
-			emailID := a.emails(in.EmailAddress, false)[0].ID
-			a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+emailID, nil, nil)
+		mustSend(t, srv, in.EmailAddress, multipartMessage(in.EmailAddress))
+		got := map[string]webhookrecv.Delivery{}
+		for len(got) < 2 {
 			d := nextDelivery(t, recv)
 			got[d.Event] = d
+		}
+		emailID := a.emails(in.EmailAddress, false)[0].ID
+		a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+emailID, nil, nil)
+		d := nextDelivery(t, recv)
+		got[d.Event] = d
 
-			for event, d := range got {
-				ev := check(d)
-				var data struct {
-					ID string `json:"id"`
-				}
-				if err := json.Unmarshal(ev.Data, &data); err != nil || data.ID != idPrefix+emailID {
-					t.Errorf("%s data.id %q, want %q", event, data.ID, idPrefix+emailID)
-				}
-				if p != server.CompatReference {
-					continue
-				}
-				ref := recorded[event]
-				if want, have := serviceHeaders(ref.header()), serviceHeaders(d.Headers); !slices.Equal(want, have) {
-					t.Errorf("%s headers %v, the reference deployment sends %v", event, have, want)
-				}
-				var refEnvelope model.Event
-				if err := json.Unmarshal([]byte(ref.Body), &refEnvelope); err != nil {
-					t.Fatal(err)
-				}
-				if want, have := jsonKeys(t, []byte(ref.Body)), jsonKeys(t, d.Body); !slices.Equal(want, have) {
-					t.Errorf("%s envelope %v, the reference deployment sends %v", event, have, want)
-				}
-				// This mail has a Cc the recorded one lacks; cc is optional.
-				have := slices.DeleteFunc(jsonKeys(t, ev.Data), func(k string) bool { return k == "cc" })
-				if want := jsonKeys(t, refEnvelope.Data); !slices.Equal(want, have) {
-					t.Errorf("%s data %v, the reference deployment sends %v", event, have, want)
-				}
+		for event, d := range got {
+			ev := check(d)
+			var data struct {
+				ID string `json:"id"`
 			}
+			if err := json.Unmarshal(ev.Data, &data); err != nil || data.ID != idPrefix+emailID {
+				t.Errorf("%s data.id %q, want %q", event, data.ID, idPrefix+emailID)
+			}
+			if p != server.CompatReference {
+				continue
+			}
+			ref := recorded[event]
+			if want, have := serviceHeaders(ref.header()), serviceHeaders(d.Headers); !slices.Equal(want, have) {
+				t.Errorf("%s headers %v, the reference deployment sends %v", event, have, want)
+			}
+			var refEnvelope model.Event
+			if err := json.Unmarshal([]byte(ref.Body), &refEnvelope); err != nil {
+				t.Fatal(err)
+			}
+			if want, have := jsonKeys(t, []byte(ref.Body)), jsonKeys(t, d.Body); !slices.Equal(want, have) {
+				t.Errorf("%s envelope %v, the reference deployment sends %v", event, have, want)
+			}
+			// This mail has a Cc the recorded one lacks; cc is optional.
+			have := slices.DeleteFunc(jsonKeys(t, ev.Data), func(k string) bool { return k == "cc" })
+			if want := jsonKeys(t, refEnvelope.Data); !slices.Equal(want, have) {
+				t.Errorf("%s data %v, the reference deployment sends %v", event, have, want)
+			}
+		}
 
-			// The test operation is signed and labelled like every delivery.
-			a.expect(testStatus, "POST", "/api/webhooks/"+hook.ID+"/test", nil, nil)
-			check(nextDelivery(t, recv))
-		})
-	}
+		// The test operation is signed and labelled like every delivery.
+		a.expect(testStatus, "POST", "/api/webhooks/"+hook.ID+"/test", nil, nil)
+		check(nextDelivery(t, recv))
+	})
 }

@@ -11,11 +11,15 @@ import (
 	"sandview/server/servertest"
 )
 
-// profiles are the wire profiles every compat test runs under.
-var profiles = []server.Compat{server.CompatContract, server.CompatReference}
-
-func withCompat(c server.Compat) func(*server.Config) {
-	return func(cfg *server.Config) { cfg.Compat = c }
+// inEveryProfile runs fn as a subtest per wire profile, each against a
+// server of its own (webhooks may point at loopback) with a plain inbox.
+func inEveryProfile(t *testing.T, fn func(t *testing.T, p server.Compat, srv *server.Server, a *api, in model.Inbox)) {
+	for _, p := range []server.Compat{server.CompatContract, server.CompatReference} {
+		t.Run(string(p), func(t *testing.T) {
+			srv, a := startServer(t, loopbackWebhooks, func(cfg *server.Config) { cfg.Compat = p })
+			fn(t, p, srv, a, a.createPlain(nil))
+		})
+	}
 }
 
 func TestParseCompat(t *testing.T) {
@@ -70,24 +74,20 @@ func TestTestEmailFormsInEveryProfile(t *testing.T) {
 		{"auth null", map[string]any{"auth": nil, "spf": "neutral"}, results{"neutral", "pass", "pass", "pass"}},
 		{"empty auth", map[string]any{"auth": map[string]any{}}, results{"pass", "pass", "pass", "pass"}},
 	}
-	for _, p := range profiles {
-		t.Run(string(p), func(t *testing.T) {
-			_, a := startServer(t, withCompat(p))
-			in := a.createPlain(nil)
-			for _, tc := range cases {
-				tc.body["to"] = in.EmailAddress
-				tc.body["subject"] = tc.name
-				var created model.TestEmailResponse
-				a.expect(http.StatusCreated, "POST", "/api/test/emails", tc.body, &created)
-				meta, parsed := decodePlain(t, a.email(in.EmailAddress, created.EmailID))
-				auth := parsed.AuthResults
-				got := results{auth.SPF.Result, auth.DKIM[0].Result, auth.DMARC.Result, auth.ReverseDNS.Result}
-				if meta.Subject != tc.name || got != tc.want {
-					t.Errorf("%s: subject %q, results %+v; want %+v", tc.name, meta.Subject, got, tc.want)
-				}
+	inEveryProfile(t, func(t *testing.T, _ server.Compat, _ *server.Server, a *api, in model.Inbox) {
+		for _, tc := range cases {
+			tc.body["to"] = in.EmailAddress
+			tc.body["subject"] = tc.name
+			var created model.TestEmailResponse
+			a.expect(http.StatusCreated, "POST", "/api/test/emails", tc.body, &created)
+			meta, parsed := decodePlain(t, a.email(in.EmailAddress, created.EmailID))
+			auth := parsed.AuthResults
+			got := results{auth.SPF.Result, auth.DKIM[0].Result, auth.DMARC.Result, auth.ReverseDNS.Result}
+			if meta.Subject != tc.name || got != tc.want {
+				t.Errorf("%s: subject %q, results %+v; want %+v", tc.name, meta.Subject, got, tc.want)
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestTestEmailRefusals: a body mixing both forms, or choosing a result the
@@ -106,17 +106,13 @@ func TestTestEmailRefusals(t *testing.T) {
 		{"nested spf skipped", map[string]any{"auth": map[string]any{"spf": "skipped"}}, `auth.spf must be one of pass, fail, softfail, neutral, none, temperror, permerror, got "skipped"`},
 		{"top-level dkim empty", map[string]any{"dkim": ""}, `dkim must be one of pass, fail, none, got ""`},
 	}
-	for _, p := range profiles {
-		t.Run(string(p), func(t *testing.T) {
-			_, a := startServer(t, withCompat(p))
-			in := a.createPlain(nil)
-			for _, tc := range cases {
-				tc.body["to"] = in.EmailAddress
-				a.expectError(http.StatusBadRequest, "POST", "/api/test/emails", tc.body, tc.want)
-			}
-			if n := a.sync(in.EmailAddress).EmailCount; n != 0 {
-				t.Fatalf("refused test emails stored %d emails", n)
-			}
-		})
-	}
+	inEveryProfile(t, func(t *testing.T, _ server.Compat, _ *server.Server, a *api, in model.Inbox) {
+		for _, tc := range cases {
+			tc.body["to"] = in.EmailAddress
+			a.expectError(http.StatusBadRequest, "POST", "/api/test/emails", tc.body, tc.want)
+		}
+		if n := a.sync(in.EmailAddress).EmailCount; n != 0 {
+			t.Fatalf("refused test emails stored %d emails", n)
+		}
+	})
 }

@@ -88,9 +88,6 @@ func describeBodyError(err error, path string) string {
 		}
 		return fmt.Sprintf("request body must be %s, got JSON %s", jsonKind(typeErr.Type), typeErr.Value)
 	}
-	if path != "" {
-		return fmt.Sprintf("field %s is not valid JSON: %v", path, err)
-	}
 	return fmt.Sprintf("request body is not valid JSON: %v", err)
 }
 
