@@ -8,25 +8,25 @@ import (
 	"strings"
 )
 
-// UnknownPropertyError is a request property the target type does not name.
-type UnknownPropertyError struct {
+// unknownPropertyError is a request property the target type does not name.
+type unknownPropertyError struct {
 	// Path locates the property, e.g. "filter.rules[0].colour".
 	Path string
 	// Allowed lists the properties the enclosing object takes.
 	Allowed []string
 }
 
-func (e *UnknownPropertyError) Error() string {
+func (e *unknownPropertyError) Error() string {
 	return fmt.Sprintf("property %s should not exist (allowed here: %s)", e.Path, strings.Join(e.Allowed, ", "))
 }
 
-// DuplicatePropertyError is a property given twice in one object, whose
+// duplicatePropertyError is a property given twice in one object, whose
 // first value would be lost.
-type DuplicatePropertyError struct {
+type duplicatePropertyError struct {
 	Path string
 }
 
-func (e *DuplicatePropertyError) Error() string {
+func (e *duplicatePropertyError) Error() string {
 	return fmt.Sprintf("property %s is given more than once", e.Path)
 }
 
@@ -37,7 +37,7 @@ func (e *DuplicatePropertyError) Error() string {
 func checkProperties(dec *json.Decoder, t reflect.Type, path string) error {
 	tok, err := dec.Token()
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return err
 	}
 	delim, ok := tok.(json.Delim)
 	if !ok {
@@ -62,19 +62,19 @@ func checkProperties(dec *json.Decoder, t reflect.Type, path string) error {
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return fmt.Errorf("read %s: %w", path, err)
+			return err
 		}
 		name, _ := tok.(string)
 		at := joinPath(path, name)
 		if seen[name] {
-			return &DuplicatePropertyError{Path: at}
+			return &duplicatePropertyError{Path: at}
 		}
 		seen[name] = true
 		var next reflect.Type
 		if fields != nil {
 			f, ok := fields.byName[name]
 			if !ok {
-				return &UnknownPropertyError{Path: at, Allowed: fields.names}
+				return &unknownPropertyError{Path: at, Allowed: fields.names}
 			}
 			next = f
 		} else if t != nil && t.Kind() == reflect.Map {
