@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"mime/quotedprintable"
@@ -19,20 +20,31 @@ import (
 // defaultTestSender is the From of a test email that names none.
 const defaultTestSender = "test@sandview.test"
 
-// testEmailBody accepts both forms of POST /api/test/emails: the
-// contract's top-level spf/dkim/dmarc/reverseDns (a boolean) and the
-// deployed nested auth object (reverseDns a string).
+// testEmailAuth is the chosen result of each check, as the request gives
+// it: empty (nil) when the check is not chosen.
+type testEmailAuth struct {
+	SPF        *string         `json:"spf"`
+	DKIM       *string         `json:"dkim"`
+	DMARC      *string         `json:"dmarc"`
+	ReverseDNS json.RawMessage `json:"reverseDns"` // a boolean or pass, fail, none
+}
+
+// chosen reports whether any check is chosen.
+func (a testEmailAuth) chosen() bool {
+	return a.SPF != nil || a.DKIM != nil || a.DMARC != nil || !httpapi.IsNull(a.ReverseDNS)
+}
+
+// testEmailBody is POST /api/test/emails in either form: the contract's
+// (spf, dkim, dmarc, reverseDns at the top level) or the deployed one (the
+// same under "auth"), not both at once.
 type testEmailBody struct {
-	To         string               `json:"to"`
-	From       string               `json:"from"`
-	Subject    *string              `json:"subject"`
-	Text       *string              `json:"text"`
-	HTML       string               `json:"html"`
-	SPF        string               `json:"spf"`
-	DKIM       string               `json:"dkim"`
-	DMARC      string               `json:"dmarc"`
-	ReverseDNS json.RawMessage      `json:"reverseDns"`
-	Auth       *model.TestEmailAuth `json:"auth"`
+	To      string         `json:"to"`
+	From    string         `json:"from"`
+	Subject *string        `json:"subject"`
+	Text    *string        `json:"text"`
+	HTML    string         `json:"html"`
+	Auth    *testEmailAuth `json:"auth"`
+	testEmailAuth
 }
 
 // Result values the test endpoint accepts per check.
@@ -102,7 +114,7 @@ func (s *Server) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, http.StatusNotFound, "Inbox not found: %s", to)
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusOK, model.TestEmailResponse{EmailID: out[0].id})
+	httpapi.WriteJSON(w, http.StatusCreated, model.TestEmailResponse{EmailID: out[0].id})
 }
 
 // testAuthChoice is the chosen result of each check.
@@ -110,49 +122,62 @@ type testAuthChoice struct {
 	spf, dkim, dmarc, reverseDNS string
 }
 
-// authChoice merges both request forms (nested wins) and validates the
-// values; unchosen checks pass.
+// authChoice reads the chosen results from whichever form the body uses
+// and validates them; unchosen checks pass.
 func (b testEmailBody) authChoice() (testAuthChoice, error) {
-	c := testAuthChoice{spf: b.SPF, dkim: b.DKIM, dmarc: b.DMARC}
-	if raw := bytes.TrimSpace(b.ReverseDNS); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
-		var asBool bool
-		var asString string
-		switch {
-		case json.Unmarshal(raw, &asBool) == nil:
-			c.reverseDNS = model.ResultFail
-			if asBool {
-				c.reverseDNS = model.ResultPass
-			}
-		case json.Unmarshal(raw, &asString) == nil:
-			c.reverseDNS = asString
-		default:
-			return c, fmt.Errorf("reverseDns must be a boolean (or one of pass, fail, none), got %s", raw)
+	given, prefix := b.testEmailAuth, ""
+	if b.Auth != nil {
+		if given.chosen() {
+			return testAuthChoice{}, errors.New("auth results are given both at the top level (spf, dkim, dmarc, reverseDns) and in the auth object: use one form")
 		}
+		given, prefix = *b.Auth, "auth."
 	}
-	if a := b.Auth; a != nil {
-		for _, f := range []struct {
-			dst *string
-			v   string
-		}{{&c.spf, a.SPF}, {&c.dkim, a.DKIM}, {&c.dmarc, a.DMARC}, {&c.reverseDNS, a.ReverseDNS}} {
-			if f.v != "" {
-				*f.dst = f.v
-			}
-		}
+	reverseDNS, err := reverseDNSChoice(given.ReverseDNS)
+	if err != nil {
+		return testAuthChoice{}, fmt.Errorf("%sreverseDns %w", prefix, err)
 	}
+	var c testAuthChoice
 	for _, f := range []struct {
 		name    string
-		v       *string
+		dst, v  *string
 		allowed []string
-	}{{"spf", &c.spf, testSPFResults}, {"dkim", &c.dkim, testOtherResults}, {"dmarc", &c.dmarc, testOtherResults}, {"reverseDns", &c.reverseDNS, testOtherResults}} {
-		if *f.v == "" {
-			*f.v = model.ResultPass
+	}{
+		{"spf", &c.spf, given.SPF, testSPFResults},
+		{"dkim", &c.dkim, given.DKIM, testOtherResults},
+		{"dmarc", &c.dmarc, given.DMARC, testOtherResults},
+		{"reverseDns", &c.reverseDNS, reverseDNS, testOtherResults},
+	} {
+		if f.v == nil {
+			*f.dst = model.ResultPass
 			continue
 		}
 		if !slices.Contains(f.allowed, *f.v) {
-			return c, fmt.Errorf("%s must be one of %s, got %q", f.name, strings.Join(f.allowed, ", "), *f.v)
+			return c, fmt.Errorf("%s%s must be one of %s, got %q", prefix, f.name, strings.Join(f.allowed, ", "), *f.v)
 		}
+		*f.dst = *f.v
 	}
 	return c, nil
+}
+
+// reverseDNSChoice reads reverseDns: true (pass), false (fail), or a
+// result string; nil when absent.
+func reverseDNSChoice(raw json.RawMessage) (*string, error) {
+	if httpapi.IsNull(raw) {
+		return nil, nil
+	}
+	var asBool bool
+	if json.Unmarshal(raw, &asBool) == nil {
+		result := model.ResultFail
+		if asBool {
+			result = model.ResultPass
+		}
+		return &result, nil
+	}
+	var asString string
+	if json.Unmarshal(raw, &asString) == nil {
+		return &asString, nil
+	}
+	return nil, fmt.Errorf("must be a boolean or one of %s, got %s", strings.Join(testOtherResults, ", "), raw)
 }
 
 // results renders the choice as the email's authentication results.

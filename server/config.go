@@ -55,6 +55,9 @@ type Config struct {
 	DataDir string
 	// Dev enables POST /api/test/emails (SVC_SDK_DEVELOPMENT=true).
 	Dev bool
+	// Compat is the wire profile (CompatContract, the default, or
+	// CompatReference); see Compat.
+	Compat Compat
 	// DefaultTTL and MaxTTL bound inbox lifetimes (1h, 168h); the minimum
 	// is always MinTTL.
 	DefaultTTL, MaxTTL time.Duration
@@ -117,6 +120,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	case model.PolicyAlways, model.PolicyEnabled, model.PolicyDisabled, model.PolicyNever:
 	default:
 		return cfg, fmt.Errorf("config: encryption policy %q is not one of always, enabled, disabled, never", cfg.EncryptionPolicy)
+	}
+	if err := cfg.applyCompat(); err != nil {
+		return cfg, err
 	}
 	if cfg.EncryptionContext == "" {
 		cfg.EncryptionContext = crypto.DefaultContext

@@ -19,9 +19,14 @@
 //     accepted and simply never match. Heartbeats are
 //     `data: {"type":"heartbeat","timestamp":"..."}` messages.
 //   - POST /api/test/emails is 404 unless Config.Dev; it accepts the
-//     contract's top-level auth fields and the deployed nested `auth` form,
-//     defaults every unchosen check to pass, and answers 200 {emailId}. An
+//     contract's top-level auth fields and the deployed nested `auth` form
+//     (one of the two; reverseDns a boolean or pass, fail, none), defaults
+//     every unchosen check to pass, and answers 201 {emailId} (any 2xx is
+//     allowed; the deployments and the official SDKs' tests use 201). An
 //     inbox with emailAuth false still gets `skipped` everywhere.
+//   - A request body property the contract does not name answers 400
+//     naming it (httpapi.DecodeBody). Config.Compat picks the wire profile
+//     where the contract and the reference deployment differ (see Compat).
 //   - Sync emailsHash is base64url(SHA-256 of the sorted email ids joined by
 //     "\n"); an empty inbox hashes the empty string.
 //   - Email ids sort in arrival order: 16 hex digits of a sequence seeded

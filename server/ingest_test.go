@@ -51,7 +51,7 @@ func TestTestEmailEndpointBothForms(t *testing.T) {
 	stream := openStream(t, srv, in.InboxHash)
 
 	var created model.TestEmailResponse
-	a.expect(http.StatusOK, "POST", "/api/test/emails", map[string]any{
+	a.expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{
 		"to": strings.ToUpper(in.EmailAddress), "subject": "Top level ✓", "text": "plain body", "html": "<b>html</b>",
 		"spf": "softfail", "dkim": "fail", "dmarc": "none", "reverseDns": false,
 	}, &created)
@@ -67,7 +67,7 @@ func TestTestEmailEndpointBothForms(t *testing.T) {
 		t.Fatalf("top-level auth %+v", auth)
 	}
 
-	a.expect(http.StatusOK, "POST", "/api/test/emails", map[string]any{
+	a.expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{
 		"to": in.EmailAddress, "auth": map[string]any{"spf": "pass", "dkim": "pass", "dmarc": "fail", "reverseDns": "none"},
 	}, &created)
 	meta, parsed = decodePlain(t, a.email(in.EmailAddress, created.EmailID))
@@ -85,7 +85,7 @@ func TestTestEmailEndpointBothForms(t *testing.T) {
 	}
 
 	noAuth := a.createPlain(map[string]any{"emailAuth": false})
-	a.expect(http.StatusOK, "POST", "/api/test/emails", map[string]any{"to": noAuth.EmailAddress, "spf": "pass"}, &created)
+	a.expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{"to": noAuth.EmailAddress, "spf": "pass"}, &created)
 	_, parsed = decodePlain(t, a.email(noAuth.EmailAddress, created.EmailID))
 	if parsed.AuthResults.SPF.Result != "skipped" {
 		t.Fatalf("emailAuth false inbox got %+v", parsed.AuthResults.SPF)

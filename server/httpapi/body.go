@@ -22,10 +22,11 @@ const MaxBodyBytes = 1 << 20
 // checks decide, so a route with a required field answers 400 naming that
 // field, and a route whose fields are all optional accepts it.
 //
-// Unknown properties are ignored. Every body passes through decodeJSON, so
-// refusing them later is one switch there (the decoder's
-// DisallowUnknownFields) and one case in describeBodyError naming the
-// property.
+// Strictness: a property v's type does not name (matched exactly, case
+// included), at any depth, or a property given twice, is refused with its
+// path, e.g. "filter.rules[0].colour". Values whose type decodes itself (a
+// json.Unmarshaler such as json.RawMessage) are checked by their owner,
+// which decodes them with DecodeValue.
 func DecodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err != nil {
@@ -40,11 +41,26 @@ func DecodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return true
 	}
-	if err := decodeJSON(data, v); err != nil {
-		WriteError(w, http.StatusBadRequest, "%s", describeBodyError(err))
+	if err := DecodeValue(data, v, ""); err != nil {
+		WriteError(w, http.StatusBadRequest, "%v", err)
 		return false
 	}
 	return true
+}
+
+// DecodeValue decodes data, exactly one JSON value, into v under DecodeBody's
+// rules. path is where the value sits in the request body ("template"; ""
+// for the body itself) and prefixes the names in error messages. The
+// error's text is meant for a 400 answer.
+func DecodeValue(data []byte, v any, path string) error {
+	if err := decodeJSON(data, v); err != nil {
+		return errors.New(describeBodyError(err, path))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := checkProperties(dec, reflect.TypeOf(v), path); err != nil {
+		return err
+	}
+	return nil
 }
 
 // errTrailingData is a body holding more than one JSON value.
@@ -62,13 +78,28 @@ func decodeJSON(data []byte, v any) error {
 	return nil
 }
 
-// describeBodyError is the 400 message for a body decodeJSON refused.
-func describeBodyError(err error) string {
+// describeBodyError is the 400 message for a value decodeJSON refused; path
+// is where the value sits in the body.
+func describeBodyError(err error, path string) string {
 	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &typeErr) && typeErr.Field != "" {
-		return fmt.Sprintf("field %s must be %s, got %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
+	if errors.As(err, &typeErr) {
+		if field := joinPath(path, typeErr.Field); field != "" {
+			return fmt.Sprintf("field %s must be %s, got %s", field, jsonKind(typeErr.Type), typeErr.Value)
+		}
+		return fmt.Sprintf("request body must be %s, got JSON %s", jsonKind(typeErr.Type), typeErr.Value)
 	}
 	return fmt.Sprintf("request body is not valid JSON: %v", err)
+}
+
+// joinPath names property name inside path.
+func joinPath(path, name string) string {
+	switch {
+	case path == "":
+		return name
+	case name == "":
+		return path
+	}
+	return path + "." + name
 }
 
 // jsonKind names the JSON value a Go type decodes from.
@@ -92,4 +123,10 @@ func jsonKind(t reflect.Type) string {
 		return "an object"
 	}
 	return "a " + t.String()
+}
+
+// IsNull reports a JSON value that is absent (empty) or null.
+func IsNull(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || bytes.Equal(raw, []byte("null"))
 }

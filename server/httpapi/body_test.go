@@ -15,10 +15,16 @@ import (
 // DecodeBody and answers what it decoded.
 func decodeServer(t *testing.T) string {
 	t.Helper()
+	type rule struct {
+		Field string `json:"field"`
+	}
 	type request struct {
 		Name  string `json:"name"`
 		Count *int   `json:"count"`
 		Tags  []string
+		Rules []rule            `json:"rules,omitempty"`
+		Extra map[string]string `json:"extra,omitempty"`
+		Raw   json.RawMessage   `json:"raw,omitempty"`
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req := request{Name: "untouched"}
@@ -43,7 +49,14 @@ func TestDecodeBody(t *testing.T) {
 		{"whitespace is the empty object", " \r\n\t ", 200, `{"name":"untouched","count":null,"Tags":null}`},
 		{"the empty object", "{}", 200, `{"name":"untouched","count":null,"Tags":null}`},
 		{"fields", `{"name":"a","count":2,"Tags":["x"]}`, 200, `{"name":"a","count":2,"Tags":["x"]}`},
-		{"unknown properties are ignored", `{"name":"a","colour":"red"}`, 200, `{"name":"a","count":null,"Tags":null}`},
+		{"an unknown property is named", `{"name":"a","colour":"red"}`, 400, "property colour should not exist (allowed here: name, count, Tags, rules, extra, raw)"},
+		{"names match exactly", `{"Name":"a"}`, 400, "property Name should not exist"},
+		{"a nested unknown property is named with its path", `{"rules":[{"field":"a"},{"field":"b","colour":1}]}`, 400, "property rules[1].colour should not exist (allowed here: field)"},
+		{"a repeated property", `{"name":"a","name":"b"}`, 400, "property name is given more than once"},
+		{"a map takes any key", `{"extra":{"colour":"red"}}`, 200, `{"name":"untouched","count":null,"Tags":null,"extra":{"colour":"red"}}`},
+		{"a self-decoding value is its owner's to check", `{"raw":{"colour":"red"}}`, 200, `{"name":"untouched","count":null,"Tags":null,"raw":{"colour":"red"}}`},
+		{"not an object", `[1]`, 400, "request body must be an object, got JSON array"},
+		{"wrong type deep inside names the path", `{"rules":[{"field":3}]}`, 400, "field rules.field must be a string, got number"},
 		{"wrong type names the field and the kind", `{"count":"2"}`, 400, "field count must be an integer, got string"},
 		{"wrong type in an array", `{"Tags":[1]}`, 400, "field Tags must be a string, got number"},
 		{"not JSON", `{"name":`, 400, "request body is not valid JSON"},

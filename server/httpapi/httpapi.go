@@ -1,7 +1,8 @@
 // Package httpapi is the HTTP plumbing the embedded server and its webhook
 // engine share, so that every route reads and answers the same way: it
-// decodes JSON request bodies (one size limit, one empty-body rule, one set
-// of 400 messages) and writes JSON responses and the interface's error body
+// decodes JSON request bodies (one size limit, one empty-body rule, one
+// strictness rule for properties the target type does not name, one set of
+// 400 messages) and writes JSON responses and the interface's error body
 // {statusCode, message, error}.
 package httpapi
 

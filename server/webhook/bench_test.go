@@ -69,7 +69,7 @@ func BenchmarkRenderTemplates(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				v, err := newEventView(ev, "evt_bench", ev.At, DefaultMaxHeaders, DefaultMaxHeaderValueLen, nil)
+				v, err := newEventView(ev, "evt_bench", ev.At, DefaultConfig().dataShape(), nil)
 				if err != nil {
 					b.Fatal(err)
 				}

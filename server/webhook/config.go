@@ -36,11 +36,6 @@ const (
 	testResponseBodyLimit  = 1024
 	incomingQueueSize      = 4096
 	rememberedEmails       = 10000
-	userAgent              = "Service-Webhook/1.0"
-	headerSignature        = "X-Service-Signature"
-	headerEvent            = "X-Service-Event"
-	headerDelivery         = "X-Service-Delivery"
-	headerTimestamp        = "X-Service-Timestamp"
 	defaultContentType     = "application/json"
 	drainedResponseBodyMax = 64 << 10
 )
@@ -76,6 +71,10 @@ type Config struct {
 	// RequireAuthDefault is the default of a filter's requireAuth
 	// (SVC_WEBHOOK_REQUIRE_AUTH_DEFAULT).
 	RequireAuthDefault bool
+	// ReferenceWire answers and delivers like the reference deployment
+	// instead of as the interface is written (see wire); the server sets it
+	// from its Config.Compat.
+	ReferenceWire bool
 	// MaxHeaders and MaxHeaderValueLen bound the headers of an
 	// email.received payload (SVC_WEBHOOK_MAX_HEADERS 50,
 	// SVC_WEBHOOK_MAX_HEADER_VALUE_LEN 1000).

@@ -74,7 +74,7 @@ func (e *Engine) dispatch(ev Incoming) error {
 		}
 	}
 
-	view, err := newEventView(ev, newID("evt_"), at, e.cfg.MaxHeaders, e.cfg.MaxHeaderValueLen, summary)
+	view, err := newEventView(ev, newID("evt_"), at, e.cfg.dataShape(), summary)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,14 @@
 // Config.DataDir set, webhooks and pending retries live in their own bbolt
 // file (webhooks.db) and survive a restart.
 //
+// Config.ReferenceWire switches the routes and deliveries from the
+// interface as written to the reference deployment's behaviour where the two
+// differ (see wire): status codes of test, rotate-secret, invalid templates
+// and filters and deletes of unknown webhooks; secret and stats in create
+// and update answers; the X-Vault-* delivery headers and User-Agent; data.id
+// without the msg_ prefix. Signing is the same in both: HMAC-SHA256 over
+// "<timestamp>.<body>" keyed with the whole secret string, whsec_ included.
+//
 // Decisions where the contract is silent:
 //
 //   - A delivery is one event sent to one webhook, with all of its attempts.
@@ -57,16 +65,19 @@
 //     dropped and logged.
 //   - Routes are scoped: a global route does not see inbox webhooks and an
 //     inbox route sees only that inbox's. Deleting an unknown webhook
-//     answers 404 (the contract's error table). Lists are oldest first, in
+//     answers 404 (the contract's error table; 204 under the reference
+//     wire). Lists are oldest first, in
 //     creation order: webhooks and deliveries take a number from one
 //     increasing sequence that is stored with them, so neither the clock's
 //     resolution nor a restart can reorder them. Repeated event names are
-//     dropped. Unknown request fields are ignored; an empty request body is
-//     the empty object (httpapi.DecodeBody), so an empty update changes
-//     nothing.
+//     dropped. A request property the contract does not name, at any
+//     depth (template and filter objects included), answers 400 naming it;
+//     an empty request body is the empty object (httpapi.DecodeBody), so an
+//     empty update changes nothing.
 //     A filter's requireAuth is resolved against the server default at
 //     create/update time and shown in responses. Update answers without
-//     secret and stats, like lists; create answers with the secret.
+//     secret and stats, like lists; create answers with the secret (under
+//     the reference wire both answer with secret and stats, like get).
 //   - Every delivery is its own goroutine waiting for a slot of its webhook
 //     (10), then a slot overall (100); a webhook's waiting deliveries never
 //     hold overall slots.

@@ -24,6 +24,7 @@ type Inboxes interface {
 // Engine owns the webhooks: it serves their routes and delivers events.
 type Engine struct {
 	cfg     Config
+	wire    wire // cfg.wire()
 	inboxes Inboxes
 	log     *slog.Logger
 	store   *diskStore
@@ -60,6 +61,7 @@ func New(cfg Config, inboxes Inboxes) (*Engine, error) {
 	}
 	e := &Engine{
 		cfg:        cfg,
+		wire:       cfg.wire(),
 		inboxes:    inboxes,
 		log:        cfg.Logger,
 		queue:      make(chan Incoming, incomingQueueSize),

@@ -20,7 +20,8 @@ type Incoming struct {
 	// At is when it happened.
 	At time.Time
 	// InboxEmail and InboxHash name the inbox; EmailID is the server's email
-	// id (without the `msg_` prefix).
+	// id (without the `msg_` prefix; Received.ID is replaced by the id in
+	// the engine's data shape).
 	InboxEmail, InboxHash, EmailID string
 	// Reason is set on email.deleted.
 	Reason string
@@ -74,19 +75,32 @@ type eventView struct {
 	tree        map[string]any
 }
 
-// newEventView builds the envelope of ev with a fresh event id. The
-// email.received payload gets the header limits.
-func newEventView(ev Incoming, eventID string, at time.Time, maxHeaders, maxValueLen int, summary *emailSummary) (*eventView, error) {
+// dataShape is how event data is written: the header limits of
+// email.received and the form of the email id (data.id).
+type dataShape struct {
+	maxHeaders, maxHeaderValueLen int
+	messageIDPrefix               string
+}
+
+// dataShape is the shape cfg gives event data.
+func (cfg Config) dataShape() dataShape {
+	return dataShape{maxHeaders: cfg.MaxHeaders, maxHeaderValueLen: cfg.MaxHeaderValueLen, messageIDPrefix: cfg.wire().messageIDPrefix}
+}
+
+// newEventView builds the envelope of ev with a fresh event id, its data
+// written in shape.
+func newEventView(ev Incoming, eventID string, at time.Time, shape dataShape, summary *emailSummary) (*eventView, error) {
 	v := &eventView{at: at, summary: summary}
-	msgID := "msg_" + ev.EmailID
+	msgID := shape.messageIDPrefix + ev.EmailID
 	var data any
 	switch ev.Type {
 	case model.EventEmailReceived:
 		r := model.EmailReceivedData{ID: msgID, InboxID: ev.InboxHash, InboxEmail: ev.InboxEmail}
 		if ev.Received != nil {
 			r = *ev.Received
+			r.ID = msgID
 		}
-		r.Headers = limitHeaders(r.Headers, maxHeaders, maxValueLen)
+		r.Headers = limitHeaders(r.Headers, shape.maxHeaders, shape.maxHeaderValueLen)
 		if r.To == nil {
 			r.To = []model.EventAddress{}
 		}

@@ -2,7 +2,6 @@ package webhook
 
 import (
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,11 +26,11 @@ type compiledRule struct {
 	re            *regexp.Regexp
 }
 
-// filterError is a filter the contract refuses; status says with which code
-// (400 for a malformed filter, 422 for a bad regular expression).
+// filterError is a filter the contract refuses: malformed (400), or invalid
+// when a regular expression does not compile (422 in the contract).
 type filterError struct {
-	status int
-	msg    string
+	invalid bool
+	msg     string
 }
 
 func (e *filterError) Error() string { return e.msg }
@@ -40,7 +39,7 @@ func (e *filterError) Error() string { return e.msg }
 // default (the returned config carries the effective value).
 func compileFilter(f model.FilterConfig, requireAuthDefault bool) (*compiledFilter, model.FilterConfig, error) {
 	bad := func(format string, args ...any) error {
-		return &filterError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+		return &filterError{msg: fmt.Sprintf(format, args...)}
 	}
 	switch f.Mode {
 	case model.FilterModeAll, model.FilterModeAny:
@@ -87,7 +86,7 @@ func compileFilter(f model.FilterConfig, requireAuthDefault bool) (*compiledFilt
 			}
 			re, err := regexp.Compile(expr)
 			if err != nil {
-				return nil, f, &filterError{status: http.StatusUnprocessableEntity, msg: fmt.Sprintf("filter.rules[%d].value is not a valid regular expression: %v", i, err)}
+				return nil, f, &filterError{invalid: true, msg: fmt.Sprintf("filter.rules[%d].value is not a valid regular expression: %v", i, err)}
 			}
 			cr.re = re
 		case r.Operator == model.OpDomain:

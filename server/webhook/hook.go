@@ -111,7 +111,8 @@ func newSecret() string {
 	return "whsec_" + hex.EncodeToString(b[:])
 }
 
-// requestError is a refused request: status 400, 404, 409 or 422.
+// requestError is a refused request: status 400, 404, 409 or 422 (400
+// under the reference wire).
 type requestError struct {
 	status int
 	msg    string
@@ -191,7 +192,8 @@ func checkDescription(d string) error {
 }
 
 // compileParts compiles a filter and a template, mapping their errors to
-// request errors (400 or 422).
+// request errors (400, or the profile's status for a regular expression or
+// template that does not compile).
 func (cfg Config) compileParts(f *model.FilterConfig, t *model.WebhookTemplate) (*compiledFilter, *model.FilterConfig, *compiledTemplate, error) {
 	var cf *compiledFilter
 	var stored *model.FilterConfig
@@ -200,8 +202,8 @@ func (cfg Config) compileParts(f *model.FilterConfig, t *model.WebhookTemplate) 
 		if err != nil {
 			status := http.StatusBadRequest
 			var fe *filterError
-			if errors.As(err, &fe) {
-				status = fe.status
+			if errors.As(err, &fe) && fe.invalid {
+				status = cfg.wire().invalidStatus
 			}
 			return nil, nil, nil, &requestError{status: status, msg: err.Error()}
 		}
@@ -209,7 +211,7 @@ func (cfg Config) compileParts(f *model.FilterConfig, t *model.WebhookTemplate) 
 	}
 	ct, err := compileTemplate(t)
 	if err != nil {
-		return nil, nil, nil, &requestError{status: http.StatusUnprocessableEntity, msg: err.Error()}
+		return nil, nil, nil, &requestError{status: cfg.wire().invalidStatus, msg: err.Error()}
 	}
 	return cf, stored, ct, nil
 }

@@ -75,7 +75,7 @@ func (e *Engine) create(sc scope, req model.CreateWebhookRequest) (model.Webhook
 		return model.Webhook{}, &requestError{status: http.StatusConflict, msg: fmt.Sprintf("webhook limit reached for inbox %s (%d)", sc.inboxEmail, limit)}
 	}
 	e.hooks[rec.ID] = h
-	view := h.view(true, false)
+	view := h.view(true, e.wire.fullViews)
 	e.mu.Unlock()
 	if err := e.store.putHooks(rec); err != nil {
 		e.mu.Lock()
@@ -150,7 +150,7 @@ func (e *Engine) update(sc scope, id string, req model.UpdateWebhookRequest) (mo
 	}
 	r.UpdatedAt = &now
 	rec := *r
-	view := h.view(false, false)
+	view := h.view(e.wire.fullViews, e.wire.fullViews)
 	e.mu.Unlock()
 	if err := e.store.putHooks(rec); err != nil {
 		return model.Webhook{}, fmt.Errorf("update webhook: %w", err)
@@ -172,7 +172,7 @@ func (e *Engine) test(ctx context.Context, sc scope, id string) (model.TestWebho
 		return model.TestWebhookResponse{}, &requestError{status: http.StatusNotFound, msg: "webhook " + id + " not found"}
 	}
 	now := e.cfg.Now()
-	view, err := newEventView(sampleIncoming(eventType, now), newID("evt_"), now, e.cfg.MaxHeaders, e.cfg.MaxHeaderValueLen, nil)
+	view, err := newEventView(sampleIncoming(eventType, now), newID("evt_"), now, e.cfg.dataShape(), nil)
 	if err != nil {
 		return model.TestWebhookResponse{}, fmt.Errorf("build test event: %w", err)
 	}

@@ -25,6 +25,10 @@ func (e *Engine) Register(mux *http.ServeMux, guard func(http.Handler) http.Hand
 			sc := scope{}
 			if inbox {
 				hash, address, ok := e.lookupInbox(r.PathValue("email"))
+				if !ok && r.Method == http.MethodDelete && e.wire.idempotentDelete {
+					w.WriteHeader(http.StatusNoContent)
+					return
+				}
 				if !ok {
 					httpapi.WriteError(w, http.StatusNotFound, "inbox %s not found", r.PathValue("email"))
 					return
@@ -63,8 +67,8 @@ func (e *Engine) lookupInbox(address string) (hash, canonical string, ok bool) {
 }
 
 func (e *Engine) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) {
-	var req model.CreateWebhookRequest
-	if !httpapi.DecodeBody(w, r, &req) {
+	req, ok := decodeCreate(w, r)
+	if !ok {
 		return
 	}
 	wh, err := e.create(sc, req)
@@ -102,8 +106,8 @@ func (e *Engine) handleGet(w http.ResponseWriter, r *http.Request, sc scope) {
 }
 
 func (e *Engine) handleUpdate(w http.ResponseWriter, r *http.Request, sc scope) {
-	var req model.UpdateWebhookRequest
-	if !httpapi.DecodeBody(w, r, &req) {
+	req, ok := decodeUpdate(w, r)
+	if !ok {
 		return
 	}
 	wh, err := e.update(sc, r.PathValue("id"), req)
@@ -122,6 +126,10 @@ func (e *Engine) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) 
 		e.removeLocked(id)
 	}
 	e.mu.Unlock()
+	if !ok && e.wire.idempotentDelete {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	if !ok {
 		writeNotFound(w, id)
 		return
@@ -140,7 +148,7 @@ func (e *Engine) handleTest(w http.ResponseWriter, r *http.Request, sc scope) {
 		writeRequestError(w, err)
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusOK, res)
+	httpapi.WriteJSON(w, e.wire.actionStatus, res)
 }
 
 func (e *Engine) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) {
@@ -166,7 +174,7 @@ func (e *Engine) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) 
 		httpapi.WriteError(w, http.StatusInternalServerError, "the new secret could not be saved")
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusOK, model.RotateSecretResponse{ID: id, Secret: rec.Secret, PreviousSecretValidUntil: rec.PreviousSecretValidUntil})
+	httpapi.WriteJSON(w, e.wire.actionStatus, model.RotateSecretResponse{ID: id, Secret: rec.Secret, PreviousSecretValidUntil: rec.PreviousSecretValidUntil})
 }
 
 func (e *Engine) handleTemplates(w http.ResponseWriter, _ *http.Request, _ scope) {

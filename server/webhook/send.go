@@ -45,11 +45,11 @@ func (e *Engine) send(ctx context.Context, url, secret, eventType, deliveryID st
 	}
 	ts := strconv.FormatInt(e.cfg.Now().Unix(), 10)
 	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("User-Agent", userAgent)
-	req.Header.Set(headerSignature, crypto.SignWebhook(secret, ts, body))
-	req.Header.Set(headerEvent, eventType)
-	req.Header.Set(headerDelivery, deliveryID)
-	req.Header.Set(headerTimestamp, ts)
+	req.Header.Set("User-Agent", e.wire.userAgent)
+	req.Header.Set(e.wire.header("Signature"), crypto.SignWebhook(secret, ts, body))
+	req.Header.Set(e.wire.header("Event"), eventType)
+	req.Header.Set(e.wire.header("Delivery"), deliveryID)
+	req.Header.Set(e.wire.header("Timestamp"), ts)
 	started := time.Now()
 	resp, err := e.cfg.HTTPClient.Do(req)
 	if err != nil {

@@ -59,8 +59,7 @@ func compileTemplate(t *model.WebhookTemplate) (*compiledTemplate, error) {
 		}
 		ct.custom = custom
 		at := sampleTime()
-		sample, err := newEventView(sampleIncoming(model.EventEmailReceived, at), "evt_sample", at,
-			DefaultMaxHeaders, DefaultMaxHeaderValueLen, nil)
+		sample, err := newEventView(sampleIncoming(model.EventEmailReceived, at), "evt_sample", at, DefaultConfig().dataShape(), nil)
 		if err != nil {
 			return nil, fmt.Errorf("build the sample event: %w", err)
 		}

@@ -14,17 +14,17 @@ func hostileViews(t *testing.T) []*eventView {
 	at := time.Date(2026, 11, 21, 13, 25, 55, 0, time.UTC)
 	mail := hostileMail("h1")
 	recv, err := newEventView(Incoming{Type: model.EventEmailReceived, At: at, InboxEmail: "qa@sandbox.test", InboxHash: "hash-qa",
-		EmailID: "h1", Received: mail}, "evt_1", at, 50, 1000, nil)
+		EmailID: "h1", Received: mail}, "evt_1", at, DefaultConfig().dataShape(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	summary := summaryOf(mail)
-	st, err := newEventView(Incoming{Type: model.EventEmailStored, At: at, InboxEmail: "qa\"@sandbox.test", InboxHash: "h", EmailID: "h1"}, "evt_2", at, 50, 1000, &summary)
+	st, err := newEventView(Incoming{Type: model.EventEmailStored, At: at, InboxEmail: "qa\"@sandbox.test", InboxHash: "h", EmailID: "h1"}, "evt_2", at, DefaultConfig().dataShape(), &summary)
 	if err != nil {
 		t.Fatal(err)
 	}
 	del, err := newEventView(Incoming{Type: model.EventEmailDeleted, At: at, InboxEmail: "qa@sandbox.test", InboxHash: "h", EmailID: "h1\n\"",
-		Reason: "ttl"}, "evt_3", at, 50, 1000, nil)
+		Reason: "ttl"}, "evt_3", at, DefaultConfig().dataShape(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
