@@ -197,7 +197,8 @@ func (s *Server) signsLater(in *liveInbox) bool {
 
 // buildEmail makes the stored form of an email for one inbox and its
 // event-stream JSON. For an encrypted inbox all three payloads are
-// encrypted; the metadata is signed, and so are the parsed and raw payloads
+// encrypted in one envelope (the metadata keeps its ct_kem, the others
+// share it); the metadata is signed, and so are the parsed and raw payloads
 // with Config.SignAtIngest; otherwise the signer signs them later.
 func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, receivedAt time.Time, parsed, raw []byte) (*store.Email, []byte, error) {
 	meta, err := metadataJSON(id, msg, formatTime(receivedAt))
@@ -205,31 +206,40 @@ func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, re
 		return nil, nil, err
 	}
 	email := &store.Email{ID: id, InboxHash: in.Hash, ReceivedAt: receivedAt}
-	if in.Encrypted {
-		parts := []struct {
-			dst       *[]byte
-			plaintext []byte
-			aad       string
-			signLater store.Parts
-		}{
-			{&email.Metadata, meta, s.aadPrefix + ":metadata", 0},
-			{&email.Parsed, parsed, s.aadPrefix + ":parsed", store.PartParsed},
-			{&email.Raw, raw, s.aadPrefix + ":raw", store.PartRaw},
-		}
-		for _, p := range parts {
-			seal := in.sealer.Seal
-			if p.signLater != 0 && s.signsLater(in) {
-				seal = in.sealer.Encrypt
-				email.Unsigned |= p.signLater
-			}
-			payload, err := seal(p.plaintext, []byte(p.aad))
-			if err != nil {
-				return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
-			}
-			*p.dst = payloadJSON(payload)
-		}
-		return email, streamJSON(in.Hash, id, email.Metadata, ""), nil
+	if !in.Encrypted {
+		email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
+		return email, streamJSON(in.Hash, id, nil, base64.StdEncoding.EncodeToString(meta)), nil
 	}
-	email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
-	return email, streamJSON(in.Hash, id, nil, base64.StdEncoding.EncodeToString(meta)), nil
+	env, err := in.sealer.NewEnvelope()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer env.Close()
+	parts := []struct {
+		dst       *[]byte
+		plaintext []byte
+		aad       string
+		signLater store.Parts
+	}{
+		{&email.Metadata, meta, s.aadPrefix + ":metadata", 0},
+		{&email.Parsed, parsed, s.aadPrefix + ":parsed", store.PartParsed},
+		{&email.Raw, raw, s.aadPrefix + ":raw", store.PartRaw},
+	}
+	for i, p := range parts {
+		seal := env.Seal
+		if p.signLater != 0 && s.signsLater(in) {
+			seal = env.Encrypt
+			email.Unsigned |= p.signLater
+		}
+		sealed, err := seal(p.plaintext, []byte(p.aad), i == 0)
+		if err != nil {
+			return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
+		}
+		*p.dst = sealed
+	}
+	metaJSON, err := in.sealer.AppendJSON(nil, email.Metadata, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return email, streamJSON(in.Hash, id, metaJSON, ""), nil
 }
