@@ -68,6 +68,9 @@ func verificationOutcome(ctx context.Context, err error) (label, reason string) 
 		if timeout, ended := timedOut(ctx); ended {
 			return "temperror", timeout
 		}
+		if strings.HasSuffix(err.Error(), dnsTimeout) { // the key lookup timed out
+			return "temperror", dnsTimeout
+		}
 		return "temperror", shortReason(err)
 	case dkim.IsPermFail(err):
 		return "permerror", shortReason(err)

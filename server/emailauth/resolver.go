@@ -2,6 +2,7 @@ package emailauth
 
 import (
 	"context"
+	"errors"
 	"net"
 	"slices"
 	"strings"
@@ -20,9 +21,10 @@ const dnsTimeout = "dns timeout"
 
 // boundedResolver makes every lookup return by the context's deadline, even
 // when the underlying resolver ignores the context (its goroutine is then
-// left to finish on its own). A lookup cut short reports a temporary
-// *net.DNSError, the form the SPF and DKIM libraries treat as a temporary
-// failure.
+// left to finish on its own). A lookup cut short, or one the resolver says
+// timed out (such as a query it remembers went unanswered), reports the
+// same temporary *net.DNSError, the form the SPF and DKIM libraries treat
+// as a temporary failure, whose text is "dns timeout".
 type boundedResolver struct{ dns Resolver }
 
 func (b boundedResolver) LookupTXT(ctx context.Context, name string) ([]string, error) {
@@ -57,7 +59,8 @@ func bounded[T any](ctx context.Context, name string, lookup func(context.Contex
 	}()
 	select {
 	case a := <-answers:
-		if a.err != nil && ctx.Err() != nil {
+		var dnsErr *net.DNSError
+		if a.err != nil && (ctx.Err() != nil || errors.As(a.err, &dnsErr) && dnsErr.IsTimeout) {
 			return none, timeoutError(name)
 		}
 		return a.value, a.err
