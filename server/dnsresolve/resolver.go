@@ -71,7 +71,7 @@ type Resolver struct {
 	cancel context.CancelFunc
 
 	hits, misses, queries, late, timeouts atomic.Uint64
-	silent                               atomic.Bool // the servers stopped answering
+	silent                                atomic.Bool // the servers stopped answering
 }
 
 // New makes a Resolver: it reads the resolver configuration and hosts file
