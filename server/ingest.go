@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"strings"
 	"time"
 
 	"sandview/model"
@@ -128,26 +127,6 @@ func (s *Server) commitEmails(ctx context.Context, entries []*liveEmail, emails 
 	}
 	s.publish(kept...)
 	return out, nil
-}
-
-// checkAuth runs the SPF, DKIM, DMARC and reverse-DNS checks within the
-// DNS budget.
-func (s *Server) checkAuth(ctx context.Context, d delivery, msg *mailparse.Message) model.AuthResults {
-	checker := s.checker
-	if s.loopbackChecker != nil && d.remoteIP != nil && d.remoteIP.IsLoopback() {
-		checker = s.loopbackChecker
-	}
-	fromDomain := ""
-	if at := strings.LastIndexByte(msg.FromAddress, '@'); at >= 0 {
-		fromDomain = strings.ToLower(msg.FromAddress[at+1:])
-	}
-	return checker.Check(ctx, emailauth.Input{
-		Raw:        d.raw,
-		RemoteIP:   d.remoteIP,
-		Helo:       d.helo,
-		MailFrom:   d.mailFrom,
-		FromDomain: fromDomain,
-	})
 }
 
 // metadataJSON is the decoded metadata of an email record.

@@ -196,8 +196,8 @@ func (s Stats) LogValue() slog.Value {
 }
 
 // Probe asks the servers one question (the root's NS records) and reports
-// whether any answered within ctx, in any way; a silence is logged as
-// lookups' timeouts are.
+// whether any answered within ctx (at most the query timeout), in any way;
+// a silence is logged as lookups' timeouts are.
 func (r *Resolver) Probe(ctx context.Context) bool {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.QueryTimeout)
 	defer cancel()
