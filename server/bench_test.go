@@ -120,9 +120,11 @@ func benchIngest(b *testing.B, c ingestCase) {
 	}
 	srv, a := startServer(b, opts...)
 	req := map[string]any{"emailAuth": !c.checksOff}
-	to := a.createPlain(req).EmailAddress
+	var to string
 	if c.encrypted {
 		to = a.createEncrypted(req).EmailAddress
+	} else {
+		to = a.createPlain(req).EmailAddress
 	}
 	sender := func(i int) string {
 		if c.senderDomains == 0 {
@@ -176,6 +178,9 @@ func benchIngest(b *testing.B, c ingestCase) {
 	b.ReportMetric(quantileMS(slices.Concat(times...), 0.50), "p50-ms")
 	if c.encrypted {
 		b.ReportMetric(float64(b.N)/signed.Seconds(), "signed-msg/s")
+		if e := a.emails(to, false); len(e) == 0 || e[0].EncryptedMetadata == nil {
+			b.Fatal("the inbox is not encrypted")
+		}
 	}
 	if dns != nil {
 		stats := dns.Stats()
