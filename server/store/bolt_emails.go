@@ -183,13 +183,16 @@ func (b *Bolt) Emails(_ context.Context, hash string, withContent bool, page Pag
 			return fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
 		}
 		c := mb.Cursor()
-		k, v := c.Last()
+		// The page starts just before the first key at or after Before, or
+		// at the last key when there is none.
+		var k, v []byte
 		if page.Before != "" {
-			if k, v = c.Seek([]byte(page.Before)); k == nil {
-				k, v = c.Last()
-			} else {
-				k, v = c.Prev()
-			}
+			k, _ = c.Seek([]byte(page.Before))
+		}
+		if k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
 		}
 		for ; k != nil && (page.Limit <= 0 || len(out) < page.Limit); k, v = c.Prev() {
 			e, err := decodeEmail(EmailKey{InboxHash: hash, ID: string(k)}, v, withContent)
