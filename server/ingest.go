@@ -199,18 +199,19 @@ func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, re
 		plaintext []byte
 		aad       string
 		signLater store.Parts
+		ownKEM    bool // the metadata carries the envelope's ct_kem
 	}{
-		{&email.Metadata, meta, s.aadPrefix + ":metadata", 0},
-		{&email.Parsed, parsed, s.aadPrefix + ":parsed", store.PartParsed},
-		{&email.Raw, raw, s.aadPrefix + ":raw", store.PartRaw},
+		{&email.Metadata, meta, s.aadPrefix + ":metadata", 0, true},
+		{&email.Parsed, parsed, s.aadPrefix + ":parsed", store.PartParsed, false},
+		{&email.Raw, raw, s.aadPrefix + ":raw", store.PartRaw, false},
 	}
-	for i, p := range parts {
+	for _, p := range parts {
 		seal := env.Seal
 		if p.signLater != 0 && s.signsLater(in) {
 			seal = env.Encrypt
 			email.Unsigned |= p.signLater
 		}
-		sealed, err := seal(p.plaintext, []byte(p.aad), i == 0)
+		sealed, err := seal(p.plaintext, []byte(p.aad), p.ownKEM)
 		if err != nil {
 			return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
 		}

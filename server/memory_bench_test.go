@@ -18,17 +18,26 @@ import (
 
 // BenchmarkHoldEncryptedMails measures the memory of a server holding
 // 10,000 encrypted mails (every payload signed), then listing them with
-// content three times, as a TUI does. It reports, in MB: the live heap
-// and the RSS once the mails are held (after a GC, free pages returned),
-// the peak RSS while they arrived, the peak RSS over the three listings,
-// and the RSS after them. Each run starts from a returned heap, so
-// -count>1 runs measure the same thing.
+// content three times, as a TUI does; in memory and with a data
+// directory. It reports, in MB: the live heap and the RSS once the mails
+// are held (after a GC, free pages returned), the peak RSS while they
+// arrived, the peak RSS over the three listings, and the RSS after them.
+// Each run starts from a returned heap, so -count>1 runs measure the same
+// thing.
 func BenchmarkHoldEncryptedMails(b *testing.B) {
+	b.Run("memory", func(b *testing.B) { benchHold(b) })
+	b.Run("durable", func(b *testing.B) {
+		benchHold(b, func(cfg *server.Config) { cfg.DataDir = b.TempDir() })
+	})
+}
+
+func benchHold(b *testing.B, opts ...func(*server.Config)) {
 	const total, conns = 10000, 8
+	opts = append(opts, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = total })
 	for b.Loop() {
 		settleMemory()
 		resetPeakRSS(b)
-		srv, a := startServer(b, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = total })
+		srv, a := startServer(b, opts...)
 		in := a.createEncrypted(nil)
 		var next atomic.Int64
 		var wg sync.WaitGroup

@@ -257,10 +257,8 @@ func TestSilentServerIsHeldDown(t *testing.T) {
 	waitFor(t, func() bool { return r.Stats().Timeouts == 1 })
 	_, before := srv.Queries("example.org", dns.TypeTXT)
 	for range 3 {
-		start := time.Now()
-		_, err := r.LookupTXT(context.Background(), "example.org")
-		if errorKind(err) != "notFound=false temporary=true timeout=true" || time.Since(start) > 50*time.Millisecond {
-			t.Fatalf("held-down lookup: %v after %s", err, time.Since(start))
+		if _, err := r.LookupTXT(context.Background(), "example.org"); errorKind(err) != "notFound=false temporary=true timeout=true" {
+			t.Fatalf("held-down lookup: %v", err)
 		}
 	}
 	if _, after := srv.Queries("example.org", dns.TypeTXT); after != before {
@@ -295,12 +293,11 @@ func TestSlowAnswerFillsTheCache(t *testing.T) {
 		t.Fatalf("impatient lookup: %v", err)
 	}
 	waitFor(t, func() bool { return r.Stats().Cached == 1 })
-	start := time.Now()
-	if got, err := r.LookupTXT(context.Background(), "example.org"); err != nil || len(got) != 2 || time.Since(start) > 100*time.Millisecond {
-		t.Fatalf("second lookup: %q, %v after %s", got, err, time.Since(start))
+	if got, err := r.LookupTXT(context.Background(), "example.org"); err != nil || len(got) != 2 {
+		t.Fatalf("second lookup: %q, %v", got, err)
 	}
-	if s := r.Stats(); s.Late != 1 || s.Hits != 1 {
-		t.Fatalf("stats %+v, want 1 late lookup and 1 hit", s)
+	if s := r.Stats(); s.Late != 1 || s.Hits != 1 || s.Queries != 1 {
+		t.Fatalf("stats %+v, want 1 late lookup, 1 hit and 1 query", s)
 	}
 }
 

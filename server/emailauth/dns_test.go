@@ -152,7 +152,8 @@ func TestDroppedLookupsAreTemperror(t *testing.T) {
 	key := newEd25519Key(t)
 	signed := sign(t, testMessage("hello\n"), "example.org", "sel", key)
 	deaf := dnstest.Start(t, dnstest.Options{Drop: func(dns.Question, int) bool { return true }}, dnsZone(keyRecord(t, key))...)
-	r, err := dnsresolve.New(dnsresolve.Config{Servers: []string{deaf.Addr}, QueryTimeout: 250 * time.Millisecond, Retransmit: 50 * time.Millisecond})
+	const queryTimeout = time.Second
+	r, err := dnsresolve.New(dnsresolve.Config{Servers: []string{deaf.Addr}, QueryTimeout: queryTimeout, Retransmit: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,8 +165,8 @@ func TestDroppedLookupsAreTemperror(t *testing.T) {
 		start := time.Now()
 		got := checker.Check(context.Background(), in)
 		took := time.Since(start)
-		if took > budget+500*time.Millisecond {
-			t.Fatalf("round %d took %s, budget %s", round, took, budget)
+		if took >= queryTimeout {
+			t.Fatalf("round %d took %s: the checks waited for the queries, not their budget of %s", round, took, budget)
 		}
 		if got.SPF.Result != model.ResultTemperror || !strings.Contains(got.SPF.Details, "dns timeout") {
 			t.Errorf("round %d: SPF %+v, want temperror (dns timeout)", round, *got.SPF)
