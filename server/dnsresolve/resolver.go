@@ -164,6 +164,11 @@ func serverAddresses(given []string, resolvConf string) ([]string, error) {
 // Servers lists the servers the resolver asks, as host:port.
 func (r *Resolver) Servers() []string { return append([]string(nil), r.cfg.Servers...) }
 
+// LookupsEndWithContext marks that every lookup returns once its context
+// ends (the query runs on without it), so callers need not watch over it
+// (see server/emailauth.ContextBound).
+func (r *Resolver) LookupsEndWithContext() {}
+
 // Close ends the queries in flight; lookups after it fail at once.
 func (r *Resolver) Close() { r.cancel() }
 
