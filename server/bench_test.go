@@ -301,12 +301,9 @@ func quantileMS(d []time.Duration, q float64) float64 {
 	return float64(d[int(q*float64(len(d)-1))]) / float64(time.Millisecond)
 }
 
-// BenchmarkListEmails lists an inbox of 10,000 plain emails (metadata only,
-// as a TUI does on start).
-func BenchmarkListEmails(b *testing.B) {
-	srv, a := startServer(b)
-	in := a.createPlain(nil)
-	const total, conns = 10000, 8
+// fill sends total mails to an inbox over 8 SMTP connections.
+func fill(b *testing.B, srv *server.Server, address string, total int) {
+	const conns = 8
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range conns {
@@ -314,19 +311,26 @@ func BenchmarkListEmails(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer c.Close()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := next.Add(1); i <= total; i = next.Add(1) {
-				if err := c.send("orders@example.org", in.EmailAddress, benchMessage(in.EmailAddress, int(i))); err != nil {
+		wg.Go(func() {
+			defer c.Close()
+			for i := next.Add(1); i <= int64(total); i = next.Add(1) {
+				if err := c.send("orders@example.org", address, benchMessage(address, int(i))); err != nil {
 					b.Error(err)
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
+}
+
+// BenchmarkListEmails lists an inbox of 10,000 plain emails (metadata only,
+// as a TUI does on start).
+func BenchmarkListEmails(b *testing.B) {
+	srv, a := startServer(b)
+	in := a.createPlain(nil)
+	const total = 10000
+	fill(b, srv, in.EmailAddress, total)
 	path := "/api/inboxes/" + in.EmailAddress + "/emails"
 	b.ResetTimer()
 	for b.Loop() {

@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"sandview/server"
@@ -32,31 +30,14 @@ func BenchmarkHoldEncryptedMails(b *testing.B) {
 }
 
 func benchHold(b *testing.B, opts ...func(*server.Config)) {
-	const total, conns = 10000, 8
+	const total = 10000
 	opts = append(opts, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = total })
 	for b.Loop() {
 		settleMemory()
 		resetPeakRSS(b)
 		srv, a := startServer(b, opts...)
 		in := a.createEncrypted(nil)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range conns {
-			c, err := dialPipe(srv.SMTPAddr())
-			if err != nil {
-				b.Fatal(err)
-			}
-			wg.Go(func() {
-				defer c.Close()
-				for i := next.Add(1); i <= total; i = next.Add(1) {
-					if err := c.send("orders@example.org", in.EmailAddress, benchMessage(in.EmailAddress, int(i))); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
+		fill(b, srv, in.EmailAddress, total)
 		if err := srv.WaitForSignatures(context.Background()); err != nil {
 			b.Fatal(err)
 		}

@@ -107,14 +107,17 @@ func (cfg Config) withDefaults() (Config, error) {
 			return cfg, errors.New("dns: durations must be positive")
 		}
 	}
-	defaults := []struct {
-		field *time.Duration
-		value time.Duration
-	}{{&cfg.MaxTTL, DefaultMaxTTL}, {&cfg.HoldDown, DefaultHoldDown}, {&cfg.QueryTimeout, DefaultQueryTimeout}, {&cfg.Retransmit, DefaultRetransmit}}
-	for _, d := range defaults {
-		if *d.field == 0 {
-			*d.field = d.value
-		}
+	if cfg.MaxTTL == 0 {
+		cfg.MaxTTL = DefaultMaxTTL
+	}
+	if cfg.HoldDown == 0 {
+		cfg.HoldDown = DefaultHoldDown
+	}
+	if cfg.QueryTimeout == 0 {
+		cfg.QueryTimeout = DefaultQueryTimeout
+	}
+	if cfg.Retransmit == 0 {
+		cfg.Retransmit = DefaultRetransmit
 	}
 	if cfg.MaxEntries <= 0 {
 		cfg.MaxEntries = DefaultMaxEntries
