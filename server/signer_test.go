@@ -295,6 +295,9 @@ func TestOverlappingBatchesDoNotDeadlock(t *testing.T) {
 			oldestFirst = append(oldestFirst, emailRef{inbox: f.inbox, id: e.ID})
 			newestFirst = append([]*store.Email{e}, newestFirst...)
 		}
+		// readyAll replaces the entries of the slice it is given, so the
+		// other batch is made before it starts.
+		ends := []emailRef{{f.inbox, newestFirst[0].ID}, {f.inbox, newestFirst[7].ID}}
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			if _, err := f.signer.sign(ctx, oldestFirst, store.PartParsed|store.PartRaw); err != nil {
@@ -302,7 +305,7 @@ func TestOverlappingBatchesDoNotDeadlock(t *testing.T) {
 			}
 		})
 		wg.Go(func() {
-			if _, err := f.signer.sign(ctx, []emailRef{{f.inbox, newestFirst[0].ID}, {f.inbox, newestFirst[7].ID}}, store.PartParsed); err != nil {
+			if _, err := f.signer.sign(ctx, ends, store.PartParsed); err != nil {
 				t.Error(err)
 			}
 		})
