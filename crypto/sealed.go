@@ -95,11 +95,6 @@ func IsSealed(data []byte) bool {
 	return len(data) > 0 && data[0] == sealedTag
 }
 
-// IsSigned reports whether p carries its signature.
-func (p Sealed) IsSigned() bool {
-	return len(p) > 1 && p[0] == sealedTag && p[1]&sealedSigned != 0
-}
-
 // CtKem returns p's own ct_kem, or nil when p shares its envelope's. The
 // result is part of p: do not modify it.
 func (p Sealed) CtKem() []byte {
