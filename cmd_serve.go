@@ -41,6 +41,7 @@ var serveEnv = map[string]string{
 	"tls-key":              "SVC_TLS_KEY",
 	"log-level":            "SVC_LOG_LEVEL",
 	"sign-at-ingest":       "SVC_SIGN_AT_INGEST",
+	"dns":                  "SVC_DNS",
 }
 
 // serveOptions are the flags of `sandview serve`.
@@ -58,6 +59,7 @@ type serveOptions struct {
 	tlsCert, tlsKey    string
 	logLevel           string
 	signAtIngest       bool
+	dns                []string
 }
 
 func newServeCommand() *cobra.Command {
@@ -100,6 +102,7 @@ in flight is finished before exiting.`,
 	f.StringVar(&o.tlsKey, "tls-key", "", "PEM private key of --tls-cert (SVC_TLS_KEY)")
 	f.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error (SVC_LOG_LEVEL)")
 	f.BoolVar(&o.signAtIngest, "sign-at-ingest", false, "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after (SVC_SIGN_AT_INGEST)")
+	f.StringSliceVar(&o.dns, "dns", nil, "DNS server(s) HOST:PORT the authentication checks ask, through a cache (SVC_DNS; default: the system's resolvers)")
 	return cmd
 }
 
@@ -135,7 +138,7 @@ func runServe(cmd *cobra.Command, o serveOptions) error {
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
 		MaxMessageBytes: o.maxMessageBytes, MaxEmailsPerInbox: o.maxEmailsPerInbox,
-		MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, Logger: logger, Webhooks: &webhooks,
+		MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")

@@ -13,4 +13,10 @@
 // decrypts. Every failure except a server-key mismatch is reported as the
 // single generic ErrDecryptionFailed, so a caller cannot learn which step
 // rejected the payload.
+//
+// A server seals the payloads of one message in one Envelope (a single
+// encapsulation; each payload keeps its own nonce and, through the aad in
+// HKDF's info, its own key), keeps them in the compact binary form Sealed,
+// signs them when it chooses (Sealer.Sign) and renders them as JSON when it
+// serves them (Sealer.AppendJSON).
 package crypto

@@ -15,19 +15,28 @@ import (
 // aesKeySize is the AES-256 key size.
 const aesKeySize = 32
 
-// newAEAD derives the payload key from the KEM shared secret and returns the
-// AES-256-GCM cipher keyed with it:
+// The payload key is derived from the KEM shared secret:
 //
 //	key = HKDF-SHA-512(IKM = sharedSecret, salt = SHA-256(ctKem),
 //	                   info = context ‖ uint32be(len(aad)) ‖ aad, L = 32)
 //
-// The derived key is zeroed before returning.
-func newAEAD(sharedSecret, ctKem []byte, context string, aad []byte) (cipher.AEAD, error) {
+// The extract step depends only on the encapsulation, so payloads sharing
+// one (see Envelope) extract once and expand once each.
+
+// extractKey is HKDF's extract step: the pseudorandom key of one
+// encapsulation.
+func extractKey(sharedSecret, ctKem []byte) ([]byte, error) {
+	salt := sha256.Sum256(ctKem)
+	return hkdf.Extract(sha512.New, sharedSecret, salt[:])
+}
+
+// newAEADFromPRK expands prk for one payload's context and aad and returns
+// the AES-256-GCM cipher keyed with the result. The derived key is zeroed
+// before returning.
+func newAEADFromPRK(prk []byte, context string, aad []byte) (cipher.AEAD, error) {
 	if uint64(len(aad)) > math.MaxUint32 {
 		return nil, errors.New("crypto: aad longer than 4 GiB")
 	}
-	salt := sha256.Sum256(ctKem)
-
 	var aadLen [4]byte
 	binary.BigEndian.PutUint32(aadLen[:], uint32(len(aad)))
 	var info strings.Builder
@@ -36,7 +45,7 @@ func newAEAD(sharedSecret, ctKem []byte, context string, aad []byte) (cipher.AEA
 	info.Write(aadLen[:])
 	info.Write(aad)
 
-	key, err := hkdf.Key(sha512.New, sharedSecret, salt[:], info.String(), aesKeySize)
+	key, err := hkdf.Expand(sha512.New, prk, info.String(), aesKeySize)
 	if err != nil {
 		return nil, err
 	}
@@ -46,4 +55,15 @@ func newAEAD(sharedSecret, ctKem []byte, context string, aad []byte) (cipher.AEA
 		return nil, err
 	}
 	return cipher.NewGCM(block)
+}
+
+// newAEAD derives one payload's key from the KEM shared secret (both HKDF
+// steps) and returns its AES-256-GCM cipher.
+func newAEAD(sharedSecret, ctKem []byte, context string, aad []byte) (cipher.AEAD, error) {
+	prk, err := extractKey(sharedSecret, ctKem)
+	if err != nil {
+		return nil, err
+	}
+	defer clear(prk)
+	return newAEADFromPRK(prk, context, aad)
 }

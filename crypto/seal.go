@@ -34,80 +34,111 @@ func NewSealer(recipientPublicKey []byte, key *SigningKey, context string) (*Sea
 	return &Sealer{recipient: recipient, key: key, context: context}, nil
 }
 
-// Seal encrypts plaintext with aad as additional authenticated data and
-// signs the result (hedged ML-DSA-65, empty ML-DSA context): the mirror image
-// of Opener.Open.
-func (s *Sealer) Seal(plaintext, aad []byte) (*Payload, error) {
-	w, err := s.encrypt(plaintext, aad)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.signWire(w); err != nil {
-		return nil, err
-	}
-	return s.payload(w), nil
+// Envelope is one ML-KEM-768 encapsulation to an inbox, shared by the
+// payloads of one message. Sharing ct_kem changes nothing a reader checks:
+// each payload still gets its own AES-256-GCM key, because HKDF's info
+// binds the payload's aad (which differs per payload: ":metadata",
+// ":parsed", ":raw"), and its own random nonce; it saves an encapsulation
+// and an HKDF extract per payload, and the payloads may keep one copy of
+// ct_kem. Create it with Sealer.NewEnvelope and Close it when the message
+// is sealed. It is not safe for concurrent use.
+type Envelope struct {
+	sealer *Sealer
+	ctKem  []byte
+	prk    []byte // HKDF pseudorandom key of the shared secret
 }
 
-// Encrypt is Seal without the signature, the costly half: the payload's sig
-// is a placeholder of SignatureSize zero bytes, so its encoding already has
-// its final length, and no reader accepts it until Sign replaces it. A
-// server uses it to store mail encrypted at once and sign it later.
-func (s *Sealer) Encrypt(plaintext, aad []byte) (*Payload, error) {
-	w, err := s.encrypt(plaintext, aad)
-	if err != nil {
-		return nil, err
-	}
-	return s.payload(w), nil
-}
-
-// Sign signs a payload made by Encrypt (or re-signs one made by Seal) for
-// this sealer's server key and context, replacing its sig. The payload must
-// name this sealer's server key.
-func (s *Sealer) Sign(p *Payload) error {
-	if err := p.checkHeader(); err != nil {
-		return err
-	}
-	if p.ServerSigPk != s.key.pubB64 {
-		return errors.New("crypto: sign: payload names another server key")
-	}
-	own := serverKey{raw: s.key.pub, b64: s.key.pubB64}
-	w, _, err := p.decode(s.context, &own, nil)
-	if err != nil {
-		return err
-	}
-	if err := s.signWire(w); err != nil {
-		return err
-	}
-	p.Sig = EncodeBase64URL(w.sig)
-	return nil
-}
-
-// encrypt encapsulates a fresh key to the recipient and encrypts plaintext
-// into a wire whose sig is all zeros.
-func (s *Sealer) encrypt(plaintext, aad []byte) (wire, error) {
-	w := newWire(nil, DefaultAlgs(), s.context, len(aad), len(plaintext)+TagSize)
-
+// NewEnvelope encapsulates a fresh key to the inbox.
+func (s *Sealer) NewEnvelope() (*Envelope, error) {
 	var seed [mlkem768.EncapsulationSeedSize]byte
 	if _, err := rand.Read(seed[:]); err != nil {
-		return wire{}, fmt.Errorf("crypto: seal: %w", err)
+		return nil, fmt.Errorf("crypto: seal: %w", err)
 	}
+	ctKem := make([]byte, KEMCiphertextSize)
 	var ss [mlkem768.SharedKeySize]byte
-	s.recipient.EncapsulateTo(w.ctKem, ss[:], seed[:])
+	s.recipient.EncapsulateTo(ctKem, ss[:], seed[:])
 	cleanVectorState()
 	clear(seed[:])
-	aead, err := newAEAD(ss[:], w.ctKem, s.context, aad)
+	prk, err := extractKey(ss[:], ctKem)
 	clear(ss[:])
 	if err != nil {
-		return wire{}, fmt.Errorf("crypto: seal: %w", err)
+		return nil, fmt.Errorf("crypto: seal: %w", err)
 	}
+	return &Envelope{sealer: s, ctKem: ctKem, prk: prk}, nil
+}
 
-	if _, err := rand.Read(w.nonce); err != nil {
-		return wire{}, fmt.Errorf("crypto: seal: %w", err)
+// CtKem is the envelope's ML-KEM ciphertext. Do not modify it.
+func (e *Envelope) CtKem() []byte { return e.ctKem }
+
+// Close forgets the envelope's key material.
+func (e *Envelope) Close() { clear(e.prk) }
+
+// Encrypt encrypts plaintext with aad as additional authenticated data
+// into an unsigned Sealed: the costly signature is left to Sealer.Sign, so
+// a server can store mail encrypted at once and sign it later. With
+// ownKEM the payload carries ct_kem itself; otherwise it shares the
+// envelope's, which its keeper passes to Sign and AppendJSON.
+func (e *Envelope) Encrypt(plaintext, aad []byte, ownKEM bool) (Sealed, error) {
+	var ctKem []byte
+	if ownKEM {
+		ctKem = e.ctKem
 	}
-	copy(w.aad, aad)
-	aead.Seal(w.ciphertext[:0], w.nonce, plaintext, aad)
-	copy(w.serverSigPk, s.key.pub)
-	return w, nil
+	p, f := newSealed(ctKem, aad, len(plaintext))
+	aead, err := newAEADFromPRK(e.prk, e.sealer.context, aad)
+	if err != nil {
+		return nil, fmt.Errorf("crypto: seal: %w", err)
+	}
+	if _, err := rand.Read(f.nonce); err != nil {
+		return nil, fmt.Errorf("crypto: seal: %w", err)
+	}
+	aead.Seal(f.ciphertext[:0], f.nonce, plaintext, aad)
+	return p, nil
+}
+
+// Seal is Encrypt followed by the signature (hedged ML-DSA-65, empty
+// ML-DSA context): the mirror image of Opener.Open.
+func (e *Envelope) Seal(plaintext, aad []byte, ownKEM bool) (Sealed, error) {
+	p, err := e.Encrypt(plaintext, aad, ownKEM)
+	if err != nil {
+		return nil, err
+	}
+	f, err := p.fields()
+	if err != nil {
+		return nil, err
+	}
+	if err := e.sealer.signFields(&f, e.ctKem); err != nil {
+		return nil, err
+	}
+	p[1] |= sealedSigned
+	return p, nil
+}
+
+// Seal encrypts and signs one payload in an envelope of its own and returns
+// it in its wire form.
+func (s *Sealer) Seal(plaintext, aad []byte) (*Payload, error) {
+	env, err := s.NewEnvelope()
+	if err != nil {
+		return nil, err
+	}
+	defer env.Close()
+	sealed, err := env.Seal(plaintext, aad, true)
+	if err != nil {
+		return nil, err
+	}
+	f, err := sealed.fields()
+	if err != nil {
+		return nil, err
+	}
+	return &Payload{
+		V:           payloadVersion,
+		Algs:        DefaultAlgs(),
+		CtKem:       EncodeBase64URL(f.ctKem),
+		Nonce:       EncodeBase64URL(f.nonce),
+		AAD:         EncodeBase64URL(f.aad),
+		Ciphertext:  EncodeBase64URL(f.ciphertext),
+		Sig:         EncodeBase64URL(f.sig),
+		ServerSigPk: s.key.pubB64,
+	}, nil
 }
 
 // signWire signs w's transcript into w.sig.
@@ -118,20 +149,6 @@ func (s *Sealer) signWire(w wire) error {
 		return fmt.Errorf("crypto: seal: sign: %w", err)
 	}
 	return nil
-}
-
-// payload encodes w in the wire's JSON form.
-func (s *Sealer) payload(w wire) *Payload {
-	return &Payload{
-		V:           payloadVersion,
-		Algs:        DefaultAlgs(),
-		CtKem:       EncodeBase64URL(w.ctKem),
-		Nonce:       EncodeBase64URL(w.nonce),
-		AAD:         EncodeBase64URL(w.aad),
-		Ciphertext:  EncodeBase64URL(w.ciphertext),
-		Sig:         EncodeBase64URL(w.sig),
-		ServerSigPk: s.key.pubB64,
-	}
 }
 
 // Seal encrypts and signs one payload; see Sealer.Seal. Use a Sealer to seal

@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,8 +17,8 @@ import (
 )
 
 // appendRecord appends an email record as the API serves it: encrypted
-// payloads embedded as stored, plain ones base64-encoded.
-func appendRecord(b []byte, in *liveInbox, e *store.Email) []byte {
+// payloads rendered from their stored form, plain ones base64-encoded.
+func appendRecord(b []byte, in *liveInbox, e *store.Email) ([]byte, error) {
 	b = append(b, `{"id":`...)
 	b = appendJSONString(b, e.ID)
 	b = append(b, `,"inboxId":`...)
@@ -26,13 +28,18 @@ func appendRecord(b []byte, in *liveInbox, e *store.Email) []byte {
 	b = append(b, `,"isRead":`...)
 	b = strconv.AppendBool(b, e.IsRead)
 	if in.Encrypted {
+		var err error
 		b = append(b, `,"encryptedMetadata":`...)
-		b = append(b, e.Metadata...)
+		if b, err = appendPayload(b, in, e, e.Metadata); err != nil {
+			return nil, err
+		}
 		if e.Parsed != nil {
 			b = append(b, `,"encryptedParsed":`...)
-			b = append(b, e.Parsed...)
+			if b, err = appendPayload(b, in, e, e.Parsed); err != nil {
+				return nil, err
+			}
 		}
-		return append(b, '}')
+		return append(b, '}'), nil
 	}
 	b = append(b, `,"metadata":"`...)
 	b = base64.StdEncoding.AppendEncode(b, e.Metadata)
@@ -40,7 +47,7 @@ func appendRecord(b []byte, in *liveInbox, e *store.Email) []byte {
 		b = append(b, `","parsed":"`...)
 		b = base64.StdEncoding.AppendEncode(b, e.Parsed)
 	}
-	return append(b, `"}`...)
+	return append(b, `"}`...), nil
 }
 
 // writeJSONBytes answers 200 with an already encoded JSON body.
@@ -111,26 +118,90 @@ func (s *Server) handleListEmails(w http.ResponseWriter, r *http.Request) {
 		}
 		withContent = b
 	}
-	emails, err := s.store.Emails(r.Context(), in.Hash, withContent)
-	if err == nil && withContent {
-		emails, err = s.signer.readyAll(r.Context(), in, emails, store.PartParsed)
-	}
+	// The first page is read before the status is written, so that a
+	// missing inbox still answers 404.
+	page := store.Page{Limit: listPageSize}
+	first, err := s.listPage(r.Context(), in, withContent, page)
 	if err != nil {
 		s.storeError(w, r, err)
 		return
 	}
-	size := 2
-	for _, e := range emails {
-		size += 128 + len(e.Metadata)*4/3 + len(e.Parsed)*4/3
-	}
-	body := append(make([]byte, 0, size), '[')
-	for i, e := range emails {
-		if i > 0 {
-			body = append(body, ',')
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	if err := s.streamList(r.Context(), w, in, withContent, first); err != nil {
+		if r.Context().Err() == nil {
+			s.log.Error("listing emails failed", "path", r.URL.Path, "error", err)
 		}
-		body = appendRecord(body, in, e)
+		// The status is out: end the response before its JSON ends.
+		panic(http.ErrAbortHandler)
 	}
-	writeJSONBytes(w, append(body, ']'))
+}
+
+// Streamed lists: emails are read (and signed) a page at a time and
+// written out in chunks, so neither the emails nor the response of a list
+// are ever held whole.
+const (
+	listPageSize  = 64
+	listFlushSize = 64 << 10
+)
+
+// listedPage is one page of a list: its emails, ready to serve, and the ID
+// of the last one read ("" when the list ends with it).
+type listedPage struct {
+	ready []*store.Email
+	last  string
+}
+
+// listPage reads one page of an inbox's emails and signs the parsed
+// payloads it serves.
+func (s *Server) listPage(ctx context.Context, in *liveInbox, withContent bool, page store.Page) (listedPage, error) {
+	emails, err := s.store.Emails(ctx, in.Hash, withContent, page)
+	if err != nil {
+		return listedPage{}, err
+	}
+	out := listedPage{}
+	if len(emails) == page.Limit {
+		out.last = emails[len(emails)-1].ID
+	}
+	if withContent {
+		emails, err = s.signer.readyAll(ctx, in, emails, store.PartParsed)
+	}
+	out.ready = emails
+	return out, err
+}
+
+// streamList writes the JSON array of an inbox's emails, from the first
+// page on.
+func (s *Server) streamList(ctx context.Context, w io.Writer, in *liveInbox, withContent bool, first listedPage) error {
+	body := append(make([]byte, 0, 2*listFlushSize), '[')
+	separator := false
+	for page := first; ; {
+		for _, e := range page.ready {
+			if separator {
+				body = append(body, ',')
+			}
+			separator = true
+			var err error
+			if body, err = appendRecord(body, in, e); err != nil {
+				return err
+			}
+			if len(body) >= listFlushSize {
+				if _, err := w.Write(body); err != nil {
+					return err
+				}
+				body = body[:0]
+			}
+		}
+		if page.last == "" {
+			break
+		}
+		var err error
+		if page, err = s.listPage(ctx, in, withContent, store.Page{Limit: listPageSize, Before: page.last}); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(append(body, ']'))
+	return err
 }
 
 // emailFromPath finds the email of the {email} and {id} path segments with
@@ -156,7 +227,12 @@ func (s *Server) handleGetEmail(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSONBytes(w, appendRecord(nil, in, e))
+	body, err := appendRecord(nil, in, e)
+	if err != nil {
+		s.storeError(w, r, err)
+		return
+	}
+	writeJSONBytes(w, body)
 }
 
 func (s *Server) handleGetRaw(w http.ResponseWriter, r *http.Request) {
@@ -164,11 +240,19 @@ func (s *Server) handleGetRaw(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	body := append(make([]byte, 0, 64+len(e.Raw)*4/3), `{"id":`...)
+	size := 64 + len(e.Raw)*4/3
+	if in.Encrypted {
+		size = 64 + in.sealer.JSONSize(e.Raw)
+	}
+	body := append(make([]byte, 0, size), `{"id":`...)
 	body = appendJSONString(body, e.ID)
 	if in.Encrypted {
+		var err error
 		body = append(body, `,"encryptedRaw":`...)
-		body = append(body, e.Raw...)
+		if body, err = appendPayload(body, in, e, e.Raw); err != nil {
+			s.storeError(w, r, err)
+			return
+		}
 		body = append(body, '}')
 	} else {
 		body = append(body, `,"raw":"`...)

@@ -6,14 +6,19 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
+	"log/slog"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-msgauth/dkim"
+	"github.com/miekg/dns"
 
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/dnsresolve"
+	"sandview/server/dnsresolve/dnstest"
 	"sandview/server/emailauth"
 )
 
@@ -131,4 +136,44 @@ func (hangingResolver) LookupIPAddr(ctx context.Context, _ string) ([]net.IPAddr
 func (hangingResolver) LookupAddr(ctx context.Context, _ string) ([]string, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
+}
+
+// TestSilentDNSServer: with --dns naming a server that never answers, the
+// server starts, says so once in its log, and mail gets temperror within
+// the budget; the DNS cache's counts are logged at debug level.
+func TestSilentDNSServer(t *testing.T) {
+	deaf := dnstest.Start(t, dnstest.Options{Drop: func(dns.Question, int) bool { return true }})
+	var logs syncBuffer
+	srv, a := startServer(t, func(cfg *server.Config) {
+		cfg.Resolver = nil
+		cfg.DNSServers = []string{deaf.Addr}
+		cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	in := a.createPlain(nil)
+	start := time.Now()
+	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "silent-dns"))
+	if took := time.Since(start); took >= dnsresolve.DefaultQueryTimeout {
+		t.Fatalf("the mail took %s with a silent DNS server: the checks waited for DNS, not their budget", took)
+	}
+	_, parsed := decodePlain(t, a.emails(in.EmailAddress, true)[0])
+	if spf := parsed.AuthResults.SPF; spf == nil || spf.Result != model.ResultTemperror || !strings.Contains(spf.Details, "dns timeout") {
+		t.Fatalf("SPF %+v, want temperror (dns timeout)", spf)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), "do not answer") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no warning about the silent DNS server in the log:\n%s", logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "silent-dns-2"))
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(logs.String(), "do not answer"); n != 1 {
+		t.Fatalf("the silence was logged %d times, want once:\n%s", n, logs.String())
+	}
+	if !strings.Contains(logs.String(), "msg=\"DNS cache\" stats.hits=") {
+		t.Fatalf("no DNS cache counts in the debug log:\n%s", logs.String())
+	}
 }

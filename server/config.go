@@ -76,8 +76,12 @@ type Config struct {
 	// SigningKey is the server's ML-DSA-65 key; nil loads it from DataDir
 	// (creating it on first start) or, in memory, generates one.
 	SigningKey *crypto.SigningKey
-	// Resolver answers the authentication checks' DNS queries; nil is the
-	// system resolver.
+	// DNSServers are the DNS servers (HOST:PORT) the authentication checks
+	// ask, through a cache (see server/dnsresolve); empty means the
+	// system's resolvers (/etc/resolv.conf).
+	DNSServers []string
+	// Resolver, when set, answers the checks' DNS queries instead (tests
+	// and offline demos); DNSServers is then unused.
 	Resolver emailauth.Resolver
 	// AuthBudget bounds the checks of one email (2s; 250ms for loopback
 	// senders when Resolver is nil).

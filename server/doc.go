@@ -5,11 +5,20 @@
 //
 // Start runs it on any addresses (port 0 included) for `sandview serve`, the
 // TUI's --local mode and tests. Mail is parsed by server/mailparse, checked
-// by server/emailauth, encrypted to the inbox's key for encrypted inboxes
+// by server/emailauth (its DNS through the caching client of
+// server/dnsresolve), encrypted to the inbox's key for encrypted inboxes
 // (signed at once for the metadata, just after the SMTP answer for the
 // parsed and raw payloads unless Config.SignAtIngest; see signer), kept in a
 // server/store (memory, or bbolt with Config.DataDir), and announced on an
 // internal event Bus that the event stream and webhooks read.
+//
+// An encrypted email is kept as crypto.Sealed payloads: bytes, not
+// base64url text, without the server key (added when served) and with one
+// ML-KEM ciphertext for all three, carried by the metadata payload (each
+// payload has its own nonce and, through HKDF's aad-bound info, its own
+// key). Payloads stored as EncryptedPayload JSON by earlier versions are
+// served as stored, and become sealed ones when signed. Lists are read
+// from the store and written out a page at a time.
 //
 // Choices where the contract is silent:
 //   - POST /api/inboxes answers 201; asking for an address (or a client key)
@@ -40,8 +49,12 @@
 //     (552). An unknown or expired inbox, or a domain not served, is 550
 //     with the reason. A message to several inboxes is stored once per
 //     inbox; 250 is answered once every copy is committed.
-//   - Authentication checks run after parsing, within Config.AuthBudget, so
-//     the 250 never waits on DNS longer than the budget.
+//   - Authentication checks run after parsing, within Config.AuthBudget,
+//     and the 250 waits for them, so that a mail is retrievable, checked,
+//     once SMTP accepts it. The DNS cache makes the checks nearly free for
+//     the few sender domains test mail comes from; a new domain costs one
+//     round of queries, never more than the budget, and a silent DNS server
+//     costs each mail nothing once its failure is held down.
 //   - Storage limits evict the oldest emails: first of the receiving inbox
 //     (MaxEmailsPerInbox), then of all inboxes (MaxStoreBytes, counting the
 //     stored payload bytes).

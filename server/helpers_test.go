@@ -14,6 +14,7 @@ import (
 	"net/textproto"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -323,4 +324,22 @@ func startServer(t testing.TB, opts ...func(*server.Config)) (*server.Server, *a
 	t.Helper()
 	srv := servertest.Start(t, opts...)
 	return srv, newAPI(t, srv)
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers (a log sink).
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"strings"
 	"time"
 
 	"sandview/model"
@@ -130,26 +129,6 @@ func (s *Server) commitEmails(ctx context.Context, entries []*liveEmail, emails 
 	return out, nil
 }
 
-// checkAuth runs the SPF, DKIM, DMARC and reverse-DNS checks within the
-// DNS budget.
-func (s *Server) checkAuth(ctx context.Context, d delivery, msg *mailparse.Message) model.AuthResults {
-	checker := s.checker
-	if s.loopbackChecker != nil && d.remoteIP != nil && d.remoteIP.IsLoopback() {
-		checker = s.loopbackChecker
-	}
-	fromDomain := ""
-	if at := strings.LastIndexByte(msg.FromAddress, '@'); at >= 0 {
-		fromDomain = strings.ToLower(msg.FromAddress[at+1:])
-	}
-	return checker.Check(ctx, emailauth.Input{
-		Raw:        d.raw,
-		RemoteIP:   d.remoteIP,
-		Helo:       d.helo,
-		MailFrom:   d.mailFrom,
-		FromDomain: fromDomain,
-	})
-}
-
 // metadataJSON is the decoded metadata of an email record.
 func metadataJSON(id string, msg *mailparse.Message, receivedAt string) ([]byte, error) {
 	to := msg.To
@@ -197,7 +176,8 @@ func (s *Server) signsLater(in *liveInbox) bool {
 
 // buildEmail makes the stored form of an email for one inbox and its
 // event-stream JSON. For an encrypted inbox all three payloads are
-// encrypted; the metadata is signed, and so are the parsed and raw payloads
+// encrypted in one envelope (the metadata keeps its ct_kem, the others
+// share it); the metadata is signed, and so are the parsed and raw payloads
 // with Config.SignAtIngest; otherwise the signer signs them later.
 func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, receivedAt time.Time, parsed, raw []byte) (*store.Email, []byte, error) {
 	meta, err := metadataJSON(id, msg, formatTime(receivedAt))
@@ -205,31 +185,41 @@ func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, re
 		return nil, nil, err
 	}
 	email := &store.Email{ID: id, InboxHash: in.Hash, ReceivedAt: receivedAt}
-	if in.Encrypted {
-		parts := []struct {
-			dst       *[]byte
-			plaintext []byte
-			aad       string
-			signLater store.Parts
-		}{
-			{&email.Metadata, meta, s.aadPrefix + ":metadata", 0},
-			{&email.Parsed, parsed, s.aadPrefix + ":parsed", store.PartParsed},
-			{&email.Raw, raw, s.aadPrefix + ":raw", store.PartRaw},
-		}
-		for _, p := range parts {
-			seal := in.sealer.Seal
-			if p.signLater != 0 && s.signsLater(in) {
-				seal = in.sealer.Encrypt
-				email.Unsigned |= p.signLater
-			}
-			payload, err := seal(p.plaintext, []byte(p.aad))
-			if err != nil {
-				return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
-			}
-			*p.dst = payloadJSON(payload)
-		}
-		return email, streamJSON(in.Hash, id, email.Metadata, ""), nil
+	if !in.Encrypted {
+		email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
+		return email, streamJSON(in.Hash, id, nil, base64.StdEncoding.EncodeToString(meta)), nil
 	}
-	email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
-	return email, streamJSON(in.Hash, id, nil, base64.StdEncoding.EncodeToString(meta)), nil
+	env, err := in.sealer.NewEnvelope()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer env.Close()
+	parts := []struct {
+		dst       *[]byte
+		plaintext []byte
+		aad       string
+		signLater store.Parts
+		ownKEM    bool // the metadata carries the envelope's ct_kem
+	}{
+		{&email.Metadata, meta, s.aadPrefix + ":metadata", 0, true},
+		{&email.Parsed, parsed, s.aadPrefix + ":parsed", store.PartParsed, false},
+		{&email.Raw, raw, s.aadPrefix + ":raw", store.PartRaw, false},
+	}
+	for _, p := range parts {
+		seal := env.Seal
+		if p.signLater != 0 && s.signsLater(in) {
+			seal = env.Encrypt
+			email.Unsigned |= p.signLater
+		}
+		sealed, err := seal(p.plaintext, []byte(p.aad), p.ownKEM)
+		if err != nil {
+			return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
+		}
+		*p.dst = sealed
+	}
+	metaJSON, err := in.sealer.AppendJSON(nil, email.Metadata, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return email, streamJSON(in.Hash, id, metaJSON, ""), nil
 }

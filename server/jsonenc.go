@@ -1,16 +1,16 @@
 package server
 
 import (
-	"bytes"
-	"strconv"
+	"fmt"
 	"unicode/utf8"
 
 	"sandview/crypto"
+	"sandview/server/store"
 )
 
-// Hand-written JSON for the hot paths: sealed payloads (written once per
-// email) and email records (embedding stored payload JSON verbatim, which
-// encoding/json would re-validate and compact on every response).
+// Hand-written JSON for the hot paths: email records and stream messages,
+// which embed rendered payloads that encoding/json would re-validate and
+// compact on every response.
 
 // appendJSONString appends s as a JSON string.
 func appendJSONString(dst []byte, s string) []byte {
@@ -60,80 +60,23 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// payloadFields are the byte fields of a payload in the order payloadJSON
-// writes them, each with the JSON that precedes its value.
-func payloadFields(p *crypto.Payload) []struct {
-	prefix string
-	value  *string
-} {
-	return []struct {
-		prefix string
-		value  *string
-	}{
-		{`,"ct_kem":"`, &p.CtKem}, {`","nonce":"`, &p.Nonce}, {`","aad":"`, &p.AAD},
-		{`","ciphertext":"`, &p.Ciphertext}, {`","sig":"`, &p.Sig}, {`","server_sig_pk":"`, &p.ServerSigPk},
+// appendPayload appends one stored payload of an encrypted email as the
+// contract's EncryptedPayload: sealed payloads are rendered (the parsed and
+// raw ones with the ct_kem they share with the metadata); payloads an
+// earlier version stored as that JSON already are copied as they are.
+func appendPayload(dst []byte, in *liveInbox, e *store.Email, stored []byte) ([]byte, error) {
+	if !crypto.IsSealed(stored) {
+		return append(dst, stored...), nil
 	}
-}
-
-// appendPayloadHeader appends the start of a payload's JSON: its version
-// and algorithms.
-func appendPayloadHeader(b []byte, v int, algs crypto.Algs) []byte {
-	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, int64(v), 10)
-	b = append(b, `,"algs":{"kem":`...)
-	b = appendJSONString(b, algs.KEM)
-	b = append(b, `,"sig":`...)
-	b = appendJSONString(b, algs.Sig)
-	b = append(b, `,"aead":`...)
-	b = appendJSONString(b, algs.AEAD)
-	b = append(b, `,"kdf":`...)
-	b = appendJSONString(b, algs.KDF)
-	return append(b, '}')
-}
-
-// payloadJSON renders a payload as the contract's EncryptedPayload. Its
-// byte fields are copied without escaping: every payload the server renders
-// was made or validated by crypto, so they are base64url.
-func payloadJSON(p *crypto.Payload) []byte {
-	size := 160 + len(p.CtKem) + len(p.Nonce) + len(p.AAD) + len(p.Ciphertext) + len(p.Sig) + len(p.ServerSigPk)
-	b := appendPayloadHeader(make([]byte, 0, size), p.V, p.Algs)
-	for _, f := range payloadFields(p) {
-		b = append(b, f.prefix...)
-		b = append(b, *f.value...)
+	out, err := in.sealer.AppendJSON(dst, stored, crypto.Sealed(e.Metadata).CtKem())
+	if err != nil {
+		return nil, fmt.Errorf("email %s: %w", e.ID, err)
 	}
-	return append(b, `"}`...)
-}
-
-// storedPayload reads back a payload payloadJSON wrote, without a general
-// JSON decoder (a payload is ~10 KB of base64url, which encoding/json
-// scans twice); anything else goes through crypto.ParsePayload. The result
-// is not validated: crypto validates it before using it.
-func storedPayload(data []byte) (*crypto.Payload, error) {
-	p := &crypto.Payload{V: 1, Algs: crypto.DefaultAlgs()}
-	header := appendPayloadHeader(make([]byte, 0, 128), p.V, p.Algs)
-	rest, ok := bytes.CutPrefix(data, header)
-	for _, f := range payloadFields(p) {
-		if !ok {
-			break
-		}
-		if rest, ok = bytes.CutPrefix(rest, []byte(f.prefix)); !ok {
-			break
-		}
-		end := bytes.IndexByte(rest, '"')
-		if end < 0 {
-			ok = false
-			break
-		}
-		*f.value, rest = string(rest[:end]), rest[end:]
-	}
-	if !ok || string(rest) != `"}` {
-		return crypto.ParsePayload(data)
-	}
-	return p, nil
+	return out, nil
 }
 
 // streamJSON renders the event stream message of a new email; metadata is
-// the stored payload JSON (encrypted) or the base64 metadata (plain).
+// the payload JSON (encrypted) or the base64 metadata (plain).
 func streamJSON(inboxHash, emailID string, encryptedMetadata []byte, metadata string) []byte {
 	b := make([]byte, 0, 64+len(inboxHash)+len(emailID)+len(encryptedMetadata)+len(metadata))
 	b = append(b, `{"inboxId":`...)

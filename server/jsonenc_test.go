@@ -1,10 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
 	"sandview/crypto"
+	"sandview/server/store"
 )
 
 func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
@@ -25,56 +27,55 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-func TestPayloadJSONRoundTrips(t *testing.T) {
-	keys, key := testKeys(t)
-	sealed, err := crypto.Seal(keys.PublicKey, []byte("hello"), []byte("service:raw"), key, "")
+// TestAppendPayloadRendersBothForms: sealed payloads (the metadata's own
+// ct_kem, shared by the parsed one) render as JSON that opens; payloads an
+// earlier version stored as JSON are served as they are.
+func TestAppendPayloadRendersBothForms(t *testing.T) {
+	f := newSignerFixture(t)
+	env, err := f.inbox.sealer.NewEnvelope()
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := crypto.ParsePayload(payloadJSON(sealed))
-	if err != nil {
-		t.Fatalf("parse hand-written payload JSON: %v", err)
+	defer env.Close()
+	e := &store.Email{ID: "0000000000000001"}
+	if e.Metadata, err = env.Seal([]byte("meta"), []byte("service:metadata"), true); err != nil {
+		t.Fatal(err)
 	}
-	if *parsed != *sealed {
-		t.Fatalf("payload changed: %+v", parsed)
+	if e.Parsed, err = env.Seal([]byte("parsed"), []byte("service:parsed"), false); err != nil {
+		t.Fatal(err)
 	}
-	plain, err := crypto.Open(parsed, keys.SecretKey, key.PublicKey(), "")
-	if err != nil || string(plain) != "hello" {
-		t.Fatalf("open: %q %v", plain, err)
-	}
-}
-
-func TestStoredPayloadReadsBack(t *testing.T) {
-	keys, key := testKeys(t)
-	sealed, err := crypto.Seal(keys.PublicKey, []byte("hello"), []byte("service:raw"), key, "")
+	legacy, err := f.inbox.sealer.Seal([]byte("raw"), []byte("service:raw"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	written := payloadJSON(sealed)
-	got, err := storedPayload(written)
-	if err != nil || *got != *sealed {
-		t.Fatalf("read back %+v, %v", got, err)
-	}
-	// The same payload in another JSON layout goes the general way.
-	reordered, err := json.MarshalIndent(map[string]any{
-		"server_sig_pk": sealed.ServerSigPk, "sig": sealed.Sig, "ciphertext": sealed.Ciphertext, "aad": sealed.AAD,
-		"nonce": sealed.Nonce, "ct_kem": sealed.CtKem, "algs": sealed.Algs, "v": sealed.V,
-	}, "", " ")
-	if err != nil {
+	if e.Raw, err = json.Marshal(legacy); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := storedPayload(reordered); err != nil || *got != *sealed {
-		t.Fatalf("reordered JSON read back %+v, %v", got, err)
-	}
-	for name, bad := range map[string][]byte{
-		"truncated":      written[:len(written)/2],
-		"trailing bytes": append(append([]byte(nil), written...), " x"...),
-		"not JSON":       []byte("junk"),
-		"empty":          nil,
-	} {
-		if _, err := storedPayload(bad); err == nil {
-			t.Errorf("%s: read back without an error", name)
+	for _, part := range []struct {
+		stored []byte
+		want   string
+	}{{e.Metadata, "meta"}, {e.Parsed, "parsed"}, {e.Raw, "raw"}} {
+		data, err := appendPayload([]byte("prefix"), f.inbox, e, part.stored)
+		if err != nil {
+			t.Fatal(err)
 		}
+		data, ok := bytes.CutPrefix(data, []byte("prefix"))
+		if !ok {
+			t.Fatal("appendPayload dropped what it appended to")
+		}
+		if got := f.open(t, data); got != part.want {
+			t.Fatalf("opened %q, want %q", got, part.want)
+		}
+	}
+	if got, _ := appendPayload(nil, f.inbox, e, e.Raw); !bytes.Equal(got, e.Raw) {
+		t.Fatal("a stored JSON payload must be served verbatim")
+	}
+	unsigned, err := env.Encrypt([]byte("x"), []byte("service:parsed"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := appendPayload(nil, f.inbox, e, unsigned); err == nil {
+		t.Fatal("an unsigned payload was rendered")
 	}
 }
 

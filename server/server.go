@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"sandview/crypto"
+	"sandview/server/dnsresolve"
 	"sandview/server/emailauth"
 	"sandview/server/store"
 	"sandview/server/webhook"
@@ -36,7 +35,8 @@ type Server struct {
 	signer    *signer
 
 	checker         *emailauth.Checker
-	loopbackChecker *emailauth.Checker // nil unless the system resolver is used
+	loopbackChecker *emailauth.Checker   // nil when AuthBudget or Resolver is set
+	dns             *dnsresolve.Resolver // nil when Config.Resolver is set
 
 	httpListener, smtpListener net.Listener
 	httpServer                 *http.Server
@@ -75,7 +75,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.openState(ctx); err != nil {
 		return nil, err
 	}
-	s.setupCheckers()
+	if err := s.setupChecks(); err != nil {
+		_ = s.store.Close()
+		return nil, err
+	}
 	if err := s.startWebhooks(); err != nil {
 		_ = s.store.Close()
 		return nil, err
@@ -95,6 +98,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s.smtpServer = s.newSMTPServer()
 	s.signer.run(s.baseCtx, &s.loops)
+	s.watchDNS()
 	s.loops.Add(3)
 	go func() {
 		defer s.loops.Done()
@@ -177,125 +181,6 @@ func aadPrefix(context string) string {
 		return context[:i]
 	}
 	return context
-}
-
-// openState loads the signing key, opens the store and rebuilds the
-// registry from it.
-func (s *Server) openState(ctx context.Context) error {
-	s.key = s.cfg.SigningKey
-	if s.cfg.DataDir != "" {
-		if err := os.MkdirAll(s.cfg.DataDir, 0o700); err != nil {
-			return fmt.Errorf("create data directory: %w", err)
-		}
-		if s.key == nil {
-			key, err := loadOrCreateSigningKey(s.cfg.DataDir)
-			if err != nil {
-				return err
-			}
-			s.key = key
-		}
-		db, err := store.OpenBolt(filepath.Join(s.cfg.DataDir, storeFile))
-		if err != nil {
-			return err
-		}
-		s.store = db
-	} else {
-		if s.key == nil {
-			key, err := crypto.GenerateSigningKey()
-			if err != nil {
-				return err
-			}
-			s.key = key
-		}
-		s.store = store.NewMemory()
-	}
-	s.keyB64 = crypto.EncodeBase64URL(s.key.PublicKey())
-	s.signer = newSigner(s.store, s.log)
-	if err := s.loadRegistry(ctx); err != nil {
-		_ = s.store.Close()
-		return err
-	}
-	return nil
-}
-
-// loadRegistry registers the stored inboxes (dropping expired ones) and
-// accounts their emails.
-func (s *Server) loadRegistry(ctx context.Context) error {
-	inboxes, err := s.store.Inboxes(ctx)
-	if err != nil {
-		return err
-	}
-	now := s.cfg.Now()
-	byHash := make(map[string]*liveInbox, len(inboxes))
-	for _, stored := range inboxes {
-		if !now.Before(stored.ExpiresAt) {
-			if err := s.store.DeleteInbox(ctx, stored.Hash); err != nil {
-				return fmt.Errorf("drop expired inbox: %w", err)
-			}
-			continue
-		}
-		in, err := s.newLiveInbox(stored)
-		if err != nil {
-			return fmt.Errorf("load inbox %s: %w", stored.Address, err)
-		}
-		if err := s.reg.add(in); err != nil {
-			return fmt.Errorf("load inbox %s: %w", stored.Address, err)
-		}
-		byHash[in.Hash] = in
-	}
-	var entries []*liveEmail
-	var unsigned []emailRef
-	err = s.store.ForEachEmail(ctx, func(info store.EmailInfo) error {
-		if in, ok := byHash[info.InboxHash]; ok {
-			entries = append(entries, &liveEmail{id: info.ID, inbox: in, size: info.Size})
-			if info.Unsigned != 0 {
-				unsigned = append(unsigned, emailRef{inbox: in, id: info.ID})
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("load emails: %w", err)
-	}
-	s.signer.enqueue(unsigned)
-	sortByID(entries)
-	ids := make([]string, 0, len(entries))
-	for _, e := range entries {
-		s.reg.track(e)
-		ids = append(ids, e.id)
-	}
-	s.ids = newIDGenerator(uint64(time.Now().UnixNano()), ids)
-	return nil
-}
-
-// newLiveInbox prepares a stored inbox for serving.
-func (s *Server) newLiveInbox(stored store.Inbox) (*liveInbox, error) {
-	in := &liveInbox{Inbox: stored}
-	if stored.Encrypted {
-		sealer, err := crypto.NewSealer(stored.ClientKemPk, s.key, s.cfg.EncryptionContext)
-		if err != nil {
-			return nil, err
-		}
-		in.sealer = sealer
-	}
-	return in, nil
-}
-
-func (s *Server) setupCheckers() {
-	if s.cfg.Resolver != nil {
-		budget := s.cfg.AuthBudget
-		if budget == 0 {
-			budget = DefaultAuthBudget
-		}
-		s.checker = &emailauth.Checker{Resolver: s.cfg.Resolver, Budget: budget}
-		return
-	}
-	if s.cfg.AuthBudget != 0 {
-		s.checker = &emailauth.Checker{Resolver: net.DefaultResolver, Budget: s.cfg.AuthBudget}
-		return
-	}
-	s.checker = &emailauth.Checker{Resolver: net.DefaultResolver, Budget: DefaultAuthBudget}
-	s.loopbackChecker = &emailauth.Checker{Resolver: net.DefaultResolver, Budget: DefaultLoopbackAuthBudget}
 }
 
 func (s *Server) listen() error {
@@ -406,6 +291,7 @@ func (s *Server) stop(ctx context.Context) error {
 	if err := s.store.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("close store: %w", err))
 	}
+	s.closeDNS()
 	s.log.Info("sandbox server stopped")
 	return errors.Join(errs...)
 }

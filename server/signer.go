@@ -274,12 +274,12 @@ func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) (
 			return nil, fmt.Errorf("email %s has unsigned payloads in a plain inbox", p.id)
 		}
 		if todo&store.PartParsed != 0 {
-			if e.Parsed, err = signPayload(p.inbox.sealer, e.Parsed); err != nil {
+			if e.Parsed, err = signPayload(p.inbox.sealer, e, e.Parsed); err != nil {
 				return nil, fmt.Errorf("sign parsed payload of %s: %w", p.id, err)
 			}
 		}
 		if todo&store.PartRaw != 0 {
-			if e.Raw, err = signPayload(p.inbox.sealer, e.Raw); err != nil {
+			if e.Raw, err = signPayload(p.inbox.sealer, e, e.Raw); err != nil {
 				return nil, fmt.Errorf("sign raw payload of %s: %w", p.id, err)
 			}
 		}
@@ -294,17 +294,17 @@ func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) (
 	return out, nil
 }
 
-// signPayload signs a stored unsigned payload and returns its new JSON,
-// which has the same length.
-func signPayload(sealer *crypto.Sealer, stored []byte) ([]byte, error) {
-	p, err := storedPayload(stored)
-	if err != nil {
-		return nil, err
+// signPayload returns a signed copy of one of e's stored payloads; one an
+// earlier version stored as JSON becomes a sealed one.
+func signPayload(sealer *crypto.Sealer, e *store.Email, stored []byte) ([]byte, error) {
+	p := crypto.Sealed(stored)
+	if !crypto.IsSealed(stored) {
+		var err error
+		if p, err = sealer.Import(stored); err != nil {
+			return nil, err
+		}
 	}
-	if err := sealer.Sign(p); err != nil {
-		return nil, err
-	}
-	return payloadJSON(p), nil
+	return sealer.Sign(p, crypto.Sealed(e.Metadata).CtKem())
 }
 
 // keyedMutex is a set of mutexes by name, each existing while it is held or

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -45,28 +46,61 @@ func newSignerFixture(t testing.TB) *signerFixture {
 // but unsigned, as ingest leaves them.
 func (f *signerFixture) addUnsigned(t testing.TB, n int) *store.Email {
 	t.Helper()
-	e := &store.Email{ID: fmt.Sprintf("%016x", n), InboxHash: f.inbox.Hash, Unsigned: store.PartParsed | store.PartRaw}
-	for _, part := range []struct {
-		dst  *[]byte
-		text string
-		seal func([]byte, []byte) (*crypto.Payload, error)
-	}{
-		{&e.Metadata, "metadata", f.inbox.sealer.Seal},
-		{&e.Parsed, "parsed", f.inbox.sealer.Encrypt},
-		{&e.Raw, "raw", f.inbox.sealer.Encrypt},
-	} {
-		p, err := part.seal([]byte(fmt.Sprintf("%s %d", part.text, n)), []byte("service:"+part.text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		*part.dst = payloadJSON(p)
-	}
-	if err := f.st.Commit(context.Background(), store.Batch{Put: []*store.Email{e}}); err != nil {
+	env, err := f.inbox.sealer.NewEnvelope()
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer env.Close()
+	e := &store.Email{ID: fmt.Sprintf("%016x", n), InboxHash: f.inbox.Hash, Unsigned: store.PartParsed | store.PartRaw}
+	for i, part := range []struct {
+		dst  *[]byte
+		text string
+		seal func([]byte, []byte, bool) (crypto.Sealed, error)
+	}{
+		{&e.Metadata, "metadata", env.Seal},
+		{&e.Parsed, "parsed", env.Encrypt},
+		{&e.Raw, "raw", env.Encrypt},
+	} {
+		if *part.dst, err = part.seal([]byte(fmt.Sprintf("%s %d", part.text, n)), []byte("service:"+part.text), i == 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.commit(t, e)
 	return e
 }
 
+// addLegacyUnsigned stores an email the way earlier versions did: every
+// payload as EncryptedPayload JSON, parsed and raw with a placeholder sig.
+func (f *signerFixture) addLegacyUnsigned(t testing.TB, n int) *store.Email {
+	t.Helper()
+	e := &store.Email{ID: fmt.Sprintf("%016x", n), InboxHash: f.inbox.Hash, Unsigned: store.PartParsed | store.PartRaw}
+	for i, part := range []struct {
+		dst  *[]byte
+		text string
+	}{{&e.Metadata, "metadata"}, {&e.Parsed, "parsed"}, {&e.Raw, "raw"}} {
+		p, err := f.inbox.sealer.Seal([]byte(fmt.Sprintf("%s %d", part.text, n)), []byte("service:"+part.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			p.Sig = crypto.EncodeBase64URL(make([]byte, crypto.SignatureSize))
+		}
+		if *part.dst, err = json.Marshal(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.commit(t, e)
+	return e
+}
+
+func (f *signerFixture) commit(t testing.TB, e *store.Email) {
+	t.Helper()
+	if err := f.st.Commit(context.Background(), store.Batch{Put: []*store.Email{e}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// open opens the JSON of an encrypted payload.
 func (f *signerFixture) open(t *testing.T, data []byte) string {
 	t.Helper()
 	p, err := crypto.ParsePayload(data)
@@ -78,6 +112,16 @@ func (f *signerFixture) open(t *testing.T, data []byte) string {
 		t.Fatalf("open: %v", err)
 	}
 	return string(plain)
+}
+
+// openStored opens one stored payload of e as the API would serve it.
+func (f *signerFixture) openStored(t *testing.T, e *store.Email, stored []byte) string {
+	t.Helper()
+	data, err := appendPayload(nil, f.inbox, e, stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.open(t, data)
 }
 
 func TestReadSignsOnlyWhatItNeedsOnce(t *testing.T) {
@@ -104,7 +148,7 @@ func TestReadSignsOnlyWhatItNeedsOnce(t *testing.T) {
 			t.Fatal("concurrent readers got different signatures: the email was signed more than once")
 		}
 	}
-	if got := f.open(t, results[0].Parsed); got != "parsed 1" {
+	if got := f.openStored(t, results[0], results[0].Parsed); got != "parsed 1" {
 		t.Fatalf("parsed opens to %q", got)
 	}
 	stored, err := f.st.Email(ctx, store.EmailKey{InboxHash: f.inbox.Hash, ID: e.ID})
@@ -112,8 +156,30 @@ func TestReadSignsOnlyWhatItNeedsOnce(t *testing.T) {
 		t.Fatalf("after a parsed read the store holds Unsigned=%b (want raw only), err %v", stored.Unsigned, err)
 	}
 	got, err := f.signer.ready(ctx, f.inbox, stored, store.PartRaw)
-	if err != nil || f.open(t, got.Raw) != "raw 1" || got.Unsigned != 0 {
+	if err != nil || f.openStored(t, got, got.Raw) != "raw 1" || got.Unsigned != 0 {
 		t.Fatalf("raw read: %+v, %v", got, err)
+	}
+}
+
+// TestLegacyPayloadsAreSignedAndServed: emails stored as payload JSON by
+// earlier versions are served as stored once signed, and their unsigned
+// payloads are signed (becoming sealed ones).
+func TestLegacyPayloadsAreSignedAndServed(t *testing.T) {
+	f := newSignerFixture(t)
+	ctx := context.Background()
+	e := f.addLegacyUnsigned(t, 7)
+	if got := f.openStored(t, e, e.Metadata); got != "metadata 7" {
+		t.Fatalf("metadata opens to %q", got)
+	}
+	got, err := f.signer.ready(ctx, f.inbox, e, store.PartParsed|store.PartRaw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Unsigned != 0 || !crypto.IsSealed(got.Parsed) || !crypto.IsSealed(got.Raw) {
+		t.Fatalf("after signing: Unsigned=%b, parsed sealed %t, raw sealed %t", got.Unsigned, crypto.IsSealed(got.Parsed), crypto.IsSealed(got.Raw))
+	}
+	if f.openStored(t, got, got.Parsed) != "parsed 7" || f.openStored(t, got, got.Raw) != "raw 7" {
+		t.Fatal("signed legacy payloads do not open to their content")
 	}
 }
 
@@ -128,7 +194,7 @@ func TestReadOfDeletedEmailIsNotFound(t *testing.T) {
 		t.Fatal("signing a deleted email succeeded")
 	}
 	list, err := f.signer.readyAll(ctx, f.inbox, []*store.Email{kept, deleted}, store.PartParsed)
-	if err != nil || len(list) != 1 || list[0].ID != kept.ID || f.open(t, list[0].Parsed) != "parsed 1" {
+	if err != nil || len(list) != 1 || list[0].ID != kept.ID || f.openStored(t, list[0], list[0].Parsed) != "parsed 1" {
 		t.Fatalf("list with a deleted email: %v, %v", list, err)
 	}
 }
@@ -148,7 +214,7 @@ func TestBackgroundWorkersSignEverything(t *testing.T) {
 	if err := f.signer.wait(waitCtx); err != nil {
 		t.Fatal(err)
 	}
-	list, err := f.st.Emails(ctx, f.inbox.Hash, true)
+	list, err := f.st.Emails(ctx, f.inbox.Hash, true, store.Page{})
 	if err != nil || len(list) != 40 {
 		t.Fatalf("list: %d, %v", len(list), err)
 	}
@@ -156,8 +222,8 @@ func TestBackgroundWorkersSignEverything(t *testing.T) {
 		if e.Unsigned != 0 {
 			t.Fatalf("email %s left with Unsigned=%b", e.ID, e.Unsigned)
 		}
-		f.open(t, e.Parsed)
-		f.open(t, e.Raw)
+		f.openStored(t, e, e.Parsed)
+		f.openStored(t, e, e.Raw)
 	}
 	cancel()
 	workers.Wait()
@@ -229,6 +295,9 @@ func TestOverlappingBatchesDoNotDeadlock(t *testing.T) {
 			oldestFirst = append(oldestFirst, emailRef{inbox: f.inbox, id: e.ID})
 			newestFirst = append([]*store.Email{e}, newestFirst...)
 		}
+		// readyAll replaces the entries of the slice it is given, so the
+		// other batch is made before it starts.
+		ends := []emailRef{{f.inbox, newestFirst[0].ID}, {f.inbox, newestFirst[7].ID}}
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			if _, err := f.signer.sign(ctx, oldestFirst, store.PartParsed|store.PartRaw); err != nil {
@@ -236,7 +305,7 @@ func TestOverlappingBatchesDoNotDeadlock(t *testing.T) {
 			}
 		})
 		wg.Go(func() {
-			if _, err := f.signer.sign(ctx, []emailRef{{f.inbox, newestFirst[0].ID}, {f.inbox, newestFirst[7].ID}}, store.PartParsed); err != nil {
+			if _, err := f.signer.sign(ctx, ends, store.PartParsed); err != nil {
 				t.Error(err)
 			}
 		})

@@ -2,12 +2,16 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"sandview/crypto"
+	"sandview/model"
 	"sandview/server"
+	"sandview/server/store"
 )
 
 // openerFor opens an encrypted inbox's payloads the way a client does.
@@ -140,5 +144,80 @@ func TestUnsignedEmailsSurviveRestart(t *testing.T) {
 	for _, rec := range list {
 		mustOpen(t, opener, rec.EncryptedParsed, "parsed after restart")
 		mustOpen(t, opener, a.raw(in.EmailAddress, rec.ID).EncryptedRaw, "raw after restart")
+	}
+}
+
+// TestDataDirectoryOfEarlierVersionsReads restarts a server on a data
+// directory holding an email stored the way earlier versions stored them
+// (every payload as EncryptedPayload JSON, each with its own ct_kem, parsed
+// and raw awaiting their signatures): it is listed, signed and served.
+func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
+	dir := t.TempDir()
+	key, err := crypto.GenerateSigningKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withData := func(cfg *server.Config) { cfg.DataDir, cfg.SigningKey = dir, key }
+	srv, a := startServer(t, withData)
+	in := a.createEncrypted(nil)
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err := store.OpenBolt(filepath.Join(dir, "sandview.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "0000000000000001abcdef01"
+	legacy := &store.Email{ID: id, InboxHash: in.InboxHash, ReceivedAt: time.Unix(1e9, 0).UTC(), Unsigned: store.PartParsed | store.PartRaw}
+	for _, part := range []struct {
+		dst       *[]byte
+		plaintext string
+		aad       string
+		unsigned  bool
+	}{
+		{&legacy.Metadata, `{"id":"` + id + `","from":"old@example.org","to":[],"subject":"from before","receivedAt":"2001-09-09T01:46:40.000Z"}`, "service:metadata", false},
+		{&legacy.Parsed, `{"text":"kept","headers":{},"attachments":[],"links":[],"authResults":{}}`, "service:parsed", true},
+		{&legacy.Raw, "Subject: from before\r\n\r\nkept\r\n", "service:raw", true},
+	} {
+		p, err := crypto.Seal(in.keys.PublicKey, []byte(part.plaintext), []byte(part.aad), key, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if part.unsigned {
+			p.Sig = crypto.EncodeBase64URL(make([]byte, crypto.SignatureSize))
+		}
+		if *part.dst, err = json.Marshal(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Commit(context.Background(), store.Batch{Put: []*store.Email{legacy}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	srv, a = startServer(t, withData)
+	opener := openerFor(t, srv, in)
+	list := a.emails(in.EmailAddress, true)
+	if len(list) != 1 {
+		t.Fatalf("listed %d emails, want 1", len(list))
+	}
+	var meta model.EmailMetadata
+	if err := json.Unmarshal(mustOpen(t, opener, list[0].EncryptedMetadata, "metadata"), &meta); err != nil || meta.Subject != "from before" {
+		t.Fatalf("metadata %+v, %v", meta, err)
+	}
+	var parsed model.ParsedContent
+	if err := json.Unmarshal(mustOpen(t, opener, list[0].EncryptedParsed, "parsed"), &parsed); err != nil || parsed.Text != "kept" {
+		t.Fatalf("parsed %+v, %v", parsed, err)
+	}
+	if raw := mustOpen(t, opener, a.raw(in.EmailAddress, id).EncryptedRaw, "raw"); string(raw) != "Subject: from before\r\n\r\nkept\r\n" {
+		t.Fatalf("raw %q", raw)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.WaitForSignatures(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -44,7 +44,7 @@ func (c *Checker) Check(ctx context.Context, in Input) model.AuthResults {
 	if c.Resolver != nil {
 		dns = c.Resolver
 	}
-	dns = boundedResolver{dns}
+	dns = newBoundedResolver(dns)
 
 	var (
 		spfResult  *model.SPFResult
@@ -53,10 +53,18 @@ func (c *Checker) Check(ctx context.Context, in Input) model.AuthResults {
 		policy     dmarcPolicy
 		wg         sync.WaitGroup
 	)
-	wg.Go(func() { spfResult = checkSPF(ctx, dns, in) })
-	wg.Go(func() { dkimResult = checkDKIM(ctx, dns, in.Raw) })
+	// A new goroutine grows its stack to what the checks need by copying
+	// it, which costs as much as checks answered from a DNS cache: so SPF
+	// runs on the caller's goroutine, and DKIM in a goroutine only when the
+	// message is signed.
 	wg.Go(func() { reverse = checkReverseDNS(ctx, dns, in.RemoteIP) })
 	wg.Go(func() { policy = lookupDMARC(ctx, dns, in.FromDomain) })
+	if hasSignatureField(in.Raw) {
+		wg.Go(func() { dkimResult = checkDKIM(ctx, dns, in.Raw) })
+	} else {
+		dkimResult = unsignedDKIM()
+	}
+	spfResult = checkSPF(ctx, dns, in)
 	wg.Wait()
 
 	return model.AuthResults{

@@ -23,11 +23,16 @@ type signatureTag struct {
 	selector string // s=
 }
 
+// unsignedDKIM is the result for a message without DKIM-Signature.
+func unsignedDKIM() []model.DKIMResult {
+	return []model.DKIMResult{{Result: model.ResultNone, Signature: "dkim=none (message not signed)"}}
+}
+
 // checkDKIM verifies every DKIM-Signature of raw, in header order.
 func checkDKIM(ctx context.Context, dns Resolver, raw []byte) []model.DKIMResult {
 	signatures := signatureTags(raw)
 	if len(signatures) == 0 {
-		return []model.DKIMResult{{Result: model.ResultNone, Signature: "dkim=none (message not signed)"}}
+		return unsignedDKIM()
 	}
 	verifications, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{
 		LookupTXT:        func(name string) ([]string, error) { return dns.LookupTXT(ctx, name) },
@@ -67,6 +72,9 @@ func verificationOutcome(ctx context.Context, err error) (label, reason string) 
 	case dkim.IsTempFail(err):
 		if timeout, ended := timedOut(ctx); ended {
 			return "temperror", timeout
+		}
+		if strings.HasSuffix(err.Error(), dnsTimeout) { // the key lookup timed out
+			return "temperror", dnsTimeout
 		}
 		return "temperror", shortReason(err)
 	case dkim.IsPermFail(err):
@@ -130,6 +138,24 @@ func signatureTags(raw []byte) []signatureTag {
 		tags = append(tags, parseSignatureTags(value))
 	}
 	return tags
+}
+
+// hasSignatureField reports whether a line of raw's header section starts
+// with the DKIM-Signature field name: a quick test that spares unsigned
+// messages the DKIM check.
+func hasSignatureField(raw []byte) bool {
+	const name = "DKIM-Signature"
+	for line := raw; len(line) > 0; {
+		if len(line) >= len(name) && bytes.EqualFold(line[:len(name)], []byte(name)) {
+			return true
+		}
+		next := bytes.IndexByte(line, '\n')
+		if next < 0 || next == 0 || next == 1 && line[0] == '\r' {
+			return false // the last line, or the empty line ending the header
+		}
+		line = line[next+1:]
+	}
+	return false
 }
 
 func parseSignatureTags(value string) signatureTag {

@@ -19,12 +19,12 @@ func TestCheckDKIM(t *testing.T) {
 	if err != nil {
 		t.Fatalf("generate RSA key: %v", err)
 	}
-	dns := boundedResolver{StaticResolver{TXT: map[string][]string{
+	dns := newBoundedResolver(StaticResolver{TXT: map[string][]string{
 		"sel._domainkey.example.org":     {keyRecord(t, good)},
 		"rsa._domainkey.example.org":     {keyRecord(t, rsaKey)},
 		"stale._domainkey.example.org":   {keyRecord(t, good)}, // not the key that signed
 		"revoked._domainkey.example.org": {"v=DKIM1; k=ed25519; p="},
-	}}}
+	}})
 	msg := testMessage("Hello Bob,\nthe parcel ships today.\n")
 	ctx := context.Background()
 
@@ -100,11 +100,35 @@ func TestCheckDKIM(t *testing.T) {
 	})
 }
 
+func TestHasSignatureField(t *testing.T) {
+	signed := sign(t, testMessage("hi\n"), "example.org", "sel", newEd25519Key(t))
+	tests := map[string]struct {
+		raw  []byte
+		want bool
+	}{
+		"signed":              {signed, true},
+		"unsigned":            {testMessage("hi\n"), false},
+		"lowercase name":      {[]byte("From: a@example.org\r\ndkim-signature: v=1\r\n\r\nbody"), true},
+		"named in the body":   {[]byte("From: a@example.org\r\n\r\nDKIM-Signature: v=1\r\n"), false},
+		"named in a value":    {[]byte("Subject: DKIM-Signature\n X-DKIM-Signature: v=1\n\n"), false},
+		"LF only, first line": {[]byte("DKIM-Signature: v=1\nFrom: a@example.org\n\nbody"), true},
+		"empty":               {nil, false},
+	}
+	for name, tt := range tests {
+		if got := hasSignatureField(tt.raw); got != tt.want {
+			t.Errorf("%s: hasSignatureField = %t, want %t", name, got, tt.want)
+		}
+		if got := len(signatureTags(tt.raw)) > 0; got && !tt.want {
+			t.Errorf("%s: signatureTags finds a signature hasSignatureField misses", name)
+		}
+	}
+}
+
 func TestCheckDKIMTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	signed := sign(t, testMessage("hi\n"), "example.org", "sel", newEd25519Key(t))
-	got := checkDKIM(ctx, boundedResolver{blockingResolver{}}, signed)
+	got := checkDKIM(ctx, newBoundedResolver(blockingResolver{}), signed)
 	if len(got) != 1 || got[0].Result != model.ResultFail || !strings.Contains(got[0].Signature, "dkim=temperror (dns timeout)") {
 		t.Errorf("checkDKIM = %+v, want fail with temperror (dns timeout)", got)
 	}

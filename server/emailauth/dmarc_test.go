@@ -10,13 +10,13 @@ import (
 )
 
 func TestDMARC(t *testing.T) {
-	dns := boundedResolver{StaticResolver{TXT: map[string][]string{
+	dns := newBoundedResolver(StaticResolver{TXT: map[string][]string{
 		"_dmarc.example.org":   {"v=DMARC1; p=reject; sp=quarantine"},
 		"_dmarc.strict.org":    {"v=DMARC1; p=quarantine; adkim=s; aspf=s"},
 		"_dmarc.relaxed.org":   {"v=DMARC1; p=none"},
 		"_dmarc.invalid.org":   {"v=DMARC1; p=sometimes"},
 		"_dmarc.unrelated.org": {"some other text"},
-	}}}
+	}})
 	pass := func(domain string) []model.DKIMResult {
 		return []model.DKIMResult{{Result: model.ResultPass, Domain: domain}}
 	}
@@ -74,7 +74,7 @@ func TestDMARC(t *testing.T) {
 func TestDMARCLookupTimeoutIsNone(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	policy := lookupDMARC(ctx, boundedResolver{blockingResolver{}}, "example.org")
+	policy := lookupDMARC(ctx, newBoundedResolver(blockingResolver{}), "example.org")
 	got := evaluateDMARC(policy, "example.org", &model.SPFResult{Result: model.ResultTemperror}, nil)
 	if got.Result != model.ResultNone || got.Policy != "" {
 		t.Errorf("DMARC = %+v, want none without a policy", *got)

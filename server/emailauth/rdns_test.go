@@ -10,7 +10,7 @@ import (
 
 func TestCheckReverseDNS(t *testing.T) {
 	v6 := net.ParseIP("2001:db8::25")
-	dns := boundedResolver{StaticResolver{
+	dns := newBoundedResolver(StaticResolver{
 		PTR: map[string][]string{
 			"127.0.0.1":    {"unconfirmed.example.org.", "mail.example.org."},
 			"192.0.2.9":    {"liar.example.net."},
@@ -21,7 +21,7 @@ func TestCheckReverseDNS(t *testing.T) {
 			"liar.example.net": {{IP: net.ParseIP("198.51.100.1")}},
 			"v6.example.org":   {{IP: v6}},
 		},
-	}}
+	})
 	tests := []struct {
 		name string
 		ip   net.IP

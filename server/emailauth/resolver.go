@@ -2,6 +2,7 @@ package emailauth
 
 import (
 	"context"
+	"errors"
 	"net"
 	"slices"
 	"strings"
@@ -18,33 +19,55 @@ type Resolver interface {
 // dnsTimeout is the error text of a lookup abandoned at the deadline.
 const dnsTimeout = "dns timeout"
 
-// boundedResolver makes every lookup return by the context's deadline, even
-// when the underlying resolver ignores the context (its goroutine is then
-// left to finish on its own). A lookup cut short reports a temporary
-// *net.DNSError, the form the SPF and DKIM libraries treat as a temporary
-// failure.
-type boundedResolver struct{ dns Resolver }
+// ContextBound is implemented by resolvers whose lookups return by their
+// context's deadline on their own, such as StaticResolver and
+// dnsresolve.Resolver: the checks call them directly. Other resolvers
+// (net.Resolver through the C library, for one) may not, so each of their
+// lookups runs in a goroutine the checks abandon at the deadline.
+type ContextBound interface {
+	// LookupsEndWithContext marks the resolver; it does nothing.
+	LookupsEndWithContext()
+}
+
+// boundedResolver makes every lookup return by the context's deadline, in a
+// goroutine of its own unless the resolver is ContextBound (an abandoned
+// goroutine is left to finish on its own). A lookup cut short, or one the
+// resolver says timed out (such as a query it remembers went unanswered),
+// reports the same temporary *net.DNSError, the form the SPF and DKIM
+// libraries treat as a temporary failure, whose text is "dns timeout".
+type boundedResolver struct {
+	dns    Resolver
+	direct bool // dns is ContextBound
+}
+
+func newBoundedResolver(dns Resolver) boundedResolver {
+	_, direct := dns.(ContextBound)
+	return boundedResolver{dns: dns, direct: direct}
+}
 
 func (b boundedResolver) LookupTXT(ctx context.Context, name string) ([]string, error) {
-	return bounded(ctx, name, func(ctx context.Context) ([]string, error) { return b.dns.LookupTXT(ctx, name) })
+	return bounded(ctx, b.direct, name, func(ctx context.Context) ([]string, error) { return b.dns.LookupTXT(ctx, name) })
 }
 
 func (b boundedResolver) LookupMX(ctx context.Context, name string) ([]*net.MX, error) {
-	return bounded(ctx, name, func(ctx context.Context) ([]*net.MX, error) { return b.dns.LookupMX(ctx, name) })
+	return bounded(ctx, b.direct, name, func(ctx context.Context) ([]*net.MX, error) { return b.dns.LookupMX(ctx, name) })
 }
 
 func (b boundedResolver) LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error) {
-	return bounded(ctx, host, func(ctx context.Context) ([]net.IPAddr, error) { return b.dns.LookupIPAddr(ctx, host) })
+	return bounded(ctx, b.direct, host, func(ctx context.Context) ([]net.IPAddr, error) { return b.dns.LookupIPAddr(ctx, host) })
 }
 
 func (b boundedResolver) LookupAddr(ctx context.Context, addr string) ([]string, error) {
-	return bounded(ctx, addr, func(ctx context.Context) ([]string, error) { return b.dns.LookupAddr(ctx, addr) })
+	return bounded(ctx, b.direct, addr, func(ctx context.Context) ([]string, error) { return b.dns.LookupAddr(ctx, addr) })
 }
 
-func bounded[T any](ctx context.Context, name string, lookup func(context.Context) (T, error)) (T, error) {
+func bounded[T any](ctx context.Context, direct bool, name string, lookup func(context.Context) (T, error)) (T, error) {
 	var none T
 	if ctx.Err() != nil {
 		return none, timeoutError(name)
+	}
+	if direct {
+		return timedOutAs(ctx, name, lookup)
 	}
 	type answer struct {
 		value T
@@ -52,18 +75,27 @@ func bounded[T any](ctx context.Context, name string, lookup func(context.Contex
 	}
 	answers := make(chan answer, 1)
 	go func() {
-		value, err := lookup(ctx)
+		value, err := timedOutAs(ctx, name, lookup)
 		answers <- answer{value, err}
 	}()
 	select {
 	case a := <-answers:
-		if a.err != nil && ctx.Err() != nil {
-			return none, timeoutError(name)
-		}
 		return a.value, a.err
 	case <-ctx.Done():
 		return none, timeoutError(name)
 	}
+}
+
+// timedOutAs runs a lookup and reports a timeout, whether the resolver's or
+// the context's, as timeoutError.
+func timedOutAs[T any](ctx context.Context, name string, lookup func(context.Context) (T, error)) (T, error) {
+	value, err := lookup(ctx)
+	var dnsErr *net.DNSError
+	if err != nil && (ctx.Err() != nil || errors.As(err, &dnsErr) && dnsErr.IsTimeout) {
+		var none T
+		return none, timeoutError(name)
+	}
+	return value, err
 }
 
 func timeoutError(name string) *net.DNSError {
@@ -82,7 +114,14 @@ type StaticResolver struct {
 	PTR map[string][]string
 }
 
-var _ Resolver = StaticResolver{}
+var (
+	_ Resolver     = StaticResolver{}
+	_ ContextBound = StaticResolver{}
+)
+
+// LookupsEndWithContext implements ContextBound: StaticResolver answers at
+// once.
+func (StaticResolver) LookupsEndWithContext() {}
 
 func (s StaticResolver) LookupTXT(ctx context.Context, name string) ([]string, error) {
 	return staticLookup(ctx, s.TXT, name, normalizeName(name))

@@ -54,7 +54,7 @@ func TestCheckSPF(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := checkSPF(context.Background(), boundedResolver{dns}, tt.in)
+			got := checkSPF(context.Background(), newBoundedResolver(dns), tt.in)
 			if got.Result != tt.want || got.Domain != tt.wantDomain || !strings.HasPrefix(got.Details, tt.wantDetails) {
 				t.Errorf("checkSPF = %+v, want result %s domain %s details starting %q", got, tt.want, tt.wantDomain, tt.wantDetails)
 			}
@@ -68,7 +68,7 @@ func TestCheckSPF(t *testing.T) {
 func TestCheckSPFTimeoutIsTemperror(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	got := checkSPF(ctx, boundedResolver{blockingResolver{}}, Input{RemoteIP: net.ParseIP("::1"), MailFrom: "a@pass.example"})
+	got := checkSPF(ctx, newBoundedResolver(blockingResolver{}), Input{RemoteIP: net.ParseIP("::1"), MailFrom: "a@pass.example"})
 	if got.Result != model.ResultTemperror || !strings.Contains(got.Details, "check canceled") {
 		t.Errorf("checkSPF = %+v, want temperror (check canceled)", got)
 	}

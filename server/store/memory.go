@@ -186,7 +186,7 @@ func (m *Memory) Email(_ context.Context, k EmailKey) (*Email, error) {
 }
 
 // Emails implements Store.
-func (m *Memory) Emails(_ context.Context, hash string, withContent bool) ([]*Email, error) {
+func (m *Memory) Emails(_ context.Context, hash string, withContent bool, page Page) ([]*Email, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {
@@ -196,8 +196,16 @@ func (m *Memory) Emails(_ context.Context, hash string, withContent bool) ([]*Em
 	if !ok {
 		return nil, fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
 	}
-	out := make([]*Email, 0, len(in.ids))
-	for i := len(in.ids) - 1; i >= 0; i-- {
+	end := len(in.ids)
+	if page.Before != "" {
+		end = sort.SearchStrings(in.ids, page.Before)
+	}
+	n := end
+	if page.Limit > 0 {
+		n = min(n, page.Limit)
+	}
+	out := make([]*Email, 0, n)
+	for i := end - 1; i >= end-n; i-- {
 		e := *in.emails[in.ids[i]]
 		if !withContent {
 			e.Parsed, e.Raw = nil, nil

@@ -35,9 +35,9 @@ const (
 )
 
 // Email is a stored email. For a plain inbox Metadata and Parsed are JSON and
-// Raw is the RFC 5322 message; for an encrypted inbox each is the JSON of an
-// encrypted payload. The byte slices are never modified after Commit: readers
-// may share them.
+// Raw is the RFC 5322 message; for an encrypted inbox each is an encrypted
+// payload in a form the server chooses (the store does not look inside).
+// The byte slices are never modified after Commit: readers may share them.
 type Email struct {
 	ID         string
 	InboxHash  string
@@ -91,6 +91,15 @@ type EmailInfo struct {
 	Unsigned Parts
 }
 
+// Page selects part of an inbox's list: up to Limit emails (0: no limit),
+// newest first, starting with the newest email older than the one with ID
+// Before ("": the newest of all). Paging by the last ID seen is stable
+// while mail arrives, since new emails sort after every listed one.
+type Page struct {
+	Before string
+	Limit  int
+}
+
 // Batch is one atomic change: emails to add and emails to remove.
 type Batch struct {
 	Put    []*Email
@@ -123,9 +132,10 @@ type Store interface {
 
 	// Email returns one email with all its content, or ErrNotFound.
 	Email(ctx context.Context, key EmailKey) (*Email, error)
-	// Emails lists an inbox's emails newest first; without content, Parsed
-	// and Raw are left nil. An unknown inbox gives ErrNotFound.
-	Emails(ctx context.Context, hash string, withContent bool) ([]*Email, error)
+	// Emails lists a page of an inbox's emails, newest first; without
+	// content, Parsed and Raw are left nil. An unknown inbox gives
+	// ErrNotFound.
+	Emails(ctx context.Context, hash string, withContent bool, page Page) ([]*Email, error)
 	// IDs lists an inbox's email IDs in ascending order.
 	IDs(ctx context.Context, hash string) ([]string, error)
 	// ForEachEmail reports every stored email, inbox by inbox, in ascending

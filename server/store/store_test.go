@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -55,7 +56,7 @@ func TestStoreContract(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			list, err := s.Emails(ctx, "h1", false)
+			list, err := s.Emails(ctx, "h1", false, store.Page{})
 			if err != nil || len(list) != 3 || list[0].ID != email("h1", 3).ID || list[0].Parsed != nil || string(list[0].Metadata) != `{"n":3}` {
 				t.Fatalf("list %v %+v", err, list)
 			}
@@ -93,11 +94,61 @@ func TestStoreContract(t *testing.T) {
 			if err := s.DeleteInbox(ctx, "h1"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Emails(ctx, "h1", true); !errors.Is(err, store.ErrNotFound) {
+			if _, err := s.Emails(ctx, "h1", true, store.Page{}); !errors.Is(err, store.ErrNotFound) {
 				t.Fatalf("emails of a deleted inbox: %v", err)
 			}
 			if err := s.DeleteInbox(ctx, "h1"); err != nil {
 				t.Fatalf("deleting twice: %v", err)
+			}
+		})
+	}
+}
+
+// TestPagedLists pages through an inbox newest first, by the last ID seen,
+// while a newer email arrives and a listed one is deleted.
+func TestPagedLists(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range implementations(t) {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			defer s.Close()
+			if err := s.PutInbox(ctx, store.Inbox{Address: "a@sandbox.test", Hash: "h"}); err != nil {
+				t.Fatal(err)
+			}
+			for i := 1; i <= 7; i++ {
+				if err := s.Commit(ctx, store.Batch{Put: []*store.Email{email("h", i)}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var seen []string
+			page := store.Page{Limit: 3}
+			for round := 0; ; round++ {
+				list, err := s.Emails(ctx, "h", round%2 == 0, page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range list {
+					seen = append(seen, e.ID[len(e.ID)-1:])
+				}
+				if len(list) < page.Limit {
+					break
+				}
+				page.Before = list[len(list)-1].ID
+				if round == 0 {
+					batch := store.Batch{Put: []*store.Email{email("h", 8)}, Delete: []store.EmailKey{{InboxHash: "h", ID: email("h", 3).ID}}}
+					if err := s.Commit(ctx, batch); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if got := strings.Join(seen, ""); got != "765421" {
+				t.Fatalf("pages listed %s, want 765421", got)
+			}
+			if list, err := s.Emails(ctx, "h", false, store.Page{Before: email("h", 1).ID}); err != nil || len(list) != 0 {
+				t.Fatalf("before the oldest: %v, %v", list, err)
+			}
+			if list, err := s.Emails(ctx, "h", false, store.Page{Before: "g"}); err != nil || len(list) != 7 {
+				t.Fatalf("before an ID after the newest: %d emails, %v", len(list), err)
 			}
 		})
 	}
@@ -203,7 +254,7 @@ func TestSetSigned(t *testing.T) {
 			if err := s.SetSigned(ctx, changes); err != nil {
 				t.Fatalf("emails gone must be skipped: %v", err)
 			}
-			list, err := s.Emails(ctx, "h", true)
+			list, err := s.Emails(ctx, "h", true, store.Page{})
 			if err != nil || len(list) != 1 || list[0].Unsigned != 0 || string(list[0].Raw) != "raw-signed" || string(list[0].Parsed) != "parsed-signed" {
 				t.Fatalf("after signing raw: %+v, %v", list, err)
 			}

@@ -1,0 +1,239 @@
+package crypto
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+// openSealed renders a sealed payload as JSON and opens it as a client does.
+func openSealed(t *testing.T, in testInbox, p Sealed, sharedCtKem []byte) ([]byte, error) {
+	t.Helper()
+	data, err := in.sealer.AppendJSON(nil, p, sharedCtKem)
+	if err != nil {
+		t.Fatalf("AppendJSON: %v", err)
+	}
+	payload, err := ParsePayload(data)
+	if err != nil {
+		t.Fatalf("rendered JSON does not parse: %v\n%s", err, data)
+	}
+	return in.opener.Open(payload)
+}
+
+// TestEnvelopePayloadsOpen seals a message's three payloads in one
+// envelope, as a server does: the metadata carries ct_kem, the others
+// share it; each opens on its own, with its own nonce.
+func TestEnvelopePayloadsOpen(t *testing.T) {
+	in := newTestInbox(t, fixtureContext)
+	env, err := in.sealer.NewEnvelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	meta, err := env.Seal([]byte(`{"subject":"hi"}`), []byte("vaultsandbox:metadata"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := env.Encrypt([]byte(`{"text":"body"}`), []byte("vaultsandbox:parsed"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := env.Encrypt([]byte("From: a\r\n\r\nbody"), []byte("vaultsandbox:raw"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !meta.signed() || parsed.signed() {
+		t.Fatalf("signed: metadata %t, parsed %t; want true, false", meta.signed(), parsed.signed())
+	}
+	if _, err := in.sealer.AppendJSON(nil, parsed, env.CtKem()); err == nil {
+		t.Fatal("AppendJSON rendered an unsigned payload")
+	}
+	ctKem := meta.CtKem()
+	if !bytes.Equal(ctKem, env.CtKem()) || parsed.CtKem() != nil {
+		t.Fatal("the metadata must carry the envelope's ct_kem and the others none")
+	}
+	if _, err := in.sealer.Sign(parsed, nil); err == nil {
+		t.Fatal("Sign succeeded without the shared ct_kem")
+	}
+	signedParsed, err := in.sealer.Sign(parsed, ctKem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signedRaw, err := in.sealer.Sign(raw, ctKem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parsed.signed() || len(signedParsed) != len(parsed) {
+		t.Fatal("Sign must return a signed copy of the same size and leave its input alone")
+	}
+	nonces := map[string]bool{}
+	for _, tt := range []struct {
+		p    Sealed
+		want string
+	}{{meta, `{"subject":"hi"}`}, {signedParsed, `{"text":"body"}`}, {signedRaw, "From: a\r\n\r\nbody"}} {
+		got, err := openSealed(t, in, tt.p, ctKem)
+		if err != nil || string(got) != tt.want {
+			t.Fatalf("open = %q, %v; want %q", got, err, tt.want)
+		}
+		f, err := tt.p.fields()
+		if err != nil {
+			t.Fatal(err)
+		}
+		nonces[string(f.nonce)] = true
+	}
+	if len(nonces) != 3 {
+		t.Fatal("payloads of one envelope must get distinct nonces")
+	}
+}
+
+// TestSignUsesSealerContext: a payload signed later carries the sealer's
+// context in its transcript, like one sealed at once.
+func TestSignUsesSealerContext(t *testing.T) {
+	in := newTestInbox(t, fixtureContext)
+	env, err := in.sealer.NewEnvelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := env.Encrypt([]byte("x"), nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = in.sealer.Sign(p, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, err := in.sealer.AppendJSON(nil, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := ParsePayload(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(payload, in.kp.SecretKey, in.key.PublicKey(), DefaultContext); !errors.Is(err, ErrDecryptionFailed) {
+		t.Fatalf("opened under another context: %v", err)
+	}
+}
+
+// TestImportReadsStoredJSON: payloads stored as EncryptedPayload JSON (by
+// earlier servers) become Sealed ones that render and open the same;
+// an all-zero placeholder sig imports as unsigned.
+func TestImportReadsStoredJSON(t *testing.T) {
+	in := newTestInbox(t, "")
+	signed, err := in.sealer.Seal([]byte("stored"), []byte("service:parsed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := in.sealer.AppendJSON(nil, mustImport(t, in, signed), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ParsePayload(data)
+	if err != nil || *again != *signed {
+		t.Fatalf("imported payload renders differently: %v", err)
+	}
+	unsigned := *signed
+	unsigned.Sig = EncodeBase64URL(make([]byte, SignatureSize))
+	p := mustImport(t, in, &unsigned)
+	if p.signed() {
+		t.Fatal("a placeholder sig imported as signed")
+	}
+	if p, err = in.sealer.Sign(p, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := openSealed(t, in, p, nil); err != nil || string(got) != "stored" {
+		t.Fatalf("open = %q, %v", got, err)
+	}
+	other := newTestInbox(t, "")
+	foreign, err := other.sealer.Seal([]byte("x"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.sealer.Import(payloadJSONOf(t, foreign)); err == nil {
+		t.Fatal("imported a payload of another server key")
+	}
+	if _, err := in.sealer.Import([]byte(`{"v":1}`)); err == nil {
+		t.Fatal("imported a malformed payload")
+	}
+}
+
+func mustImport(t *testing.T, in testInbox, p *Payload) Sealed {
+	t.Helper()
+	sealed, err := in.sealer.Import(payloadJSONOf(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sealed
+}
+
+// TestSealedRejectsDamage: a damaged Sealed is an error, never a panic or
+// a signature over garbage.
+func TestSealedRejectsDamage(t *testing.T) {
+	in := newTestInbox(t, "")
+	env, err := in.sealer.NewEnvelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := env.Seal([]byte("hello"), []byte("aad"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := map[string]Sealed{
+		"empty":         nil,
+		"JSON":          Sealed(`{"v":1}`),
+		"unknown flags": append(Sealed{sealedTag, 0x80}, good[2:]...),
+		"truncated":     good[:len(good)-20],
+		"no ciphertext": good[:2+KEMCiphertextSize+NonceSize+SignatureSize+1+3],
+		"aad too long":  append(append(Sealed{}, good[:2+KEMCiphertextSize+NonceSize+SignatureSize]...), 0xff, 0xff, 0x03),
+	}
+	for name, p := range damaged {
+		t.Run(name, func(t *testing.T) {
+			if _, err := in.sealer.Sign(p, nil); err == nil {
+				t.Error("Sign succeeded")
+			}
+			if _, err := in.sealer.AppendJSON(nil, p, nil); err == nil {
+				t.Error("AppendJSON succeeded")
+			}
+		})
+	}
+}
+
+func FuzzSealedFields(f *testing.F) {
+	in := newTestInbox(f, "")
+	env, err := in.sealer.NewEnvelope()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, own := range []bool{true, false} {
+		p, err := env.Encrypt([]byte("hello"), []byte("service:raw"), own)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add([]byte(p))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fields, err := Sealed(data).fields()
+		if err != nil {
+			return
+		}
+		total := 2 + len(fields.ctKem) + len(fields.nonce) + len(fields.sig) + len(fields.aad) + len(fields.ciphertext)
+		if total > len(data) || len(fields.nonce) != NonceSize || len(fields.sig) != SignatureSize || len(fields.ciphertext) < TagSize {
+			t.Fatalf("fields of %d bytes do not fit the layout: %+v", len(data), fields)
+		}
+	})
+}
+
+func payloadJSONOf(t *testing.T, p *Payload) []byte {
+	t.Helper()
+	data, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// signed reports whether p carries its signature.
+func (p Sealed) signed() bool {
+	f, err := p.fields()
+	return err == nil && f.flags&sealedSigned != 0
+}

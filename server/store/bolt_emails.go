@@ -1,0 +1,244 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// PutInbox implements Store.
+func (b *Bolt) PutInbox(ctx context.Context, inbox Inbox) error {
+	data, err := json.Marshal(inbox)
+	if err != nil {
+		return fmt.Errorf("encode inbox: %w", err)
+	}
+	return b.write(ctx, nil, func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketInboxes).Put([]byte(inbox.Hash), data); err != nil {
+			return err
+		}
+		_, err := tx.Bucket(bucketEmails).CreateBucketIfNotExists([]byte(inbox.Hash))
+		return err
+	})
+}
+
+// DeleteInbox implements Store.
+func (b *Bolt) DeleteInbox(ctx context.Context, hash string) error {
+	return b.write(ctx, nil, func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketInboxes).Delete([]byte(hash)); err != nil {
+			return err
+		}
+		err := tx.Bucket(bucketEmails).DeleteBucket([]byte(hash))
+		if errors.Is(err, bolterrors.ErrBucketNotFound) {
+			return nil
+		}
+		return err
+	})
+}
+
+// Inboxes implements Store.
+func (b *Bolt) Inboxes(context.Context) ([]Inbox, error) {
+	var out []Inbox
+	err := b.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketInboxes).ForEach(func(k, v []byte) error {
+			var in Inbox
+			if err := json.Unmarshal(v, &in); err != nil {
+				return fmt.Errorf("decode inbox %s: %w", k, err)
+			}
+			out = append(out, in)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list inboxes: %w", err)
+	}
+	return out, nil
+}
+
+func mailbox(tx *bolt.Tx, hash string) *bolt.Bucket {
+	return tx.Bucket(bucketEmails).Bucket([]byte(hash))
+}
+
+// Commit implements Store.
+func (b *Bolt) Commit(ctx context.Context, batch Batch) error {
+	encoded := make([][]byte, len(batch.Put))
+	for i, e := range batch.Put {
+		encoded[i] = encodeEmail(e)
+	}
+	check := func(tx *bolt.Tx) error {
+		for _, e := range batch.Put {
+			if mailbox(tx, e.InboxHash) == nil {
+				return fmt.Errorf("put email %s: inbox %s: %w", e.ID, e.InboxHash, ErrNotFound)
+			}
+		}
+		return nil
+	}
+	apply := func(tx *bolt.Tx) error {
+		for _, k := range batch.Delete {
+			if mb := mailbox(tx, k.InboxHash); mb != nil {
+				if err := mb.Delete([]byte(k.ID)); err != nil {
+					return err
+				}
+			}
+		}
+		for i, e := range batch.Put {
+			if err := mailbox(tx, e.InboxHash).Put([]byte(e.ID), encoded[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return b.write(ctx, check, apply)
+}
+
+// DeleteEmail implements Store.
+func (b *Bolt) DeleteEmail(ctx context.Context, k EmailKey) error {
+	check := func(tx *bolt.Tx) error {
+		mb := mailbox(tx, k.InboxHash)
+		if mb == nil || mb.Get([]byte(k.ID)) == nil {
+			return fmt.Errorf("delete email %s: %w", k.ID, ErrNotFound)
+		}
+		return nil
+	}
+	return b.write(ctx, check, func(tx *bolt.Tx) error {
+		return mailbox(tx, k.InboxHash).Delete([]byte(k.ID))
+	})
+}
+
+// MarkRead implements Store.
+func (b *Bolt) MarkRead(ctx context.Context, k EmailKey) error {
+	check := func(tx *bolt.Tx) error {
+		mb := mailbox(tx, k.InboxHash)
+		if mb == nil || mb.Get([]byte(k.ID)) == nil {
+			return fmt.Errorf("mark email %s read: %w", k.ID, ErrNotFound)
+		}
+		return nil
+	}
+	return b.write(ctx, check, func(tx *bolt.Tx) error {
+		mb := mailbox(tx, k.InboxHash)
+		v := mb.Get([]byte(k.ID))
+		if len(v) < headerSize || v[1]&flagRead != 0 {
+			return nil
+		}
+		updated := make([]byte, len(v))
+		copy(updated, v)
+		updated[1] |= flagRead
+		return mb.Put([]byte(k.ID), updated)
+	})
+}
+
+// SetSigned implements Store.
+func (b *Bolt) SetSigned(ctx context.Context, changes []Signed) error {
+	return b.write(ctx, nil, func(tx *bolt.Tx) error {
+		for _, c := range changes {
+			mb := mailbox(tx, c.Key.InboxHash)
+			if mb == nil {
+				continue
+			}
+			v := mb.Get([]byte(c.Key.ID))
+			if v == nil {
+				continue
+			}
+			e, err := decodeEmail(c.Key, v, true)
+			if err != nil {
+				return err
+			}
+			c.apply(e)
+			if err := mb.Put([]byte(c.Key.ID), encodeEmail(e)); err != nil {
+				return fmt.Errorf("sign email %s: %w", c.Key.ID, err)
+			}
+		}
+		return nil
+	})
+}
+
+// Email implements Store.
+func (b *Bolt) Email(_ context.Context, k EmailKey) (*Email, error) {
+	var out *Email
+	err := b.db.View(func(tx *bolt.Tx) error {
+		mb := mailbox(tx, k.InboxHash)
+		if mb == nil {
+			return fmt.Errorf("inbox %s: %w", k.InboxHash, ErrNotFound)
+		}
+		v := mb.Get([]byte(k.ID))
+		if v == nil {
+			return fmt.Errorf("email %s: %w", k.ID, ErrNotFound)
+		}
+		var err error
+		out, err = decodeEmail(k, v, true)
+		return err
+	})
+	return out, err
+}
+
+// Emails implements Store.
+func (b *Bolt) Emails(_ context.Context, hash string, withContent bool, page Page) ([]*Email, error) {
+	var out []*Email
+	err := b.db.View(func(tx *bolt.Tx) error {
+		mb := mailbox(tx, hash)
+		if mb == nil {
+			return fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
+		}
+		c := mb.Cursor()
+		// The page starts just before the first key at or after Before, or
+		// at the last key when there is none.
+		var k, v []byte
+		if page.Before != "" {
+			k, _ = c.Seek([]byte(page.Before))
+		}
+		if k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+		for ; k != nil && (page.Limit <= 0 || len(out) < page.Limit); k, v = c.Prev() {
+			e, err := decodeEmail(EmailKey{InboxHash: hash, ID: string(k)}, v, withContent)
+			if err != nil {
+				return err
+			}
+			out = append(out, e)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// IDs implements Store.
+func (b *Bolt) IDs(_ context.Context, hash string) ([]string, error) {
+	var out []string
+	err := b.db.View(func(tx *bolt.Tx) error {
+		mb := mailbox(tx, hash)
+		if mb == nil {
+			return fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
+		}
+		c := mb.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			out = append(out, string(k))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ForEachEmail implements Store.
+func (b *Bolt) ForEachEmail(_ context.Context, fn func(EmailInfo) error) error {
+	return b.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketEmails).ForEachBucket(func(hash []byte) error {
+			c := tx.Bucket(bucketEmails).Bucket(hash).Cursor()
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				size, err := payloadSize(v)
+				if err != nil {
+					return fmt.Errorf("email %s: %w", k, err)
+				}
+				info := EmailInfo{EmailKey: EmailKey{InboxHash: string(hash), ID: string(k)}, Size: size, Unsigned: unsignedParts(v[1])}
+				if err := fn(info); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+}
