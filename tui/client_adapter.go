@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"sandview/client"
+	"sandview/client/keystore"
 	"sandview/model"
 )
 
@@ -13,7 +14,7 @@ import (
 // removed from it.
 type clientService struct {
 	c  *client.Client
-	ks *client.Keystore
+	ks *keystore.Store
 }
 
 func (s clientService) inbox(address string) (*client.Inbox, error) {

@@ -10,16 +10,17 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"sandview/client"
+	"sandview/client/keystore"
 )
 
 // Config is what main passes to the TUI.
 type Config struct {
-	Client      *client.Client   // connected client; inboxes already loaded into it
-	Keystore    *client.Keystore // created/imported inboxes are saved here, deleted ones removed (may be nil)
-	ServerLabel string           // e.g. "local 127.0.0.1:8025" or the URL
-	SMTPHint    string           // e.g. "send mail to x@sandbox.test via SMTP 127.0.0.1:1025"
-	DarkTheme   *bool            // nil = detect from the terminal background
-	NoColor     bool             // NO_COLOR
+	Client      *client.Client  // connected client; inboxes already loaded into it
+	Keystore    *keystore.Store // created/imported inboxes are saved here, deleted ones removed (may be nil)
+	ServerLabel string          // e.g. "local 127.0.0.1:8025" or the URL
+	SMTPHint    string          // e.g. "send mail to x@sandbox.test via SMTP 127.0.0.1:1025"
+	DarkTheme   *bool           // nil = detect from the terminal background
+	NoColor     bool            // NO_COLOR
 	// Startup is work to run once the UI is up (the --local demo mail);
 	// its error is shown in the status bar.
 	Startup func(ctx context.Context) error
