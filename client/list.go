@@ -162,6 +162,26 @@ func notJSONList(err error) error {
 	return err
 }
 
+// listed is a record as decoded off a list; err is a failure to decode
+// this record alone (a field of the wrong type), which the decoder is past.
+type listed struct {
+	rec model.EmailRecord
+	err error
+}
+
+// decodeListed decodes the next record of a list. Only a record of the
+// wrong shape is reported in listed.err; any other error ends the list.
+func decodeListed(dec *json.Decoder) (listed, error) {
+	var l listed
+	err := dec.Decode(&l.rec)
+	var wrongType *json.UnmarshalTypeError
+	if errors.As(err, &wrongType) {
+		l.err = err
+		return l, nil
+	}
+	return l, err
+}
+
 // opened is a record opened by a worker of openRecords.
 type opened struct {
 	email model.Email
@@ -170,82 +190,79 @@ type opened struct {
 
 // openJob is a record for a worker; the result goes to done.
 type openJob struct {
-	raw  json.RawMessage
+	rec  listed
 	done chan<- opened
 }
 
-// openRecords decodes the records of dec one at a time, opens them on a
-// pool of GOMAXPROCS workers and passes them to yield in list order. At
-// most two records a worker are in flight (decoded and not passed on
-// yet). One malformed record costs only itself.
+// openRecords decodes the records of dec one at a time (on a goroutine of
+// its own), opens them on a pool of GOMAXPROCS workers and passes them to
+// yield in list order, each as soon as it and those before it are open.
+// About two records a worker are in flight (decoded and not passed on
+// yet). When yield fails, the decoding goroutine stops at its next
+// record, or when the body is closed.
 func (i *Inbox) openRecords(dec *json.Decoder, yield func(model.Email, error) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 {
 		for dec.More() {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
+			l, err := decodeListed(dec)
+			if err != nil {
 				return err
 			}
-			if err := yield(i.openListed(raw)); err != nil {
+			if err := yield(i.openListed(l)); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	window := 2 * workers
-	jobs := make(chan openJob, window) // never full: at most window are pending
-	defer close(jobs)
+	jobs := make(chan openJob, window)
+	inOrder := make(chan chan opened, window) // its capacity bounds what is in flight
+	quit := make(chan struct{})
+	var readErr error // written before inOrder is closed
+	go func() {
+		defer close(inOrder)
+		defer close(jobs)
+		for dec.More() {
+			l, err := decodeListed(dec)
+			if err != nil {
+				readErr = err
+				return
+			}
+			done := make(chan opened, 1)
+			select {
+			case inOrder <- done:
+			case <-quit:
+				return
+			}
+			jobs <- openJob{rec: l, done: done}
+		}
+	}()
 	for range workers {
 		go func() {
 			for j := range jobs {
-				e, err := i.openListed(j.raw)
+				e, err := i.openListed(j.rec)
 				j.done <- opened{e, err}
 			}
 		}()
 	}
-	pending := make([]chan opened, 0, window) // in list order
-	for {
-		for len(pending) < window && dec.More() {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return err
-			}
-			done := make(chan opened, 1)
-			jobs <- openJob{raw: raw, done: done}
-			pending = append(pending, done)
-		}
-		if len(pending) == 0 {
-			return nil
-		}
-		next := <-pending[0]
-		pending = append(pending[:0], pending[1:]...)
+	for done := range inOrder {
+		next := <-done
 		if err := yield(next.email, next.err); err != nil {
+			close(quit)
 			return err
 		}
 	}
+	return readErr
 }
 
-// openListed decodes and opens one record of a list. A record that does
-// not decode becomes an email with Problem set and as much of an id as
-// can be found.
-func (i *Inbox) openListed(raw json.RawMessage) (model.Email, error) {
-	var rec model.EmailRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		e := model.Email{ID: recordID(raw), Problem: ProblemUnreadable, InboxHash: i.info.InboxHash}
-		return e, fmt.Errorf("email %s: the server sent a record that cannot be decoded: %w", e.ID, err)
+// openListed opens one record of a list; a record that did not decode
+// becomes an email with Problem set.
+func (i *Inbox) openListed(l listed) (model.Email, error) {
+	if l.err != nil {
+		e := model.Email{ID: l.rec.ID, Problem: ProblemUnreadable, InboxHash: i.info.InboxHash}
+		return e, fmt.Errorf("email %s: the server sent a record that cannot be decoded: %w", e.ID, l.err)
 	}
-	return i.OpenRecord(rec)
-}
-
-// recordID digs the id out of a record that does not decode as a whole.
-func recordID(raw json.RawMessage) string {
-	var probe struct {
-		ID any `json:"id"`
-	}
-	if json.Unmarshal(raw, &probe) == nil && probe.ID != nil {
-		return fmt.Sprint(probe.ID)
-	}
-	return ""
+	return i.OpenRecord(l.rec)
 }
 
 // sortNewestFirst orders emails by receivedAt, newest first, keeping the
