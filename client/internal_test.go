@@ -213,21 +213,11 @@ func TestOpenManyRecordsInParallel(t *testing.T) {
 // openBody decodes and opens a list body as Inbox.Emails does after the
 // HTTP exchange, in list order.
 func openBody(in *Inbox, body []byte) ([]model.Email, error) {
-	var emails []model.Email
-	var failures []error
-	err := decodeList(bytes.NewReader(body), func(dec *json.Decoder) error {
-		return in.openRecords(dec, func(e model.Email, openErr error) error {
-			emails = append(emails, e)
-			if openErr != nil {
-				failures = append(failures, openErr)
-			}
-			return nil
+	return collectEmails(func(yield func(model.Email, error) error) error {
+		return decodeList(bytes.NewReader(body), func(dec *json.Decoder) error {
+			return in.openRecords(dec, yield)
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return emails, errors.Join(failures...)
 }
 
 // A list body that is not a JSON array fails as a whole, with a clear
@@ -320,5 +310,27 @@ func TestRegistrySyncErrorsAndClose(t *testing.T) {
 	}
 	if err := c.register(b, false); !errors.Is(err, ErrClientClosed) {
 		t.Fatalf("register after Close: %v", err)
+	}
+}
+
+// A wait returns its emails oldest first by receivedAt, then by id,
+// whatever order they were found in.
+func TestWaitResultOrder(t *testing.T) {
+	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	w := &waiter{n: 4, matched: []model.Email{
+		{ID: "c", ReceivedAt: at.Add(time.Second)},
+		{ID: "b", ReceivedAt: at},
+		{ID: "d", ReceivedAt: at.Add(2 * time.Second)},
+		{ID: "a", ReceivedAt: at},
+	}}
+	var ids []string
+	for _, e := range w.result() {
+		ids = append(ids, e.ID)
+	}
+	if strings.Join(ids, "") != "abcd" {
+		t.Fatalf("order %v, want a b c d", ids)
+	}
+	if w.matched[0].ID != "c" {
+		t.Fatal("result reordered the waiter's own list")
 	}
 }

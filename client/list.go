@@ -27,9 +27,20 @@ type ListOptions struct {
 // a decoding error): callers that show lists use the slice and report the
 // error. Request failures return a nil slice.
 func (i *Inbox) Emails(ctx context.Context, opts ListOptions) ([]model.Email, error) {
+	emails, err := collectEmails(func(yield func(model.Email, error) error) error {
+		return i.EachEmail(ctx, opts, yield)
+	})
+	sortNewestFirst(emails)
+	return emails, err
+}
+
+// collectEmails gathers what each passes on: the emails (never nil) and
+// their failures to open, joined; a failure of each itself returns a nil
+// slice.
+func collectEmails(each func(yield func(model.Email, error) error) error) ([]model.Email, error) {
 	emails := []model.Email{}
 	var failures []error
-	err := i.EachEmail(ctx, opts, func(e model.Email, openErr error) error {
+	err := each(func(e model.Email, openErr error) error {
 		emails = append(emails, e)
 		if openErr != nil {
 			failures = append(failures, openErr)
@@ -39,7 +50,6 @@ func (i *Inbox) Emails(ctx context.Context, opts ListOptions) ([]model.Email, er
 	if err != nil {
 		return nil, err
 	}
-	sortNewestFirst(emails)
 	return emails, errors.Join(failures...)
 }
 
