@@ -77,14 +77,15 @@ func TestEachEmailSlowConsumerDoesNotTimeOut(t *testing.T) {
 	// Large enough that the list is still being read after the first
 	// email was handed on.
 	text := strings.Repeat("0123456789abcdef", 8<<10)
-	const n = 8
+	const n = 16
 	for range n {
 		if _, err := c.SendTestEmail(ctx, model.TestEmailRequest{To: seeded.Address(), Subject: "big", Text: text}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// The listing client has a short timeout; the consumer is slower.
-	short := newTestClient(t, srv.URL(), client.WithTimeout(300*time.Millisecond), client.WithRetries(0, 0))
+	// The listing client's timeout is ample for the server's answer, even
+	// on a busy machine, and shorter than the consumer's pause.
+	short := newTestClient(t, srv.URL(), client.WithTimeout(1500*time.Millisecond), client.WithRetries(0, 0))
 	export, err := seeded.Export()
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +97,7 @@ func TestEachEmailSlowConsumerDoesNotTimeOut(t *testing.T) {
 	got := 0
 	err = in.EachEmail(ctx, client.ListOptions{IncludeContent: true}, func(e model.Email, openErr error) error {
 		if got == 0 {
-			time.Sleep(500 * time.Millisecond) // the slow consumer under test
+			time.Sleep(2 * time.Second) // the slow consumer under test
 		}
 		got++
 		return openErr
