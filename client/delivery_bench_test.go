@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"sandview/client/internal/delivery"
 	"sandview/model"
 	"sandview/server/servertest"
 )
@@ -73,7 +74,11 @@ func BenchmarkDeliveryLatency(b *testing.B) {
 				srv := servertest.Start(b)
 				c := benchClient(b, srv.URL(), WithStrategy(strategy),
 					WithPolling(100*time.Millisecond, 100*time.Millisecond, 1, 0.3))
-				c.dl().budget = newLimiter(1000, 1000) // one inbox: the shared budget must not be what is measured
+				// One inbox: the pollers' shared budget must not be what is
+				// measured, so the engine gets a large one.
+				cfg := engineConfig(c.opts)
+				cfg.PollBudget = 1000
+				c.engine = delivery.New(c.ctx, engineClient{c}, cfg)
 				in, err := c.CreateInbox(context.Background(), CreateInboxOptions{Encryption: enc})
 				if err != nil {
 					b.Fatal(err)

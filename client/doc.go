@@ -30,13 +30,15 @@
 //
 // Emails come back decrypted (encrypted inboxes, one crypto.Opener per inbox
 // built with the server-info context string) or decoded (plain inboxes) as
-// model.Email. Lists are sorted newest first; records that cannot be opened
-// stay in the list with Problem set (an email whose metadata opened but
-// whose content did not keeps its subject and sender). A list body is split
-// into records by a fast structural scan; from parallelOpenThreshold records
-// on, records are decoded and opened by GOMAXPROCS workers. Raw messages are
-// unwrapped from base64 as often as the server wrapped them (see
-// unwrapMessage).
+// model.Email. Records that cannot be opened stay in the list with Problem
+// set (an email whose metadata opened but whose content did not keeps its
+// subject and sender). A list is read as it arrives (EachEmail): the
+// standard JSON decoder takes one record at a time off the body, GOMAXPROCS
+// workers open them with a few in flight each, and they are handed on in
+// the server's order (newest first); Emails collects them and sorts by
+// receivedAt. For a streamed body Options.Timeout bounds each wait for more
+// of it, not the consumer's time. Raw messages are unwrapped from base64 as
+// often as the server wrapped them (see unwrapMessage).
 //
 // Webhook calls take inboxEmail "" for the global scope and accept any 2xx.
 // SendTestEmail sends the contract's form and falls back to the deployments'
@@ -49,25 +51,19 @@
 // encrypted inbox, compares its serverSigPk with the server's current key
 // (ERROR_SERVER_KEY_MISMATCH). That check is skipped when the server cannot
 // be reached (*NetworkError or *TimeoutError), so saved inboxes load
-// offline; the opener is then built on first use. Keystore keeps one
-// export file per inbox under DefaultHome()/inboxes/<host_port>; Config is
-// the small url+API key file. Files are 0600 in 0700 directories and are
-// written atomically.
+// offline; the opener is then built on first use. SaveExport writes an
+// export file 0600, atomically; package keystore keeps such files per
+// server, and the config file, under sandview's home.
 //
-// # Seams for delivery
+// # Delivery
 //
-// The delivery code (OnNewEmail, Watch, WaitFor*, WatchInboxes, ConnState)
-// lives in its own files of this package and builds on:
-//
-//   - Client.ctx: lives as long as the client; Close cancels it. Background
-//     work runs under it; Client.isClosed reports Close.
-//   - Client.do(ctx, request{...}): one API call with retries and error
-//     mapping; Client.newRequest builds an authenticated request for
-//     streams (no retries, no per-request timeout).
-//   - Client.Inboxes, Client.inboxByHash and Client.onRegistryChange: the
-//     loaded inboxes (with their hashes) and a hook called after every
-//     change, to reconnect the stream with the new hash list.
-//   - Client.reportSyncError: hands background errors to
-//     Options.OnSyncError.
-//   - Inbox.OpenStreamEvent / Inbox.OpenRecord / Inbox.Emails: decoding.
+// OnNewEmail, Watch, WatchInboxes, WatchAll, WaitFor* and ConnState are
+// served by the delivery engine (package client/internal/delivery: event
+// stream, polling, fallback, no email twice). The engine sees the client
+// only through two interfaces, implemented in engine.go: delivery.Client
+// (open the event stream, report background errors) and delivery.Inbox
+// (list ids, fetch and open one email, open a notification, poll once).
+// The client tells it when the loaded inboxes change; subscriptions are
+// delivery.Sinks. WaitForEmailCount returns its emails oldest first by
+// receivedAt, then id.
 package client

@@ -257,7 +257,7 @@ type UnauthorizedError struct {
 }
 
 func (e *UnauthorizedError) Error() string {
-	return "the server rejected the API key (401): check --api-key or SERVICE_API_KEY"
+	return "the server rejected the API key (401): it is wrong or was revoked"
 }
 
 func (e *UnauthorizedError) Unwrap() error { return statusError(e.status) }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"sandview/crypto"
+	"sandview/internal/securefile"
 	"sandview/model"
 )
 
@@ -53,31 +54,28 @@ func (c *Client) ImportInboxFromFile(ctx context.Context, path string) (*Inbox, 
 	return in, nil
 }
 
-// ExportInboxToFile writes the inbox's export as indented JSON to path,
-// mode 0600, atomically (temp file, fsync, rename). The file holds the
-// inbox's secret key.
+// ExportInboxToFile writes the inbox's export to path (see SaveExport).
+// The file holds the inbox's secret key.
 func (c *Client) ExportInboxToFile(inbox *Inbox, path string) error {
 	d, err := inbox.Export()
 	if err != nil {
 		return err
 	}
-	data, err := marshalExport(d)
-	if err != nil {
-		return fmt.Errorf("export inbox %s: %w", d.EmailAddress, err)
-	}
-	if err := writeFileAtomic(path, data, 0o600); err != nil {
+	if err := SaveExport(path, d); err != nil {
 		return fmt.Errorf("export inbox %s: %w", d.EmailAddress, err)
 	}
 	return nil
 }
 
-// marshalExport writes export data as indented JSON with a final newline.
-func marshalExport(d model.ExportedInbox) ([]byte, error) {
+// SaveExport writes export data to path as indented JSON with a final
+// newline: mode 0600, atomically (temp file, fsync, rename), creating a
+// missing directory with mode 0700.
+func SaveExport(path string, d model.ExportedInbox) error {
 	data, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("encode the export of %s: %w", d.EmailAddress, err)
 	}
-	return append(data, '\n'), nil
+	return securefile.Write(path, append(data, '\n'))
 }
 
 // importValidated checks for an already loaded inbox and the server key,
@@ -103,7 +101,7 @@ func (c *Client) importValidated(ctx context.Context, d model.ExportedInbox) (*I
 
 // inboxFromExport builds an inbox from validated data.
 func (c *Client) inboxFromExport(d model.ExportedInbox) *Inbox {
-	expires, _ := parseISO8601(d.ExpiresAt) // validated
+	expires, _ := ParseTimestamp(d.ExpiresAt) // validated
 	in := &Inbox{c: c, emailAuth: d.EmailAuth, info: model.Inbox{
 		EmailAddress: d.EmailAddress,
 		ExpiresAt:    expires,
@@ -127,18 +125,6 @@ func (c *Client) inboxFromExport(d model.ExportedInbox) *Inbox {
 // that is not an ML-KEM-768 key (its embedded public-key hash is wrong).
 func errBadSecretKey() error {
 	return &InvalidImportDataError{Code: ErrCodeInvalidSecretKey, Reason: "secretKey is not a valid ML-KEM-768 secret key"}
-}
-
-// checkNotLoaded rejects an inbox whose address or hash is loaded already.
-func (c *Client) checkNotLoaded(in *Inbox) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, old := range c.registry.order {
-		if sameInbox(old.info.EmailAddress, in.info.EmailAddress) || old.info.InboxHash == in.info.InboxHash {
-			return &InboxAlreadyExistsError{Address: old.info.EmailAddress}
-		}
-	}
-	return nil
 }
 
 // checkServerKey compares the inbox's pinned key with the server's current
@@ -242,7 +228,7 @@ func ValidateExport(data []byte) (model.ExportedInbox, error) {
 		if !ok {
 			return invalid("", "%s must be an ISO 8601 timestamp string, got %s", name, jsonText(fields[name]))
 		}
-		if _, err := parseISO8601(s); err != nil {
+		if _, err := ParseTimestamp(s); err != nil {
 			return invalid("", "%s: %v", name, err)
 		}
 		if name == "expiresAt" {

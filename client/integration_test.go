@@ -394,43 +394,6 @@ func TestIntegrationImportErrors(t *testing.T) {
 	}
 }
 
-func TestIntegrationKeystoreRestoresInboxes(t *testing.T) {
-	srv, c := startServer(t)
-	ctx := testCtx(t)
-	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks, err := client.OpenKeystore(client.KeystoreDir(t.TempDir(), c.BaseURL()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := in.Export()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ks.Save(d); err != nil {
-		t.Fatal(err)
-	}
-	sendSMTP(t, srv, in.Address(), "kept across runs")
-	waitForCount(t, in, 1)
-
-	// A later run: a new client loads the keystore.
-	c2 := newServerClient(t, srv)
-	stored, err := ks.Load()
-	if err != nil || len(stored) != 1 || stored[0].Expired {
-		t.Fatalf("keystore %+v %v", stored, err)
-	}
-	in2, err := c2.ImportInboxData(ctx, stored[0].Data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	emails, err := in2.Emails(ctx, client.ListOptions{})
-	if err != nil || len(emails) != 1 || emails[0].Subject != "kept across runs" {
-		t.Fatalf("restored inbox reads %+v %v", emails, err)
-	}
-}
-
 func TestIntegrationManyEmailsListNewestFirst(t *testing.T) {
 	_, c := startServer(t)
 	ctx := testCtx(t)

@@ -183,12 +183,19 @@ func (i *Inbox) Delete(ctx context.Context) error {
 
 // SyncStatus returns the inbox's email count and emails hash.
 func (i *Inbox) SyncStatus(ctx context.Context) (model.SyncStatus, error) {
+	return i.syncStatus(ctx, true)
+}
+
+// syncStatus fetches the sync status, with the client's retries or in one
+// attempt.
+func (i *Inbox) syncStatus(ctx context.Context, retry bool) (model.SyncStatus, error) {
 	var res model.SyncStatus
 	err := i.c.do(ctx, request{
 		method:   http.MethodGet,
 		path:     inboxPath(i.info.EmailAddress) + "/sync",
 		out:      &res,
 		notFound: inboxNotFound(i.info.EmailAddress),
+		once:     !retry,
 	})
 	return res, err
 }

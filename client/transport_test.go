@@ -144,7 +144,7 @@ func TestUnauthorized(t *testing.T) {
 	if !errors.As(err, &unauthorized) || !errors.As(err, &apiErr) || apiErr.StatusCode != 401 {
 		t.Fatalf("error %v", err)
 	}
-	if !strings.Contains(err.Error(), "the server rejected the API key (401): check --api-key or SERVICE_API_KEY") {
+	if !strings.Contains(err.Error(), "the server rejected the API key (401): it is wrong or was revoked") {
 		t.Fatalf("message %q", err)
 	}
 	if rec.count() != 2 {

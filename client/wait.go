@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"sandview/client/internal/delivery"
 	"sandview/model"
 )
 
@@ -22,63 +22,6 @@ const DefaultWaitTimeout = 30 * time.Second
 // *TimeoutError (the contract's "timeout 0"; a zero Timeout means the
 // default 30 s in Go).
 const NoWait time.Duration = -1
-
-// Matcher matches a string: exactly, by substring or by regular
-// expression. The zero Matcher matches everything.
-type Matcher struct {
-	kind  matchKind
-	text  string
-	regex *regexp.Regexp
-}
-
-type matchKind int
-
-const (
-	matchAny matchKind = iota
-	matchExact
-	matchContains
-	matchRegexp
-)
-
-// Exactly matches s itself.
-func Exactly(s string) Matcher { return Matcher{kind: matchExact, text: s} }
-
-// Contains matches strings that contain s (the contract's string filter).
-func Contains(s string) Matcher { return Matcher{kind: matchContains, text: s} }
-
-// Regexp matches strings in which re finds a match; a nil re matches
-// everything.
-func Regexp(re *regexp.Regexp) Matcher {
-	if re == nil {
-		return Matcher{}
-	}
-	return Matcher{kind: matchRegexp, regex: re}
-}
-
-// Match reports whether s matches.
-func (m Matcher) Match(s string) bool {
-	switch m.kind {
-	case matchExact:
-		return s == m.text
-	case matchContains:
-		return strings.Contains(s, m.text)
-	case matchRegexp:
-		return m.regex.MatchString(s)
-	}
-	return true
-}
-
-func (m Matcher) String() string {
-	switch m.kind {
-	case matchExact:
-		return fmt.Sprintf("exactly %q", m.text)
-	case matchContains:
-		return fmt.Sprintf("containing %q", m.text)
-	case matchRegexp:
-		return fmt.Sprintf("matching /%s/", m.regex)
-	}
-	return "anything"
-}
 
 // WaitOptions filter the emails a wait is for; all set filters must match.
 type WaitOptions struct {
@@ -104,8 +47,12 @@ func (i *Inbox) WaitForEmail(ctx context.Context, opts WaitOptions) (model.Email
 	return emails[0], nil
 }
 
-// WaitForEmailCount returns n matching emails (with full content), oldest
-// first: those already in the inbox count. It subscribes before it looks
+// WaitForEmailCount returns n matching emails with full content: the
+// first n found to match, looking at those already in the inbox (oldest
+// first) and then at those that arrive. They are returned oldest first by
+// receivedAt, emails received at the same time by id (the order in which
+// they arrived and the order of the list, whatever order delivery, which
+// fetches in parallel, handed them over in). It subscribes before it looks
 // at the inbox, so an email arriving meanwhile is not missed. On timeout
 // it returns a *TimeoutError; when ctx ends, ctx's error; after Close,
 // ErrClientClosed.
@@ -150,7 +97,7 @@ func (i *Inbox) WaitForEmailCount(ctx context.Context, n int, opts WaitOptions) 
 	var mu sync.Mutex
 	var pending []model.Email
 	arrived := make(chan struct{}, 1)
-	sub, err := i.c.dl().subscribe(ctx, i, sink{deliver: func(e model.Email) {
+	ids, err := c.subscribe(ctx, []*Inbox{i}, []delivery.Sink{{Deliver: func(e model.Email) {
 		mu.Lock()
 		pending = append(pending, e)
 		mu.Unlock()
@@ -158,11 +105,11 @@ func (i *Inbox) WaitForEmailCount(ctx context.Context, n int, opts WaitOptions) 
 		case arrived <- struct{}{}:
 		default:
 		}
-	}}, true)
+	}}}, true)
 	if err != nil {
 		return fail(err)
 	}
-	defer c.dl().unsubscribe(i.info.InboxHash, sub)
+	defer c.engine.Unsubscribe(map[string]int{i.info.InboxHash: ids[0]})
 
 	if err := w.lookAtInbox(ctx); err != nil {
 		return fail(err)
@@ -192,7 +139,7 @@ func (i *Inbox) WaitForEmailCount(ctx context.Context, n int, opts WaitOptions) 
 				if ctx.Err() != nil {
 					return fail(ctx.Err())
 				}
-				c.dl().report(err)
+				c.reportSyncError(err)
 			}
 		}
 	}
@@ -212,7 +159,18 @@ type waiter struct {
 
 func (w *waiter) done() bool { return len(w.matched) >= w.n }
 
-func (w *waiter) result() []model.Email { return slices.Clone(w.matched[:w.n]) }
+// result returns the matched emails oldest first, by receivedAt and then
+// by id.
+func (w *waiter) result() []model.Email {
+	out := slices.Clone(w.matched[:w.n])
+	slices.SortStableFunc(out, func(a, b model.Email) int {
+		if c := a.ReceivedAt.Compare(b.ReceivedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
 
 // lookAtInbox considers the emails in the inbox, oldest first.
 func (w *waiter) lookAtInbox(ctx context.Context) error {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"sandview/crypto"
+	"sandview/internal/securefile"
 )
 
 // File names inside a data or state directory.
@@ -18,44 +19,6 @@ const (
 	apiKeyFile     = "api-key"
 	storeFile      = "sandview.db"
 )
-
-// WriteSecretFile writes data to path atomically (a temporary file in the
-// same directory, fsync, rename) with mode 0600, creating the directory
-// with mode 0700 when needed.
-func WriteSecretFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create directory %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("create temporary file in %s: %w", dir, err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("restrict %s: %w", tmp.Name(), err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("sync %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", tmp.Name(), err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("rename into %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
-}
 
 // LoadOrCreateAPIKey returns the API key kept in dir (file "api-key"),
 // generating and saving a random one on first use. It also returns the
@@ -77,7 +40,7 @@ func LoadOrCreateAPIKey(dir string) (key, path string, created bool, err error) 
 	var raw [32]byte
 	_, _ = rand.Read(raw[:])
 	key = "svk_" + crypto.EncodeBase64URL(raw[:])
-	if err := WriteSecretFile(path, []byte(key+"\n")); err != nil {
+	if err := securefile.Write(path, []byte(key+"\n")); err != nil {
 		return "", path, false, fmt.Errorf("save API key: %w", err)
 	}
 	return key, path, true, nil
@@ -106,7 +69,7 @@ func loadOrCreateSigningKey(dir string) (*crypto.SigningKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode signing key: %w", err)
 	}
-	if err := WriteSecretFile(path, seed); err != nil {
+	if err := securefile.Write(path, seed); err != nil {
 		return nil, fmt.Errorf("save signing key: %w", err)
 	}
 	return key, nil

@@ -1,0 +1,178 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"sandview/client/internal/delivery"
+	"sandview/model"
+)
+
+// The seam to the delivery engine (package delivery): engineClient and
+// engineInbox are all the engine knows of the client.
+
+// engineConfig maps the options onto the engine's tuning.
+func engineConfig(o Options) delivery.Config {
+	mode := delivery.ModeAuto
+	switch o.Strategy {
+	case StrategySSE:
+		mode = delivery.ModeStream
+	case StrategyPolling:
+		mode = delivery.ModePolling
+	}
+	return delivery.Config{
+		Mode:                     mode,
+		PollingInterval:          o.PollingInterval,
+		PollingMaxBackoff:        o.PollingMaxBackoff,
+		PollingBackoffMultiplier: o.PollingBackoffMultiplier,
+		PollingJitterFactor:      o.PollingJitterFactor,
+		ReconnectInterval:        o.SSEReconnectInterval,
+		MaxReconnectAttempts:     o.SSEMaxReconnectAttempts,
+	}
+}
+
+// engineClient is the client as the delivery engine sees it.
+type engineClient struct{ c *Client }
+
+// errConnectTimeout is the cause of a stream's context when it did not
+// open within SSEConnectionTimeout.
+var errConnectTimeout = errors.New("connect timeout")
+
+// OpenStream opens GET /api/events?inboxes=h1,h2. The connection lives
+// until ctx ends or the body is closed; opening takes at most
+// SSEConnectionTimeout. Failures are *SSEError, except ErrClientClosed and
+// the cause of ctx when it ended.
+func (ec engineClient) OpenStream(ctx context.Context, hashes []string) (io.ReadCloser, error) {
+	c := ec.c
+	ctx, cancel := context.WithCancelCause(ctx)
+	req, err := c.newRequest(ctx, http.MethodGet, "/api/events", nil, nil)
+	if err != nil {
+		cancel(nil)
+		return nil, &SSEError{Err: err}
+	}
+	// Hashes are base64url: the comma-separated list needs no escaping.
+	req.URL.RawQuery = "inboxes=" + strings.Join(hashes, ",")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Cache-Control", "no-cache")
+
+	timer := time.AfterFunc(c.opts.SSEConnectionTimeout, func() { cancel(errConnectTimeout) })
+	resp, err := c.http.Do(req)
+	timer.Stop()
+	if err == nil && ctx.Err() != nil { // the timer fired just after the answer
+		resp.Body.Close()
+		err = context.Cause(ctx)
+	}
+	if err != nil {
+		cause := context.Cause(ctx)
+		cancel(nil)
+		switch {
+		case errors.Is(cause, errConnectTimeout):
+			return nil, &SSEError{Err: &TimeoutError{Op: "open the event stream", After: c.opts.SSEConnectionTimeout}}
+		case c.ctx.Err() != nil:
+			return nil, ErrClientClosed
+		case ctx.Err() != nil:
+			return nil, cause
+		}
+		return nil, &SSEError{Err: &NetworkError{URL: c.baseURL, Err: err}}
+	}
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBodyBytes))
+		resp.Body.Close()
+		cancel(nil)
+		r := request{method: http.MethodGet, path: "/api/events"}
+		return nil, &SSEError{Err: mapStatus(r, response{
+			status:     resp.StatusCode,
+			body:       body,
+			retryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+			requestID:  requestID(resp.Header),
+		})}
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
+		resp.Body.Close()
+		cancel(nil)
+		return nil, &SSEError{Err: fmt.Errorf("GET /api/events answered %q, not an event stream", resp.Header.Get("Content-Type"))}
+	}
+	return streamBody{ReadCloser: resp.Body, cancel: cancel}, nil
+}
+
+// streamBody is an event stream's body; Close also ends its context.
+type streamBody struct {
+	io.ReadCloser
+	cancel context.CancelCauseFunc
+}
+
+func (b streamBody) Close() error {
+	b.cancel(nil)
+	return b.ReadCloser.Close()
+}
+
+func (ec engineClient) ReportSyncError(err error) { ec.c.reportSyncError(err) }
+
+func (ec engineClient) ReportStreamError(err error) { ec.c.reportSyncError(&SSEError{Err: err}) }
+
+func (ec engineClient) ReportFallback(cause error) {
+	ec.c.reportSyncError(&StrategyError{
+		Strategy: ec.c.opts.Strategy,
+		Reason:   "the event stream is unavailable, falling back to polling",
+		Err:      cause,
+	})
+}
+
+// engineInbox is a loaded inbox as the delivery engine sees it.
+type engineInbox struct{ in *Inbox }
+
+func (ei engineInbox) Hash() string { return ei.in.info.InboxHash }
+
+func (ei engineInbox) Address() string { return ei.in.info.EmailAddress }
+
+func (ei engineInbox) ListIDs(ctx context.Context) ([]string, error) { return ei.in.emailIDs(ctx) }
+
+func (ei engineInbox) Fetch(ctx context.Context, id string) (model.Email, bool, error) {
+	e, err := ei.in.Email(ctx, id)
+	var notFound *EmailNotFoundError
+	return e, errors.As(err, &notFound), err
+}
+
+func (ei engineInbox) OpenNotification(ev model.StreamEvent) (model.Email, error) {
+	return ei.in.OpenStreamEvent(ev)
+}
+
+// Poll fetches the sync status in one attempt, without the client's
+// retries: the poller has its own schedule, and a 429 must pause all
+// pollers at once.
+func (ei engineInbox) Poll(ctx context.Context) (delivery.Poll, error) {
+	status, err := ei.in.syncStatus(ctx, false)
+	if err != nil {
+		var p delivery.Poll
+		var limited *RateLimitedError
+		if errors.As(err, &limited) {
+			p.RateLimited, p.RetryAfter = true, limited.RetryAfter
+		}
+		var gone *InboxNotFoundError
+		p.InboxGone = errors.As(err, &gone)
+		return p, err
+	}
+	return delivery.Poll{EmailsHash: status.EmailsHash}, nil
+}
+
+// reportSyncError hands a background error to Options.OnSyncError and to
+// the OnSyncError listeners; nothing is reported after Close.
+func (c *Client) reportSyncError(err error) {
+	if err == nil || c.ctx.Err() != nil {
+		return
+	}
+	if c.opts.OnSyncError != nil {
+		c.opts.OnSyncError(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, push := range c.syncErrors {
+		push(err)
+	}
+}

@@ -1,0 +1,32 @@
+// Package delivery is the client's delivery engine: it keeps new mail
+// flowing from the service to the subscribers of watched inboxes. It
+// knows the client only through two interfaces, Client (the event stream
+// and error reports) and Inbox (listing, fetching and polling one inbox),
+// which package client implements; it never sees the client's HTTP code,
+// registry or public types.
+//
+// Every subscription registers a Sink on a watched inbox. One goroutine
+// per engine keeps mail flowing for all watched inboxes in the
+// Config.Mode:
+//
+//   - ModeStream: one event stream for all watched inboxes (stream.go). A
+//     change of the watched set reconnects with the new list. After every
+//     open, every inbox is synced (listed) to catch mail that arrived
+//     while the stream was not open. A failed stream is reopened after
+//     ReconnectInterval, doubling, MaxReconnectAttempts times; then the
+//     engine polls.
+//   - ModeAuto: the same, but it also polls when the first open fails.
+//   - ModePolling: one poller per watched inbox (polling.go), sharing a
+//     request budget; a rate-limit refusal pauses them all.
+//
+// While polling instead of streaming (stream and auto), the stream is
+// probed now and then; when a probe opens, polling stops and the stream
+// takes over.
+//
+// No email is delivered twice: each watched inbox has a set of seen ids,
+// seeded with the ids that exist when the inbox is first watched; an id is
+// claimed in that set before its email is fetched and given back if the
+// fetch fails for a transient reason (it is then fetched again by a later
+// sync). Nothing is lost across reconnects, fallbacks and server
+// restarts, because every (re)open and every poll lists the inbox.
+package delivery

@@ -1,0 +1,314 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"sandview/client/internal/async"
+)
+
+// Engine tuning.
+const (
+	// maxParallelFetches bounds concurrent full-email fetches.
+	maxParallelFetches = 8
+	// maxParallelLists bounds concurrent inbox listings (seeding, syncs).
+	maxParallelLists = 8
+	// defaultPollBudget bounds the request rate of all pollers of an
+	// engine together, in requests a second and as a burst (the reference
+	// deployment allows 500 requests a minute per key).
+	defaultPollBudget = 8
+)
+
+// Engine delivers the new mail of watched inboxes to their sinks.
+type Engine struct {
+	ctx    context.Context // the client's lifetime
+	client Client
+	cfg    Config
+
+	mu             sync.Mutex
+	watched        map[string]*watched // by inbox hash
+	nextID         int
+	running        bool
+	state          State
+	stateListeners map[int]*async.Queue[State]
+
+	// changed is signalled (never blocking) when the watched set changes.
+	changed    chan struct{}
+	fetchSlots chan struct{}
+	listSlots  chan struct{}
+	budget     *limiter
+}
+
+// watched is an inbox with at least one subscriber.
+type watched struct {
+	inbox Inbox
+	sinks map[int]Sink
+	// seen holds the ids that existed when the inbox was first watched and
+	// every id claimed since. Events for an inbox are ignored until it is
+	// seeded.
+	seen   map[string]bool
+	seeded bool
+
+	resyncPending bool
+	resyncDelay   time.Duration // wait before the next retry of a failed sync
+}
+
+// New returns an engine that works until ctx ends (the client is closed);
+// its goroutine starts with the first subscription.
+func New(ctx context.Context, client Client, cfg Config) *Engine {
+	e := &Engine{
+		ctx:            ctx,
+		client:         client,
+		cfg:            cfg,
+		watched:        map[string]*watched{},
+		stateListeners: map[int]*async.Queue[State]{},
+		changed:        make(chan struct{}, 1),
+		fetchSlots:     make(chan struct{}, maxParallelFetches),
+		listSlots:      make(chan struct{}, maxParallelLists),
+	}
+	budget := cfg.PollBudget
+	if budget <= 0 {
+		budget = defaultPollBudget
+	}
+	e.budget = newLimiter(budget, budget)
+	context.AfterFunc(ctx, func() { e.setState(State{Kind: StateClosed}) })
+	return e
+}
+
+// Subscribe adds each watch's sink to the watch of its inbox, all at once
+// (one reconnect of the stream), and returns the sink ids in order. With
+// seedNow, the inboxes not seeded yet are listed (in parallel, with
+// seedCtx) before it returns, and a listing error is returned; otherwise
+// new watches are seeded in the background. After the client is closed it
+// returns the cause of the engine's context.
+func (e *Engine) Subscribe(seedCtx context.Context, watches []Watch, seedNow bool) ([]int, error) {
+	if e.ctx.Err() != nil {
+		return nil, context.Cause(e.ctx)
+	}
+	seeds := make([]map[string]bool, len(watches))
+	if seedNow {
+		if err := e.seedAll(seedCtx, watches, seeds); err != nil {
+			return nil, err
+		}
+	}
+	e.mu.Lock()
+	if e.ctx.Err() != nil {
+		e.mu.Unlock()
+		return nil, context.Cause(e.ctx)
+	}
+	ids := make([]int, len(watches))
+	var seedLater []*watched
+	var ready []func()
+	created := false
+	for k, wt := range watches {
+		hash := wt.Inbox.Hash()
+		w := e.watched[hash]
+		if w == nil {
+			w = &watched{inbox: wt.Inbox, sinks: map[int]Sink{}, seen: map[string]bool{}}
+			e.watched[hash] = w
+			created = true
+			if seeds[k] == nil {
+				seedLater = append(seedLater, w)
+			}
+		}
+		if seeds[k] != nil && !w.seeded {
+			w.seen, w.seeded = seeds[k], true
+		}
+		ids[k] = e.nextID
+		e.nextID++
+		w.sinks[ids[k]] = wt.Sink
+		if w.seeded && wt.Sink.Ready != nil {
+			ready = append(ready, wt.Sink.Ready)
+		}
+	}
+	if !e.running {
+		e.running = true
+		go e.run()
+	}
+	e.mu.Unlock()
+	if created {
+		e.notifyChanged()
+	}
+	for _, fn := range ready {
+		fn()
+	}
+	for _, w := range seedLater {
+		go e.seedInBackground(w)
+	}
+	return ids, nil
+}
+
+// seedAll lists, in parallel, the inboxes whose watch is not seeded yet;
+// seeds[k] receives the ids of watches[k]'s inbox (nil when seeded
+// already).
+func (e *Engine) seedAll(ctx context.Context, watches []Watch, seeds []map[string]bool) error {
+	errs := make([]error, len(watches))
+	var wg sync.WaitGroup
+	for k, wt := range watches {
+		e.mu.Lock()
+		w := e.watched[wt.Inbox.Hash()]
+		seeded := w != nil && w.seeded
+		e.mu.Unlock()
+		if seeded {
+			continue
+		}
+		wg.Go(func() {
+			ids, err := e.listIDs(ctx, wt.Inbox)
+			if err != nil {
+				errs[k] = fmt.Errorf("watch %s: %w", wt.Inbox.Address(), err)
+				return
+			}
+			seeds[k] = ids
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// Unsubscribe removes sinks (inbox hash -> sink id) at once, so the stream
+// reconnects once; the last sink of an inbox ends its watch.
+func (e *Engine) Unsubscribe(sinks map[string]int) {
+	removed := false
+	e.mu.Lock()
+	for hash, id := range sinks {
+		w := e.watched[hash]
+		if w == nil {
+			continue
+		}
+		delete(w.sinks, id)
+		if len(w.sinks) == 0 {
+			delete(e.watched, hash)
+			removed = true
+		}
+	}
+	e.mu.Unlock()
+	if removed {
+		e.notifyChanged()
+	}
+}
+
+// InboxesChanged ends the watches of inboxes that are no longer loaded
+// (loaded holds the hashes of those that are); their sinks' Ended runs.
+func (e *Engine) InboxesChanged(loaded map[string]bool) {
+	var ended []func()
+	dropped := false
+	e.mu.Lock()
+	for hash, w := range e.watched {
+		if loaded[hash] {
+			continue
+		}
+		delete(e.watched, hash)
+		dropped = true
+		for _, s := range w.sinks {
+			if s.Ended != nil {
+				ended = append(ended, s.Ended)
+			}
+		}
+	}
+	e.mu.Unlock()
+	for _, fn := range ended {
+		fn()
+	}
+	if dropped {
+		e.notifyChanged()
+	}
+}
+
+func (e *Engine) notifyChanged() {
+	select {
+	case e.changed <- struct{}{}:
+	default:
+	}
+}
+
+// snapshot returns the watched inbox hashes, sorted.
+func (e *Engine) snapshot() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.hashesLocked()
+}
+
+func (e *Engine) hashesLocked() []string {
+	hashes := make([]string, 0, len(e.watched))
+	for hash := range e.watched {
+		hashes = append(hashes, hash)
+	}
+	slices.Sort(hashes)
+	return hashes
+}
+
+// watchedList returns the current watches.
+func (e *Engine) watchedList() []*watched {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]*watched, 0, len(e.watched))
+	for _, w := range e.watched {
+		out = append(out, w)
+	}
+	return out
+}
+
+// current reports whether w is still the watch of its inbox.
+func (e *Engine) current(w *watched) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.watched[w.inbox.Hash()] == w
+}
+
+func (e *Engine) isSeeded(w *watched) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return w.seeded
+}
+
+// waitWatched returns the watched hashes once there are any (state Idle
+// meanwhile); false when the client is closed.
+func (e *Engine) waitWatched(ctx context.Context) ([]string, bool) {
+	for {
+		e.mu.Lock()
+		select {
+		case <-e.changed:
+		default:
+		}
+		hashes := e.hashesLocked()
+		e.mu.Unlock()
+		if len(hashes) > 0 {
+			return hashes, true
+		}
+		e.setState(State{Kind: StateIdle})
+		select {
+		case <-ctx.Done():
+			return nil, false
+		case <-e.changed:
+		}
+	}
+}
+
+// run is the engine's goroutine; it ends when the client is closed.
+func (e *Engine) run() {
+	ctx := e.ctx
+	defer e.setState(State{Kind: StateClosed})
+	if e.cfg.Mode != ModePolling {
+		e.runStream(ctx)
+		return
+	}
+	for {
+		if _, ok := e.waitWatched(ctx); !ok {
+			return
+		}
+		if _, ok := e.poll(ctx, false); !ok {
+			return
+		}
+	}
+}
+
+// report hands a background error to the client.
+func (e *Engine) report(err error) {
+	if err != nil {
+		e.client.ReportSyncError(err)
+	}
+}

@@ -1,0 +1,96 @@
+package delivery
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"sandview/model"
+)
+
+// The seam: what the engine needs from the client, and what it hands
+// back.
+
+// Client is what the engine needs from the client as a whole.
+type Client interface {
+	// OpenStream opens the event stream for the inbox hashes. The stream
+	// lives until ctx ends or the body is closed; opening is bounded by the
+	// client's connect timeout. Errors carry the client's error classes.
+	OpenStream(ctx context.Context, hashes []string) (io.ReadCloser, error)
+	// ReportSyncError reports a failed sync, fetch, poll or seeding. The
+	// Report methods drop what arrives after the client is closed.
+	ReportSyncError(err error)
+	// ReportStreamError reports a failed event stream or an unreadable event.
+	ReportStreamError(err error)
+	// ReportFallback reports that polling takes over from the event stream,
+	// because of cause.
+	ReportFallback(cause error)
+}
+
+// Inbox is one watched inbox as the engine uses it.
+type Inbox interface {
+	Hash() string
+	Address() string
+	// ListIDs lists the ids of the inbox's emails, newest first, without
+	// opening them.
+	ListIDs(ctx context.Context) ([]string, error)
+	// Fetch returns an email with its full content, opened. An email that
+	// cannot be opened comes back with Problem set, and the error. gone
+	// says the server no longer has the email.
+	Fetch(ctx context.Context, id string) (e model.Email, gone bool, err error)
+	// OpenNotification decodes a new-email notification of the event
+	// stream (metadata only).
+	OpenNotification(ev model.StreamEvent) (model.Email, error)
+	// Poll asks once, without retries, for the inbox's emails hash.
+	Poll(ctx context.Context) (Poll, error)
+}
+
+// Poll is the outcome of one poll: the emails hash, or how the failure is
+// treated.
+type Poll struct {
+	EmailsHash string
+	// RateLimited: the server refused for its rate limit; every poller
+	// pauses for RetryAfter (at least one polling interval).
+	RateLimited bool
+	RetryAfter  time.Duration
+	// InboxGone: the server does not know the inbox; the failure is about
+	// this inbox, not the connection.
+	InboxGone bool
+}
+
+// Mode is how the engine finds new mail.
+type Mode int
+
+// Modes of the client contract's strategies sse, auto and polling.
+const (
+	ModeStream Mode = iota
+	ModeAuto
+	ModePolling
+)
+
+// Config tunes an engine (the client's options).
+type Config struct {
+	Mode                     Mode
+	PollingInterval          time.Duration
+	PollingMaxBackoff        time.Duration
+	PollingBackoffMultiplier float64
+	PollingJitterFactor      float64
+	ReconnectInterval        time.Duration
+	MaxReconnectAttempts     int
+	// PollBudget is how many requests a second, and how many at once, all
+	// pollers may make together; zero means 8.
+	PollBudget float64
+}
+
+// Sink is one subscriber of a watched inbox.
+type Sink struct {
+	Deliver func(model.Email) // must not block
+	Ended   func()            // the inbox stopped being loaded; may be nil
+	Ready   func()            // the watch is seeded: delivery starts; may be nil
+}
+
+// Watch pairs an inbox with a sink for its new mail.
+type Watch struct {
+	Inbox Inbox
+	Sink  Sink
+}

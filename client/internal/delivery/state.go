@@ -1,0 +1,169 @@
+package delivery
+
+import (
+	"fmt"
+	"time"
+
+	"sandview/client/internal/async"
+)
+
+// StateKind is what the delivery connection is doing.
+type StateKind int
+
+// Connection states, in the order a client usually goes through them.
+const (
+	// StateIdle: nothing is watched, so nothing is connected.
+	StateIdle StateKind = iota
+	// StateConnecting: the event stream is being opened.
+	StateConnecting
+	// StateLive: the event stream is open; mail arrives as it is received.
+	StateLive
+	// StateReconnecting: the stream failed; State.Attempt and Delay say
+	// which reconnect comes when, Err why.
+	StateReconnecting
+	// StatePolling: mail is found by polling every State.Interval (at
+	// first); Err is set while polls fail for a server-wide reason.
+	StatePolling
+	// StateClosed: the client is closed.
+	StateClosed
+)
+
+func (k StateKind) String() string {
+	switch k {
+	case StateIdle:
+		return "idle"
+	case StateConnecting:
+		return "connecting"
+	case StateLive:
+		return "live"
+	case StateReconnecting:
+		return "reconnecting"
+	case StatePolling:
+		return "polling"
+	case StateClosed:
+		return "closed"
+	}
+	return fmt.Sprintf("StateKind(%d)", int(k))
+}
+
+// State is the state of the delivery connection, for UIs.
+type State struct {
+	Kind StateKind
+	// Attempt (from 1) and Delay describe the next reconnect
+	// (StateReconnecting).
+	Attempt int
+	Delay   time.Duration
+	// Interval is the initial polling interval (StatePolling).
+	Interval time.Duration
+	// Err is the last error: why the stream is reconnecting, or why polls
+	// fail. Nil when all is well.
+	Err error
+}
+
+func (s State) String() string {
+	var text string
+	switch s.Kind {
+	case StateReconnecting:
+		text = fmt.Sprintf("reconnecting in %s (attempt %d)", s.Delay, s.Attempt)
+	case StatePolling:
+		text = fmt.Sprintf("polling every %s", s.Interval)
+	default:
+		text = s.Kind.String()
+	}
+	if s.Err != nil {
+		text += ": " + s.Err.Error()
+	}
+	return text
+}
+
+// same reports whether two states would look the same to a UI.
+func (s State) same(o State) bool {
+	return s.Kind == o.Kind && s.Attempt == o.Attempt && s.Delay == o.Delay &&
+		s.Interval == o.Interval && errorText(s.Err) == errorText(o.Err)
+}
+
+func errorText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// State returns the delivery connection's current state.
+func (e *Engine) State() State {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.state
+}
+
+// OnStateChange calls fn with the current state and then with every
+// change, in order, on a goroutine of its own, until the returned function
+// is called. After the client is closed, fn gets StateClosed and no more
+// calls.
+func (e *Engine) OnStateChange(fn func(State)) (stop func()) {
+	q := async.NewQueue[State](nil)
+	q.Add(fn)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	q.Push(e.state)
+	if e.state.Kind == StateClosed {
+		q.Finish()
+		return q.Stop
+	}
+	id := e.nextID
+	e.nextID++
+	e.stateListeners[id] = q
+	return func() {
+		e.mu.Lock()
+		delete(e.stateListeners, id)
+		e.mu.Unlock()
+		q.Stop()
+	}
+}
+
+// setState records a new state and tells the listeners when a UI would
+// see a difference. Nothing changes once the client is closed.
+func (e *Engine) setState(s State) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.setStateLocked(s)
+}
+
+func (e *Engine) setStateLocked(s State) {
+	if e.state.Kind == StateClosed || e.state.same(s) {
+		return
+	}
+	if s.Kind != StateClosed && e.ctx.Err() != nil {
+		return
+	}
+	e.state = s
+	for id, l := range e.stateListeners {
+		l.Push(s)
+		if s.Kind == StateClosed {
+			l.Finish()
+			delete(e.stateListeners, id)
+		}
+	}
+}
+
+// setStateUnlessLive sets s unless the stream is live (a reconnect for a
+// changed inbox list is not shown).
+func (e *Engine) setStateUnlessLive(s State) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.state.Kind != StateLive {
+		e.setStateLocked(s)
+	}
+}
+
+// setPollError updates the error shown with StatePolling (nil clears it).
+func (e *Engine) setPollError(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.state.Kind != StatePolling {
+		return
+	}
+	st := e.state
+	st.Err = err
+	e.setStateLocked(st)
+}

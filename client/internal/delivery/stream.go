@@ -1,0 +1,225 @@
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	sse "github.com/tmaxmax/go-sse"
+
+	"sandview/client/internal/async"
+	"sandview/model"
+)
+
+// The event stream (GET /api/events?inboxes=h1,h2, opened by the client).
+// go-sse parses the stream (sse.Read); the reconnect rules are the
+// contract's, implemented here, not go-sse's Connection backoff.
+
+const (
+	// streamIdleTimeout ends a stream that sent nothing, not even a
+	// heartbeat (every 30 s on deployments), for this long: the connection
+	// is taken for dead and reopened.
+	streamIdleTimeout = 90 * time.Second
+	// maxStreamEventBytes bounds one event (an encrypted notification is
+	// about 8 KB).
+	maxStreamEventBytes = 1 << 20
+	// maxReconnectDelay caps the doubling reconnect delay.
+	maxReconnectDelay = time.Hour
+)
+
+var (
+	errWatchListChanged = errors.New("the watched inboxes changed")
+	errStreamIdle       = fmt.Errorf("the event stream sent nothing for %s", streamIdleTimeout)
+	errStreamEnded      = errors.New("the server closed the event stream")
+)
+
+// stream is an open event stream.
+type stream struct {
+	body   io.ReadCloser
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	hashes []string
+}
+
+func (s *stream) close() {
+	s.cancel(nil)
+	s.body.Close()
+}
+
+// runStream is the engine loop of the stream and auto modes.
+func (e *Engine) runStream(ctx context.Context) {
+	cfg := e.cfg
+	var s *stream
+	attempt := 0    // failed reconnects since the stream was last open
+	opened := false // auto falls back at once until the stream was open
+	for {
+		hashes, ok := e.waitWatched(ctx)
+		if !ok {
+			return
+		}
+		if s == nil {
+			if attempt == 0 {
+				e.setStateUnlessLive(State{Kind: StateConnecting})
+			}
+			var err error
+			s, err = e.open(ctx, hashes)
+			if err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				if attempt < cfg.MaxReconnectAttempts && (opened || cfg.Mode != ModeAuto) {
+					attempt++
+					if !e.reconnectWait(ctx, attempt, err) {
+						return
+					}
+					continue
+				}
+				if s, ok = e.fallBack(ctx, err); !ok {
+					return
+				}
+				attempt = 0
+				if s == nil {
+					continue
+				}
+			}
+		}
+		opened, attempt = true, 0
+		e.setState(State{Kind: StateLive})
+		go e.syncAll(ctx)
+		err := e.read(ctx, s)
+		s = nil
+		if ctx.Err() != nil {
+			return
+		}
+		if errors.Is(err, errWatchListChanged) {
+			continue
+		}
+		e.client.ReportStreamError(err)
+		if cfg.MaxReconnectAttempts == 0 {
+			if s, ok = e.fallBack(ctx, err); !ok {
+				return
+			}
+			continue
+		}
+		attempt = 1
+		if !e.reconnectWait(ctx, attempt, err) {
+			return
+		}
+	}
+}
+
+// fallBack polls until the stream can be opened again.
+func (e *Engine) fallBack(ctx context.Context, cause error) (*stream, bool) {
+	e.client.ReportFallback(cause)
+	return e.poll(ctx, true)
+}
+
+// reconnectWait shows and waits the delay before reconnect attempt n:
+// ReconnectInterval·2^(n-1).
+func (e *Engine) reconnectWait(ctx context.Context, n int, cause error) bool {
+	delay := e.cfg.ReconnectInterval << min(n-1, 30)
+	if delay <= 0 || delay > maxReconnectDelay {
+		delay = maxReconnectDelay
+	}
+	e.setState(State{Kind: StateReconnecting, Attempt: n, Delay: delay, Err: cause})
+	return async.Sleep(ctx, delay) == nil
+}
+
+// open opens the event stream for the hashes. The stream lives under the
+// client's context; abort cancels only the opening.
+func (e *Engine) open(abort context.Context, hashes []string) (*stream, error) {
+	ctx, cancel := context.WithCancelCause(e.ctx)
+	stopAbort := context.AfterFunc(abort, func() { cancel(context.Cause(abort)) })
+	body, err := e.client.OpenStream(ctx, hashes)
+	stopAbort()
+	if err == nil && ctx.Err() != nil { // abort fired just after the answer
+		body.Close()
+		err = context.Cause(ctx)
+	}
+	if err != nil {
+		cancel(nil)
+		if e.ctx.Err() == nil && abort.Err() != nil {
+			return nil, context.Cause(abort)
+		}
+		return nil, err
+	}
+	return &stream{body: body, ctx: ctx, cancel: cancel, hashes: slices.Clone(hashes)}, nil
+}
+
+// read handles the stream's events until it fails, the watched inboxes
+// change (errWatchListChanged) or the client is closed.
+func (e *Engine) read(ctx context.Context, s *stream) error {
+	defer s.close()
+	if !slices.Equal(e.snapshot(), s.hashes) {
+		return errWatchListChanged
+	}
+	watcherDone := make(chan struct{})
+	go func() {
+		defer close(watcherDone)
+		for {
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-e.changed:
+				if !slices.Equal(e.snapshot(), s.hashes) {
+					s.cancel(errWatchListChanged)
+					return
+				}
+			}
+		}
+	}()
+	// The watcher must be gone before the caller looks at e.changed again.
+	defer func() { <-watcherDone }()
+	defer s.cancel(nil)
+
+	idle := time.AfterFunc(streamIdleTimeout, func() { s.cancel(errStreamIdle) })
+	defer idle.Stop()
+	var readErr error
+	for ev, err := range sse.Read(s.body, &sse.ReadConfig{MaxEventSize: maxStreamEventBytes}) {
+		if err != nil {
+			readErr = err
+			break
+		}
+		idle.Reset(streamIdleTimeout)
+		e.handleEvent(ctx, ev.Data)
+	}
+	if s.ctx.Err() != nil {
+		return context.Cause(s.ctx)
+	}
+	if readErr != nil {
+		return fmt.Errorf("read the event stream: %w", readErr)
+	}
+	return errStreamEnded
+}
+
+// handleEvent handles one `data:` message: a new-email notification of a
+// watched inbox is claimed and its email fetched and delivered;
+// heartbeats and other messages are ignored.
+func (e *Engine) handleEvent(ctx context.Context, data string) {
+	data = strings.TrimSpace(data)
+	if data == "" {
+		return
+	}
+	var ev model.StreamEvent
+	if err := json.Unmarshal([]byte(data), &ev); err != nil {
+		e.client.ReportStreamError(fmt.Errorf("the server sent an event that is not JSON: %w", err))
+		return
+	}
+	if !ev.IsNotification() {
+		return
+	}
+	w := e.claimByHash(ev.InboxID, ev.EmailID)
+	if w == nil {
+		return
+	}
+	go func() {
+		if e.fetchAndDeliver(ctx, w, ev.EmailID, &ev) != nil {
+			e.resyncLater(ctx, w)
+		}
+	}()
+}

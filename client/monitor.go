@@ -1,0 +1,174 @@
+package client
+
+import (
+	"context"
+	"sync"
+
+	"sandview/client/internal/async"
+	"sandview/client/internal/delivery"
+	"sandview/model"
+)
+
+// Monitor delivers the new mail of several inboxes to its handlers as
+// (inbox, email) events.
+type Monitor struct {
+	c *Client
+	q *async.Queue[inboxEmail]
+
+	mu    sync.Mutex
+	sinks map[string]int // inbox hash -> sink id in the delivery engine
+	done  bool
+}
+
+type inboxEmail struct {
+	inbox *Inbox
+	email model.Email
+	ready bool // not an email: the inbox started delivering
+}
+
+// WatchInboxes returns a monitor of the new mail of the inboxes (an empty
+// list gives a valid monitor that delivers nothing). Events are held until
+// the first handler is added with On.
+func (c *Client) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
+	if c.isClosed() {
+		return nil, ErrClientClosed
+	}
+	m := c.newMonitor()
+	if len(inboxes) == 0 {
+		return m, nil
+	}
+	sinks := make([]delivery.Sink, len(inboxes))
+	for k, in := range inboxes {
+		sinks[k] = m.sinkFor(in)
+	}
+	ids, err := c.subscribe(c.ctx, inboxes, sinks, true)
+	if err != nil {
+		m.q.Stop()
+		return nil, err
+	}
+	m.mu.Lock()
+	for k, in := range inboxes {
+		m.keepLocked(in.info.InboxHash, ids[k])
+	}
+	m.mu.Unlock()
+	return m, nil
+}
+
+// WatchAll returns a monitor of every inbox loaded in the client, now and
+// later: inboxes created or imported afterwards join it, removed ones
+// leave it. Inboxes are listed in the background to learn which emails
+// exist; listing errors go to the sync-error callbacks and are retried, and
+// an inbox delivers from the moment its listing succeeded.
+func (c *Client) WatchAll() (*Monitor, error) {
+	if c.isClosed() {
+		return nil, ErrClientClosed
+	}
+	m := c.newMonitor()
+	c.mu.Lock()
+	c.followers[m] = true
+	c.mu.Unlock()
+	if err := m.follow(c.Inboxes()); err != nil {
+		m.Unsubscribe()
+		return nil, err
+	}
+	return m, nil
+}
+
+func (c *Client) newMonitor() *Monitor {
+	m := &Monitor{c: c, q: async.NewQueue[inboxEmail](nil), sinks: map[string]int{}}
+	context.AfterFunc(c.ctx, m.q.Stop)
+	return m
+}
+
+// follow watches the inboxes of the list the monitor does not watch yet,
+// seeding in the background.
+func (m *Monitor) follow(inboxes []*Inbox) error {
+	for _, in := range inboxes {
+		m.mu.Lock()
+		_, watching := m.sinks[in.info.InboxHash]
+		m.mu.Unlock()
+		if watching {
+			continue
+		}
+		ids, err := m.c.subscribe(m.c.ctx, []*Inbox{in}, []delivery.Sink{m.sinkFor(in)}, false)
+		if err != nil {
+			return err
+		}
+		m.mu.Lock()
+		m.keepLocked(in.info.InboxHash, ids[0])
+		m.mu.Unlock()
+	}
+	return nil
+}
+
+// sinkFor is the monitor's sink for one inbox.
+func (m *Monitor) sinkFor(in *Inbox) delivery.Sink {
+	hash := in.info.InboxHash
+	return delivery.Sink{
+		Deliver: func(e model.Email) { m.q.Push(inboxEmail{inbox: in, email: e}) },
+		Ended: func() {
+			m.mu.Lock()
+			delete(m.sinks, hash)
+			m.mu.Unlock()
+		},
+		Ready: func() { m.q.Push(inboxEmail{inbox: in, ready: true}) },
+	}
+}
+
+// keepLocked records the sink id of an inbox; a monitor that was stopped
+// meanwhile, or that watches the inbox already (listed twice), gives it
+// back.
+func (m *Monitor) keepLocked(hash string, id int) {
+	_, watching := m.sinks[hash]
+	if m.done || watching {
+		m.c.engine.Unsubscribe(map[string]int{hash: id})
+		return
+	}
+	m.sinks[hash] = id
+}
+
+// On adds a handler of the monitor's events; handlers run in order on the
+// monitor's own goroutine.
+func (m *Monitor) On(fn func(*Inbox, model.Email)) {
+	if fn == nil {
+		return
+	}
+	m.q.Add(func(ev inboxEmail) {
+		if !ev.ready {
+			fn(ev.inbox, ev.email)
+		}
+	})
+}
+
+// OnReady adds a handler called, in order with the emails, when an inbox
+// starts delivering: from then on every new email of it is delivered.
+// What arrived before is in the inbox's list, so a UI that lists the inbox
+// on this event misses nothing (WatchAll seeds in the background).
+func (m *Monitor) OnReady(fn func(*Inbox)) {
+	if fn == nil {
+		return
+	}
+	m.q.Add(func(ev inboxEmail) {
+		if ev.ready {
+			fn(ev.inbox)
+		}
+	})
+}
+
+// Unsubscribe stops the monitor; it may be called any number of times.
+func (m *Monitor) Unsubscribe() {
+	m.mu.Lock()
+	if m.done {
+		m.mu.Unlock()
+		return
+	}
+	m.done = true
+	sinks := m.sinks
+	m.sinks = map[string]int{}
+	m.mu.Unlock()
+	m.c.mu.Lock()
+	delete(m.c.followers, m)
+	m.c.mu.Unlock()
+	m.c.engine.Unsubscribe(sinks)
+	m.q.Stop()
+}

@@ -1,0 +1,283 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sandview/client"
+	"sandview/model"
+)
+
+func newEmailCommand(g *globalOptions) *cobra.Command {
+	cmd := &cobra.Command{Use: "email", Short: "List, show, fetch raw and delete emails"}
+	var inbox string
+	cmd.PersistentFlags().StringVar(&inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
+	cmd.AddCommand(newEmailListCommand(g, &inbox), newEmailShowCommand(g, &inbox),
+		newEmailRawCommand(g, &inbox), newEmailDeleteCommand(g, &inbox))
+	return cmd
+}
+
+// attachmentView is an attachment without its content.
+type attachmentView struct {
+	Filename    string `json:"filename"`
+	ContentType string `json:"contentType"`
+	Size        int64  `json:"size"`
+}
+
+// emailView is how the CLI prints an email.
+type emailView struct {
+	ID          string               `json:"id"`
+	From        string               `json:"from"`
+	To          []string             `json:"to"`
+	Subject     string               `json:"subject"`
+	ReceivedAt  time.Time            `json:"receivedAt"`
+	IsRead      bool                 `json:"isRead"`
+	Text        string               `json:"text"`
+	HTML        string               `json:"html"`
+	Attachments []attachmentView     `json:"attachments"`
+	Links       []string             `json:"links"`
+	AuthResults model.AuthResults    `json:"authResults"`
+	Validation  model.AuthValidation `json:"validation"`
+	Problem     string               `json:"problem,omitempty"`
+}
+
+func emailViewOf(e model.Email) emailView {
+	v := emailView{ID: e.ID, From: e.From, To: e.To, Subject: e.Subject, ReceivedAt: e.ReceivedAt,
+		IsRead: e.IsRead, Text: e.Text, HTML: e.HTML, Links: e.Links, AuthResults: e.AuthResults,
+		Validation: e.AuthResults.Validate(), Problem: e.Problem, Attachments: []attachmentView{}}
+	if v.To == nil {
+		v.To = []string{}
+	}
+	if v.Links == nil {
+		v.Links = []string{}
+	}
+	for _, a := range e.Attachments {
+		v.Attachments = append(v.Attachments, attachmentView{Filename: a.Filename, ContentType: a.ContentType, Size: a.Size})
+	}
+	return v
+}
+
+// withInbox connects and picks the inbox for an email command.
+func withInbox(cmd *cobra.Command, g *globalOptions, address string, fn func(*client.Inbox) error) error {
+	return withSession(cmd, g, func(s *session) error {
+		in, err := s.inbox(address)
+		if err != nil {
+			return err
+		}
+		return fn(in)
+	})
+}
+
+func newEmailListCommand(g *globalOptions, inbox *string) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the decrypted emails of an inbox, newest first",
+		Example: `  sandview email list
+  sandview email list --inbox qa@sandbox.test --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withInbox(cmd, g, *inbox, func(in *client.Inbox) error {
+				return listEmails(cmd.Context(), in, newEmailList(cmd.OutOrStdout(), asJSON))
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON objects")
+	return cmd
+}
+
+// listEmails prints the inbox's emails as the list arrives, one decoded
+// and decrypted email at a time. Emails that could not be opened are
+// printed as such and reported in the returned error.
+func listEmails(ctx context.Context, in *client.Inbox, list *emailList) error {
+	var failures []error
+	err := in.EachEmail(ctx, client.ListOptions{IncludeContent: true}, func(e model.Email, openErr error) error {
+		if openErr != nil {
+			failures = append(failures, openErr)
+		}
+		return list.add(e)
+	})
+	if err != nil {
+		return err
+	}
+	if err := list.close(); err != nil {
+		return err
+	}
+	return errors.Join(failures...)
+}
+
+// emailList prints a list of emails as they come: a JSON array of
+// emailView, or a table. The table's columns are aligned when it is
+// closed, so it holds its rows' text (not the emails) until then.
+type emailList struct {
+	w     io.Writer
+	json  *jsonArray
+	table *tabwriter.Writer
+	rows  int
+}
+
+func newEmailList(w io.Writer, asJSON bool) *emailList {
+	if asJSON {
+		return &emailList{w: w, json: &jsonArray{w: w}}
+	}
+	return &emailList{w: w, table: tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)}
+}
+
+func (l *emailList) add(e model.Email) error {
+	if l.json != nil {
+		return l.json.add(emailViewOf(e))
+	}
+	if l.rows == 0 {
+		fmt.Fprintln(l.table, "ID\tRECEIVED\tFROM\tSUBJECT\tAUTH")
+	}
+	l.rows++
+	_, err := fmt.Fprintf(l.table, "%s\t%s\t%s\t%s\t%s\n", model.SanitizeLine(e.ID), e.ReceivedAt.Local().Format("15:04:05"),
+		truncate(model.SanitizeLine(e.From), 32), truncate(model.SanitizeLine(e.Subject), 48), authBadge(e))
+	return err
+}
+
+func (l *emailList) close() error {
+	switch {
+	case l.json != nil:
+		return l.json.close()
+	case l.rows == 0:
+		_, err := fmt.Fprintln(l.w, "no emails yet")
+		return err
+	}
+	return l.table.Flush()
+}
+
+// authBadge is a one-word summary of an email's authentication.
+func authBadge(e model.Email) string {
+	if e.Problem != "" {
+		return "UNREADABLE: " + e.Problem
+	}
+	v := e.AuthResults.Validate()
+	switch {
+	case v.Passed:
+		return "pass"
+	case len(v.Failures) > 0:
+		return "fail"
+	case len(v.Skipped) > 0:
+		return "skipped"
+	}
+	return "none"
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "show ID",
+		Short:   "Show one email with its body and authentication report",
+		Example: "  sandview email show 3f1c… --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withInbox(cmd, g, *inbox, func(in *client.Inbox) error {
+				e, err := in.Email(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return printJSON(cmd.OutOrStdout(), emailViewOf(e))
+				}
+				printEmail(cmd.OutOrStdout(), e)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func printEmail(w io.Writer, e model.Email) {
+	line := func(k, v string) { fmt.Fprintf(w, "%-9s %s\n", k+":", model.SanitizeLine(v)) }
+	line("ID", e.ID)
+	line("From", e.From)
+	line("To", strings.Join(e.To, ", "))
+	line("Subject", e.Subject)
+	line("Received", e.ReceivedAt.Local().Format(time.RFC1123))
+	if e.Problem != "" {
+		line("PROBLEM", e.Problem)
+		return
+	}
+	for _, a := range e.Attachments {
+		line("Attached", fmt.Sprintf("%s (%s, %d bytes)", a.Filename, a.ContentType, a.Size))
+	}
+	v := e.AuthResults.Validate()
+	auth := "passed"
+	if !v.Passed {
+		auth = "not passed"
+		if len(v.Failures) > 0 {
+			auth += ": " + strings.Join(v.Failures, "; ")
+		}
+	}
+	if len(v.Skipped) > 0 {
+		auth += " (skipped: " + strings.Join(v.Skipped, ", ") + ")"
+	}
+	line("Auth", auth)
+	body := e.Text
+	if body == "" && e.HTML != "" {
+		body = "(HTML only; use --json to see it)"
+	}
+	fmt.Fprintf(w, "\n%s\n", model.SanitizeText(body))
+	for i, l := range e.Links {
+		fmt.Fprintf(w, "[%d] %s\n", i+1, model.SanitizeLine(l))
+	}
+}
+
+func newEmailRawCommand(g *globalOptions, inbox *string) *cobra.Command {
+	return &cobra.Command{
+		Use:     "raw ID",
+		Short:   "Print the RFC 5322 source of an email",
+		Example: "  sandview email raw 3f1c… > mail.eml",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withInbox(cmd, g, *inbox, func(in *client.Inbox) error {
+				raw, err := in.Raw(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				if isTerminal(out) {
+					// On a terminal the source is untrusted text; to a file it is kept byte for byte.
+					raw = []byte(model.SanitizeText(string(raw)))
+				}
+				_, err = out.Write(raw)
+				return err
+			})
+		},
+	}
+}
+
+func newEmailDeleteCommand(g *globalOptions, inbox *string) *cobra.Command {
+	return &cobra.Command{
+		Use:     "delete ID",
+		Short:   "Delete an email",
+		Example: "  sandview email delete 3f1c…",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withInbox(cmd, g, *inbox, func(in *client.Inbox) error {
+				if err := in.DeleteEmail(cmd.Context(), args[0]); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", model.SanitizeLine(args[0]))
+				return nil
+			})
+		},
+	}
+}

@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"sandview/client"
+	"sandview/client/keystore"
+)
+
+// globalOptions are the flags every command shares: which server, which key.
+type globalOptions struct {
+	url    string
+	apiKey string
+	home   string
+}
+
+func (g *globalOptions) register(root *cobra.Command) {
+	f := root.PersistentFlags()
+	f.StringVar(&g.url, "url", "", "service base URL (env SERVICE_URL, or the config file)")
+	f.StringVar(&g.apiKey, "api-key", "", "service API key (env SERVICE_API_KEY, or the config file)")
+	f.StringVar(&g.home, "home", "", "state directory (env SANDVIEW_HOME, default $XDG_CONFIG_HOME/sandview)")
+}
+
+// stateHome is the directory holding the config file, the keystore and the
+// local server's state.
+func (g *globalOptions) stateHome() (string, error) {
+	if g.home != "" {
+		return g.home, nil
+	}
+	home, err := keystore.Home()
+	if err != nil {
+		return "", fmt.Errorf("find the state directory: %w", err)
+	}
+	return home, nil
+}
+
+// target resolves the server URL and API key: flags, then environment, then
+// the config file.
+func (g *globalOptions) target() (url, apiKey string, err error) {
+	url, apiKey = firstNonEmpty(g.url, os.Getenv("SERVICE_URL")), firstNonEmpty(g.apiKey, os.Getenv("SERVICE_API_KEY"))
+	if url != "" && apiKey != "" {
+		return url, apiKey, nil
+	}
+	home, err := g.stateHome()
+	if err != nil {
+		return "", "", err
+	}
+	cfg, err := keystore.LoadConfig(home)
+	if err != nil {
+		return "", "", err
+	}
+	return firstNonEmpty(url, cfg.URL), firstNonEmpty(apiKey, cfg.APIKey), nil
+}
+
+var errNoServer = errors.New("no server configured: pass --url and --api-key, set SERVICE_URL and SERVICE_API_KEY, run `sandview config --url URL --api-key KEY`, or use `sandview --local`")
+
+// session is a connected client with the inboxes of its keystore loaded.
+type session struct {
+	client   *client.Client
+	keystore *keystore.Store
+	// loadErr reports keystore files that could not be loaded; they stay on disk.
+	loadErr error
+}
+
+// connect builds a client for the configured server and loads the keystore's
+// inboxes into it.
+func (g *globalOptions) connect(ctx context.Context) (*session, error) {
+	url, apiKey, err := g.target()
+	if err != nil {
+		return nil, err
+	}
+	if url == "" || apiKey == "" {
+		return nil, errNoServer
+	}
+	return openSession(ctx, g, url, apiKey)
+}
+
+func openSession(ctx context.Context, g *globalOptions, url, apiKey string) (*session, error) {
+	c, err := client.New(url, apiKey)
+	if err != nil {
+		return nil, err
+	}
+	home, err := g.stateHome()
+	if err != nil {
+		return nil, err
+	}
+	ks, err := keystore.Open(keystore.Dir(home, url))
+	if err != nil {
+		return nil, err
+	}
+	s := &session{client: c, keystore: ks}
+	stored, err := ks.Load()
+	var problems []error
+	if err != nil {
+		problems = append(problems, err)
+	}
+	for _, st := range stored {
+		if st.Expired {
+			continue
+		}
+		if _, err := c.ImportInboxData(ctx, st.Data); err != nil {
+			problems = append(problems, fmt.Errorf("keystore %s: %w", st.Path, err))
+		}
+	}
+	s.loadErr = errors.Join(problems...)
+	return s, nil
+}
+
+// inbox picks the inbox a command acts on: the named one, or the only one.
+func (s *session) inbox(address string) (*client.Inbox, error) {
+	if address != "" {
+		if in, ok := s.client.Inbox(address); ok {
+			return in, nil
+		}
+		return nil, fmt.Errorf("inbox %s is not in the keystore: create it with `sandview inbox create` or import it with `sandview inbox import FILE`", address)
+	}
+	inboxes := s.client.Inboxes()
+	switch len(inboxes) {
+	case 1:
+		return inboxes[0], nil
+	case 0:
+		if s.loadErr != nil {
+			return nil, fmt.Errorf("no usable inbox in the keystore (%v)", s.loadErr)
+		}
+		return nil, errors.New("no inbox in the keystore: create one with `sandview inbox create`")
+	}
+	names := make([]string, len(inboxes))
+	for i, in := range inboxes {
+		names[i] = in.Address()
+	}
+	return nil, usageError{fmt.Sprintf("several inboxes are known (%s): choose one with --inbox", strings.Join(names, ", "))}
+}
+
+func (s *session) close() { _ = s.client.Close() }
+
+// withSession connects for one command and closes the session after fn.
+func withSession(cmd *cobra.Command, g *globalOptions, fn func(*session) error) error {
+	s, err := g.connect(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	return fn(s)
+}

@@ -1,0 +1,107 @@
+package cli
+
+// A harness for tests of the real binary: built once into a temporary
+// directory, run against the embedded server with its own state directory.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"sandview/server"
+	"sandview/server/servertest"
+)
+
+// builtBinary is the sandview binary TestMain builds for the CLI tests.
+var builtBinary string
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "sandview-cli-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	builtBinary = filepath.Join(dir, "sandview")
+	if out, err := exec.Command("go", "build", "-o", builtBinary, "sandview").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		return 1
+	}
+	return m.Run()
+}
+
+// cliRun is the outcome of one run of the binary.
+type cliRun struct {
+	stdout, stderr string
+	code           int
+}
+
+// cli runs the binary against one server with one state directory.
+type cli struct {
+	t    *testing.T
+	srv  *server.Server
+	home string
+	ctx  context.Context
+}
+
+func newCLI(t *testing.T, opts ...func(*server.Config)) *cli {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return &cli{t: t, srv: servertest.Start(t, opts...), home: t.TempDir(), ctx: ctx}
+}
+
+// start runs the binary in the background with the server flags.
+func (c *cli) start(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	c.t.Helper()
+	args = append([]string{"--home", c.home, "--url", c.srv.URL(), "--api-key", servertest.APIKey}, args...)
+	return c.startRaw(args...)
+}
+
+// startRaw runs the binary with exactly args (no server flags).
+func (c *cli) startRaw(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	c.t.Helper()
+	cmd := exec.CommandContext(c.ctx, builtBinary, args...)
+	cmd.Env = append(os.Environ(), "SERVICE_URL=", "SERVICE_API_KEY=", "SMTP_HOST=", "SMTP_PORT=", "SANDVIEW_HOME="+c.home)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		c.t.Fatal(err)
+	}
+	return cmd, &stdout, &stderr
+}
+
+func (c *cli) finish(cmd *exec.Cmd, stdout, stderr *bytes.Buffer) cliRun {
+	c.t.Helper()
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		c.t.Fatal(err)
+	}
+	return cliRun{stdout: stdout.String(), stderr: stderr.String(), code: cmd.ProcessState.ExitCode()}
+}
+
+// run runs the binary with the server flags and waits for it.
+func (c *cli) run(args ...string) cliRun {
+	c.t.Helper()
+	return c.finish(c.start(args...))
+}
+
+// must runs the binary and fails the test unless it exits 0.
+func (c *cli) must(args ...string) cliRun {
+	c.t.Helper()
+	r := c.run(args...)
+	if r.code != 0 {
+		c.t.Fatalf("sandview %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+	}
+	return r
+}

@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sandview/client"
+	"sandview/model"
+)
+
+func newInboxCommand(g *globalOptions) *cobra.Command {
+	cmd := &cobra.Command{Use: "inbox", Short: "Create, list, delete, export and import inboxes"}
+	cmd.AddCommand(newInboxCreateCommand(g), newInboxListCommand(g), newInboxDeleteCommand(g),
+		newInboxExportCommand(g), newInboxImportCommand(g))
+	return cmd
+}
+
+// inboxView is how the CLI prints an inbox.
+type inboxView struct {
+	EmailAddress string    `json:"emailAddress"`
+	ExpiresAt    time.Time `json:"expiresAt"`
+	InboxHash    string    `json:"inboxHash"`
+	Encrypted    bool      `json:"encrypted"`
+	EmailAuth    bool      `json:"emailAuth"`
+	Expired      bool      `json:"expired"`
+}
+
+func viewOf(in model.Inbox) inboxView {
+	return inboxView{EmailAddress: in.EmailAddress, ExpiresAt: in.ExpiresAt, InboxHash: in.InboxHash,
+		Encrypted: in.Encrypted, EmailAuth: in.EmailAuth, Expired: in.IsExpired(time.Now())}
+}
+
+func newInboxCreateCommand(g *globalOptions) *cobra.Command {
+	var (
+		ttl, address     string
+		plain, encrypted bool
+		noAuth, asJSON   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "create",
+		Short: "Create an inbox and save it to the keystore",
+		Example: `  sandview inbox create
+  sandview inbox create --ttl 2h --plain --no-auth
+  sandview inbox create --address qa-run-17@sandbox.test --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if plain && encrypted {
+				return usageError{"--plain and --encrypted exclude each other"}
+			}
+			opts := client.CreateInboxOptions{EmailAddress: address}
+			if ttl != "" {
+				d, err := model.ParseTTL(ttl)
+				if err != nil {
+					return usageError{"--" + err.Error()}
+				}
+				opts.TTL = d
+			}
+			switch {
+			case plain:
+				opts.Encryption = model.EncryptionPlain
+			case encrypted:
+				opts.Encryption = model.EncryptionEncrypted
+			}
+			if noAuth {
+				off := false
+				opts.EmailAuth = &off
+			}
+			s, err := g.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.close()
+			in, err := s.client.CreateInbox(cmd.Context(), opts)
+			if err != nil {
+				return err
+			}
+			if err := saveToKeystore(s, in); err != nil {
+				return err
+			}
+			return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&ttl, "ttl", "", "time to live: a duration (90m, 2h) or seconds (3600)")
+	f.StringVar(&address, "address", "", "desired address or domain")
+	f.BoolVar(&plain, "plain", false, "store mail unencrypted")
+	f.BoolVar(&encrypted, "encrypted", false, "store mail encrypted to this inbox's key")
+	f.BoolVar(&noAuth, "no-auth", false, "skip SPF/DKIM/DMARC/reverse-DNS checks")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func saveToKeystore(s *session, in *client.Inbox) error {
+	data, err := in.Export()
+	if err != nil {
+		return err
+	}
+	return s.keystore.Save(data)
+}
+
+func newInboxListCommand(g *globalOptions) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "list",
+		Short:   "List the inboxes in the keystore for this server",
+		Example: "  sandview inbox list --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := g.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.close()
+			stored, loadErr := s.keystore.Load()
+			infos := make([]model.Inbox, 0, len(stored))
+			for _, st := range stored {
+				infos = append(infos, exportedInfo(st.Data))
+			}
+			if err := printInboxes(cmd.OutOrStdout(), asJSON, false, infos...); err != nil {
+				return err
+			}
+			return loadErr
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// exportedInfo is the inbox an export describes (an unreadable expiry stays zero).
+func exportedInfo(d model.ExportedInbox) model.Inbox {
+	expires, _ := client.ParseTimestamp(d.ExpiresAt)
+	in := model.Inbox{EmailAddress: d.EmailAddress, ExpiresAt: expires, InboxHash: d.InboxHash,
+		Encrypted: d.Encrypted, EmailAuth: true, ServerSigPk: d.ServerSigPk}
+	if d.EmailAuth != nil {
+		in.EmailAuth = *d.EmailAuth
+	}
+	return in
+}
+
+func printInboxes(w io.Writer, asJSON, single bool, inboxes ...model.Inbox) error {
+	views := make([]inboxView, len(inboxes))
+	for i, in := range inboxes {
+		views[i] = viewOf(in)
+	}
+	if asJSON {
+		if single && len(views) == 1 {
+			return printJSON(w, views[0])
+		}
+		return printJSON(w, views)
+	}
+	if single && len(views) == 1 {
+		v := views[0]
+		fmt.Fprintf(w, "emailAddress: %s\nexpiresAt:    %s\ninboxHash:    %s\nencrypted:    %t\nemailAuth:    %t\n",
+			model.SanitizeLine(v.EmailAddress), v.ExpiresAt.Format(time.RFC3339), v.InboxHash, v.Encrypted, v.EmailAuth)
+		return nil
+	}
+	if len(views) == 0 {
+		fmt.Fprintln(w, "no inboxes in the keystore; create one with `sandview inbox create`")
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ADDRESS\tEXPIRES\tENCRYPTED\tAUTH\tSTATE")
+	for _, v := range views {
+		state := "active"
+		if v.Expired {
+			state = "expired"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%t\t%t\t%s\n", model.SanitizeLine(v.EmailAddress), v.ExpiresAt.Local().Format("2006-01-02 15:04"), v.Encrypted, v.EmailAuth, state)
+	}
+	return tw.Flush()
+}
+
+func newInboxDeleteCommand(g *globalOptions) *cobra.Command {
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "delete [ADDRESS]",
+		Short: "Delete an inbox (or --all) on the server and from the keystore",
+		Example: `  sandview inbox delete qa-run-17@sandbox.test
+  sandview inbox delete --all`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if all == (len(args) == 1) {
+				return usageError{"give one ADDRESS or --all"}
+			}
+			s, err := g.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.close()
+			if all {
+				n, err := s.client.DeleteAllInboxes(cmd.Context())
+				if err != nil {
+					return err
+				}
+				stored, _ := s.keystore.Load()
+				for _, st := range stored {
+					if err := s.keystore.Remove(st.Data.EmailAddress); err != nil {
+						return err
+					}
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "deleted %d inboxes\n", n)
+				return nil
+			}
+			address := strings.TrimSpace(args[0])
+			if err := s.client.DeleteInbox(cmd.Context(), address); err != nil {
+				return err
+			}
+			if err := s.keystore.Remove(address); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", model.SanitizeLine(address))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "delete every inbox of this API key")
+	return cmd
+}
+
+func newInboxExportCommand(g *globalOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "export ADDRESS [FILE]",
+		Short: "Export an inbox with its secret key (to FILE, 0600, or stdout)",
+		Example: `  sandview inbox export qa@sandbox.test qa.json
+  sandview inbox export qa@sandbox.test > qa.json`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.close()
+			in, err := s.inbox(args[0])
+			if err != nil {
+				return err
+			}
+			if len(args) == 2 {
+				if err := s.client.ExportInboxToFile(in, args[1]); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "exported %s to %s (it holds the secret key: keep it private)\n", in.Address(), args[1])
+				return nil
+			}
+			data, err := in.Export()
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), data)
+		},
+	}
+}
+
+func newInboxImportCommand(g *globalOptions) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "import FILE|-",
+		Short: "Import an exported inbox into the keystore",
+		Example: `  sandview inbox import qa.json
+  cat qa.json | sandview inbox import -`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var data []byte
+			var err error
+			if args[0] == "-" {
+				data, err = io.ReadAll(cmd.InOrStdin())
+			} else {
+				data, err = os.ReadFile(args[0])
+			}
+			if err != nil {
+				return fmt.Errorf("read %s: %w", args[0], err)
+			}
+			s, err := g.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.close()
+			in, err := s.client.ImportInbox(cmd.Context(), data)
+			if err != nil {
+				return err
+			}
+			if err := saveToKeystore(s, in); err != nil {
+				return err
+			}
+			return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"sandview/model"
+)
+
+// resultCommand completes cmd (which has no RunE yet) as a command that
+// connects, fetches one result and prints it: indented JSON with --json,
+// else text.
+func resultCommand[T any](g *globalOptions, cmd *cobra.Command,
+	fetch func(context.Context, *session, []string) (T, error), text func(io.Writer, T) error) *cobra.Command {
+	var asJSON bool
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return withSession(cmd, g, func(s *session) error {
+			v, err := fetch(cmd.Context(), s, args)
+			if err != nil {
+				return err
+			}
+			return printResult(cmd, asJSON, v, text)
+		})
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// printResult prints v as indented JSON or, without --json, as text.
+func printResult[T any](cmd *cobra.Command, asJSON bool, v T, text func(io.Writer, T) error) error {
+	if asJSON {
+		return printJSON(cmd.OutOrStdout(), v)
+	}
+	return text(cmd.OutOrStdout(), v)
+}
+
+// printJSON writes v as indented JSON (see writeJSON).
+func printJSON(w io.Writer, v any) error { return writeJSON(w, v, "  ") }
+
+// printJSONLine writes v as one line of JSON, for streams of objects.
+func printJSONLine(w io.Writer, v any) error { return writeJSON(w, v, "") }
+
+// writeJSON writes v as JSON followed by a newline, indented by indent
+// (see encodeJSON).
+func writeJSON(w io.Writer, v any, indent string) error {
+	out, err := encodeJSON(v, "", indent)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, out+"\n")
+	return err
+}
+
+// encodeJSON encodes v as JSON, indented by indent with every line after
+// the first starting with prefix (one line when indent is empty).
+// Characters a terminal could act on (C1 and bidi controls, which
+// encoding/json leaves as they are) are written as \u escapes, so the
+// output is safe on a terminal and decodes to the same data.
+func encodeJSON(v any, prefix, indent string) (string, error) {
+	var out []byte
+	var err error
+	if indent == "" {
+		out, err = json.Marshal(v)
+	} else {
+		out, err = json.MarshalIndent(v, prefix, indent)
+	}
+	if err != nil {
+		return "", fmt.Errorf("encode JSON: %w", err)
+	}
+	var b strings.Builder
+	b.Grow(len(out))
+	for _, r := range string(out) {
+		if r >= 0x80 && model.SanitizeText(string(r)) == "" {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), nil
+}
+
+// jsonArray writes an indented JSON array one element at a time: the
+// same bytes printJSON writes for the whole slice, without holding it.
+type jsonArray struct {
+	w io.Writer
+	n int
+}
+
+// add writes the next element.
+func (a *jsonArray) add(v any) error {
+	out, err := encodeJSON(v, "  ", "  ")
+	if err != nil {
+		return err
+	}
+	sep := ",\n  "
+	if a.n == 0 {
+		sep = "[\n  "
+	}
+	a.n++
+	_, err = io.WriteString(a.w, sep+out)
+	return err
+}
+
+// close ends the array.
+func (a *jsonArray) close() error {
+	end := "\n]\n"
+	if a.n == 0 {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(a.w, end)
+	return err
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// oneLine folds an error message onto one line for stderr.
+func oneLine(s string) string {
+	return model.SanitizeLine(strings.Join(strings.Fields(s), " "))
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,201 @@
+package cli
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"sandview/crypto"
+	"sandview/server"
+	"sandview/server/webhook"
+)
+
+// serveEnv maps each `serve` flag to its environment variable; a flag given
+// on the command line wins over the variable.
+var serveEnv = map[string]string{
+	"http":                 "SVC_HTTP",
+	"smtp":                 "SVC_SMTP",
+	"api-key":              "SVC_API_KEY",
+	"domain":               "SVC_DOMAINS",
+	"encryption-policy":    "SVC_ENCRYPTION_POLICY",
+	"encryption-context":   "SVC_ENCRYPTION_CONTEXT",
+	"data":                 "SVC_DATA",
+	"dev":                  "SVC_SDK_DEVELOPMENT",
+	"default-ttl":          "SVC_DEFAULT_TTL",
+	"max-ttl":              "SVC_MAX_TTL",
+	"max-message-bytes":    "SVC_MAX_MESSAGE_BYTES",
+	"max-emails-per-inbox": "SVC_MAX_EMAILS_PER_INBOX",
+	"max-store-bytes":      "SVC_MAX_STORE_BYTES",
+	"tls-cert":             "SVC_TLS_CERT",
+	"tls-key":              "SVC_TLS_KEY",
+	"log-level":            "SVC_LOG_LEVEL",
+	"sign-at-ingest":       "SVC_SIGN_AT_INGEST",
+	"dns":                  "SVC_DNS",
+}
+
+// serveOptions are the flags of `sandview serve`.
+type serveOptions struct {
+	httpAddr, smtpAddr string
+	apiKey             string
+	domains            []string
+	policy, context    string
+	dataDir            string
+	dev                bool
+	defaultTTL, maxTTL time.Duration
+	maxMessageBytes    int64
+	maxEmailsPerInbox  int
+	maxStoreBytes      int64
+	tlsCert, tlsKey    string
+	logLevel           string
+	signAtIngest       bool
+	dns                []string
+}
+
+func newServeCommand(g *globalOptions) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the embedded sandbox server (SMTP + HTTP API) headless",
+		Long: `Run sandview's own sandbox service: a receive-only SMTP server and the
+HTTP API of the email sandbox interface, for a shared test box.
+
+Every flag can also be set through the environment variable named in its
+help; the command line wins. Without --api-key or SVC_API_KEY a key is
+generated once and kept (mode 0600) in the data directory, or, without
+--data, in <home>/server (--home, else $SANDVIEW_HOME, else
+$XDG_CONFIG_HOME/sandview);
+the file's path is printed, never the key. Stop with Ctrl-C or SIGTERM: mail
+in flight is finished before exiting.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := applyServeEnv(cmd.Flags()); err != nil {
+				return err
+			}
+			return runServe(cmd, g, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.httpAddr, "http", server.DefaultHTTPAddr, "HTTP API listen address (SVC_HTTP)")
+	f.StringVar(&o.smtpAddr, "smtp", server.DefaultSMTPAddr, "SMTP listen address (SVC_SMTP)")
+	f.StringVar(&o.apiKey, "api-key", "", "API key clients must send (SVC_API_KEY; default: generated and saved)")
+	f.StringSliceVar(&o.domains, "domain", server.DefaultDomains(), "allowed recipient domains, comma-separated or repeated (SVC_DOMAINS)")
+	f.StringVar(&o.policy, "encryption-policy", "enabled", "always, enabled, disabled or never (SVC_ENCRYPTION_POLICY)")
+	f.StringVar(&o.context, "encryption-context", crypto.DefaultContext, "encryption context string (SVC_ENCRYPTION_CONTEXT)")
+	f.StringVar(&o.dataDir, "data", "", "persist inboxes, emails and keys in this directory (SVC_DATA; default: in memory)")
+	f.BoolVar(&o.dev, "dev", false, "enable the test-email endpoint (SVC_SDK_DEVELOPMENT=true)")
+	f.DurationVar(&o.defaultTTL, "default-ttl", server.DefaultTTL, "inbox TTL when none is requested (SVC_DEFAULT_TTL)")
+	f.DurationVar(&o.maxTTL, "max-ttl", server.DefaultMaxTTL, "longest inbox TTL (SVC_MAX_TTL)")
+	f.Int64Var(&o.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "SMTP message size limit (SVC_MAX_MESSAGE_BYTES)")
+	f.IntVar(&o.maxEmailsPerInbox, "max-emails-per-inbox", server.DefaultMaxEmailsPerInbox, "oldest emails are evicted beyond this (SVC_MAX_EMAILS_PER_INBOX)")
+	f.Int64Var(&o.maxStoreBytes, "max-store-bytes", server.DefaultMaxStoreBytes, "oldest emails are evicted beyond this total (SVC_MAX_STORE_BYTES)")
+	f.StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate enabling STARTTLS (SVC_TLS_CERT)")
+	f.StringVar(&o.tlsKey, "tls-key", "", "PEM private key of --tls-cert (SVC_TLS_KEY)")
+	f.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error (SVC_LOG_LEVEL)")
+	f.BoolVar(&o.signAtIngest, "sign-at-ingest", false, "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after (SVC_SIGN_AT_INGEST)")
+	f.StringSliceVar(&o.dns, "dns", nil, "DNS server(s) HOST:PORT the authentication checks ask, through a cache (SVC_DNS; default: the system's resolvers)")
+	return cmd
+}
+
+// applyServeEnv sets every flag not given on the command line from its
+// environment variable.
+func applyServeEnv(flags *pflag.FlagSet) error {
+	for name, env := range serveEnv {
+		value, ok := os.LookupEnv(env)
+		if !ok || flags.Changed(name) {
+			continue
+		}
+		if err := flags.Set(name, value); err != nil {
+			return fmt.Errorf("environment variable %s: %w", env, err)
+		}
+	}
+	return nil
+}
+
+func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
+	out := cmd.OutOrStdout()
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+
+	webhooks, err := webhook.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	cfg := server.Config{
+		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
+		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
+		DataDir: o.dataDir, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
+		MaxMessageBytes: o.maxMessageBytes, MaxEmailsPerInbox: o.maxEmailsPerInbox,
+		MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
+	}
+	if (o.tlsCert == "") != (o.tlsKey == "") {
+		return errors.New("--tls-cert and --tls-key go together")
+	}
+	if o.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
+		if err != nil {
+			return fmt.Errorf("load TLS certificate: %w", err)
+		}
+		cfg.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	if cfg.APIKey == "" {
+		dir := o.dataDir
+		if dir == "" {
+			home, err := g.stateHome()
+			if err != nil {
+				return err
+			}
+			dir = filepath.Join(home, "server")
+		}
+		key, path, created, err := server.LoadOrCreateAPIKey(dir)
+		if err != nil {
+			return err
+		}
+		cfg.APIKey = key
+		if created {
+			fmt.Fprintf(out, "Generated an API key and saved it in %s\n", path)
+		} else {
+			fmt.Fprintf(out, "Using the API key saved in %s\n", path)
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := server.Start(cmd.Context(), cfg)
+	if err != nil {
+		return err
+	}
+	storage := "in memory (lost on exit)"
+	if o.dataDir != "" {
+		storage = o.dataDir
+	}
+	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n",
+		srv.URL(), srv.SMTPAddr(), strings.Join(o.domains, ", "), storage, o.policy)
+	if o.signAtIngest {
+		fmt.Fprintln(out, "  signing   every payload before SMTP answers")
+	} else {
+		fmt.Fprintln(out, "  signing   parsed and raw payloads just after SMTP answers")
+	}
+	if o.dev {
+		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
+	}
+	<-ctx.Done()
+	stop()
+	fmt.Fprintln(out, "Shutting down...")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
+}

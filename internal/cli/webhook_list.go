@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"sandview/model"
+)
+
+func newWebhookListCommand(g *globalOptions, inbox *string) *cobra.Command {
+	return resultCommand(g, &cobra.Command{
+		Use:   "list",
+		Short: "List webhooks (global, or of one inbox with --inbox)",
+		Example: `  sandview webhook list
+  sandview webhook list --inbox qa@sandbox.test --json`,
+		Args: cobra.NoArgs,
+	}, func(ctx context.Context, s *session, _ []string) (model.WebhookList, error) {
+		return s.client.ListWebhooks(ctx, *inbox)
+	}, func(w io.Writer, list model.WebhookList) error {
+		return printWebhookList(w, list.Webhooks)
+	})
+}
+
+func printWebhookList(w io.Writer, hooks []model.Webhook) error {
+	if len(hooks) == 0 {
+		fmt.Fprintln(w, "no webhooks")
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATE\tEVENTS\tTEMPLATE\tLAST\tURL")
+	for _, h := range hooks {
+		last := "-"
+		if h.LastDeliveryAt != nil {
+			last = h.LastDeliveryStatus + " " + h.LastDeliveryAt.Local().Format("15:04:05")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", model.SanitizeLine(h.ID), enabledWord(h.Enabled),
+			model.SanitizeLine(strings.Join(h.Events, ",")), templateName(h.Template), model.SanitizeLine(last),
+			model.SanitizeLine(h.URL))
+	}
+	return tw.Flush()
+}
