@@ -45,23 +45,83 @@ func badRequest(format string, args ...any) *inboxError {
 	return &inboxError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
 }
 
+// referenceInboxRequest is the create-inbox body of the reference
+// profile: the contract's properties and those the official SDKs send.
+type referenceInboxRequest struct {
+	createInboxRequest
+	Persistence  *string `json:"persistence"`
+	SpamAnalysis *bool   `json:"spamAnalysis"`
+}
+
+// Values of the reference profile's persistence property.
+const (
+	persistencePersistent = "persistent"
+	persistenceEphemeral  = "ephemeral"
+)
+
+// check refuses what the server cannot honour: spam analysis (it does
+// none) and a persistent inbox without a data directory. An ephemeral one
+// is always granted (with a data directory it outlives restarts, which no
+// client can tell from ephemeral).
+func (r referenceInboxRequest) check(persistent bool) error {
+	if r.SpamAnalysis != nil && *r.SpamAnalysis {
+		return badRequest("spamAnalysis true is not supported: this server does no spam analysis (send false or leave it out)")
+	}
+	if r.Persistence == nil {
+		return nil
+	}
+	switch *r.Persistence {
+	case persistenceEphemeral:
+		return nil
+	case persistencePersistent:
+		if persistent {
+			return nil
+		}
+		return badRequest("persistence %q is not available: this server keeps inboxes in memory (start it with a data directory, --data)", *r.Persistence)
+	}
+	return badRequest("persistence must be %q or %q, got %q", persistencePersistent, persistenceEphemeral, *r.Persistence)
+}
+
 func (s *Server) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
 	var req createInboxRequest
-	if !httpapi.DecodeBody(w, r, &req) {
+	if s.cfg.Compat == CompatReference {
+		var ref referenceInboxRequest
+		if !httpapi.DecodeBody(w, r, &ref) {
+			return
+		}
+		if err := ref.check(s.cfg.DataDir != ""); err != nil {
+			s.writeInboxError(w, err)
+			return
+		}
+		req = ref.createInboxRequest
+	} else if !httpapi.DecodeBody(w, r, &req) {
 		return
 	}
 	in, err := s.createInbox(r.Context(), req)
 	if err != nil {
-		var ie *inboxError
-		if errors.As(err, &ie) {
-			httpapi.WriteError(w, ie.status, "%s", ie.msg)
-			return
-		}
-		s.log.Error("creating an inbox failed", "error", err)
-		httpapi.WriteError(w, http.StatusInternalServerError, "creating the inbox failed")
+		s.writeInboxError(w, err)
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusCreated, s.inboxResponse(in))
+	resp := s.inboxResponse(in)
+	if s.cfg.Compat == CompatReference {
+		httpapi.WriteJSON(w, http.StatusCreated, struct {
+			model.Inbox
+			Persistent bool `json:"persistent"`
+		}{resp, s.cfg.DataDir != ""})
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, resp)
+}
+
+// writeInboxError answers a create-inbox failure.
+func (s *Server) writeInboxError(w http.ResponseWriter, err error) {
+	var ie *inboxError
+	if errors.As(err, &ie) {
+		httpapi.WriteError(w, ie.status, "%s", ie.msg)
+		return
+	}
+	s.log.Error("creating an inbox failed", "error", err)
+	httpapi.WriteError(w, http.StatusInternalServerError, "creating the inbox failed")
 }
 
 func (s *Server) inboxResponse(in *liveInbox) model.Inbox {
