@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -173,7 +174,7 @@ func (c commands) exportInbox(address, path string) tea.Cmd {
 
 func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 	return func() tea.Msg {
-		path, err := saveUnique(expandHome(dir), a.Filename, "attachment", a.Content)
+		path, err := desktop.SaveUnique(expandHome(dir), a.Filename, "attachment", a.Content)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}
 		}
@@ -193,7 +194,7 @@ func (c commands) saveRaw(address, id, subject, dir string) tea.Cmd {
 		if name == "" {
 			name = id
 		}
-		path, err := saveUnique(expandHome(dir), name+".eml", "message.eml", raw)
+		path, err := desktop.SaveUnique(expandHome(dir), name+".eml", "message.eml", raw)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}
 		}
@@ -225,7 +226,7 @@ func (c commands) openAttachment(a model.Attachment) tea.Cmd {
 		if err != nil {
 			return fail(err)
 		}
-		path, err := saveUnique(dir, a.Filename, "attachment", a.Content)
+		path, err := desktop.SaveUnique(dir, a.Filename, "attachment", a.Content)
 		if err != nil {
 			return fail(err)
 		}

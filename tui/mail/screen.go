@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -60,7 +61,7 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 		opts.Context = context.Background()
 	}
 	if opts.Open == nil {
-		opts.Open = systemOpen
+		opts.Open = desktop.Open
 	}
 	s := &Screen{ctx: ctx, cmds: commands{ctx: opts.Context, svc: svc, open: opts.Open}, store: &store{}}
 	acts := &actions{ctx: ctx, cmds: s.cmds, current: func() *inboxEntry { return s.inboxes.selected() }}
