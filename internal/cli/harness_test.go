@@ -4,13 +4,16 @@ package cli
 // directory, run against the embedded server with its own state directory.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,6 +81,51 @@ func (c *cli) startRaw(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer)
 		c.t.Fatal(err)
 	}
 	return cmd, &stdout, &stderr
+}
+
+// startWaiting starts `sandview wait` (with the server flags) and returns
+// once it says it is waiting: mail sent from then on is new to it. Call
+// the returned function for the outcome.
+func (c *cli) startWaiting(args ...string) (finish func() cliRun) {
+	c.t.Helper()
+	args = append([]string{"--home", c.home, "--url", c.srv.URL(), "--api-key", servertest.APIKey}, args...)
+	cmd := exec.CommandContext(c.ctx, builtBinary, args...)
+	cmd.Env = append(os.Environ(), "SERVICE_URL=", "SERVICE_API_KEY=", "SANDVIEW_HOME="+c.home)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	r, w, err := os.Pipe()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	cmd.Stderr = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		r.Close()
+		c.t.Fatal(err)
+	}
+	lines := bufio.NewReader(r)
+	for {
+		line, err := lines.ReadString('\n')
+		stderr.WriteString(line)
+		if strings.Contains(line, "waiting up to") {
+			break
+		}
+		if err != nil {
+			c.t.Fatalf("sandview %v ended before it waited: %s", args, stderr.String())
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer r.Close()
+		_, _ = io.Copy(&stderr, lines) // until the process exits
+	}()
+	return func() cliRun {
+		c.t.Helper()
+		<-done
+		return c.finish(cmd, &stdout, &stderr)
+	}
 }
 
 func (c *cli) finish(cmd *exec.Cmd, stdout, stderr *bytes.Buffer) cliRun {
