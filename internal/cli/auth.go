@@ -18,8 +18,8 @@ const (
 // authVerdict sums up an email's authentication as model.AuthResults
 // Validate does: pass when SPF, DKIM and DMARC pass, fail when a check did
 // not, "not checked" when the server skipped every check (an inbox without
-// emailAuth: nothing failed), incomplete when some were skipped and the
-// rest passed, "no results" when the server reported none.
+// emailAuth: nothing failed), incomplete when some were skipped or not
+// reported and the rest passed, "no results" when the server reported none.
 func authVerdict(a model.AuthResults) string {
 	v := a.Validate()
 	checks := authChecks(a)

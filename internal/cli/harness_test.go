@@ -55,6 +55,14 @@ type cli struct {
 	srv  *server.Server
 	home string
 	ctx  context.Context
+	env  []string // added to every run's environment
+}
+
+// withEnv is c with more environment variables for its runs.
+func (c *cli) withEnv(env ...string) *cli {
+	copied := *c
+	copied.env = append(append([]string{}, c.env...), env...)
+	return &copied
 }
 
 func newCLI(t *testing.T, opts ...func(*server.Config)) *cli {
@@ -75,6 +83,7 @@ func (c *cli) startRaw(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer)
 	c.t.Helper()
 	cmd := exec.CommandContext(c.ctx, builtBinary, args...)
 	cmd.Env = append(os.Environ(), "SERVICE_URL=", "SERVICE_API_KEY=", "SMTP_HOST=", "SMTP_PORT=", "SANDVIEW_HOME="+c.home)
+	cmd.Env = append(cmd.Env, c.env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -126,10 +127,11 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 // localRun is a running local server with the session the TUI watches it
 // through.
 type localRun struct {
-	srv     *server.Server
-	session *session
-	inbox   *client.Inbox
-	release func()
+	srv       *server.Server
+	session   *session
+	inbox     *client.Inbox
+	release   func()
+	closeOnce sync.Once
 }
 
 // startLocal claims the home (see claimLocalHome), starts the local
@@ -186,15 +188,17 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 
 // close removes the state file, then stops the session and the server.
 func (r *localRun) close() {
-	r.release()
-	if r.session != nil {
-		r.session.close()
-	}
-	if r.srv != nil {
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = r.srv.Shutdown(shutdownCtx)
-	}
+	r.closeOnce.Do(func() {
+		r.release()
+		if r.session != nil {
+			r.session.close()
+		}
+		if r.srv != nil {
+			shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = r.srv.Shutdown(shutdownCtx)
+		}
+	})
 }
 
 // ensureInbox returns the first loaded inbox, creating (and saving) one when
