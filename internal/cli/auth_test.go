@@ -2,13 +2,11 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
 	"sandview/model"
-	"sandview/server/servertest"
 )
 
 func TestAuthSummaryWording(t *testing.T) {
@@ -67,18 +65,7 @@ func assertLastColumnAligned(t *testing.T, text string) {
 // testEmail posts to the test-email endpoint of the harness's server.
 func (c *cli) testEmail(body map[string]any) {
 	c.t.Helper()
-	data, _ := json.Marshal(body)
-	req, _ := http.NewRequestWithContext(c.ctx, http.MethodPost, c.srv.URL()+"/api/test/emails", bytes.NewReader(data))
-	req.Header.Set("X-API-Key", servertest.APIKey)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
-		c.t.Fatalf("test email: status %d", resp.StatusCode)
-	}
+	c.expectJSON(http.StatusCreated, "POST", "/api/test/emails", body, nil)
 }
 
 // TestCLIListAndShowAuth: the list's columns stay aligned after wide
