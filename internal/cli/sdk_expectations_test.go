@@ -29,11 +29,11 @@ const sdkContext = "vaultsandbox:email:v1"
 
 // Sizes the SDKs check before they decrypt.
 const (
-	sdkCtKemSize       = 1088 // ML-KEM-768 ciphertext
-	sdkNonceSize       = 12   // AES-256-GCM nonce
-	sdkSignatureSize   = 3309 // ML-DSA-65 signature
-	sdkServerKeySize   = 1952 // ML-DSA-65 public key
-	sdkSecretKeySize   = 2400 // ML-KEM-768 secret key
+	sdkCtKemSize     = 1088 // ML-KEM-768 ciphertext
+	sdkNonceSize     = 12   // AES-256-GCM nonce
+	sdkSignatureSize = 3309 // ML-DSA-65 signature
+	sdkServerKeySize = 1952 // ML-DSA-65 public key
+	sdkSecretKeySize = 2400 // ML-KEM-768 secret key
 )
 
 // sdkServer is a reference-profile server with the test endpoint, loopback
