@@ -17,7 +17,7 @@ type Config struct {
 	Client      *client.Client // connected client; inboxes already loaded into it
 	Keystore    Keystore       // created/imported inboxes are saved here, deleted ones removed (may be nil)
 	ServerLabel string         // e.g. "local 127.0.0.1:8025" or the URL
-	SMTPHint    string         // e.g. "send mail to x@sandbox.test via SMTP 127.0.0.1:1025"
+	SMTPHint    string         // e.g. "catch-all: mail to any address via SMTP 127.0.0.1:1025 shows up here (in x@localhost)"
 	DarkTheme   *bool          // nil = detect from the terminal background
 	NoColor     bool           // NO_COLOR
 	// Startup is work to run once the UI is up (the --local demo mail);
