@@ -124,7 +124,9 @@ func (s *Server) writeInboxError(w http.ResponseWriter, err error) {
 	httpapi.WriteError(w, http.StatusInternalServerError, "creating the inbox failed")
 }
 
-func (s *Server) inboxResponse(in *liveInbox) model.Inbox {
+// inboxResponse renders an inbox as created (a snapshot: the registry may
+// renew a live inbox's expiry meanwhile, see registry.renew).
+func (s *Server) inboxResponse(in store.Inbox) model.Inbox {
 	resp := model.Inbox{
 		EmailAddress: in.Address,
 		ExpiresAt:    in.ExpiresAt.UTC(),
@@ -139,19 +141,20 @@ func (s *Server) inboxResponse(in *liveInbox) model.Inbox {
 }
 
 // createInbox validates a request under the encryption policy and TTL and
-// address rules, then registers and stores the inbox.
-func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (*liveInbox, error) {
+// address rules, then registers and stores the inbox; it returns the inbox
+// as stored.
+func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (store.Inbox, error) {
 	ttl := s.cfg.DefaultTTL
 	if req.TTL != nil {
 		minSeconds, maxSeconds := int64(MinTTL/time.Second), int64(s.cfg.MaxTTL/time.Second)
 		if *req.TTL < minSeconds || *req.TTL > maxSeconds {
-			return nil, badRequest("ttl must be between %d and %d seconds, got %d", minSeconds, maxSeconds, *req.TTL)
+			return store.Inbox{}, badRequest("ttl must be between %d and %d seconds, got %d", minSeconds, maxSeconds, *req.TTL)
 		}
 		ttl = time.Duration(*req.TTL) * time.Second
 	}
 	encrypted, err := s.resolveEncryption(req.Encryption)
 	if err != nil {
-		return nil, err
+		return store.Inbox{}, err
 	}
 	now := s.cfg.Now().UTC().Truncate(time.Millisecond)
 	stored := store.Inbox{
@@ -162,21 +165,21 @@ func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (*live
 	}
 	if encrypted {
 		if req.ClientKemPk == nil || *req.ClientKemPk == "" {
-			return nil, badRequest("clientKemPk is required for an encrypted inbox (base64url ML-KEM-768 public key, %d bytes)", crypto.KEMPublicKeySize)
+			return store.Inbox{}, badRequest("clientKemPk is required for an encrypted inbox (base64url ML-KEM-768 public key, %d bytes)", crypto.KEMPublicKeySize)
 		}
 		pub, err := crypto.DecodeBase64URL(*req.ClientKemPk)
 		if err != nil {
-			return nil, badRequest("clientKemPk is not valid unpadded base64url: %v", err)
+			return store.Inbox{}, badRequest("clientKemPk is not valid unpadded base64url: %v", err)
 		}
 		if len(pub) != crypto.KEMPublicKeySize {
-			return nil, badRequest("clientKemPk decodes to %d bytes, want %d", len(pub), crypto.KEMPublicKeySize)
+			return store.Inbox{}, badRequest("clientKemPk decodes to %d bytes, want %d", len(pub), crypto.KEMPublicKeySize)
 		}
 		stored.ClientKemPk = pub
 		stored.Hash = crypto.InboxHash(pub)
 	}
 	address, random, err := s.resolveAddress(req.EmailAddress)
 	if err != nil {
-		return nil, err
+		return store.Inbox{}, err
 	}
 	for attempt := 0; ; attempt++ {
 		stored.Address = address
@@ -185,19 +188,19 @@ func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (*live
 		}
 		in, err := s.newLiveInbox(stored)
 		if err != nil {
-			return nil, badRequest("clientKemPk is not a valid ML-KEM-768 public key: %v", err)
+			return store.Inbox{}, badRequest("clientKemPk is not a valid ML-KEM-768 public key: %v", err)
 		}
 		switch err := s.reg.add(in); {
 		case err == nil:
 			if err := s.store.PutInbox(ctx, stored); err != nil {
 				s.reg.remove(in.Hash)
-				return nil, err
+				return store.Inbox{}, err
 			}
-			return in, nil
+			return stored, nil
 		case errors.Is(err, errKeyTaken):
-			return nil, &inboxError{status: http.StatusConflict, msg: "an inbox with this clientKemPk already exists"}
+			return store.Inbox{}, &inboxError{status: http.StatusConflict, msg: "an inbox with this clientKemPk already exists"}
 		case !random || attempt >= 10:
-			return nil, &inboxError{status: http.StatusConflict, msg: fmt.Sprintf("inbox %s already exists", address)}
+			return store.Inbox{}, &inboxError{status: http.StatusConflict, msg: fmt.Sprintf("inbox %s already exists", address)}
 		}
 		address = randomLocalPart() + address[strings.LastIndexByte(address, '@'):]
 	}

@@ -78,11 +78,11 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.openState(ctx); err != nil {
 		return nil, err
 	}
-	if err := s.setupChecks(); err != nil {
+	if err := s.SetCatchAll(ctx, cfg.CatchAll); err != nil {
 		_ = s.store.Close()
 		return nil, err
 	}
-	if err := s.SetCatchAll(ctx, cfg.CatchAll); err != nil {
+	if err := s.setupChecks(); err != nil {
 		_ = s.store.Close()
 		return nil, err
 	}

@@ -81,6 +81,9 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 		return err
 	}
 	if g.local {
+		if g.url != "" || g.apiKey != "" {
+			return usageError{"--local runs a server of its own: leave out --url and --api-key"}
+		}
 		return runLocal(ctx, g, l, d)
 	}
 	url, apiKey, err := g.target(ctx)

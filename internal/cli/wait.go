@@ -34,7 +34,8 @@ print them (oldest first) and exit 0; exit 3 when the timeout passes first.
 Mail already in the inbox counts unless --new (only mail that arrives after
 the command starts) or --since (only mail received since a duration ago or
 a timestamp, by the server's receivedAt) says otherwise. --json prints a
-JSON array whatever --count is.`,
+JSON array whatever --count is. A line on stderr says when it starts
+waiting: mail sent from then on counts as new.`,
 		Example: `  sandview wait --subject 'Reset your password' --new --timeout 60s --json
   sandview wait --inbox qa@sandbox.test --from '@example\.org$' --count 3 --since 10m
   sandview wait --local --subject Welcome --since 2026-11-21T10:00:00Z`,
