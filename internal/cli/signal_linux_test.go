@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -54,7 +55,8 @@ func TestLocalStateGoesOnSignals(t *testing.T) {
 				t.Fatal(err)
 			}
 			terminal.Close()
-			go func() { _, _ = io.Copy(io.Discard, controller) }() // the screen
+			screen := &lockedBuffer{}
+			go func() { _, _ = io.Copy(screen, controller) }()
 			exited := make(chan struct{})
 			var waitErr error
 			go func() { waitErr = cmd.Wait(); close(exited) }()
@@ -85,11 +87,33 @@ func TestLocalStateGoesOnSignals(t *testing.T) {
 			select {
 			case <-exited:
 			case <-time.After(30 * time.Second):
-				t.Fatalf("sandview --local did not stop on %v", sig)
+				_ = cmd.Process.Signal(syscall.SIGQUIT) // its goroutines, for the failure message
+				<-exited
+				t.Fatalf("sandview --local did not stop on %v; its terminal ends with:\n%s", sig, screen.tail(20000))
 			}
 			if _, err := os.Stat(localStatePath(home)); !os.IsNotExist(err) {
-				t.Fatalf("the state file is still there after %v: %v", sig, err)
+				t.Fatalf("the state file is still there after %v: %v (exit: %v); its terminal ends with:\n%q", sig, err, waitErr, screen.tail(3000))
 			}
 		})
 	}
+}
+
+// lockedBuffer collects a program's terminal output.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+// tail is the last n bytes written.
+func (b *lockedBuffer) tail(n int) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf[max(0, len(b.buf)-n):])
 }

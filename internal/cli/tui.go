@@ -49,7 +49,10 @@ type display struct {
 }
 
 func (l *localOptions) display() (display, error) {
-	d := display{noColor: os.Getenv("NO_COLOR") != ""}
+	// Run stops the TUI on SIGINT and SIGTERM by cancelling its context;
+	// Bubble Tea's own handler would race it (v2.0.10 then blocks sending
+	// to the program that the cancellation already stopped).
+	d := display{noColor: os.Getenv("NO_COLOR") != "", opts: []tea.ProgramOption{tea.WithoutSignalHandler()}}
 	switch l.theme {
 	case "auto":
 	case "dark", "light":
