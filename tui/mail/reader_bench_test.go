@@ -101,3 +101,16 @@ func BenchmarkFirstRenderNewsletter(b *testing.B) {
 		_ = h.s.View()
 	}
 }
+
+// BenchmarkFirstRenderRaw5MB is the first frame of the Raw tab of the big
+// email once its source has arrived: sanitizing and wrapping 5 MB.
+func BenchmarkFirstRenderRaw5MB(b *testing.B) {
+	h := openBig(b, tabRaw)
+	_, raw := bigMail()
+	b.ReportAllocs()
+	for b.Loop() {
+		h.s.reader.source.reset("big")
+		h.s.reader.source.set(raw, nil)
+		_ = h.s.View()
+	}
+}

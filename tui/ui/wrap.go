@@ -28,12 +28,15 @@ func WrapHanging(text string, first, rest int) []string {
 	first, rest = max(first, 1), max(rest, 1)
 	text = strings.ReplaceAll(text, "\t", strings.Repeat(" ", TabWidth))
 	var out []string
+	var scratch []piece
 	for _, line := range strings.Split(text, "\n") {
-		if model.TextWidth(line) <= first {
+		// No character takes more cells than its UTF-8 bytes.
+		if len(line) <= first || model.TextWidth(line) <= first {
 			out = append(out, line)
 			continue
 		}
-		out = wrapLine(out, line, first, rest)
+		scratch = pieces(line, scratch[:0])
+		out = wrapLine(out, line, scratch, first, rest)
 	}
 	return out
 }
@@ -47,9 +50,9 @@ type piece struct {
 	escape     bool
 }
 
-// pieces splits a line into grapheme clusters and escape sequences.
-func pieces(line string) []piece {
-	out := make([]piece, 0, len(line))
+// pieces appends the grapheme clusters and escape sequences of a line to
+// out.
+func pieces(line string, out []piece) []piece {
 	for i := 0; i < len(line); {
 		c := line[i]
 		switch {
@@ -99,9 +102,9 @@ func escapeLength(s string) int {
 	return 2
 }
 
-// wrapLine appends the lines of one paragraph wider than first.
-func wrapLine(out []string, line string, first, rest int) []string {
-	ps := pieces(line)
+// wrapLine appends the lines of one paragraph wider than first, split
+// into pieces ps.
+func wrapLine(out []string, line string, ps []piece, first, rest int) []string {
 	var state styleState
 	for pos, limit := 0, first; pos < len(ps); limit = rest {
 		cut := breakAt(ps, pos, limit)
