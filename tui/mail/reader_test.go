@@ -1,12 +1,15 @@
 package mail
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"sandview/internal/corpus"
 	"sandview/model"
+	"sandview/tui/feed"
 	"sandview/tui/tuitest"
 )
 
@@ -204,5 +207,43 @@ func TestLinksTabNumbersLikeTheBody(t *testing.T) {
 	h.Press("3")
 	if !strings.Contains(h.shown(), "  1 https://example.com/x") || !strings.Contains(h.shown(), "(4)") {
 		t.Fatalf("links tab does not list [1] first:\n%s", h.shown())
+	}
+}
+
+// TestHyperlinksOpenAndCloseOnEachLine renders the corpus newsletter with
+// OSC 8 hyperlinks: every line of the screen is as wide as the others by
+// every width function, and closes each hyperlink it opens.
+func TestHyperlinksOpenAndCloseOnEachLine(t *testing.T) {
+	mail, err := corpus.Load("hostile/newsletter.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := tuitest.NewFixtureService()
+	svc.SetEmails(tuitest.DemoAddr, []model.Email{mail.Email})
+	ctx := tuitest.Context(true)
+	s := New(ctx, svc, Options{Hyperlinks: true, Open: func(context.Context, string) error { return nil }})
+	s.SetSize(100, 40)
+	d := tuitest.ScreenDriver(t, ctx, s)
+	d.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
+	d.Press("tab", "enter", "h", "tab")
+	links := 0
+	for range 40 {
+		for i, line := range strings.Split(s.View(), "\n") {
+			if d := corpus.WidthDisagreement(line); d != "" {
+				t.Fatalf("line %d: %s", i, d)
+			}
+			if w := model.TextWidth(line); w != 100 {
+				t.Fatalf("line %d is %d cells", i, w)
+			}
+			opened := strings.Count(line, "\x1b]8;;http")
+			if closed := strings.Count(line, "\x1b]8;;\a") + strings.Count(line, "\x1b]8;;\x1b\\"); opened != closed {
+				t.Fatalf("line %d opens %d hyperlinks and closes %d: %q", i, opened, closed, line)
+			}
+			links += opened
+		}
+		d.Press("pgdown")
+	}
+	if links == 0 {
+		t.Fatal("no hyperlinks shown")
 	}
 }
