@@ -28,18 +28,18 @@ type KeyMap struct {
 	Save       key.Binding
 	Filter     key.Binding
 	ToggleHTML key.Binding
+	MarkUnread key.Binding
+	Export     key.Binding
+	Import     key.Binding
+	Webhooks   key.Binding
+	Help       key.Binding
+	Quit       key.Binding
+	// ForceQuit quits from anywhere, even while a dialog has the keyboard.
+	ForceQuit key.Binding
 	// ViewHTML opens the HTML part in the browser, remote content blocked.
 	ViewHTML key.Binding
 	// AuthDetails expands the one-line auth verdict into the report.
 	AuthDetails key.Binding
-	MarkUnread  key.Binding
-	Export      key.Binding
-	Import      key.Binding
-	Webhooks    key.Binding
-	Help        key.Binding
-	Quit        key.Binding
-	// ForceQuit quits from anywhere, even while a dialog has the keyboard.
-	ForceQuit key.Binding
 }
 
 // Default returns the standard bindings: arrows and vim keys, tab between
@@ -66,23 +66,24 @@ func Default() KeyMap {
 		TabRaw:         key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "raw source")),
 		TabAuth:        key.NewBinding(key.WithKeys("6"), key.WithHelp("6", "auth report")),
 
-		New:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new inbox")),
-		Delete:      key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
-		Resync:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resync")),
-		Copy:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy address/link")),
-		OpenLink:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open link/attachment")),
-		Save:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save attachment/.eml")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		ToggleHTML:  key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "text/html")),
+		New:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new inbox")),
+		Delete:     key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
+		Resync:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resync")),
+		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy address/link")),
+		OpenLink:   key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open link/attachment")),
+		Save:       key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save attachment/.eml")),
+		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ToggleHTML: key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "text/html")),
+		MarkUnread: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "read/unread")),
+		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export inbox")),
+		Import:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "import inbox")),
+		Webhooks:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "webhooks")),
+		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		ForceQuit:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+
 		ViewHTML:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "html in browser")),
 		AuthDetails: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "auth details")),
-		MarkUnread:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "read/unread")),
-		Export:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export inbox")),
-		Import:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "import inbox")),
-		Webhooks:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "webhooks")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
 }
 
