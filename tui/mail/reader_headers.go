@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
+	"slices"
 	"strings"
 
 	"golang.org/x/text/encoding/htmlindex"
@@ -93,6 +95,14 @@ func (t *headersTab) label(_ model.Email, short bool) string { return shortName(
 func (t *headersTab) lines(m model.Email, width, _ int) tabContent {
 	st := t.ctx.Styles()
 	if p := t.source.pending(t.ctx, "the headers as sent", width); p != nil {
+		if t.source.err == "" || len(m.Headers) == 0 {
+			return textContent(p)
+		}
+		// What the server parsed is better than nothing.
+		p = append(p, "", st.Muted.Render("The server's summary of the headers (merged, in no order):"))
+		for _, name := range slices.Sorted(maps.Keys(m.Headers)) {
+			p = append(p, t.field(name+": ", m.Headers[name], width, 4)...)
+		}
 		return textContent(p)
 	}
 	fields := t.source.parsedHeaders()

@@ -247,3 +247,15 @@ func TestHyperlinksOpenAndCloseOnEachLine(t *testing.T) {
 		t.Fatal("no hyperlinks shown")
 	}
 }
+
+func TestHeadersTabFallsBackToTheServersSummary(t *testing.T) {
+	h := newHarness(t, 140, 37)
+	h.Press("tab", "down", "enter", "2") // e2 has no raw source on the fake service
+	view := h.shown()
+	for _, want := range []string{"Could not fetch the raw source", "The server's summary", "X-Evil"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("headers tab lacks %q:\n%s", want, view)
+		}
+	}
+	tuitest.AssertNoControls(t, view)
+}
