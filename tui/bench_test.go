@@ -23,7 +23,6 @@ func BenchmarkKeyPressFrame10k(b *testing.B) {
 	svc := tuitest.NewService(tuitest.Inboxes()...)
 	svc.SetEmails(tuitest.DemoAddr, emails)
 	h := newHarnessOver(b, svc, 160, 50, true)
-	h.Press("tab")
 	down, up := tuitest.Key("down"), tuitest.Key("up")
 	b.ReportAllocs()
 	i := 0

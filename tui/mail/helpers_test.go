@@ -42,6 +42,6 @@ func (h *harness) current() *inboxEntry { return h.s.inboxes.selected() }
 
 // selected is the email under the list's cursor.
 func (h *harness) selected() string {
-	e, _ := h.s.emails.selected()
+	e, _, _ := h.s.emails.selected()
 	return e.ID
 }

@@ -28,6 +28,7 @@ type Context struct {
 	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 
 	status  Status
+	log     []LogEntry // the last LogSize status messages, oldest first
 	dialogs []Dialog
 }
 
@@ -148,13 +149,25 @@ type StatusMsg struct {
 	Level Level
 }
 
-// Flash shows a status message, sanitized to one line.
+// Flash shows a status message, sanitized to one line, and keeps it in
+// the log.
 func (c *Context) Flash(text string, level Level) {
 	ttl := StatusTTL
 	if level == LevelError {
 		ttl *= 2
 	}
-	c.status = Status{Text: model.SanitizeLine(text), Level: level, Expires: c.Now.Add(ttl)}
+	text = model.SanitizeLine(text)
+	c.status = Status{Text: text, Level: level, Expires: c.Now.Add(ttl)}
+	c.Log(text, level)
+}
+
+// Log keeps a message in the log without showing it in the status bar
+// (the status bar shows a state, such as the connection, already).
+func (c *Context) Log(text string, level Level) {
+	if len(c.log) == LogSize {
+		c.log = append(c.log[:0], c.log[1:]...)
+	}
+	c.log = append(c.log, LogEntry{At: c.Clock(), Text: model.SanitizeLine(text), Level: level})
 }
 
 // Status is the status message shown now ("" text when none).

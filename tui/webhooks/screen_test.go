@@ -197,7 +197,7 @@ func TestWebhookHelpAndMouse(t *testing.T) {
 	if !strings.Contains(h.shown(), "Webhook keys") || !strings.Contains(h.shown(), "rotate secret") {
 		t.Fatalf("? did not show the webhook keys:\n%s", h.shown())
 	}
-	h.Press("j")
+	h.Press("z")
 	if h.ctx.Dialog() != nil {
 		t.Fatal("a key did not close the help")
 	}
