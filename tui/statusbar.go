@@ -109,7 +109,7 @@ func statusBar(ctx *ui.Context, server string, conn connState, n totals, width i
 		connStyle = st.StatusWarn
 	}
 	left := st.StatusBar.Render(" "+server+" │ ") + connStyle.Render(text) +
-		st.StatusBar.Render(fmt.Sprintf(" │ %d inboxes · %d emails · %d unread ", n.inboxes, n.emails, n.unread))
+		st.StatusBar.Render(fmt.Sprintf(" │ %s · %s · %d unread ", ui.Plural(n.inboxes, "inbox", "inboxes"), ui.Plural(n.emails, "email", "emails"), n.unread))
 	status := ctx.Status()
 	if status.Text == "" {
 		return st.StatusBar.Render(ui.Fit(left, width))

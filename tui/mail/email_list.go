@@ -332,7 +332,7 @@ func (l *emailList) rows(width int) []string {
 		return []string{st.FieldError.Render("Could not load emails: " + e.loadErr),
 			st.Muted.Render(fmt.Sprintf("Press %s to retry.", ui.KeyName(l.ctx.Keys.Resync)))}
 	case e.gone != "":
-		return []string{st.FieldError.Render("This inbox is gone from the server: " + e.gone)}
+		return ui.WrapStyled(st.FieldError.Render, "This inbox is gone from the server: no more mail will come ("+e.gone+").", width)
 	}
 	out := []string{st.Muted.Render("No mail yet.")}
 	if hint := l.hint(e); hint != "" {

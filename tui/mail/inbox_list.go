@@ -117,7 +117,7 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	left := "expired"
 	switch {
 	case e.gone != "":
-		left = e.gone
+		left = "gone from the server"
 	case !expired:
 		left = ui.Countdown(e.info.TimeLeft(now)) + " left"
 	}

@@ -72,6 +72,7 @@ func (r *reader) startFind() {
 // setFind searches the shown lines for text and shows the first match at
 // or below the top of the view.
 func (r *reader) setFind(text string) {
+	r.refresh(r.email())
 	f := &r.find
 	f.text = strings.TrimSpace(text)
 	f.query = search.Query{}
@@ -111,6 +112,7 @@ func (r *reader) jump(delta int) {
 		r.ctx.Flash(fmt.Sprintf("press %s to search this message first", ui.KeyName(r.ctx.Keys.Search)), ui.LevelInfo)
 		return
 	}
+	r.refresh(r.email())
 	if f.laidOut != r.drawn {
 		r.findAll()
 	}

@@ -129,7 +129,7 @@ func (s *Screen) inboxGone(address string, err error) {
 	if e == nil || e.gone != "" {
 		return
 	}
-	e.gone = "gone from the server"
+	e.gone = ui.ErrorText(err)
 	e.loading = false
 	s.ctx.Flash(fmt.Sprintf("%s is gone from the server (%s): no more mail will come; %s removes it here", e.info.EmailAddress, ui.ErrorText(err), ui.KeyName(s.ctx.Keys.Delete)), ui.LevelWarn)
 }
