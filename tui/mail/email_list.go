@@ -28,6 +28,8 @@ type emailList struct {
 	store    *store
 	entry    *inboxEntry // the selected inbox
 	scope    listing
+	scopeAt  int     // the store's version when an in:all scope was listed
+	seen     int     // the store's version at the last refresh
 	filtered []int   // positions in scope.emails that match the search
 	list     ui.List // over filtered
 	width    int
@@ -66,9 +68,13 @@ func (l *emailList) SetFocus(focused bool) { l.focused = focused }
 // CapturesInput reports whether the search field has the keyboard.
 func (l *emailList) CapturesInput() bool { return l.find.typing }
 
-// setEntry shows another inbox; the search is kept.
+// setEntry shows another inbox (the search is kept), or lists again when
+// the emails changed.
 func (l *emailList) setEntry(e *inboxEntry) {
 	if l.entry == e {
+		if l.seen != l.store.version {
+			l.refresh()
+		}
 		return
 	}
 	l.entry = e
@@ -83,12 +89,15 @@ func (l *emailList) setEntry(e *inboxEntry) {
 func (l *emailList) refresh() {
 	switch {
 	case l.find.query.AllInboxes():
-		l.scope = allInboxes(l.store)
+		if l.scope.owners == nil || l.scopeAt != l.store.version {
+			l.scope, l.scopeAt = allInboxes(l.store), l.store.version
+		}
 	case l.entry != nil:
 		l.scope = listing{emails: l.entry.emails, entry: l.entry}
 	default:
 		l.scope = listing{}
 	}
+	l.seen = l.store.version
 	l.filtered = l.find.index.Filter(l.find.query, l.scope.emails)
 	l.list.SetLen(len(l.filtered))
 	if pos, ok := l.positionOf(l.cur); ok {

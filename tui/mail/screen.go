@@ -128,7 +128,8 @@ func (s *Screen) setFocus(p Pane) {
 // Focus is the focused pane.
 func (s *Screen) Focus() Pane { return Pane(s.ring.At()) }
 
-// sync points the email list at the selected inbox.
+// sync points the email list at the selected inbox, and has it list again
+// when the emails changed.
 func (s *Screen) sync() { s.emails.setEntry(s.inboxes.selected()) }
 
 // CapturesInput reports whether a search field has the keyboard.
@@ -148,6 +149,7 @@ func (s *Screen) Paste(text string) {
 // screen's keys; then the focused pane; then what the pane left. ok is
 // false for a key the screen leaves to the program (quit at the top).
 func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	defer s.sync()
 	if s.CapturesInput() {
 		cmd, _ := s.ring.Focused().HandleKey(msg)
 		return tea.Batch(cmd, s.followCursor()), true

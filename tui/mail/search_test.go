@@ -152,3 +152,18 @@ func TestPreparedIndexServesSearches(t *testing.T) {
 		t.Fatalf("live mail not found by its body: %q", got)
 	}
 }
+
+// TestAllInboxesFollowChanges checks that the in:all list, a copy of every
+// inbox's emails, shows a change made to one of them.
+func TestAllInboxesFollowChanges(t *testing.T) {
+	h := newHarness(t, 140, 37)
+	h.search("in:all")
+	h.Press("end", "u")
+	if m, _, _ := h.s.emails.selected(); m.ID != "e4" || m.IsRead {
+		t.Fatalf("the in:all row of %s still reads %v after u", m.ID, m.IsRead)
+	}
+	h.Send(feedNewEmail(tuitest.PlainAddr, model.Email{ID: "p9", Subject: "late", ReceivedAt: tuitest.Now()}))
+	if got := h.shownIDs(); len(got) != 5 || got[0] != "p9" {
+		t.Fatalf("new mail of another inbox is not listed first: %v", got)
+	}
+}

@@ -22,6 +22,9 @@ type inboxEntry struct {
 	gone string
 	// marked holds the ids of the emails marked for a bulk action.
 	marked map[string]bool
+	// version is the store's change count, which every change of the
+	// emails moves on.
+	version *int
 	// contentAsked is set once the inbox was listed again because a search
 	// needed content its list lacked; contentPending while that listing
 	// runs.
@@ -33,9 +36,12 @@ type inboxEntry struct {
 	localUnread map[string]bool
 }
 
-// store holds the inboxes in display order.
+// store holds the inboxes in display order. version counts the changes
+// to the inboxes and their emails, so that what is derived from all of
+// them (the in:all listing) is made again only when they changed.
 type store struct {
 	entries []*inboxEntry
+	version int
 }
 
 // find returns the entry of address (case-insensitive).
@@ -59,9 +65,10 @@ func (s *store) setInboxes(inboxes []model.Inbox) {
 			entries = append(entries, old)
 			continue
 		}
-		entries = append(entries, newEntry(in))
+		entries = append(entries, s.newEntry(in))
 	}
 	s.entries = entries
+	s.version++
 }
 
 // add appends an inbox unless it is already listed, and returns its entry.
@@ -71,8 +78,9 @@ func (s *store) add(in model.Inbox) *inboxEntry {
 		old.info = in
 		return old
 	}
-	e := newEntry(in)
+	e := s.newEntry(in)
 	s.entries = append(s.entries, e)
+	s.version++
 	return e
 }
 
@@ -80,11 +88,13 @@ func (s *store) add(in model.Inbox) *inboxEntry {
 func (s *store) remove(address string) {
 	if _, i := s.find(address); i >= 0 {
 		s.entries = append(s.entries[:i:i], s.entries[i+1:]...)
+		s.version++
 	}
 }
 
-func newEntry(in model.Inbox) *inboxEntry {
-	return &inboxEntry{info: in, index: map[string]int{}, fresh: map[string]bool{}, localUnread: map[string]bool{}, marked: map[string]bool{}}
+func (s *store) newEntry(in model.Inbox) *inboxEntry {
+	return &inboxEntry{info: in, index: map[string]int{}, fresh: map[string]bool{}, localUnread: map[string]bool{}, marked: map[string]bool{},
+		version: &s.version}
 }
 
 // admit makes an email fit for the store: sanitized, and carrying its
@@ -221,6 +231,7 @@ func (e *inboxEntry) reindex() {
 }
 
 func (e *inboxEntry) recount() {
+	*e.version++
 	e.unread = 0
 	for _, m := range e.emails {
 		if !m.IsRead {
