@@ -125,7 +125,7 @@ type Group struct {
 // reader has the keyboard; there n and N find, not make an inbox.
 func (k KeyMap) Groups() []Group {
 	return []Group{
-		{"Move", append(k.ListKeyMap.ShortHelp(), k.NextPane, k.PrevPane, k.Open, k.Back)},
+		moveGroup(k.ListKeyMap, k.NextPane, k.PrevPane, k.Open, k.Back),
 		{"Messages", []key.Binding{k.Search, k.Mark, k.MarkAll, k.Delete, k.MarkUnread, k.MarkAllRead, k.DeleteAll, k.Save, k.SaveAll}},
 		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.AuthDetails, k.OpenLink, k.Pipe, k.Copy}},
 		{"Tabs", k.Tabs()},
@@ -140,10 +140,18 @@ func (k KeyMap) ShortHelp() []key.Binding {
 }
 
 // FullHelp is the help shown by `?`: the groups' bindings, in columns.
-func (k KeyMap) FullHelp() [][]key.Binding {
-	var out [][]key.Binding
-	for _, g := range k.Groups() {
-		out = append(out, g.Bindings)
+func (k KeyMap) FullHelp() [][]key.Binding { return Columns(k.Groups()) }
+
+// Columns are the bindings of groups, a column each (for FullHelp).
+func Columns(groups []Group) [][]key.Binding {
+	out := make([][]key.Binding, len(groups))
+	for i, g := range groups {
+		out[i] = g.Bindings
 	}
 	return out
+}
+
+// moveGroup is the group of the keys that move, shared by both screens.
+func moveGroup(l ListKeyMap, nextPane, prevPane, open, back key.Binding) Group {
+	return Group{"Move", append(l.ShortHelp(), nextPane, prevPane, open, back)}
 }

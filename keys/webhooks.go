@@ -59,20 +59,14 @@ func (k WebhookKeyMap) ShortHelp() []key.Binding {
 // Groups are the bindings of the webhooks view in titled groups.
 func (k WebhookKeyMap) Groups() []Group {
 	return []Group{
-		{"Move", append(k.ListKeyMap.ShortHelp(), k.NextPane, k.PrevPane, k.Open, k.Back)},
+		moveGroup(k.ListKeyMap, k.NextPane, k.PrevPane, k.Open, k.Back),
 		{"Webhooks", []key.Binding{k.New, k.Edit, k.Test, k.Rotate, k.Toggle, k.Delete, k.Reveal}},
 		{"Receiver", []key.Binding{k.Receiver, k.Clear, k.Reload, k.Close, k.Help, k.Quit}},
 	}
 }
 
 // FullHelp is the help of the webhooks view: the groups' bindings.
-func (k WebhookKeyMap) FullHelp() [][]key.Binding {
-	var out [][]key.Binding
-	for _, g := range k.Groups() {
-		out = append(out, g.Bindings)
-	}
-	return out
-}
+func (k WebhookKeyMap) FullHelp() [][]key.Binding { return Columns(k.Groups()) }
 
 // WebhookFormKeyMap holds the bindings of the webhook form.
 type WebhookFormKeyMap struct {

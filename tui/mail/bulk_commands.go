@@ -73,9 +73,16 @@ func (c commands) bulk(op bulkOp, refs []emailRef) tea.Cmd {
 	}
 }
 
-// saveEmails saves the raw source of each email as a .eml file in dir,
-// under names (one per ref).
-func (c commands) saveEmails(refs []emailRef, names []string, dir string) tea.Cmd {
+// file is one file to save: its name (untrusted), the name to use when
+// that is empty, and its bytes.
+type file struct {
+	name, fallback string
+	data           []byte
+}
+
+// saveFiles saves, in dir, the files each email gives (files fetches them)
+// and reports how many were saved, one and many naming them.
+func (c commands) saveFiles(refs []emailRef, dir, one, many string, files func(ctx context.Context, i int, r emailRef) ([]file, error)) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.call()
 		defer cancel()
@@ -83,39 +90,12 @@ func (c commands) saveEmails(refs []emailRef, names []string, dir string) tea.Cm
 		var mu sync.Mutex
 		var paths []string
 		_, failed, err := forEach(refs, func(i int, r emailRef) error {
-			raw, err := c.svc.Raw(ctx, r.address, r.id)
-			if err != nil {
-				return fmt.Errorf("fetch the raw source of %s: %w", r.id, err)
-			}
-			path, err := saveUnique(dir, names[i], "message.eml", raw, 0o644)
+			list, err := files(ctx, i, r)
 			if err != nil {
 				return err
 			}
-			mu.Lock()
-			paths = append(paths, path)
-			mu.Unlock()
-			return nil
-		})
-		return savedMsg(paths, len(failed), err, "email", "emails", dir)
-	}
-}
-
-// saveAttachments saves every attachment of the emails in dir, fetching
-// an email in full when its attachments' bytes are not at hand.
-func (c commands) saveAttachments(refs []emailRef, dir string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := c.call()
-		defer cancel()
-		dir = expandHome(dir)
-		var mu sync.Mutex
-		var paths []string
-		_, failed, err := forEach(refs, func(_ int, r emailRef) error {
-			atts, err := c.attachments(ctx, r)
-			if err != nil {
-				return err
-			}
-			for _, a := range atts {
-				path, err := saveUnique(dir, a.Filename, "attachment", a.Content, 0o644)
+			for _, f := range list {
+				path, err := saveUnique(dir, f.name, f.fallback, f.data, 0o644)
 				if err != nil {
 					return err
 				}
@@ -125,8 +105,33 @@ func (c commands) saveAttachments(refs []emailRef, dir string) tea.Cmd {
 			}
 			return nil
 		})
-		return savedMsg(paths, len(failed), err, "attachment", "attachments", dir)
+		return savedMsg(paths, len(failed), err, one, many, dir)
 	}
+}
+
+// saveEmails saves the raw source of each email as a .eml file in dir,
+// under names (one per ref).
+func (c commands) saveEmails(refs []emailRef, names []string, dir string) tea.Cmd {
+	return c.saveFiles(refs, dir, "email", "emails", func(ctx context.Context, i int, r emailRef) ([]file, error) {
+		raw, err := c.svc.Raw(ctx, r.address, r.id)
+		if err != nil {
+			return nil, fmt.Errorf("fetch the raw source of %s: %w", r.id, err)
+		}
+		return []file{{name: names[i], fallback: "message.eml", data: raw}}, nil
+	})
+}
+
+// saveAttachments saves every attachment of the emails in dir, fetching
+// each email in full: the list leaves the attachments' bytes out.
+func (c commands) saveAttachments(refs []emailRef, dir string) tea.Cmd {
+	return c.saveFiles(refs, dir, "attachment", "attachments", func(ctx context.Context, _ int, r emailRef) ([]file, error) {
+		atts, err := c.attachments(ctx, r)
+		files := make([]file, len(atts))
+		for k, a := range atts {
+			files[k] = file{name: a.Filename, fallback: "attachment", data: a.Content}
+		}
+		return files, err
+	})
 }
 
 // attachments fetches an email in full and returns its attachments.

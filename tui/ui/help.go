@@ -44,13 +44,7 @@ func (h *HelpDialog) ShortHelp() []key.Binding {
 }
 
 // FullHelp is the help shown.
-func (h *HelpDialog) FullHelp() [][]key.Binding {
-	var out [][]key.Binding
-	for _, g := range h.groups {
-		out = append(out, g.Bindings)
-	}
-	return out
-}
+func (h *HelpDialog) FullHelp() [][]key.Binding { return keys.Columns(h.groups) }
 
 // layout lays the groups out in columns for width cells, then the notes.
 func (h *HelpDialog) layout(width int) []string {
