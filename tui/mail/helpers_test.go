@@ -31,8 +31,13 @@ func newHarness(t testing.TB, width, height int) *harness {
 // the harness's).
 func newHarnessWith(t testing.TB, width, height int, opts Options) *harness {
 	t.Helper()
+	return newHarnessOn(t, tuitest.Context(true), width, height, opts)
+}
+
+// newHarnessOn is newHarnessWith on the context ctx.
+func newHarnessOn(t testing.TB, ctx *ui.Context, width, height int, opts Options) *harness {
+	t.Helper()
 	svc := tuitest.NewFixtureService()
-	ctx := tuitest.Context(true)
 	opts.Open = func(_ context.Context, target string) error { svc.Record("open %s", target); return nil }
 	s := New(ctx, svc, opts)
 	s.SetSize(width, height)

@@ -19,15 +19,21 @@ const previewDelay = 120 * time.Millisecond
 type previewMsg struct{ seq int }
 
 // followCursor schedules the reader to show the email under the list's
-// cursor, in the layouts where both are on screen (wide and stacked).
+// cursor, in the layouts where both are on screen (wide and stacked),
+// unless it shows it already or is about to.
 func (s *Screen) followCursor() tea.Cmd {
 	if s.lay.mode == ui.Narrow || s.Focus() == PaneReader {
 		return nil
 	}
 	m, e, ok := s.emails.selected()
-	if !ok || s.reader.showing(e.info.EmailAddress, m.ID) {
+	if !ok {
 		return nil
 	}
+	ref := emailRef{e.info.EmailAddress, m.ID}
+	if s.reader.showing(ref.address, ref.id) || ref == s.previewFor {
+		return nil
+	}
+	s.previewFor = ref
 	s.previewSeq++
 	seq := s.previewSeq
 	return s.ctx.Tick(previewDelay, func(time.Time) tea.Msg { return previewMsg{seq: seq} })
@@ -36,7 +42,11 @@ func (s *Screen) followCursor() tea.Cmd {
 // preview shows the email under the cursor if the cursor rested there
 // since the move of tick seq.
 func (s *Screen) preview(seq int) tea.Cmd {
-	if seq != s.previewSeq || s.lay.mode == ui.Narrow {
+	if seq != s.previewSeq {
+		return nil
+	}
+	s.previewFor = emailRef{}
+	if s.lay.mode == ui.Narrow {
 		return nil
 	}
 	return s.show()

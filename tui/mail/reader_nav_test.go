@@ -248,3 +248,24 @@ func TestHintAndBannerNameTheSelectedInbox(t *testing.T) {
 		t.Fatalf("banner %q; the empty list says %q", h.s.Banner(), h.s.emails.rows(200))
 	}
 }
+
+// TestReaderShowsWhatTheCursorIsOnWithoutAKey checks that the reader
+// follows the cursor when the list loads (at start), not only after a key,
+// and is not scheduled again for what it shows.
+func TestReaderShowsWhatTheCursorIsOnWithoutAKey(t *testing.T) {
+	var rec ticks
+	ctx := tuitest.Context(true)
+	ctx.Tick = rec.tick
+	h := newHarnessOn(t, ctx, 140, 37, Options{})
+	if len(rec.fired) != 1 {
+		t.Fatalf("%d ticks after the lists loaded", len(rec.fired))
+	}
+	h.Send(rec.fired[0](tuitest.Now()))
+	if !h.s.reader.showing(tuitest.DemoAddr, "e1") {
+		t.Fatalf("the reader shows %q, not the email under the cursor", h.s.reader.id)
+	}
+	h.Send(feedNewEmail(tuitest.PlainAddr, model.Email{ID: "p2", Subject: "again", ReceivedAt: tuitest.Now()}))
+	if len(rec.fired) != 1 {
+		t.Fatal("a shown email was scheduled again")
+	}
+}

@@ -20,7 +20,12 @@ import (
 // of the loading indicator; ok is false for messages that are not the mail
 // screen's.
 func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
-	defer s.sync()
+	defer func() {
+		s.sync()
+		if ok {
+			cmd = tea.Batch(cmd, s.followCursor())
+		}
+	}()
 	switch msg := msg.(type) {
 	case inboxesLoadedMsg:
 		return s.inboxesLoaded(msg), true

@@ -61,9 +61,10 @@ type Screen struct {
 	width    int
 	height   int
 	spinning bool
-	// previewSeq numbers the cursor moves the reader follows; only the
-	// last one's tick shows its email (see preview.go).
+	// previewSeq numbers the cursor moves the reader follows, the last
+	// one to previewFor; only its tick shows the email (see preview.go).
 	previewSeq int
+	previewFor emailRef
 }
 
 // New returns the mail screen over svc, holding the inboxes the service
