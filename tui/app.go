@@ -37,6 +37,9 @@ type App struct {
 	feed       *feed.Queue
 	width      int
 	height     int
+	// bannered says whether the layout left a line for the banner, which
+	// comes and goes with the selected inbox.
+	bannered bool
 }
 
 // tickMsg drives countdowns and expires status messages; keystoreTickMsg
@@ -144,6 +147,7 @@ func (a *App) bodyTop() int {
 // the status bar and the key line below.
 func (a *App) resize(width, height int) {
 	a.width, a.height = max(width, 20), max(height, 8)
+	a.bannered = a.banner() != ""
 	bodyH := max(a.height-a.bodyTop()-2, 3)
 	a.mail.SetSize(a.width, bodyH)
 	a.hooks.SetSize(a.width, bodyH)
@@ -152,6 +156,9 @@ func (a *App) resize(width, height int) {
 // Update handles every message.
 func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := a.update(msg)
+	if (a.banner() != "") != a.bannered {
+		a.resize(a.width, a.height)
+	}
 	return a, cmd
 }
 

@@ -152,3 +152,30 @@ func TestWebhookStatsFollowDeliveries(t *testing.T) {
 		t.Fatalf("the stats were not listed again: %v", h.svc.Calls())
 	}
 }
+
+// TestBannerFollowsTheSelectedInbox starts with no inbox, the SMTP
+// address known: no banner; a new inbox brings the banner naming it, and
+// the view stays the terminal's size.
+func TestBannerFollowsTheSelectedInbox(t *testing.T) {
+	svc := tuitest.NewService()
+	dark := true
+	app := newApp(options{svc: svc, serverLabel: "local", smtpAddr: "127.0.0.1:1025", dark: &dark,
+		now: func() time.Time { return tuitest.Now() }, tick: tuitest.NoTick})
+	h := &harness{app: &app, svc: svc}
+	h.Driver = tuitest.Driver{T: t, Update: func(msg tea.Msg) tea.Cmd {
+		next, cmd := h.app.Update(msg)
+		*h.app = next.(App)
+		return cmd
+	}}
+	h.Send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if strings.Contains(h.plain(), "send mail to") {
+		t.Fatal("a banner without an inbox")
+	}
+	h.Press("n", "tab")
+	h.Type("qa-run-17")
+	h.Press("enter")
+	if !strings.Contains(h.plain(), "send mail to qa-run-17@sandbox.test via SMTP 127.0.0.1:1025") {
+		t.Fatalf("the banner does not name the new inbox:\n%s", h.plain())
+	}
+	tuitest.RequireSize(t, h.view(), 100, 30)
+}
