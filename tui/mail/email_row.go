@@ -17,25 +17,30 @@ import (
 // subject, then (when the row is wide enough) attachments and the auth
 // badge, then the age.
 const (
-	flagsColumn  = 3 // "✓● "
-	newColumn    = 4 // "NEW "
-	attColumn    = 6 // " +2att"
-	badgeColumn  = 5 // " pass"
-	ageColumn    = 7
-	wideRowWidth = 56 // rows at least this wide show attachments and auth
+	flagsColumn = 3 // "✓● "
+	newColumn   = 4 // "NEW "
+	attColumn   = 6 // " +2att"
+	badgeColumn = 5 // " pass"
+	ageColumn   = 7
+	// Rows at least this wide show the auth badge, and attachments.
+	badgeRowWidth = 44
+	attRowWidth   = 64
 )
 
 // rowColumns are the widths of a row's columns at a width.
 type rowColumns struct {
 	from, subject int
-	extras        bool // attachments and auth badge shown
+	badge, att    bool // the auth badge and the attachments are shown
 }
 
 func columnsFor(width int) rowColumns {
-	c := rowColumns{from: ui.Clamp(width/4, 6, 24), extras: width >= wideRowWidth}
+	c := rowColumns{from: ui.Clamp(width/4, 6, 24), badge: width >= badgeRowWidth, att: width >= attRowWidth}
 	fixed := flagsColumn + newColumn + c.from + 1 + ageColumn
-	if c.extras {
-		fixed += attColumn + badgeColumn
+	if c.badge {
+		fixed += badgeColumn
+	}
+	if c.att {
+		fixed += attColumn
 	}
 	c.subject = max(width-fixed, 0)
 	return c
@@ -99,12 +104,14 @@ func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width i
 	sb.WriteString(highlighted(from, q.Highlights(search.FieldFrom, from), cols.from, rs.from, rs.match))
 	sb.WriteString(rs.from.Render(" "))
 	sb.WriteString(highlighted(subject, q.Highlights(search.FieldSubject, subject), cols.subject, rs.subject, rs.match))
-	if cols.extras {
+	if cols.att {
 		att := ""
 		if n := len(m.Attachments); n > 0 {
 			att = fmt.Sprintf("+%datt", min(n, 99))
 		}
 		sb.WriteString(rs.extra.Render(ui.FitRight(att, attColumn)))
+	}
+	if cols.badge {
 		sb.WriteString(rs.extra.Render(" ") + rs.badge.Render(ui.Fit(badge, badgeColumn-1)))
 	}
 	sb.WriteString(rs.age.Render(ui.FitRight(ui.RelativeTime(m.ReceivedAt, l.ctx.Now), ageColumn)))
