@@ -38,8 +38,8 @@
 //     where the contract and the reference deployment differ (see Compat).
 //   - Sync emailsHash is base64url(SHA-256 of the sorted email ids joined by
 //     "\n"); an empty inbox hashes the empty string.
-//   - Email ids sort in arrival order: 16 hex digits of a sequence seeded
-//     from the clock, then 8 random hex digits.
+//   - Email ids sort in arrival order: 16 hex digits of the clock in
+//     nanoseconds (kept increasing), then 8 random hex digits.
 //   - Sealed payloads use the aad "<prefix>:metadata", ":parsed" and ":raw",
 //     where prefix is the context up to its first colon ("service"); the raw
 //     payload's plaintext is the RFC 5322 message itself.

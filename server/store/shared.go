@@ -109,6 +109,9 @@ type Webhooks interface {
 	// ReleaseDelivery gives up a claim so that any replica may take the
 	// delivery at once.
 	ReleaseDelivery(ctx context.Context, id string) error
+	// DropDelivery removes a claimed delivery without counting it (its
+	// webhook was disabled).
+	DropDelivery(ctx context.Context, id string) error
 	// FinishAttempt records an attempt's outcome on its webhook's stats
 	// and either schedules the next attempt (retryAt set, while fewer than
 	// maxRetries retries of the webhook wait) or ends the delivery; a

@@ -158,6 +158,15 @@ func (s *Store) ReleaseDelivery(ctx context.Context, id string) error {
 	return s.check(err, "release webhook delivery "+id)
 }
 
+// DropDelivery implements store.Webhooks.
+func (s *Store) DropDelivery(ctx context.Context, id string) error {
+	if s.ctx.Err() != nil {
+		return store.ErrClosed
+	}
+	_, err := s.pool.Exec(ctx, "DELETE FROM webhook_deliveries WHERE id = $1 AND lease_owner = $2", id, s.replica)
+	return s.check(err, "drop webhook delivery "+id)
+}
+
 // FinishAttempt implements store.Webhooks. Only the replica holding the
 // delivery's claim counts the attempt: one whose claim lapsed and was taken
 // over changes nothing.
