@@ -37,10 +37,10 @@ type Server struct {
 	// orphansChecked is when the leader last looked for unsigned emails.
 	orphansChecked time.Time
 	reg            *registry
-	bus       *Bus
-	ids       *idGenerator
-	webhooks  *webhook.Engine
-	signer    *signer
+	bus            *Bus
+	ids            *idGenerator
+	webhooks       *webhook.Engine
+	signer         *signer
 
 	checker         *emailauth.Checker
 	loopbackChecker *emailauth.Checker   // nil when AuthBudget or Resolver is set

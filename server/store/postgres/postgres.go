@@ -94,7 +94,7 @@ func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) 
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("connect to PostgreSQL at %s: %w", Describe(rawURL), err)
+		return nil, fmt.Errorf("connect to PostgreSQL at %s: %s", Describe(rawURL), lastAttempt(err))
 	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
@@ -105,6 +105,14 @@ func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) 
 	s := &Store{pool: pool, connCfg: cfg.ConnConfig, log: log, replica: hex.EncodeToString(id[:])}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil
+}
+
+// lastAttempt is the reason of a failed connection on one line: pgx
+// reports each address and TLS mode it tried on a line of its own, and the
+// last is the one that explains.
+func lastAttempt(err error) string {
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // migration is one embedded schema step.
