@@ -16,6 +16,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -61,8 +62,13 @@ type Options struct {
 
 // Main starts one server for a test package, runs its tests with the
 // server in *srv, stops it and exits. Use it as TestMain's body. The tests
-// fail, never skip, when PostgreSQL cannot start.
+// fail, never skip, when PostgreSQL cannot start. A run with -bench gets a
+// durable server (Options.Durable).
 func Main(m *testing.M, srv **Server, opts Options) {
+	flag.Parse()
+	if bench := flag.Lookup("test.bench"); bench != nil && bench.Value.String() != "" {
+		opts.Durable = true
+	}
 	s, err := Start(opts)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pgtest: PostgreSQL did not start: %v\n", err)
