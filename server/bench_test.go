@@ -239,13 +239,13 @@ func senderDNS(b *testing.B, domains int) *dnsresolve.Resolver {
 
 func BenchmarkSMTPIngest(b *testing.B) {
 	cases := map[string]ingestCase{
-		"plain":                    {checksOff: true},
-		"plain-checks-1-domain":    {senderDomains: 1},
-		"plain-checks-500-domains": {senderDomains: 500},
-		"encrypted":                {encrypted: true},
-		"encrypted-sign-at-ingest": {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.SignAtIngest = true }}},
-		"plain-durable":            {opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
-		"encrypted-durable":        {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
+		"plain":                     {checksOff: true},
+		"plain-checks-1-domain":     {senderDomains: 1},
+		"plain-checks-500-domains":  {senderDomains: 500},
+		"encrypted":                 {encrypted: true},
+		"encrypted-sign-at-ingest":  {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.SignAtIngest = true }}},
+		"plain-durable":             {opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
+		"encrypted-durable":         {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
 		"plain-postgres-1-replica":  {checksOff: true, replicas: 1},
 		"plain-postgres-2-replicas": {checksOff: true, replicas: 2},
 	}
