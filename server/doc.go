@@ -9,7 +9,8 @@
 // server/dnsresolve), encrypted to the inbox's key for encrypted inboxes
 // (signed at once for the metadata, just after the SMTP answer for the
 // parsed and raw payloads unless Config.SignAtIngest; see signer), kept in a
-// server/store (memory, or bbolt with Config.DataDir), and announced on an
+// server/store (memory, bbolt with Config.DataDir, or PostgreSQL shared by
+// replicas with Config.StoreURL: see cluster.go), and announced on an
 // internal event Bus that the event stream and webhooks read.
 //
 // An encrypted email is kept as crypto.Sealed payloads: bytes, not
