@@ -53,7 +53,7 @@ func (s *Store) listenConn(ctx context.Context) (*pgx.Conn, time.Time, error) {
 		return nil, time.Time{}, fmt.Errorf("connect to listen for changes: %w", err)
 	}
 	var now time.Time
-	if _, err := conn.Exec(ctx, "LISTEN "+channel); err == nil {
+	if _, err = conn.Exec(ctx, "LISTEN "+channel); err == nil {
 		err = conn.QueryRow(ctx, "SELECT now()").Scan(&now)
 	}
 	if err != nil {
