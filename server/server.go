@@ -191,21 +191,32 @@ func (s *Server) publish(events ...Event) {
 	}
 }
 
-// queuedDeliveries renders, for a shared store, the webhook deliveries of
-// new emails' events, to be committed with them.
-func (s *Server) queuedDeliveries(events []Event) ([]store.QueuedDelivery, error) {
+// staleRetries bounds how often a commit is rendered again because the
+// shared webhooks changed meanwhile.
+const staleRetries = 3
+
+// commit commits new emails; with a shared store their webhook deliveries
+// go in the same commit, rendered again when the webhooks changed since.
+func (s *Server) commit(ctx context.Context, batch store.Batch, events []Event) error {
 	if s.shared == nil {
-		return nil, nil
+		return s.store.Commit(ctx, batch)
 	}
-	var out []store.QueuedDelivery
-	for _, ev := range events {
-		ds, err := s.webhooks.Prepare(incoming(ev))
-		if err != nil {
-			return nil, fmt.Errorf("webhook deliveries: %w", err)
+	in := make([]webhook.Incoming, len(events))
+	for i, ev := range events {
+		in[i] = incoming(ev)
+	}
+	for attempt := 1; ; attempt++ {
+		if err := s.webhooks.Prepare(&batch, in); err != nil {
+			return fmt.Errorf("webhook deliveries: %w", err)
 		}
-		out = append(out, ds...)
+		err := s.store.Commit(ctx, batch)
+		if !errors.Is(err, store.ErrStale) || attempt == staleRetries {
+			return err
+		}
+		if err := s.webhooks.Reload(ctx); err != nil {
+			return fmt.Errorf("reload webhooks: %w", err)
+		}
 	}
-	return out, nil
 }
 
 // incoming is an event as the webhook engine takes it.

@@ -6,6 +6,10 @@ import (
 	"time"
 )
 
+// ErrStale refuses a Batch whose deliveries were rendered from webhooks
+// that have changed since (Batch.CheckWebhooks).
+var ErrStale = errors.New("store: webhooks changed since the deliveries were rendered")
+
 // ErrConflict is returned by a shared store's PutInbox when another inbox
 // holds the address or the key (another replica created it).
 var ErrConflict = errors.New("store: inbox address or key already in use")
@@ -92,8 +96,10 @@ type ExpiredInbox struct {
 // engine's own encoding; the store keeps what several replicas change
 // (stats, the enabled flag, the queue's claims) in its own fields.
 type Webhooks interface {
-	// LoadWebhooks returns every webhook, oldest first.
-	LoadWebhooks(ctx context.Context) ([]WebhookRow, error)
+	// LoadWebhooks returns every webhook, oldest first, and the version of
+	// the set (Batch.WebhookVersion): a change after the version was read
+	// may already show in the rows.
+	LoadWebhooks(ctx context.Context) ([]WebhookRow, uint64, error)
 	// SaveWebhook creates or updates a webhook's record and enabled flag
 	// (re-enabling resets its failure streak) and returns its creation
 	// sequence number. Stats are never written: deliveries count them.

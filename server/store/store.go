@@ -107,6 +107,11 @@ type Batch struct {
 	Put        []*Email
 	Delete     []EmailKey
 	Deliveries []QueuedDelivery
+	// CheckWebhooks makes a Shared store refuse the batch with ErrStale
+	// unless the webhooks are still at WebhookVersion (the deliveries were
+	// rendered from them; none at all may be a stale answer too).
+	CheckWebhooks  bool
+	WebhookVersion uint64
 }
 
 // errNoQueue refuses deliveries in a batch of a store without a queue.

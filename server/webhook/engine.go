@@ -38,6 +38,8 @@ type Engine struct {
 	claimed    atomic.Int64
 	stopClaims context.CancelFunc
 	claiming   sync.WaitGroup
+	// version is the shared webhooks' version the cache holds (mu).
+	version uint64
 
 	// intakeMu guards the queue against Close; Handle never waits on mu.
 	intakeMu     sync.Mutex

@@ -38,12 +38,13 @@ func (e *Engine) Reload(ctx context.Context) error {
 	if e.shared == nil {
 		return nil
 	}
-	rows, err := e.shared.LoadWebhooks(ctx)
+	rows, version, err := e.shared.LoadWebhooks(ctx)
 	if err != nil {
 		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.version = version
 	keep := make(map[string]bool, len(rows))
 	for _, row := range rows {
 		keep[row.ID] = true
@@ -123,18 +124,33 @@ func (e *Engine) deleteHook(id string) error {
 	return e.shared.DeleteWebhook(e.ctx, id)
 }
 
-// Prepare renders an event's deliveries for the shared queue, to be
-// committed with the email (store.Batch.Deliveries). It returns none
-// without a shared store or with the webhook system off.
-func (e *Engine) Prepare(ev Incoming) ([]store.QueuedDelivery, error) {
+// Prepare renders events' deliveries for the shared queue, to be
+// committed with the email: it fills the batch's Deliveries and the
+// webhook version they were rendered at (a store refuses the batch with
+// store.ErrStale when the webhooks have changed since: Reload and prepare
+// again). It does nothing without a shared store or with the webhook
+// system off.
+func (e *Engine) Prepare(batch *store.Batch, events []Incoming) error {
 	if e.shared == nil || !e.cfg.Enabled {
-		return nil, nil
+		return nil
 	}
-	ds, err := e.render(ev)
-	if err != nil {
-		return nil, err
+	e.mu.Lock()
+	version := e.version
+	e.mu.Unlock()
+	var out []store.QueuedDelivery
+	for _, ev := range events {
+		ds, err := e.render(ev)
+		if err != nil {
+			return err
+		}
+		q, err := queued(ds)
+		if err != nil {
+			return err
+		}
+		out = append(out, q...)
 	}
-	return queued(ds)
+	batch.Deliveries, batch.CheckWebhooks, batch.WebhookVersion = out, true, version
+	return nil
 }
 
 func queued(ds []*delivery) ([]store.QueuedDelivery, error) {

@@ -75,6 +75,9 @@ func (s *Store) InboxByAddress(ctx context.Context, address string) (store.Inbox
 // for each email put or deleted and the deliveries queued.
 func (s *Store) Commit(ctx context.Context, batch store.Batch) error {
 	b := &pgx.Batch{}
+	if batch.CheckWebhooks {
+		b.Queue("SELECT check_webhook_version($1)", int64(batch.WebhookVersion))
+	}
 	for _, k := range batch.Delete {
 		b.Queue("DELETE FROM emails WHERE inbox_hash = $1 AND id = $2", k.InboxHash, k.ID)
 		queueNotify(b, s.notice(wireEmailDeleted, k.InboxHash, k.ID))

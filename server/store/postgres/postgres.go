@@ -246,6 +246,8 @@ func (s *Store) check(err error, what string) error {
 			return fmt.Errorf("%s: inbox: %w", what, store.ErrNotFound)
 		case "23505": // unique_violation
 			return fmt.Errorf("%s: %w", what, store.ErrConflict)
+		case "SV001": // check_webhook_version
+			return fmt.Errorf("%s: %w", what, store.ErrStale)
 		}
 	}
 	return fmt.Errorf("%s: %w", what, err)

@@ -28,16 +28,20 @@ func scanWebhook(row pgx.Row) (store.WebhookRow, error) {
 }
 
 // LoadWebhooks implements store.Webhooks.
-func (s *Store) LoadWebhooks(ctx context.Context) ([]store.WebhookRow, error) {
+func (s *Store) LoadWebhooks(ctx context.Context) ([]store.WebhookRow, uint64, error) {
 	if s.ctx.Err() != nil {
-		return nil, store.ErrClosed
+		return nil, 0, store.ErrClosed
+	}
+	var version int64
+	if err := s.pool.QueryRow(ctx, "SELECT v FROM webhook_version").Scan(&version); err != nil {
+		return nil, 0, s.check(err, "load webhooks")
 	}
 	rows, err := s.pool.Query(ctx, "SELECT "+webhookColumns+" FROM webhooks ORDER BY seq")
 	if err != nil {
-		return nil, s.check(err, "load webhooks")
+		return nil, 0, s.check(err, "load webhooks")
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.WebhookRow, error) { return scanWebhook(r) })
-	return out, s.check(err, "load webhooks")
+	return out, uint64(version), s.check(err, "load webhooks")
 }
 
 // SaveWebhook implements store.Webhooks.
@@ -54,18 +58,32 @@ func (s *Store) SaveWebhook(ctx context.Context, w store.WebhookRow) (uint64, er
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, "SELECT pg_notify('"+channel+"', $1)", s.notice(wireWebhooks, "", w.ID))
-		return err
+		return s.webhooksChanged(ctx, tx, w.ID)
 	})
 	return uint64(seq), s.check(err, "save webhook "+w.ID)
 }
 
 // DeleteWebhook implements store.Webhooks.
 func (s *Store) DeleteWebhook(ctx context.Context, id string) error {
-	b := &pgx.Batch{}
-	b.Queue("DELETE FROM webhooks WHERE id = $1", id)
-	queueNotify(b, s.notice(wireWebhooks, "", id))
-	return s.check(s.sendBatch(ctx, b), "delete webhook "+id)
+	if s.ctx.Err() != nil {
+		return store.ErrClosed
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "DELETE FROM webhooks WHERE id = $1", id); err != nil {
+			return err
+		}
+		return s.webhooksChanged(ctx, tx, id)
+	})
+	return s.check(err, "delete webhook "+id)
+}
+
+// webhooksChanged counts a webhook change and tells the other replicas.
+func (s *Store) webhooksChanged(ctx context.Context, tx pgx.Tx, id string) error {
+	if _, err := tx.Exec(ctx, "UPDATE webhook_version SET v = v + 1"); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, "SELECT pg_notify('"+channel+"', $1)", s.notice(wireWebhooks, "", id))
+	return err
 }
 
 // queueDeliveries adds deliveries and their notice to a batch.

@@ -56,6 +56,19 @@ CREATE TABLE webhooks (
     last_delivery_ok     boolean
 );
 
+-- webhook_version counts webhook changes: a commit that queues deliveries
+-- rendered from an older set of webhooks is refused (check_webhook_version),
+-- so that a webhook answered on one replica applies to the next mail any
+-- replica commits.
+CREATE TABLE webhook_version (v bigint NOT NULL);
+INSERT INTO webhook_version VALUES (0);
+CREATE FUNCTION check_webhook_version(expected bigint) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF (SELECT v FROM webhook_version) <> expected THEN
+        RAISE EXCEPTION 'webhooks changed since the deliveries were rendered' USING ERRCODE = 'SV001';
+    END IF;
+END $$;
+
 -- The delivery queue: each row is one delivery, claimed by one replica at
 -- a time (FOR UPDATE SKIP LOCKED, then a lease).
 CREATE TABLE webhook_deliveries (
