@@ -36,6 +36,10 @@ type KeyMap struct {
 	Quit       key.Binding
 	// ForceQuit quits from anywhere, even while a dialog has the keyboard.
 	ForceQuit key.Binding
+	// ViewHTML opens the HTML part in the browser, remote content blocked.
+	ViewHTML key.Binding
+	// AuthDetails expands the one-line auth verdict into the report.
+	AuthDetails key.Binding
 }
 
 // Default returns the standard bindings: arrows and vim keys, tab between
@@ -77,6 +81,9 @@ func Default() KeyMap {
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		ForceQuit:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+
+		ViewHTML:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "html in browser")),
+		AuthDetails: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "auth details")),
 	}
 }
 
@@ -97,7 +104,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.PrevPane, k.Open, k.Back},
 		k.Tabs(),
 		{k.New, k.Delete, k.Resync, k.Export, k.Import, k.Copy, k.Webhooks},
-		{k.Filter, k.MarkUnread, k.ToggleHTML, k.OpenLink, k.Save, k.Help, k.Quit},
+		{k.Filter, k.MarkUnread, k.ToggleHTML, k.ViewHTML, k.AuthDetails, k.OpenLink, k.Save, k.Help, k.Quit},
 	}
 }
 

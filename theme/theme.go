@@ -13,6 +13,8 @@ import (
 type palette struct {
 	fg, muted, faint, accent, accentText, selectBg, selectFg color.Color
 	pass, fail, warn, info, barBg, barFg, bannerBg, bannerFg color.Color
+	// caution is the yellow of auth results that prove nothing either way.
+	caution color.Color
 }
 
 func darkPalette() palette {
@@ -23,6 +25,7 @@ func darkPalette() palette {
 		pass: lipgloss.Color("#5FD787"), fail: lipgloss.Color("#FF5F5F"), warn: lipgloss.Color("#FFAF5F"),
 		info: lipgloss.Color("#87AFD7"), barBg: lipgloss.Color("#262626"), barFg: lipgloss.Color("#D0D0D0"),
 		bannerBg: lipgloss.Color("#FFD75F"), bannerFg: lipgloss.Color("#1C1C1C"),
+		caution: lipgloss.Color("#F0D050"),
 	}
 }
 
@@ -34,6 +37,7 @@ func lightPalette() palette {
 		pass: lipgloss.Color("#007A33"), fail: lipgloss.Color("#C00000"), warn: lipgloss.Color("#A15C00"),
 		info: lipgloss.Color("#005F87"), barBg: lipgloss.Color("#E4E4E4"), barFg: lipgloss.Color("#262626"),
 		bannerBg: lipgloss.Color("#FFD75F"), bannerFg: lipgloss.Color("#1C1C1C"),
+		caution: lipgloss.Color("#7A6000"),
 	}
 }
 
@@ -64,10 +68,10 @@ type Styles struct {
 	FilterPrompt    lipgloss.Style
 
 	// Authentication results
-	AuthPass    lipgloss.Style
-	AuthFail    lipgloss.Style
-	AuthWarn    lipgloss.Style // softfail, neutral, temperror, none
-	AuthSkipped lipgloss.Style // informational
+	AuthPass    lipgloss.Style // pass
+	AuthFail    lipgloss.Style // fail, softfail, permerror
+	AuthWarn    lipgloss.Style // none, neutral, temperror: no record, inconclusive
+	AuthSkipped lipgloss.Style // skipped: informational
 	AuthHeading lipgloss.Style
 
 	// Webhooks
@@ -147,7 +151,7 @@ func colourStyles(p palette) Styles {
 
 		AuthPass:    base.Foreground(p.pass).Bold(true),
 		AuthFail:    base.Foreground(p.fail).Bold(true),
-		AuthWarn:    base.Foreground(p.warn).Bold(true),
+		AuthWarn:    base.Foreground(p.caution).Bold(true),
 		AuthSkipped: base.Foreground(p.muted).Italic(true),
 		AuthHeading: base.Foreground(p.fg).Bold(true).Underline(true),
 

@@ -72,7 +72,7 @@ func newApp(o options) App {
 		banner: model.SanitizeLine(o.smtpHint),
 		server: model.SanitizeLine(o.serverLabel),
 	}
-	a.mail = mail.New(ctx, svc, mail.Options{Context: o.ctx, SMTPHint: o.smtpHint, Open: o.open})
+	a.mail = mail.New(ctx, svc, mail.Options{Context: o.ctx, SMTPHint: o.smtpHint, Open: o.open, Hyperlinks: o.hyperlinks})
 	a.hooks = webhooks.New(ctx, o.ctx, svc, a.mail.LiveInboxes)
 	a.resize(80, 24)
 	return a
@@ -280,7 +280,7 @@ func (a *App) render() string {
 	}
 	bodyH := max(a.height-a.bodyTop()-2, 3)
 	box := d.View(a.width-4, bodyH)
-	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
+	bw, bh := ui.BlockWidth(box), lipgloss.Height(box)
 	x, y := max((a.width-bw)/2, 0), max(a.bodyTop()+(bodyH-bh)/2, 0)
 	return ui.Place(screen, box, x, y)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,6 +40,7 @@ type options struct {
 	smtpHint    string
 	dark        *bool
 	noColor     bool
+	hyperlinks  bool // OSC 8 hyperlinks in HTML mail
 	now         func() time.Time
 	open        func(ctx context.Context, target string) error
 	startup     func(ctx context.Context) error
@@ -51,6 +53,7 @@ func (cfg Config) options(ctx context.Context) options {
 	o := options{
 		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpHint: cfg.SMTPHint, dark: cfg.DarkTheme,
 		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, startup: cfg.Startup,
+		hyperlinks: hyperlinksSupported(os.Getenv, tmuxClientFeatures),
 	}
 	if o.svc == nil && cfg.Client != nil {
 		o.svc = newClientService(cfg.Client, cfg.Keystore)
@@ -67,12 +70,15 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	if cfg.NoColor {
 		base = append(base, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	p := tea.NewProgram(newApp(cfg.options(ctx)), append(base, opts...)...)
+	app := newApp(cfg.options(ctx))
+	p := tea.NewProgram(app, append(base, opts...)...)
 	_, err := p.Run()
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
-		return fmt.Errorf("run the terminal UI: %w", err)
+		err = fmt.Errorf("run the terminal UI: %w", err)
+	} else {
+		err = nil
 	}
-	return nil
+	return errors.Join(err, app.mail.Close())
 }
 
 // NoServerScreen is what sandview prints when no server is configured.

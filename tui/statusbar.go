@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"sandview/client"
+	"sandview/model"
 	"sandview/tui/ui"
 )
 
@@ -116,10 +115,10 @@ func statusBar(ctx *ui.Context, server string, conn connState, n totals, width i
 		msgStyle = st.StatusError
 	}
 	msg := msgStyle.Render(" " + status.Text + " ")
-	lw, mw := ansi.StringWidth(left), ansi.StringWidth(msg)
+	lw, mw := model.TextWidth(left), model.TextWidth(msg)
 	if lw+mw > width {
 		left = ui.Fit(left, max(width-mw, 0))
-		lw = ansi.StringWidth(left)
+		lw = model.TextWidth(left)
 	}
 	gap := max(width-lw-mw, 0)
 	return ui.Fit(left+st.StatusBar.Render(ui.Fit("", gap))+msg, width)

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # End-to-end check of the real binary in tmux at a fixed size, against
 # `sandview serve`: a mail sent with `sandview send` shows on screen; it is
-# opened, the auth tab is shown, and the program quits cleanly.
+# opened, the auth tab is shown; hostile mails of the corpus (soft hyphens,
+# a ZWJ family, CJK, a newsletter preheader) are sent over SMTP and opened,
+# and every pane row tmux shows must be exactly the terminal's width with
+# the border in the last column; the program quits cleanly.
 # Usage: tui/e2e/tmux-e2e.sh path/to/sandview
 set -euo pipefail
 
+# tmux, bash and wc lay out UTF-8 only in a UTF-8 locale.
+export LC_ALL=C.UTF-8
 bin=$(realpath "${1:?usage: $0 path/to/sandview}")
+corpus=$(cd "$(dirname "$0")/../../internal/corpus/testdata/hostile" && pwd)
+cols=120 rows=40
 work=$(mktemp -d)
 session="sandview-e2e-$$"
 server_pid=""
@@ -19,7 +26,7 @@ trap cleanup EXIT
 fail() {
   echo "e2e: FAIL: $*" >&2
   echo "--- screen ---" >&2
-  tmux capture-pane -p -t "$session" 2>/dev/null >&2 || true
+  tmux capture-pane -p -t "$session" >&2 || true
   echo "--- server log ---" >&2
   cat "$work/server.log" >&2 || true
   exit 1
@@ -60,7 +67,7 @@ address=$("$bin" inbox create --json | sed -n 's/.*"emailAddress": *"\([^"]*\)".
 screen() { tmux capture-pane -p -t "$session"; }
 on_screen() { screen | grep -qF -- "$1"; }
 
-tmux new-session -d -s "$session" -x 120 -y 40 \
+tmux -u new-session -d -s "$session" -x "$cols" -y "$rows" \
   "SANDVIEW_HOME='$SANDVIEW_HOME' SERVICE_URL='$url' SERVICE_API_KEY='$SERVICE_API_KEY' '$bin'; echo \"exit=\$?\" > '$work/exit'; sleep 30"
 wait_for "the inbox on screen" on_screen "$address"
 
@@ -76,7 +83,67 @@ tmux send-keys -t "$session" 6
 wait_for "the auth report" on_screen "SPF"
 wait_for "the DMARC line" on_screen "DMARC"
 
+# borders_aligned: every row from the panes' top border to their bottom
+# border is $cols cells wide by the C library's wcwidth (as tmux lays it
+# out) and ends with the right border.
+borders_aligned() {
+  local n=0 line width last
+  while IFS= read -r line; do
+    n=$((n + 1))
+    [ "$n" -ge 2 ] && [ "$n" -le $((rows - 2)) ] || continue
+    width=$(printf '%s\n' "$line" | wc -L)
+    last=${line: -1}
+    if [ "$width" -ne "$cols" ] || [[ "$last" != [│╮╯] ]]; then
+      echo "row $n is $width cells and ends with '$last': $line" >&2
+      return 1
+    fi
+  done < <(screen)
+}
+
+# send_eml FILE: send a message over SMTP as it is.
+send_eml() {
+  curl -sS --url "smtp://127.0.0.1:$smtp_port" --mail-from corpus@sandview.test --mail-rcpt "$address" \
+    --upload-file "$1" || fail "could not send $1 over SMTP"
+}
+
+# open_newest NAME LISTED BODY: wait for LISTED (the sender or subject of
+# mail NAME) in the list, open the newest mail (at the top of the list)
+# and check the borders in its body and headers tabs.
+open_newest() {
+  wait_for "$1 in the list" on_screen "$2"
+  tmux send-keys -t "$session" 1 g Enter
+  wait_for "the body of $1" on_screen "$3"
+  borders_aligned || fail "$1: a row is not as wide as the terminal (body)"
+  tmux send-keys -t "$session" 2
+  wait_for "the headers of $1" on_screen "in the order sent"
+  borders_aligned || fail "$1: a row is not as wide as the terminal (headers)"
+}
+
+send_eml "$corpus/soft-hyphen.eml"
+open_newest soft-hyphen.eml "WSHY" "Donaudampfschifffahrtsgesellschaft"
+# Its line of emoji newer than Unicode 15 (🫩 🫪) checks that they are
+# replaced: tmux 3.3 (glibc 2.36) draws nothing for them.
+send_eml "$corpus/emoji.eml"
+open_newest emoji.eml "Emoji" "ZWJ family"
+# part FILE N: the body of part N of a corpus mail (its whole body when
+# N is 0), whose parts are separated by the boundary b1.
+part() {
+  awk -v n="$2" '/^--b1/ { p++; body = 0; next } p == n && body { print } p == n && /^\r?$/ { body = 1 }' "$1" | tr -d '\r'
+}
+# The CJK and preheader mails have lines longer than SMTP allows:
+# `sandview send` encodes their parts.
+"$bin" send --to "$address" --from "taro@example.jp" --subject "【重要】ご注文の確認 #12345" \
+  --text "$(part "$corpus/cjk.eml" 0)" --smtp "127.0.0.1:$smtp_port" >/dev/null
+open_newest cjk.eml "【重要】" "山田様"
+"$bin" send --to "$address" --from "Digest <news@example.com>" --subject "Your weekly digest" \
+  --text "$(part "$corpus/preheader.eml" 1)" --html "$(part "$corpus/preheader.eml" 2)" --smtp "127.0.0.1:$smtp_port" >/dev/null
+open_newest preheader.eml "Digest" "This week: three stories"
+# The HTML view of the newsletter preheader, hidden junk pruned.
+tmux send-keys -t "$session" 1 h
+wait_for "the HTML view" on_screen "Body·html"
+borders_aligned || fail "preheader.eml: a row is not as wide as the terminal (HTML)"
+
 tmux send-keys -t "$session" q
 wait_for "a clean exit" test -s "$work/exit"
 grep -qx "exit=0" "$work/exit" || fail "sandview exited with $(cat "$work/exit")"
-echo "e2e: ok (mail shown, opened, auth tab, clean quit)"
+echo "e2e: ok (mail shown, opened, auth tab, hostile mails width-exact, clean quit)"

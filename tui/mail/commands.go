@@ -25,6 +25,10 @@ type commands struct {
 	ctx  context.Context
 	svc  Service
 	open func(ctx context.Context, target string) error
+	// temp holds the files opened with other programs.
+	temp *tempDir
+	// hyperlinks makes the links of HTML parts OSC 8 hyperlinks.
+	hyperlinks bool
 }
 
 func (c commands) call() (context.Context, context.CancelFunc) {
@@ -173,7 +177,7 @@ func (c commands) exportInbox(address, path string) tea.Cmd {
 
 func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 	return func() tea.Msg {
-		path, err := saveUnique(expandHome(dir), a.Filename, "attachment", a.Content)
+		path, err := saveUnique(expandHome(dir), a.Filename, "attachment", a.Content, 0o644)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}
 		}
@@ -193,7 +197,7 @@ func (c commands) saveRaw(address, id, subject, dir string) tea.Cmd {
 		if name == "" {
 			name = id
 		}
-		path, err := saveUnique(expandHome(dir), name+".eml", "message.eml", raw)
+		path, err := saveUnique(expandHome(dir), name+".eml", "message.eml", raw, 0o644)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}
 		}
@@ -214,18 +218,14 @@ func (c commands) openLink(link string) tea.Cmd {
 	}
 }
 
-// openAttachment saves an attachment in a fresh temporary directory and
-// opens it with the system opener.
+// openAttachment saves an attachment in the private temporary directory
+// and opens it with the system opener.
 func (c commands) openAttachment(a model.Attachment) tea.Cmd {
 	return func() tea.Msg {
 		fail := func(err error) tea.Msg {
 			return ui.StatusMsg{Text: "open attachment: " + err.Error(), Level: ui.LevelError}
 		}
-		dir, err := os.MkdirTemp("", "sandview-")
-		if err != nil {
-			return fail(err)
-		}
-		path, err := saveUnique(dir, a.Filename, "attachment", a.Content)
+		path, err := c.temp.write(a.Filename, a.Content)
 		if err != nil {
 			return fail(err)
 		}

@@ -307,7 +307,7 @@ func (l *emailList) row(m model.Email, selected bool, width int) string {
 		badge = " " + badge
 	}
 	fromW := ui.Clamp(width/4, 8, 24)
-	subjectW := width - 2 - len(fresh) - fromW - 1 - len(att) - len(badge) - len(age)
+	subjectW := width - model.TextWidth(unread+fresh) - fromW - 1 - model.TextWidth(att+badge+age)
 	subject := m.Subject
 	if subject == "" {
 		subject = "(no subject)"

@@ -56,10 +56,10 @@ func validCut(s string, i int) bool {
 	return i == len(s) || s[i]&0xC0 != 0x80
 }
 
-// saveUnique writes data to dir under the safe form of name, adding
-// " (1)", " (2)", ... before the extension instead of overwriting, and
-// returns the path written.
-func saveUnique(dir, name, fallback string, data []byte) (string, error) {
+// saveUnique writes data to dir under the safe form of name, with the
+// permissions perm, adding " (1)", " (2)", ... before the extension
+// instead of overwriting, and returns the path written.
+func saveUnique(dir, name, fallback string, data []byte, perm os.FileMode) (string, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
 		return "", fmt.Errorf("save to %s: %w", dir, err)
@@ -76,7 +76,7 @@ func saveUnique(dir, name, fallback string, data []byte) (string, error) {
 			candidate = fmt.Sprintf("%s (%d)%s", stem, n, ext)
 		}
 		path := filepath.Join(dir, candidate)
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

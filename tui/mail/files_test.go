@@ -33,18 +33,18 @@ func TestSaveUniqueNeverOverwrites(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p1, err := saveUnique(dir, "../a.txt", "x", []byte("one"))
+	p1, err := saveUnique(dir, "../a.txt", "x", []byte("one"), 0o644)
 	if err != nil || filepath.Base(p1) != "a (1).txt" {
 		t.Fatalf("first: %s %v", p1, err)
 	}
-	p2, err := saveUnique(dir, "a.txt", "x", []byte("two"))
+	p2, err := saveUnique(dir, "a.txt", "x", []byte("two"), 0o644)
 	if err != nil || filepath.Base(p2) != "a (2).txt" {
 		t.Fatalf("second: %s %v", p2, err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(data) != "keep" {
 		t.Fatal("existing file overwritten")
 	}
-	if _, err := saveUnique(filepath.Join(dir, "a.txt"), "b", "x", nil); err == nil {
+	if _, err := saveUnique(filepath.Join(dir, "a.txt"), "b", "x", nil, 0o644); err == nil {
 		t.Fatal("saving into a file did not fail")
 	}
 }

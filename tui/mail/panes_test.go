@@ -95,22 +95,29 @@ func TestReaderPane(t *testing.T) {
 		"problem":     {Build: open("e3", tabBody)},
 		"raw_loaded": {Build: func() ui.Component {
 			r := open("e1", tabRaw)().(*reader)
-			r.raw.set(tuitest.RawE1(), nil)
+			r.source.set(tuitest.RawE1(), nil)
 			return r
 		}},
 	})
 }
 
 func TestAuthReportPane(t *testing.T) {
-	report := func(id string) func() ui.Component {
+	report := func(id string, expanded bool) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
 			r := newReader(k.ctx, k.store, k.cmds, k.acts)
 			r.open(tuitest.DemoAddr, id)
-			return newAuthReport(k.ctx, r)
+			p := newAuthReport(k.ctx, r)
+			p.expanded = expanded
+			return p
 		}
 	}
-	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{"passing": {Build: report("e1")}, "failing": {Build: report("e2")}})
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"passing":          {Build: report("e1", false)},
+		"failing":          {Build: report("e2", false)},
+		"passing_expanded": {Build: report("e1", true)},
+		"failing_expanded": {Build: report("e2", true)},
+	})
 }
 
 // TestReaderKeysStayInPane checks that the reader leaves the keys that
@@ -127,13 +134,13 @@ func TestReaderKeysStayInPane(t *testing.T) {
 		}
 	}
 	tuitest.PressPane(t, r, "end")
-	bottom := r.view.YOffset()
+	bottom := r.scroll.Offset()
 	tuitest.PressPane(t, r, "down", "pgdown")
-	if r.view.YOffset() != bottom || bottom == 0 {
-		t.Fatalf("scrolled past the end: %d then %d", bottom, r.view.YOffset())
+	if r.scroll.Offset() != bottom || bottom == 0 {
+		t.Fatalf("scrolled past the end: %d then %d", bottom, r.scroll.Offset())
 	}
 	tuitest.PressPane(t, r, "home")
-	if r.view.YOffset() != 0 {
+	if r.scroll.Offset() != 0 {
 		t.Fatal("home did not go back to the top")
 	}
 }

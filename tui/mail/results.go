@@ -37,7 +37,7 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		s.emailLoaded(msg)
 	case rawLoadedMsg:
 		if s.reader.showing(msg.address, msg.id) {
-			s.reader.raw.set(msg.raw, msg.err)
+			s.reader.source.set(msg.raw, msg.err)
 		}
 	case markedReadMsg:
 		if msg.err != nil {

@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"sandview/model"
 	"sandview/tui/ui"
@@ -32,6 +31,9 @@ type Options struct {
 	SMTPHint string
 	// Open opens a link or a file with the desktop's opener.
 	Open func(ctx context.Context, target string) error
+	// Hyperlinks makes the links of HTML parts OSC 8 hyperlinks (for
+	// terminals that support them).
+	Hyperlinks bool
 }
 
 // Screen is the mail screen: it owns the store and the panes, keeps the
@@ -62,7 +64,8 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 	if opts.Open == nil {
 		opts.Open = systemOpen
 	}
-	s := &Screen{ctx: ctx, cmds: commands{ctx: opts.Context, svc: svc, open: opts.Open}, store: &store{}}
+	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: &tempDir{}, hyperlinks: opts.Hyperlinks}
+	s := &Screen{ctx: ctx, cmds: cmds, store: &store{}}
 	acts := &actions{ctx: ctx, cmds: s.cmds, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.store, acts)
 	s.emails = newEmailList(ctx, acts, model.SanitizeLine(opts.SMTPHint))
@@ -89,7 +92,7 @@ func (s *Screen) Init() tea.Cmd {
 // SetSize lays the panes out in width x height cells.
 func (s *Screen) SetSize(width, height int) {
 	s.width, s.height = width, height
-	s.lay = computeLayout(width, height, s.Focus())
+	s.lay = computeLayout(width, height, s.Focus(), s.auth.expanded)
 	l := s.lay
 	s.inboxes.SetSize(l.inboxes.SizeOr(width, height))
 	s.emails.SetSize(l.emails.SizeOr(width, height))
@@ -138,6 +141,8 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		s.ctx.Open(ui.NewPrompt(s.ctx, "Import an inbox", "Path of an exported inbox file (JSON). It holds a secret key.", "", s.cmds.importInbox))
 	case key.Matches(msg, k.Resync):
 		return s.resync(), true
+	case key.Matches(msg, k.AuthDetails):
+		s.toggleAuth()
 	default:
 		cmd, handled := s.ring.Focused().HandleKey(msg)
 		s.sync()
@@ -321,15 +326,15 @@ func (s *Screen) View() string {
 	case ui.Wide:
 		right := s.reader.View()
 		if l.auth.H > 0 {
-			right = lipgloss.JoinVertical(lipgloss.Left, right, s.auth.View())
+			right = ui.Stack(right, s.auth.View())
 		}
-		return lipgloss.JoinHorizontal(lipgloss.Top, s.inboxes.View(), s.emails.View(), right)
+		return ui.Beside(s.inboxes.View(), s.emails.View(), right)
 	case ui.Medium:
 		list := s.emails.View()
 		if l.inboxes.W > 0 {
 			list = s.inboxes.View()
 		}
-		return lipgloss.JoinVertical(lipgloss.Left, list, s.reader.View())
+		return ui.Stack(list, s.reader.View())
 	}
 	return s.ring.Focused().View()
 }

@@ -219,3 +219,10 @@ func (f *Service) DeleteEmail(_ context.Context, address, id string) error {
 	f.record("deleteEmail %s %s", address, id)
 	return f.fail
 }
+
+// SetRaw sets the raw source of an email.
+func (f *Service) SetRaw(id string, raw []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.raw[id] = raw
+}

@@ -2,6 +2,7 @@
 // the Component, Screen and Dialog contracts, the shared Context (theme,
 // key maps, clock, dialog stack, status message), the one list widget, the
 // text field and choice widgets, the confirm, prompt and help dialogs, and
-// the helpers that draw frames and fit text to exact widths. It knows
-// nothing of mail or webhooks.
+// the helpers that draw frames, wrap text without losing any and fit it to
+// exact widths, all measured with model.TextWidth. It knows nothing of
+// mail or webhooks.
 package ui

@@ -6,7 +6,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 )
 
 // HelpDialog shows the full help of a key map in columns, with notes
@@ -35,7 +34,7 @@ func (h *HelpDialog) View(width, _ int) string {
 	hm := h.ctx.KeyHelp()
 	hm.SetWidth(width - 4)
 	full := hm.FullHelpView(h.keys.FullHelp())
-	width = min(width, max(lipgloss.Width(full), 62)+4)
+	width = min(width, max(BlockWidth(full), 62)+4)
 	lines := []string{st.DialogTitle.Render(h.title), ""}
 	lines = append(lines, strings.Split(full, "\n")...)
 	lines = append(lines, "")

@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"sandview/client/webhookrecv"
 	"sandview/keys"
@@ -299,14 +298,13 @@ func (s *Screen) View() string {
 	l := s.lay
 	switch l.mode {
 	case ui.Wide:
-		right := lipgloss.JoinVertical(lipgloss.Left, s.detail.View(), s.deliveries.View())
-		return lipgloss.JoinHorizontal(lipgloss.Top, s.list.View(), right)
+		return ui.Beside(s.list.View(), ui.Stack(s.detail.View(), s.deliveries.View()))
 	case ui.Medium:
 		lower := s.detail.View()
 		if l.deliveries.W > 0 {
 			lower = s.deliveries.View()
 		}
-		return lipgloss.JoinVertical(lipgloss.Left, s.list.View(), lower)
+		return ui.Stack(s.list.View(), lower)
 	}
 	return s.ring.Focused().View()
 }
