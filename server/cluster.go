@@ -102,7 +102,7 @@ func (s *Server) sharedKeys(ctx context.Context) error {
 // lookupInbox finds an inbox the registry does not hold in the store (it
 // was created on another replica) and registers it.
 func (s *Server) lookupInbox(address string) (*liveInbox, bool) {
-	ctx, cancel := context.WithTimeout(s.baseContext(), noticeTimeout)
+	ctx, cancel := context.WithTimeout(s.baseCtx, noticeTimeout)
 	defer cancel()
 	stored, err := s.shared.InboxByAddress(ctx, address)
 	if err != nil {
@@ -141,18 +141,9 @@ func (s *Server) register(stored store.Inbox) (*liveInbox, bool) {
 	return in, true
 }
 
-// baseContext is the server's lifetime context, or Background before it
-// exists (start-up).
-func (s *Server) baseContext() context.Context {
-	if s.baseCtx != nil {
-		return s.baseCtx
-	}
-	return context.Background()
-}
-
 // onNotice applies another replica's change.
 func (s *Server) onNotice(n store.Notice) {
-	ctx, cancel := context.WithTimeout(s.baseContext(), noticeTimeout)
+	ctx, cancel := context.WithTimeout(s.baseCtx, noticeTimeout)
 	defer cancel()
 	switch n.Kind {
 	case store.NoticeEmail:

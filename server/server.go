@@ -91,19 +91,23 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		_ = s.store.Close()
 		return nil, err
 	}
-	if s.shared != nil {
-		if err := s.shared.Listen(ctx, s.onNotice); err != nil {
-			_ = s.webhooks.Close(ctx)
-			_ = s.store.Close()
-			return nil, err
-		}
-	}
 	if err := s.listen(); err != nil {
 		_ = s.webhooks.Close(ctx)
 		_ = s.store.Close()
 		return nil, err
 	}
 	s.baseCtx, s.cancel = context.WithCancel(context.Background())
+	if s.shared != nil {
+		// Notices use baseCtx: listen once it exists.
+		if err := s.shared.Listen(s.baseCtx, s.onNotice); err != nil {
+			s.cancel()
+			s.httpListener.Close()
+			s.smtpListener.Close()
+			_ = s.webhooks.Close(ctx)
+			_ = s.store.Close()
+			return nil, err
+		}
+	}
 	s.httpServer = &http.Server{
 		Handler:           s.probes(s.routes()),
 		ReadHeaderTimeout: 10 * time.Second,

@@ -138,7 +138,8 @@ func TestReplicaCrashLosesNoMail(t *testing.T) {
 			for i := range perConn {
 				subject := fmt.Sprintf("crash-%d-%d", c, i)
 				sent.Add(1)
-				if err := sendOne(client, inbox.EmailAddress, subject); err != nil {
+				msg := fmt.Sprintf("From: sender@example.org\r\nTo: %s\r\nSubject: %s\r\n\r\nbody of %s\r\n", inbox.EmailAddress, subject, subject)
+				if err := sendOn(client, inbox.EmailAddress, msg); err != nil {
 					return // the replica died under this connection
 				}
 				accepted.Store(subject, true)
@@ -221,22 +222,6 @@ func TestReplicaCrashLosesNoMail(t *testing.T) {
 	}
 	t.Logf("crash: %d sent, %d answered 250, %d stored (of %d listed), %d streamed on the survivor, %d webhook deliveries, %d repeated",
 		sent.Load(), len(want), stored, len(listed), len(seen), len(deliveries)+duplicates, duplicates)
-}
-
-// sendOne sends one mail on an open SMTP connection.
-func sendOne(c *smtp.Client, to, subject string) error {
-	if err := c.Mail("sender@example.org"); err != nil {
-		return err
-	}
-	if err := c.Rcpt(to); err != nil {
-		return err
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "From: sender@example.org\r\nTo: %s\r\nSubject: %s\r\n\r\nbody of %s\r\n", to, subject, subject)
-	return w.Close()
 }
 
 // openReplicaStream sends the email ids of a replica's event stream to out.
