@@ -258,3 +258,43 @@ func TestProbes(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreOutage: while the database refuses connections SMTP answers 451
+// and /readyz 503; once it is back, mail is taken again.
+func TestStoreOutage(t *testing.T) {
+	storeURL := pg.NewDatabase(t)
+	srv, a := startServer(t, onStore(storeURL))
+	in := a.createPlain(nil)
+	admin, err := pgx.Connect(context.Background(), pg.URL("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	db := storeURL[strings.LastIndexByte(storeURL, '/')+1:]
+	setConnections := func(allow bool) {
+		t.Helper()
+		if _, err := admin.Exec(context.Background(), "ALTER DATABASE "+pgx.Identifier{db}.Sanitize()+" WITH ALLOW_CONNECTIONS "+map[bool]string{true: "true", false: "false"}[allow]); err != nil {
+			t.Fatal(err)
+		}
+		if !allow {
+			if _, err := admin.Exec(context.Background(), "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", db); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	setConnections(false)
+	err = sendMail(srv.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, simpleMessage(in.EmailAddress, "during the outage"))
+	if smtpCode(err) != 451 {
+		t.Fatalf("SMTP during the outage: %v, want 451", err)
+	}
+	if resp, err := http.Get(srv.URL() + "/readyz"); err != nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("/readyz during the outage: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	setConnections(true)
+	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "after the outage"))
+	if list := a.emails(in.EmailAddress, false); len(list) != 1 {
+		t.Fatalf("%d emails after the outage, want the one sent after it", len(list))
+	}
+}
