@@ -19,8 +19,8 @@ func authBadge(st *theme.Styles, m model.Email) (string, lipgloss.Style) {
 	if !m.HasContent || m.Problem != "" {
 		return "", st.Muted
 	}
-	v := verdictOf(m.AuthResults)
-	return v.badge(), v.style(st)
+	v := m.AuthResults.Verdict()
+	return v.Badge(), verdictStyle(st, v)
 }
 
 // authNotice is the line shown instead of a report when there is none to
@@ -42,8 +42,8 @@ func verdictLine(st *theme.Styles, m model.Email) string {
 	if n := authNotice(st, m); n != "" {
 		return n
 	}
-	v := verdictOf(m.AuthResults)
-	return v.style(st).Render(v.heading()) + st.Muted.Render("  "+v.explanation())
+	v := m.AuthResults.Verdict()
+	return verdictStyle(st, v).Render(v.Heading()) + st.Muted.Render("  "+v.Explanation())
 }
 
 // authIndent is where the details of a check start.
@@ -59,10 +59,10 @@ func authReportLines(ctx *ui.Context, m model.Email, width int) []string {
 	a := m.AuthResults
 	v := a.Validate()
 	out := ui.Wrap(verdictLine(st, m), width)
-	if len(v.Skipped) > 0 && verdictOf(a) != verdictNotChecked {
+	if len(v.Skipped) > 0 && a.Verdict() != model.VerdictNotChecked {
 		out = append(out, ui.WrapStyled(st.AuthSkipped.Render, "skipped (informational): "+strings.Join(v.Skipped, ", "), width)...)
 	}
-	if verdictOf(a) == verdictNoResults {
+	if a.Verdict() == model.VerdictNoResults {
 		return out
 	}
 	out = append(out, "")

@@ -3,14 +3,11 @@ package mail
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"maps"
-	"mime"
 	"slices"
 	"strings"
 
-	"golang.org/x/text/encoding/htmlindex"
-
+	"sandview/internal/mimeword"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -25,13 +22,8 @@ type header struct{ name, value string }
 // line that is neither a field nor a continuation is kept with no name.
 func parseHeaders(raw []byte) []header {
 	var out []header
-	decoder := &mime.WordDecoder{CharsetReader: charsetReader}
 	add := func(name, value string) {
-		if strings.Contains(value, "=?") {
-			if decoded, err := decoder.DecodeHeader(value); err == nil {
-				value = decoded
-			}
-		}
+		value = mimeword.Decode(value)
 		out = append(out, header{name: model.SanitizeLine(name), value: model.SanitizeLine(strings.TrimSpace(value))})
 	}
 	var name, value string
@@ -66,16 +58,6 @@ func parseHeaders(raw []byte) []header {
 		add(name, value)
 	}
 	return out
-}
-
-// charsetReader decodes the charset of an encoded word; an unknown one is
-// passed through (sanitizing makes invalid bytes visible).
-func charsetReader(charset string, input io.Reader) (io.Reader, error) {
-	enc, err := htmlindex.Get(charset)
-	if err != nil {
-		return input, nil
-	}
-	return enc.NewDecoder().Reader(input), nil
 }
 
 // summaryFields are the headers the summary at the top of the Headers tab

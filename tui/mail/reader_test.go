@@ -106,32 +106,6 @@ func TestViewHTMLInBrowser(t *testing.T) {
 	}
 }
 
-func TestVerdicts(t *testing.T) {
-	res := func(spf, dkim, dmarc string) model.AuthResults {
-		return model.AuthResults{SPF: &model.SPFResult{Result: spf}, DKIM: []model.DKIMResult{{Result: dkim}}, DMARC: &model.DMARCResult{Result: dmarc}}
-	}
-	cases := []struct {
-		auth model.AuthResults
-		want verdict
-	}{
-		{res("pass", "pass", "pass"), verdictPassed},
-		{res("none", "none", "none"), verdictNotVerified},
-		{res("neutral", "pass", "temperror"), verdictNotVerified},
-		{res("softfail", "none", "none"), verdictFailed},
-		{res("pass", "permerror", "pass"), verdictFailed},
-		{res("skipped", "skipped", "skipped"), verdictNotChecked},
-		{res("pass", "skipped", "skipped"), verdictNotVerified},
-		{model.AuthResults{}, verdictNoResults},
-		{model.AuthResults{DKIM: []model.DKIMResult{{Result: "fail"}, {Result: "pass"}}, SPF: &model.SPFResult{Result: "pass"},
-			DMARC: &model.DMARCResult{Result: "pass"}, ReverseDNS: &model.ReverseDNSResult{Result: "fail"}}, verdictPassed},
-	}
-	for _, c := range cases {
-		if got := verdictOf(c.auth); got != c.want {
-			t.Errorf("%+v: verdict %q, want %q", c.auth.Validate(), got.heading(), c.want.heading())
-		}
-	}
-}
-
 // TestAuthPaneIsOneLineUntilExpanded checks that the auth pane beside the
 // reader gives the body the room, and that a opens the report in it.
 func TestAuthPaneIsOneLineUntilExpanded(t *testing.T) {
