@@ -134,11 +134,6 @@ func (k KeyMap) Groups() []Group {
 	}
 }
 
-// ShortHelp is the key line of the screen when no pane has its own.
-func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Open, k.Search, k.New, k.Webhooks, k.Log, k.Help, k.Quit}
-}
-
 // FullHelp is the help shown by `?`: the groups' bindings, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding { return Columns(k.Groups()) }
 

@@ -43,7 +43,7 @@ func TestNoDuplicateKeys(t *testing.T) {
 
 // TestEveryBindingHasHelp checks that every binding can be shown in help.
 func TestEveryBindingHasHelp(t *testing.T) {
-	groups := [][]key.Binding{Default().ShortHelp(), DefaultForm().ShortHelp(), DefaultPrompt().ShortHelp(), DefaultConfirm().ShortHelp(),
+	groups := [][]key.Binding{DefaultForm().ShortHelp(), DefaultPrompt().ShortHelp(), DefaultConfirm().ShortHelp(),
 		DefaultWebhook().ShortHelp(), DefaultWebhookForm().ShortHelp()}
 	groups = append(groups, Default().FullHelp()...)
 	groups = append(groups, DefaultWebhook().FullHelp()...)

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/keys"
@@ -39,14 +38,6 @@ func NewContext(th theme.Theme, clock func() time.Time) *Context {
 
 // Styles is a shorthand for the theme's named styles.
 func (c *Context) Styles() *theme.Styles { return &c.Theme.Styles }
-
-// KeyHelp returns the bubbles help view, which draws key bindings, in the
-// theme's styles.
-func (c *Context) KeyHelp() help.Model {
-	h := help.New()
-	h.Styles = c.Theme.Help()
-	return h
-}
 
 // Advance reads the clock and drops a status message whose time is up.
 func (c *Context) Advance() {
