@@ -34,6 +34,8 @@ func engineConfig(o Options) delivery.Config {
 		PollingJitterFactor:      o.PollingJitterFactor,
 		ReconnectInterval:        o.SSEReconnectInterval,
 		MaxReconnectAttempts:     o.SSEMaxReconnectAttempts,
+		MaxReconnectDelay:        o.SSEMaxReconnectDelay,
+		ReconnectJitter:          o.SSEReconnectJitter,
 	}
 }
 
@@ -124,6 +126,20 @@ func (ec engineClient) ReportFallback(cause error) {
 	})
 }
 
+func (ec engineClient) InboxGone(err error) bool {
+	var gone *InboxNotFoundError
+	return errors.As(err, &gone)
+}
+
+func (ec engineClient) StreamRefused(err error) bool {
+	var status *APIError
+	if !errors.As(err, &status) {
+		return false
+	}
+	code := status.StatusCode
+	return code >= 400 && code < 500 && code != http.StatusRequestTimeout && code != http.StatusTooManyRequests
+}
+
 // engineInbox is a loaded inbox as the delivery engine sees it.
 type engineInbox struct{ in *Inbox }
 
@@ -154,8 +170,6 @@ func (ei engineInbox) Poll(ctx context.Context) (delivery.Poll, error) {
 		if errors.As(err, &limited) {
 			p.RateLimited, p.RetryAfter = true, limited.RetryAfter
 		}
-		var gone *InboxNotFoundError
-		p.InboxGone = errors.As(err, &gone)
 		return p, err
 	}
 	return delivery.Poll{EmailsHash: status.EmailsHash}, nil

@@ -35,7 +35,6 @@ func TestCorpusScreensAreWidthExact(t *testing.T) {
 					t.Helper()
 					checked.assertScreenExact(t, m.Name+", "+what, h.view(), size[0], size[1], h.app.bodyTop())
 				}
-				h.Press("tab")
 				check("the list")
 				h.Press("enter")
 				check("the body")

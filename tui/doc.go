@@ -9,6 +9,14 @@
 // (package feed) turns what the client pushes into messages; the service
 // adapter (service.go) is the only code here that holds the client.
 //
+// The program checks the API key at start and shows what to do when the
+// server refuses it (conn.go); the status bar says "connecting…" from the
+// first frame, and why a reconnect waits. It looks at the keystore every
+// few seconds, so inboxes the CLI saves appear; `!` shows the log of status
+// messages. When it ends, the built-in webhook receiver's webhooks are
+// deleted. ClientOptions are the reconnect settings it wants of its
+// client.
+//
 // Width: every string from the service is sanitized (model.SanitizeText,
 // SanitizeLine) once, as it enters, and every width is measured with
 // model.TextWidth; panes are drawn to their exact size and put side by

@@ -86,7 +86,7 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 		fmt.Fprintln(os.Stderr, tui.NoServerScreen())
 		return &exitError{code: exitUsage, err: errNoServer}
 	}
-	s, err := openSession(ctx, g, url, apiKey)
+	s, err := openSession(ctx, g, url, apiKey, tui.ClientOptions()...)
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 		_ = srv.Shutdown(shutdownCtx)
 	}()
 
-	s, err := openSession(ctx, g, srv.URL(), apiKey)
+	s, err := openSession(ctx, g, srv.URL(), apiKey, tui.ClientOptions()...)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 	cfg := tui.Config{
 		Client: s.client, Keystore: s.keystore,
 		ServerLabel: "local " + srv.HTTPAddr(),
-		SMTPHint:    fmt.Sprintf("send mail to %s via SMTP %s", inbox.Address(), srv.SMTPAddr()),
+		SMTPAddr:    srv.SMTPAddr(),
 	}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error { return deliverDemo(ctx, s.client, inbox, srv.SMTPAddr()) }

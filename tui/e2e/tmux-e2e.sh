@@ -4,7 +4,9 @@
 # opened, the auth tab is shown; hostile mails of the corpus (soft hyphens,
 # a ZWJ family, CJK, a newsletter preheader) are sent over SMTP and opened,
 # and every pane row tmux shows must be exactly the terminal's width with
-# the border in the last column; the program quits cleanly.
+# the border in the last column; a search keeps one of two mails, two
+# marked mails are deleted at once (`email list --search` agrees); q closes
+# the reader, then the program quits cleanly.
 # Usage: tui/e2e/tmux-e2e.sh path/to/sandview
 set -euo pipefail
 
@@ -75,8 +77,7 @@ subject="e2e-$((RANDOM % 9000 + 1000))"
 "$bin" send --to "$address" --subject "$subject" --text "body of the e2e mail" --smtp "127.0.0.1:$smtp_port" >/dev/null
 wait_for "the mail on screen" on_screen "$subject"
 
-# Focus the message list, open the mail, show the auth tab.
-tmux send-keys -t "$session" Tab
+# The message list has the keyboard: open the mail, show the auth tab.
 tmux send-keys -t "$session" Enter
 wait_for "the body" on_screen "body of the e2e mail"
 tmux send-keys -t "$session" 6
@@ -107,11 +108,11 @@ send_eml() {
 }
 
 # open_newest NAME LISTED BODY: wait for LISTED (the sender or subject of
-# mail NAME) in the list, open the newest mail (at the top of the list)
-# and check the borders in its body and headers tabs.
+# mail NAME) in the list, close the reader (q), open the newest mail (at
+# the top of the list) and check the borders in its body and headers tabs.
 open_newest() {
   wait_for "$1 in the list" on_screen "$2"
-  tmux send-keys -t "$session" 1 g Enter
+  tmux send-keys -t "$session" q 1 g Enter
   wait_for "the body of $1" on_screen "$3"
   borders_aligned || fail "$1: a row is not as wide as the terminal (body)"
   tmux send-keys -t "$session" 2
@@ -143,7 +144,46 @@ tmux send-keys -t "$session" 1 h
 wait_for "the HTML view" on_screen "Body·html"
 borders_aligned || fail "preheader.eml: a row is not as wide as the terminal (HTML)"
 
+# Search: of two mails, subject:…-one keeps one. Then mark both with a
+# search for their shared word and delete them with one confirmation.
+bulk="bulk$((RANDOM % 9000 + 1000))"
+for n in one two; do
+  "$bin" send --to "$address" --subject "$bulk-$n" --text "bulk mail $n" --smtp "127.0.0.1:$smtp_port" >/dev/null
+done
+wait_for "the two bulk mails" on_screen "$bulk-two"
+wait_for "the first bulk mail" on_screen "$bulk-one"
+"$bin" email list --inbox "$address" --search "subject:$bulk-one" | grep -q "$bulk-one"   || fail "email list --search did not find $bulk-one"
+tmux send-keys -t "$session" q /
+tmux send-keys -t "$session" -l "subject:$bulk-one"
+tmux send-keys -t "$session" Enter
+wait_for "the search result" on_screen "1 match of"
+screen | grep -qF -- "$bulk-two" && fail "the search kept $bulk-two"
+tmux send-keys -t "$session" /
+tmux send-keys -t "$session" C-u
+tmux send-keys -t "$session" -l "subject:$bulk"
+tmux send-keys -t "$session" Enter
+wait_for "both bulk mails found" on_screen "2 matches of"
+tmux send-keys -t "$session" '*'
+wait_for "the marks" on_screen "2 marked"
+tmux send-keys -t "$session" d
+wait_for "one confirmation for both" on_screen "Delete 2 marked emails on the server?"
+tmux send-keys -t "$session" y
+wait_for "the bulk delete" on_screen "deleted 2 emails"
+gone_from_server() { "$bin" email list --inbox "$address" --search "subject:$bulk" | grep -q "no emails yet"; }
+wait_for "the deleted mails gone from the server" gone_from_server
+borders_aligned || fail "a row is not as wide as the terminal (search)"
+
+# Clear the search, open the newest mail; q only closes the reader, the
+# next q quits from the list.
+tmux send-keys -t "$session" /
+tmux send-keys -t "$session" C-u Enter
+wait_for "the search cleared" on_screen "Messages 1/"
+tmux send-keys -t "$session" g Enter
+wait_for "the newest mail open" on_screen "This week: three stories"
+tmux send-keys -t "$session" q
+wait_for "the list focused" on_screen "enter open"
+test -s "$work/exit" && fail "q in the reader quit"
 tmux send-keys -t "$session" q
 wait_for "a clean exit" test -s "$work/exit"
 grep -qx "exit=0" "$work/exit" || fail "sandview exited with $(cat "$work/exit")"
-echo "e2e: ok (mail shown, opened, auth tab, hostile mails width-exact, clean quit)"
+echo "e2e: ok (mail shown, opened, auth tab, hostile mails width-exact, search, bulk delete, clean quit)"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -29,14 +30,24 @@ type commands struct {
 	temp *tempDir
 	// hyperlinks makes the links of HTML parts OSC 8 hyperlinks.
 	hyperlinks bool
+	// getenv reads the environment ($TMUX, $SHELL); run runs tmux and the
+	// pipe's shell.
+	getenv func(string) string
+	run    Runner
 }
 
 func (c commands) call() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(c.ctx, requestTimeout)
 }
 
-// inboxesLoadedMsg carries the inboxes the client holds.
-type inboxesLoadedMsg struct{ inboxes []model.Inbox }
+// inboxesLoadedMsg carries the inboxes the client holds after a rescan,
+// the loaded ones whose keystore files vanished, and why the keystore
+// could not all be read.
+type inboxesLoadedMsg struct {
+	inboxes  []model.Inbox
+	vanished []string
+	err      error
+}
 
 // emailsLoadedMsg carries every email of an inbox (newest first). err joins
 // per-email failures (the emails are still listed, with Problem set) or
@@ -74,20 +85,18 @@ type inboxDeletedMsg struct {
 	err     error
 }
 
-// emailDeletedMsg reports the end of an email deletion.
-type emailDeletedMsg struct {
-	address, id string
-	err         error
-}
-
-// markedReadMsg reports the end of PATCH read.
-type markedReadMsg struct {
-	address, id string
-	err         error
-}
-
-func (c commands) loadInboxes() tea.Cmd {
-	return func() tea.Msg { return inboxesLoadedMsg{inboxes: c.svc.Inboxes()} }
+// rescan loads what the keystore gained (see Service.Rescan); without
+// force, a keystore that did not change sends nothing.
+func (c commands) rescan(force bool) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		changed, vanished, err := c.svc.Rescan(ctx, force)
+		if !changed && !force && err == nil {
+			return nil
+		}
+		return inboxesLoadedMsg{inboxes: c.svc.Inboxes(), vanished: vanished, err: err}
+	}
 }
 
 func (c commands) loadEmails(address string) tea.Cmd {
@@ -120,26 +129,19 @@ func (c commands) loadRaw(address, id string) tea.Cmd {
 	}
 }
 
-func (c commands) markRead(address, id string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := c.call()
-		defer cancel()
-		return markedReadMsg{address: address, id: id, err: c.svc.MarkRead(ctx, address, id)}
-	}
-}
-
-func (c commands) deleteEmail(address, id string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := c.call()
-		defer cancel()
-		return emailDeletedMsg{address: address, id: id, err: c.svc.DeleteEmail(ctx, address, id)}
-	}
-}
-
+// createInbox creates an inbox; a bare local part ("qa-run-17") gets the
+// default domain.
 func (c commands) createInbox(opts client.CreateInboxOptions) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.call()
 		defer cancel()
+		if isLocalPart(opts.EmailAddress) {
+			domain, err := c.svc.DefaultDomain(ctx)
+			if err != nil {
+				return inboxAddedMsg{verb: "created", err: fmt.Errorf("find the domain for %s: %w", opts.EmailAddress, err)}
+			}
+			opts.EmailAddress += "@" + domain
+		}
 		inbox, err := c.svc.CreateInbox(ctx, opts)
 		return inboxAddedMsg{inbox: inbox, verb: "created", err: err}
 	}
@@ -185,26 +187,6 @@ func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 	}
 }
 
-func (c commands) saveRaw(address, id, subject, dir string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := c.call()
-		defer cancel()
-		raw, err := c.svc.Raw(ctx, address, id)
-		if err != nil {
-			return ui.PromptDoneMsg{Err: fmt.Errorf("fetch the raw source: %w", err)}
-		}
-		name := subject
-		if name == "" {
-			name = id
-		}
-		path, err := saveUnique(expandHome(dir), name+".eml", "message.eml", raw, 0o644)
-		if err != nil {
-			return ui.PromptDoneMsg{Err: err}
-		}
-		return ui.PromptDoneMsg{Status: "saved " + path}
-	}
-}
-
 // openLink opens an http, https or mailto link with the system opener.
 func (c commands) openLink(link string) tea.Cmd {
 	return func() tea.Msg {
@@ -234,6 +216,12 @@ func (c commands) openAttachment(a model.Attachment) tea.Cmd {
 		}
 		return ui.StatusMsg{Text: "opened " + path, Level: ui.LevelSuccess}
 	}
+}
+
+// isLocalPart reports whether an address asked for is a bare local part:
+// no @ and no dot (a dot makes it a domain).
+func isLocalPart(address string) bool {
+	return address != "" && !strings.ContainsAny(address, "@.")
 }
 
 // expandHome replaces a leading ~/ with the home directory.

@@ -33,9 +33,12 @@ type reader struct {
 	scroll  ui.Scroller
 	drawn   contentKey // what the scroller holds
 	chosen  [2]int     // the lines of the chosen row of a list tab
-	width   int
-	height  int
-	focused bool
+	find    messageFind
+	// lastPipe is the command the message was last piped to.
+	lastPipe string
+	width    int
+	height   int
+	focused  bool
 }
 
 // contentKey is everything the tab content depends on: the lines are laid
@@ -70,7 +73,7 @@ func (r *reader) SetSize(width, height int) {
 // SetFocus tells the pane whether it has the keyboard.
 func (r *reader) SetFocus(focused bool) { r.focused = focused }
 
-func (r *reader) contentHeight() int { return max(r.height-2-headerHeight, 1) }
+func (r *reader) contentHeight() int { return max(r.height-2-headerHeight-r.find.lines(), 1) }
 
 // open shows another email.
 func (r *reader) open(address, id string) {
@@ -81,6 +84,8 @@ func (r *reader) open(address, id string) {
 	r.choice = 0
 	r.scroll.ScrollTo(0)
 	r.source.reset(id)
+	r.find.reset()
+	r.scroll.SetHeight(r.contentHeight())
 }
 
 // close shows no email.
@@ -128,6 +133,10 @@ func (r *reader) loadRaw() tea.Cmd {
 // HandleKey scrolls the content (or moves the choice of a list tab) and
 // acts on the open email.
 func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if r.find.typing {
+		r.findKey(msg)
+		return nil, true
+	}
 	k := r.ctx.Keys
 	open, found := r.email()
 	switch {
@@ -143,19 +152,13 @@ func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		r.move(open, found, -1<<30)
 	case key.Matches(msg, k.Bottom):
 		r.move(open, found, 1<<30)
-	case key.Matches(msg, k.Delete):
-		if found {
-			r.acts.confirmDeleteEmail(r.entry(), open.ID)
-		}
-	case key.Matches(msg, k.MarkUnread):
-		if found {
-			return r.acts.toggleRead(r.entry(), open.ID), true
-		}
 	case key.Matches(msg, k.Copy) && r.tab == tabLinks && found && r.choice < len(r.html.links(open)):
 		link := r.html.links(open)[r.choice]
-		r.ctx.Flash("copied link "+link+" (OSC 52)", ui.LevelSuccess)
-		return tea.SetClipboard(link), true
+		return r.cmds.copyText(link, "link "+link), true
 	default:
+		if cmd, ok := r.readerKey(msg); ok {
+			return cmd, true
+		}
 		if cmd, ok := r.acts.inboxKey(msg); ok {
 			return cmd, true
 		}
@@ -224,9 +227,7 @@ func (r *reader) promptSave(open model.Email) {
 			defaultSaveDir(), func(dir string) tea.Cmd { return r.cmds.saveAttachment(a, dir) }))
 		return
 	}
-	address, id, subject := r.address, open.ID, open.Subject
-	r.ctx.Open(ui.NewPrompt(r.ctx, "Save as .eml", "Directory to save the raw source (RFC 5322) in (an existing file is never overwritten).",
-		defaultSaveDir(), func(dir string) tea.Cmd { return r.cmds.saveRaw(address, id, subject, dir) }))
+	r.acts.promptSaveEmails([]target{{entry: r.entry(), email: open}})
 }
 
 // move scrolls the content by delta lines, or moves the choice of a list
@@ -296,7 +297,11 @@ func (r *reader) View() string {
 	if p := r.scroll.Percent(); p >= 0 {
 		title = fmt.Sprintf("Message %d%%", p)
 	}
-	return ui.Frame(r.ctx, title, r.focused, r.width, r.height, append(head, r.scroll.Visible()...))
+	body := append(head, r.markFound(r.scroll.Visible(), r.scroll.Offset())...)
+	if r.find.active() {
+		body = append(body, r.findLine(inner))
+	}
+	return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
 }
 
 // head is the summary above the tabs: from, to, subject and date.
@@ -362,14 +367,30 @@ func (r *reader) tabLine(m model.Email, width int) string {
 	return sb.String()
 }
 
-// ShortHelp lists the pane's keys.
+// ShortHelp lists the keys of the pane and of the tab shown; the
+// search's while it is typed.
 func (r *reader) ShortHelp() []key.Binding {
 	k := r.ctx.Keys
-	return []key.Binding{k.Up, k.Down, k.Back, k.OpenLink, k.Save, k.ToggleHTML, k.ViewHTML, k.Delete}
+	if r.find.typing {
+		return []key.Binding{k.Open, k.Back}
+	}
+	if r.find.text != "" {
+		return []key.Binding{k.NextMatch, k.PrevMatch, k.Back, k.Down, k.Up, k.NextMessage, k.PrevMessage}
+	}
+	switch r.tab {
+	case tabLinks:
+		return []key.Binding{k.Down, k.Up, k.OpenLink, k.Copy, k.NextMessage, k.PrevMessage, k.Back}
+	case tabAttachments:
+		return []key.Binding{k.Down, k.Up, k.Save, k.SaveAll, k.OpenLink, k.NextMessage, k.PrevMessage, k.Back}
+	case tabRaw, tabHeaders:
+		return []key.Binding{k.Down, k.Up, k.Search, k.Pipe, k.Save, k.NextMessage, k.PrevMessage, k.Back}
+	}
+	return []key.Binding{k.Down, k.HalfPageDown, k.Search, k.NextMessage, k.PrevMessage, k.ToggleHTML, k.OpenLink, k.Pipe, k.Delete, k.Back}
 }
 
 // FullHelp lists the pane's keys in columns.
 func (r *reader) FullHelp() [][]key.Binding {
 	k := r.ctx.Keys
-	return [][]key.Binding{k.ListKeyMap.ShortHelp(), k.Tabs(), {k.Back, k.OpenLink, k.Save, k.ToggleHTML, k.ViewHTML, k.Delete, k.MarkUnread, k.Copy}}
+	return [][]key.Binding{k.ListKeyMap.ShortHelp(), k.Tabs(), {k.Back, k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch,
+		k.OpenLink, k.Save, k.SaveAll, k.ToggleHTML, k.ViewHTML, k.Pipe, k.Mark, k.Delete, k.MarkUnread, k.Copy}}
 }

@@ -41,7 +41,7 @@ func openBig(b testing.TB, t tab) *harness {
 	h.svc.SetEmails(tuitest.DemoAddr, []model.Email{m})
 	h.svc.SetRaw(m.ID, raw)
 	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{m}})
-	h.Press("tab", "enter", fmt.Sprint(int(t)+1), "tab")
+	h.Press("enter", fmt.Sprint(int(t)+1))
 	if !h.s.reader.focused {
 		b.Fatal("the reader is not focused")
 	}
@@ -88,7 +88,7 @@ func BenchmarkFirstRenderNewsletter(b *testing.B) {
 	one, two := mail.Email, mail.Email
 	one.ID, two.ID = "n1", "n2"
 	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{one, two}})
-	h.Press("tab", "enter", "h")
+	h.Press("enter", "h")
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

@@ -41,7 +41,7 @@ func TestParseHeadersAsSent(t *testing.T) {
 
 func TestHeadersTabShowsHeadersAsSent(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "enter", "2")
+	h.Press("enter", "2")
 	if !h.svc.Called("raw demo@sandbox.test e1") {
 		t.Fatalf("the headers tab did not fetch the raw source: %v", h.svc.Calls())
 	}
@@ -70,7 +70,7 @@ func TestViewHTMLInBrowser(t *testing.T) {
 	e.HTML = `<html><head><meta http-equiv="refresh" content="0;url=https://evil.test/"><base href="https://evil.test/">` +
 		`<script>alert(1)</script></head><body><p>Hi <img src="https://tracker.test/p.gif"></p></body></html>`
 	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{e}})
-	h.Press("tab", "enter", "v")
+	h.Press("enter", "v")
 	var path string
 	for _, c := range h.svc.Calls() {
 		if p, ok := strings.CutPrefix(c, "open "); ok {
@@ -110,7 +110,7 @@ func TestViewHTMLInBrowser(t *testing.T) {
 // reader gives the body the room, and that a opens the report in it.
 func TestAuthPaneIsOneLineUntilExpanded(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "down", "enter")
+	h.Press("down", "enter")
 	if h.s.lay.auth.H != authCollapsedHeight {
 		t.Fatalf("auth pane is %d lines", h.s.lay.auth.H)
 	}
@@ -137,7 +137,7 @@ func TestAuthReportWordsAndWrapping(t *testing.T) {
 		DKIM: []model.DKIMResult{{Result: "neutral", Domain: "example.com", Signature: sig}},
 	}
 	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{e}})
-	h.Press("tab", "enter", "6")
+	h.Press("enter", "6")
 	view := h.shown()
 	for _, want := range []string{"~ NOT VERIFIED", "~ none (no record)", "~ neutral (inconclusive)"} {
 		if !strings.Contains(view, want) {
@@ -174,7 +174,7 @@ func TestTabsKeepTheirLayout(t *testing.T) {
 
 func TestLinksTabNumbersLikeTheBody(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "enter", "h")
+	h.Press("enter", "h")
 	if !strings.Contains(h.shown(), "link [1]") {
 		t.Fatalf("the HTML view does not number its link:\n%s", h.shown())
 	}
@@ -199,7 +199,7 @@ func TestHyperlinksOpenAndCloseOnEachLine(t *testing.T) {
 	s.SetSize(100, 40)
 	d := tuitest.ScreenDriver(t, ctx, s)
 	d.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
-	d.Press("tab", "enter", "h", "tab")
+	d.Press("enter", "h")
 	links := 0
 	for range 40 {
 		for i, line := range strings.Split(s.View(), "\n") {
@@ -224,7 +224,7 @@ func TestHyperlinksOpenAndCloseOnEachLine(t *testing.T) {
 
 func TestHeadersTabFallsBackToTheServersSummary(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "down", "enter", "2") // e2 has no raw source on the fake service
+	h.Press("down", "enter", "2") // e2 has no raw source on the fake service
 	view := h.shown()
 	for _, want := range []string{"Could not fetch the raw source", "The server's summary", "X-Evil"} {
 		if !strings.Contains(view, want) {

@@ -21,6 +21,9 @@ func (s *Scroller) SetHeight(height int) {
 	s.ScrollTo(s.offset)
 }
 
+// Lines are the lines scrolled over.
+func (s *Scroller) Lines() []string { return s.lines }
+
 // Len is the number of lines.
 func (s *Scroller) Len() int { return len(s.lines) }
 

@@ -168,7 +168,7 @@ func (p *detail) lines(h model.Webhook) []string {
 	switch {
 	case h.Stats != nil:
 		s := h.Stats
-		row("Stats", fmt.Sprintf("%d deliveries · %d ok · %d failed", s.TotalDeliveries, s.SuccessfulDeliveries, s.FailedDeliveries), st.Value.Render)
+		row("Stats", fmt.Sprintf("%s · %d ok · %d failed", ui.Plural(s.TotalDeliveries, "delivery", "deliveries"), s.SuccessfulDeliveries, s.FailedDeliveries), st.Value.Render)
 	case p.store.fullErr[h.ID] != "":
 		row("Stats", "unavailable: "+p.store.fullErr[h.ID], st.FieldError.Render)
 	default:
