@@ -71,14 +71,14 @@ func (ec engineClient) OpenStream(ctx context.Context, hashes []string) (io.Read
 		err = context.Cause(ctx)
 	}
 	if err != nil {
-		cause := context.Cause(ctx)
+		cause := context.Cause(ctx) // nil unless ctx ended: read before cancelling it
 		cancel(nil)
 		switch {
 		case errors.Is(cause, errConnectTimeout):
 			return nil, &SSEError{Err: &TimeoutError{Op: "open the event stream", After: c.opts.SSEConnectionTimeout}}
 		case c.ctx.Err() != nil:
 			return nil, ErrClientClosed
-		case ctx.Err() != nil:
+		case cause != nil:
 			return nil, cause
 		}
 		return nil, &SSEError{Err: &NetworkError{URL: c.baseURL, Err: err}}
