@@ -30,7 +30,7 @@ type eventProxy struct {
 	*httptest.Server
 	rp      *httputil.ReverseProxy
 	mu      sync.Mutex
-	mode    string // "", "503" or "hang"
+	mode    string // "", "503", "400" or "hang"
 	queries []string
 	syncs   atomic.Int64
 	// syncStatus, when non-zero, is answered to /sync requests.
@@ -101,6 +101,10 @@ func (p *eventProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		case "hang":
 			<-r.Context().Done()
+			return
+		case "400": // a deployment that knows none of the hashes
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"statusCode":400,"message":"No matching inbox hashes","error":"Bad Request"}`)
 			return
 		}
 	}

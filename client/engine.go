@@ -34,6 +34,8 @@ func engineConfig(o Options) delivery.Config {
 		PollingJitterFactor:      o.PollingJitterFactor,
 		ReconnectInterval:        o.SSEReconnectInterval,
 		MaxReconnectAttempts:     o.SSEMaxReconnectAttempts,
+		MaxReconnectDelay:        o.SSEMaxReconnectDelay,
+		ReconnectJitter:          o.SSEReconnectJitter,
 	}
 }
 
@@ -69,14 +71,14 @@ func (ec engineClient) OpenStream(ctx context.Context, hashes []string) (io.Read
 		err = context.Cause(ctx)
 	}
 	if err != nil {
-		cause := context.Cause(ctx)
+		cause := context.Cause(ctx) // nil unless ctx ended: read before cancelling it
 		cancel(nil)
 		switch {
 		case errors.Is(cause, errConnectTimeout):
 			return nil, &SSEError{Err: &TimeoutError{Op: "open the event stream", After: c.opts.SSEConnectionTimeout}}
 		case c.ctx.Err() != nil:
 			return nil, ErrClientClosed
-		case ctx.Err() != nil:
+		case cause != nil:
 			return nil, cause
 		}
 		return nil, &SSEError{Err: &NetworkError{URL: c.baseURL, Err: err}}
@@ -124,6 +126,20 @@ func (ec engineClient) ReportFallback(cause error) {
 	})
 }
 
+func (ec engineClient) InboxGone(err error) bool {
+	var gone *InboxNotFoundError
+	return errors.As(err, &gone)
+}
+
+func (ec engineClient) StreamRefused(err error) bool {
+	var status *APIError
+	if !errors.As(err, &status) {
+		return false
+	}
+	code := status.StatusCode
+	return code >= 400 && code < 500 && code != http.StatusRequestTimeout && code != http.StatusTooManyRequests
+}
+
 // engineInbox is a loaded inbox as the delivery engine sees it.
 type engineInbox struct{ in *Inbox }
 
@@ -154,8 +170,6 @@ func (ei engineInbox) Poll(ctx context.Context) (delivery.Poll, error) {
 		if errors.As(err, &limited) {
 			p.RateLimited, p.RetryAfter = true, limited.RetryAfter
 		}
-		var gone *InboxNotFoundError
-		p.InboxGone = errors.As(err, &gone)
 		return p, err
 	}
 	return delivery.Poll{EmailsHash: status.EmailsHash}, nil

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -332,5 +333,27 @@ func TestWaitResultOrder(t *testing.T) {
 	}
 	if w.matched[0].ID != "c" {
 		t.Fatal("result reordered the waiter's own list")
+	}
+}
+
+// A stream that cannot be opened because nothing listens is an *SSEError
+// wrapping *NetworkError, never (nil, nil): the engine would read a nil body.
+func TestOpenStreamOnDeadServer(t *testing.T) {
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadURL := "http://" + listener.Addr().String()
+	listener.Close()
+	c, err := New(deadURL, "key", WithRetries(0, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	body, err := engineClient{c}.OpenStream(context.Background(), []string{"h"})
+	var sseErr *SSEError
+	var network *NetworkError
+	if body != nil || !errors.As(err, &sseErr) || !errors.As(err, &network) {
+		t.Fatalf("OpenStream on a dead server: body %v, err %v; want an *SSEError wrapping *NetworkError", body, err)
 	}
 }

@@ -112,7 +112,8 @@ func (i *Inbox) emailIDs(ctx context.Context) ([]string, error) {
 }
 
 // readList requests the inbox's list of email records and hands read a
-// decoder positioned at the first record (see decodeList).
+// decoder positioned at the first record (see decodeList). An answer that
+// the inbox is not found ends its watches (delivery stops: it is gone).
 func (i *Inbox) readList(ctx context.Context, opts ListOptions, read func(dec *json.Decoder) error) error {
 	err := i.c.do(ctx, request{
 		method:   http.MethodGet,
@@ -122,6 +123,10 @@ func (i *Inbox) readList(ctx context.Context, opts ListOptions, read func(dec *j
 		read:     func(body io.Reader) error { return decodeList(body, read) },
 	})
 	if err != nil {
+		var gone *InboxNotFoundError
+		if errors.As(err, &gone) {
+			i.c.engine.MarkGone(i.info.InboxHash, err)
+		}
 		return fmt.Errorf("list emails of %s: %w", i.info.EmailAddress, err)
 	}
 	return nil

@@ -17,13 +17,19 @@ type Monitor struct {
 
 	mu    sync.Mutex
 	sinks map[string]int // inbox hash -> sink id in the delivery engine
-	done  bool
+	// gone holds the inbox hashes the server no longer knows: they are
+	// not watched again.
+	gone map[string]bool
+	done bool
 }
 
+// inboxEmail is one event of a monitor: an email, or (ready) an inbox
+// starting to deliver, or (gone set) an inbox the server no longer knows.
 type inboxEmail struct {
 	inbox *Inbox
 	email model.Email
-	ready bool // not an email: the inbox started delivering
+	ready bool
+	gone  error
 }
 
 // WatchInboxes returns a monitor of the new mail of the inboxes (an empty
@@ -75,19 +81,20 @@ func (c *Client) WatchAll() (*Monitor, error) {
 }
 
 func (c *Client) newMonitor() *Monitor {
-	m := &Monitor{c: c, q: async.NewQueue[inboxEmail](nil), sinks: map[string]int{}}
+	m := &Monitor{c: c, q: async.NewQueue[inboxEmail](nil), sinks: map[string]int{}, gone: map[string]bool{}}
 	context.AfterFunc(c.ctx, m.q.Stop)
 	return m
 }
 
-// follow watches the inboxes of the list the monitor does not watch yet,
-// seeding in the background.
+// follow watches the inboxes of the list the monitor does not watch yet
+// (and that are not gone), seeding in the background.
 func (m *Monitor) follow(inboxes []*Inbox) error {
 	for _, in := range inboxes {
 		m.mu.Lock()
 		_, watching := m.sinks[in.info.InboxHash]
+		gone := m.gone[in.info.InboxHash]
 		m.mu.Unlock()
-		if watching {
+		if watching || gone {
 			continue
 		}
 		ids, err := m.c.subscribe(m.c.ctx, []*Inbox{in}, []delivery.Sink{m.sinkFor(in)}, false)
@@ -112,6 +119,13 @@ func (m *Monitor) sinkFor(in *Inbox) delivery.Sink {
 			m.mu.Unlock()
 		},
 		Ready: func() { m.q.Push(inboxEmail{inbox: in, ready: true}) },
+		Gone: func(err error) {
+			m.mu.Lock()
+			delete(m.sinks, hash)
+			m.gone[hash] = true
+			m.mu.Unlock()
+			m.q.Push(inboxEmail{inbox: in, gone: err})
+		},
 	}
 }
 
@@ -134,8 +148,23 @@ func (m *Monitor) On(fn func(*Inbox, model.Email)) {
 		return
 	}
 	m.q.Add(func(ev inboxEmail) {
-		if !ev.ready {
+		if !ev.ready && ev.gone == nil {
 			fn(ev.inbox, ev.email)
+		}
+	})
+}
+
+// OnGone adds a handler called, in order with the emails, when the server
+// turns out not to know an inbox any more (deleted, expired, or lost in a
+// restart of a server without persistence); err says how that was learnt.
+// The monitor stops watching the inbox and does not watch it again.
+func (m *Monitor) OnGone(fn func(in *Inbox, err error)) {
+	if fn == nil {
+		return
+	}
+	m.q.Add(func(ev inboxEmail) {
+		if ev.gone != nil {
+			fn(ev.inbox, ev.gone)
 		}
 	})
 }

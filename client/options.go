@@ -72,6 +72,13 @@ type Options struct {
 	SSEReconnectInterval    time.Duration
 	SSEMaxReconnectAttempts int
 	SSEConnectionTimeout    time.Duration
+	// SSEMaxReconnectDelay caps the doubling reconnect delay; zero (the
+	// default) leaves it uncapped as the contract has it (an hour at most).
+	SSEMaxReconnectDelay time.Duration
+	// SSEReconnectJitter takes up to this share (0 to 1) off each
+	// reconnect delay at random; zero (the default) keeps the delays
+	// exact.
+	SSEReconnectJitter float64
 
 	// HTTPClient is used for every request; nil means the client's own. Its
 	// Timeout, if any, applies on top of Options.Timeout (and would also cut
@@ -147,6 +154,17 @@ func WithSSE(reconnectInterval time.Duration, maxAttempts int, connectTimeout ti
 	}
 }
 
+// WithSSEBackoff caps the stream's doubling reconnect delay at maxDelay
+// (zero: uncapped) and takes up to the share jitter (0 to 1) off each
+// delay at random. An interactive program may want quick reconnects that
+// never wait long: WithSSE(time.Second, …) with WithSSEBackoff(30*time.Second, 0.3).
+func WithSSEBackoff(maxDelay time.Duration, jitter float64) Option {
+	return func(o *Options) {
+		o.SSEMaxReconnectDelay = maxDelay
+		o.SSEReconnectJitter = jitter
+	}
+}
+
 // validate reports the first option that cannot work.
 func (o Options) validate() error {
 	switch o.Strategy {
@@ -175,6 +193,10 @@ func (o Options) validate() error {
 		return fmt.Errorf("stream reconnect attempts must not be negative, got %d", o.SSEMaxReconnectAttempts)
 	case o.SSEConnectionTimeout <= 0:
 		return fmt.Errorf("stream connection timeout must be positive, got %s", o.SSEConnectionTimeout)
+	case o.SSEMaxReconnectDelay < 0:
+		return fmt.Errorf("stream max reconnect delay must not be negative, got %s", o.SSEMaxReconnectDelay)
+	case o.SSEReconnectJitter < 0 || o.SSEReconnectJitter > 1:
+		return fmt.Errorf("stream reconnect jitter must be between 0 and 1, got %g", o.SSEReconnectJitter)
 	}
 	return nil
 }

@@ -27,7 +27,8 @@ func TestDefaultsWithOnlyAnAPIKey(t *testing.T) {
 		o.PollingBackoffMultiplier != 1.5 || o.PollingJitterFactor != 0.3 {
 		t.Fatalf("polling %+v", o)
 	}
-	if o.SSEReconnectInterval != 5*time.Second || o.SSEMaxReconnectAttempts != 10 || o.SSEConnectionTimeout != 5*time.Second {
+	if o.SSEReconnectInterval != 5*time.Second || o.SSEMaxReconnectAttempts != 10 || o.SSEConnectionTimeout != 5*time.Second ||
+		o.SSEMaxReconnectDelay != 0 || o.SSEReconnectJitter != 0 {
 		t.Fatalf("stream %+v", o)
 	}
 	if o.HTTPClient != nil || o.OnSyncError != nil || o.APIKey != "key" || o.BaseURL != "http://127.0.0.1:8025" {
@@ -48,7 +49,7 @@ func TestOptionsApply(t *testing.T) {
 		client.WithRetries(5, 10*time.Millisecond), client.WithRetryOn(503),
 		client.WithHTTPClient(hc), client.WithOnSyncError(func(error) { called = true }),
 		client.WithPolling(time.Second, 10*time.Second, 2, 0.1),
-		client.WithSSE(time.Second, 3, 2*time.Second))
+		client.WithSSE(time.Second, 3, 2*time.Second), client.WithSSEBackoff(30*time.Second, 0.3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,8 @@ func TestOptionsApply(t *testing.T) {
 		o.MaxRetries != 5 || o.RetryDelay != 10*time.Millisecond || !slices.Equal(o.RetryOn, []int{503}) ||
 		o.HTTPClient != hc || o.PollingInterval != time.Second || o.PollingMaxBackoff != 10*time.Second ||
 		o.PollingBackoffMultiplier != 2 || o.PollingJitterFactor != 0.1 || o.SSEReconnectInterval != time.Second ||
-		o.SSEMaxReconnectAttempts != 3 || o.SSEConnectionTimeout != 2*time.Second {
+		o.SSEMaxReconnectAttempts != 3 || o.SSEConnectionTimeout != 2*time.Second ||
+		o.SSEMaxReconnectDelay != 30*time.Second || o.SSEReconnectJitter != 0.3 {
 		t.Fatalf("options %+v", o)
 	}
 	o.OnSyncError(nil)
@@ -82,6 +84,8 @@ func TestNewRejectsBadInput(t *testing.T) {
 		{"http://h", "k", []client.Option{client.WithTimeout(0)}, "timeout must be positive"},
 		{"http://h", "k", []client.Option{client.WithRetries(-1, 0)}, "max retries"},
 		{"http://h", "k", []client.Option{client.WithPolling(time.Second, time.Second, 1.5, 2)}, "jitter"},
+		{"http://h", "k", []client.Option{client.WithSSEBackoff(-time.Second, 0)}, "max reconnect delay"},
+		{"http://h", "k", []client.Option{client.WithSSEBackoff(0, 1.5)}, "reconnect jitter"},
 	} {
 		c, err := client.New(tc.url, tc.key, tc.opts...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -37,3 +37,9 @@ func (c *Client) State() ConnState { return c.engine.State() }
 func (c *Client) OnStateChange(fn func(ConnState)) Subscription {
 	return onceSubscription(c.engine.OnStateChange(fn))
 }
+
+// Reconnect cuts short the wait before the event stream is reconnected
+// (or, while polling instead, probed): the next attempt starts now. It
+// does nothing while the stream is open. A UI calls it when the user asks
+// to retry.
+func (c *Client) Reconnect() { c.engine.Reconnect() }

@@ -16,8 +16,10 @@ import (
 // width space and joiners, the bidi controls and the tag characters, and the
 // other default-ignorable code points, such as the variation selectors and
 // the combining grapheme joiner); it turns the Unicode line and paragraph
-// separators into newlines, replaces invalid UTF-8 and the few characters
-// whose width the width tables disagree on with U+FFFD, and carriage returns
+// separators into newlines, replaces invalid UTF-8, the few characters whose
+// width the width tables disagree on and the code points Go's Unicode tables
+// do not assign (newer emoji that an older terminal's wcwidth does not know
+// and draws as nothing) with U+FFFD, and carriage returns
 // are dropped so a line cannot overwrite itself. Last, it makes every
 // grapheme cluster as wide as the sum of its characters' widths, so that a
 // terminal that lays out character by character (wcwidth, tmux) and one that
@@ -156,7 +158,7 @@ func runeFilter(s string) (skip int, replacement string) {
 		return size, "\n"
 	case removedRune(r):
 		return size, ""
-	case unicode.Is(widthConflicts, r):
+	case unicode.Is(widthConflicts, r), unicode.Is(unicode.Cn, r):
 		return size, "\uFFFD"
 	}
 	return 0, ""

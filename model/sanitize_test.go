@@ -203,3 +203,15 @@ func TestCorpusSanitizesToAgreeingWidths(t *testing.T) {
 		}
 	}
 }
+
+// TestSanitizeReplacesUnassigned checks that code points Go's Unicode tables
+// do not assign (emoji newer than Unicode 15, which an older wcwidth draws as
+// nothing) become U+FFFD.
+func TestSanitizeReplacesUnassigned(t *testing.T) {
+	if got := model.SanitizeText("a \U0001fae9 b \U0001faea"); got != "a \uFFFD b \uFFFD" {
+		t.Fatalf("SanitizeText kept unassigned code points: %q", got)
+	}
+	if got := model.SanitizeLine("\U0001fae8"); got != "\U0001fae8" {
+		t.Fatalf("SanitizeLine replaced an assigned emoji: %q", got)
+	}
+}

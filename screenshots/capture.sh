@@ -3,13 +3,28 @@
 # binary in tmux at a fixed size (`--local --demo`, true colour), captured
 # with `tmux capture-pane -e`, turned into HTML by aha and into PNG by
 # headless chromium.
+#
+# The page lays the capture out on the terminal's grid: DejaVu Sans Mono
+# for Latin text and box drawing, Noto Sans Mono CJK for CJK, Noto Color
+# Emoji for emoji, and every character outside ASCII in a box exactly as
+# many cells wide as the C library's wcwidth (what tmux laid it out with)
+# says, so a wide character takes two cells whatever its font's advance.
 # Usage: screenshots/capture.sh path/to/sandview
 set -euo pipefail
 
+# tmux, grep and wc handle UTF-8 only in a UTF-8 locale.
+export LC_ALL=C.UTF-8
 bin=$(realpath "${1:?usage: $0 path/to/sandview}")
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in tmux aha chromium; do
-  command -v "$tool" >/dev/null || { echo "capture: $tool is missing (apt-get install tmux aha chromium)" >&2; exit 1; }
+for tool in tmux aha chromium fc-list; do
+  command -v "$tool" >/dev/null || { echo "capture: $tool is missing (apt-get install tmux aha chromium fontconfig)" >&2; exit 1; }
+done
+fonts=$(fc-list : family)
+for font in "DejaVu Sans Mono" "Noto Sans Mono CJK SC" "Noto Color Emoji"; do
+  grep -qF "$font" <<<"$fonts" || {
+    echo "capture: the font $font is missing (apt-get install fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji)" >&2
+    exit 1
+  }
 done
 
 work=$(mktemp -d)
@@ -37,19 +52,56 @@ wait_for() {
   exit 1
 }
 
+# settled: until two captures 0.3 s apart are the same (the screen has
+# stopped changing: no mail arriving, no status message fading).
+settled() {
+  local before after
+  before=$(t capture-pane -e -p -t main)
+  for _ in $(seq 100); do
+    sleep 0.3
+    after=$(t capture-pane -e -p -t main)
+    [ "$after" = "$before" ] && return 0
+    before=$after
+  done
+  echo "capture: the screen never settled" >&2
+  exit 1
+}
+
+# cells HTML: wraps every character outside ASCII in a box as many cells
+# wide as wcwidth says (one sed rule per distinct character).
+cells() {
+  local c w rules="$work/cells.sed"
+  : >"$rules"
+  grep -oP '[^\x{00}-\x{7f}]' "$1" | sort -u | while IFS= read -r c; do
+    w=$(printf '%s\n' "$c" | wc -L)
+    [ "$w" -ge 1 ] || continue
+    printf 's|%s|<span class="w%d">%s</span>|g\n' "$c" "$w" "$c" >>"$rules"
+  done
+  sed -f "$rules" "$1"
+}
+
+# The page: one line of the grid is 17 px, one cell is 1ch of DejaVu Sans
+# Mono at 14 px.
+style='<style>
+pre { font-family: "DejaVu Sans Mono", "Noto Sans Mono CJK SC", "Noto Color Emoji", monospace;
+      font-size: 14px; line-height: 17px; margin: 0; padding: 8px; font-variant-ligatures: none; }
+.w1, .w2 { display: inline-block; height: 17px; vertical-align: top; text-align: center; overflow: hidden; }
+.w1 { width: 1ch; } .w2 { width: 2ch; }
+</style>'
+
 # shot NAME: the current screen as NAME.png.
 shot() {
   local name=$1 cols rows
+  settled
   cols=$(t display -p -t main '#{pane_width}')
   rows=$(t display -p -t main '#{pane_height}')
   t capture-pane -e -p -t main >"$work/$name.ansi"
-  aha $aha_background --title "sandview" <"$work/$name.ansi" \
-    | sed 's|<pre>|<pre style="font-family: DejaVu Sans Mono, monospace; font-size: 14px; line-height: 1.2; margin: 0; padding: 8px;">|' \
-    >"$work/$name.html"
+  aha $aha_background --title "sandview" <"$work/$name.ansi" >"$work/$name.aha.html"
+  cells "$work/$name.aha.html" | sed "s|</head>|$(printf '%s' "$style" | tr '\n' ' ')</head>|" >"$work/$name.html"
   chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$work/chromium" --hide-scrollbars \
-    --window-size="$((cols * 85 / 10 + 16)),$((rows * 17 + 16))" \
+    --user-data-dir="$work/chromium" --hide-scrollbars --force-device-scale-factor=1 \
+    --window-size="$((cols * 843 / 100 + 16)),$((rows * 17 + 16))" \
     --screenshot="$here/$name.png" "file://$work/$name.html" >/dev/null 2>&1
   echo "capture: $name.png"
 }
@@ -63,12 +115,12 @@ start() {
   rm -rf "$work/home"
   local http smtp
   http=$(free_port); smtp=$(free_port)
-  t -f /dev/null new-session -d -s main -x "$1" -y "$2" \
-    "SANDVIEW_HOME='$work/home' COLORTERM=truecolor SANDVIEW_TRUECOLOR=1 '$bin' --local --demo --theme $3 --http 127.0.0.1:$http --smtp 127.0.0.1:$smtp"
-  wait_for "5 emails"
+  t -u -f /dev/null new-session -d -s main -x "$1" -y "$2" \
+    "SANDVIEW_HOME='$work/home' COLORTERM=truecolor SANDVIEW_TRUECOLOR=1 SANDVIEW_HYPERLINKS=0 '$bin' --local --demo --theme $3 --http 127.0.0.1:$http --smtp 127.0.0.1:$smtp"
 }
 
 start 200 50 dark
+wait_for "5 emails"
 # Newest first: Newsletter, Password reset, Grüße, order shipped, Welcome.
 # The cursor stays on the first mail that arrived (Welcome) as new ones
 # are flagged above it.
@@ -86,11 +138,25 @@ wait_for "DMARC"
 shot auth-failure
 
 start 78 30 dark
+wait_for "5 emails"
 t send-keys -t main Tab
 wait_for "Newsletter"
 shot narrow
 
 start 120 40 light
+wait_for "5 emails"
 t send-keys -t main Tab k k k k Enter
 wait_for "All of SPF"
 shot light-theme
+
+# The webhooks view: a receiver on loopback, with a webhook pointing at
+# it, takes the deliveries of the demo mail as it arrives.
+start 160 45 dark
+wait_for "Inboxes"
+t send-keys -t main w
+wait_for "Webhooks"
+t send-keys -t main l
+wait_for "5 emails"
+wait_for "email.received"
+t send-keys -t main Tab Tab
+shot webhooks

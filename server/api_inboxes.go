@@ -194,6 +194,9 @@ func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (store
 		case err == nil:
 			if err := s.store.PutInbox(ctx, stored); err != nil {
 				s.reg.remove(in.Hash)
+				if errors.Is(err, store.ErrConflict) {
+					return store.Inbox{}, &inboxError{status: http.StatusConflict, msg: fmt.Sprintf("inbox %s or its clientKemPk already exists", address)}
+				}
 				return store.Inbox{}, err
 			}
 			return stored, nil
@@ -316,7 +319,13 @@ func (s *Server) handleDeleteInbox(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleDeleteAllInboxes(w http.ResponseWriter, r *http.Request) {
 	deleted := 0
-	for _, in := range s.reg.inboxes() {
+	inboxes, err := s.allInboxes(r.Context())
+	if err != nil {
+		s.log.Error("listing inboxes failed", "error", err)
+		httpapi.WriteError(w, http.StatusInternalServerError, "deleting the inboxes failed")
+		return
+	}
+	for _, in := range inboxes {
 		ok, err := s.deleteInbox(r.Context(), in)
 		if err != nil {
 			s.log.Error("deleting an inbox failed", "error", err)

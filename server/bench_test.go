@@ -100,7 +100,10 @@ type ingestCase struct {
 	// loopback DNS server answering after dnsDelay; 0 sends every mail from
 	// example.org, whose checks an in-process resolver answers at once.
 	senderDomains int
-	opts          []func(*server.Config)
+	// replicas > 0 runs that many servers on one PostgreSQL database, the
+	// inbox made on the first and the connections spread over all.
+	replicas int
+	opts     []func(*server.Config)
 }
 
 // dnsDelay is how long the benchmarks' DNS server takes to answer.
@@ -120,7 +123,15 @@ func benchIngest(b *testing.B, c ingestCase) {
 		dns = senderDNS(b, c.senderDomains)
 		opts = append(opts, func(cfg *server.Config) { cfg.Resolver = dns })
 	}
+	if c.replicas > 0 {
+		opts = append(opts, onStore(pg.NewDatabase(b)))
+	}
 	srv, a := startServer(b, opts...)
+	srvs := []*server.Server{srv}
+	for range c.replicas - 1 {
+		other, _ := startServer(b, opts...)
+		srvs = append(srvs, other)
+	}
 	req := map[string]any{"emailAuth": !c.checksOff}
 	var to string
 	if c.encrypted {
@@ -141,7 +152,7 @@ func benchIngest(b *testing.B, c ingestCase) {
 	const conns = 8
 	clients := make([]*pipeClient, conns)
 	for i := range clients {
-		c, err := dialPipe(srv.SMTPAddr())
+		c, err := dialPipe(srvs[i%len(srvs)].SMTPAddr())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -173,8 +184,10 @@ func benchIngest(b *testing.B, c ingestCase) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	if err := srv.WaitForSignatures(context.Background()); err != nil {
-		b.Fatal(err)
+	for _, srv := range srvs {
+		if err := srv.WaitForSignatures(context.Background()); err != nil {
+			b.Fatal(err)
+		}
 	}
 	signed := time.Since(start)
 	cpu := processCPU(b) - cpuStart
@@ -226,13 +239,15 @@ func senderDNS(b *testing.B, domains int) *dnsresolve.Resolver {
 
 func BenchmarkSMTPIngest(b *testing.B) {
 	cases := map[string]ingestCase{
-		"plain":                    {checksOff: true},
-		"plain-checks-1-domain":    {senderDomains: 1},
-		"plain-checks-500-domains": {senderDomains: 500},
-		"encrypted":                {encrypted: true},
-		"encrypted-sign-at-ingest": {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.SignAtIngest = true }}},
-		"plain-durable":            {opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
-		"encrypted-durable":        {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
+		"plain":                     {checksOff: true},
+		"plain-checks-1-domain":     {senderDomains: 1},
+		"plain-checks-500-domains":  {senderDomains: 500},
+		"encrypted":                 {encrypted: true},
+		"encrypted-sign-at-ingest":  {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.SignAtIngest = true }}},
+		"plain-durable":             {opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
+		"encrypted-durable":         {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
+		"plain-postgres-1-replica":  {checksOff: true, replicas: 1},
+		"plain-postgres-2-replicas": {checksOff: true, replicas: 2},
 	}
 	for _, name := range slices.Sorted(maps.Keys(cases)) {
 		b.Run(name, func(b *testing.B) { benchIngest(b, cases[name]) })
@@ -240,11 +255,26 @@ func BenchmarkSMTPIngest(b *testing.B) {
 }
 
 // BenchmarkStreamLatency measures the time from the SMTP 250 reply to the
-// event stream message, one message at a time.
+// event stream message, one message at a time: on one server, and from one
+// replica to another on PostgreSQL (cross-replica).
 func BenchmarkStreamLatency(b *testing.B) {
-	srv, a := startServer(b, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
-	in := a.createPlain(nil)
-	stream := openStream(b, srv, in.InboxHash)
+	b.Run("one-server", func(b *testing.B) {
+		srv, _ := startServer(b, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
+		benchStreamLatency(b, srv, srv)
+	})
+	b.Run("cross-replica", func(b *testing.B) {
+		url := pg.NewDatabase(b)
+		a, _ := startServer(b, onStore(url))
+		other, _ := startServer(b, onStore(url))
+		benchStreamLatency(b, a, other)
+	})
+}
+
+// benchStreamLatency sends to an inbox on srv and reads its stream on
+// reader.
+func benchStreamLatency(b *testing.B, srv, reader *server.Server) {
+	in := newAPI(b, srv).createPlain(nil)
+	stream := openStream(b, reader, in.InboxHash)
 	arrivals := make(chan time.Time, 16)
 	go func() {
 		for {

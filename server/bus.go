@@ -185,6 +185,13 @@ func (b *Bus) Publish(events ...Event) {
 	}
 }
 
+// hasSubscribers reports whether anyone subscribes.
+func (b *Bus) hasSubscribers() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.subs) > 0
+}
+
 // close ends every subscription; later subscriptions start closed.
 func (b *Bus) close() {
 	b.mu.Lock()

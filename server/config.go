@@ -43,7 +43,9 @@ func DefaultDomains() []string { return []string{"sandbox.test", "localhost"} }
 type Config struct {
 	// HTTPAddr and SMTPAddr are listen addresses; port 0 picks a free port.
 	HTTPAddr, SMTPAddr string
-	// APIKey is the X-API-Key every request must carry. Required.
+	// APIKey is the X-API-Key every request must carry. Required, except
+	// with StoreURL: then the store's key is used (created on first start)
+	// and a different one is an error.
 	APIKey string
 	// Domains are the recipient domains inboxes may live in.
 	Domains []string
@@ -55,6 +57,10 @@ type Config struct {
 	// DataDir persists everything (bbolt store and signing key) when set;
 	// "" keeps everything in memory.
 	DataDir string
+	// StoreURL keeps everything in PostgreSQL
+	// (postgres://USER[:PASSWORD]@HOST:PORT/DB), shared by any number of
+	// replicas; it excludes DataDir.
+	StoreURL string
 	// Dev enables POST /api/test/emails (SVC_SDK_DEVELOPMENT=true).
 	Dev bool
 	// Compat is the wire profile (CompatContract, the default, or
@@ -116,7 +122,7 @@ type Config struct {
 
 // withDefaults returns a copy of cfg with defaults applied and validated.
 func (cfg Config) withDefaults() (Config, error) {
-	if cfg.APIKey == "" {
+	if cfg.APIKey == "" && cfg.StoreURL == "" {
 		return cfg, errors.New("config: an API key is required")
 	}
 	if cfg.HTTPAddr == "" {

@@ -9,7 +9,8 @@
 // server/dnsresolve), encrypted to the inbox's key for encrypted inboxes
 // (signed at once for the metadata, just after the SMTP answer for the
 // parsed and raw payloads unless Config.SignAtIngest; see signer), kept in a
-// server/store (memory, or bbolt with Config.DataDir), and announced on an
+// server/store (memory, bbolt with Config.DataDir, or PostgreSQL shared by
+// replicas with Config.StoreURL: see cluster.go), and announced on an
 // internal event Bus that the event stream and webhooks read.
 //
 // An encrypted email is kept as crypto.Sealed payloads: bytes, not
@@ -38,8 +39,8 @@
 //     where the contract and the reference deployment differ (see Compat).
 //   - Sync emailsHash is base64url(SHA-256 of the sorted email ids joined by
 //     "\n"); an empty inbox hashes the empty string.
-//   - Email ids sort in arrival order: 16 hex digits of a sequence seeded
-//     from the clock, then 8 random hex digits.
+//   - Email ids sort in arrival order: 16 hex digits of the clock in
+//     nanoseconds (kept increasing), then 8 random hex digits.
 //   - Sealed payloads use the aad "<prefix>:metadata", ":parsed" and ":raw",
 //     where prefix is the context up to its first colon ("service"); the raw
 //     payload's plaintext is base64 text of the RFC 5322 message, as on the

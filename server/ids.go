@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"strconv"
 	"sync/atomic"
+	"time"
 )
 
 // idGenerator makes email IDs that sort in arrival order: 16 hex digits of
-// a sequence, then 8 random hex digits.
+// the clock in nanoseconds (one more than the last ID's when the clock has
+// not moved past it), then 8 random hex digits. Replicas sharing a store
+// issue IDs from their own clocks, so theirs interleave in time.
 type idGenerator struct {
 	seq atomic.Uint64
 }
@@ -33,5 +36,12 @@ func newIDGenerator(start uint64, existing []string) *idGenerator {
 func (g *idGenerator) next() string {
 	var suffix [4]byte
 	_, _ = rand.Read(suffix[:]) // crypto/rand.Read never fails
-	return fmt.Sprintf("%016x%s", g.seq.Add(1), hex.EncodeToString(suffix[:]))
+	now := uint64(time.Now().UnixNano())
+	for {
+		last := g.seq.Load()
+		n := max(last+1, now)
+		if g.seq.CompareAndSwap(last, n) {
+			return fmt.Sprintf("%016x%s", n, hex.EncodeToString(suffix[:]))
+		}
+	}
 }

@@ -130,7 +130,7 @@ func (s *Server) commitEmails(ctx context.Context, entries []*liveEmail, emails 
 	if len(batch.Put) == 0 && len(batch.Delete) == 0 {
 		return out, nil
 	}
-	if err := s.store.Commit(ctx, batch); err != nil {
+	if err := s.commit(ctx, batch, kept); err != nil {
 		for _, e := range batch.Put {
 			s.reg.forget(e.ID)
 		}

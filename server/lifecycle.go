@@ -10,7 +10,8 @@ import (
 	"sandview/server/store"
 )
 
-// sweep removes expired inboxes every SweepInterval until the server stops.
+// sweep removes expired inboxes every SweepInterval until the server stops
+// (with a shared store, when this replica leads: see lead).
 func (s *Server) sweep() {
 	ticker := time.NewTicker(s.cfg.SweepInterval)
 	defer ticker.Stop()
@@ -19,6 +20,10 @@ func (s *Server) sweep() {
 		case <-s.baseCtx.Done():
 			return
 		case <-ticker.C:
+			if s.shared != nil {
+				s.lead(s.baseCtx)
+				continue
+			}
 			s.expireInboxes(s.baseCtx)
 		}
 	}
@@ -43,9 +48,17 @@ func (s *Server) expireInboxes(ctx context.Context) {
 // deleteInbox removes a live inbox and its emails (reason manual); ok is
 // false when there was no such inbox.
 func (s *Server) deleteInbox(ctx context.Context, in *liveInbox) (bool, error) {
+	var stored []string
+	if s.shared != nil {
+		// The registry knows only this replica's emails.
+		stored, _ = s.store.IDs(ctx, in.Hash)
+	}
 	ids, ok := s.reg.remove(in.Hash)
 	if !ok {
 		return false, nil
+	}
+	if s.shared != nil {
+		ids = stored
 	}
 	if err := s.store.DeleteInbox(ctx, in.Hash); err != nil {
 		return true, fmt.Errorf("delete inbox %s: %w", in.Address, err)

@@ -51,6 +51,9 @@ type registry struct {
 
 	maxPerInbox int
 	maxBytes    int64
+	// lookup, when set, finds an inbox the registry does not hold (another
+	// replica created it) and registers it; it is called without mu.
+	lookup func(address string) (*liveInbox, bool)
 }
 
 func newRegistry(maxPerInbox int, maxBytes int64) *registry {
@@ -83,8 +86,11 @@ func (r *registry) add(in *liveInbox) error {
 // byAddr returns the live, unexpired inbox with that (lowercased) address.
 func (r *registry) byAddr(address string, now time.Time) (*liveInbox, bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	in, ok := r.byAddress[address]
+	r.mu.Unlock()
+	if !ok && r.lookup != nil {
+		in, ok = r.lookup(address)
+	}
 	if !ok || !now.Before(in.ExpiresAt) {
 		return nil, false
 	}
@@ -102,6 +108,14 @@ func (r *registry) renew(in *liveInbox, now time.Time, ttl time.Duration) (renew
 	}
 	in.ExpiresAt = now.Add(ttl)
 	return in.Inbox, true
+}
+
+// get returns the registered inbox with that hash.
+func (r *registry) get(hash string) (*liveInbox, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	in, ok := r.byHash[hash]
+	return in, ok
 }
 
 // remove unregisters an inbox and returns the IDs of its emails; ok is false

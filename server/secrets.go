@@ -37,13 +37,18 @@ func LoadOrCreateAPIKey(dir string) (key, path string, created bool, err error) 
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", path, false, fmt.Errorf("read API key: %w", err)
 	}
-	var raw [32]byte
-	_, _ = rand.Read(raw[:])
-	key = "svk_" + crypto.EncodeBase64URL(raw[:])
+	key = newAPIKey()
 	if err := securefile.Write(path, []byte(key+"\n")); err != nil {
 		return "", path, false, fmt.Errorf("save API key: %w", err)
 	}
 	return key, path, true, nil
+}
+
+// newAPIKey returns a random API key.
+func newAPIKey() string {
+	var raw [32]byte
+	_, _ = rand.Read(raw[:])
+	return "svk_" + crypto.EncodeBase64URL(raw[:])
 }
 
 // loadOrCreateSigningKey returns the signing key kept in dir, generating

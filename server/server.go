@@ -15,6 +15,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"sandview/crypto"
+	"sandview/model"
 	"sandview/server/dnsresolve"
 	"sandview/server/emailauth"
 	"sandview/server/store"
@@ -29,11 +30,18 @@ type Server struct {
 	keyB64    string
 	aadPrefix string
 	store     store.Store
-	reg       *registry
-	bus       *Bus
-	ids       *idGenerator
-	webhooks  *webhook.Engine
-	signer    *signer
+	// shared is store when it is shared with other replicas, else nil.
+	shared store.Shared
+	// apiKeyCreated tells that this start stored a new API key in the
+	// shared store.
+	apiKeyCreated bool
+	// orphansChecked is when the leader last looked for unsigned emails.
+	orphansChecked time.Time
+	reg            *registry
+	bus            *Bus
+	ids            *idGenerator
+	webhooks       *webhook.Engine
+	signer         *signer
 
 	catchAll atomic.Pointer[string] // the catch-all inbox's address (see SetCatchAll)
 
@@ -96,8 +104,19 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.baseCtx, s.cancel = context.WithCancel(context.Background())
+	if s.shared != nil {
+		// Notices use baseCtx: listen once it exists.
+		if err := s.shared.Listen(s.baseCtx, s.onNotice); err != nil {
+			s.cancel()
+			s.httpListener.Close()
+			s.smtpListener.Close()
+			_ = s.webhooks.Close(ctx)
+			_ = s.store.Close()
+			return nil, err
+		}
+	}
 	s.httpServer = &http.Server{
-		Handler:           s.routes(),
+		Handler:           s.probes(s.routes()),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
@@ -135,18 +154,21 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}()
 	s.log.Info("sandbox server started", "http", s.URL(), "smtp", s.SMTPAddr(),
 		"domains", strings.Join(cfg.Domains, ","), "encryptionPolicy", cfg.EncryptionPolicy,
-		"persistent", cfg.DataDir != "", "dev", cfg.Dev)
+		"persistent", cfg.DataDir != "" || cfg.StoreURL != "", "shared", s.shared != nil, "dev", cfg.Dev)
 	return s, nil
 }
 
 // startWebhooks creates the webhook engine, which keeps its own state in
-// DataDir (or in memory).
+// DataDir (or in memory), or shares the store's.
 func (s *Server) startWebhooks() error {
 	wcfg := webhook.DefaultConfig()
 	if s.cfg.Webhooks != nil {
 		wcfg = *s.cfg.Webhooks
 	}
 	wcfg.DataDir = s.cfg.DataDir
+	if s.shared != nil {
+		wcfg.Shared = s.shared
+	}
 	wcfg.Logger = s.log
 	engine, err := webhook.New(wcfg, webhookInboxes{s})
 	if err != nil {
@@ -169,17 +191,54 @@ func (w webhookInboxes) Lookup(address string) (hash, canonical string, ok bool)
 }
 
 // publish sends events to the internal bus (event stream) and to the
-// webhook engine; neither blocks.
+// webhook engine; neither blocks. With a shared store the deliveries of a
+// new email were queued with it (queuedDeliveries).
 func (s *Server) publish(events ...Event) {
 	s.bus.Publish(events...)
 	for _, ev := range events {
-		in := webhook.Incoming{Type: ev.Type, At: ev.At, InboxEmail: ev.Inbox.Address,
-			InboxHash: ev.Inbox.Hash, EmailID: ev.EmailID, Reason: ev.Reason}
-		if data, ok := ev.ReceivedData(); ok {
-			in.Received = &data
+		if s.shared != nil && ev.Type != model.EventEmailDeleted {
+			continue
 		}
-		s.webhooks.Handle(in)
+		s.webhooks.Handle(incoming(ev))
 	}
+}
+
+// staleRetries bounds how often a commit is rendered again because the
+// shared webhooks changed meanwhile.
+const staleRetries = 3
+
+// commit commits new emails; with a shared store their webhook deliveries
+// go in the same commit, rendered again when the webhooks changed since.
+func (s *Server) commit(ctx context.Context, batch store.Batch, events []Event) error {
+	if s.shared == nil {
+		return s.store.Commit(ctx, batch)
+	}
+	in := make([]webhook.Incoming, len(events))
+	for i, ev := range events {
+		in[i] = incoming(ev)
+	}
+	for attempt := 1; ; attempt++ {
+		if err := s.webhooks.Prepare(&batch, in); err != nil {
+			return fmt.Errorf("webhook deliveries: %w", err)
+		}
+		err := s.store.Commit(ctx, batch)
+		if !errors.Is(err, store.ErrStale) || attempt == staleRetries {
+			return err
+		}
+		if err := s.webhooks.Reload(ctx); err != nil {
+			return fmt.Errorf("reload webhooks: %w", err)
+		}
+	}
+}
+
+// incoming is an event as the webhook engine takes it.
+func incoming(ev Event) webhook.Incoming {
+	in := webhook.Incoming{Type: ev.Type, At: ev.At, InboxEmail: ev.Inbox.Address,
+		InboxHash: ev.Inbox.Hash, EmailID: ev.EmailID, Reason: ev.Reason}
+	if data, ok := ev.ReceivedData(); ok {
+		in.Received = &data
+	}
+	return in
 }
 
 // aadPrefix is the part of the context before its first colon
@@ -216,6 +275,10 @@ func (s *Server) SMTPAddr() string { return s.smtpListener.Addr().String() }
 
 // APIKey is the key requests must carry.
 func (s *Server) APIKey() string { return s.cfg.APIKey }
+
+// APIKeyCreated reports that this start generated the API key and stored
+// it in the shared store (Config.StoreURL without Config.APIKey).
+func (s *Server) APIKeyCreated() bool { return s.apiKeyCreated }
 
 // ServerSigPk is the base64url ML-DSA-65 public key clients pin.
 func (s *Server) ServerSigPk() string { return s.keyB64 }

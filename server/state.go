@@ -15,7 +15,12 @@ import (
 // registry from it.
 func (s *Server) openState(ctx context.Context) error {
 	s.key = s.cfg.SigningKey
-	if s.cfg.DataDir != "" {
+	switch {
+	case s.cfg.StoreURL != "":
+		if err := s.openShared(ctx); err != nil {
+			return err
+		}
+	case s.cfg.DataDir != "":
 		if err := os.MkdirAll(s.cfg.DataDir, 0o700); err != nil {
 			return fmt.Errorf("create data directory: %w", err)
 		}
@@ -31,7 +36,7 @@ func (s *Server) openState(ctx context.Context) error {
 			return err
 		}
 		s.store = db
-	} else {
+	default:
 		if s.key == nil {
 			key, err := crypto.GenerateSigningKey()
 			if err != nil {
@@ -74,6 +79,12 @@ func (s *Server) loadRegistry(ctx context.Context) error {
 			return fmt.Errorf("load inbox %s: %w", stored.Address, err)
 		}
 		byHash[in.Hash] = in
+	}
+	if s.shared != nil {
+		// Emails are not accounted (the leader enforces the limits) and
+		// unsigned ones are the leader's recovery pass's.
+		s.ids = newIDGenerator(uint64(time.Now().UnixNano()), nil)
+		return nil
 	}
 	var entries []*liveEmail
 	var unsigned []emailRef

@@ -13,6 +13,10 @@ import (
 type palette struct {
 	fg, muted, faint, accent, accentText, selectBg, selectFg color.Color
 	pass, fail, warn, info, barBg, barFg, bannerBg, bannerFg color.Color
+	// caution is the yellow of auth results that prove nothing either way.
+	caution color.Color
+	// matchBg marks search matches.
+	matchBg color.Color
 }
 
 func darkPalette() palette {
@@ -23,6 +27,7 @@ func darkPalette() palette {
 		pass: lipgloss.Color("#5FD787"), fail: lipgloss.Color("#FF5F5F"), warn: lipgloss.Color("#FFAF5F"),
 		info: lipgloss.Color("#87AFD7"), barBg: lipgloss.Color("#262626"), barFg: lipgloss.Color("#D0D0D0"),
 		bannerBg: lipgloss.Color("#FFD75F"), bannerFg: lipgloss.Color("#1C1C1C"),
+		caution: lipgloss.Color("#F0D050"), matchBg: lipgloss.Color("#F0D050"),
 	}
 }
 
@@ -34,6 +39,7 @@ func lightPalette() palette {
 		pass: lipgloss.Color("#007A33"), fail: lipgloss.Color("#C00000"), warn: lipgloss.Color("#A15C00"),
 		info: lipgloss.Color("#005F87"), barBg: lipgloss.Color("#E4E4E4"), barFg: lipgloss.Color("#262626"),
 		bannerBg: lipgloss.Color("#FFD75F"), bannerFg: lipgloss.Color("#1C1C1C"),
+		caution: lipgloss.Color("#7A6000"), matchBg: lipgloss.Color("#FFD75F"),
 	}
 }
 
@@ -62,12 +68,14 @@ type Styles struct {
 	TabActive       lipgloss.Style
 	TabInactive     lipgloss.Style
 	FilterPrompt    lipgloss.Style
+	Match           lipgloss.Style // a search match in a row or a message
+	Marked          lipgloss.Style // the mark of a message chosen for a bulk action
 
 	// Authentication results
-	AuthPass    lipgloss.Style
-	AuthFail    lipgloss.Style
-	AuthWarn    lipgloss.Style // softfail, neutral, temperror, none
-	AuthSkipped lipgloss.Style // informational
+	AuthPass    lipgloss.Style // pass
+	AuthFail    lipgloss.Style // fail, softfail, permerror
+	AuthWarn    lipgloss.Style // none, neutral, temperror: no record, inconclusive
+	AuthSkipped lipgloss.Style // skipped: informational
 	AuthHeading lipgloss.Style
 
 	// Webhooks
@@ -144,10 +152,12 @@ func colourStyles(p palette) Styles {
 		TabActive:       base.Background(p.accent).Foreground(p.accentText).Bold(true),
 		TabInactive:     base.Foreground(p.muted),
 		FilterPrompt:    base.Foreground(p.accent).Bold(true),
+		Match:           base.Background(p.matchBg).Foreground(p.bannerFg).Bold(true),
+		Marked:          base.Foreground(p.warn).Bold(true),
 
 		AuthPass:    base.Foreground(p.pass).Bold(true),
 		AuthFail:    base.Foreground(p.fail).Bold(true),
-		AuthWarn:    base.Foreground(p.warn).Bold(true),
+		AuthWarn:    base.Foreground(p.caution).Bold(true),
 		AuthSkipped: base.Foreground(p.muted).Italic(true),
 		AuthHeading: base.Foreground(p.fg).Bold(true).Underline(true),
 
@@ -203,6 +213,8 @@ func monoStyles() Styles {
 		TabActive:       bold.Reverse(true),
 		TabInactive:     base,
 		FilterPrompt:    bold,
+		Match:           bold.Underline(true),
+		Marked:          bold,
 
 		AuthPass:    bold,
 		AuthFail:    bold.Reverse(true),

@@ -28,17 +28,30 @@ type App struct {
 	mail      *mail.Screen
 	hooks     *webhooks.Screen
 	showHooks bool // the webhooks screen is shown instead of the mail one
-	banner    string
 	server    string
 	conn      connState
 	troubled  bool // the connection failed since mail last flowed
-	feed      *feed.Queue
-	width     int
-	height    int
+	// keyRefused says why the server refused the API key ("" while it
+	// has not): the program then shows what to do instead of the screens.
+	keyRefused string
+	feed       *feed.Queue
+	width      int
+	height     int
+	// bannered says whether the layout left a line for the banner, which
+	// comes and goes with the selected inbox.
+	bannered bool
 }
 
-// tickMsg drives countdowns and expires status messages.
-type tickMsg time.Time
+// tickMsg drives countdowns and expires status messages; keystoreTickMsg
+// looks for inboxes other programs saved.
+type (
+	tickMsg         time.Time
+	keystoreTickMsg struct{}
+)
+
+// keystoreEvery is how often the keystore is looked at for inboxes the
+// CLI saved (one directory read when nothing changed).
+const keystoreEvery = 2 * time.Second
 
 // feedStartedMsg hands the started feed (or why it failed) to the program.
 type feedStartedMsg struct {
@@ -69,19 +82,22 @@ func newApp(o options) App {
 	a := App{
 		ctx:    ctx,
 		opts:   o,
-		banner: model.SanitizeLine(o.smtpHint),
 		server: model.SanitizeLine(o.serverLabel),
 	}
-	a.mail = mail.New(ctx, svc, mail.Options{Context: o.ctx, SMTPHint: o.smtpHint, Open: o.open})
+	if o.svc != nil {
+		a.conn = connState{kind: connConnecting}
+	}
+	a.mail = mail.New(ctx, svc, mail.Options{Context: o.ctx, SMTPAddr: model.SanitizeLine(o.smtpAddr), SMTPHint: model.SanitizeLine(o.smtpHint), CatchAll: o.catchAll,
+		Open: o.open, Hyperlinks: o.hyperlinks, Getenv: o.getenv, Run: o.run})
 	a.hooks = webhooks.New(ctx, o.ctx, svc, a.mail.LiveInboxes)
 	a.resize(80, 24)
 	return a
 }
 
-// Init starts the clock, the live feed, the loading indicator and
-// dark/light detection.
+// Init starts the clock, the key check, the live feed, the keystore
+// watch, the loading indicator and dark/light detection.
 func (a App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.tick(), a.mail.Init()}
+	cmds := []tea.Cmd{a.tick(), a.mail.Init(), a.checkKey(), a.watchKeystore()}
 	if a.opts.dark == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -115,9 +131,13 @@ func (a *App) screen() ui.Screen {
 	return a.mail
 }
 
+// banner is the line above the screen: where to send mail for the
+// selected inbox.
+func (a *App) banner() string { return a.mail.Banner() }
+
 // bodyTop is the first line of the screen, under the banner.
 func (a *App) bodyTop() int {
-	if a.banner != "" {
+	if a.banner() != "" {
 		return 1
 	}
 	return 0
@@ -127,6 +147,7 @@ func (a *App) bodyTop() int {
 // the status bar and the key line below.
 func (a *App) resize(width, height int) {
 	a.width, a.height = max(width, 20), max(height, 8)
+	a.bannered = a.banner() != ""
 	bodyH := max(a.height-a.bodyTop()-2, 3)
 	a.mail.SetSize(a.width, bodyH)
 	a.hooks.SetSize(a.width, bodyH)
@@ -135,6 +156,9 @@ func (a *App) resize(width, height int) {
 // Update handles every message.
 func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := a.update(msg)
+	if (a.banner() != "") != a.bannered {
+		a.resize(a.width, a.height)
+	}
 	return a, cmd
 }
 
@@ -149,6 +173,10 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tickMsg:
 		a.ctx.Advance()
 		return a.tick()
+	case keystoreTickMsg:
+		return tea.Batch(a.mail.WatchKeystore(), a.watchKeystore())
+	case keyCheckedMsg:
+		return a.keyChecked(msg)
 	case tea.KeyPressMsg:
 		return a.handleKey(msg)
 	case tea.PasteMsg:
@@ -167,9 +195,14 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case feed.EventMsg:
 		return tea.Batch(a.update(msg.Msg), a.feed.Next())
 	case feed.StateMsg:
+		a.refusedBy(msg.State.Err)
 		return a.connChanged(connStateOf(msg.State))
 	case feed.SyncErrorMsg:
+		a.refusedBy(msg.Err)
 		a.ctx.Flash(ui.ErrorText(msg.Err), ui.LevelWarn)
+	case feed.NewEmailMsg:
+		cmd, _ := a.mail.Update(msg)
+		return tea.Batch(cmd, a.hooks.MailArrived())
 	default:
 		if a.ctx.Update(msg) {
 			return nil
@@ -183,24 +216,12 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// connChanged shows a new connection state; when mail flows again after
-// trouble, every inbox is listed again to catch up.
-func (a *App) connChanged(c connState) tea.Cmd {
-	a.conn = c
-	reload := c.healthy() && a.troubled
-	if c.healthy() || c.troubled() {
-		a.troubled = !c.healthy()
-	}
-	if reload {
-		return a.mail.ReloadAll()
-	}
-	return nil
-}
-
 // handleKey routes a key: force-quit from anywhere; then the open dialog;
-// then a screen whose text input has the keyboard; then the global keys
-// (quit, switching screens); then the shown screen. Keys the webhooks
-// screen leaves (esc on its list) go back to the mail screen.
+// then the key screen while the key is refused; then a screen whose text
+// input has the keyboard; then the global keys (the log, switching
+// screens); then the shown screen. Quit and the keys the webhooks screen
+// leaves (esc on its list) act when the screen does not take them: q
+// closes the reader before it quits.
 func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := a.ctx.Keys
 	if key.Matches(msg, k.ForceQuit) {
@@ -209,6 +230,9 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := a.ctx.HandleDialogKey(msg); ok {
 		return cmd
 	}
+	if a.keyRefused != "" {
+		return a.keyScreenKey(msg)
+	}
 	scr := a.screen()
 	if scr.CapturesInput() {
 		cmd, _ := scr.HandleKey(msg)
@@ -216,8 +240,9 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	hookKeys := a.hooks.Keys()
 	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
+	case key.Matches(msg, k.Log):
+		a.ctx.Open(ui.NewLogDialog(a.ctx))
+		return nil
 	case !a.showHooks && key.Matches(msg, k.Webhooks):
 		a.showHooks = true
 		return a.hooks.Open()
@@ -226,7 +251,11 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	cmd, handled := scr.HandleKey(msg)
-	if !handled && a.showHooks && key.Matches(msg, hookKeys.Back) {
+	switch {
+	case handled:
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case a.showHooks && key.Matches(msg, hookKeys.Back):
 		a.showHooks = false
 	}
 	return cmd
@@ -264,15 +293,17 @@ func (a App) View() tea.View {
 func (a *App) render() string {
 	st := a.ctx.Styles()
 	var rows []string
-	if a.banner != "" {
-		rows = append(rows, st.Banner.Render(ui.Fit(" ✉ "+a.banner, a.width)))
+	if banner := a.banner(); banner != "" {
+		rows = append(rows, st.Banner.Render(ui.Fit(" ✉ "+banner, a.width)))
 	}
-	rows = append(rows, a.screen().View())
+	if a.keyRefused != "" {
+		rows = append(rows, a.keyScreen(max(a.height-a.bodyTop()-2, 3)))
+	} else {
+		rows = append(rows, a.screen().View())
+	}
 	emails, unread, inboxes := a.mail.Totals()
 	rows = append(rows, statusBar(a.ctx, a.server, a.conn, totals{emails: emails, unread: unread, inboxes: inboxes}, a.width))
-	help := a.ctx.KeyHelp()
-	help.SetWidth(a.width)
-	rows = append(rows, ui.Fit(help.ShortHelpView(a.keyLine()), a.width))
+	rows = append(rows, ui.KeyLine(a.ctx, a.keyLine(), a.width))
 	screen := strings.Join(rows, "\n")
 	d := a.ctx.Dialog()
 	if d == nil {
@@ -280,16 +311,28 @@ func (a *App) render() string {
 	}
 	bodyH := max(a.height-a.bodyTop()-2, 3)
 	box := d.View(a.width-4, bodyH)
-	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
+	bw, bh := ui.BlockWidth(box), lipgloss.Height(box)
 	x, y := max((a.width-bw)/2, 0), max(a.bodyTop()+(bodyH-bh)/2, 0)
 	return ui.Place(screen, box, x, y)
 }
 
 // keyLine is the short help under the status bar: the dialog's keys while
-// one is open, else the shown screen's.
+// one is open, else the key screen's or the shown screen's.
 func (a *App) keyLine() []key.Binding {
 	if d := a.ctx.Dialog(); d != nil {
 		return d.ShortHelp()
 	}
+	if a.keyRefused != "" {
+		k := a.ctx.Keys
+		return []key.Binding{k.Resync, k.Log, k.Quit}
+	}
 	return a.screen().ShortHelp()
+}
+
+// watchKeystore schedules the next look at the keystore.
+func (a *App) watchKeystore() tea.Cmd {
+	if a.opts.svc == nil {
+		return nil
+	}
+	return a.ctx.Tick(keystoreEvery, func(time.Time) tea.Msg { return keystoreTickMsg{} })
 }

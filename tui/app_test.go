@@ -128,7 +128,7 @@ func TestEveryLineFitsTheTerminal(t *testing.T) {
 			tuitest.RequireSize(t, h.view(), w, 30)
 		}
 		h.Press("esc")
-		if screen == "webhooks" && !strings.Contains(h.plain(), "Inboxes (3)") {
+		if screen == "webhooks" && h.app.showHooks {
 			t.Fatal("esc did not go back to the mail screen")
 		}
 	}
@@ -137,7 +137,7 @@ func TestEveryLineFitsTheTerminal(t *testing.T) {
 func TestHostileMailNeverReachesTerminal(t *testing.T) {
 	for _, size := range [][2]int{{70, 24}, {100, 30}, {160, 45}} {
 		h := newHarness(t, size[0], size[1], true)
-		h.Press("tab", "down", "enter")
+		h.Press("down", "enter")
 		for _, k := range []string{"1", "2", "3", "4", "5", "6", "h"} {
 			h.Press(k)
 			tuitest.AssertNoControls(t, h.plain())
@@ -148,7 +148,7 @@ func TestHostileMailNeverReachesTerminal(t *testing.T) {
 
 func TestWebhookKeysDoNotLeakIntoFilter(t *testing.T) {
 	h := newHarness(t, 120, 40, true)
-	h.Press("tab", "/")
+	h.Press("/")
 	h.Type("w")
 	if h.app.showHooks || !strings.Contains(h.plain(), "/ w") {
 		t.Fatalf("w while filtering: shown=%v\n%s", h.app.showHooks, h.plain())

@@ -59,5 +59,9 @@ func (disconnected) WebhookMetrics(context.Context) (model.WebhookMetrics, error
 	return model.WebhookMetrics{}, errNoService
 }
 
+func (disconnected) Rescan(context.Context, bool) (bool, []string, error) { return false, nil, nil }
+func (disconnected) DefaultDomain(context.Context) (string, error)        { return "", errNoService }
+func (disconnected) CheckKey(context.Context) (bool, error)               { return false, errNoService }
+
 // Subscribe fails: there is nothing to watch.
 func (disconnected) Subscribe(feed.Sink) (func(), error) { return nil, errNoService }

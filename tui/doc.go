@@ -9,6 +9,23 @@
 // (package feed) turns what the client pushes into messages; the service
 // adapter (service.go) is the only code here that holds the client.
 //
+// The program checks the API key at start and shows what to do when the
+// server refuses it (conn.go); the status bar says "connecting…" from the
+// first frame, and why a reconnect waits. It looks at the keystore every
+// few seconds, so inboxes the CLI saves appear; `!` shows the log of status
+// messages. When it ends, the built-in webhook receiver's webhooks are
+// deleted. ClientOptions are the reconnect settings it wants of its
+// client.
+//
+// Width: every string from the service is sanitized (model.SanitizeText,
+// SanitizeLine) once, as it enters, and every width is measured with
+// model.TextWidth; panes are drawn to their exact size and put side by
+// side without being measured again. Grapheme cluster mode (2027) is left
+// to Bubble Tea, which turns it on where the terminal supports it:
+// sanitized text is as wide with it as without it, so nothing forces it
+// either way. HTML links are OSC 8 hyperlinks only where the terminal is
+// known to show them (hyperlinks.go).
+//
 //	tui/          the root model, Run and Config, status bar, service adapter
 //	tui/ui        Component/Screen/Dialog contracts, shared Context, widgets
 //	tui/mail      the mail screen and its panes

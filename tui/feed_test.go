@@ -32,12 +32,12 @@ func TestFeedReachesTheScreens(t *testing.T) {
 	cancel() // the program reads what was queued, then the feed ends
 	h.Send(feedStartedMsg{queue: q})
 	view := h.plain()
-	for _, want := range []string{"live stream", "Pushed live", "1 new in plain@sandbox.test"} {
+	for _, want := range []string{"live stream", "Pushed live", "1 new email in plain@sandbox.test"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
 	}
-	h.Press("j")
+	h.Press("esc", "j")
 	if !strings.Contains(h.plain(), "Arrived before") {
 		t.Fatalf("the inbox that started delivering was not listed again:\n%s", h.plain())
 	}

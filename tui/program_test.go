@@ -3,22 +3,17 @@ package tui
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/smtp"
-	"strings"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"sandview/client"
 	"sandview/server/servertest"
-	"sandview/tui/tuitest"
 )
 
 // TestProgramReceivesMail runs the real program headless against the
-// embedded server, sends a mail over SMTP and waits until the view shows
-// it.
+// embedded server, sends a mail over SMTP once it runs and waits until
+// the view shows it.
 func TestProgramReceivesMail(t *testing.T) {
 	srv := servertest.Start(t)
 	c, err := client.New(srv.URL(), srv.APIKey())
@@ -34,35 +29,11 @@ func TestProgramReceivesMail(t *testing.T) {
 	}
 	dark := true
 	cfg := Config{Client: c, ServerLabel: "test", DarkTheme: &dark}
-
-	seen := make(chan string, 1)
-	watch := func(tm tea.Model, msg tea.Msg) tea.Msg {
-		m := tm.(App)
-		if view := tuitest.Plain(m.View().Content); strings.Contains(view, "Hello from SMTP") {
-			select {
-			case seen <- view:
-			default:
-			}
-		}
-		return msg
+	cfg.Startup = func(context.Context) error {
+		body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: Hello from SMTP\r\n\r\nHi there\r\n", inbox.Address())
+		return smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body))
 	}
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, cfg, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 40), tea.WithFilter(watch))
-	}()
-
-	body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: Hello from SMTP\r\n\r\nHi there\r\n", inbox.Address())
-	if err := smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body)); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-seen:
-	case err := <-done:
-		t.Fatalf("program ended early: %v", err)
-	case <-ctx.Done():
-		t.Fatal("the mail never reached the model")
-	}
-	stopProgram(t, cancel, done)
+	runUntil(t, cfg, "Hello from SMTP")
 }
 
 // stopProgram cancels a program run by Run and waits for it to end cleanly.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"sandview/client"
+	"sandview/tui/mail"
 )
 
 // Config is what main passes to the TUI.
@@ -17,40 +19,57 @@ type Config struct {
 	Client      *client.Client // connected client; inboxes already loaded into it
 	Keystore    Keystore       // created/imported inboxes are saved here, deleted ones removed (may be nil)
 	ServerLabel string         // e.g. "local 127.0.0.1:8025" or the URL
-	SMTPHint    string         // e.g. "catch-all: mail to any address via SMTP 127.0.0.1:1025 shows up here (in x@localhost)"
-	DarkTheme   *bool          // nil = detect from the terminal background
-	NoColor     bool           // NO_COLOR
+	// SMTPAddr is where to send mail (host:port), when known: the banner
+	// and the empty-inbox hint name the selected inbox and it.
+	SMTPAddr string
+	// SMTPHint is a fixed hint shown when SMTPAddr is not set.
+	SMTPHint string
+	// CatchAll is the inbox that takes mail to any address (sandview
+	// --local): its hint says so.
+	CatchAll  string
+	DarkTheme *bool // nil = detect from the terminal background
+	NoColor   bool  // NO_COLOR
 	// Startup is work to run once the UI is up (the --local demo mail);
 	// its error is shown in the status bar.
 	Startup func(ctx context.Context) error
 	// Now is the clock (nil = time.Now); tests fix it.
 	Now func() time.Time
 
-	// For tests: a service in place of Client and an opener in place of
-	// xdg-open/open.
-	svc  service
-	open func(ctx context.Context, target string) error
+	// For tests: a service in place of Client, an opener in place of
+	// xdg-open/open, the environment and a runner of programs.
+	svc    service
+	open   func(ctx context.Context, target string) error
+	getenv func(string) string
+	run    mail.Runner
 }
 
 // options are the settings of the root model; Config fills them.
 type options struct {
 	svc         service // nil: no client, nothing is watched
 	serverLabel string
+	smtpAddr    string
 	smtpHint    string
+	catchAll    string
 	dark        *bool
 	noColor     bool
+	hyperlinks  bool // OSC 8 hyperlinks in HTML mail
 	now         func() time.Time
 	open        func(ctx context.Context, target string) error
 	startup     func(ctx context.Context) error
 	ctx         context.Context
 	// tick schedules timer messages (tea.Tick; tests switch timers off).
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	// getenv and run (nil: the process's environment, os/exec) reach
+	// $TMUX, $SHELL, tmux and the pipe's shell.
+	getenv func(string) string
+	run    mail.Runner
 }
 
 func (cfg Config) options(ctx context.Context) options {
 	o := options{
-		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpHint: cfg.SMTPHint, dark: cfg.DarkTheme,
-		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, startup: cfg.Startup,
+		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpAddr: cfg.SMTPAddr, smtpHint: cfg.SMTPHint, catchAll: cfg.CatchAll, dark: cfg.DarkTheme,
+		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run,
+		hyperlinks: hyperlinksSupported(os.Getenv, tmuxClientFeatures),
 	}
 	if o.svc == nil && cfg.Client != nil {
 		o.svc = newClientService(cfg.Client, cfg.Keystore)
@@ -67,12 +86,33 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	if cfg.NoColor {
 		base = append(base, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	p := tea.NewProgram(newApp(cfg.options(ctx)), append(base, opts...)...)
+	app := newApp(cfg.options(ctx))
+	p := tea.NewProgram(app, append(base, opts...)...)
 	_, err := p.Run()
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
-		return fmt.Errorf("run the terminal UI: %w", err)
+		err = fmt.Errorf("run the terminal UI: %w", err)
+	} else {
+		err = nil
 	}
-	return nil
+	// The built-in receiver's webhooks go with it; the program's context
+	// has ended, so the requests get a short one of their own.
+	closeCtx, cancelClose := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancelClose()
+	return errors.Join(err, app.hooks.Close(closeCtx), app.mail.Close())
+}
+
+// closeTimeout bounds the clean-up requests when the program ends.
+const closeTimeout = 5 * time.Second
+
+// ClientOptions are the delivery options the TUI wants of its client:
+// reconnects that start at one second and never wait more than thirty,
+// jittered, instead of the contract's five seconds doubling without a cap
+// (which a library keeps). Pass them to client.New.
+func ClientOptions() []client.Option {
+	return []client.Option{
+		client.WithSSE(time.Second, client.DefaultSSEMaxReconnectAttempts, client.DefaultSSEConnectionTimeout),
+		client.WithSSEBackoff(30*time.Second, 0.3),
+	}
 }
 
 // NoServerScreen is what sandview prints when no server is configured.

@@ -2,9 +2,12 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"sandview/client"
+	"sandview/client/keystore"
 	"sandview/model"
 	"sandview/tui/feed"
 	"sandview/tui/mail"
@@ -12,19 +15,23 @@ import (
 )
 
 // service is everything the program needs from the service: the calls of
-// both screens and the live feed. clientService implements it over the
-// client; tests use fakes.
+// both screens, the live feed, and the key check at start. clientService
+// implements it over the client; tests use fakes.
 type service interface {
 	mail.Service
 	webhooks.Service
 	feed.Source
+	CheckKey(ctx context.Context) (bool, error)
 }
 
-// Keystore keeps the inboxes the TUI creates or imports, and forgets the
-// ones it deletes (the client's keystore).
+// Keystore keeps the inboxes the TUI creates or imports, forgets the ones
+// it deletes, and lists what other programs saved (the client's
+// keystore).
 type Keystore interface {
 	Save(d model.ExportedInbox) error
 	Remove(address string) error
+	Load() ([]keystore.Entry, error)
+	Watch() *keystore.Watcher
 }
 
 // clientService adapts *client.Client (and the keystore) to service: the
@@ -34,13 +41,20 @@ type Keystore interface {
 type clientService struct {
 	webhooks.Service
 	feed.Source
-	c  *client.Client
-	ks Keystore
+	c     *client.Client
+	ks    Keystore
+	watch *keystore.Watcher // nil without a keystore
 }
 
 func newClientService(c *client.Client, ks Keystore) clientService {
-	return clientService{Service: c, Source: feed.FromClient(c), c: c, ks: ks}
+	s := clientService{Service: c, Source: feed.FromClient(c), c: c, ks: ks}
+	if ks != nil {
+		s.watch = ks.Watch()
+	}
+	return s
 }
+
+func (s clientService) CheckKey(ctx context.Context) (bool, error) { return s.c.CheckKey(ctx) }
 
 func (s clientService) inbox(address string) (*client.Inbox, error) {
 	in, ok := s.c.Inbox(address)
@@ -112,12 +126,79 @@ func (s clientService) ImportInbox(ctx context.Context, path string) (model.Inbo
 	return s.keep(in)
 }
 
+// Emails lists an inbox with its content, so the list shows every
+// email's auth verdict and the search finds text in bodies at once; the
+// attachments' bytes are left out (their size is kept), and fetched when
+// an email is opened.
 func (s clientService) Emails(ctx context.Context, address string) ([]model.Email, error) {
 	in, err := s.inbox(address)
 	if err != nil {
 		return nil, err
 	}
-	return in.Emails(ctx, client.ListOptions{})
+	emails, err := in.Emails(ctx, client.ListOptions{IncludeContent: true})
+	for i := range emails {
+		for j := range emails[i].Attachments {
+			a := &emails[i].Attachments[j]
+			if a.Size == 0 {
+				a.Size = int64(len(a.Content))
+			}
+			a.Content = nil
+		}
+	}
+	return emails, err
+}
+
+// Rescan reconnects the stream now if it waits to and, when the keystore
+// changed (or force), loads the inboxes saved there that the client does
+// not hold; vanished are the loaded inboxes that have no file any more.
+func (s clientService) Rescan(ctx context.Context, force bool) (bool, []string, error) {
+	if force {
+		s.c.Reconnect()
+	}
+	if s.ks == nil {
+		return false, nil, nil
+	}
+	changed, err := s.watch.Changed()
+	if err != nil || (!changed && !force) {
+		return false, nil, err
+	}
+	stored, err := s.ks.Load()
+	errs := []error{err}
+	saved := map[string]bool{}
+	for _, st := range stored {
+		saved[strings.ToLower(st.Data.EmailAddress)] = true
+		if _, loaded := s.c.Inbox(st.Data.EmailAddress); loaded || st.Expired {
+			continue
+		}
+		if _, err := s.c.ImportInboxData(ctx, st.Data); err != nil {
+			errs = append(errs, fmt.Errorf("keystore %s: %w", st.Path, err))
+		}
+	}
+	var vanished []string
+	for _, in := range s.c.Inboxes() {
+		if !saved[strings.ToLower(in.Address())] {
+			vanished = append(vanished, in.Address())
+		}
+	}
+	return changed, vanished, errors.Join(errs...)
+}
+
+// DefaultDomain is the first domain the server allows, else the domain of
+// the first inbox loaded.
+func (s clientService) DefaultDomain(ctx context.Context) (string, error) {
+	info, err := s.c.ServerInfo(ctx)
+	if err == nil && len(info.AllowedDomains) > 0 {
+		return info.AllowedDomains[0], nil
+	}
+	for _, in := range s.c.Inboxes() {
+		if _, domain, ok := strings.Cut(in.Address(), "@"); ok {
+			return domain, nil
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	return "", errors.New("the server names no domain: type the whole address")
 }
 
 func (s clientService) Email(ctx context.Context, address, id string) (model.Email, error) {

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"sandview/client"
+	"sandview/model"
 	"sandview/tui/ui"
 )
 
@@ -15,6 +14,7 @@ type connKind int
 
 const (
 	connUnknown connKind = iota
+	connIdle
 	connConnecting
 	connLive
 	connPolling
@@ -40,6 +40,8 @@ func connStateOf(st client.ConnState) connState {
 		cs.err = ui.ErrorText(st.Err)
 	}
 	switch st.Kind {
+	case client.StateIdle:
+		cs.kind = connIdle
 	case client.StateConnecting:
 		cs.kind = connConnecting
 	case client.StateLive:
@@ -73,13 +75,19 @@ func (c connState) text() (text string, live, bad bool) {
 	case connPolling:
 		return fmt.Sprintf("polling every %s", c.interval.Round(100*time.Millisecond)), false, false
 	case connReconnecting:
-		return fmt.Sprintf("reconnecting in %s, attempt %d", c.delay.Round(time.Second), c.attempt), false, true
+		text := fmt.Sprintf("reconnecting in %s, attempt %d", c.delay.Round(time.Second), c.attempt)
+		if c.err != "" {
+			text += ": " + c.err
+		}
+		return text, false, true
 	case connOffline:
 		return "offline: " + c.err, false, true
 	case connClosed:
 		return "closed", false, true
 	case connConnecting:
 		return "connecting…", false, false
+	case connIdle:
+		return "no inbox to watch", false, false
 	}
 	return "not connected", false, false
 }
@@ -101,7 +109,7 @@ func statusBar(ctx *ui.Context, server string, conn connState, n totals, width i
 		connStyle = st.StatusWarn
 	}
 	left := st.StatusBar.Render(" "+server+" │ ") + connStyle.Render(text) +
-		st.StatusBar.Render(fmt.Sprintf(" │ %d inboxes · %d emails · %d unread ", n.inboxes, n.emails, n.unread))
+		st.StatusBar.Render(fmt.Sprintf(" │ %s · %s · %d unread ", ui.Plural(n.inboxes, "inbox", "inboxes"), ui.Plural(n.emails, "email", "emails"), n.unread))
 	status := ctx.Status()
 	if status.Text == "" {
 		return st.StatusBar.Render(ui.Fit(left, width))
@@ -116,10 +124,10 @@ func statusBar(ctx *ui.Context, server string, conn connState, n totals, width i
 		msgStyle = st.StatusError
 	}
 	msg := msgStyle.Render(" " + status.Text + " ")
-	lw, mw := ansi.StringWidth(left), ansi.StringWidth(msg)
+	lw, mw := model.TextWidth(left), model.TextWidth(msg)
 	if lw+mw > width {
 		left = ui.Fit(left, max(width-mw, 0))
-		lw = ansi.StringWidth(left)
+		lw = model.TextWidth(left)
 	}
 	gap := max(width-lw-mw, 0)
 	return ui.Fit(left+st.StatusBar.Render(ui.Fit("", gap))+msg, width)

@@ -9,10 +9,11 @@ import (
 
 	"sandview/client"
 	"sandview/theme"
+	"sandview/tui/tuitest"
 )
 
 // openFirst focuses the email list and opens the first email.
-func openFirst(h *harness) { h.Press("tab", "enter") }
+func openFirst(h *harness) { h.Press("enter") }
 
 func TestGoldenViews(t *testing.T) {
 	sizes := [][2]int{{80, 24}, {120, 40}, {200, 50}}
@@ -36,12 +37,12 @@ func TestGoldenScreens(t *testing.T) {
 		"links_tab":   func(h *harness) { openFirst(h); h.Press("3", "down") },
 		"attachments": func(h *harness) { openFirst(h); h.Press("4") },
 		"raw_tab":     func(h *harness) { openFirst(h); h.Press("5") },
-		"hostile":     func(h *harness) { h.Press("tab", "down", "enter") },
-		"problem":     func(h *harness) { h.Press("tab", "down", "down", "enter") },
-		"filter":      func(h *harness) { h.Press("tab", "/"); h.Type("alice") },
+		"hostile":     func(h *harness) { h.Press("down", "enter") },
+		"problem":     func(h *harness) { h.Press("down", "down", "enter") },
+		"filter":      func(h *harness) { h.Press("/"); h.Type("alice") },
 		"create_form": func(h *harness) { h.Press("n") },
 		"help":        func(h *harness) { h.Press("?") },
-		"confirm":     func(h *harness) { h.Press("tab", "d") },
+		"confirm":     func(h *harness) { h.Press("d") },
 		"html_toggle": func(h *harness) { openFirst(h); h.Press("h") },
 	}
 	for name, setup := range cases {
@@ -118,4 +119,29 @@ func TestGoldenWebhooksEmpty(t *testing.T) {
 	h := newHarness(t, 80, 24, true)
 	h.Press("w")
 	golden.RequireEqual(t, h.rendered())
+}
+
+// TestGoldenQAWorkflow draws the help, a search across inboxes and a set
+// of marked messages (with the confirmation naming their number) at the
+// sizes the issue measured.
+func TestGoldenQAWorkflow(t *testing.T) {
+	cases := map[string]func(h *harness){
+		"help": func(h *harness) { h.Press("?") },
+		"search": func(h *harness) {
+			h.Press("/")
+			h.Type("in:all -is:read e")
+			h.Press("enter")
+		},
+		"marks": func(h *harness) { h.Press("space", "space", "d") },
+	}
+	for name, setup := range cases {
+		for _, size := range [][2]int{{60, 20}, {80, 24}, {120, 40}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s_%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], true)
+				setup(h)
+				tuitest.RequireSize(t, h.view(), size[0], size[1])
+				golden.RequireEqual(t, h.rendered())
+			})
+		}
+	}
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net/smtp"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,11 +20,15 @@ import (
 	"sandview/tui/tuitest"
 )
 
+// refreshed matches the stats of a webhook that delivered.
+var refreshed = regexp.MustCompile(`Stats +[1-9][0-9]* deliver`)
+
 // TestProgramWebhookReceiver runs the real program headless against the
 // embedded server (loopback HTTP webhooks allowed): w opens the webhooks
 // screen, l creates a webhook to the built-in receiver, a mail sent over
 // SMTP must then show as an email.received delivery whose signature
-// verifies with the new webhook's secret.
+// verifies with the new webhook's secret, and the webhook's stats follow
+// without a reload. When the program ends, its webhook is deleted.
 func TestProgramWebhookReceiver(t *testing.T) {
 	srv := servertest.Start(t, func(c *server.Config) {
 		w := webhook.DefaultConfig()
@@ -43,6 +49,8 @@ func TestProgramWebhookReceiver(t *testing.T) {
 
 	hookReady := make(chan string, 1)
 	received := make(chan string, 1)
+	counted := make(chan string, 1)
+	var lastView atomic.Value
 	watch := func(tm tea.Model, msg tea.Msg) tea.Msg {
 		view := tuitest.Plain(tm.(App).View().Content)
 		if i := strings.Index(view, "✗ the server refused"); i >= 0 {
@@ -63,6 +71,13 @@ func TestProgramWebhookReceiver(t *testing.T) {
 				case received <- view:
 				default:
 				}
+			}
+		}
+		lastView.Store(view)
+		if refreshed.MatchString(view) {
+			select {
+			case counted <- view:
+			default:
 			}
 		}
 		return msg
@@ -100,5 +115,21 @@ func TestProgramWebhookReceiver(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the delivery never reached the model")
 	}
+	select {
+	case <-counted:
+	case err := <-done:
+		t.Fatalf("program ended early: %v", err)
+	case <-ctx.Done():
+		t.Fatalf("the webhook's stats never showed the delivery:\n%s", lastView.Load())
+	}
 	stopProgram(t, cancel, done)
+	listCtx, cancelList := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelList()
+	list, err := c.ListWebhooks(listCtx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Webhooks) != 0 {
+		t.Fatalf("the receiver's webhook outlived the program: %+v", list.Webhooks)
+	}
 }

@@ -1,7 +1,9 @@
 // Package keystore keeps what sandview remembers between runs, under its
 // home directory (Home): the config file (server URL and API key) and, per
 // server, the inboxes a user works with, one export file each with its
-// secret key. Files are 0600 in 0700 directories, written atomically.
+// secret key. Files are 0600 in 0700 directories, written atomically. A
+// Watcher tells a running program cheaply when another one (the CLI)
+// saved or removed an inbox.
 package keystore
 
 import (
@@ -14,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"sandview/client"
@@ -217,4 +220,57 @@ func (k *Store) Remove(address string) error {
 		return fmt.Errorf("remove inbox %s from the keystore: %w", address, err)
 	}
 	return nil
+}
+
+// Watcher notices changes to a keystore directory cheaply: one directory
+// read and a stat of each file (names, sizes, modification times), no file
+// contents. Poll it now and then; Load when it says the files changed. It
+// is safe for concurrent use.
+type Watcher struct {
+	k    *Store
+	mu   sync.Mutex
+	last string // the signature of the files at the last look
+}
+
+// Watch returns a watcher that takes the files as they are now as seen.
+func (k *Store) Watch() *Watcher {
+	w := &Watcher{k: k}
+	w.last, _ = k.signature()
+	return w
+}
+
+// Changed reports whether the keystore's files changed since the last
+// call (or since Watch).
+func (w *Watcher) Changed() (bool, error) {
+	sig, err := w.k.signature()
+	if err != nil {
+		return false, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	changed := sig != w.last
+	w.last = sig
+	return changed, nil
+}
+
+// signature describes the keystore files: name, size and modification
+// time of each, in name order.
+func (k *Store) signature() (string, error) {
+	entries, err := os.ReadDir(k.dir)
+	if err != nil {
+		return "", fmt.Errorf("read keystore %s: %w", k.dir, err)
+	}
+	var b strings.Builder
+	for _, entry := range entries {
+		name := entry.Name()
+		if entry.IsDir() || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		info, err := entry.Info()
+		if err != nil {
+			continue // removed meanwhile: the next look sees it gone
+		}
+		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", name, info.Size(), info.ModTime().UnixNano())
+	}
+	return b.String(), nil
 }

@@ -194,3 +194,41 @@ func TestConfigRoundTrip(t *testing.T) {
 		t.Fatal("broken config accepted")
 	}
 }
+
+// TestWatcherSeesSavesAndRemovals checks that a watcher reports a save and
+// a removal by another program once each, and nothing in between.
+func TestWatcherSeesSavesAndRemovals(t *testing.T) {
+	ks, err := keystore.Open(filepath.Join(t.TempDir(), "inboxes", "h_1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := ks.Watch()
+	if changed, err := w.Changed(); changed || err != nil {
+		t.Fatalf("an untouched keystore changed: %v %v", changed, err)
+	}
+	other, err := keystore.Open(ks.Dir()) // the CLI, in another process
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Save(storedExport(t, "qa-run-17@sandbox.test", time.Now().Add(time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := w.Changed(); !changed || err != nil {
+		t.Fatalf("a save was not seen: %v %v", changed, err)
+	}
+	if changed, _ := w.Changed(); changed {
+		t.Fatal("a save was seen twice")
+	}
+	if err := os.WriteFile(filepath.Join(ks.Dir(), ".tmp-123"), []byte("partial"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if changed, _ := w.Changed(); changed {
+		t.Fatal("a temporary file counted as a change")
+	}
+	if err := other.Remove("qa-run-17@sandbox.test"); err != nil {
+		t.Fatal(err)
+	}
+	if changed, _ := w.Changed(); !changed {
+		t.Fatal("a removal was not seen")
+	}
+}

@@ -9,4 +9,8 @@
 // "<timestamp>.<body>" keyed with the whole secret string; it is compared in
 // constant time against every configured secret (current and previous
 // during a rotation).
+//
+// A program that points a webhook at its receiver describes it with
+// Description and deletes it when it stops; Abandoned recognises the ones
+// a crashed run left behind (a loopback port nothing listens on).
 package webhookrecv

@@ -277,3 +277,28 @@ func TestReceiverRefusesNonPost(t *testing.T) {
 		t.Errorf("GET: %d", resp.StatusCode)
 	}
 }
+
+// TestAbandoned tells a receiver that listens from one left behind, and
+// leaves alone what is not a loopback receiver.
+func TestAbandoned(t *testing.T) {
+	ctx := context.Background()
+	r, err := Listen(ctx, "127.0.0.1:0", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := r.URL()
+	if Abandoned(ctx, url) {
+		t.Fatal("a listening receiver counts as abandoned")
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !Abandoned(ctx, url) {
+		t.Fatal("a closed receiver does not count as abandoned")
+	}
+	for _, u := range []string{"https://hooks.example.com/x", "http://192.0.2.1:9/hook", "http://127.0.0.1/hook", "::bad"} {
+		if Abandoned(ctx, u) {
+			t.Errorf("%s counts as abandoned", u)
+		}
+	}
+}

@@ -77,19 +77,28 @@ func withInbox(cmd *cobra.Command, g *globalOptions, address string, fn func(*cl
 
 func newEmailListCommand(g *globalOptions, inbox *string) *cobra.Command {
 	var asJSON bool
+	var query string
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the decrypted emails of an inbox, newest first",
 		Example: `  sandview email list
-  sandview email list --inbox qa@sandbox.test --json`,
+  sandview email list --inbox qa@sandbox.test --json
+` + searchExample,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			list := newEmailList(cmd.OutOrStdout(), asJSON)
+			if query != "" {
+				return withSession(cmd, g, func(s *session) error {
+					return runSearch(cmd.Context(), s, *inbox, query, list, cmd.ErrOrStderr())
+				})
+			}
 			return withInbox(cmd, g, *inbox, func(in *client.Inbox) error {
-				return listEmails(cmd.Context(), in, newEmailList(cmd.OutOrStdout(), asJSON))
+				return listEmails(cmd.Context(), in, list)
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON objects")
+	addSearchFlag(cmd, &query)
 	return cmd
 }
 

@@ -94,7 +94,7 @@ func saveAttachments(w io.Writer, dir string, attachments ...model.Attachment) e
 		return err
 	}
 	for _, a := range attachments {
-		path, err := desktop.SaveUnique(dir, a.Filename, "attachment", a.Content)
+		path, err := desktop.SaveUnique(dir, a.Filename, "attachment", a.Content, 0o644)
 		if err != nil {
 			return err
 		}

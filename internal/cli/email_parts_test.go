@@ -60,7 +60,7 @@ func TestCLIEmailParts(t *testing.T) {
 	}
 	info, err := os.Stat(path)
 	page, _ := os.ReadFile(path)
-	if err != nil || info.Mode().Perm() != 0o600 || !strings.Contains(string(page), `Content-Security-Policy" content="default-src 'none'`) || !strings.Contains(string(page), "Reset:") {
+	if err != nil || info.Mode().Perm() != 0o600 || !strings.Contains(string(page), `Content-Security-Policy" content="default-src &#39;none&#39;`) || !strings.Contains(string(page), "Reset:") {
 		t.Fatalf("opened file %s (%v, mode %v):\n%s", path, err, info.Mode().Perm(), page)
 	}
 }

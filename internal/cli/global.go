@@ -92,8 +92,10 @@ func (g *globalOptions) connect(ctx context.Context) (*session, error) {
 	return openSession(ctx, g, url, apiKey)
 }
 
-func openSession(ctx context.Context, g *globalOptions, url, apiKey string) (*session, error) {
-	c, err := client.New(url, apiKey)
+// openSession connects to url with apiKey (and the client options opts)
+// and loads the keystore's inboxes.
+func openSession(ctx context.Context, g *globalOptions, url, apiKey string, opts ...client.Option) (*session, error) {
+	c, err := client.New(url, apiKey, opts...)
 	if err != nil {
 		return nil, err
 	}

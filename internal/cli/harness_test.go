@@ -19,10 +19,14 @@ import (
 
 	"sandview/server"
 	"sandview/server/servertest"
+	"sandview/server/store/pgtest"
 )
 
 // builtBinary is the sandview binary TestMain builds for the CLI tests.
 var builtBinary string
+
+// pg is the PostgreSQL server TestMain starts for the replica tests.
+var pg *pgtest.Server
 
 func TestMain(m *testing.M) {
 	os.Exit(runTests(m))
@@ -40,6 +44,16 @@ func runTests(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		return 1
 	}
+	// The replica tests' PostgreSQL: they fail, never skip, without it.
+	if pg, err = pgtest.Start(pgtest.Options{}); err != nil {
+		fmt.Fprintf(os.Stderr, "pgtest: PostgreSQL did not start: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if err := pg.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}()
 	return m.Run()
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"sandview/crypto"
 	"sandview/server"
+	"sandview/server/store/postgres"
 	"sandview/server/webhook"
 )
 
@@ -31,6 +32,7 @@ var serveEnv = map[string]string{
 	"encryption-policy":    "SVC_ENCRYPTION_POLICY",
 	"encryption-context":   "SVC_ENCRYPTION_CONTEXT",
 	"data":                 "SVC_DATA",
+	"store":                "SVC_STORE",
 	"dev":                  "SVC_SDK_DEVELOPMENT",
 	"default-ttl":          "SVC_DEFAULT_TTL",
 	"max-ttl":              "SVC_MAX_TTL",
@@ -53,6 +55,7 @@ type serveOptions struct {
 	domains            []string
 	policy, context    string
 	dataDir            string
+	store              string
 	dev                bool
 	defaultTTL, maxTTL time.Duration
 	maxMessageBytes    int64
@@ -79,7 +82,10 @@ help; the command line wins. Without --api-key or SVC_API_KEY a key is
 generated once and kept (mode 0600) in the data directory, or, without
 --data, in <home>/server (--home, else $SANDVIEW_HOME, else
 $XDG_CONFIG_HOME/sandview);
-the file's path is printed, never the key. Stop with Ctrl-C or SIGTERM: mail
+the file's path is printed, never the key. With --store the key, the
+signing key and webhook secrets live in the database, so that every replica
+signs and checks the same; a --api-key that differs from the stored key is
+an error. Stop with Ctrl-C or SIGTERM: mail
 in flight is finished before exiting.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -103,6 +109,7 @@ in flight is finished before exiting.`,
 	f.StringVar(&o.policy, "encryption-policy", "enabled", "always, enabled, disabled or never (SVC_ENCRYPTION_POLICY)")
 	f.StringVar(&o.context, "encryption-context", crypto.DefaultContext, "encryption context string (SVC_ENCRYPTION_CONTEXT; default with --compat reference: "+server.ReferenceEncryptionContext+")")
 	f.StringVar(&o.dataDir, "data", "", "persist inboxes, emails and keys in this directory (SVC_DATA; default: in memory)")
+	f.StringVar(&o.store, "store", "", "keep everything in PostgreSQL, shared by any number of replicas: postgres://USER@HOST:PORT/DB (SVC_STORE; excludes --data)")
 	f.BoolVar(&o.dev, "dev", false, "enable the test-email endpoint (SVC_SDK_DEVELOPMENT=true)")
 	f.DurationVar(&o.defaultTTL, "default-ttl", server.DefaultTTL, "inbox TTL when none is requested (SVC_DEFAULT_TTL)")
 	f.DurationVar(&o.maxTTL, "max-ttl", server.DefaultMaxTTL, "longest inbox TTL (SVC_MAX_TTL)")
@@ -154,7 +161,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 		Compat: compat, CatchAll: o.catchAll,
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
-		DataDir: o.dataDir, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
+		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
 		MaxMessageBytes: o.maxMessageBytes, MaxEmailsPerInbox: o.maxEmailsPerInbox,
 		MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
 	}
@@ -168,7 +175,10 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 		}
 		cfg.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	if cfg.APIKey == "" {
+	if o.store != "" && o.dataDir != "" {
+		return errors.New("--store and --data exclude each other")
+	}
+	if cfg.APIKey == "" && o.store == "" {
 		dir := o.dataDir
 		if dir == "" {
 			home, err := g.stateHome()
@@ -196,7 +206,15 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 		return err
 	}
 	storage := "in memory (lost on exit)"
-	if o.dataDir != "" {
+	switch {
+	case o.store != "":
+		storage = postgres.Describe(o.store) + " (shared by every replica)"
+		if srv.APIKeyCreated() {
+			fmt.Fprintln(out, "Generated an API key and saved it in the store (table secrets, name api-key)")
+		} else if o.apiKey == "" {
+			fmt.Fprintln(out, "Using the API key saved in the store")
+		}
+	case o.dataDir != "":
 		storage = o.dataDir
 	}
 	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n  profile   %s\n",

@@ -97,7 +97,7 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 		fmt.Fprintln(os.Stderr, tui.NoServerScreen())
 		return &exitError{code: exitUsage, err: errNoServer}
 	}
-	s, err := openSession(ctx, g, url, apiKey)
+	s, err := openSession(ctx, g, url, apiKey, tui.ClientOptions()...)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,8 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 	cfg := tui.Config{
 		Client: local.session.client, Keystore: local.session.keystore,
 		ServerLabel: "local " + local.srv.HTTPAddr(),
-		SMTPHint:    fmt.Sprintf("catch-all: mail to any address via SMTP %s shows up here (in %s)", local.srv.SMTPAddr(), local.inbox.Address()),
+		SMTPAddr:    local.srv.SMTPAddr(),
+		CatchAll:    local.inbox.Address(),
 	}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
@@ -178,7 +179,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 		}
 		return fmt.Errorf("start the local server (another program may use these ports: try --smtp/--http): %w", err)
 	}
-	if r.session, err = openSession(ctx, g, r.srv.URL(), apiKey); err != nil {
+	if r.session, err = openSession(ctx, g, r.srv.URL(), apiKey, tui.ClientOptions()...); err != nil {
 		return err
 	}
 	if r.inbox, err = ensureInbox(ctx, r.session); err != nil {

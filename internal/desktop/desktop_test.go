@@ -34,11 +34,11 @@ func TestSaveUniqueNeverOverwrites(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p1, err := SaveUnique(dir, "../a.txt", "x", []byte("one"))
+	p1, err := SaveUnique(dir, "../a.txt", "x", []byte("one"), 0o644)
 	if err != nil || filepath.Base(p1) != "a (1).txt" {
 		t.Fatalf("first: %s %v", p1, err)
 	}
-	p2, err := SaveUnique(dir, "a.txt", "x", []byte("two"))
+	p2, err := SaveUnique(dir, "a.txt", "x", []byte("two"), 0o644)
 	if err != nil || filepath.Base(p2) != "a (2).txt" {
 		t.Fatalf("second: %s %v", p2, err)
 	}
@@ -48,7 +48,7 @@ func TestSaveUniqueNeverOverwrites(t *testing.T) {
 	if data, _ := os.ReadFile(p2); string(data) != "two" {
 		t.Fatalf("saved %q", data)
 	}
-	if _, err := SaveUnique(filepath.Join(dir, "a.txt"), "b", "x", nil); err == nil {
+	if _, err := SaveUnique(filepath.Join(dir, "a.txt"), "b", "x", nil, 0o644); err == nil {
 		t.Fatal("saving into a file did not fail")
 	}
 }
@@ -72,9 +72,9 @@ func TestOpenHTML(t *testing.T) {
 	}
 	data, _ := os.ReadFile(path)
 	page := string(data)
-	if !strings.HasPrefix(page, `<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none';`) ||
-		!strings.HasSuffix(page, `<p>Grüße</p>`) {
-		t.Fatalf("page %q: want the guard first, then the body", page)
+	if !strings.HasPrefix(page, `<html><head><meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;`) ||
+		!strings.Contains(page, `<meta charset="utf-8"/></head><body><img src="https://tracker.example/p.gif"/><p>Grüße</p>`) {
+		t.Fatalf("page %q: want the policy first in the head, then the body", page)
 	}
 	failing := errors.New("no browser")
 	if _, err := OpenHTML(context.Background(), "<p>x</p>", func(context.Context, string) error { return failing }); !errors.Is(err, failing) {

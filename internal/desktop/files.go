@@ -59,9 +59,10 @@ func validCut(s string, i int) bool {
 }
 
 // SaveUnique writes data to dir under the safe form of name (see
-// SafeName), adding " (1)", " (2)", ... before the extension instead of
-// overwriting a file, and returns the path written.
-func SaveUnique(dir, name, fallback string, data []byte) (string, error) {
+// SafeName) with the permissions perm, adding " (1)", " (2)", ... before
+// the extension instead of overwriting a file, and returns the path
+// written.
+func SaveUnique(dir, name, fallback string, data []byte, perm os.FileMode) (string, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
 		return "", fmt.Errorf("save to %s: %w", dir, err)
@@ -78,7 +79,7 @@ func SaveUnique(dir, name, fallback string, data []byte) (string, error) {
 			candidate = fmt.Sprintf("%s (%d)%s", stem, n, ext)
 		}
 		path := filepath.Join(dir, candidate)
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,35 +32,32 @@ func Open(ctx context.Context, target string) error {
 	return nil
 }
 
-// htmlGuard goes before an HTML body written for the browser: UTF-8 (the
-// body was decoded to it) and a content security policy that lets the
-// page load nothing from the network and run no script, so opening a mail
-// neither tells its sender nor runs its code. Inline styles and data:
-// images still show.
-const htmlGuard = `<meta charset="utf-8">` +
-	`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:; form-action 'none'">` + "\n"
-
-// WriteHTML writes an HTML body, guarded (see htmlGuard), to a new private
-// file (0600) in the temporary directory and returns its path. The file
-// stays for the browser to read; the system cleans the directory.
-func WriteHTML(html string) (string, error) {
+// WriteHTML writes an HTML body as a BrowserPage to a new private file
+// (0600) in the temporary directory and returns its path. The file stays
+// for the browser to read after a short-lived program (the CLI) ends; the
+// system cleans the directory.
+func WriteHTML(body string) (string, error) {
+	page, err := BrowserPage(body)
+	if err != nil {
+		return "", err
+	}
 	f, err := os.CreateTemp("", "sandview-*.html")
 	if err != nil {
 		return "", fmt.Errorf("write the HTML body: %w", err)
 	}
-	_, werr := f.WriteString(htmlGuard + html)
+	_, werr := f.WriteString(page)
 	cerr := f.Close()
 	if werr != nil || cerr != nil {
 		_ = os.Remove(f.Name())
-		return "", fmt.Errorf("write the HTML body to %s: %w", f.Name(), firstError(werr, cerr))
+		return "", fmt.Errorf("write the HTML body to %s: %w", f.Name(), errors.Join(werr, cerr))
 	}
 	return f.Name(), nil
 }
 
 // OpenHTML writes an HTML body with WriteHTML and opens the file with
 // open (Open, or a test's stand-in); it returns the file's path.
-func OpenHTML(ctx context.Context, html string, open func(context.Context, string) error) (string, error) {
-	path, err := WriteHTML(html)
+func OpenHTML(ctx context.Context, body string, open func(context.Context, string) error) (string, error) {
+	path, err := WriteHTML(body)
 	if err != nil {
 		return "", err
 	}
@@ -67,13 +65,4 @@ func OpenHTML(ctx context.Context, html string, open func(context.Context, strin
 		return path, err
 	}
 	return path, nil
-}
-
-func firstError(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

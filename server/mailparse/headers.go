@@ -1,14 +1,11 @@
 package mailparse
 
 import (
-	"io"
 	"maps"
-	"mime"
 	"slices"
 	"strings"
 
-	"golang.org/x/text/encoding/htmlindex"
-
+	"sandview/internal/mimeword"
 	"sandview/model"
 )
 
@@ -52,28 +49,8 @@ func (h rawHeaders) decoded() model.HeaderMap {
 	return out
 }
 
-// newWordDecoder returns an RFC 2047 decoder that knows every charset of the
-// WHATWG encoding index and passes unknown charsets through undecoded.
-func newWordDecoder() *mime.WordDecoder {
-	return &mime.WordDecoder{CharsetReader: charsetReader}
-}
-
-func charsetReader(charset string, input io.Reader) (io.Reader, error) {
-	enc, err := htmlindex.Get(charset)
-	if err != nil {
-		// Unknown charset: keep the bytes; validUTF8 makes them readable.
-		return input, nil
-	}
-	return enc.NewDecoder().Reader(input), nil
-}
-
 // decodeHeaderValue decodes the encoded words of one header value and makes
 // the result valid UTF-8. A value that does not decode is kept as it is.
 func decodeHeaderValue(value string) string {
-	if strings.Contains(value, "=?") {
-		if decoded, err := newWordDecoder().DecodeHeader(value); err == nil {
-			value = decoded
-		}
-	}
-	return validUTF8String(strings.TrimSpace(value))
+	return validUTF8String(strings.TrimSpace(mimeword.Decode(value)))
 }

@@ -64,6 +64,9 @@ func mailbox(tx *bolt.Tx, hash string) *bolt.Bucket {
 
 // Commit implements Store.
 func (b *Bolt) Commit(ctx context.Context, batch Batch) error {
+	if len(batch.Deliveries) > 0 {
+		return errNoQueue
+	}
 	encoded := make([][]byte, len(batch.Put))
 	for i, e := range batch.Put {
 		encoded[i] = encodeEmail(e)

@@ -1,7 +1,11 @@
 // Package store keeps the embedded sandbox server's inboxes and emails behind
-// one Store interface, with two implementations: Memory (nothing survives the
-// process) and Bolt (a bbolt file; every write is durable before it returns,
-// and concurrent writes share one transaction and one fsync).
+// one Store interface, with three implementations: Memory (nothing survives
+// the process), Bolt (a bbolt file; every write is durable before it returns,
+// and concurrent writes share one transaction and one fsync) and, in
+// store/postgres, PostgreSQL, which also implements Shared: what several
+// server replicas need to share one database (secrets, webhooks and their
+// delivery queue, change notices, leadership). One conformance suite runs
+// against all three.
 //
 // The store holds emails exactly as the server will serve them: for a plain
 // inbox the metadata and parsed JSON and the raw message in plaintext, for an

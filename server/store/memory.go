@@ -75,6 +75,9 @@ func (m *Memory) Commit(_ context.Context, b Batch) error {
 	if m.closed {
 		return ErrClosed
 	}
+	if len(b.Deliveries) > 0 {
+		return errNoQueue
+	}
 	for _, e := range b.Put {
 		if _, ok := m.inboxes[e.InboxHash]; !ok {
 			return fmt.Errorf("put email %s: inbox %s: %w", e.ID, e.InboxHash, ErrNotFound)

@@ -100,11 +100,22 @@ type Page struct {
 	Limit  int
 }
 
-// Batch is one atomic change: emails to add and emails to remove.
+// Batch is one atomic change: emails to add and emails to remove, and,
+// for a Shared store, webhook deliveries to queue with them (other stores
+// refuse a batch that carries deliveries).
 type Batch struct {
-	Put    []*Email
-	Delete []EmailKey
+	Put        []*Email
+	Delete     []EmailKey
+	Deliveries []QueuedDelivery
+	// CheckWebhooks makes a Shared store refuse the batch with ErrStale
+	// unless the webhooks are still at WebhookVersion (the deliveries were
+	// rendered from them; none at all may be a stale answer too).
+	CheckWebhooks  bool
+	WebhookVersion uint64
 }
+
+// errNoQueue refuses deliveries in a batch of a store without a queue.
+var errNoQueue = errors.New("store: this store keeps no webhook delivery queue")
 
 // Store holds inboxes and emails. Implementations are safe for concurrent use.
 // Email IDs sort in arrival order (the server makes them so); lists come

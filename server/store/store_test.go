@@ -11,14 +11,29 @@ import (
 	"time"
 
 	"sandview/server/store"
+	"sandview/server/store/pgtest"
+	"sandview/server/store/postgres"
 )
 
-// implementations opens each Store implementation for t.
+// pg is the PostgreSQL server of this package's tests.
+var pg *pgtest.Server
+
+func TestMain(m *testing.M) { pgtest.Main(m, &pg, pgtest.Options{}) }
+
+// implementations opens each Store implementation for t: the shared
+// conformance suite runs against all three.
 func implementations(t *testing.T) map[string]func(t *testing.T) store.Store {
 	return map[string]func(t *testing.T) store.Store{
 		"memory": func(t *testing.T) store.Store { return store.NewMemory() },
 		"bolt": func(t *testing.T) store.Store {
 			db, err := store.OpenBolt(filepath.Join(t.TempDir(), "test.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return db
+		},
+		"postgres": func(t *testing.T) store.Store {
+			db, err := postgres.Open(context.Background(), pg.NewDatabase(t), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

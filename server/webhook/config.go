@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"sandview/server/store"
 )
 
 // Defaults of Config, from the contract's limits and server settings.
@@ -87,6 +89,9 @@ type Config struct {
 	// DataDir persists webhooks and pending retries in DataDir/webhooks.db;
 	// "" keeps them in memory.
 	DataDir string
+	// Shared, when set, keeps webhooks and the delivery queue in a store
+	// that several engines share (one per replica; see shared.go) instead.
+	Shared store.Webhooks
 	// HTTPClient sends deliveries; nil means a client of the engine's own
 	// that does not follow redirects.
 	HTTPClient *http.Client

@@ -13,6 +13,7 @@ type retryTimer struct {
 type delivery struct {
 	pending
 	persisted bool // a retry record exists on disk
+	claimed   bool // taken from the shared queue (shared mode)
 }
 
 // start runs a delivery's next attempt in its own goroutine, unless the
@@ -35,6 +36,10 @@ func (e *Engine) start(d *delivery) {
 // suspend keeps an unfinished delivery on disk for the next start (in
 // memory mode it is lost with the process).
 func (e *Engine) suspend(d *delivery) {
+	if d.claimed {
+		e.releaseShared(d, false)
+		return
+	}
 	if e.store == nil {
 		return
 	}
@@ -81,6 +86,10 @@ func (e *Engine) retryDue(d *delivery) {
 
 // discard drops a delivery whose webhook is gone or disabled.
 func (e *Engine) discard(d *delivery) {
+	if d.claimed {
+		e.releaseShared(d, true)
+		return
+	}
 	if !d.persisted {
 		return
 	}
@@ -137,6 +146,10 @@ func (e *Engine) attempt(d *delivery) {
 // recordAttempt updates stats, schedules the next attempt or ends the
 // delivery, and disables the webhook after too many failed deliveries.
 func (e *Engine) recordAttempt(h *hook, d *delivery, ok bool) {
+	if d.claimed {
+		e.finishShared(h, d, ok)
+		return
+	}
 	now := e.cfg.Now()
 	var save *record
 	var retry *delivery

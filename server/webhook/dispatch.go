@@ -24,9 +24,30 @@ type target struct {
 	template   *compiledTemplate
 }
 
-// dispatch filters an event per webhook, renders it, and starts its
-// deliveries in the order the webhooks were created.
+// dispatch renders an event's deliveries and starts them in the order the
+// webhooks were created, or, in shared mode, queues them.
 func (e *Engine) dispatch(ev Incoming) error {
+	ds, err := e.render(ev)
+	if err != nil {
+		return err
+	}
+	if e.shared != nil {
+		q, err := queued(ds)
+		if err == nil {
+			err = e.shared.EnqueueDeliveries(e.ctx, q)
+		}
+		e.Wake()
+		return err
+	}
+	for _, d := range ds {
+		e.start(d)
+	}
+	return nil
+}
+
+// render filters an event per webhook and renders its deliveries, in the
+// order the webhooks were created.
+func (e *Engine) render(ev Incoming) ([]*delivery, error) {
 	now := e.cfg.Now()
 	at := ev.At
 	if at.IsZero() {
@@ -76,8 +97,9 @@ func (e *Engine) dispatch(ev Incoming) error {
 
 	view, err := newEventView(ev, newID("evt_"), at, e.cfg.dataShape(), summary)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var out []*delivery
 	builtins := map[string][]byte{}
 	for _, t := range targets {
 		if !t.subscribed || !passes(t) {
@@ -91,12 +113,12 @@ func (e *Engine) dispatch(ev Incoming) error {
 			}
 			builtins[t.template.kind] = body
 		}
-		e.start(&delivery{pending: pending{
+		out = append(out, &delivery{pending: pending{
 			WebhookID: t.id, EventID: view.envelope.ID, DeliveryID: newID("dlv_"), EventType: ev.Type,
 			Body: body, ContentType: t.template.contentType, Attempt: 1, Due: now, Seq: e.nextSeq(),
 		}})
 	}
-	return nil
+	return out, nil
 }
 
 // memoEntry is what the engine remembers of an email.received for the

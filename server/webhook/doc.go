@@ -6,7 +6,8 @@
 // webhook, renders each webhook's template, and delivers with the contract's
 // retry schedule, concurrency caps and automatic disabling. With
 // Config.DataDir set, webhooks and pending retries live in their own bbolt
-// file (webhooks.db) and survive a restart.
+// file (webhooks.db) and survive a restart; with Config.Shared they live in
+// a store that the engines of several replicas share (see shared.go).
 //
 // Config.ReferenceWire switches the routes and deliveries from the
 // interface as written to the reference deployment's behaviour where the two

@@ -13,6 +13,7 @@ import (
 
 	"sandview/crypto"
 	"sandview/model"
+	"sandview/server/store"
 )
 
 // Inboxes resolves inbox addresses for the inbox-scoped routes.
@@ -28,6 +29,17 @@ type Engine struct {
 	inboxes Inboxes
 	log     *slog.Logger
 	store   *diskStore
+	// shared is Config.Shared: the store several engines share.
+	shared store.Webhooks
+	// wake starts a claim of due deliveries (shared mode); claimed counts
+	// the claimed deliveries not yet finished; stopClaims ends the claim
+	// loop, which claiming tracks.
+	wake       chan struct{}
+	claimed    atomic.Int64
+	stopClaims context.CancelFunc
+	claiming   sync.WaitGroup
+	// version is the shared webhooks' version the cache holds (mu).
+	version uint64
 
 	// intakeMu guards the queue against Close; Handle never waits on mu.
 	intakeMu     sync.Mutex
@@ -70,9 +82,22 @@ func New(cfg Config, inboxes Inboxes) (*Engine, error) {
 		timers:     make(map[string]*retryTimer),
 		memo:       newEmailMemo(rememberedEmails),
 		slots:      make(chan struct{}, maxConcurrentOverall),
+		wake:       make(chan struct{}, 1),
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
-	if cfg.DataDir != "" {
+	if cfg.Shared != nil {
+		e.shared = cfg.Shared
+		if err := e.Reload(e.ctx); err != nil {
+			return nil, fmt.Errorf("load webhooks: %w", err)
+		}
+		claimCtx, stop := context.WithCancel(e.ctx)
+		e.stopClaims = stop
+		e.claiming.Add(1)
+		go func() {
+			defer e.claiming.Done()
+			e.claimLoop(claimCtx)
+		}()
+	} else if cfg.DataDir != "" {
 		if e.store, err = openDiskStore(cfg.DataDir); err != nil {
 			return nil, err
 		}
@@ -167,6 +192,9 @@ func (e *Engine) ForgetInbox(address string) {
 	}
 	e.memo.forgetInbox(address)
 	e.mu.Unlock()
+	if e.shared != nil {
+		return // the store dropped them with the inbox
+	}
 	for _, id := range gone {
 		if err := e.store.deleteHook(id); err != nil {
 			e.log.Error("forget webhook of deleted inbox", "webhook", id, "error", err)
@@ -206,6 +234,10 @@ func (e *Engine) Close(ctx context.Context) error {
 		e.cancel()
 		<-e.dispatched
 	}
+	if e.stopClaims != nil {
+		e.stopClaims()
+		e.claiming.Wait()
+	}
 	e.mu.Lock()
 	e.closing = true
 	for dlv, t := range e.timers {
@@ -235,6 +267,7 @@ func (e *Engine) Close(ctx context.Context) error {
 		recs = append(recs, h.rec)
 	}
 	e.mu.Unlock()
+	// (A shared store keeps stats as they change.)
 	if err := e.store.putHooks(recs...); err != nil {
 		errs = append(errs, err)
 	}

@@ -50,6 +50,8 @@ type hook struct {
 	slots    chan struct{} // concurrent deliveries of this webhook
 	// queuedRetries counts retries waiting for their time.
 	queuedRetries int
+	// stored is the record as the shared store holds it (shared mode).
+	stored []byte
 }
 
 func newHook(rec record, filter *compiledFilter, tmpl *compiledTemplate) *hook {

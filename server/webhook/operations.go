@@ -77,7 +77,7 @@ func (e *Engine) create(sc scope, req model.CreateWebhookRequest) (model.Webhook
 	e.hooks[rec.ID] = h
 	view := h.view(true, e.wire.fullViews)
 	e.mu.Unlock()
-	if err := e.store.putHooks(rec); err != nil {
+	if err := e.saveHook(rec); err != nil {
 		e.mu.Lock()
 		delete(e.hooks, rec.ID)
 		e.mu.Unlock()
@@ -152,7 +152,7 @@ func (e *Engine) update(sc scope, id string, req model.UpdateWebhookRequest) (mo
 	rec := *r
 	view := h.view(e.wire.fullViews, e.wire.fullViews)
 	e.mu.Unlock()
-	if err := e.store.putHooks(rec); err != nil {
+	if err := e.saveHook(rec); err != nil {
 		return model.Webhook{}, fmt.Errorf("update webhook: %w", err)
 	}
 	return view, nil

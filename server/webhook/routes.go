@@ -22,6 +22,11 @@ func (e *Engine) Register(mux *http.ServeMux, guard func(http.Handler) http.Hand
 				httpapi.WriteError(w, http.StatusNotFound, "webhooks are disabled on this server (SVC_WEBHOOK_ENABLED=false)")
 				return
 			}
+			if err := e.Reload(r.Context()); err != nil {
+				e.log.Error("reloading webhooks failed", "error", err)
+				httpapi.WriteError(w, http.StatusServiceUnavailable, "the webhook store does not answer, try again later")
+				return
+			}
 			sc := scope{}
 			if inbox {
 				hash, address, ok := e.lookupInbox(r.PathValue("email"))
@@ -134,7 +139,7 @@ func (e *Engine) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) 
 		writeNotFound(w, id)
 		return
 	}
-	if err := e.store.deleteHook(id); err != nil {
+	if err := e.deleteHook(id); err != nil {
 		e.log.Error("delete webhook", "webhook", id, "error", err)
 		httpapi.WriteError(w, http.StatusInternalServerError, "the webhook was removed but could not be deleted from disk")
 		return
@@ -169,7 +174,7 @@ func (e *Engine) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) 
 		writeNotFound(w, id)
 		return
 	}
-	if err := e.store.putHooks(rec); err != nil {
+	if err := e.saveHook(rec); err != nil {
 		e.log.Error("save rotated secret", "webhook", id, "error", err)
 		httpapi.WriteError(w, http.StatusInternalServerError, "the new secret could not be saved")
 		return

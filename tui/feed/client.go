@@ -8,7 +8,8 @@ import (
 // FromClient is the Source of a client's delivery API: Client.WatchAll
 // pushes every new email of every loaded inbox (inboxes created or
 // imported later included) and says when an inbox starts delivering
-// (Monitor.OnReady); Client.OnStateChange pushes the connection state and
+// (Monitor.OnReady) or is gone from the server (Monitor.OnGone);
+// Client.OnStateChange pushes the connection state and
 // Client.OnSyncError background errors.
 func FromClient(c *client.Client) Source { return clientSource{c} }
 
@@ -21,6 +22,7 @@ func (s clientSource) Subscribe(sink Sink) (func(), error) {
 	}
 	mon.On(func(in *client.Inbox, e model.Email) { sink.NewEmail(in.Address(), e) })
 	mon.OnReady(func(in *client.Inbox) { sink.InboxReady(in.Address()) })
+	mon.OnGone(func(in *client.Inbox, err error) { sink.InboxGone(in.Address(), err) })
 	states := s.c.OnStateChange(sink.State)
 	errs := s.c.OnSyncError(sink.SyncError)
 	return func() {

@@ -15,6 +15,9 @@ import (
 type Sink interface {
 	NewEmail(address string, e model.Email)
 	InboxReady(address string)
+	// InboxGone says the server no longer knows the inbox: its watch
+	// ended.
+	InboxGone(address string, err error)
 	State(st client.ConnState)
 	SyncError(err error)
 }
@@ -34,6 +37,13 @@ type NewEmailMsg struct {
 // InboxReadyMsg says an inbox started delivering: the mail that arrived
 // before is in its list, which should be loaded again.
 type InboxReadyMsg struct{ Address string }
+
+// InboxGoneMsg says the server no longer knows an inbox (deleted,
+// expired, or lost in a restart); nothing of it is watched any more.
+type InboxGoneMsg struct {
+	Address string
+	Err     error
+}
 
 // StateMsg is a change of the delivery connection.
 type StateMsg struct{ State client.ConnState }
@@ -82,6 +92,11 @@ func (q *Queue) NewEmail(address string, e model.Email) {
 
 // InboxReady enqueues an InboxReadyMsg.
 func (q *Queue) InboxReady(address string) { q.push(InboxReadyMsg{Address: address}) }
+
+// InboxGone enqueues an InboxGoneMsg.
+func (q *Queue) InboxGone(address string, err error) {
+	q.push(InboxGoneMsg{Address: address, Err: err})
+}
 
 // State enqueues a StateMsg.
 func (q *Queue) State(st client.ConnState) { q.push(StateMsg{State: st}) }

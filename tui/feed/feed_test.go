@@ -40,6 +40,7 @@ func TestPushNeverWaitsForTheReader(t *testing.T) {
 		src.sink.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
 	}
 	src.sink.InboxReady("a@b.test")
+	src.sink.InboxGone("a@b.test", errors.New("not found"))
 	src.sink.State(client.ConnState{Kind: client.StateLive})
 	src.sink.SyncError(errors.New("boom"))
 	next := q.Next()
@@ -54,6 +55,9 @@ func TestPushNeverWaitsForTheReader(t *testing.T) {
 	}
 	if m, ok := next().(EventMsg).Msg.(InboxReadyMsg); !ok || m.Address != "a@b.test" {
 		t.Fatalf("inbox ready lost: %#v", m)
+	}
+	if m, ok := next().(EventMsg).Msg.(InboxGoneMsg); !ok || m.Address != "a@b.test" || m.Err.Error() != "not found" {
+		t.Fatalf("inbox gone lost: %#v", m)
 	}
 	if m, ok := next().(EventMsg).Msg.(StateMsg); !ok || m.State.Kind != client.StateLive {
 		t.Fatalf("state lost: %#v", m)

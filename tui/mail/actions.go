@@ -10,12 +10,13 @@ import (
 	"sandview/tui/ui"
 )
 
-// actions are what several panes do to the selected inbox and to an email:
-// copy the address, export the inbox, delete it or an email (after asking),
-// mark an email read or unread.
+// actions are what several panes do to the selected inbox and to emails:
+// copy the address, export the inbox, delete it, and the actions on one
+// or many emails (bulk.go).
 type actions struct {
 	ctx     *ui.Context
 	cmds    commands
+	store   *store
 	current func() *inboxEntry // the inbox selected in the inbox list
 }
 
@@ -33,15 +34,14 @@ func (a *actions) inboxKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// copyAddress copies the selected inbox's address (OSC 52).
+// copyAddress copies the selected inbox's address.
 func (a *actions) copyAddress() tea.Cmd {
 	e := a.current()
 	if e == nil {
 		a.ctx.Flash("no inbox selected", ui.LevelWarn)
 		return nil
 	}
-	a.ctx.Flash("copied "+e.info.EmailAddress+" (OSC 52)", ui.LevelSuccess)
-	return tea.SetClipboard(e.info.EmailAddress)
+	return a.cmds.copyText(e.info.EmailAddress, e.info.EmailAddress)
 }
 
 // promptExport asks where to export the selected inbox.
@@ -63,43 +63,6 @@ func (a *actions) confirmDeleteInbox() {
 		return
 	}
 	address := e.info.EmailAddress
-	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s and all its %d emails on the server?", address, len(e.emails)),
+	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s and all its %s on the server?", address, ui.Plural(len(e.emails), "email", "emails")),
 		func() tea.Cmd { return a.cmds.deleteInbox(address) }))
-}
-
-// confirmDeleteEmail asks before deleting the email id of inbox e.
-func (a *actions) confirmDeleteEmail(e *inboxEntry, id string) {
-	if e == nil {
-		return
-	}
-	em, ok := e.email(id)
-	if !ok {
-		return
-	}
-	subject := em.Subject
-	if subject == "" {
-		subject = "(no subject)"
-	}
-	address := e.info.EmailAddress
-	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the email %q from %s?", subject, em.From),
-		func() tea.Cmd { return a.cmds.deleteEmail(address, id) }))
-}
-
-// toggleRead marks an email of inbox e read (on the service) or unread
-// (locally: the service has no unread flag).
-func (a *actions) toggleRead(e *inboxEntry, id string) tea.Cmd {
-	if e == nil {
-		return nil
-	}
-	em, ok := e.email(id)
-	if !ok {
-		return nil
-	}
-	if em.IsRead {
-		e.setRead(id, false)
-		a.ctx.Flash("marked unread locally (the service only records read)", ui.LevelInfo)
-		return nil
-	}
-	e.setRead(id, true)
-	return a.cmds.markRead(e.info.EmailAddress, id)
 }

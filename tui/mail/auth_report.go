@@ -5,10 +5,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"sandview/model"
 	"sandview/theme"
@@ -21,130 +19,101 @@ func authBadge(st *theme.Styles, m model.Email) (string, lipgloss.Style) {
 	if !m.HasContent || m.Problem != "" {
 		return "", st.Muted
 	}
-	v := m.AuthResults.Validate()
-	switch {
-	case v.Passed:
-		return "pass", st.AuthPass
-	case len(v.Failures) > 0:
-		return "FAIL", st.AuthFail
-	case len(v.Skipped) > 0:
-		return "skip", st.AuthSkipped
-	}
-	return "n/a", st.AuthSkipped
+	v := m.AuthResults.Verdict()
+	return v.Badge(), verdictStyle(st, v)
 }
 
-// resultStyle colours a check result by meaning and adds a symbol so the
-// meaning survives without colour.
-func resultStyle(st *theme.Styles, result string) string {
-	label := result
-	if label == "" {
-		label = model.ResultNone
-	}
-	switch result {
-	case model.ResultPass:
-		return st.AuthPass.Render("✓ " + label)
-	case model.ResultFail, model.ResultPermerror:
-		return st.AuthFail.Render("✗ " + label)
-	case model.ResultSkipped:
-		return st.AuthSkipped.Render("- " + label)
-	}
-	return st.AuthWarn.Render("~ " + label)
-}
-
-// authReportLines renders the SPF, DKIM, DMARC and reverse-DNS checks and
-// the Validate summary, wrapped to width.
-func authReportLines(ctx *ui.Context, m model.Email, width int) []string {
-	st := ctx.Styles()
+// authNotice is the line shown instead of a report when there is none to
+// show ("" when there is one).
+func authNotice(st *theme.Styles, m model.Email) string {
 	switch {
 	case m.ID == "":
-		return []string{st.Muted.Render("Open a message to see its authentication report.")}
+		return st.Muted.Render("Open a message to see its authentication report.")
 	case m.Problem != "":
-		return []string{st.Problem.Render("⚠ " + m.Problem + ": no authentication results can be shown")}
+		return st.Problem.Render("⚠ " + m.Problem + ": no authentication results can be shown")
 	case !m.HasContent:
-		return []string{st.Muted.Render("Loading the authentication results…")}
+		return st.Muted.Render("Loading the authentication results…")
+	}
+	return ""
+}
+
+// verdictLine is the verdict of m on one line: its heading, then why.
+func verdictLine(st *theme.Styles, m model.Email) string {
+	if n := authNotice(st, m); n != "" {
+		return n
+	}
+	v := m.AuthResults.Verdict()
+	return verdictStyle(st, v).Render(v.Heading()) + st.Muted.Render("  "+v.Explanation())
+}
+
+// authIndent is where the details of a check start.
+const authIndent = 13
+
+// authReportLines renders the verdict and the SPF, DKIM, DMARC and
+// reverse-DNS checks, each detail wrapped to width.
+func authReportLines(ctx *ui.Context, m model.Email, width int) []string {
+	st := ctx.Styles()
+	if n := authNotice(st, m); n != "" {
+		return ui.Wrap(n, width)
 	}
 	a := m.AuthResults
 	v := a.Validate()
-	var out []string
-	add := func(s string) { out = append(out, s) }
-	detail := func(parts ...string) {
-		var kept []string
-		for _, p := range parts {
-			if p != "" {
-				kept = append(kept, p)
-			}
-		}
-		if len(kept) > 0 {
-			for _, l := range ui.Wrap(strings.Join(kept, " · "), max(width-13, 10)) {
-				add(strings.Repeat(" ", 13) + st.Muted.Render(l))
-			}
-		}
+	out := ui.Wrap(verdictLine(st, m), width)
+	if len(v.Skipped) > 0 && a.Verdict() != model.VerdictNotChecked {
+		out = append(out, ui.WrapStyled(st.AuthSkipped.Render, "skipped (informational): "+strings.Join(v.Skipped, ", "), width)...)
 	}
-	check := func(name, result string) {
-		add(st.Label.Render(fmt.Sprintf("%-12s", name)) + " " + resultStyle(st, result))
-	}
-
-	switch {
-	case v.Passed:
-		add(st.AuthPass.Render("✓ PASSED") + st.Muted.Render("  SPF, DKIM and DMARC passed"))
-	case len(v.Failures) == 0 && len(v.Skipped) > 0:
-		add(st.AuthSkipped.Render("- NOT CHECKED") + st.Muted.Render("  the server skipped authentication"))
-	default:
-		add(st.AuthFail.Render("✗ NOT PASSED"))
-	}
-	for _, f := range v.Failures {
-		for i, l := range ui.Wrap(f, max(width-4, 10)) {
-			prefix := "  • "
-			if i > 0 {
-				prefix = "    "
-			}
-			add(st.AuthFail.Render(prefix + l))
-		}
-	}
-	if len(v.Skipped) > 0 {
-		add(st.AuthSkipped.Render("  skipped (informational): " + strings.Join(v.Skipped, ", ")))
-	}
-	add("")
-	if a.SPF == nil && len(a.DKIM) == 0 && a.DMARC == nil && a.ReverseDNS == nil {
-		add(st.Muted.Render("The server reported no authentication results."))
+	if a.Verdict() == model.VerdictNoResults {
 		return out
 	}
+	out = append(out, "")
+	pad := strings.Repeat(" ", authIndent)
+	check := func(name, base, result string, details ...string) {
+		for i, l := range ui.WrapHanging(st.Label.Render(fmt.Sprintf("%-*s", authIndent, name))+resultText(st, base, result), width, max(width-authIndent, 1)) {
+			if i > 0 {
+				l = pad + l
+			}
+			out = append(out, l)
+		}
+		var kept []string
+		for _, d := range details {
+			if d != "" {
+				kept = append(kept, d)
+			}
+		}
+		for _, l := range ui.Wrap(strings.Join(kept, " · "), max(width-authIndent, 1)) {
+			if l != "" {
+				out = append(out, pad+st.Muted.Render(l))
+			}
+		}
+	}
 	if a.SPF != nil {
-		check("SPF", a.SPF.Result)
-		detail(prefixed("domain ", a.SPF.Domain), prefixed("ip ", a.SPF.IP), a.SPF.Details)
+		check("SPF", "SPF", a.SPF.Result, prefixed("domain ", a.SPF.Domain), prefixed("ip ", a.SPF.IP), a.SPF.Details)
 	} else {
-		check("SPF", "")
-		detail("no data")
+		check("SPF", "SPF", "")
 	}
 	if len(a.DKIM) == 0 {
-		check("DKIM", "")
-		detail("no signature")
+		check("DKIM", "DKIM", "")
 	}
 	for i, d := range a.DKIM {
 		name := "DKIM"
 		if len(a.DKIM) > 1 {
 			name = fmt.Sprintf("DKIM #%d", i+1)
 		}
-		check(name, d.Result)
-		detail(prefixed("domain ", d.Domain), prefixed("selector ", d.Selector), prefixed("sig ", shorten(d.Signature, 24)))
+		check(name, "DKIM", d.Result, prefixed("domain ", d.Domain), prefixed("selector ", d.Selector), prefixed("sig ", d.Signature))
 	}
 	if a.DMARC != nil {
-		check("DMARC", a.DMARC.Result)
 		aligned := "not aligned"
 		if a.DMARC.Aligned {
 			aligned = "aligned"
 		}
-		detail(prefixed("policy ", a.DMARC.Policy), aligned, prefixed("domain ", a.DMARC.Domain))
+		check("DMARC", "DMARC", a.DMARC.Result, prefixed("policy ", a.DMARC.Policy), aligned, prefixed("domain ", a.DMARC.Domain))
 	} else {
-		check("DMARC", "")
-		detail("no data")
+		check("DMARC", "DMARC", "")
 	}
 	if a.ReverseDNS != nil {
-		check("Reverse DNS", a.ReverseDNS.Result)
-		detail(prefixed("host ", a.ReverseDNS.Hostname), prefixed("ip ", a.ReverseDNS.IP))
+		check("Reverse DNS", "Reverse DNS", a.ReverseDNS.Result, prefixed("host ", a.ReverseDNS.Hostname), prefixed("ip ", a.ReverseDNS.IP))
 	} else {
-		check("Reverse DNS", "")
-		detail("no data")
+		check("Reverse DNS", "Reverse DNS", "")
 	}
 	return out
 }
@@ -156,28 +125,36 @@ func prefixed(prefix, s string) string {
 	return prefix + s
 }
 
-func shorten(s string, n int) string { return ansi.Truncate(s, n, "…") }
-
-// authReport is the pane showing the auth report of the open email beside
-// the reader (wide layout); it never takes the keyboard.
+// authReport is the pane under the reader (wide layout) that shows the
+// auth verdict of the open email on one line, or, expanded, the whole
+// report (the reader's Auth tab has it too); it never takes the keyboard.
 type authReport struct {
-	ctx    *ui.Context
-	reader *reader
-	view   viewport.Model
-	drawn  contentKey // what the viewport holds
-	width  int
-	height int
+	ctx      *ui.Context
+	reader   *reader
+	expanded bool
+	scroll   ui.Scroller
+	drawn    authKey // what the scroller holds
+	width    int
+	height   int
 }
 
+// authKey is what the auth pane's lines depend on.
+type authKey struct {
+	contentKey
+	expanded bool
+}
+
+// authCollapsedHeight is the height of the pane showing the verdict line.
+const authCollapsedHeight = 3
+
 func newAuthReport(ctx *ui.Context, r *reader) *authReport {
-	return &authReport{ctx: ctx, reader: r, view: viewport.New()}
+	return &authReport{ctx: ctx, reader: r}
 }
 
 // SetSize sets the outer size of the pane.
 func (p *authReport) SetSize(width, height int) {
 	p.width, p.height = width, height
-	p.view.SetWidth(max(width-2, 1))
-	p.view.SetHeight(max(height-2, 1))
+	p.scroll.SetHeight(height - 2)
 }
 
 // SetFocus does nothing: the report is read beside the reader, never
@@ -190,26 +167,32 @@ func (p *authReport) HandleKey(tea.KeyPressMsg) (tea.Cmd, bool) { return nil, fa
 // wheel scrolls the report by a turn of the wheel.
 func (p *authReport) wheel(lines int) {
 	p.refresh()
-	p.view.SetYOffset(p.view.YOffset() + lines)
+	p.scroll.ScrollBy(lines)
 }
 
-// refresh fills the viewport with the report of the open email when what
+// refresh lays out the verdict or the report of the open email when what
 // it depends on changed.
 func (p *authReport) refresh() {
 	m, _ := p.reader.email()
-	k := contentKey{id: m.ID, hasContent: m.HasContent, problem: m.Problem, tab: tabAuth, width: p.width - 2,
-		dark: p.ctx.Theme.Dark, plain: p.ctx.Theme.NoColor}
-	if k == p.drawn && p.view.TotalLineCount() > 0 {
+	k := authKey{contentKey{id: m.ID, hasContent: m.HasContent, problem: m.Problem, tab: tabAuth, width: p.width - 2,
+		dark: p.ctx.Theme.Dark, plain: p.ctx.Theme.NoColor}, p.expanded}
+	if k == p.drawn {
 		return
 	}
 	p.drawn = k
-	p.view.SetContentLines(ui.FitLines(authReportLines(p.ctx, m, k.width), k.width))
+	st := p.ctx.Styles()
+	if !p.expanded {
+		hint := st.Muted.Render(fmt.Sprintf("  (%s: details)", ui.KeyName(p.ctx.Keys.AuthDetails)))
+		p.scroll.SetLines([]string{verdictLine(st, m) + hint})
+		return
+	}
+	p.scroll.SetLines(authReportLines(p.ctx, m, k.width))
 }
 
-// View draws the report of the open email.
+// View draws the verdict or the report of the open email.
 func (p *authReport) View() string {
 	p.refresh()
-	return ui.Frame(p.ctx, "Authentication", false, p.width, p.height, strings.Split(p.view.View(), "\n"))
+	return ui.Frame(p.ctx, "Authentication", false, p.width, p.height, p.scroll.Visible())
 }
 
 // ShortHelp lists no key.
@@ -217,3 +200,17 @@ func (p *authReport) ShortHelp() []key.Binding { return nil }
 
 // FullHelp lists no key.
 func (p *authReport) FullHelp() [][]key.Binding { return nil }
+
+// toggleAuth expands or collapses the auth pane where the layout has one,
+// and shows the reader's Auth tab where it has not.
+func (s *Screen) toggleAuth() {
+	if s.lay.mode != ui.Wide {
+		s.reader.setTab(tabAuth)
+		if s.lay.mode == ui.Narrow && s.reader.id != "" {
+			s.setFocus(PaneReader)
+		}
+		return
+	}
+	s.auth.expanded = !s.auth.expanded
+	s.SetSize(s.width, s.height)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,14 +27,28 @@ type commands struct {
 	ctx  context.Context
 	svc  Service
 	open func(ctx context.Context, target string) error
+	// temp holds the files opened with other programs.
+	temp *desktop.TempDir
+	// hyperlinks makes the links of HTML parts OSC 8 hyperlinks.
+	hyperlinks bool
+	// getenv reads the environment ($TMUX, $SHELL); run runs tmux and the
+	// pipe's shell.
+	getenv func(string) string
+	run    Runner
 }
 
 func (c commands) call() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(c.ctx, requestTimeout)
 }
 
-// inboxesLoadedMsg carries the inboxes the client holds.
-type inboxesLoadedMsg struct{ inboxes []model.Inbox }
+// inboxesLoadedMsg carries the inboxes the client holds after a rescan,
+// the loaded ones whose keystore files vanished, and why the keystore
+// could not all be read.
+type inboxesLoadedMsg struct {
+	inboxes  []model.Inbox
+	vanished []string
+	err      error
+}
 
 // emailsLoadedMsg carries every email of an inbox (newest first). err joins
 // per-email failures (the emails are still listed, with Problem set) or
@@ -71,20 +86,18 @@ type inboxDeletedMsg struct {
 	err     error
 }
 
-// emailDeletedMsg reports the end of an email deletion.
-type emailDeletedMsg struct {
-	address, id string
-	err         error
-}
-
-// markedReadMsg reports the end of PATCH read.
-type markedReadMsg struct {
-	address, id string
-	err         error
-}
-
-func (c commands) loadInboxes() tea.Cmd {
-	return func() tea.Msg { return inboxesLoadedMsg{inboxes: c.svc.Inboxes()} }
+// rescan loads what the keystore gained (see Service.Rescan); without
+// force, a keystore that did not change sends nothing.
+func (c commands) rescan(force bool) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		defer cancel()
+		changed, vanished, err := c.svc.Rescan(ctx, force)
+		if !changed && !force && err == nil {
+			return nil
+		}
+		return inboxesLoadedMsg{inboxes: c.svc.Inboxes(), vanished: vanished, err: err}
+	}
 }
 
 func (c commands) loadEmails(address string) tea.Cmd {
@@ -117,26 +130,19 @@ func (c commands) loadRaw(address, id string) tea.Cmd {
 	}
 }
 
-func (c commands) markRead(address, id string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := c.call()
-		defer cancel()
-		return markedReadMsg{address: address, id: id, err: c.svc.MarkRead(ctx, address, id)}
-	}
-}
-
-func (c commands) deleteEmail(address, id string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := c.call()
-		defer cancel()
-		return emailDeletedMsg{address: address, id: id, err: c.svc.DeleteEmail(ctx, address, id)}
-	}
-}
-
+// createInbox creates an inbox; a bare local part ("qa-run-17") gets the
+// default domain.
 func (c commands) createInbox(opts client.CreateInboxOptions) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.call()
 		defer cancel()
+		if isLocalPart(opts.EmailAddress) {
+			domain, err := c.svc.DefaultDomain(ctx)
+			if err != nil {
+				return inboxAddedMsg{verb: "created", err: fmt.Errorf("find the domain for %s: %w", opts.EmailAddress, err)}
+			}
+			opts.EmailAddress += "@" + domain
+		}
 		inbox, err := c.svc.CreateInbox(ctx, opts)
 		return inboxAddedMsg{inbox: inbox, verb: "created", err: err}
 	}
@@ -174,27 +180,7 @@ func (c commands) exportInbox(address, path string) tea.Cmd {
 
 func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 	return func() tea.Msg {
-		path, err := desktop.SaveUnique(expandHome(dir), a.Filename, "attachment", a.Content)
-		if err != nil {
-			return ui.PromptDoneMsg{Err: err}
-		}
-		return ui.PromptDoneMsg{Status: "saved " + path}
-	}
-}
-
-func (c commands) saveRaw(address, id, subject, dir string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := c.call()
-		defer cancel()
-		raw, err := c.svc.Raw(ctx, address, id)
-		if err != nil {
-			return ui.PromptDoneMsg{Err: fmt.Errorf("fetch the raw source: %w", err)}
-		}
-		name := subject
-		if name == "" {
-			name = id
-		}
-		path, err := desktop.SaveUnique(expandHome(dir), name+".eml", "message.eml", raw)
+		path, err := desktop.SaveUnique(expandHome(dir), a.Filename, "attachment", a.Content, 0o644)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}
 		}
@@ -215,18 +201,14 @@ func (c commands) openLink(link string) tea.Cmd {
 	}
 }
 
-// openAttachment saves an attachment in a fresh temporary directory and
-// opens it with the system opener.
+// openAttachment saves an attachment in the private temporary directory
+// and opens it with the system opener.
 func (c commands) openAttachment(a model.Attachment) tea.Cmd {
 	return func() tea.Msg {
 		fail := func(err error) tea.Msg {
 			return ui.StatusMsg{Text: "open attachment: " + err.Error(), Level: ui.LevelError}
 		}
-		dir, err := os.MkdirTemp("", "sandview-")
-		if err != nil {
-			return fail(err)
-		}
-		path, err := desktop.SaveUnique(dir, a.Filename, "attachment", a.Content)
+		path, err := c.temp.Write(a.Filename, a.Content)
 		if err != nil {
 			return fail(err)
 		}
@@ -235,6 +217,12 @@ func (c commands) openAttachment(a model.Attachment) tea.Cmd {
 		}
 		return ui.StatusMsg{Text: "opened " + path, Level: ui.LevelSuccess}
 	}
+}
+
+// isLocalPart reports whether an address asked for is a bare local part:
+// no @ and no dot (a dot makes it a domain).
+func isLocalPart(address string) bool {
+	return address != "" && !strings.ContainsAny(address, "@.")
 }
 
 // expandHome replaces a leading ~/ with the home directory.

@@ -145,7 +145,7 @@ func (f *createForm) View(width, _ int) string {
 		"",
 		label(0, "TTL") + f.ttl.View(f.ctx, f.focus == 0, fieldW),
 		label(1, "Address") + f.address.View(f.ctx, f.focus == 1, fieldW),
-		st.Muted.Render(strings.Repeat(" ", 16) + "empty = random; a domain or a full address"),
+		st.Muted.Render(strings.Repeat(" ", 16) + "empty = random; a name, domain or address"),
 		label(2, "Encryption") + f.encryption.View(st, ui.Verbatim, " ", fieldW),
 		label(3, "Email auth") + f.emailAuth.View(st, ui.Verbatim, " ", fieldW),
 		"",

@@ -10,35 +10,43 @@ import (
 
 	"sandview/keys"
 	"sandview/model"
+	"sandview/model/search"
 	"sandview/tui/ui"
 )
 
-// emailList is the pane listing the emails of the selected inbox, newest
-// first, under an optional filter on sender and subject. It keeps a
-// filtered index into the inbox's emails and draws only the rows in view;
-// actions apply to the email under the cursor, filtered or not.
+// emailRef names an email of an inbox.
+type emailRef struct{ address, id string }
+
+// emailList is the pane listing the emails of the selected inbox (or of
+// every inbox, with in:all), newest first, under an optional search. It
+// keeps the positions of the matches in its listing and draws only the
+// rows in view; actions apply to the marked emails, else to the one under
+// the cursor.
 type emailList struct {
 	ctx      *ui.Context
 	acts     *actions
-	entry    *inboxEntry
-	filtered []int   // positions into entry.emails that match the filter
+	store    *store
+	entry    *inboxEntry // the selected inbox
+	scope    listing
+	scopeAt  int     // the store's version when an in:all scope was listed
+	seen     int     // the store's version at the last refresh
+	filtered []int   // positions in scope.emails that match the search
 	list     ui.List // over filtered
 	width    int
 	height   int
 	focused  bool
 
-	curID     string // id of the email under the cursor, kept across list changes
-	filter    ui.TextField
-	filtering bool   // the filter input has the keyboard
-	query     string // the applied filter, lowercased
-	smtpHint  string
-	spinner   spinner.Model
+	cur     emailRef // the email under the cursor, kept across list changes
+	find    finder
+	hint    func(e *inboxEntry) string // what to do while an inbox is empty
+	spinner spinner.Model
 }
 
-func newEmailList(ctx *ui.Context, acts *actions, smtpHint string) *emailList {
+func newEmailList(ctx *ui.Context, st *store, acts *actions, index *search.Index, hint func(*inboxEntry) string) *emailList {
 	return &emailList{
-		ctx: ctx, acts: acts, smtpHint: smtpHint, list: ui.NewList(1),
-		filter: ui.NewTextField(ctx.Edit, ""), spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		ctx: ctx, acts: acts, store: st, hint: hint, list: ui.NewList(1),
+		find:    finder{field: ui.NewTextField(ctx.Edit, ""), index: index},
+		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
 }
 
@@ -48,7 +56,7 @@ func (l *emailList) SetSize(width, height int) {
 	l.resize()
 }
 
-// resize gives the rows the lines under the filter line.
+// resize gives the rows the lines under the search line.
 func (l *emailList) resize() {
 	l.list.SetHeight(l.height - 2 - l.headerLines())
 	l.remember()
@@ -57,64 +65,55 @@ func (l *emailList) resize() {
 // SetFocus tells the pane whether it has the keyboard.
 func (l *emailList) SetFocus(focused bool) { l.focused = focused }
 
-// CapturesInput reports whether the filter input has the keyboard.
-func (l *emailList) CapturesInput() bool { return l.filtering }
+// CapturesInput reports whether the search field has the keyboard.
+func (l *emailList) CapturesInput() bool { return l.find.typing }
 
-// setEntry shows another inbox; the filter is kept.
+// setEntry shows another inbox (the search is kept), or lists again when
+// the emails changed.
 func (l *emailList) setEntry(e *inboxEntry) {
 	if l.entry == e {
+		if l.seen != l.store.version {
+			l.refresh()
+		}
 		return
 	}
 	l.entry = e
 	l.list = ui.NewList(1)
 	l.resize()
-	l.refilter("")
+	l.cur = emailRef{}
+	l.refresh()
 }
 
-// refresh rebuilds the filtered index after the emails changed, keeping
-// the cursor on the same email when it is still listed.
-func (l *emailList) refresh() { l.refilter(l.curID) }
-
-// setQuery applies a filter text.
-func (l *emailList) setQuery(q string) {
-	q = strings.ToLower(strings.TrimSpace(q))
-	if q == l.query {
-		return
-	}
-	id := ""
-	if m, ok := l.selected(); ok {
-		id = m.ID
-	}
-	l.query = q
-	l.refilter(id)
-}
-
-func (l *emailList) refilter(keepID string) {
-	l.filtered = l.filtered[:0]
-	if l.entry != nil {
-		for i := range l.entry.emails {
-			if l.query == "" || strings.Contains(l.entry.search[i], l.query) {
-				l.filtered = append(l.filtered, i)
-			}
+// refresh lists and searches again after the emails changed, keeping the
+// cursor on the same email when it is still listed.
+func (l *emailList) refresh() {
+	switch {
+	case l.find.query.AllInboxes():
+		if l.scope.owners == nil || l.scopeAt != l.store.version {
+			l.scope, l.scopeAt = allInboxes(l.store), l.store.version
 		}
+	case l.entry != nil:
+		l.scope = listing{emails: l.entry.emails, entry: l.entry}
+	default:
+		l.scope = listing{}
 	}
+	l.seen = l.store.version
+	l.filtered = l.find.index.Filter(l.find.query, l.scope.emails)
 	l.list.SetLen(len(l.filtered))
-	if pos, ok := l.positionOf(keepID); ok {
+	if pos, ok := l.positionOf(l.cur); ok {
 		l.list.Select(pos)
 	}
 	l.remember()
 }
 
-// positionOf is the row of the email id in the filtered list.
-func (l *emailList) positionOf(id string) (int, bool) {
-	if id == "" || l.entry == nil {
+// positionOf is the row of an email in the filtered list.
+func (l *emailList) positionOf(ref emailRef) (int, bool) {
+	if ref.id == "" {
 		return 0, false
 	}
-	if pos, ok := l.entry.index[id]; ok {
-		for i, p := range l.filtered {
-			if p == pos {
-				return i, true
-			}
+	for row, pos := range l.filtered {
+		if l.scope.emails[pos].ID == ref.id && strings.EqualFold(l.scope.owner(pos).info.EmailAddress, ref.address) {
+			return row, true
 		}
 	}
 	return 0, false
@@ -123,34 +122,35 @@ func (l *emailList) positionOf(id string) (int, bool) {
 // remember notes the email under the cursor, to find it again after the
 // list changes.
 func (l *emailList) remember() {
-	if m, ok := l.selected(); ok {
-		l.curID = m.ID
+	if m, e, ok := l.selected(); ok {
+		l.cur = emailRef{e.info.EmailAddress, m.ID}
 	}
 }
 
-// selected returns the email under the cursor, filtered or not.
-func (l *emailList) selected() (model.Email, bool) {
+// selected returns the email under the cursor and its inbox.
+func (l *emailList) selected() (model.Email, *inboxEntry, bool) {
 	c := l.list.Cursor()
-	if l.entry == nil || c >= len(l.filtered) || l.filtered[c] >= len(l.entry.emails) {
-		return model.Email{}, false
+	if c >= len(l.filtered) {
+		return model.Email{}, nil, false
 	}
-	return l.entry.emails[l.filtered[c]], true
+	pos := l.filtered[c]
+	return l.scope.emails[pos], l.scope.owner(pos), true
 }
 
 // headerLines is the number of body lines above the rows.
 func (l *emailList) headerLines() int {
-	if l.filtering || l.query != "" {
+	if l.find.typing || l.find.active() {
 		return 1
 	}
 	return 0
 }
 
-// HandleKey edits the filter while it has the keyboard; otherwise it moves
-// the cursor and acts on the email under it.
+// HandleKey edits the search while it has the keyboard; otherwise it
+// moves the cursor, marks, and acts on the marked emails or the one under
+// the cursor.
 func (l *emailList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if l.filtering {
-		l.filterKey(msg)
-		return nil, true
+	if l.find.typing {
+		return l.searchKey(msg), true
 	}
 	k := l.ctx.Keys
 	if _, ok := l.list.HandleKey(k.ListKeyMap, msg); ok {
@@ -158,58 +158,103 @@ func (l *emailList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	switch {
-	case key.Matches(msg, k.Back) && l.query != "":
-		l.setFilter("")
-	case key.Matches(msg, k.Filter):
-		if l.entry == nil {
-			return nil, false
+	case key.Matches(msg, k.Back) && l.store.markedCount() > 0:
+		l.store.clearMarks()
+	case key.Matches(msg, k.Back) && l.find.active():
+		l.setSearch("")
+	case key.Matches(msg, k.Search):
+		l.startSearch()
+	case key.Matches(msg, k.Mark):
+		if m, e, ok := l.selected(); ok {
+			e.toggleMark(m.ID)
+			l.list.Move(1)
+			l.remember()
 		}
-		l.filtering = true
-		l.filter = ui.NewTextField(l.ctx.Edit, l.filter.Value())
-		l.resize()
-	case key.Matches(msg, k.Delete):
-		if e, ok := l.selected(); ok {
-			l.acts.confirmDeleteEmail(l.entry, e.ID)
-		}
-	case key.Matches(msg, k.MarkUnread):
-		if e, ok := l.selected(); ok {
-			return l.acts.toggleRead(l.entry, e.ID), true
-		}
+	case key.Matches(msg, k.MarkAll):
+		l.markAll()
 	default:
-		return l.acts.inboxKey(msg)
+		return l.acts.bulkKey(msg, l.targets(), l.entry)
 	}
 	return nil, true
 }
 
-// filterKey edits the filter; the list follows as the user types.
-func (l *emailList) filterKey(msg tea.KeyPressMsg) {
+// startSearch gives the search field the keyboard.
+func (l *emailList) startSearch() {
+	l.find.typing = true
+	l.find.field = ui.NewTextField(l.ctx.Edit, l.find.text)
+	l.resize()
+}
+
+// searchKey edits the search; the list follows as the user types.
+func (l *emailList) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := keys.DefaultPrompt()
 	switch {
 	case key.Matches(msg, p.Accept):
-		l.filtering = false
+		l.find.typing = false
 	case key.Matches(msg, p.Cancel):
-		l.filtering = false
-		l.setFilter("")
+		l.find.typing = false
+		l.setSearch("")
 	default:
-		l.filter.HandleKey(msg)
-		l.setQuery(l.filter.Value())
+		l.find.field.HandleKey(msg)
+		return l.applySearch()
 	}
 	l.resize()
+	return nil
 }
 
-// setFilter replaces the filter text.
-func (l *emailList) setFilter(text string) {
-	l.filter = ui.NewTextField(l.ctx.Edit, text)
-	l.setQuery(text)
-	l.resize()
-}
-
-// Paste types pasted text into the filter while it has the keyboard.
-func (l *emailList) Paste(text string) {
-	if l.filtering {
-		l.filter.Insert(text)
-		l.setQuery(l.filter.Value())
+// applySearch searches with what the field holds.
+func (l *emailList) applySearch() tea.Cmd {
+	if l.find.set(l.find.field.Value(), l.ctx) {
+		l.refresh()
 	}
+	l.resize()
+	return l.loadContent()
+}
+
+// setSearch replaces the search text.
+func (l *emailList) setSearch(text string) tea.Cmd {
+	l.find.field = ui.NewTextField(l.ctx.Edit, text)
+	return l.applySearch()
+}
+
+// Paste types pasted text into the search while it has the keyboard.
+func (l *emailList) Paste(text string) tea.Cmd {
+	if !l.find.typing {
+		return nil
+	}
+	l.find.field.Insert(text)
+	return l.applySearch()
+}
+
+// markAll marks every email shown, or unmarks them when all are marked.
+func (l *emailList) markAll() {
+	all := true
+	for _, pos := range l.filtered {
+		if !l.scope.owner(pos).marked[l.scope.emails[pos].ID] {
+			all = false
+			break
+		}
+	}
+	for _, pos := range l.filtered {
+		e, id := l.scope.owner(pos), l.scope.emails[pos].ID
+		if all {
+			delete(e.marked, id)
+		} else {
+			e.marked[id] = true
+		}
+	}
+}
+
+// targets are the emails an action applies to: the marked ones, else the
+// one under the cursor.
+func (l *emailList) targets() []target {
+	if l.store.markedCount() > 0 {
+		return l.store.markedTargets()
+	}
+	if m, e, ok := l.selected(); ok {
+		return []target{{entry: e, email: m}}
+	}
+	return nil
 }
 
 // rowAt maps a line of the pane to a row (-1 if none).
@@ -235,139 +280,87 @@ func (l *emailList) wheel(lines int) {
 // spin advances the loading indicator.
 func (l *emailList) spin(msg spinner.TickMsg) { l.spinner, _ = l.spinner.Update(msg) }
 
+// title is the pane's title: where the cursor is among the rows, and how
+// many emails are marked.
+func (l *emailList) title() string {
+	name := "Messages"
+	if l.find.query.AllInboxes() {
+		name = "All inboxes"
+	}
+	switch {
+	case l.entry == nil && !l.find.query.AllInboxes():
+		return name
+	case l.entry != nil && l.entry.loading && len(l.filtered) == 0:
+		return name + " (loading…)"
+	}
+	pos := 0
+	if len(l.filtered) > 0 {
+		pos = l.list.Cursor() + 1
+	}
+	title := fmt.Sprintf("%s %d/%d", name, pos, len(l.filtered))
+	if n := l.store.markedCount(); n > 0 {
+		title += " · " + fmt.Sprintf("%d marked", n)
+	}
+	return title
+}
+
 // View draws the pane.
 func (l *emailList) View() string {
 	st := l.ctx.Styles()
 	inner := l.width - 2
 	var body []string
 	if l.headerLines() > 0 {
-		label := st.FilterPrompt.Render("/ ")
-		if l.filtering {
-			body = append(body, label+l.filter.View(l.ctx, true, inner-3))
-		} else {
-			body = append(body, label+st.Value.Render(l.filter.Value())+st.Muted.Render(fmt.Sprintf("  (%s clears)", ui.KeyName(l.ctx.Keys.Back))))
-		}
+		body = append(body, l.searchLine(inner))
 	}
-	title := "Messages"
-	switch {
-	case l.entry == nil:
+	if l.entry == nil && !l.find.query.AllInboxes() {
 		body = append(body, st.Muted.Render("No inbox selected."))
-	default:
-		title = fmt.Sprintf("Messages %d/%d", len(l.filtered), len(l.entry.emails))
-		if l.entry.loading {
-			title = "Messages (loading…)"
-		}
+	} else {
 		body = append(body, l.rows(inner)...)
 	}
-	return ui.Frame(l.ctx, title, l.focused, l.width, l.height, body)
+	return ui.Frame(l.ctx, l.title(), l.focused, l.width, l.height, body)
 }
 
 // rows renders the visible rows, or a note when there are none.
 func (l *emailList) rows(width int) []string {
 	st := l.ctx.Styles()
+	if len(l.filtered) > 0 {
+		return l.list.Render(func(i int, selected bool) []string {
+			pos := l.filtered[i]
+			return []string{l.row(l.scope.emails[pos], l.scope.owner(pos), selected, width)}
+		})
+	}
 	e := l.entry
-	if len(l.filtered) == 0 {
-		switch {
-		case e.loading:
-			return []string{st.Muted.Render(l.spinner.View() + " Loading and decrypting emails…")}
-		case e.loadErr != "":
-			return []string{st.FieldError.Render("Could not load emails: " + e.loadErr),
-				st.Muted.Render(fmt.Sprintf("Press %s to retry.", ui.KeyName(l.ctx.Keys.Resync)))}
-		case len(e.emails) > 0:
-			return []string{st.Muted.Render("No email matches the filter.")}
-		case l.smtpHint != "":
-			return []string{st.Muted.Render("No mail yet."), st.Banner.Render(l.smtpHint)}
-		}
-		return []string{st.Muted.Render("No mail yet. Waiting for new mail…")}
+	switch {
+	case len(l.scope.emails) > 0:
+		return []string{st.Muted.Render("No email matches the search.")}
+	case e == nil:
+		return []string{st.Muted.Render("No mail in any inbox yet.")}
+	case e.loading:
+		return []string{st.Muted.Render(l.spinner.View() + " Loading and decrypting emails…")}
+	case e.loadErr != "":
+		return []string{st.FieldError.Render("Could not load emails: " + e.loadErr),
+			st.Muted.Render(fmt.Sprintf("Press %s to retry.", ui.KeyName(l.ctx.Keys.Resync)))}
+	case e.gone != "":
+		return ui.WrapStyled(st.FieldError.Render, "This inbox is gone from the server: no more mail will come ("+e.gone+").", width)
 	}
-	return l.list.Render(func(i int, selected bool) []string {
-		return []string{l.row(e.emails[l.filtered[i]], selected, width)}
-	})
+	out := []string{st.Muted.Render("No mail yet.")}
+	if hint := l.hint(e); hint != "" {
+		out = append(out, ui.WrapStyled(st.Banner.Render, hint, width)...)
+	}
+	return out
 }
 
-// row renders one email as a line: unread marker, new flag, from,
-// subject, attachment marker, auth badge, age.
-func (l *emailList) row(m model.Email, selected bool, width int) string {
-	st := l.ctx.Styles()
-	unread := "  "
-	if !m.IsRead {
-		unread = "● "
-	}
-	fresh := ""
-	if l.entry.fresh[m.ID] {
-		fresh = "NEW "
-	}
-	age := ui.FitRight(ui.RelativeTime(m.ReceivedAt, l.ctx.Now), 6)
-	att := ""
-	if len(m.Attachments) > 0 {
-		att = fmt.Sprintf(" +%datt", len(m.Attachments))
-	}
-	badge, badgeStyle := authBadge(st, m)
-	if badge != "" {
-		badge = " " + badge
-	}
-	fromW := ui.Clamp(width/4, 8, 24)
-	subjectW := width - 2 - len(fresh) - fromW - 1 - len(att) - len(badge) - len(age)
-	subject := m.Subject
-	if subject == "" {
-		subject = "(no subject)"
-	}
-	if m.Problem != "" {
-		subject = "⚠ " + strings.ToUpper(m.Problem)
-	}
-	from := ui.Fit(displayFrom(m.From), fromW) + " "
-	subject = ui.Fit(subject, max(subjectW, 0))
-	if selected {
-		style := st.SelectedBlurred
-		if l.focused {
-			style = st.Selected
-		}
-		return style.Render(ui.Fit(unread+fresh+from+subject+att+badge+age, width))
-	}
-	subjectStyle, fromStyle := st.Normal, st.Normal
-	if !m.IsRead {
-		subjectStyle, fromStyle = st.Unread, st.Unread
-	}
-	if m.Problem != "" {
-		subjectStyle = st.Problem
-	}
-	var sb strings.Builder
-	sb.WriteString(st.Unread.Render(unread))
-	if fresh != "" {
-		sb.WriteString(st.New.Render(strings.TrimSpace(fresh)) + " ")
-	}
-	sb.WriteString(fromStyle.Render(from))
-	sb.WriteString(subjectStyle.Render(subject))
-	sb.WriteString(st.Muted.Render(att))
-	if badge != "" {
-		sb.WriteString(" " + badgeStyle.Render(strings.TrimSpace(badge)))
-	}
-	sb.WriteString(st.Muted.Render(age))
-	return sb.String()
-}
-
-// displayFrom prefers the display name of an address.
-func displayFrom(from string) string {
-	if i := strings.Index(from, "<"); i > 0 {
-		name := strings.Trim(strings.TrimSpace(from[:i]), `"`)
-		if name != "" {
-			return name
-		}
-	}
-	return from
-}
-
-// ShortHelp lists the pane's keys: the filter's while it is typed.
+// ShortHelp lists the pane's keys, the search's while it is typed.
 func (l *emailList) ShortHelp() []key.Binding {
-	if l.filtering {
+	if l.find.typing {
 		return keys.DefaultPrompt().ShortHelp()
 	}
 	k := l.ctx.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Filter, k.Delete, k.MarkUnread}
+	return []key.Binding{k.Open, k.Search, k.Mark, k.Delete, k.MarkUnread, k.MarkAll, k.DeleteAll, k.Back, k.Down, k.Up}
 }
 
 // FullHelp lists the pane's keys in columns.
 func (l *emailList) FullHelp() [][]key.Binding {
 	k := l.ctx.Keys
-	return [][]key.Binding{k.ListKeyMap.ShortHelp(), {k.Open, k.Back, k.Filter, k.Delete, k.MarkUnread, k.Copy, k.Export}}
+	return [][]key.Binding{k.ListKeyMap.ShortHelp(), {k.Open, k.Back, k.Search, k.Mark, k.MarkAll, k.Delete, k.MarkUnread, k.MarkAllRead, k.DeleteAll, k.Save, k.SaveAll}}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"sandview/model"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
@@ -23,10 +24,22 @@ type harness struct {
 // live feed loads them.
 func newHarness(t testing.TB, width, height int) *harness {
 	t.Helper()
+	return newHarnessWith(t, width, height, Options{SMTPHint: "send mail to demo@sandbox.test via SMTP 127.0.0.1:1025"})
+}
+
+// newHarnessWith is newHarness with the screen's options (the opener is
+// the harness's).
+func newHarnessWith(t testing.TB, width, height int, opts Options) *harness {
+	t.Helper()
+	return newHarnessOn(t, tuitest.Context(true), width, height, opts)
+}
+
+// newHarnessOn is newHarnessWith on the context ctx.
+func newHarnessOn(t testing.TB, ctx *ui.Context, width, height int, opts Options) *harness {
+	t.Helper()
 	svc := tuitest.NewFixtureService()
-	ctx := tuitest.Context(true)
-	s := New(ctx, svc, Options{SMTPHint: "send mail to demo@sandbox.test via SMTP 127.0.0.1:1025",
-		Open: func(_ context.Context, target string) error { svc.Record("open %s", target); return nil }})
+	opts.Open = func(_ context.Context, target string) error { svc.Record("open %s", target); return nil }
+	s := New(ctx, svc, opts)
 	s.SetSize(width, height)
 	h := &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s, svc: svc}
 	h.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
@@ -42,6 +55,11 @@ func (h *harness) current() *inboxEntry { return h.s.inboxes.selected() }
 
 // selected is the email under the list's cursor.
 func (h *harness) selected() string {
-	e, _ := h.s.emails.selected()
+	e, _, _ := h.s.emails.selected()
 	return e.ID
+}
+
+// feedNewEmail is a live email as the feed delivers it.
+func feedNewEmail(address string, e model.Email) feed.NewEmailMsg {
+	return feed.NewEmailMsg{Address: address, Email: e}
 }

@@ -99,11 +99,13 @@ func (l *inboxList) View() string {
 	body = append(body, l.list.Render(func(i int, selected bool) []string {
 		return l.row(l.store.entries[i], selected, inner)
 	})...)
-	title := fmt.Sprintf("Inboxes (%d) · unread/total", len(l.store.entries))
+	title := fmt.Sprintf("Inboxes (%d)", len(l.store.entries))
 	return ui.Frame(l.ctx, title, l.focused, l.width, l.height, body)
 }
 
-// row renders the two lines of one inbox.
+// row renders the two lines of one inbox: its address, then what is
+// left of its life (first, so it is never cut), its counts and whether it
+// is encrypted. An inbox gone from the server says so instead of a time.
 func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	st := l.ctx.Styles()
 	now := l.ctx.Now
@@ -113,7 +115,10 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 		kind = "enc"
 	}
 	left := "expired"
-	if !expired {
+	switch {
+	case e.gone != "":
+		left = "gone from the server"
+	case !expired:
 		left = ui.Countdown(e.info.TimeLeft(now)) + " left"
 	}
 	counts := fmt.Sprintf("%d/%d", e.unread, len(e.emails))
@@ -121,7 +126,7 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 		counts = "…"
 	}
 	line1 := " " + e.info.EmailAddress
-	line2 := fmt.Sprintf("  %s · %s · %s", counts, kind, left)
+	line2 := fmt.Sprintf("  %s · %s · %s", left, counts, kind)
 	if selected {
 		style := st.SelectedBlurred
 		if l.focused {
@@ -129,8 +134,8 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 		}
 		return []string{style.Render(ui.Fit(line1, width)), style.Render(ui.Fit(line2, width))}
 	}
-	if expired {
-		return []string{st.Dim.Render(ui.Fit(line1, width)), st.Dim.Render(ui.Fit(line2, width))}
+	if expired || e.gone != "" {
+		return []string{st.Dim.Render(ui.Fit(line1, width)), st.Muted.Render(ui.Fit(line2, width))}
 	}
 	addr := st.Normal.Render(line1)
 	if e.unread > 0 {
@@ -144,17 +149,17 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	if e.unread > 0 {
 		countStyle = st.Unread
 	}
-	return []string{addr, "  " + countStyle.Render(counts) + st.Muted.Render(" · ") + kindStyle.Render(kind) + st.Muted.Render(" · "+left)}
+	return []string{addr, "  " + st.Muted.Render(left+" · ") + countStyle.Render(counts) + st.Muted.Render(" · ") + kindStyle.Render(kind)}
 }
 
 // ShortHelp lists the pane's keys.
 func (l *inboxList) ShortHelp() []key.Binding {
 	k := l.ctx.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Delete, k.Copy, k.Export}
+	return []key.Binding{k.Open, k.Search, k.New, k.Delete, k.Copy, k.Export, k.Import, k.Down, k.Up}
 }
 
 // FullHelp lists the pane's keys in columns.
 func (l *inboxList) FullHelp() [][]key.Binding {
 	k := l.ctx.Keys
-	return [][]key.Binding{k.ListKeyMap.ShortHelp(), {k.Open, k.Delete, k.Copy, k.Export}}
+	return [][]key.Binding{k.ListKeyMap.ShortHelp(), {k.Open, k.Search, k.New, k.Delete, k.Copy, k.Export, k.Import}}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"sandview/model/search"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
@@ -29,8 +30,9 @@ func newPaneKit() *paneKit {
 	demo.setEmails(tuitest.Emails())
 	plain, _ := st.find(tuitest.PlainAddr)
 	plain.setEmails(nil)
-	cmds := commands{ctx: context.Background(), svc: tuitest.NewFixtureService(), open: func(context.Context, string) error { return nil }}
-	return &paneKit{ctx: ctx, store: st, cmds: cmds, acts: &actions{ctx: ctx, cmds: cmds, current: func() *inboxEntry { return demo }}}
+	cmds := commands{ctx: context.Background(), svc: tuitest.NewFixtureService(), open: func(context.Context, string) error { return nil },
+		getenv: func(string) string { return "" }, run: execRunner}
+	return &paneKit{ctx: ctx, store: st, cmds: cmds, acts: &actions{ctx: ctx, cmds: cmds, store: st, current: func() *inboxEntry { return demo }}}
 }
 
 func TestInboxListPane(t *testing.T) {
@@ -56,7 +58,7 @@ func TestEmailListPane(t *testing.T) {
 	list := func(address string) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
-			l := newEmailList(k.ctx, k.acts, "send mail to demo@sandbox.test")
+			l := newEmailList(k.ctx, k.store, k.acts, search.NewIndex(), func(e *inboxEntry) string { return "send mail to " + e.info.EmailAddress })
 			l.SetFocus(true)
 			e, _ := k.store.find(address)
 			l.setEntry(e)
@@ -69,8 +71,21 @@ func TestEmailListPane(t *testing.T) {
 		"last":      {Build: demo, Keys: []string{"pgdown"}},
 		"filtering": {Build: demo, Keys: []string{"/", "b", "o"}},
 		"filtered":  {Build: demo, Keys: []string{"/", "b", "o", "enter"}},
+		"operators": {Build: demo, Keys: typed("/from:alice is:unread", "enter")},
+		"no_match":  {Build: demo, Keys: typed("/-is:read zzz", "enter")},
+		"bad_query": {Build: demo, Keys: typed("/is:maybe")},
+		"marked":    {Build: demo, Keys: []string{"space", "x", "k"}},
 		"empty":     {Build: list(tuitest.PlainAddr)},
 	})
+}
+
+// typed is the keys that type text, then the named keys.
+func typed(text string, names ...string) []string {
+	var out []string
+	for _, r := range text {
+		out = append(out, string(r))
+	}
+	return append(out, names...)
 }
 
 func TestReaderPane(t *testing.T) {
@@ -95,22 +110,29 @@ func TestReaderPane(t *testing.T) {
 		"problem":     {Build: open("e3", tabBody)},
 		"raw_loaded": {Build: func() ui.Component {
 			r := open("e1", tabRaw)().(*reader)
-			r.raw.set(tuitest.RawE1(), nil)
+			r.source.set(tuitest.RawE1(), nil)
 			return r
 		}},
 	})
 }
 
 func TestAuthReportPane(t *testing.T) {
-	report := func(id string) func() ui.Component {
+	report := func(id string, expanded bool) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
 			r := newReader(k.ctx, k.store, k.cmds, k.acts)
 			r.open(tuitest.DemoAddr, id)
-			return newAuthReport(k.ctx, r)
+			p := newAuthReport(k.ctx, r)
+			p.expanded = expanded
+			return p
 		}
 	}
-	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{"passing": {Build: report("e1")}, "failing": {Build: report("e2")}})
+	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
+		"passing":          {Build: report("e1", false)},
+		"failing":          {Build: report("e2", false)},
+		"passing_expanded": {Build: report("e1", true)},
+		"failing_expanded": {Build: report("e2", true)},
+	})
 }
 
 // TestReaderKeysStayInPane checks that the reader leaves the keys that
@@ -127,13 +149,13 @@ func TestReaderKeysStayInPane(t *testing.T) {
 		}
 	}
 	tuitest.PressPane(t, r, "end")
-	bottom := r.view.YOffset()
+	bottom := r.scroll.Offset()
 	tuitest.PressPane(t, r, "down", "pgdown")
-	if r.view.YOffset() != bottom || bottom == 0 {
-		t.Fatalf("scrolled past the end: %d then %d", bottom, r.view.YOffset())
+	if r.scroll.Offset() != bottom || bottom == 0 {
+		t.Fatalf("scrolled past the end: %d then %d", bottom, r.scroll.Offset())
 	}
 	tuitest.PressPane(t, r, "home")
-	if r.view.YOffset() != 0 {
+	if r.scroll.Offset() != 0 {
 		t.Fatal("home did not go back to the top")
 	}
 }

@@ -5,9 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/desktop"
 	"sandview/model"
@@ -18,7 +16,8 @@ import (
 const headerHeight = 6
 
 // reader is the pane showing the open email: its headers, then one of its
-// tabs (readerTab) scrolled in a viewport.
+// tabs (readerTab). The tabs lay their lines out once per email and width
+// and keep them; a frame only slices the lines in view.
 type reader struct {
 	ctx     *ui.Context
 	store   *store
@@ -30,16 +29,21 @@ type reader struct {
 	choice  int // selected row of a list tab
 	tabs    [tabCount]readerTab
 	body    *bodyTab
-	raw     *rawTab
-	view    viewport.Model
-	drawn   contentKey // what the viewport holds
-	width   int
-	height  int
-	focused bool
+	html    *htmlView
+	source  *source
+	scroll  ui.Scroller
+	drawn   contentKey // what the scroller holds
+	chosen  [2]int     // the lines of the chosen row of a list tab
+	find    messageFind
+	// lastPipe is the command the message was last piped to.
+	lastPipe string
+	width    int
+	height   int
+	focused  bool
 }
 
-// contentKey is everything the tab content depends on: the viewport is
-// refilled only when it changes.
+// contentKey is everything the tab content depends on: the lines are laid
+// out again only when it changes.
 type contentKey struct {
 	id          string
 	hasContent  bool
@@ -49,27 +53,28 @@ type contentKey struct {
 	width       int
 	choice      int
 	html        bool
-	raw         int
+	source      int
 	dark, plain bool
 }
 
 func newReader(ctx *ui.Context, st *store, cmds commands, acts *actions) *reader {
-	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, body: &bodyTab{ctx: ctx}, raw: &rawTab{ctx: ctx}, view: viewport.New()}
-	r.tabs = [tabCount]readerTab{r.body, headersTab{ctx}, linksTab{ctx}, attachmentsTab{ctx}, r.raw, authTab{ctx}}
+	html := &htmlView{hyperlinks: cmds.hyperlinks}
+	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}}
+	r.tabs = [tabCount]readerTab{r.body, &headersTab{ctx: ctx, source: r.source}, linksTab{ctx: ctx, html: html},
+		attachmentsTab{ctx}, &rawTab{ctx: ctx, source: r.source}, authTab{ctx}}
 	return r
 }
 
 // SetSize sets the outer size of the pane.
 func (r *reader) SetSize(width, height int) {
 	r.width, r.height = width, height
-	r.view.SetWidth(max(width-2, 1))
-	r.view.SetHeight(r.contentHeight())
+	r.scroll.SetHeight(r.contentHeight())
 }
 
 // SetFocus tells the pane whether it has the keyboard.
 func (r *reader) SetFocus(focused bool) { r.focused = focused }
 
-func (r *reader) contentHeight() int { return max(r.height-2-headerHeight, 1) }
+func (r *reader) contentHeight() int { return max(r.height-2-headerHeight-r.find.lines(), 1) }
 
 // open shows another email.
 func (r *reader) open(address, id string) {
@@ -78,8 +83,10 @@ func (r *reader) open(address, id string) {
 	}
 	r.address, r.id = address, id
 	r.choice = 0
-	r.view.SetYOffset(0)
-	r.raw.reset()
+	r.scroll.ScrollTo(0)
+	r.source.reset(id)
+	r.find.reset()
+	r.scroll.SetHeight(r.contentHeight())
 }
 
 // close shows no email.
@@ -93,7 +100,7 @@ func (r *reader) setTab(t tab) {
 	if t != r.tab {
 		r.tab = t
 		r.choice = 0
-		r.view.SetYOffset(0)
+		r.scroll.ScrollTo(0)
 	}
 }
 
@@ -114,49 +121,45 @@ func (r *reader) email() (model.Email, bool) {
 	return model.Email{}, false
 }
 
-// loadRaw fetches the raw source when the Raw tab shows an email whose
-// source is not loaded.
+// loadRaw fetches the raw source when the Raw or the Headers tab shows an
+// email whose source is not loaded.
 func (r *reader) loadRaw() tea.Cmd {
-	if r.tab != tabRaw || r.id == "" || !r.raw.needed() {
+	if (r.tab != tabRaw && r.tab != tabHeaders) || r.id == "" || !r.source.needed() {
 		return nil
 	}
-	r.raw.loading = true
+	r.source.loading = true
 	return r.cmds.loadRaw(r.address, r.id)
 }
 
 // HandleKey scrolls the content (or moves the choice of a list tab) and
 // acts on the open email.
 func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if r.find.typing {
+		r.findKey(msg)
+		return nil, true
+	}
 	k := r.ctx.Keys
 	open, found := r.email()
-	r.refresh(open, found)
 	switch {
 	case key.Matches(msg, k.Up):
-		r.scroll(open, -1)
+		r.move(open, found, -1)
 	case key.Matches(msg, k.Down):
-		r.scroll(open, 1)
+		r.move(open, found, 1)
 	case key.Matches(msg, k.PageUp):
-		r.scroll(open, -r.contentHeight())
+		r.move(open, found, -r.contentHeight())
 	case key.Matches(msg, k.PageDown):
-		r.scroll(open, r.contentHeight())
+		r.move(open, found, r.contentHeight())
 	case key.Matches(msg, k.Top):
-		r.choice = 0
-		r.view.GotoTop()
+		r.move(open, found, -1<<30)
 	case key.Matches(msg, k.Bottom):
-		r.scroll(open, 1<<20)
-	case key.Matches(msg, k.Delete):
-		if found {
-			r.acts.confirmDeleteEmail(r.entry(), open.ID)
-		}
-	case key.Matches(msg, k.MarkUnread):
-		if found {
-			return r.acts.toggleRead(r.entry(), open.ID), true
-		}
-	case key.Matches(msg, k.Copy) && r.tab == tabLinks && found && r.choice < len(open.Links):
-		link := open.Links[r.choice]
-		r.ctx.Flash("copied link "+link+" (OSC 52)", ui.LevelSuccess)
-		return tea.SetClipboard(link), true
+		r.move(open, found, 1<<30)
+	case key.Matches(msg, k.Copy) && r.tab == tabLinks && found && r.choice < len(r.html.links(open)):
+		link := r.html.links(open)[r.choice]
+		return r.cmds.copyText(link, "link "+link), true
 	default:
+		if cmd, ok := r.readerKey(msg); ok {
+			return cmd, true
+		}
 		if cmd, ok := r.acts.inboxKey(msg); ok {
 			return cmd, true
 		}
@@ -166,25 +169,32 @@ func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // HandleEmailKey handles the keys that act on the open email from the
-// email list too: open a link or an attachment, save, switch HTML.
+// email list too: open a link or an attachment, save, switch HTML, open
+// the HTML in the browser.
 func (r *reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := r.ctx.Keys
 	open, found := r.email()
 	switch {
 	case key.Matches(msg, k.ToggleHTML):
-		r.body.html = !r.body.html
+		r.body.showHTML = !r.body.showHTML
 		r.setTab(tabBody)
 		mode := "text part"
-		if r.body.html {
+		if r.body.showHTML {
 			mode = "HTML part (converted to text)"
 		}
 		r.ctx.Flash("showing the "+mode, ui.LevelInfo)
-	case !key.Matches(msg, k.OpenLink, k.Save):
+	case !key.Matches(msg, k.OpenLink, k.Save, k.ViewHTML):
 		return nil, false
 	case !found:
 		r.ctx.Flash(fmt.Sprintf("open a message first (%s)", ui.KeyName(k.Open)), ui.LevelWarn)
 	case key.Matches(msg, k.OpenLink):
 		return r.openChoice(open), true
+	case key.Matches(msg, k.ViewHTML):
+		if open.HTML == "" {
+			r.ctx.Flash("this email has no HTML part", ui.LevelWarn)
+			return nil, true
+		}
+		return r.cmds.openHTML(open), true
 	default:
 		r.promptSave(open)
 	}
@@ -194,12 +204,13 @@ func (r *reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // openChoice opens the chosen attachment or link, or shows the links.
 func (r *reader) openChoice(open model.Email) tea.Cmd {
 	k := r.ctx.Keys
+	links := r.html.links(open)
 	switch {
 	case r.tab == tabAttachments && r.choice < len(open.Attachments):
 		return r.cmds.openAttachment(open.Attachments[r.choice])
-	case r.tab == tabLinks && r.choice < len(open.Links):
-		return r.cmds.openLink(open.Links[r.choice])
-	case len(open.Links) > 0:
+	case r.tab == tabLinks && r.choice < len(links):
+		return r.cmds.openLink(links[r.choice])
+	case len(links) > 0:
 		r.setTab(tabLinks)
 		r.ctx.Flash(fmt.Sprintf("choose a link with %s and %s, then %s", ui.KeyName(k.Up), ui.KeyName(k.Down), ui.KeyName(k.OpenLink)), ui.LevelInfo)
 	default:
@@ -217,63 +228,57 @@ func (r *reader) promptSave(open model.Email) {
 			defaultSaveDir(), func(dir string) tea.Cmd { return r.cmds.saveAttachment(a, dir) }))
 		return
 	}
-	address, id, subject := r.address, open.ID, open.Subject
-	r.ctx.Open(ui.NewPrompt(r.ctx, "Save as .eml", "Directory to save the raw source (RFC 5322) in (an existing file is never overwritten).",
-		defaultSaveDir(), func(dir string) tea.Cmd { return r.cmds.saveRaw(address, id, subject, dir) }))
+	r.acts.promptSaveEmails([]target{{entry: r.entry(), email: open}})
 }
 
-// scroll moves the content by delta lines, or the choice of a list tab.
-func (r *reader) scroll(m model.Email, delta int) {
+// move scrolls the content by delta lines, or moves the choice of a list
+// tab by delta rows and scrolls it into view.
+func (r *reader) move(m model.Email, found bool, delta int) {
+	r.refresh(m, found)
 	lt, ok := r.tabs[r.tab].(listTab)
 	if !ok || m.Problem != "" || !m.HasContent {
-		r.view.SetYOffset(r.view.YOffset() + delta)
+		r.scroll.ScrollBy(delta)
 		return
 	}
 	r.choice = ui.Clamp(r.choice+delta, 0, lt.count(m)-1)
 	r.refresh(m, true)
-	// Keep the choice in view, scrolling no more than needed.
-	off, h := r.view.YOffset(), r.contentHeight()
-	off = ui.Clamp(off, r.choice-h+1, r.choice)
-	r.view.SetYOffset(off)
+	r.scroll.Reveal(r.chosen[0], r.chosen[1])
 }
 
 // wheel scrolls the content by a turn of the wheel.
 func (r *reader) wheel(lines int) {
-	open, found := r.email()
-	r.refresh(open, found)
-	r.view.SetYOffset(r.view.YOffset() + lines)
+	r.refresh(r.email())
+	r.scroll.ScrollBy(lines)
 }
 
-// refresh fills the viewport with the current tab's lines when what they
-// depend on changed.
+// refresh lays the current tab out again when what it depends on changed.
 func (r *reader) refresh(m model.Email, found bool) {
 	if !found {
 		m = model.Email{}
 	}
 	k := contentKey{
 		id: m.ID, hasContent: m.HasContent, problem: m.Problem, links: len(m.Links), atts: len(m.Attachments),
-		tab: r.tab, width: r.width - 2, choice: r.choice, html: r.body.html, raw: r.raw.version,
+		tab: r.tab, width: r.width - 2, choice: r.choice, html: r.body.showHTML, source: r.source.version,
 		dark: r.ctx.Theme.Dark, plain: r.ctx.Theme.NoColor,
 	}
-	if k == r.drawn && r.view.TotalLineCount() > 0 {
+	if k == r.drawn {
 		return
 	}
 	r.drawn = k
-	r.view.SetContentLines(ui.FitLines(r.content(m, k.width), k.width))
+	c := r.content(m, k.width)
+	r.chosen = [2]int{c.top, c.bottom}
+	r.scroll.SetLines(c.lines)
 }
 
-// content renders the lines of the current tab.
-func (r *reader) content(m model.Email, width int) []string {
+// content lays out the current tab.
+func (r *reader) content(m model.Email, width int) tabContent {
 	st := r.ctx.Styles()
-	if m.Problem != "" {
-		return []string{
-			st.Problem.Render("⚠ This email could not be opened: " + m.Problem + "."),
-			st.Muted.Render("It may not come from the server this inbox was created on, or it was"),
-			st.Muted.Render("tampered with. Its content is not shown."),
-		}
-	}
-	if !m.HasContent && r.tab != tabRaw {
-		return []string{st.Muted.Render("Loading the message content…")}
+	switch {
+	case m.Problem != "":
+		return textContent(ui.WrapStyled(st.Problem.Render, "⚠ This email could not be opened: "+m.Problem+".", width),
+			ui.WrapStyled(st.Muted.Render, "It may not come from the server this inbox was created on, or it was tampered with. Its content is not shown.", width))
+	case !m.HasContent && r.tab != tabRaw && r.tab != tabHeaders:
+		return textContent([]string{st.Muted.Render("Loading the message content…")})
 	}
 	return r.tabs[r.tab].lines(m, width, r.choice)
 }
@@ -288,6 +293,21 @@ func (r *reader) View() string {
 		body := []string{st.Muted.Render(fmt.Sprintf("Select a message and press %s to open it.", ui.KeyName(r.ctx.Keys.Open)))}
 		return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
 	}
+	r.refresh(m, true)
+	head := append(r.head(m, inner), r.tabLine(m, inner), st.Muted.Render(strings.Repeat("─", inner)))
+	if p := r.scroll.Percent(); p >= 0 {
+		title = fmt.Sprintf("Message %d%%", p)
+	}
+	body := append(head, r.markFound(r.scroll.Visible(), r.scroll.Offset())...)
+	if r.find.active() {
+		body = append(body, r.findLine(inner))
+	}
+	return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
+}
+
+// head is the summary above the tabs: from, to, subject and date.
+func (r *reader) head(m model.Email, width int) []string {
+	st := r.ctx.Styles()
 	label := func(name, value string) string {
 		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(value)
 	}
@@ -308,36 +328,38 @@ func (r *reader) View() string {
 	}
 	head := []string{label("From", m.From), label("To", strings.Join(m.To, ", ")), label("Subject", subject), label("Date", date)}
 	if m.Problem != "" {
-		head[3] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", inner))
+		head[3] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
 	}
-	head = append(head, r.tabLine(m, inner), st.Muted.Render(strings.Repeat("─", inner)))
-	r.refresh(m, true)
-	body := append(head, strings.Split(r.view.View(), "\n")...)
-	if n, h := r.view.TotalLineCount(), r.contentHeight(); n > h {
-		title = fmt.Sprintf("Message %d%%", min(100, (r.view.YOffset()+h)*100/n))
-	}
-	return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
+	return head
 }
 
-// tabLine renders the tab bar, with short names when the full ones do not
-// fit.
+// tabLine renders the tab bar: full names, or short ones when those do
+// not fit, or only the shown tab's name when even those do not.
 func (r *reader) tabLine(m model.Email, width int) string {
 	st := r.ctx.Styles()
 	tabKeys := r.ctx.Keys.Tabs()
-	labels := func(short bool) []string {
-		out := make([]string, tabCount)
+	var list []string
+	for _, fit := range []func(t tab) string{
+		func(t tab) string { return r.tabs[t].label(m, false) },
+		func(t tab) string { return r.tabs[t].label(m, true) },
+		func(t tab) string {
+			if t == r.tab {
+				return r.tabs[t].label(m, true)
+			}
+			return ""
+		},
+	} {
+		list = list[:0]
 		for t := range tabCount {
-			out[t] = fmt.Sprintf(" %s %s ", ui.KeyName(tabKeys[t]), r.tabs[t].label(m, short))
+			list = append(list, strings.TrimRight(fmt.Sprintf(" %s %s", ui.KeyName(tabKeys[t]), fit(t)), " ")+" ")
 		}
-		return out
-	}
-	list := labels(false)
-	if ansi.StringWidth(strings.Join(list, "")) > width {
-		list = labels(true)
+		if model.TextWidth(strings.Join(list, "")) <= width {
+			break
+		}
 	}
 	var sb strings.Builder
 	for t, label := range list {
-		if tab(t) == r.tab {
+		if t == int(r.tab) {
 			sb.WriteString(st.TabActive.Render(label))
 		} else {
 			sb.WriteString(st.TabInactive.Render(label))
@@ -346,14 +368,30 @@ func (r *reader) tabLine(m model.Email, width int) string {
 	return sb.String()
 }
 
-// ShortHelp lists the pane's keys.
+// ShortHelp lists the keys of the pane and of the tab shown; the
+// search's while it is typed.
 func (r *reader) ShortHelp() []key.Binding {
 	k := r.ctx.Keys
-	return []key.Binding{k.Up, k.Down, k.Back, k.OpenLink, k.Save, k.ToggleHTML, k.Delete}
+	if r.find.typing {
+		return []key.Binding{k.Open, k.Back}
+	}
+	if r.find.text != "" {
+		return []key.Binding{k.NextMatch, k.PrevMatch, k.Back, k.Down, k.Up, k.NextMessage, k.PrevMessage}
+	}
+	switch r.tab {
+	case tabLinks:
+		return []key.Binding{k.Down, k.Up, k.OpenLink, k.Copy, k.NextMessage, k.PrevMessage, k.Back}
+	case tabAttachments:
+		return []key.Binding{k.Down, k.Up, k.Save, k.SaveAll, k.OpenLink, k.NextMessage, k.PrevMessage, k.Back}
+	case tabRaw, tabHeaders:
+		return []key.Binding{k.Down, k.Up, k.Search, k.Pipe, k.Save, k.NextMessage, k.PrevMessage, k.Back}
+	}
+	return []key.Binding{k.Down, k.HalfPageDown, k.Search, k.NextMessage, k.PrevMessage, k.ToggleHTML, k.OpenLink, k.Pipe, k.Delete, k.Back}
 }
 
 // FullHelp lists the pane's keys in columns.
 func (r *reader) FullHelp() [][]key.Binding {
 	k := r.ctx.Keys
-	return [][]key.Binding{k.ListKeyMap.ShortHelp(), k.Tabs(), {k.Back, k.OpenLink, k.Save, k.ToggleHTML, k.Delete, k.MarkUnread, k.Copy}}
+	return [][]key.Binding{k.ListKeyMap.ShortHelp(), k.Tabs(), {k.Back, k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch,
+		k.OpenLink, k.Save, k.SaveAll, k.ToggleHTML, k.ViewHTML, k.Pipe, k.Mark, k.Delete, k.MarkUnread, k.Copy}}
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/client"
+	"sandview/model"
 	"sandview/tui/feed"
 	"sandview/tui/ui"
 )
@@ -17,34 +20,43 @@ import (
 // of the loading indicator; ok is false for messages that are not the mail
 // screen's.
 func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
-	defer s.sync()
+	defer func() {
+		s.sync()
+		if ok {
+			cmd = tea.Batch(cmd, s.followCursor())
+		}
+	}()
 	switch msg := msg.(type) {
 	case inboxesLoadedMsg:
-		s.store.setInboxes(msg.inboxes)
+		return s.inboxesLoaded(msg), true
 	case emailsLoadedMsg:
-		s.emailsLoaded(msg)
+		return s.emailsLoaded(msg), true
 	case feed.NewEmailMsg:
 		if e, _ := s.store.find(msg.Address); e != nil {
 			e.addEmail(msg.Email)
 			s.emails.refresh()
 			s.ctx.Flash("new mail in "+e.info.EmailAddress, ui.LevelSuccess)
+			if m, ok := e.email(msg.Email.ID); ok {
+				return s.prepare([]model.Email{m}), true
+			}
 		}
 	case feed.InboxReadyMsg:
 		// Mail that arrived before the inbox started delivering is in its
 		// list.
 		return s.cmds.loadEmails(msg.Address), true
+	case feed.InboxGoneMsg:
+		s.inboxGone(msg.Address, msg.Err)
+	case previewMsg:
+		return s.preview(msg.seq), true
+	case bulkDoneMsg:
+		s.bulkDone(msg)
+	case pipeDoneMsg:
+		s.piped(msg)
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
 	case rawLoadedMsg:
 		if s.reader.showing(msg.address, msg.id) {
-			s.reader.raw.set(msg.raw, msg.err)
-		}
-	case markedReadMsg:
-		if msg.err != nil {
-			if e, _ := s.store.find(msg.address); e != nil {
-				e.setRead(msg.id, false)
-			}
-			s.ctx.Flash("mark read failed: "+ui.ErrorText(msg.err), ui.LevelError)
+			s.reader.source.set(msg.raw, msg.err)
 		}
 	case inboxAddedMsg:
 		return s.inboxAdded(msg), true
@@ -58,19 +70,6 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 		s.store.remove(msg.address)
 		s.ctx.Flash("deleted "+msg.address, ui.LevelSuccess)
-	case emailDeletedMsg:
-		if msg.err != nil {
-			s.ctx.Flash("delete email: "+ui.ErrorText(msg.err), ui.LevelError)
-			return nil, true
-		}
-		if e, _ := s.store.find(msg.address); e != nil {
-			e.removeEmail(msg.id)
-			s.emails.refresh()
-		}
-		if s.reader.showing(msg.address, msg.id) {
-			s.reader.close()
-		}
-		s.ctx.Flash("email deleted", ui.LevelSuccess)
 	case spinner.TickMsg:
 		if msg.ID != s.emails.spinner.ID() {
 			return nil, false
@@ -86,28 +85,87 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	return nil, true
 }
 
-func (s *Screen) emailsLoaded(msg emailsLoadedMsg) {
+// emailsLoaded applies a listing of an inbox; an answer that the inbox
+// is not found marks it gone. The emails are prepared for searching in
+// the background.
+func (s *Screen) emailsLoaded(msg emailsLoadedMsg) tea.Cmd {
 	e, _ := s.store.find(msg.address)
 	if e == nil {
-		return
+		return nil
+	}
+	var notFound *client.InboxNotFoundError
+	if msg.emails == nil && errors.As(msg.err, &notFound) {
+		e.loading = false
+		s.inboxGone(msg.address, msg.err)
+		return nil
 	}
 	if msg.emails == nil && msg.err != nil {
-		e.loading = false
+		e.loading, e.contentPending = false, false
 		e.loadErr = ui.ErrorText(msg.err)
 		s.ctx.Flash("load "+e.info.EmailAddress+": "+e.loadErr, ui.LevelError)
-		return
+		return nil
 	}
 	before := len(e.fresh)
 	e.loadErr = ""
 	e.setEmails(msg.emails)
-	if e == s.emails.entry {
-		s.emails.refresh()
-	}
+	s.emails.refresh()
 	if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
 		s.ctx.Flash("⚠ "+ui.ErrorText(msg.err), ui.LevelError)
 	} else if n := len(e.fresh) - before; n > 0 {
-		s.ctx.Flash(fmt.Sprintf("%d new in %s", n, e.info.EmailAddress), ui.LevelSuccess)
+		s.ctx.Flash(fmt.Sprintf("%s in %s", ui.Plural(n, "new email", "new emails"), e.info.EmailAddress), ui.LevelSuccess)
 	}
+	return s.prepare(slices.Clone(e.emails))
+}
+
+// prepare folds emails into the search index in the background, so the
+// first search does not pay for it (emails is the caller's copy).
+func (s *Screen) prepare(emails []model.Email) tea.Cmd {
+	index := s.emails.find.index
+	return func() tea.Msg {
+		index.Prepare(emails)
+		return nil
+	}
+}
+
+// inboxGone flags an inbox the server no longer knows: its watch ended,
+// what it held stays readable until it is deleted here.
+func (s *Screen) inboxGone(address string, err error) {
+	e, _ := s.store.find(address)
+	if e == nil || e.gone != "" {
+		return
+	}
+	e.gone = ui.ErrorText(err)
+	e.loading = false
+	s.ctx.Flash(fmt.Sprintf("%s is gone from the server (%s): no more mail will come; %s removes it here", e.info.EmailAddress, ui.ErrorText(err), ui.KeyName(s.ctx.Keys.Delete)), ui.LevelWarn)
+}
+
+// inboxesLoaded applies the service's inbox list: inboxes it gained
+// (from the keystore) wait for their first listing.
+func (s *Screen) inboxesLoaded(msg inboxesLoadedMsg) tea.Cmd {
+	if msg.err != nil {
+		s.ctx.Flash("keystore: "+ui.ErrorText(msg.err), ui.LevelWarn)
+	}
+	known := map[string]bool{}
+	for _, e := range s.store.entries {
+		known[strings.ToLower(e.info.EmailAddress)] = true
+	}
+	s.store.setInboxes(msg.inboxes)
+	var added []string
+	for _, e := range s.store.entries {
+		if !known[strings.ToLower(e.info.EmailAddress)] {
+			e.loading = true
+			added = append(added, e.info.EmailAddress)
+		}
+	}
+	var cmds []tea.Cmd
+	if len(added) > 0 {
+		s.ctx.Flash(fmt.Sprintf("%s from the keystore: %s", ui.Plural(len(added), "inbox", "inboxes"), strings.Join(added, ", ")), ui.LevelSuccess)
+		cmds = append(cmds, s.startSpinner())
+	}
+	for _, address := range msg.vanished {
+		cmds = append(cmds, s.cmds.loadEmails(address))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (s *Screen) emailLoaded(msg emailLoadedMsg) {

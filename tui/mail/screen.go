@@ -8,10 +8,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"sandview/internal/desktop"
-	"sandview/model"
+	"sandview/model/search"
 	"sandview/tui/ui"
 )
 
@@ -29,10 +28,23 @@ const (
 type Options struct {
 	// Context cancels the service calls when the program ends.
 	Context context.Context
-	// SMTPHint tells where to send mail, shown while an inbox is empty.
+	// SMTPAddr is where to send mail (host:port): the hint shown while an
+	// inbox is empty, and the banner, name the selected inbox and it.
+	SMTPAddr string
+	// SMTPHint is a fixed hint, used when SMTPAddr is not known.
 	SMTPHint string
+	// CatchAll is the address of the inbox that takes mail to any
+	// address, if one does.
+	CatchAll string
 	// Open opens a link or a file with the desktop's opener.
 	Open func(ctx context.Context, target string) error
+	// Hyperlinks makes the links of HTML parts OSC 8 hyperlinks (for
+	// terminals that support them).
+	Hyperlinks bool
+	// Getenv reads the environment (os.Getenv when nil); Run runs tmux and
+	// the pipe's shell (os/exec when nil).
+	Getenv func(string) string
+	Run    Runner
 }
 
 // Screen is the mail screen: it owns the store and the panes, keeps the
@@ -42,6 +54,7 @@ type Options struct {
 type Screen struct {
 	ctx      *ui.Context
 	cmds     commands
+	opts     Options
 	store    *store
 	inboxes  *inboxList
 	emails   *emailList
@@ -52,10 +65,15 @@ type Screen struct {
 	width    int
 	height   int
 	spinning bool
+	// previewSeq numbers the cursor moves the reader follows, the last
+	// one to previewFor; only its tick shows the email (see preview.go).
+	previewSeq int
+	previewFor emailRef
 }
 
 // New returns the mail screen over svc, holding the inboxes the service
-// has, each waiting for its list.
+// has, each waiting for its list. The message list has the keyboard, so
+// enter opens the mail that just arrived.
 func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 	if opts.Context == nil {
 		opts.Context = context.Background()
@@ -63,10 +81,17 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 	if opts.Open == nil {
 		opts.Open = desktop.Open
 	}
-	s := &Screen{ctx: ctx, cmds: commands{ctx: opts.Context, svc: svc, open: opts.Open}, store: &store{}}
-	acts := &actions{ctx: ctx, cmds: s.cmds, current: func() *inboxEntry { return s.inboxes.selected() }}
+	if opts.Getenv == nil {
+		opts.Getenv = defaultGetenv
+	}
+	if opts.Run == nil {
+		opts.Run = execRunner
+	}
+	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: &desktop.TempDir{}, hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
+	s := &Screen{ctx: ctx, cmds: cmds, opts: opts, store: &store{}}
+	acts := &actions{ctx: ctx, cmds: s.cmds, store: s.store, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.store, acts)
-	s.emails = newEmailList(ctx, acts, model.SanitizeLine(opts.SMTPHint))
+	s.emails = newEmailList(ctx, s.store, acts, search.NewIndex(), s.hint)
 	s.reader = newReader(ctx, s.store, s.cmds, acts)
 	s.auth = newAuthReport(ctx, s.reader)
 	s.ring = ui.NewFocusRing(s.inboxes, s.emails, s.reader)
@@ -75,6 +100,7 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 		e.loading = true
 	}
 	s.sync()
+	s.ring.Focus(int(PaneEmails))
 	s.SetSize(80, 20)
 	return s
 }
@@ -90,7 +116,7 @@ func (s *Screen) Init() tea.Cmd {
 // SetSize lays the panes out in width x height cells.
 func (s *Screen) SetSize(width, height int) {
 	s.width, s.height = width, height
-	s.lay = computeLayout(width, height, s.Focus())
+	s.lay = computeLayout(width, height, s.Focus(), s.auth.expanded)
 	l := s.lay
 	s.inboxes.SetSize(l.inboxes.SizeOr(width, height))
 	s.emails.SetSize(l.emails.SizeOr(width, height))
@@ -107,45 +133,71 @@ func (s *Screen) setFocus(p Pane) {
 // Focus is the focused pane.
 func (s *Screen) Focus() Pane { return Pane(s.ring.At()) }
 
-// sync points the email list at the selected inbox.
+// sync points the email list at the selected inbox, and has it list again
+// when the emails changed.
 func (s *Screen) sync() { s.emails.setEntry(s.inboxes.selected()) }
 
-// CapturesInput reports whether the filter input has the keyboard.
-func (s *Screen) CapturesInput() bool { return s.emails.CapturesInput() }
+// CapturesInput reports whether a search field has the keyboard.
+func (s *Screen) CapturesInput() bool { return s.emails.CapturesInput() || s.reader.find.typing }
 
-// Paste types pasted text into the filter.
-func (s *Screen) Paste(text string) { s.emails.Paste(text) }
+// Paste types pasted text into the search field that has the keyboard.
+func (s *Screen) Paste(text string) {
+	if s.reader.find.typing {
+		s.reader.find.field.Insert(text)
+		s.reader.setFind(s.reader.find.field.Value())
+		return
+	}
+	s.emails.Paste(text)
+}
 
-// HandleKey routes a key: the filter input while it is typed; then the
-// screen's keys; then the focused pane; then what the pane left.
+// HandleKey routes a key: the search field while it is typed; then the
+// screen's keys; then the focused pane; then what the pane left. ok is
+// false for a key the screen leaves to the program (quit at the top).
 func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if s.emails.CapturesInput() {
-		return s.emails.HandleKey(msg)
+	defer s.sync()
+	if s.CapturesInput() {
+		cmd, _ := s.ring.Focused().HandleKey(msg)
+		return tea.Batch(cmd, s.followCursor()), true
 	}
 	k := s.ctx.Keys
+	reading := s.Focus() == PaneReader
 	switch {
 	case key.Matches(msg, k.Help):
-		s.ctx.Open(ui.NewHelpDialog(s.ctx, "Keys", k,
-			fmt.Sprintf("%s marks unread locally only: the service has no unread flag.", ui.KeyName(k.MarkUnread))))
+		s.ctx.Open(ui.NewHelpDialog(s.ctx, "Keys", k.Groups(),
+			fmt.Sprintf("Opening a message marks it read on the server. %s marks it unread in this session only: the service cannot unmark.", ui.KeyName(k.MarkUnread)),
+			fmt.Sprintf("With messages marked (%s, %s), %s, %s, %s and %s act on all of them.", ui.KeyName(k.Mark), ui.KeyName(k.MarkAll),
+				ui.KeyName(k.Delete), ui.KeyName(k.MarkUnread), ui.KeyName(k.Save), ui.KeyName(k.SaveAll))))
+	case key.Matches(msg, k.Quit):
+		if !reading {
+			return nil, false
+		}
+		s.setFocus(PaneEmails)
 	case key.Matches(msg, k.NextPane):
 		s.setFocus(s.Focus() + 1)
 	case key.Matches(msg, k.PrevPane):
 		s.setFocus(s.Focus() - 1)
 	case key.Matches(msg, k.Tabs()...):
 		return s.switchTab(msg), true
-	case key.Matches(msg, k.New):
+	case reading && key.Matches(msg, k.NextMessage, k.PrevMessage):
+		return s.step(msg), true
+	case !reading && key.Matches(msg, k.New):
 		s.ctx.Open(newCreateForm(s.ctx, s.cmds.createInbox))
 	case key.Matches(msg, k.Import):
 		s.ctx.Open(ui.NewPrompt(s.ctx, "Import an inbox", "Path of an exported inbox file (JSON). It holds a secret key.", "", s.cmds.importInbox))
 	case key.Matches(msg, k.Resync):
 		return s.resync(), true
+	case key.Matches(msg, k.AuthDetails):
+		s.toggleAuth()
+	case s.Focus() == PaneInboxes && key.Matches(msg, k.Search):
+		s.setFocus(PaneEmails)
+		s.emails.startSearch()
 	default:
 		cmd, handled := s.ring.Focused().HandleKey(msg)
 		s.sync()
-		if handled {
-			return cmd, true
+		if !handled {
+			cmd, handled = s.paneLeftKey(msg)
 		}
-		return s.paneLeftKey(msg)
+		return tea.Batch(cmd, s.followCursor()), handled
 	}
 	return nil, true
 }
@@ -194,38 +246,11 @@ func (s *Screen) switchTab(msg tea.KeyPressMsg) tea.Cmd {
 	return s.reader.loadRaw()
 }
 
-// openSelected opens the email under the list's cursor: its content is
-// fetched and it is marked read.
-func (s *Screen) openSelected() tea.Cmd {
-	e := s.emails.entry
-	sel, ok := s.emails.selected()
-	if !ok || e == nil {
-		return nil
-	}
-	address := e.info.EmailAddress
-	s.reader.open(address, sel.ID)
-	if s.lay.mode == ui.Narrow {
-		s.setFocus(PaneReader)
-	}
-	delete(e.fresh, sel.ID)
-	if sel.Problem != "" {
-		return nil
-	}
-	var cmds []tea.Cmd
-	if !sel.HasContent {
-		cmds = append(cmds, s.cmds.loadEmail(address, sel.ID))
-	}
-	if !sel.IsRead {
-		e.setRead(sel.ID, true)
-		cmds = append(cmds, s.cmds.markRead(address, sel.ID))
-	}
-	cmds = append(cmds, s.reader.loadRaw())
-	return tea.Batch(cmds...)
-}
-
-// resync reloads the inbox list and the selected inbox.
+// resync reloads the inbox list (importing what the keystore gained),
+// reconnects the stream now if it waits to, and lists the selected inbox
+// again.
 func (s *Screen) resync() tea.Cmd {
-	cmds := []tea.Cmd{s.cmds.loadInboxes()}
+	cmds := []tea.Cmd{s.cmds.rescan(true)}
 	if e := s.inboxes.selected(); e != nil {
 		e.loading = true
 		cmds = append(cmds, s.cmds.loadEmails(e.info.EmailAddress), s.startSpinner())
@@ -233,6 +258,10 @@ func (s *Screen) resync() tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// WatchKeystore looks for inboxes saved to the keystore by another
+// program (the CLI) and loads them; the program calls it now and then.
+func (s *Screen) WatchKeystore() tea.Cmd { return s.cmds.rescan(false) }
 
 // ReloadAll lists every inbox not expired again (after the connection
 // recovered: lists that failed to load or missed a deletion catch up).
@@ -244,7 +273,7 @@ func (s *Screen) ReloadAll() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// LiveInboxes are the addresses of the inboxes not expired.
+// LiveInboxes are the addresses of the inboxes not expired and not gone.
 func (s *Screen) LiveInboxes() []string { return s.store.liveAddresses(s.ctx.Now) }
 
 // Totals counts the emails, the unread ones and the inboxes.
@@ -261,6 +290,21 @@ func (s *Screen) WindowTitle() string {
 	return "sandview"
 }
 
+// Banner is the line above the screen: where to send mail for the
+// selected inbox ("" when not known).
+func (s *Screen) Banner() string { return s.hint(s.inboxes.selected()) }
+
+// hint says where to send mail for inbox e.
+func (s *Screen) hint(e *inboxEntry) string {
+	if s.opts.SMTPAddr == "" || e == nil {
+		return s.opts.SMTPHint
+	}
+	if s.opts.CatchAll != "" && e.info.EmailAddress == s.opts.CatchAll {
+		return fmt.Sprintf("catch-all: mail to any address via SMTP %s shows up here", s.opts.SMTPAddr)
+	}
+	return fmt.Sprintf("send mail to %s via SMTP %s", e.info.EmailAddress, s.opts.SMTPAddr)
+}
+
 // startSpinner starts the loading indicator unless it runs.
 func (s *Screen) startSpinner() tea.Cmd {
 	if s.spinning {
@@ -275,73 +319,3 @@ func (s *Screen) nextSpin() tea.Cmd {
 	id := sp.ID()
 	return s.ctx.Tick(sp.Spinner.FPS, func(t time.Time) tea.Msg { return spinner.TickMsg{ID: id, Time: t} })
 }
-
-// HandleMouse focuses the pane under the pointer and selects the row
-// clicked (clicking the selected email opens it), or scrolls the pane
-// under the pointer.
-func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
-	m := msg.Mouse()
-	l := s.lay
-	defer s.sync()
-	if _, wheel := msg.(tea.MouseWheelMsg); wheel {
-		delta := ui.WheelDelta(m)
-		switch {
-		case l.inboxes.Contains(m.X, m.Y):
-			s.inboxes.wheel(delta)
-		case l.emails.Contains(m.X, m.Y):
-			s.emails.wheel(delta)
-		case l.reader.Contains(m.X, m.Y):
-			s.reader.wheel(delta)
-		case l.auth.Contains(m.X, m.Y):
-			s.auth.wheel(delta)
-		}
-		return nil
-	}
-	if _, click := msg.(tea.MouseClickMsg); !click || m.Button != tea.MouseLeft {
-		return nil
-	}
-	switch {
-	case l.inboxes.Contains(m.X, m.Y):
-		s.setFocus(PaneInboxes)
-		s.inboxes.click(m.Y - l.inboxes.Y)
-	case l.emails.Contains(m.X, m.Y):
-		s.setFocus(PaneEmails)
-		if i := s.emails.rowAt(m.Y - l.emails.Y); i >= 0 && s.emails.clickedRow(i) {
-			return s.openSelected()
-		}
-	case l.reader.Contains(m.X, m.Y):
-		s.setFocus(PaneReader)
-	}
-	return nil
-}
-
-// View draws the visible panes.
-func (s *Screen) View() string {
-	l := s.lay
-	switch l.mode {
-	case ui.Wide:
-		right := s.reader.View()
-		if l.auth.H > 0 {
-			right = lipgloss.JoinVertical(lipgloss.Left, right, s.auth.View())
-		}
-		return lipgloss.JoinHorizontal(lipgloss.Top, s.inboxes.View(), s.emails.View(), right)
-	case ui.Medium:
-		list := s.emails.View()
-		if l.inboxes.W > 0 {
-			list = s.inboxes.View()
-		}
-		return lipgloss.JoinVertical(lipgloss.Left, list, s.reader.View())
-	}
-	return s.ring.Focused().View()
-}
-
-// ShortHelp is the key line: the filter's keys while it is typed.
-func (s *Screen) ShortHelp() []key.Binding {
-	if s.emails.CapturesInput() {
-		return s.emails.ShortHelp()
-	}
-	return s.ctx.Keys.ShortHelp()
-}
-
-// FullHelp lists every key of the screen.
-func (s *Screen) FullHelp() [][]key.Binding { return s.ctx.Keys.FullHelp() }

@@ -20,8 +20,12 @@ import (
 
 func TestNavigationKeys(t *testing.T) {
 	h := newHarness(t, 140, 37)
+	if h.s.Focus() != PaneEmails {
+		t.Fatalf("focus = %v, want the message list, so enter opens the newest mail", h.s.Focus())
+	}
+	h.Press("esc")
 	if h.s.Focus() != PaneInboxes {
-		t.Fatalf("focus = %v, want inboxes", h.s.Focus())
+		t.Fatalf("esc from the list: focus %v", h.s.Focus())
 	}
 	h.Press("j")
 	if got := h.current().info.EmailAddress; got != tuitest.PlainAddr {
@@ -39,12 +43,16 @@ func TestNavigationKeys(t *testing.T) {
 		t.Fatalf("enter: focus %v inbox %s", h.s.Focus(), h.current().info.EmailAddress)
 	}
 	h.Press("down", "pgdown")
-	if e, _ := h.s.emails.selected(); e.ID != "e4" {
+	if e, _, _ := h.s.emails.selected(); e.ID != "e4" {
 		t.Fatalf("pgdown selected %s", e.ID)
 	}
 	h.Press("pgup", "end")
-	if e, _ := h.s.emails.selected(); e.ID != "e4" {
+	if e, _, _ := h.s.emails.selected(); e.ID != "e4" {
 		t.Fatalf("end selected %s", e.ID)
+	}
+	h.Press("ctrl+u")
+	if e, _, _ := h.s.emails.selected(); e.ID == "e4" {
+		t.Fatal("ctrl+u did not move up half a page")
 	}
 	h.Press("home", "tab")
 	if h.s.Focus() != PaneReader {
@@ -81,7 +89,7 @@ func TestOpenFetchesContentAndMarksRead(t *testing.T) {
 	if strings.Contains(h.shown(), "pass ") {
 		t.Fatal("auth badge shown before the content is loaded")
 	}
-	h.Press("tab", "enter")
+	h.Press("enter")
 	if !h.svc.Called("email demo@sandbox.test e1") || !h.svc.Called("markRead demo@sandbox.test e1") {
 		t.Fatalf("open did not fetch and mark read: %v", h.svc.Calls())
 	}
@@ -96,7 +104,7 @@ func TestOpenFetchesContentAndMarksRead(t *testing.T) {
 
 func TestProblemEmailShownLoudly(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "down", "down", "enter")
+	h.Press("down", "down", "enter")
 	if h.svc.Called("email demo@sandbox.test e3") {
 		t.Fatal("an email that cannot be opened was fetched")
 	}
@@ -110,7 +118,7 @@ func TestProblemEmailShownLoudly(t *testing.T) {
 
 func TestTabsAndRaw(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "enter")
+	h.Press("enter")
 	wants := []string{"Hello!", "X-Mailer:", "https://example.com/welcome", "report.pdf", "Subject: Welcome", "PASSED"}
 	for i, want := range wants {
 		h.Press(fmt.Sprint(i + 1))
@@ -129,12 +137,12 @@ func TestTabsAndRaw(t *testing.T) {
 
 func TestHTMLToggle(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "enter", "h")
-	if !h.s.reader.body.html || !strings.Contains(h.shown(), "HTML* world") {
+	h.Press("enter", "h")
+	if !h.s.reader.body.showHTML || !strings.Contains(h.shown(), "HTML* world") {
 		t.Fatalf("h did not show the HTML part:\n%s", h.shown())
 	}
 	h.Press("h")
-	if h.s.reader.body.html || !strings.Contains(h.shown(), "friendly") {
+	if h.s.reader.body.showHTML || !strings.Contains(h.shown(), "friendly") {
 		t.Fatal("h did not go back to the text part")
 	}
 }
@@ -145,7 +153,7 @@ func TestHTMLOnlyBodyIsConverted(t *testing.T) {
 	e.Text = ""
 	e.HTML = "<p>Only &#27;[2J <i>HTML</i></p>"
 	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{e}})
-	h.Press("tab", "enter")
+	h.Press("enter")
 	view := h.shown()
 	if !strings.Contains(view, "Only") || !strings.Contains(view, "HTML converted") {
 		t.Fatalf("HTML-only body not converted:\n%s", view)
@@ -155,13 +163,13 @@ func TestHTMLOnlyBodyIsConverted(t *testing.T) {
 
 func TestFilterActsOnEmailUnderCursor(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "/")
+	h.Press("/")
 	h.Type("BOB")
 	if len(h.s.emails.filtered) != 1 {
 		t.Fatalf("filter kept %d emails", len(h.s.emails.filtered))
 	}
 	h.Press("enter")
-	if h.s.emails.filtering {
+	if h.s.emails.find.typing {
 		t.Fatal("enter did not leave the filter input")
 	}
 	h.Press("d", "y")
@@ -172,20 +180,20 @@ func TestFilterActsOnEmailUnderCursor(t *testing.T) {
 		t.Fatal("deleted email still listed")
 	}
 	h.Press("esc")
-	if h.s.emails.query != "" || len(h.s.emails.filtered) != 3 {
-		t.Fatalf("esc did not clear the filter: %q %d", h.s.emails.query, len(h.s.emails.filtered))
+	if h.s.emails.find.text != "" || len(h.s.emails.filtered) != 3 {
+		t.Fatalf("esc did not clear the filter: %q %d", h.s.emails.find.text, len(h.s.emails.filtered))
 	}
 	h.Press("/")
 	h.Type("zz")
 	h.Press("backspace", "esc")
-	if h.s.emails.filtering || h.s.emails.query != "" {
+	if h.s.emails.find.typing || h.s.emails.find.text != "" {
 		t.Fatal("esc in the filter input did not cancel it")
 	}
 }
 
 func TestDeleteNeedsConfirmation(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "d", "n")
+	h.Press("d", "n")
 	if h.svc.Called("deleteEmail") {
 		t.Fatal("deleted without confirmation")
 	}
@@ -205,7 +213,7 @@ func TestDeleteNeedsConfirmation(t *testing.T) {
 func TestDeleteFailureKeepsEverything(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.svc.Fail(errors.New("boom"))
-	h.Press("d", "y")
+	h.Press("shift+tab", "d", "y")
 	if e, _ := h.s.store.find(tuitest.DemoAddr); e == nil {
 		t.Fatal("inbox dropped although deletion failed")
 	}
@@ -216,12 +224,12 @@ func TestDeleteFailureKeepsEverything(t *testing.T) {
 
 func TestMarkUnreadIsLocal(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "end", "u")
-	e, _ := h.s.emails.selected()
+	h.Press("end", "u")
+	e, _, _ := h.s.emails.selected()
 	if e.IsRead {
 		t.Fatal("u did not mark unread")
 	}
-	if !strings.Contains(h.shown(), "locally") {
+	if !strings.Contains(h.shown(), "in this session") {
 		t.Fatal("status does not say unread is local")
 	}
 	// A resync from the server (which says read) keeps the local mark.
@@ -241,7 +249,8 @@ func TestCopyUsesOSC52(t *testing.T) {
 	if !tuitest.Contains(msgs, tuitest.DemoAddr) {
 		t.Fatalf("y did not copy the address: %v", msgs)
 	}
-	h.Press("tab", "enter", "tab", "3", "down")
+	// The link the HTML part numbers [1] comes first.
+	h.Press("enter", "3", "down", "down")
 	msgs = h.Press("y")
 	if !tuitest.Contains(msgs, "mailto:alice@example.com") {
 		t.Fatalf("y in links did not copy the link: %v", msgs)
@@ -250,7 +259,7 @@ func TestCopyUsesOSC52(t *testing.T) {
 
 func TestOpenLinkOnlySafeSchemes(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "enter", "tab", "3", "o")
+	h.Press("enter", "3", "down", "o")
 	if !h.svc.Called("open https://example.com/welcome") {
 		t.Fatalf("o did not open the link: %v", h.svc.Calls())
 	}
@@ -266,7 +275,7 @@ func TestOpenLinkOnlySafeSchemes(t *testing.T) {
 func TestSaveAttachmentNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "enter", "tab", "4")
+	h.Press("enter", "4")
 	for i := 0; i < 2; i++ {
 		h.Press("s", "ctrl+u")
 		h.Type(dir)
@@ -286,18 +295,18 @@ func TestSaveAttachmentNeverOverwrites(t *testing.T) {
 func TestSaveRawAsEML(t *testing.T) {
 	dir := t.TempDir()
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "enter", "tab", "5", "s", "ctrl+u")
+	h.Press("enter", "5", "s", "ctrl+u")
 	h.Type(dir)
 	h.Press("enter")
 	data, err := os.ReadFile(filepath.Join(dir, "Welcome to the sandbox.eml"))
-	if err != nil || !strings.HasPrefix(string(data), "From: alice") {
+	if err != nil || string(data) != string(tuitest.RawE1()) {
 		t.Fatalf("raw not saved: %q %v", data, err)
 	}
 }
 
 func TestSaveErrorKeepsPrompt(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "enter", "tab", "4", "s", "ctrl+u")
+	h.Press("enter", "4", "s", "ctrl+u")
 	h.Type("/nonexistent/dir")
 	h.Press("enter")
 	p, ok := h.ctx.Dialog().(*ui.Prompt)
@@ -383,7 +392,7 @@ func TestResyncAndLiveMailFlagged(t *testing.T) {
 		t.Fatal("NEW flag not shown")
 	}
 	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{ID: "e10", Subject: "Pushed", ReceivedAt: tuitest.Now().Add(time.Second)}})
-	if first, _ := h.s.emails.selected(); first.ID != "e10" && h.s.emails.entry.emails[0].ID != "e10" {
+	if first, _, _ := h.s.emails.selected(); first.ID != "e10" && h.s.emails.entry.emails[0].ID != "e10" {
 		t.Fatal("live email not first")
 	}
 }
@@ -412,7 +421,7 @@ func TestMouse(t *testing.T) {
 	}
 	h.Send(tea.MouseClickMsg{X: l.inboxes.X + 2, Y: l.inboxes.Y + 1, Button: tea.MouseLeft})
 	h.Send(tea.MouseClickMsg{X: l.emails.X + 3, Y: l.emails.Y + 2, Button: tea.MouseLeft})
-	if e, _ := h.s.emails.selected(); e.ID != "e2" || h.s.Focus() != PaneEmails {
+	if e, _, _ := h.s.emails.selected(); e.ID != "e2" || h.s.Focus() != PaneEmails {
 		t.Fatalf("click on a message selected %s", e.ID)
 	}
 	h.Send(tea.MouseClickMsg{X: l.emails.X + 3, Y: l.emails.Y + 2, Button: tea.MouseLeft})
@@ -420,14 +429,14 @@ func TestMouse(t *testing.T) {
 		t.Fatal("clicking the selected message did not open it")
 	}
 	h.Send(tea.MouseWheelMsg{X: l.emails.X + 3, Y: l.emails.Y + 2, Button: tea.MouseWheelDown})
-	if e, _ := h.s.emails.selected(); e.ID != "e4" {
+	if e, _, _ := h.s.emails.selected(); e.ID != "e4" {
 		t.Fatalf("wheel moved to %s", e.ID)
 	}
-	h.Press("g", "enter")
+	h.Press("esc", "g", "enter")
 	h.s.SetSize(140, 12) // a body taller than the reader
 	l = h.s.lay
 	h.Send(tea.MouseWheelMsg{X: l.reader.X + 3, Y: l.reader.Y + 5, Button: tea.MouseWheelDown})
-	if h.s.reader.view.YOffset() == 0 {
+	if h.s.reader.scroll.Offset() == 0 {
 		t.Fatal("the wheel did not scroll the reader")
 	}
 }
@@ -435,7 +444,7 @@ func TestMouse(t *testing.T) {
 func TestHostileMailNeverReachesTerminal(t *testing.T) {
 	for _, size := range [][2]int{{70, 21}, {100, 27}, {160, 42}} {
 		h := newHarness(t, size[0], size[1])
-		h.Press("tab", "down", "enter")
+		h.Press("down", "enter")
 		for _, k := range []string{"1", "2", "3", "4", "5", "6", "h"} {
 			h.Press(k)
 			tuitest.AssertNoControls(t, h.shown())
@@ -478,9 +487,9 @@ func TestResultErrorsAreShown(t *testing.T) {
 		want string
 	}{
 		{emailLoadedMsg{address: tuitest.DemoAddr, err: errors.New("email gone")}, "open email: email gone"},
-		{markedReadMsg{address: tuitest.DemoAddr, id: "e1", err: errors.New("nope")}, "mark read failed: nope"},
+		{bulkDoneMsg{op: opMarkRead, failed: []emailRef{{tuitest.DemoAddr, "e1"}}, err: errors.New("nope")}, "marked read: nope"},
 		{inboxDeletedMsg{address: tuitest.DemoAddr, err: errors.New("denied")}, "delete inbox: denied"},
-		{emailDeletedMsg{address: tuitest.DemoAddr, id: "e1", err: errors.New("denied")}, "delete email: denied"},
+		{bulkDoneMsg{op: opDelete, failed: []emailRef{{tuitest.DemoAddr, "e1"}}, err: errors.New("denied")}, "deleted: denied"},
 		{ui.PromptDoneMsg{Err: errors.New("disk full")}, "disk full"},
 		{inboxAddedMsg{verb: "created", err: errors.New("quota")}, "created: quota"},
 		{inboxAddedMsg{verb: "imported", err: errors.New("bad file")}, "imported: bad file"},
@@ -498,7 +507,8 @@ func TestResultErrorsAreShown(t *testing.T) {
 
 func TestMarkReadFailureRestoresUnread(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Send(markedReadMsg{address: tuitest.DemoAddr, id: "e4", err: errors.New("nope")})
+	h.Press("end", "u")
+	h.Send(bulkDoneMsg{op: opMarkRead, failed: []emailRef{{tuitest.DemoAddr, "e4"}}, err: errors.New("nope")})
 	if em, _ := h.current().email("e4"); em.IsRead {
 		t.Fatal("failed mark-read left the email read")
 	}
@@ -506,7 +516,7 @@ func TestMarkReadFailureRestoresUnread(t *testing.T) {
 
 func TestRawErrorShown(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "down", "enter", "5")
+	h.Press("down", "enter", "5")
 	if !strings.Contains(h.shown(), "Could not fetch the raw source: raw not found") {
 		t.Fatalf("raw error not shown:\n%s", h.shown())
 	}
@@ -514,7 +524,7 @@ func TestRawErrorShown(t *testing.T) {
 
 func TestLoadedEmailWithProblem(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("tab", "enter")
+	h.Press("enter")
 	h.Send(emailLoadedMsg{address: tuitest.DemoAddr, email: model.Email{ID: "e1", Problem: "decryption failed"}, err: errors.New("decryption failed")})
 	view := h.shown()
 	if !strings.Contains(view, "DECRYPTION FAILED") || !strings.Contains(view, "could not be opened") {

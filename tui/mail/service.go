@@ -21,4 +21,12 @@ type Service interface {
 	Raw(ctx context.Context, address, id string) ([]byte, error)
 	MarkRead(ctx context.Context, address, id string) error
 	DeleteEmail(ctx context.Context, address, id string) error
+	// Rescan reconnects the delivery stream now if it waits to, and loads
+	// the inboxes other programs saved to the keystore. Unless force, it
+	// does so only when the keystore changed (changed says whether it
+	// did); vanished lists the loaded inboxes whose keystore files are
+	// gone (another program deleted them, perhaps on the server).
+	Rescan(ctx context.Context, force bool) (changed bool, vanished []string, err error)
+	// DefaultDomain is the domain a bare local part of a new address gets.
+	DefaultDomain(ctx context.Context) (string, error)
 }

@@ -13,11 +13,22 @@ type inboxEntry struct {
 	info    model.Inbox
 	emails  []model.Email  // newest first, sanitized
 	index   map[string]int // email id -> position in emails
-	search  []string       // lowercased "from\x00subject" per email, for the filter
 	unread  int
 	loaded  bool // the list was fetched at least once
 	loading bool
 	loadErr string
+	// gone says why the server no longer knows the inbox ("" while it
+	// does): its watch ended, what it held stays readable.
+	gone string
+	// marked holds the ids of the emails marked for a bulk action.
+	marked map[string]bool
+	// version is the store's change count, which every change of the
+	// emails moves on.
+	version *int
+	// contentAsked is set once the inbox was listed again because a search
+	// needed content its list lacked; contentPending while that listing
+	// runs.
+	contentAsked, contentPending bool
 	// fresh marks emails that arrived while the inbox was open.
 	fresh map[string]bool
 	// localUnread marks emails the user marked unread: the service only
@@ -25,9 +36,12 @@ type inboxEntry struct {
 	localUnread map[string]bool
 }
 
-// store holds the inboxes in display order.
+// store holds the inboxes in display order. version counts the changes
+// to the inboxes and their emails, so that what is derived from all of
+// them (the in:all listing) is made again only when they changed.
 type store struct {
 	entries []*inboxEntry
+	version int
 }
 
 // find returns the entry of address (case-insensitive).
@@ -51,9 +65,10 @@ func (s *store) setInboxes(inboxes []model.Inbox) {
 			entries = append(entries, old)
 			continue
 		}
-		entries = append(entries, newEntry(in))
+		entries = append(entries, s.newEntry(in))
 	}
 	s.entries = entries
+	s.version++
 }
 
 // add appends an inbox unless it is already listed, and returns its entry.
@@ -63,8 +78,9 @@ func (s *store) add(in model.Inbox) *inboxEntry {
 		old.info = in
 		return old
 	}
-	e := newEntry(in)
+	e := s.newEntry(in)
 	s.entries = append(s.entries, e)
+	s.version++
 	return e
 }
 
@@ -72,11 +88,27 @@ func (s *store) add(in model.Inbox) *inboxEntry {
 func (s *store) remove(address string) {
 	if _, i := s.find(address); i >= 0 {
 		s.entries = append(s.entries[:i:i], s.entries[i+1:]...)
+		s.version++
 	}
 }
 
-func newEntry(in model.Inbox) *inboxEntry {
-	return &inboxEntry{info: in, index: map[string]int{}, fresh: map[string]bool{}, localUnread: map[string]bool{}}
+func (s *store) newEntry(in model.Inbox) *inboxEntry {
+	return &inboxEntry{info: in, index: map[string]int{}, fresh: map[string]bool{}, localUnread: map[string]bool{}, marked: map[string]bool{},
+		version: &s.version}
+}
+
+// admit makes an email fit for the store: sanitized, and carrying its
+// inbox's hash (the address when the hash is unknown), which keys it in
+// the search index.
+func (e *inboxEntry) admit(m model.Email) model.Email {
+	m = sanitizeEmail(m)
+	if m.InboxHash == "" {
+		m.InboxHash = e.info.InboxHash
+	}
+	if m.InboxHash == "" {
+		m.InboxHash = e.info.EmailAddress
+	}
+	return m
 }
 
 // totals counts emails and unread emails over all inboxes.
@@ -95,7 +127,7 @@ func (e *inboxEntry) setEmails(list []model.Email) {
 	wasLoaded := e.loaded
 	out := make([]model.Email, 0, len(list))
 	for _, m := range list {
-		m = sanitizeEmail(m)
+		m = e.admit(m)
 		if i, ok := e.index[m.ID]; ok {
 			old := e.emails[i]
 			if old.HasContent && !m.HasContent && m.Problem == "" {
@@ -114,14 +146,14 @@ func (e *inboxEntry) setEmails(list []model.Email) {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ReceivedAt.After(out[j].ReceivedAt) })
 	e.emails = out
 	e.loaded = true
-	e.loading = false
+	e.loading, e.contentPending = false, false
 	e.reindex()
 }
 
 // addEmail inserts one email (a live notification) unless known; it is
 // flagged fresh.
 func (e *inboxEntry) addEmail(m model.Email) {
-	m = sanitizeEmail(m)
+	m = e.admit(m)
 	if _, ok := e.index[m.ID]; ok {
 		return
 	}
@@ -135,7 +167,7 @@ func (e *inboxEntry) addEmail(m model.Email) {
 
 // replaceEmail stores the full content of an email already listed.
 func (e *inboxEntry) replaceEmail(m model.Email) {
-	m = sanitizeEmail(m)
+	m = e.admit(m)
 	i, ok := e.index[m.ID]
 	if !ok {
 		e.addEmail(m)
@@ -157,6 +189,7 @@ func (e *inboxEntry) removeEmail(id string) {
 	e.emails = append(e.emails[:i:i], e.emails[i+1:]...)
 	delete(e.fresh, id)
 	delete(e.localUnread, id)
+	delete(e.marked, id)
 	e.reindex()
 }
 
@@ -186,15 +219,19 @@ func (e *inboxEntry) email(id string) (model.Email, bool) {
 
 func (e *inboxEntry) reindex() {
 	e.index = make(map[string]int, len(e.emails))
-	e.search = make([]string, len(e.emails))
 	for i, m := range e.emails {
 		e.index[m.ID] = i
-		e.search[i] = strings.ToLower(m.From + "\x00" + m.Subject)
+	}
+	for id := range e.marked {
+		if _, ok := e.index[id]; !ok {
+			delete(e.marked, id)
+		}
 	}
 	e.recount()
 }
 
 func (e *inboxEntry) recount() {
+	*e.version++
 	e.unread = 0
 	for _, m := range e.emails {
 		if !m.IsRead {
@@ -203,11 +240,12 @@ func (e *inboxEntry) recount() {
 	}
 }
 
-// liveAddresses lists the addresses of the inboxes not expired at now.
+// liveAddresses lists the addresses of the inboxes not expired at now
+// and not gone from the server.
 func (s *store) liveAddresses(now time.Time) []string {
 	var out []string
 	for _, e := range s.entries {
-		if !e.info.IsExpired(now) {
+		if !e.info.IsExpired(now) && e.gone == "" {
 			out = append(out, e.info.EmailAddress)
 		}
 	}
@@ -218,6 +256,66 @@ func (s *store) liveAddresses(now time.Time) []string {
 func (s *store) loading() bool {
 	for _, e := range s.entries {
 		if e.loading {
+			return true
+		}
+	}
+	return false
+}
+
+// markedCount counts the marked emails of every inbox.
+func (s *store) markedCount() int {
+	n := 0
+	for _, e := range s.entries {
+		n += len(e.marked)
+	}
+	return n
+}
+
+// clearMarks unmarks every email.
+func (s *store) clearMarks() {
+	for _, e := range s.entries {
+		clear(e.marked)
+	}
+}
+
+// target is an email an action applies to, with its inbox.
+type target struct {
+	entry *inboxEntry
+	email model.Email
+}
+
+// markedTargets lists the marked emails of every inbox, newest first
+// within each inbox, the inboxes in display order.
+func (s *store) markedTargets() []target {
+	var out []target
+	for _, e := range s.entries {
+		for _, m := range e.emails {
+			if e.marked[m.ID] {
+				out = append(out, target{entry: e, email: m})
+			}
+		}
+	}
+	return out
+}
+
+// toggleMark marks or unmarks an email.
+func (e *inboxEntry) toggleMark(id string) {
+	if e.marked[id] {
+		delete(e.marked, id)
+	} else {
+		e.marked[id] = true
+	}
+}
+
+// needsFetch reports whether an email must be fetched before it is shown
+// in full: its content was not listed, or its attachments' bytes were
+// left out of the list.
+func needsFetch(m model.Email) bool {
+	if !m.HasContent {
+		return true
+	}
+	for _, a := range m.Attachments {
+		if a.Content == nil && a.Size > 0 {
 			return true
 		}
 	}

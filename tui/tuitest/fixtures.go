@@ -75,9 +75,15 @@ func Emails() []model.Email {
 	}
 }
 
-// RawE1 is the raw source of the first fixture email.
+// RawE1 is the raw source of the first fixture email: repeated and
+// folded headers, an encoded word, and an escape in the body.
 func RawE1() []byte {
-	return []byte("From: alice@example.com\r\nSubject: Welcome\r\n\r\nHello \x1b[2J raw\r\n")
+	return []byte("Received: from mx.example.com (mx.example.com [192.0.2.10])\r\n\tby sandbox.test with ESMTP id 42;\r\n\tSun, 1 Jun 2025 11:55:01 +0000\r\n" +
+		"Received: from c.example by d.example with ESMTP id 41; Sun, 1 Jun 2025 11:55:00 +0000\r\n" +
+		"From: \"Alice Example\" <alice@example.com>\r\nTo: demo@sandbox.test\r\n" +
+		"Cc: =?utf-8?q?J=C3=BCrgen_M=C3=BCller?= <juergen@example.de>\r\nReply-To: help@example.com\r\n" +
+		"Subject: Welcome\r\n to the sandbox\r\nDate: Sun, 1 Jun 2025 11:55:00 +0000\r\nX-Mailer: test\r\n" +
+		"\r\nHello \x1b[2J raw\r\n")
 }
 
 func ptrTime(t time.Time) *time.Time { return &t }

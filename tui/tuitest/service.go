@@ -31,11 +31,17 @@ type Service struct {
 	reject   error // returned by webhook create and update when set
 	metrics  model.WebhookMetrics
 	sink     feed.Sink
+	// keystore holds inboxes another program saved, loaded on the next
+	// rescan; vanished the loaded ones whose keystore files went away.
+	keystore []model.Inbox
+	vanished []string
+	gone     map[string]bool // inboxes the server no longer knows
+	keyBad   bool            // the server refuses the API key
 }
 
 // NewService returns a service holding inboxes and no email.
 func NewService(inboxes ...model.Inbox) *Service {
-	return &Service{inboxes: inboxes, emails: map[string][]model.Email{}, raw: map[string][]byte{}}
+	return &Service{inboxes: inboxes, emails: map[string][]model.Email{}, raw: map[string][]byte{}, gone: map[string]bool{}}
 }
 
 // NewFixtureService returns a service holding the fixture inboxes, the
@@ -171,13 +177,71 @@ func (f *Service) ImportInbox(_ context.Context, path string) (model.Inbox, erro
 	return model.Inbox{EmailAddress: "imported@sandbox.test", ExpiresAt: Now().Add(time.Hour)}, nil
 }
 
-// Emails lists the emails of an inbox.
+// Emails lists the emails of an inbox; one the server no longer knows
+// answers as the client does.
 func (f *Service) Emails(_ context.Context, address string) ([]model.Email, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("emails %s", address)
+	if f.gone[address] {
+		return nil, &client.InboxNotFoundError{Address: address}
+	}
 	return slices.Clone(f.emails[address]), nil
 }
+
+// Forget makes the server forget an inbox: its listings fail as not
+// found.
+func (f *Service) Forget(address string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gone[address] = true
+}
+
+// SaveToKeystore saves an inbox to the keystore as another program
+// would; the next rescan loads it.
+func (f *Service) SaveToKeystore(in model.Inbox) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.keystore = append(f.keystore, in)
+}
+
+// RemoveFromKeystore removes a loaded inbox's keystore file as another
+// program would.
+func (f *Service) RemoveFromKeystore(address string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.vanished = append(f.vanished, address)
+}
+
+// Rescan loads the inboxes saved to the keystore since the last one.
+func (f *Service) Rescan(_ context.Context, force bool) (bool, []string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("rescan %v", force)
+	changed := len(f.keystore) > 0 || len(f.vanished) > 0
+	f.inboxes = append(f.inboxes, f.keystore...)
+	vanished := f.vanished
+	f.keystore, f.vanished = nil, nil
+	return changed, vanished, nil
+}
+
+// RefuseKey makes the server refuse the API key (or accept it again).
+func (f *Service) RefuseKey(refuse bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.keyBad = refuse
+}
+
+// CheckKey says whether the server accepts the API key.
+func (f *Service) CheckKey(context.Context) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("checkKey")
+	return !f.keyBad, nil
+}
+
+// DefaultDomain is the domain of the fixture inboxes.
+func (f *Service) DefaultDomain(context.Context) (string, error) { return "sandbox.test", nil }
 
 // Email returns one email with its content.
 func (f *Service) Email(_ context.Context, address, id string) (model.Email, error) {
@@ -218,4 +282,11 @@ func (f *Service) DeleteEmail(_ context.Context, address, id string) error {
 	defer f.mu.Unlock()
 	f.record("deleteEmail %s %s", address, id)
 	return f.fail
+}
+
+// SetRaw sets the raw source of an email.
+func (f *Service) SetRaw(id string, raw []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.raw[id] = raw
 }

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
+	"sandview/model"
 	"sandview/theme"
 )
 
@@ -36,11 +35,11 @@ func (c *Choice) View(st *theme.Styles, label func(string) string, sep string, w
 			parts[j] = st.Choice.Render(" " + label(o) + " ")
 		}
 	}
-	if all := strings.Join(parts, sep); ansi.StringWidth(all) <= width {
+	if all := strings.Join(parts, sep); model.TextWidth(all) <= width {
 		return all
 	}
 	one := st.Choice.Render("◂") + st.ChoiceActive.Render(label(c.Value())) + st.Choice.Render("▸")
-	if rank := st.Choice.Render(fmt.Sprintf(" %d/%d", c.Index+1, len(c.Options))); ansi.StringWidth(one+rank) <= width {
+	if rank := st.Choice.Render(fmt.Sprintf(" %d/%d", c.Index+1, len(c.Options))); model.TextWidth(one+rank) <= width {
 		return one + rank
 	}
 	return one

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/keys"
@@ -28,6 +27,7 @@ type Context struct {
 	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 
 	status  Status
+	log     []LogEntry // the last LogSize status messages, oldest first
 	dialogs []Dialog
 }
 
@@ -38,14 +38,6 @@ func NewContext(th theme.Theme, clock func() time.Time) *Context {
 
 // Styles is a shorthand for the theme's named styles.
 func (c *Context) Styles() *theme.Styles { return &c.Theme.Styles }
-
-// KeyHelp returns the bubbles help view, which draws key bindings, in the
-// theme's styles.
-func (c *Context) KeyHelp() help.Model {
-	h := help.New()
-	h.Styles = c.Theme.Help()
-	return h
-}
 
 // Advance reads the clock and drops a status message whose time is up.
 func (c *Context) Advance() {
@@ -148,13 +140,25 @@ type StatusMsg struct {
 	Level Level
 }
 
-// Flash shows a status message, sanitized to one line.
+// Flash shows a status message, sanitized to one line, and keeps it in
+// the log.
 func (c *Context) Flash(text string, level Level) {
 	ttl := StatusTTL
 	if level == LevelError {
 		ttl *= 2
 	}
-	c.status = Status{Text: model.SanitizeLine(text), Level: level, Expires: c.Now.Add(ttl)}
+	text = model.SanitizeLine(text)
+	c.status = Status{Text: text, Level: level, Expires: c.Now.Add(ttl)}
+	c.Log(text, level)
+}
+
+// Log keeps a message in the log without showing it in the status bar
+// (the status bar shows a state, such as the connection, already).
+func (c *Context) Log(text string, level Level) {
+	if len(c.log) == LogSize {
+		c.log = append(c.log[:0], c.log[1:]...)
+	}
+	c.log = append(c.log, LogEntry{At: c.Clock(), Text: model.SanitizeLine(text), Level: level})
 }
 
 // Status is the status message shown now ("" text when none).

@@ -16,7 +16,7 @@ func TestDialogStack(t *testing.T) {
 	ctx := tuitest.Context(true)
 	answered := false
 	confirm := ui.NewConfirm(ctx, "Delete?", func() tea.Cmd { answered = true; return nil })
-	help := ui.NewHelpDialog(ctx, "Keys", ctx.Keys)
+	help := ui.NewHelpDialog(ctx, "Keys", ctx.Keys.Groups())
 	ctx.Open(confirm)
 	ctx.Open(help)
 	if ctx.Dialog() != help {

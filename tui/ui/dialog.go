@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"sandview/model"
 )
 
 // DialogWidth is the widest a form, prompt or confirmation gets.
@@ -29,11 +31,16 @@ func Place(screen, box string, x, y int) string {
 			break
 		}
 		line := lines[row]
+		// A wide character cut by either edge of the box becomes spaces.
 		left := ansi.Truncate(line, x, "")
-		if pad := x - ansi.StringWidth(left); pad > 0 {
+		if pad := x - model.TextWidth(left); pad > 0 {
 			left += strings.Repeat(" ", pad)
 		}
-		right := ansi.TruncateLeft(line, x+ansi.StringWidth(b), "")
+		end := x + model.TextWidth(b)
+		right := ansi.TruncateLeft(line, end, "")
+		if pad := model.TextWidth(line) - end - model.TextWidth(right); pad > 0 {
+			right = strings.Repeat(" ", pad) + right
+		}
 		lines[row] = left + ansi.ResetStyle + b + ansi.ResetStyle + right
 	}
 	return strings.Join(lines, "\n")

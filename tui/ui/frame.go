@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"sandview/model"
 )
 
 // Frame draws a bordered pane of exactly width x height cells with the
@@ -21,7 +23,7 @@ func Frame(ctx *Context, title string, focused bool, width, height int, body []s
 	b := ctx.Theme.Border(focused)
 	inner := width - 2
 	title = ansi.Truncate(title, inner-3, "…")
-	fill := max(inner-3-ansi.StringWidth(title), 0)
+	fill := max(inner-3-model.TextWidth(title), 0)
 	var sb strings.Builder
 	if inner < 3 { // no room for a title
 		sb.WriteString(edge.Render(b.TopLeft + strings.Repeat(b.Top, inner) + b.TopRight))

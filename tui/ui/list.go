@@ -106,6 +106,10 @@ func (l *List) HandleKey(k keys.ListKeyMap, msg tea.KeyPressMsg) (moved, handled
 		return l.Move(-l.Page()), true
 	case key.Matches(msg, k.PageDown):
 		return l.Move(l.Page()), true
+	case key.Matches(msg, k.HalfPageUp):
+		return l.Move(-max(l.Rows()/2, 1)), true
+	case key.Matches(msg, k.HalfPageDown):
+		return l.Move(max(l.Rows()/2, 1)), true
 	case key.Matches(msg, k.Top):
 		return l.Select(0), true
 	case key.Matches(msg, k.Bottom):

@@ -11,16 +11,16 @@ import (
 	"sandview/model"
 )
 
-// Fit truncates s (which may hold styling) to width cells and pads it with
-// spaces to exactly width.
+// Fit truncates s (which may hold styling) to width cells, ending it with
+// "…", and pads it with spaces to exactly width, by model.TextWidth.
 func Fit(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	w := ansi.StringWidth(s)
+	w := model.TextWidth(s)
 	if w > width {
 		s = ansi.Truncate(s, width, "…")
-		w = ansi.StringWidth(s)
+		w = model.TextWidth(s)
 	}
 	if w < width {
 		s += strings.Repeat(" ", width-w)
@@ -30,30 +30,20 @@ func Fit(s string, width int) string {
 
 // FitRight right-aligns s in width cells.
 func FitRight(s string, width int) string {
-	w := ansi.StringWidth(s)
+	w := model.TextWidth(s)
 	if w >= width {
 		return Fit(s, width)
 	}
 	return strings.Repeat(" ", width-w) + s
 }
 
-// Wrap wraps plain text to width cells, breaking long words, and returns
-// its lines.
-func Wrap(text string, width int) []string {
-	if width < 1 {
-		width = 1
+// BlockWidth is the width of the widest line of s.
+func BlockWidth(s string) int {
+	w := 0
+	for _, line := range strings.Split(s, "\n") {
+		w = max(w, model.TextWidth(line))
 	}
-	text = strings.ReplaceAll(text, "\t", "    ")
-	var out []string
-	for _, line := range strings.Split(text, "\n") {
-		if ansi.StringWidth(line) <= width {
-			out = append(out, line)
-			continue
-		}
-		wrapped := ansi.Hardwrap(ansi.Wordwrap(line, width, " -"), width, true)
-		out = append(out, strings.Split(wrapped, "\n")...)
-	}
-	return out
+	return w
 }
 
 // WrapStyled wraps text to width and styles each line.

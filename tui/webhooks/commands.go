@@ -91,6 +91,9 @@ type ReceiverMsg struct {
 	Started  bool
 	Hook     model.Webhook
 	Err      error
+	// Removed are the webhooks an earlier run left pointing at a receiver
+	// that no longer listens, deleted before this one was created.
+	Removed []string
 }
 
 // DeliveryMsg is one delivery the receiver got; receiverClosedMsg says it
@@ -250,21 +253,43 @@ func (c commands) startReceiver(recv Receiver, secrets []string) tea.Cmd {
 		}
 		ctx, cancel := c.call()
 		defer cancel()
+		removed := c.removeLeftovers(ctx)
 		h, err := c.svc.CreateWebhook(ctx, "", model.CreateWebhookRequest{
 			URL:         recv.URL(),
 			Events:      receiverEvents(),
 			Template:    &model.WebhookTemplate{Type: model.TemplateDefault},
-			Description: "sandview built-in receiver",
+			Description: webhookrecv.Description,
 		})
 		if err != nil {
-			return ReceiverMsg{Receiver: recv, Started: started, Err: err}
+			return ReceiverMsg{Receiver: recv, Started: started, Err: err, Removed: removed}
 		}
 		if h.Scope == "" {
 			h.Scope = model.ScopeGlobal
 		}
 		recv.SetSecrets(append(secrets, h.Secret)...)
-		return ReceiverMsg{Receiver: recv, Started: started, Hook: h}
+		return ReceiverMsg{Receiver: recv, Started: started, Hook: h, Removed: removed}
 	}
+}
+
+// removeLeftovers deletes the global webhooks a built-in receiver of an
+// earlier run left behind (the program crashed before deleting them): they
+// carry the receiver's description and point at a loopback port nothing
+// listens on. It returns their ids; failures leave them be.
+func (c commands) removeLeftovers(ctx context.Context) []string {
+	list, err := c.svc.ListWebhooks(ctx, "")
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, h := range list.Webhooks {
+		if h.Description != webhookrecv.Description || !webhookrecv.Abandoned(ctx, h.URL) {
+			continue
+		}
+		if c.svc.DeleteWebhook(ctx, "", h.ID) == nil {
+			removed = append(removed, h.ID)
+		}
+	}
+	return removed
 }
 
 // waitDelivery waits for the receiver's next delivery (nothing when the

@@ -122,7 +122,7 @@ func (p *deliveries) statusLines() []string {
 		out = append(out, ui.WrapStyled(st.FieldError.Render, "✗ "+d.recvErr, width)...)
 	}
 	if d.dropped > 0 {
-		out = append(out, st.AuthWarn.Render(fmt.Sprintf("%d deliveries dropped (arrived faster than shown)", d.dropped)))
+		out = append(out, st.AuthWarn.Render(fmt.Sprintf("%s dropped (arrived faster than shown)", ui.Plural(int(d.dropped), "delivery", "deliveries"))))
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"sandview/client"
 	"sandview/client/webhookrecv"
 	"sandview/crypto"
+	"sandview/model"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
@@ -162,5 +164,37 @@ func TestWebhookDeliveriesPaneKeys(t *testing.T) {
 	h.Press("pgup", "c")
 	if len(h.s.store.deliveries) != 0 || !strings.Contains(h.shown(), "Deliveries (0)") {
 		t.Fatal("c did not clear the deliveries")
+	}
+}
+
+// TestReceiverClearsWhatAnEarlierRunLeft starts the receiver with two
+// webhooks of an earlier run on the server: the one pointing at a port
+// nothing listens on is deleted first; one whose receiver still listens
+// (another sandview running) stays. Close deletes the new receiver's
+// webhook.
+func TestReceiverClearsWhatAnEarlierRunLeft(t *testing.T) {
+	h := newHarness(t, 120, 37)
+	dead, err := webhookrecv.Listen(context.Background(), "127.0.0.1:0", webhookrecv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadURL := dead.URL()
+	dead.Close()
+	alive, err := webhookrecv.Listen(context.Background(), "127.0.0.1:0", webhookrecv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer alive.Close()
+	h.svc.AddWebhook(model.Webhook{ID: "whk_left", URL: deadURL, Scope: model.ScopeGlobal, Description: webhookrecv.Description})
+	h.svc.AddWebhook(model.Webhook{ID: "whk_other", URL: alive.URL(), Scope: model.ScopeGlobal, Description: webhookrecv.Description})
+	h.Press("l")
+	if !h.svc.Called("deleteWebhook  whk_left") || h.svc.Called("deleteWebhook  whk_other") {
+		t.Fatalf("left-behind webhooks: %v", h.svc.Calls())
+	}
+	if err := h.s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !h.svc.Called("deleteWebhook  whk_new1") {
+		t.Fatalf("Close did not delete the receiver's webhook: %v", h.svc.Calls())
 	}
 }

@@ -168,7 +168,7 @@ func (p *detail) lines(h model.Webhook) []string {
 	switch {
 	case h.Stats != nil:
 		s := h.Stats
-		row("Stats", fmt.Sprintf("%d deliveries · %d ok · %d failed", s.TotalDeliveries, s.SuccessfulDeliveries, s.FailedDeliveries), st.Value.Render)
+		row("Stats", fmt.Sprintf("%s · %d ok · %d failed", ui.Plural(s.TotalDeliveries, "delivery", "deliveries"), s.SuccessfulDeliveries, s.FailedDeliveries), st.Value.Render)
 	case p.store.fullErr[h.ID] != "":
 		row("Stats", "unavailable: "+p.store.fullErr[h.ID], st.FieldError.Render)
 	default:
@@ -252,7 +252,7 @@ func (p *detail) filterRows(h model.Webhook, row func(string, string, func(...st
 // sectionTitle is a heading line across the pane.
 func sectionTitle(st *theme.Styles, title string, width int) string {
 	head := "── " + title + " "
-	return st.AuthHeading.Render(head) + st.Pane.Render(strings.Repeat("─", max(width-len([]rune(head)), 0)))
+	return st.AuthHeading.Render(head) + st.Pane.Render(strings.Repeat("─", max(width-model.TextWidth(head), 0)))
 }
 
 func (p *detail) testLines(h model.Webhook, width int) []string {

@@ -1,11 +1,8 @@
 package webhooks
 
 import (
-	"strings"
-
-	"github.com/charmbracelet/x/ansi"
-
 	"sandview/theme"
+	"sandview/tui/ui"
 )
 
 // highlighted is sanitized JSON text with its rendering in the theme's
@@ -22,14 +19,10 @@ func newHighlighted(text string) *highlighted { return &highlighted{text: text} 
 // empty reports whether there is no text.
 func (h *highlighted) empty() bool { return h == nil || h.text == "" }
 
-// lines is the highlighted text cut to width (escape sequences kept whole).
+// lines is the highlighted text wrapped to width, each line styled alone.
 func (h *highlighted) lines(t theme.Theme, width int) []string {
 	if !h.done || h.dark != t.Dark {
 		h.rendered, h.dark, h.done = t.HighlightJSON(h.text), t.Dark, true
 	}
-	var out []string
-	for _, line := range strings.Split(h.rendered, "\n") {
-		out = append(out, strings.Split(ansi.Hardwrap(line, width, true), "\n")...)
-	}
-	return out
+	return ui.Wrap(h.rendered, width)
 }

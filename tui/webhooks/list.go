@@ -108,9 +108,9 @@ func (l *hookList) headerLines() []string {
 		text = "metrics unavailable: " + d.metricsErr
 	case d.metrics != nil:
 		mt := d.metrics
-		text = fmt.Sprintf("%d webhooks: %d global · %d inbox · %d enabled │ deliveries %d: %d ok · %d failed",
-			mt.Webhooks.Total, mt.Webhooks.Global, mt.Webhooks.Inbox, mt.Webhooks.Enabled,
-			mt.Deliveries.Total, mt.Deliveries.Successful, mt.Deliveries.Failed)
+		text = fmt.Sprintf("%s: %d global · %d inbox · %d enabled │ %s: %d ok · %d failed",
+			ui.Plural(mt.Webhooks.Total, "webhook", "webhooks"), mt.Webhooks.Global, mt.Webhooks.Inbox, mt.Webhooks.Enabled,
+			ui.Plural(mt.Deliveries.Total, "delivery", "deliveries"), mt.Deliveries.Successful, mt.Deliveries.Failed)
 	default:
 		text = "loading metrics…"
 	}

@@ -76,6 +76,8 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		s.rotated(msg)
 	case ReceiverMsg:
 		return s.receiverStarted(msg), true
+	case statsDueMsg:
+		return s.refreshStats(msg.seq), true
 	case DeliveryMsg:
 		d.addDelivery(msg.Delivery)
 		s.deliveries.arrived()
@@ -87,10 +89,10 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 		s.ctx.Flash("webhook delivery "+dl.event+" "+sig, level)
 		if d.recv == nil {
-			return nil, true
+			return s.statsDue(), true
 		}
 		d.dropped = d.recv.Dropped()
-		return s.wait(d.recv.Deliveries()), true
+		return tea.Batch(s.wait(d.recv.Deliveries()), s.statsDue()), true
 	case receiverClosedMsg:
 		d.recv, d.recvURL = nil, ""
 	default:
@@ -184,6 +186,12 @@ func (s *Screen) rotated(msg webhookRotatedMsg) {
 func (s *Screen) receiverStarted(msg ReceiverMsg) tea.Cmd {
 	d := s.store
 	s.starting = false
+	for _, id := range msg.Removed {
+		d.remove(model.SanitizeLine(id))
+	}
+	if n := len(msg.Removed); n > 0 {
+		s.ctx.Log(fmt.Sprintf("deleted %d webhook(s) an earlier run left pointing at a receiver that no longer listens", n), ui.LevelInfo)
+	}
 	var wait tea.Cmd
 	if msg.Receiver != nil && msg.Started {
 		d.recv, d.recvURL = msg.Receiver, model.SanitizeLine(msg.Receiver.URL())

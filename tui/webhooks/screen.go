@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"sandview/client/webhookrecv"
 	"sandview/keys"
@@ -91,6 +90,10 @@ type Screen struct {
 	wait func(<-chan webhookrecv.Delivery) tea.Cmd
 	// starting is set while the receiver's webhook is being created.
 	starting bool
+	// opened is set once the screen was shown; statsSeq numbers the
+	// requests to list the stats again (stats.go).
+	opened   bool
+	statsSeq int
 }
 
 // New returns the webhooks screen over svc; inboxes lists the addresses of
@@ -132,7 +135,10 @@ func (s *Screen) setFocus(p Pane) {
 }
 
 // Open (re)loads the screen as it is shown.
-func (s *Screen) Open() tea.Cmd { return s.reload() }
+func (s *Screen) Open() tea.Cmd {
+	s.opened = true
+	return s.reload()
+}
 
 // reload lists the webhooks of every scope and the metrics again; the
 // templates are loaded once.
@@ -157,7 +163,7 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := s.keys
 	switch {
 	case key.Matches(msg, k.Help):
-		s.ctx.Open(ui.NewHelpDialog(s.ctx, "Webhook keys", k,
+		s.ctx.Open(ui.NewHelpDialog(s.ctx, "Webhook keys", k.Groups(),
 			fmt.Sprintf("%s starts a receiver on 127.0.0.1 and points a global webhook at it:", ui.KeyName(k.Receiver)),
 			"it works with a local server (sandview --local)."))
 	case key.Matches(msg, k.NextPane):
@@ -299,14 +305,13 @@ func (s *Screen) View() string {
 	l := s.lay
 	switch l.mode {
 	case ui.Wide:
-		right := lipgloss.JoinVertical(lipgloss.Left, s.detail.View(), s.deliveries.View())
-		return lipgloss.JoinHorizontal(lipgloss.Top, s.list.View(), right)
+		return ui.Beside(s.list.View(), ui.Stack(s.detail.View(), s.deliveries.View()))
 	case ui.Medium:
 		lower := s.detail.View()
 		if l.deliveries.W > 0 {
 			lower = s.deliveries.View()
 		}
-		return lipgloss.JoinVertical(lipgloss.Left, s.list.View(), lower)
+		return ui.Stack(s.list.View(), lower)
 	}
 	return s.ring.Focused().View()
 }

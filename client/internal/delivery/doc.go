@@ -13,8 +13,13 @@
 //     change of the watched set reconnects with the new list. After every
 //     open, every inbox is synced (listed) to catch mail that arrived
 //     while the stream was not open. A failed stream is reopened after
-//     ReconnectInterval, doubling, MaxReconnectAttempts times; then the
-//     engine polls.
+//     ReconnectInterval, doubling up to MaxReconnectDelay, less a random
+//     ReconnectJitter share, MaxReconnectAttempts times; then the engine
+//     polls. Reconnect cuts a wait short. An open the server refuses for
+//     good (a 4xx but 408 and 429) is not retried: every watched inbox is
+//     listed, those the server does not know are gone (below) and the
+//     stream reopens at once for the others; when none is gone the engine
+//     polls.
 //   - ModeAuto: the same, but it also polls when the first open fails.
 //   - ModePolling: one poller per watched inbox (polling.go), sharing a
 //     request budget; a rate-limit refusal pauses them all.
@@ -29,4 +34,9 @@
 // fetch fails for a transient reason (it is then fetched again by a later
 // sync). Nothing is lost across reconnects, fallbacks and server
 // restarts, because every (re)open and every poll lists the inbox.
+//
+// An inbox the server does not know (a listing or a poll answers that it
+// is not found; MarkGone for what the client learns elsewhere) is gone:
+// its watch ends at once, its sinks hear Gone (or Ended), and the others
+// keep flowing. Nothing about it is retried.
 package delivery

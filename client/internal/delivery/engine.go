@@ -36,8 +36,10 @@ type Engine struct {
 	state          State
 	stateListeners map[int]*async.Queue[State]
 
-	// changed is signalled (never blocking) when the watched set changes.
+	// changed is signalled (never blocking) when the watched set changes;
+	// kick when Reconnect is called.
 	changed    chan struct{}
+	kick       chan struct{}
 	fetchSlots chan struct{}
 	listSlots  chan struct{}
 	budget     *limiter
@@ -67,6 +69,7 @@ func New(ctx context.Context, client Client, cfg Config) *Engine {
 		watched:        map[string]*watched{},
 		stateListeners: map[int]*async.Queue[State]{},
 		changed:        make(chan struct{}, 1),
+		kick:           make(chan struct{}, 1),
 		fetchSlots:     make(chan struct{}, maxParallelFetches),
 		listSlots:      make(chan struct{}, maxParallelLists),
 	}

@@ -54,6 +54,18 @@ func (e *Engine) poll(ctx context.Context, probe bool) (*stream, bool) {
 		wg.Wait()
 	}()
 
+	startProbe := func() {
+		probing = true
+		hashes := e.snapshot()
+		go func() {
+			s, err := e.open(probeCtx, hashes)
+			if err != nil {
+				s = nil
+			}
+			probes <- s
+		}()
+	}
+
 	select {
 	case <-e.changed:
 	default:
@@ -75,16 +87,13 @@ func (e *Engine) poll(ctx context.Context, probe bool) (*stream, bool) {
 			if reconcile() == 0 {
 				return nil, true
 			}
+		case <-e.kick: // Reconnect: probe now
+			if probe && !probing {
+				timer.Stop()
+				startProbe()
+			}
 		case <-timer.C:
-			probing = true
-			hashes := e.snapshot()
-			go func() {
-				s, err := e.open(probeCtx, hashes)
-				if err != nil {
-					s = nil
-				}
-				probes <- s
-			}()
+			startProbe()
 		case s := <-probes:
 			probing = false
 			if s != nil {
@@ -100,7 +109,7 @@ func (e *Engine) poll(ctx context.Context, probe bool) (*stream, bool) {
 // jitter); when the hash changes it lists the inbox, delivers what is new
 // and resets the interval, else the interval grows by
 // PollingBackoffMultiplier up to PollingMaxBackoff. Failures are reported
-// once per streak.
+// once per streak; an inbox the server does not know ends the watch.
 func (e *Engine) pollInbox(ctx context.Context, w *watched) {
 	cfg := e.cfg
 	interval := cfg.PollingInterval
@@ -127,12 +136,13 @@ func (e *Engine) pollInbox(ctx context.Context, w *watched) {
 			if ctx.Err() != nil {
 				return
 			}
+			if e.goneAfter(w, err) {
+				return
+			}
 			if status.RateLimited {
 				e.budget.pause(max(status.RetryAfter, interval))
 			}
-			if !status.InboxGone {
-				e.setPollError(err)
-			}
+			e.setPollError(err)
 			if !failing {
 				failing = true
 				e.report(fmt.Errorf("poll %s: %w", w.inbox.Address(), err))

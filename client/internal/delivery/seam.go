@@ -25,6 +25,13 @@ type Client interface {
 	// ReportFallback reports that polling takes over from the event stream,
 	// because of cause.
 	ReportFallback(cause error)
+	// InboxGone reports whether err says the server does not know the
+	// inbox a request named (deleted, expired, or lost in a restart).
+	InboxGone(err error) bool
+	// StreamRefused reports whether err is an answer to opening the event
+	// stream that retrying will not change: a 4xx other than 408 and 429
+	// (a wrong key, or no inbox hash the server knows).
+	StreamRefused(err error) bool
 }
 
 // Inbox is one watched inbox as the engine uses it.
@@ -53,9 +60,6 @@ type Poll struct {
 	// pauses for RetryAfter (at least one polling interval).
 	RateLimited bool
 	RetryAfter  time.Duration
-	// InboxGone: the server does not know the inbox; the failure is about
-	// this inbox, not the connection.
-	InboxGone bool
 }
 
 // Mode is how the engine finds new mail.
@@ -77,6 +81,13 @@ type Config struct {
 	PollingJitterFactor      float64
 	ReconnectInterval        time.Duration
 	MaxReconnectAttempts     int
+	// MaxReconnectDelay caps the doubling reconnect delay; zero means an
+	// hour.
+	MaxReconnectDelay time.Duration
+	// ReconnectJitter takes up to this share (0 to 1) off each reconnect
+	// delay at random, so clients that lost the same server do not all
+	// come back at once.
+	ReconnectJitter float64
 	// PollBudget is how many requests a second, and how many at once, all
 	// pollers may make together; zero means 8.
 	PollBudget float64
@@ -87,6 +98,10 @@ type Sink struct {
 	Deliver func(model.Email) // must not block
 	Ended   func()            // the inbox stopped being loaded; may be nil
 	Ready   func()            // the watch is seeded: delivery starts; may be nil
+	// Gone is called instead of Ended when the watch ended because the
+	// server no longer knows the inbox (err says how that was learnt);
+	// may be nil, and then Ended is called.
+	Gone func(err error)
 }
 
 // Watch pairs an inbox with a sink for its new mail.

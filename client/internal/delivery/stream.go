@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
 
 	sse "github.com/tmaxmax/go-sse"
 
-	"sandview/client/internal/async"
 	"sandview/model"
 )
 
@@ -72,7 +72,11 @@ func (e *Engine) runStream(ctx context.Context) {
 				if ctx.Err() != nil {
 					return
 				}
-				if attempt < cfg.MaxReconnectAttempts && (opened || cfg.Mode != ModeAuto) {
+				refused := e.client.StreamRefused(err)
+				if refused && e.checkRefused(ctx) {
+					continue // without the inboxes that are gone
+				}
+				if !refused && attempt < cfg.MaxReconnectAttempts && (opened || cfg.Mode != ModeAuto) {
 					attempt++
 					if !e.reconnectWait(ctx, attempt, err) {
 						return
@@ -89,6 +93,10 @@ func (e *Engine) runStream(ctx context.Context) {
 			}
 		}
 		opened, attempt = true, 0
+		select {
+		case <-e.kick: // asked for while it was not open: done
+		default:
+		}
 		e.setState(State{Kind: StateLive})
 		go e.syncAll(ctx)
 		err := e.read(ctx, s)
@@ -119,15 +127,45 @@ func (e *Engine) fallBack(ctx context.Context, cause error) (*stream, bool) {
 	return e.poll(ctx, true)
 }
 
-// reconnectWait shows and waits the delay before reconnect attempt n:
-// ReconnectInterval·2^(n-1).
-func (e *Engine) reconnectWait(ctx context.Context, n int, cause error) bool {
-	delay := e.cfg.ReconnectInterval << min(n-1, 30)
-	if delay <= 0 || delay > maxReconnectDelay {
-		delay = maxReconnectDelay
+// reconnectDelay is the delay before reconnect attempt n:
+// ReconnectInterval·2^(n-1) up to MaxReconnectDelay, less the jitter
+// (rnd is a number in [0, 1)).
+func (e *Engine) reconnectDelay(n int, rnd float64) time.Duration {
+	limit := e.cfg.MaxReconnectDelay
+	if limit <= 0 || limit > maxReconnectDelay {
+		limit = maxReconnectDelay
 	}
+	delay := e.cfg.ReconnectInterval << min(n-1, 30)
+	if delay <= 0 || delay > limit {
+		delay = limit
+	}
+	return delay - time.Duration(rnd*e.cfg.ReconnectJitter*float64(delay))
+}
+
+// reconnectWait shows and waits the delay before reconnect attempt n; a
+// Reconnect ends the wait early.
+func (e *Engine) reconnectWait(ctx context.Context, n int, cause error) bool {
+	delay := e.reconnectDelay(n, rand.Float64())
 	e.setState(State{Kind: StateReconnecting, Attempt: n, Delay: delay, Err: cause})
-	return async.Sleep(ctx, delay) == nil
+	timer := time.NewTimer(delay)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+	case <-e.kick:
+	}
+	return true
+}
+
+// Reconnect cuts short a wait before reconnecting the stream or probing
+// it while polling: the next attempt starts now. It does nothing to a
+// stream that is open.
+func (e *Engine) Reconnect() {
+	select {
+	case e.kick <- struct{}{}:
+	default:
+	}
 }
 
 // open opens the event stream for the hashes. The stream lives under the

@@ -56,7 +56,7 @@ func (e *Engine) seedInBackground(w *watched) {
 			}
 			return
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || e.goneAfter(w, err) {
 			return
 		}
 		if !reported { // once per streak; it is retried silently after that
@@ -167,16 +167,20 @@ func (e *Engine) deliverFailure(w *watched, id string, email model.Email, err er
 
 // syncInbox lists a seeded inbox and delivers the emails not seen yet,
 // oldest first. It reports its errors and returns whether everything was
-// delivered.
+// delivered; an inbox the server does not know is marked gone instead.
 func (e *Engine) syncInbox(ctx context.Context, w *watched) bool {
 	if !e.isSeeded(w) {
 		return true
 	}
 	ids, err := e.listOrdered(ctx, w.inbox)
 	if err != nil {
-		if ctx.Err() == nil {
-			e.report(fmt.Errorf("sync %s: %w", w.inbox.Address(), err))
+		if ctx.Err() != nil {
+			return false
 		}
+		if e.goneAfter(w, err) {
+			return true // nothing to retry
+		}
+		e.report(fmt.Errorf("sync %s: %w", w.inbox.Address(), err))
 		return false
 	}
 	ok := true

@@ -1,0 +1,222 @@
+package client_test
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"sandview/client"
+	"sandview/model"
+	"sandview/server/servertest"
+)
+
+// Inboxes the server no longer knows: their watch ends, they are not
+// retried, and the other inboxes keep streaming.
+
+// deleteOnServer deletes an inbox behind the client's back, as another
+// program (or a server restart without persistence) would.
+func deleteOnServer(t *testing.T, baseURL, address string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(testCtx(t), http.MethodDelete, baseURL+"/api/inboxes/"+address, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-API-Key", servertest.APIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("delete %s on the server: %s", address, resp.Status)
+	}
+}
+
+// goneRecorder records the inboxes a monitor reports gone.
+type goneRecorder struct {
+	mu     sync.Mutex
+	gone   map[string]error
+	signal chan struct{}
+}
+
+func watchGone(t *testing.T, c *client.Client) (*client.Monitor, *goneRecorder) {
+	t.Helper()
+	mon, err := c.WatchAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(mon.Unsubscribe)
+	r := &goneRecorder{gone: map[string]error{}, signal: make(chan struct{}, 1)}
+	mon.OnGone(func(in *client.Inbox, err error) {
+		r.mu.Lock()
+		r.gone[in.Address()] = err
+		r.mu.Unlock()
+		select {
+		case r.signal <- struct{}{}:
+		default:
+		}
+	})
+	return mon, r
+}
+
+// wait waits until address is reported gone and returns why.
+func (r *goneRecorder) wait(t *testing.T, address string) error {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		r.mu.Lock()
+		err, ok := r.gone[address]
+		r.mu.Unlock()
+		if ok {
+			return err
+		}
+		select {
+		case <-r.signal:
+		case <-deadline:
+			t.Fatalf("%s was not reported gone", address)
+		}
+	}
+}
+
+func (r *goneRecorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.gone)
+}
+
+// TestInboxDeletedOnTheServerIsGone deletes one of two watched inboxes on
+// the server and drops the stream: the reconnect's sync finds it gone, the
+// stream reopens for the other alone, which keeps receiving mail.
+func TestInboxDeletedOnTheServerIsGone(t *testing.T) {
+	srv := servertest.Start(t)
+	proxy := newEventProxy(t, srv.URL())
+	c := newDeliveryClient(t, proxy.URL, fast(client.StrategySSE)...)
+	st := watchStates(t, c)
+	a, b := createInbox(t, c, ""), createInbox(t, c, "")
+	mon, gone := watchGone(t, c)
+	got := newCollector()
+	mon.On(func(_ *client.Inbox, e model.Email) { got.add(e) })
+	st.waitFor(t, client.StateLive, 0, 5*time.Second)
+
+	deleteOnServer(t, srv.URL(), a.Address())
+	proxy.dropStreams()
+	var notFound *client.InboxNotFoundError
+	if err := gone.wait(t, a.Address()); !errors.As(err, &notFound) {
+		t.Fatalf("gone because of %v, want the inbox not found", err)
+	}
+	mailTo(t, srv.SMTPAddr(), b.Address(), "still streaming")
+	got.waitSubjects(t, 10*time.Second, "still streaming")
+	queries := proxy.eventQueries()
+	if last := queries[len(queries)-1]; last != b.Hash() {
+		t.Fatalf("the stream reopened for %q, want %s alone", last, b.Hash())
+	}
+	if gone.count() != 1 {
+		t.Fatalf("%d inboxes gone, want 1", gone.count())
+	}
+}
+
+// TestListingAnInboxThatIsGoneEndsItsWatch lists an inbox deleted on the
+// server (as the TUI does on r): the answer ends its watch at once,
+// without waiting for a reconnect.
+func TestListingAnInboxThatIsGoneEndsItsWatch(t *testing.T) {
+	srv := servertest.Start(t)
+	c := newDeliveryClient(t, srv.URL(), fast(client.StrategySSE)...)
+	st := watchStates(t, c)
+	a := createInbox(t, c, "")
+	_, gone := watchGone(t, c)
+	st.waitFor(t, client.StateLive, 0, 5*time.Second)
+	deleteOnServer(t, srv.URL(), a.Address())
+	if _, err := a.Emails(testCtx(t), client.ListOptions{}); err == nil {
+		t.Fatal("listing a deleted inbox succeeded")
+	}
+	gone.wait(t, a.Address())
+	st.waitIdle(t, c)
+}
+
+// waitIdle waits until the client watches nothing and says so.
+func (s *states) waitIdle(t *testing.T, c *client.Client) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for c.State().Kind != client.StateIdle {
+		select {
+		case <-s.signal:
+		case <-deadline:
+			t.Fatalf("not idle; states: %v", s.kinds())
+		}
+	}
+}
+
+// TestStreamRefusedForUnknownHashesIsNotRetried plays a deployment that
+// restarted and lost its inboxes: the stream answers 400 "No matching
+// inbox hashes" and the inbox lists 404. The inbox is gone at once: no
+// reconnect is scheduled and the stream is asked once.
+func TestStreamRefusedForUnknownHashesIsNotRetried(t *testing.T) {
+	srv := servertest.Start(t)
+	proxy := newEventProxy(t, srv.URL())
+	proxy.set("400")
+	c := newDeliveryClient(t, proxy.URL, fast(client.StrategySSE)...)
+	st := watchStates(t, c)
+	a := createInbox(t, c, "")
+	deleteOnServer(t, srv.URL(), a.Address())
+	_, gone := watchGone(t, c)
+	gone.wait(t, a.Address())
+	st.waitIdle(t, c)
+	if kinds := st.kinds(); slices.Contains(kinds, client.StateReconnecting) || slices.Contains(kinds, client.StatePolling) {
+		t.Fatalf("a refused stream was retried: %v", st.kinds())
+	}
+	if n := len(proxy.eventQueries()); n > 1 {
+		t.Fatalf("the stream was asked %d times", n)
+	}
+}
+
+// TestStreamRefusedWithKnownInboxesPolls refuses the stream (400) while
+// the inbox exists: nothing is gone, the refusal is not retried with
+// backoff, mail is polled for instead.
+func TestStreamRefusedWithKnownInboxesPolls(t *testing.T) {
+	srv := servertest.Start(t)
+	proxy := newEventProxy(t, srv.URL())
+	proxy.set("400")
+	c := newDeliveryClient(t, proxy.URL, fast(client.StrategySSE)...)
+	st := watchStates(t, c)
+	a := createInbox(t, c, "")
+	mon, gone := watchGone(t, c)
+	got := newCollector()
+	mon.On(func(_ *client.Inbox, e model.Email) { got.add(e) })
+	st.waitFor(t, client.StatePolling, 0, 5*time.Second)
+	mailTo(t, srv.SMTPAddr(), a.Address(), "polled")
+	got.waitSubjects(t, 10*time.Second, "polled")
+	if slices.Contains(st.kinds(), client.StateReconnecting) {
+		t.Fatalf("a refused stream was retried: %v", st.kinds())
+	}
+	if gone.count() != 0 {
+		t.Fatal("an inbox the server knows was reported gone")
+	}
+}
+
+// TestReconnectCutsTheWaitShort has the stream fail with an hour between
+// attempts: Reconnect starts the next attempt at once.
+func TestReconnectCutsTheWaitShort(t *testing.T) {
+	srv := servertest.Start(t)
+	proxy := newEventProxy(t, srv.URL())
+	opts := append(fast(client.StrategySSE), client.WithSSE(time.Hour, 3, 500*time.Millisecond))
+	c := newDeliveryClient(t, proxy.URL, opts...)
+	st := watchStates(t, c)
+	a := createInbox(t, c, "")
+	if _, err := a.OnNewEmail(func(model.Email) {}); err != nil {
+		t.Fatal(err)
+	}
+	st.waitFor(t, client.StateLive, 0, 5*time.Second)
+	proxy.set("503")
+	proxy.dropStreams()
+	n := st.len()
+	rec := st.waitFor(t, client.StateReconnecting, n, 5*time.Second)
+	if rec.Delay != time.Hour {
+		t.Fatalf("reconnect in %s, want an hour", rec.Delay)
+	}
+	proxy.set("")
+	c.Reconnect()
+	st.waitFor(t, client.StateLive, n, 5*time.Second)
+}

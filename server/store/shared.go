@@ -1,0 +1,168 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrStale refuses a Batch whose deliveries were rendered from webhooks
+// that have changed since (Batch.CheckWebhooks).
+var ErrStale = errors.New("store: webhooks changed since the deliveries were rendered")
+
+// ErrConflict is returned by a shared store's PutInbox when another inbox
+// holds the address or the key (another replica created it).
+var ErrConflict = errors.New("store: inbox address or key already in use")
+
+// Shared is a Store that several server processes (replicas) use at once:
+// besides inboxes and emails it keeps the cluster's secrets and webhooks,
+// tells every replica what the others change, and elects one replica to do
+// the periodic work. PostgreSQL implements it.
+type Shared interface {
+	Store
+	Webhooks
+
+	// Ping reports whether the store answers (readiness).
+	Ping(ctx context.Context) error
+	// Inbox returns the inbox with that hash, or ErrNotFound.
+	Inbox(ctx context.Context, hash string) (Inbox, error)
+	// InboxByAddress returns the inbox with that (lowercased) address, or
+	// ErrNotFound.
+	InboxByAddress(ctx context.Context, address string) (Inbox, error)
+	// EmailHeads returns the listed emails without content (those gone are
+	// left out).
+	EmailHeads(ctx context.Context, keys []EmailKey) ([]*Email, error)
+	// Secret returns the secret called name, first storing generate's
+	// value when there is none; created reports that this call stored it.
+	// Concurrent callers all get the one value stored.
+	Secret(ctx context.Context, name string, generate func() ([]byte, error)) (value []byte, created bool, err error)
+	// Listen calls fn, on one goroutine, for every change another replica
+	// commits from now on, until ctx ends or the store closes. A lost
+	// connection is re-established with backoff; then fn gets NoticeResync
+	// and a NoticeEmail for every email stored while it was lost (one
+	// already reported is not reported again).
+	Listen(ctx context.Context, fn func(Notice)) error
+	// Lead reports whether this replica holds the cluster's leadership,
+	// taking it when it is free. The leader keeps it until its connection
+	// is lost or Close.
+	Lead(ctx context.Context) (bool, error)
+	// ExpireInboxes deletes the inboxes that expired by now, with their
+	// emails, and returns them with their emails' IDs.
+	ExpireInboxes(ctx context.Context, now time.Time) ([]ExpiredInbox, error)
+	// EnforceLimits deletes the oldest emails beyond maxPerInbox per inbox
+	// and beyond maxBytes of payloads in all (0: no limit) and returns
+	// them.
+	EnforceLimits(ctx context.Context, maxPerInbox int, maxBytes int64) ([]EmailKey, error)
+	// Unsigned lists up to limit emails with unsigned payloads stored
+	// before olderThan ago: those a replica left unsigned when it stopped.
+	Unsigned(ctx context.Context, olderThan time.Duration, limit int) ([]EmailKey, error)
+}
+
+// NoticeKind is what a Notice reports.
+type NoticeKind uint8
+
+// The notices of Shared.Listen.
+const (
+	// NoticeEmail: an email was stored (Key).
+	NoticeEmail NoticeKind = iota + 1
+	// NoticeEmailDeleted: an email was deleted (Key).
+	NoticeEmailDeleted
+	// NoticeInboxDeleted: an inbox was deleted or expired (Key.InboxHash).
+	NoticeInboxDeleted
+	// NoticeWebhooks: webhooks were created, changed or deleted.
+	NoticeWebhooks
+	// NoticeDeliveries: webhook deliveries were queued.
+	NoticeDeliveries
+	// NoticeResync: notices may have been missed (the connection was
+	// lost); reload what is cached. Emails stored meanwhile follow as
+	// NoticeEmail.
+	NoticeResync
+)
+
+// Notice is one change another replica made.
+type Notice struct {
+	Kind NoticeKind
+	Key  EmailKey
+}
+
+// ExpiredInbox is an inbox ExpireInboxes deleted.
+type ExpiredInbox struct {
+	Inbox
+	EmailIDs []string
+}
+
+// Webhooks keeps a cluster's webhooks and their delivery queue, for the
+// webhook engines of every replica. Records and deliveries are the
+// engine's own encoding; the store keeps what several replicas change
+// (stats, the enabled flag, the queue's claims) in its own fields.
+type Webhooks interface {
+	// LoadWebhooks returns every webhook, oldest first, and the version of
+	// the set (Batch.WebhookVersion): a change after the version was read
+	// may already show in the rows.
+	LoadWebhooks(ctx context.Context) ([]WebhookRow, uint64, error)
+	// SaveWebhook creates or updates a webhook's record and enabled flag
+	// (re-enabling resets its failure streak) and returns its creation
+	// sequence number. Stats are never written: deliveries count them.
+	SaveWebhook(ctx context.Context, row WebhookRow) (seq uint64, err error)
+	// DeleteWebhook removes a webhook and its queued deliveries.
+	DeleteWebhook(ctx context.Context, id string) error
+	// EnqueueDeliveries queues deliveries, due at once unless Due is set.
+	EnqueueDeliveries(ctx context.Context, ds []QueuedDelivery) error
+	// ClaimDeliveries leases up to limit due deliveries to this replica
+	// for lease (none another replica holds) and reports when the next
+	// one not claimed falls due (zero: none waits).
+	ClaimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]QueuedDelivery, time.Time, error)
+	// ReleaseDelivery gives up a claim so that any replica may take the
+	// delivery at once.
+	ReleaseDelivery(ctx context.Context, id string) error
+	// DropDelivery removes a claimed delivery without counting it (its
+	// webhook was disabled).
+	DropDelivery(ctx context.Context, id string) error
+	// FinishAttempt records an attempt's outcome on its webhook's stats
+	// and either schedules the next attempt (retryAt set, while fewer than
+	// maxRetries retries of the webhook wait) or ends the delivery; a
+	// failed ending counts towards disabling the webhook after
+	// disableAfter failures in a row. It returns the webhook as it now is
+	// (ok false when it was deleted meanwhile).
+	FinishAttempt(ctx context.Context, a Attempt) (row WebhookRow, ok bool, err error)
+}
+
+// WebhookRow is a stored webhook.
+type WebhookRow struct {
+	ID        string
+	InboxHash string // "" for a global webhook
+	Seq       uint64
+	Record    []byte
+	Enabled   bool
+	Stats     WebhookStats
+}
+
+// WebhookStats are the delivery figures every replica updates.
+type WebhookStats struct {
+	Total, Successful, Failed int64
+	ConsecutiveFailures       int
+	LastDeliveryAt            time.Time // zero: none yet
+	LastDeliveryOK            bool
+}
+
+// QueuedDelivery is a webhook delivery in the queue.
+type QueuedDelivery struct {
+	ID        string
+	WebhookID string
+	Seq       uint64
+	Attempt   int
+	Due       time.Time
+	Pending   []byte
+}
+
+// Attempt is the outcome of one delivery attempt (FinishAttempt).
+type Attempt struct {
+	Delivery QueuedDelivery
+	At       time.Time
+	OK       bool
+	// RetryAt schedules the next attempt of a failed one; zero ends the
+	// delivery.
+	RetryAt      time.Time
+	MaxRetries   int
+	DisableAfter int
+}

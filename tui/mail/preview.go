@@ -1,0 +1,106 @@
+package mail
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"sandview/tui/ui"
+)
+
+// previewDelay is how long the list cursor must rest before the reader
+// shows the email under it: moving through the list stays instant, and
+// only the email the cursor stops on is fetched and marked read.
+const previewDelay = 120 * time.Millisecond
+
+// previewMsg is the tick of one cursor move (seq); only the last move's
+// tick shows its email.
+type previewMsg struct{ seq int }
+
+// followCursor schedules the reader to show the email under the list's
+// cursor, in the layouts where both are on screen (wide and stacked),
+// unless it shows it already or is about to.
+func (s *Screen) followCursor() tea.Cmd {
+	if s.lay.mode == ui.Narrow || s.Focus() == PaneReader {
+		return nil
+	}
+	m, e, ok := s.emails.selected()
+	if !ok {
+		return nil
+	}
+	ref := emailRef{e.info.EmailAddress, m.ID}
+	if s.reader.showing(ref.address, ref.id) || ref == s.previewFor {
+		return nil
+	}
+	s.previewFor = ref
+	s.previewSeq++
+	seq := s.previewSeq
+	return s.ctx.Tick(previewDelay, func(time.Time) tea.Msg { return previewMsg{seq: seq} })
+}
+
+// preview shows the email under the cursor if the cursor rested there
+// since the move of tick seq.
+func (s *Screen) preview(seq int) tea.Cmd {
+	if seq != s.previewSeq {
+		return nil
+	}
+	s.previewFor = emailRef{}
+	if s.lay.mode == ui.Narrow {
+		return nil
+	}
+	return s.show()
+}
+
+// openSelected opens the email under the list's cursor and gives the
+// reader the keyboard.
+func (s *Screen) openSelected() tea.Cmd {
+	if _, _, ok := s.emails.selected(); !ok {
+		return nil
+	}
+	s.setFocus(PaneReader)
+	return s.show()
+}
+
+// show puts the email under the list's cursor in the reader: its content
+// is fetched when the list lacks it, and it is marked read.
+func (s *Screen) show() tea.Cmd {
+	sel, e, ok := s.emails.selected()
+	if !ok {
+		return nil
+	}
+	address := e.info.EmailAddress
+	s.reader.open(address, sel.ID)
+	delete(e.fresh, sel.ID)
+	if sel.Problem != "" {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if needsFetch(sel) {
+		cmds = append(cmds, s.cmds.loadEmail(address, sel.ID))
+	}
+	if !sel.IsRead && e.gone == "" {
+		cmds = append(cmds, s.emails.acts.markRead([]target{{entry: e, email: sel}}))
+	}
+	cmds = append(cmds, s.reader.loadRaw())
+	return tea.Batch(cmds...)
+}
+
+// step opens the next (J) or previous (K) email of the list from the
+// reader.
+func (s *Screen) step(msg tea.KeyPressMsg) tea.Cmd {
+	delta := 1
+	if key.Matches(msg, s.ctx.Keys.PrevMessage) {
+		delta = -1
+	}
+	if !s.emails.list.Move(delta) {
+		edge := "last"
+		if delta < 0 {
+			edge = "first"
+		}
+		s.ctx.Flash("this is the "+edge+" message", ui.LevelInfo)
+		return nil
+	}
+	s.emails.remember()
+	return s.show()
+}

@@ -1,0 +1,128 @@
+package mail
+
+import (
+	"slices"
+	"strings"
+
+	"sandview/model"
+	"sandview/tui/htmltext"
+	"sandview/tui/ui"
+)
+
+// htmlView is the HTML part of the open email rendered as text
+// (htmltext.Render), once per email: the body and the links tab read it.
+type htmlView struct {
+	hyperlinks bool   // OSC 8 hyperlinks in the text
+	id, html   string // the email rendered, and its HTML
+	result     htmltext.Result
+	linked     []string // result.Links, then the email's other links
+}
+
+// of renders the HTML part of m unless it is the one rendered last.
+func (h *htmlView) of(m model.Email) htmltext.Result {
+	if h.linked == nil || h.id != m.ID || h.html != m.HTML {
+		h.id, h.html = m.ID, m.HTML
+		h.result = htmltext.Render(m.HTML, htmltext.Options{Hyperlinks: h.hyperlinks})
+		h.linked = append(slices.Clone(h.result.Links), otherLinks(m.Links, h.result.Links)...)
+		if h.linked == nil {
+			h.linked = []string{}
+		}
+	}
+	return h.result
+}
+
+// links are the links of m in the order the links tab lists them: those
+// the HTML part numbers ([n] in its text is links[n-1]), then the others
+// the server found.
+func (h *htmlView) links(m model.Email) []string {
+	if m.HTML == "" {
+		return m.Links
+	}
+	h.of(m)
+	return h.linked
+}
+
+// otherLinks are the links of all not in numbered, without repeats.
+func otherLinks(all, numbered []string) []string {
+	var out []string
+	for _, l := range all {
+		if !slices.Contains(numbered, l) && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// wrapCache keeps one text laid out at one width, for one email and one
+// variant of the text.
+type wrapCache struct {
+	id      string
+	width   int
+	variant int
+	lines   []string
+}
+
+// get returns the lines for id, width and variant, laying them out with
+// layout only when they are not those kept.
+func (c *wrapCache) get(id string, width, variant int, layout func() []string) []string {
+	if c.lines == nil || c.id != id || c.width != width || c.variant != variant {
+		c.id, c.width, c.variant, c.lines = id, width, variant, layout()
+	}
+	return c.lines
+}
+
+// bodyTab is the text part, or the HTML part as text when there is no
+// text part or HTML is toggled on.
+type bodyTab struct {
+	ctx      *ui.Context
+	html     *htmlView
+	showHTML bool
+	wrapped  wrapCache
+}
+
+func (t *bodyTab) label(_ model.Email, short bool) string {
+	name := shortName("Body", short)
+	if t.showHTML {
+		name += "·html"
+	}
+	return name
+}
+
+func (t *bodyTab) lines(m model.Email, width, _ int) tabContent {
+	variant := 0
+	if t.showHTML {
+		variant = 1
+	}
+	return textContent(t.wrapped.get(m.ID, width, variant, func() []string { return t.layout(m, width) }))
+}
+
+// layout wraps the body of m, under a note saying which part it is.
+func (t *bodyTab) layout(m model.Email, width int) []string {
+	muted := t.ctx.Styles().Muted.Render
+	text := m.Text
+	var notes []string
+	switch {
+	case t.showHTML && m.HTML == "":
+		notes = append(notes, "(this email has no HTML part; showing the text part)")
+	case t.showHTML || (strings.TrimSpace(text) == "" && m.HTML != ""):
+		r := t.html.of(m)
+		text = r.Text
+		if !t.showHTML {
+			notes = append(notes, "(no text part; HTML converted to text)")
+		}
+		if r.Problem != "" {
+			notes = append(notes, "("+r.Problem+")")
+		}
+	}
+	if strings.TrimSpace(text) == "" {
+		text = "(empty body)"
+	}
+	var lines []string
+	for _, n := range notes {
+		lines = append(lines, ui.WrapStyled(muted, n, width)...)
+	}
+	if len(lines) > 0 {
+		lines = append(lines, "")
+	}
+	return append(lines, ui.Wrap(text, width)...)
+}

@@ -1,0 +1,108 @@
+package mail
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"sandview/model"
+	"sandview/tui/ui"
+)
+
+// The pipe: the raw message goes to a shell command the user types, run
+// with $SHELL -c (sh when unset), and what it writes to stdout and stderr
+// is shown, sanitized, in a dialog that scrolls.
+const (
+	pipeTimeout = 30 * time.Second
+	// runOutputLimit bounds what a command's output is kept of.
+	runOutputLimit = 1 << 20
+)
+
+// pipeDoneMsg reports a command the message was piped to: its output (at
+// most runOutputLimit bytes, truncated says whether there was more) and
+// how it ended; fetchErr says the raw message could not be fetched.
+type pipeDoneMsg struct {
+	command   string
+	output    []byte
+	truncated bool
+	err       error
+	fetchErr  error
+}
+
+// promptPipe asks for the command to pipe the open message to.
+func (r *reader) promptPipe(open model.Email) {
+	address, id := r.address, open.ID
+	hint := fmt.Sprintf("The raw message (RFC 5322) is the input of this command, run with $SHELL -c; its output (the first %d KiB, within %s) is shown.", runOutputLimit>>10, pipeTimeout)
+	r.ctx.Open(ui.NewPrompt(r.ctx, "Pipe the message to a command", hint, r.lastPipe, func(command string) tea.Cmd {
+		r.lastPipe = command
+		return r.cmds.pipe(address, id, command)
+	}))
+}
+
+// pipe fetches the raw message and runs command with it as input.
+func (c commands) pipe(address, id, command string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := c.call()
+		raw, err := c.svc.Raw(ctx, address, id)
+		cancel()
+		if err != nil {
+			return pipeDoneMsg{command: command, fetchErr: fmt.Errorf("fetch the raw message: %w", err)}
+		}
+		shell := c.getenv("SHELL")
+		if shell == "" {
+			shell = "/bin/sh"
+		}
+		ctx, cancel = context.WithTimeout(c.ctx, pipeTimeout)
+		defer cancel()
+		out, err := c.run(ctx, raw, shell, "-c", command)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = fmt.Errorf("stopped after %s", pipeTimeout)
+		}
+		msg := pipeDoneMsg{command: command, output: out, err: err}
+		if len(out) > runOutputLimit {
+			msg.output, msg.truncated = out[:runOutputLimit], true
+		}
+		return msg
+	}
+}
+
+// piped shows what a command the message was piped to wrote; a failure
+// to fetch the message goes back to the prompt.
+func (s *Screen) piped(msg pipeDoneMsg) {
+	p, isPrompt := s.ctx.Dialog().(*ui.Prompt)
+	if msg.fetchErr != nil {
+		if isPrompt {
+			p.Failed(msg.fetchErr)
+		} else {
+			s.ctx.Flash(ui.ErrorText(msg.fetchErr), ui.LevelError)
+		}
+		return
+	}
+	if isPrompt {
+		s.ctx.Close(p)
+	}
+	text := model.SanitizeText(strings.ToValidUTF8(string(msg.output), "\uFFFD"))
+	var notes []string
+	if strings.TrimSpace(text) == "" {
+		notes = append(notes, "(no output)")
+	}
+	if msg.truncated {
+		notes = append(notes, fmt.Sprintf("(output cut at %d KiB)", runOutputLimit>>10))
+	}
+	end := "exit 0"
+	level := ui.LevelSuccess
+	if msg.err != nil {
+		end, level = model.SanitizeLine(msg.err.Error()), ui.LevelWarn
+	}
+	title := model.SanitizeLine("| "+msg.command) + " — " + end
+	s.ctx.Log(title, level)
+	body := strings.TrimRight(text, "\n")
+	if len(notes) > 0 {
+		body += "\n" + strings.Join(notes, " ")
+	}
+	s.ctx.Open(ui.NewTextDialog(s.ctx, title, ui.WrapLines(body)))
+}

@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"sandview/model"
+)
+
+// TabWidth is how many spaces a tab becomes before text is laid out.
+const TabWidth = 4
+
+// Wrap wraps text (sanitized, and possibly styled) to width cells and
+// returns its lines; see WrapHanging.
+func Wrap(text string, width int) []string { return WrapHanging(text, width, width) }
+
+// WrapHanging wraps text to lines of at most first cells for the first
+// line of each paragraph and rest cells for the lines that continue it
+// (the caller indents those). Tabs become TabWidth spaces. A line breaks
+// at a run of spaces, which is dropped, else after a hyphen, else between
+// two grapheme clusters: nothing but the spaces at breaks is lost, and a
+// cluster is never split. Escape sequences take no cells; a style (SGR)
+// or hyperlink (OSC 8) open at a break is closed at the end of the line
+// and opened again at the start of the next, so each line stands alone.
+// Widths are model.TextWidth's.
+func WrapHanging(text string, first, rest int) []string {
+	first, rest = max(first, 1), max(rest, 1)
+	text = strings.ReplaceAll(text, "\t", strings.Repeat(" ", TabWidth))
+	var out []string
+	var scratch []piece
+	for _, line := range strings.Split(text, "\n") {
+		// No character takes more cells than its UTF-8 bytes.
+		if len(line) <= first || model.TextWidth(line) <= first {
+			out = append(out, line)
+			continue
+		}
+		scratch = pieces(line, scratch[:0])
+		out = wrapLine(out, line, scratch, first, rest)
+	}
+	return out
+}
+
+// piece is a grapheme cluster or an escape sequence of a line.
+type piece struct {
+	start, end int
+	width      int
+	space      bool // a plain space
+	hyphen     bool // a hyphen-minus
+	escape     bool
+}
+
+// pieces appends the grapheme clusters and escape sequences of a line to
+// out.
+func pieces(line string, out []piece) []piece {
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c == ansi.ESC:
+			n := escapeLength(line[i:])
+			out = append(out, piece{start: i, end: i + n, escape: true})
+			i += n
+		case c >= 0x20 && c < 0x7f && (i+1 == len(line) || line[i+1] < 0x80):
+			// Printable ASCII not followed by a mark is a cluster alone.
+			out = append(out, piece{start: i, end: i + 1, width: 1, space: c == ' ', hyphen: c == '-'})
+			i++
+		default:
+			cluster, w := ansi.FirstGraphemeCluster(line[i:], ansi.GraphemeWidth)
+			n := max(len(cluster), 1)
+			out = append(out, piece{start: i, end: i + n, width: w, space: cluster == " ", hyphen: cluster == "-"})
+			i += n
+		}
+	}
+	return out
+}
+
+// escapeLength is the length of the escape sequence at the start of s: a
+// CSI runs to its final byte, an OSC to BEL or ST, others are two bytes.
+func escapeLength(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[':
+		for i := 2; i < len(s); i++ {
+			if s[i] >= 0x40 && s[i] <= 0x7e {
+				return i + 1
+			}
+		}
+		return len(s)
+	case ']':
+		for i := 2; i < len(s); i++ {
+			if s[i] == '\a' {
+				return i + 1
+			}
+			if s[i] == ansi.ESC && i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+		}
+		return len(s)
+	}
+	return 2
+}
+
+// wrapLine appends the lines of one paragraph wider than first, split
+// into pieces ps.
+func wrapLine(out []string, line string, ps []piece, first, rest int) []string {
+	var state styleState
+	for pos, limit := 0, first; pos < len(ps); limit = rest {
+		cut := breakAt(ps, pos, limit)
+		open := state.open()
+		state.follow(line, ps[pos:cut])
+		out = append(out, open+line[ps[pos].start:ps[cut-1].end]+state.close())
+		// The spaces at the break are dropped.
+		for pos = cut; pos < len(ps) && ps[pos].space; pos++ {
+		}
+	}
+	return out
+}
+
+// breakAt is where the line starting at piece pos ends (exclusive): after
+// the most pieces that fit in limit cells, moved back to the last run of
+// spaces or hyphen among them when there is one.
+func breakAt(ps []piece, pos, limit int) int {
+	end, width := pos, 0
+	spaceCut, hyphenCut := -1, -1
+	for end < len(ps) && width+ps[end].width <= limit {
+		p := ps[end]
+		switch {
+		case p.space && end > pos && !ps[end-1].space:
+			spaceCut = end // the start of a run of spaces
+		case p.hyphen && end > pos && !ps[end-1].space:
+			hyphenCut = end + 1
+		}
+		width += p.width
+		end++
+	}
+	// Escape sequences right after the last piece that fits stay on the
+	// line.
+	for end < len(ps) && ps[end].escape {
+		end++
+	}
+	switch {
+	case end == len(ps):
+		return end
+	case end > pos && ps[end].space && !ps[end-1].space:
+		return end
+	case spaceCut > pos || hyphenCut > pos:
+		return max(spaceCut, hyphenCut)
+	}
+	return max(end, pos+1) // a hard break, of one piece at least
+}
+
+// styleState is the style and the hyperlink open at a point of a line.
+type styleState struct {
+	sgr  string // the SGR sequences since the last reset
+	link string // the OSC 8 sequence that opened the hyperlink
+}
+
+// follow updates the state over pieces of line.
+func (s *styleState) follow(line string, ps []piece) {
+	for _, p := range ps {
+		if !p.escape {
+			continue
+		}
+		seq := line[p.start:p.end]
+		switch {
+		case strings.HasPrefix(seq, "\x1b]8;"):
+			if strings.HasPrefix(seq, "\x1b]8;;\a") || strings.HasPrefix(seq, "\x1b]8;;\x1b\\") {
+				s.link = ""
+			} else {
+				s.link = seq
+			}
+		case strings.HasPrefix(seq, "\x1b[") && strings.HasSuffix(seq, "m"):
+			if seq == "\x1b[m" || seq == "\x1b[0m" {
+				s.sgr = ""
+			} else {
+				s.sgr += seq
+			}
+		}
+	}
+}
+
+// open is what reopens the state at the start of a line.
+func (s styleState) open() string { return s.link + s.sgr }
+
+// close is what ends the state at the end of a line.
+func (s styleState) close() string {
+	out := ""
+	if s.sgr != "" {
+		out += "\x1b[m"
+	}
+	if s.link != "" {
+		out += "\x1b]8;;\a"
+	}
+	return out
+}

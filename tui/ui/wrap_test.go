@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/clipperhouse/uax29/v2/graphemes"
+
+	"sandview/internal/corpus"
+	"sandview/model"
+	"sandview/tui/htmltext"
+)
+
+// assertWrapKeepsText fails unless wrapping the one-line paragraph to
+// width loses nothing but the spaces at the breaks, splits no grapheme
+// cluster and keeps every line within width.
+func assertWrapKeepsText(t *testing.T, paragraph string, width int) {
+	t.Helper()
+	lines := Wrap(paragraph, width)
+	rest := paragraph
+	clusters := 0
+	for i, l := range lines {
+		if w := model.TextWidth(l); w > width && model.TextWidth(firstCluster(l)) <= width {
+			t.Fatalf("width %d: line %d is %d cells: %q", width, i, w, l)
+		}
+		if !strings.HasPrefix(rest, l) {
+			t.Fatalf("width %d: line %d %q is not what follows in the text: %q", width, i, l, rest[:min(len(rest), len(l)+20)])
+		}
+		rest = strings.TrimLeft(rest[len(l):], " ")
+		clusters += graphemeCount(l)
+	}
+	if rest != "" {
+		t.Fatalf("width %d: lost %q", width, rest)
+	}
+	dropped := len(paragraph) - len(strings.Join(lines, ""))
+	if clusters+dropped != graphemeCount(paragraph) {
+		t.Fatalf("width %d: a grapheme cluster was split in %q: %q", width, paragraph, lines)
+	}
+}
+
+func firstCluster(s string) string { return graphemes.FromString(s).First() }
+
+func graphemeCount(s string) int {
+	n := 0
+	for it := graphemes.FromString(s); it.Next(); {
+		n++
+	}
+	return n
+}
+
+// trickyPieces are what hostile text is made of: marks, joiners that
+// sanitizing removes, wide characters, emoji sequences, Indic clusters,
+// hyphens, runs of spaces and long unbreakable words.
+var trickyPieces = []string{
+	"a", "word", " ", "   ", "-", "e\u0301", "\u00ad", "\u200d", "👨‍👩‍👧", "👍🏽", "🇩🇪", "日本語", "ｶﾀｶﾅ",
+	"क्षि", "ᄀ\u1161", "مرحبا", "\u202e", "https://example.com/a/very/long/path?x=1&y=2", "c.ex", "d.example",
+	"\u3000", "\t",
+}
+
+func TestWrapLosesNothing(t *testing.T) {
+	// The header that lost "ample": a break right after a dot.
+	assertWrapKeepsText(t, "from c.ex by d.example with ESMTP id 42", 9)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 400 {
+		var b strings.Builder
+		for range rng.IntN(40) + 1 {
+			b.WriteString(trickyPieces[rng.IntN(len(trickyPieces))])
+		}
+		line := model.SanitizeLine(b.String())
+		for _, width := range []int{1, 2, 3, 7, 20, 61} {
+			assertWrapKeepsText(t, line, width)
+		}
+	}
+}
+
+func TestWrapLosesNothingOfTheCorpus(t *testing.T) {
+	mails, err := corpus.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mails {
+		text := model.SanitizeText(m.Email.Text) + "\n" + htmltext.Render(model.SanitizeText(m.Email.HTML), htmltext.Options{}).Text
+		text = strings.ReplaceAll(text, "\t", "    ")
+		for _, paragraph := range strings.Split(text, "\n") {
+			if len(paragraph) > 4000 {
+				paragraph = paragraph[:strings.LastIndex(paragraph[:4000], " ")+1]
+			}
+			assertWrapKeepsText(t, paragraph, 37)
+		}
+	}
+}
+
+func TestWrapHanging(t *testing.T) {
+	got := WrapHanging("Received: from a.example by b.example", 20, 16)
+	want := []string{"Received: from", "a.example by", "b.example"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := Wrap("a\n\nb\n", 5); strings.Join(got, "|") != "a||b|" {
+		t.Fatalf("paragraphs: %q", got)
+	}
+	if got := Wrap("ab\tc", 10); got[0] != "ab    c" {
+		t.Fatalf("tab: %q", got)
+	}
+}
+
+// TestWrapKeepsStylesPerLine checks that a style or hyperlink open at a
+// break is closed at the end of the line and opened again on the next.
+func TestWrapKeepsStylesPerLine(t *testing.T) {
+	link := "\x1b]8;;https://example.com/x\a"
+	text := "\x1b[1mbold words here\x1b[m and " + link + "a link with long text\x1b]8;;\a end"
+	lines := Wrap(text, 8)
+	var plain []string
+	for i, l := range lines {
+		if w := model.TextWidth(l); w > 8 {
+			t.Fatalf("line %d is %d cells: %q", i, w, l)
+		}
+		if strings.Count(l, "\x1b]8;;") != 0 && strings.Count(l, "\x1b]8;;")%2 != 0 {
+			t.Fatalf("line %d leaves a hyperlink open: %q", i, l)
+		}
+		if i := strings.LastIndex(l, "\x1b[1m"); i >= 0 && !strings.Contains(l[i:], "\x1b[m") {
+			t.Fatalf("line %d leaves bold open: %q", i, l)
+		}
+		plain = append(plain, ansi.Strip(l))
+	}
+	if got, want := strings.Join(plain, " "), ansi.Strip(text); got != want {
+		t.Fatalf("text changed:\n got %q\nwant %q", got, want)
+	}
+	if !strings.HasPrefix(lines[len(lines)-2], link) {
+		t.Fatalf("the link is not opened again on its second line: %q", lines)
+	}
+}
+
+func FuzzWrap(f *testing.F) {
+	for _, s := range trickyPieces {
+		f.Add(s+" "+s+s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		line := strings.ReplaceAll(model.SanitizeLine(s), "\t", " ")
+		assertWrapKeepsText(t, line, 1+(width&63))
+	})
+}
+
+func TestFitMeasuresByTextWidth(t *testing.T) {
+	for _, s := range []string{"👨‍👩‍👧 family", "日本語のテキスト", "e\u0301te\u0301", "plain"} {
+		s = model.SanitizeLine(s)
+		for w := 1; w < 14; w++ {
+			if got := model.TextWidth(Fit(s, w)); got != w {
+				t.Fatalf("Fit(%q, %d) is %d cells", s, w, got)
+			}
+			if got := model.TextWidth(FitRight(s, w)); got != w {
+				t.Fatalf("FitRight(%q, %d) is %d cells", s, w, got)
+			}
+		}
+	}
+}
