@@ -52,14 +52,31 @@ type DMARCResult struct {
 }
 
 // ReverseDNSResult is the reverse-DNS (PTR with forward confirmation) check.
+// Its JSON carries `verified` (result == pass) beside `result`, for readers
+// of the interface's earlier form (older official SDKs read only it).
 type ReverseDNSResult struct {
+	Result   string
+	IP       string
+	Hostname string
+}
+
+// reverseDNSJSON is the JSON form of ReverseDNSResult.
+type reverseDNSJSON struct {
 	Result   string `json:"result"`
+	Verified *bool  `json:"verified,omitempty"`
 	IP       string `json:"ip,omitempty"`
 	Hostname string `json:"hostname,omitempty"`
 }
 
-// UnmarshalJSON also accepts the interface's earlier boolean form
-// (true = pass, false = fail).
+// MarshalJSON writes result and verified.
+func (r ReverseDNSResult) MarshalJSON() ([]byte, error) {
+	verified := r.Result == ResultPass
+	return json.Marshal(reverseDNSJSON{Result: r.Result, Verified: &verified, IP: r.IP, Hostname: r.Hostname})
+}
+
+// UnmarshalJSON also accepts the interface's earlier forms: a boolean
+// (true = pass, false = fail), or an object with `verified` and no
+// `result`.
 func (r *ReverseDNSResult) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	switch string(data) {
@@ -70,12 +87,17 @@ func (r *ReverseDNSResult) UnmarshalJSON(data []byte) error {
 		*r = ReverseDNSResult{Result: ResultFail}
 		return nil
 	}
-	type plain ReverseDNSResult
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
+	var w reverseDNSJSON
+	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("decode reverseDns: %w", err)
 	}
-	*r = ReverseDNSResult(p)
+	*r = ReverseDNSResult{Result: w.Result, IP: w.IP, Hostname: w.Hostname}
+	if r.Result == "" && w.Verified != nil {
+		r.Result = ResultFail
+		if *w.Verified {
+			r.Result = ResultPass
+		}
+	}
 	return nil
 }
 

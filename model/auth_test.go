@@ -91,3 +91,33 @@ func TestReverseDNSLegacyBoolean(t *testing.T) {
 		t.Fatalf("reverseDns = %+v; want fail", r.ReverseDNS)
 	}
 }
+
+// TestReverseDNSVerified: the JSON carries verified beside result (older
+// official SDKs read only verified), and an object with verified alone
+// reads back as its result.
+func TestReverseDNSVerified(t *testing.T) {
+	for result, verified := range map[string]string{ResultPass: "true", ResultFail: "false", ResultNone: "false", ResultSkipped: "false"} {
+		data, err := json.Marshal(AuthResults{ReverseDNS: &ReverseDNSResult{Result: result, IP: "192.0.2.1", Hostname: "mx.example"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"reverseDns":{"result":"` + result + `","verified":` + verified + `,"ip":"192.0.2.1","hostname":"mx.example"}}`
+		if string(data) != want {
+			t.Errorf("%s: JSON %s, want %s", result, data, want)
+		}
+		var back AuthResults
+		if err := json.Unmarshal(data, &back); err != nil || *back.ReverseDNS != (ReverseDNSResult{Result: result, IP: "192.0.2.1", Hostname: "mx.example"}) {
+			t.Errorf("%s: read back %+v, %v", result, back.ReverseDNS, err)
+		}
+	}
+	for in, want := range map[string]string{`{"verified":true,"ip":"192.0.2.1"}`: ResultPass, `{"verified":false}`: ResultFail, `{"result":"none","verified":true}`: ResultNone} {
+		var r ReverseDNSResult
+		if err := json.Unmarshal([]byte(in), &r); err != nil || r.Result != want {
+			t.Errorf("%s: read %+v, %v; want result %s", in, r, err, want)
+		}
+	}
+	var r ReverseDNSResult
+	if err := json.Unmarshal([]byte(`{"verified":"yes"}`), &r); err == nil {
+		t.Error("a verified that is not a boolean was accepted")
+	}
+}

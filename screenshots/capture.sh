@@ -116,7 +116,7 @@ start() {
   local http smtp
   http=$(free_port); smtp=$(free_port)
   t -u -f /dev/null new-session -d -s main -x "$1" -y "$2" \
-    "SANDVIEW_HOME='$work/home' COLORTERM=truecolor SANDVIEW_TRUECOLOR=1 SANDVIEW_HYPERLINKS=0 '$bin' --local --demo --theme $3 --http-addr 127.0.0.1:$http --smtp-addr 127.0.0.1:$smtp"
+    "SANDVIEW_HOME='$work/home' COLORTERM=truecolor SANDVIEW_TRUECOLOR=1 SANDVIEW_HYPERLINKS=0 '$bin' --local --demo --theme $3 --http 127.0.0.1:$http --smtp 127.0.0.1:$smtp"
 }
 
 start 200 50 dark

@@ -45,26 +45,88 @@ func badRequest(format string, args ...any) *inboxError {
 	return &inboxError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
 }
 
+// referenceInboxRequest is the create-inbox body of the reference
+// profile: the contract's properties and those the official SDKs send.
+type referenceInboxRequest struct {
+	createInboxRequest
+	Persistence  *string `json:"persistence"`
+	SpamAnalysis *bool   `json:"spamAnalysis"`
+}
+
+// Values of the reference profile's persistence property.
+const (
+	persistencePersistent = "persistent"
+	persistenceEphemeral  = "ephemeral"
+)
+
+// check refuses what the server cannot honour: spam analysis (it does
+// none) and a persistent inbox without a data directory. An ephemeral one
+// is always granted (with a data directory it outlives restarts, which no
+// client can tell from ephemeral).
+func (r referenceInboxRequest) check(persistent bool) error {
+	if r.SpamAnalysis != nil && *r.SpamAnalysis {
+		return badRequest("spamAnalysis true is not supported: this server does no spam analysis (send false or leave it out)")
+	}
+	if r.Persistence == nil {
+		return nil
+	}
+	switch *r.Persistence {
+	case persistenceEphemeral:
+		return nil
+	case persistencePersistent:
+		if persistent {
+			return nil
+		}
+		return badRequest("persistence %q is not available: this server keeps inboxes in memory (start it with a data directory, --data)", *r.Persistence)
+	}
+	return badRequest("persistence must be %q or %q, got %q", persistencePersistent, persistenceEphemeral, *r.Persistence)
+}
+
 func (s *Server) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
 	var req createInboxRequest
-	if !httpapi.DecodeBody(w, r, &req) {
+	if s.cfg.Compat == CompatReference {
+		var ref referenceInboxRequest
+		if !httpapi.DecodeBody(w, r, &ref) {
+			return
+		}
+		if err := ref.check(s.cfg.DataDir != ""); err != nil {
+			s.writeInboxError(w, err)
+			return
+		}
+		req = ref.createInboxRequest
+	} else if !httpapi.DecodeBody(w, r, &req) {
 		return
 	}
 	in, err := s.createInbox(r.Context(), req)
 	if err != nil {
-		var ie *inboxError
-		if errors.As(err, &ie) {
-			httpapi.WriteError(w, ie.status, "%s", ie.msg)
-			return
-		}
-		s.log.Error("creating an inbox failed", "error", err)
-		httpapi.WriteError(w, http.StatusInternalServerError, "creating the inbox failed")
+		s.writeInboxError(w, err)
 		return
 	}
-	httpapi.WriteJSON(w, http.StatusCreated, s.inboxResponse(in))
+	resp := s.inboxResponse(in)
+	if s.cfg.Compat == CompatReference {
+		httpapi.WriteJSON(w, http.StatusCreated, struct {
+			model.Inbox
+			Persistent bool `json:"persistent"`
+		}{resp, s.cfg.DataDir != ""})
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, resp)
 }
 
-func (s *Server) inboxResponse(in *liveInbox) model.Inbox {
+// writeInboxError answers a create-inbox failure.
+func (s *Server) writeInboxError(w http.ResponseWriter, err error) {
+	var ie *inboxError
+	if errors.As(err, &ie) {
+		httpapi.WriteError(w, ie.status, "%s", ie.msg)
+		return
+	}
+	s.log.Error("creating an inbox failed", "error", err)
+	httpapi.WriteError(w, http.StatusInternalServerError, "creating the inbox failed")
+}
+
+// inboxResponse renders an inbox as created (a snapshot: the registry may
+// renew a live inbox's expiry meanwhile, see registry.renew).
+func (s *Server) inboxResponse(in store.Inbox) model.Inbox {
 	resp := model.Inbox{
 		EmailAddress: in.Address,
 		ExpiresAt:    in.ExpiresAt.UTC(),
@@ -79,19 +141,20 @@ func (s *Server) inboxResponse(in *liveInbox) model.Inbox {
 }
 
 // createInbox validates a request under the encryption policy and TTL and
-// address rules, then registers and stores the inbox.
-func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (*liveInbox, error) {
+// address rules, then registers and stores the inbox; it returns the inbox
+// as stored.
+func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (store.Inbox, error) {
 	ttl := s.cfg.DefaultTTL
 	if req.TTL != nil {
 		minSeconds, maxSeconds := int64(MinTTL/time.Second), int64(s.cfg.MaxTTL/time.Second)
 		if *req.TTL < minSeconds || *req.TTL > maxSeconds {
-			return nil, badRequest("ttl must be between %d and %d seconds, got %d", minSeconds, maxSeconds, *req.TTL)
+			return store.Inbox{}, badRequest("ttl must be between %d and %d seconds, got %d", minSeconds, maxSeconds, *req.TTL)
 		}
 		ttl = time.Duration(*req.TTL) * time.Second
 	}
 	encrypted, err := s.resolveEncryption(req.Encryption)
 	if err != nil {
-		return nil, err
+		return store.Inbox{}, err
 	}
 	now := s.cfg.Now().UTC().Truncate(time.Millisecond)
 	stored := store.Inbox{
@@ -102,21 +165,21 @@ func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (*live
 	}
 	if encrypted {
 		if req.ClientKemPk == nil || *req.ClientKemPk == "" {
-			return nil, badRequest("clientKemPk is required for an encrypted inbox (base64url ML-KEM-768 public key, %d bytes)", crypto.KEMPublicKeySize)
+			return store.Inbox{}, badRequest("clientKemPk is required for an encrypted inbox (base64url ML-KEM-768 public key, %d bytes)", crypto.KEMPublicKeySize)
 		}
 		pub, err := crypto.DecodeBase64URL(*req.ClientKemPk)
 		if err != nil {
-			return nil, badRequest("clientKemPk is not valid unpadded base64url: %v", err)
+			return store.Inbox{}, badRequest("clientKemPk is not valid unpadded base64url: %v", err)
 		}
 		if len(pub) != crypto.KEMPublicKeySize {
-			return nil, badRequest("clientKemPk decodes to %d bytes, want %d", len(pub), crypto.KEMPublicKeySize)
+			return store.Inbox{}, badRequest("clientKemPk decodes to %d bytes, want %d", len(pub), crypto.KEMPublicKeySize)
 		}
 		stored.ClientKemPk = pub
 		stored.Hash = crypto.InboxHash(pub)
 	}
 	address, random, err := s.resolveAddress(req.EmailAddress)
 	if err != nil {
-		return nil, err
+		return store.Inbox{}, err
 	}
 	for attempt := 0; ; attempt++ {
 		stored.Address = address
@@ -125,22 +188,22 @@ func (s *Server) createInbox(ctx context.Context, req createInboxRequest) (*live
 		}
 		in, err := s.newLiveInbox(stored)
 		if err != nil {
-			return nil, badRequest("clientKemPk is not a valid ML-KEM-768 public key: %v", err)
+			return store.Inbox{}, badRequest("clientKemPk is not a valid ML-KEM-768 public key: %v", err)
 		}
 		switch err := s.reg.add(in); {
 		case err == nil:
 			if err := s.store.PutInbox(ctx, stored); err != nil {
 				s.reg.remove(in.Hash)
 				if errors.Is(err, store.ErrConflict) {
-					return nil, &inboxError{status: http.StatusConflict, msg: fmt.Sprintf("inbox %s or its clientKemPk already exists", address)}
+					return store.Inbox{}, &inboxError{status: http.StatusConflict, msg: fmt.Sprintf("inbox %s or its clientKemPk already exists", address)}
 				}
-				return nil, err
+				return store.Inbox{}, err
 			}
-			return in, nil
+			return stored, nil
 		case errors.Is(err, errKeyTaken):
-			return nil, &inboxError{status: http.StatusConflict, msg: "an inbox with this clientKemPk already exists"}
+			return store.Inbox{}, &inboxError{status: http.StatusConflict, msg: "an inbox with this clientKemPk already exists"}
 		case !random || attempt >= 10:
-			return nil, &inboxError{status: http.StatusConflict, msg: fmt.Sprintf("inbox %s already exists", address)}
+			return store.Inbox{}, &inboxError{status: http.StatusConflict, msg: fmt.Sprintf("inbox %s already exists", address)}
 		}
 		address = randomLocalPart() + address[strings.LastIndexByte(address, '@'):]
 	}

@@ -102,7 +102,8 @@ func (s *Server) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 		remoteIP: net.IPv4(127, 0, 0, 1),
 		helo:     "localhost",
 		mailFrom: from,
-		inboxes:  []*liveInbox{in},
+		protocol: protocolHTTP,
+		targets:  []target{{inbox: in, rcpts: []string{to}}},
 		chosen:   &auth,
 	})
 	if err != nil {

@@ -45,11 +45,22 @@ func authResolver(t *testing.T) (emailauth.StaticResolver, ed25519.PrivateKey) {
 }
 
 func signMessage(t *testing.T, key ed25519.PrivateKey, selector string, msg []byte) []byte {
-	var signed bytes.Buffer
-	err := dkim.Sign(&signed, bytes.NewReader(msg), &dkim.SignOptions{
+	return signWith(t, &dkim.SignOptions{
 		Domain: "example.org", Selector: selector, Signer: key,
 		HeaderKeys: []string{"From", "To", "Subject", "Date", "Message-ID"},
-	})
+	}, msg)
+}
+
+// signMessageHeaders signs msg with selector "mail", covering headers (a
+// name given more often than the message has it oversigns it).
+func signMessageHeaders(t *testing.T, key ed25519.PrivateKey, msg []byte, headers ...string) []byte {
+	return signWith(t, &dkim.SignOptions{Domain: "example.org", Selector: "mail", Signer: key, HeaderKeys: headers}, msg)
+}
+
+func signWith(t *testing.T, opts *dkim.SignOptions, msg []byte) []byte {
+	t.Helper()
+	var signed bytes.Buffer
+	err := dkim.Sign(&signed, bytes.NewReader(msg), opts)
 	if err != nil {
 		t.Fatalf("dkim sign: %v", err)
 	}

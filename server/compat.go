@@ -12,6 +12,10 @@ import (
 // (the open-source gateway) differ. Clients written against either can then
 // run unchanged against `sandview serve`.
 //
+// Both profiles serve the raw payload of an encrypted email as base64 text
+// of the message, report reverseDns with `verified` beside `result`, and
+// send every multi-line SMTP reply in one write.
+//
 // Both profiles refuse a request body with a property the interface does
 // not name, at any depth, with 400 naming the property (as the deployment
 // does), and both answer POST /api/test/emails with 201, taking the auth
@@ -24,7 +28,15 @@ const (
 	// default (the zero value means it too).
 	CompatContract Compat = "contract"
 	// CompatReference answers like the reference deployment wherever an
-	// official client SDK or a test written with one could depend on it.
+	// official client SDK or a test written with one could depend on it:
+	//   - the encryption context defaults to ReferenceEncryptionContext,
+	//     which the SDKs hard-code (contract: crypto.DefaultContext);
+	//   - decoded metadata `to` is one string, the envelope recipient
+	//     (contract: an array of the To header's recipients);
+	//   - POST /api/inboxes also takes `persistence` ("ephemeral" always;
+	//     "persistent" with a data directory) and `spamAnalysis` (false:
+	//     the server does no spam analysis), and answers with `persistent`
+	//     (contract: both properties refused as unknown).
 	// Webhooks (see webhook.Config.ReferenceWire):
 	//   - test and rotate-secret answer 201 (contract: 200);
 	//   - a filter regex or template that does not compile answers 400
@@ -42,6 +54,11 @@ const (
 	//     the msg_ prefix.
 	CompatReference Compat = "reference"
 )
+
+// ReferenceEncryptionContext is the reference deployment's encryption
+// context, hard-coded in the official SDKs for the HKDF info and the
+// signature transcript.
+const ReferenceEncryptionContext = "vaultsandbox:email:v1"
 
 // ParseCompat reads a profile name (as given to `sandview serve --compat`
 // or SVC_COMPAT); "" is CompatContract.

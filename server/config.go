@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
@@ -50,7 +51,8 @@ type Config struct {
 	Domains []string
 	// EncryptionPolicy is always, enabled (default), disabled or never.
 	EncryptionPolicy string
-	// EncryptionContext is the payload context string (crypto.DefaultContext).
+	// EncryptionContext is the payload context string (crypto.DefaultContext;
+	// ReferenceEncryptionContext with CompatReference).
 	EncryptionContext string
 	// DataDir persists everything (bbolt store and signing key) when set;
 	// "" keeps everything in memory.
@@ -64,6 +66,16 @@ type Config struct {
 	// Compat is the wire profile (CompatContract, the default, or
 	// CompatReference); see Compat.
 	Compat Compat
+	// CatchAll, when set, is the address of the catch-all inbox: SMTP
+	// mail for any recipient, in any domain, that matches no inbox is
+	// stored there instead of being refused. It must be in a served
+	// domain; the server creates it (plain, MaxTTL) when it does not exist
+	// and keeps it alive while it runs (see Server.SetCatchAll).
+	CatchAll string
+	// Hostname is the name the server gives itself in the SMTP greeting
+	// and in the Received header of every stored message (default: the
+	// machine's host name).
+	Hostname string
 	// DefaultTTL and MaxTTL bound inbox lifetimes (1h, 168h); the minimum
 	// is always MinTTL.
 	DefaultTTL, MaxTTL time.Duration
@@ -136,6 +148,14 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.EncryptionContext == "" {
 		cfg.EncryptionContext = crypto.DefaultContext
+		if cfg.Compat == CompatReference {
+			cfg.EncryptionContext = ReferenceEncryptionContext
+		}
+	}
+	cfg.Hostname = traceToken(cfg.Hostname, "")
+	if cfg.Hostname == "" {
+		name, _ := os.Hostname()
+		cfg.Hostname = traceToken(name, "sandview")
 	}
 	if cfg.DefaultTTL == 0 {
 		cfg.DefaultTTL = DefaultTTL

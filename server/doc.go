@@ -43,13 +43,24 @@
 //     nanoseconds (kept increasing), then 8 random hex digits.
 //   - Sealed payloads use the aad "<prefix>:metadata", ":parsed" and ":raw",
 //     where prefix is the context up to its first colon ("service"); the raw
-//     payload's plaintext is the RFC 5322 message itself.
-//   - Email metadata JSON carries id, from, to, subject and receivedAt.
+//     payload's plaintext is base64 text of the RFC 5322 message, as on the
+//     reference deployment (emails stored by earlier versions keep the
+//     message itself; the client reads both).
+//   - Email metadata JSON carries id, from, to, subject and receivedAt;
+//     `to` lists the To header's recipients, or the envelope recipients
+//     when the header names none (see Compat for the reference profile's).
+//   - Every stored message gets a Received trace header on top (see
+//     receivedValue), in the raw source and the parsed headers alike; the
+//     authentication checks read the message as it arrived.
+//   - Config.CatchAll (or SetCatchAll) names an inbox that takes SMTP mail
+//     for any address, in any domain, that no inbox matches.
 //   - SMTP: at most 100 recipients, 2000-byte lines (500 beyond), a header
 //     section of at most 1 MiB and 2000 fields (552 beyond), MaxMessageBytes
-//     (552). An unknown or expired inbox, or a domain not served, is 550
-//     with the reason. A message to several inboxes is stored once per
-//     inbox; 250 is answered once every copy is committed.
+//     (552). Without a catch-all, an unknown or expired inbox, or a domain
+//     not served, is 550 with the reason. A message to several inboxes is
+//     stored once per inbox (the catch-all's once for all the recipients it
+//     takes); 250 is answered once every copy is committed. Each reply
+//     leaves in one write, multi-line ones (EHLO) included.
 //   - Authentication checks run after parsing, within Config.AuthBudget,
 //     and the 250 waits for them, so that a mail is retrievable, checked,
 //     once SMTP accepts it. The DNS cache makes the checks nearly free for

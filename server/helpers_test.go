@@ -343,3 +343,14 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// withoutTrace checks that a stored message starts with the server's
+// Received trace header and returns the message after it.
+func withoutTrace(t testing.TB, raw []byte) []byte {
+	t.Helper()
+	line, rest, ok := bytes.Cut(raw, []byte("\r\n"))
+	if !ok || !bytes.HasPrefix(line, []byte("Received: from ")) {
+		t.Fatalf("stored message does not start with a Received header: %.200q", raw)
+	}
+	return rest
+}

@@ -20,9 +20,19 @@ type delivery struct {
 	remoteIP net.IP
 	helo     string
 	mailFrom string
-	inboxes  []*liveInbox
+	// protocol names how the message came, for the Received header.
+	protocol string
+	targets  []target
 	// chosen replaces the authentication checks (test emails).
 	chosen *model.AuthResults
+}
+
+// target is one inbox of a delivery with the envelope recipients it gets
+// the message for: its own address, or, for the catch-all inbox, the
+// recipients no inbox matched.
+type target struct {
+	inbox *liveInbox
+	rcpts []string
 }
 
 // emailRef names a stored email of a live inbox.
@@ -31,9 +41,11 @@ type emailRef struct {
 	id    string
 }
 
-// deliver parses, checks, seals and stores a message once per inbox, then
-// announces it. It returns when the emails are committed (durably with a
-// data directory). Inboxes deleted meanwhile are skipped.
+// deliver parses, checks, seals and stores a message once per target
+// inbox, then announces it. The checks read the message as received; each
+// stored copy gets its Received trace header on top (see traced). It
+// returns when the emails are committed (durably with a data directory).
+// Inboxes deleted meanwhile are skipped.
 func (s *Server) deliver(ctx context.Context, d delivery) (out []emailRef, err error) {
 	s.signer.ingestStarted()
 	defer func() {
@@ -54,8 +66,8 @@ func (s *Server) deliver(ctx context.Context, d delivery) (out []emailRef, err e
 	if d.chosen != nil {
 		auth = *d.chosen
 	} else {
-		for _, in := range d.inboxes {
-			if in.EmailAuth {
+		for _, tg := range d.targets {
+			if tg.inbox.EmailAuth {
 				auth = s.checkAuth(ctx, d, msg)
 				break
 			}
@@ -64,29 +76,32 @@ func (s *Server) deliver(ctx context.Context, d delivery) (out []emailRef, err e
 	skipped := emailauth.Skipped(ip)
 	receivedAt := s.cfg.Now().UTC()
 
-	var parsedChecked, parsedSkipped []byte
-	entries := make([]*liveEmail, 0, len(d.inboxes))
-	emails := make([]*store.Email, 0, len(d.inboxes))
-	events := make([]Event, 0, 2*len(d.inboxes))
-	for _, in := range d.inboxes {
-		inboxAuth, parsed := auth, &parsedChecked
+	entries := make([]*liveEmail, 0, len(d.targets))
+	emails := make([]*store.Email, 0, len(d.targets))
+	events := make([]Event, 0, 2*len(d.targets))
+	for _, tg := range d.targets {
+		in := tg.inbox
+		inboxAuth := auth
 		if !in.EmailAuth {
-			inboxAuth, parsed = skipped, &parsedSkipped
-		}
-		if *parsed == nil {
-			var err error
-			if *parsed, err = parsedJSON(msg, inboxAuth); err != nil {
-				return nil, err
-			}
+			inboxAuth = skipped
 		}
 		id := s.ids.next()
-		email, stream, err := s.buildEmail(in, id, msg, receivedAt, *parsed, d.raw)
+		raw, copyMsg := traced(d.raw, msg, receivedValue(d.helo, d.remoteIP, s.cfg.Hostname, d.protocol, id, tg.rcpts, receivedAt))
+		parsed, err := parsedJSON(copyMsg, inboxAuth)
+		if err != nil {
+			return nil, err
+		}
+		meta, err := s.metadataJSON(id, copyMsg, tg.rcpts, formatTime(receivedAt))
+		if err != nil {
+			return nil, err
+		}
+		email, stream, err := s.buildEmail(in, id, receivedAt, meta, parsed, raw)
 		if err != nil {
 			return nil, err
 		}
 		emails = append(emails, email)
 		entries = append(entries, &liveEmail{id: id, inbox: in, size: email.Size()})
-		received := &ReceivedEmail{Message: msg, Auth: inboxAuth, ReceivedAt: receivedAt}
+		received := &ReceivedEmail{Message: copyMsg, Auth: inboxAuth, ReceivedAt: receivedAt}
 		events = append(events,
 			Event{Type: model.EventEmailReceived, At: receivedAt, Inbox: in.ref(), EmailID: id, Received: received, Stream: stream},
 			Event{Type: model.EventEmailStored, At: receivedAt, Inbox: in.ref(), EmailID: id})
@@ -129,23 +144,44 @@ func (s *Server) commitEmails(ctx context.Context, entries []*liveEmail, emails 
 	return out, nil
 }
 
-// metadataJSON is the decoded metadata of an email record.
-func metadataJSON(id string, msg *mailparse.Message, receivedAt string) ([]byte, error) {
-	to := msg.To
-	if to == nil {
+// metadataJSON is the decoded metadata of an email record: id, from, to,
+// subject and receivedAt. `to` is, as the contract says, an array: the To
+// header's recipients, or the envelope recipients rcpts when the header
+// names none (mail sent by Bcc). The reference profile gives `to` as one
+// string, the envelope recipient, as the official SDKs decode it.
+func (s *Server) metadataJSON(id string, msg *mailparse.Message, rcpts []string, receivedAt string) ([]byte, error) {
+	var to any
+	switch {
+	case s.cfg.Compat == CompatReference:
+		to = firstOf(rcpts, msg.To)
+	case len(msg.To) > 0:
+		to = msg.To
+	case len(rcpts) > 0:
+		to = rcpts
+	default:
 		to = []string{}
 	}
 	data, err := json.Marshal(struct {
-		ID         string   `json:"id"`
-		From       string   `json:"from"`
-		To         []string `json:"to"`
-		Subject    string   `json:"subject"`
-		ReceivedAt string   `json:"receivedAt"`
+		ID         string `json:"id"`
+		From       string `json:"from"`
+		To         any    `json:"to"`
+		Subject    string `json:"subject"`
+		ReceivedAt string `json:"receivedAt"`
 	}{id, msg.From, to, msg.Subject, receivedAt})
 	if err != nil {
 		return nil, fmt.Errorf("encode metadata: %w", err)
 	}
 	return data, nil
+}
+
+// firstOf is the first element of the first non-empty list, or "".
+func firstOf(lists ...[]string) string {
+	for _, l := range lists {
+		if len(l) > 0 {
+			return l[0]
+		}
+	}
+	return ""
 }
 
 // parsedJSON is the decoded parsed content of an email record.
@@ -177,13 +213,11 @@ func (s *Server) signsLater(in *liveInbox) bool {
 // buildEmail makes the stored form of an email for one inbox and its
 // event-stream JSON. For an encrypted inbox all three payloads are
 // encrypted in one envelope (the metadata keeps its ct_kem, the others
-// share it); the metadata is signed, and so are the parsed and raw payloads
-// with Config.SignAtIngest; otherwise the signer signs them later.
-func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, receivedAt time.Time, parsed, raw []byte) (*store.Email, []byte, error) {
-	meta, err := metadataJSON(id, msg, formatTime(receivedAt))
-	if err != nil {
-		return nil, nil, err
-	}
+// share it), the raw one as base64 text of the message (as the reference
+// deployment and the official SDKs have it); the metadata is signed, and
+// so are the parsed and raw payloads with Config.SignAtIngest; otherwise
+// the signer signs them later.
+func (s *Server) buildEmail(in *liveInbox, id string, receivedAt time.Time, meta, parsed, raw []byte) (*store.Email, []byte, error) {
 	email := &store.Email{ID: id, InboxHash: in.Hash, ReceivedAt: receivedAt}
 	if !in.Encrypted {
 		email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
@@ -203,7 +237,7 @@ func (s *Server) buildEmail(in *liveInbox, id string, msg *mailparse.Message, re
 	}{
 		{&email.Metadata, meta, s.aadPrefix + ":metadata", 0, true},
 		{&email.Parsed, parsed, s.aadPrefix + ":parsed", store.PartParsed, false},
-		{&email.Raw, raw, s.aadPrefix + ":raw", store.PartRaw, false},
+		{&email.Raw, base64.StdEncoding.AppendEncode(nil, raw), s.aadPrefix + ":raw", store.PartRaw, false},
 	}
 	for _, p := range parts {
 		seal := env.Seal

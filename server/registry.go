@@ -97,6 +97,19 @@ func (r *registry) byAddr(address string, now time.Time) (*liveInbox, bool) {
 	return in, true
 }
 
+// renew sets a registered inbox's expiry to now+ttl once less than half of
+// ttl is left, and returns the inbox as it is then to be stored; ok is
+// false when nothing changed (time left, or the inbox is gone).
+func (r *registry) renew(in *liveInbox, now time.Time, ttl time.Duration) (renewed store.Inbox, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.byHash[in.Hash] != in || in.ExpiresAt.Sub(now) >= ttl/2 {
+		return store.Inbox{}, false
+	}
+	in.ExpiresAt = now.Add(ttl)
+	return in.Inbox, true
+}
+
 // get returns the registered inbox with that hash.
 func (r *registry) get(hash string) (*liveInbox, bool) {
 	r.mu.Lock()

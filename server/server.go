@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-smtp"
@@ -41,6 +42,8 @@ type Server struct {
 	ids            *idGenerator
 	webhooks       *webhook.Engine
 	signer         *signer
+
+	catchAll atomic.Pointer[string] // the catch-all inbox's address (see SetCatchAll)
 
 	checker         *emailauth.Checker
 	loopbackChecker *emailauth.Checker   // nil when AuthBudget or Resolver is set
@@ -83,6 +86,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.openState(ctx); err != nil {
 		return nil, err
 	}
+	if err := s.SetCatchAll(ctx, cfg.CatchAll); err != nil {
+		_ = s.store.Close()
+		return nil, err
+	}
 	if err := s.setupChecks(); err != nil {
 		_ = s.store.Close()
 		return nil, err
@@ -118,6 +125,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	s.smtpServer = s.newSMTPServer()
 	s.signer.run(s.baseCtx, &s.loops)
 	s.watchDNS()
+	s.watchCatchAll()
 	s.loops.Add(3)
 	go func() {
 		defer s.loops.Done()
@@ -127,7 +135,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}()
 	go func() {
 		defer s.loops.Done()
-		if err := s.smtpServer.Serve(s.smtpListener); err != nil && !errors.Is(err, net.ErrClosed) {
+		if err := s.serveSMTP(s.smtpListener); err != nil && !errors.Is(err, net.ErrClosed) {
 			s.log.Error("SMTP server stopped", "error", err)
 		}
 	}()

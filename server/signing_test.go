@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"sandview/client"
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
@@ -217,6 +219,28 @@ func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+
+	// sandview's client reads the raw message of both forms: the message
+	// itself (earlier versions) and base64 text of it (now).
+	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "now"))
+	c, err := client.New(srv.URL(), srv.APIKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	yes := true
+	inbox, err := c.ImportInboxData(ctx, model.ExportedInbox{Version: model.ExportVersion, EmailAddress: in.EmailAddress,
+		ExpiresAt: in.ExpiresAt.Format(time.RFC3339), InboxHash: in.InboxHash, Encrypted: true, EmailAuth: &yes,
+		ServerSigPk: srv.ServerSigPk(), SecretKey: crypto.EncodeBase64URL(in.keys.SecretKey), ExportedAt: time.Now().Format(time.RFC3339)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range a.emails(in.EmailAddress, false) {
+		raw, err := inbox.Raw(ctx, rec.ID)
+		if err != nil || !bytes.HasSuffix(raw, []byte("\r\n\r\nkept\r\n")) && !bytes.HasSuffix(raw, []byte("Hello now\r\n")) {
+			t.Fatalf("client raw of %s: %q, %v; want the message", rec.ID, raw, err)
+		}
+	}
 	if err := srv.WaitForSignatures(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,10 @@ type Config struct {
 	// and the empty-inbox hint name the selected inbox and it.
 	SMTPAddr string
 	// SMTPHint is a fixed hint shown when SMTPAddr is not set.
-	SMTPHint  string
+	SMTPHint string
+	// CatchAll is the inbox that takes mail to any address (sandview
+	// --local): its hint says so.
+	CatchAll  string
 	DarkTheme *bool // nil = detect from the terminal background
 	NoColor   bool  // NO_COLOR
 	// Startup is work to run once the UI is up (the --local demo mail);
@@ -46,6 +49,7 @@ type options struct {
 	serverLabel string
 	smtpAddr    string
 	smtpHint    string
+	catchAll    string
 	dark        *bool
 	noColor     bool
 	hyperlinks  bool // OSC 8 hyperlinks in HTML mail
@@ -63,7 +67,7 @@ type options struct {
 
 func (cfg Config) options(ctx context.Context) options {
 	o := options{
-		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpAddr: cfg.SMTPAddr, smtpHint: cfg.SMTPHint, dark: cfg.DarkTheme,
+		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpAddr: cfg.SMTPAddr, smtpHint: cfg.SMTPHint, catchAll: cfg.CatchAll, dark: cfg.DarkTheme,
 		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run,
 		hyperlinks: hyperlinksSupported(os.Getenv, tmuxClientFeatures),
 	}

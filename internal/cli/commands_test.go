@@ -117,7 +117,10 @@ func TestCLIErrorsSayWhatToDo(t *testing.T) {
 	}{
 		{"no server configured", []string{"--home", t.TempDir(), "inbox", "list"}, exitFailure, "no server configured"},
 		{"unreachable server", []string{"--home", h.home, "--url", deadURL, "--api-key", "k", "inbox", "create"}, exitFailure, "cannot reach"},
-		{"wrong API key", []string{"--home", h.home, "--url", h.srv.URL(), "--api-key", "wrong", "inbox", "create"}, exitFailure, "API key"},
+		{"wrong API key", []string{"--home", h.home, "--url", h.srv.URL(), "--api-key", "wrong", "inbox", "create"}, exitKeyRefused, "the server refused the API key (401): pass the right one with --api-key"},
+		{"wrong API key, nothing else asked", []string{"--home", t.TempDir(), "--url", h.srv.URL(), "--api-key", "wrong", "email", "list"}, exitKeyRefused, "refused the API key"},
+		{"no local server", []string{"--home", t.TempDir(), "email", "list", "--local"}, exitUsage, "no local sandview server is running"},
+		{"--local with --url", []string{"--home", h.home, "--url", h.srv.URL(), "email", "list", "--local"}, exitUsage, "leave out --url"},
 		{"unknown inbox", []string{"--home", h.home, "--url", h.srv.URL(), "--api-key", servertest.APIKey, "email", "list", "--inbox", "nobody@sandbox.test"}, exitFailure, "not in the keystore"},
 		{"bad ttl", []string{"--home", h.home, "--url", h.srv.URL(), "--api-key", servertest.APIKey, "inbox", "create", "--ttl", "soon"}, exitUsage, "--ttl"},
 		{"unknown flag", []string{"inbox", "list", "--bogus"}, exitUsage, "bogus"},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,11 +15,12 @@ import (
 )
 
 func newEmailCommand(g *globalOptions) *cobra.Command {
-	cmd := &cobra.Command{Use: "email", Short: "List, show, fetch raw and delete emails"}
+	cmd := &cobra.Command{Use: "email", Short: "List, show, fetch raw, take apart, open and delete emails"}
 	var inbox string
 	cmd.PersistentFlags().StringVar(&inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
 	cmd.AddCommand(newEmailListCommand(g, &inbox), newEmailShowCommand(g, &inbox),
-		newEmailRawCommand(g, &inbox), newEmailDeleteCommand(g, &inbox))
+		newEmailRawCommand(g, &inbox), newEmailDeleteCommand(g, &inbox),
+		newEmailAttachmentsCommand(g, &inbox), newEmailLinksCommand(g, &inbox), newEmailOpenCommand(g, &inbox))
 	return cmd
 }
 
@@ -67,7 +67,7 @@ func emailViewOf(e model.Email) emailView {
 // withInbox connects and picks the inbox for an email command.
 func withInbox(cmd *cobra.Command, g *globalOptions, address string, fn func(*client.Inbox) error) error {
 	return withSession(cmd, g, func(s *session) error {
-		in, err := s.inbox(address)
+		in, err := s.inbox(cmd.Context(), address)
 		if err != nil {
 			return err
 		}
@@ -128,39 +128,37 @@ func listEmails(ctx context.Context, in *client.Inbox, list *emailList) error {
 type emailList struct {
 	w     io.Writer
 	json  *jsonArray
-	table *tabwriter.Writer
-	rows  int
+	table table
 }
 
 func newEmailList(w io.Writer, asJSON bool) *emailList {
 	if asJSON {
 		return &emailList{w: w, json: &jsonArray{w: w}}
 	}
-	return &emailList{w: w, table: tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)}
+	return &emailList{w: w}
 }
 
 func (l *emailList) add(e model.Email) error {
 	if l.json != nil {
 		return l.json.add(emailViewOf(e))
 	}
-	if l.rows == 0 {
-		fmt.Fprintln(l.table, "ID\tRECEIVED\tFROM\tSUBJECT\tAUTH")
+	if len(l.table.rows) == 0 {
+		l.table.add("ID", "RECEIVED", "FROM", "TO", "SUBJECT", "AUTH")
 	}
-	l.rows++
-	_, err := fmt.Fprintf(l.table, "%s\t%s\t%s\t%s\t%s\n", model.SanitizeLine(e.ID), e.ReceivedAt.Local().Format("15:04:05"),
-		truncate(model.SanitizeLine(e.From), 32), truncate(model.SanitizeLine(e.Subject), 48), authBadge(e))
-	return err
+	l.table.add(e.ID, e.ReceivedAt.Local().Format("15:04:05"), truncate(model.SanitizeLine(e.From), 32),
+		truncate(model.SanitizeLine(strings.Join(e.To, ", ")), 32), truncate(model.SanitizeLine(e.Subject), 48), authBadge(e))
+	return nil
 }
 
 func (l *emailList) close() error {
 	switch {
 	case l.json != nil:
 		return l.json.close()
-	case l.rows == 0:
+	case len(l.table.rows) == 0:
 		_, err := fmt.Fprintln(l.w, "no emails yet")
 		return err
 	}
-	return l.table.Flush()
+	return l.table.write(l.w)
 }
 
 // authBadge is a one-word summary of an email's authentication.
@@ -168,24 +166,7 @@ func authBadge(e model.Email) string {
 	if e.Problem != "" {
 		return "UNREADABLE: " + e.Problem
 	}
-	v := e.AuthResults.Validate()
-	switch {
-	case v.Passed:
-		return "pass"
-	case len(v.Failures) > 0:
-		return "fail"
-	case len(v.Skipped) > 0:
-		return "skipped"
-	}
-	return "none"
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return authVerdict(e.AuthResults)
 }
 
 func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
@@ -227,18 +208,7 @@ func printEmail(w io.Writer, e model.Email) {
 	for _, a := range e.Attachments {
 		line("Attached", fmt.Sprintf("%s (%s, %d bytes)", a.Filename, a.ContentType, a.Size))
 	}
-	v := e.AuthResults.Validate()
-	auth := "passed"
-	if !v.Passed {
-		auth = "not passed"
-		if len(v.Failures) > 0 {
-			auth += ": " + strings.Join(v.Failures, "; ")
-		}
-	}
-	if len(v.Skipped) > 0 {
-		auth += " (skipped: " + strings.Join(v.Skipped, ", ") + ")"
-	}
-	line("Auth", auth)
+	line("Auth", authSummary(e.AuthResults))
 	body := e.Text
 	if body == "" && e.HTML != "" {
 		body = "(HTML only; use --json to see it)"

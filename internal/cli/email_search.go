@@ -42,7 +42,7 @@ func runSearch(ctx context.Context, s *session, address, query string, list *ema
 		}
 		inboxes = s.client.Inboxes()
 	} else {
-		in, err := s.inbox(address)
+		in, err := s.inbox(ctx, address)
 		if err != nil {
 			return err
 		}

@@ -18,6 +18,9 @@ type globalOptions struct {
 	url    string
 	apiKey string
 	home   string
+	// local: the root command starts the local server; the others use
+	// the running one (see localServer).
+	local bool
 }
 
 func (g *globalOptions) register(root *cobra.Command) {
@@ -25,6 +28,7 @@ func (g *globalOptions) register(root *cobra.Command) {
 	f.StringVar(&g.url, "url", "", "service base URL (env SERVICE_URL, or the config file)")
 	f.StringVar(&g.apiKey, "api-key", "", "service API key (env SERVICE_API_KEY, or the config file)")
 	f.StringVar(&g.home, "home", "", "state directory (env SANDVIEW_HOME, default $XDG_CONFIG_HOME/sandview)")
+	f.BoolVar(&g.local, "local", false, "sandview: start the embedded sandbox server on loopback and watch it; other commands: use the server of the running `sandview --local`")
 }
 
 // stateHome is the directory holding the config file, the keystore and the
@@ -40,9 +44,16 @@ func (g *globalOptions) stateHome() (string, error) {
 	return home, nil
 }
 
-// target resolves the server URL and API key: flags, then environment, then
-// the config file.
-func (g *globalOptions) target() (url, apiKey string, err error) {
+// target resolves the server URL and API key: with --local the running
+// local server's, else flags, then environment, then the config file.
+func (g *globalOptions) target(ctx context.Context) (url, apiKey string, err error) {
+	if g.local {
+		if g.url != "" || g.apiKey != "" {
+			return "", "", usageError{"--local reaches the running local server with its own URL and key: leave out --url and --api-key"}
+		}
+		st, err := g.localServer(ctx)
+		return st.URL, st.APIKey, err
+	}
 	url, apiKey = firstNonEmpty(g.url, os.Getenv("SERVICE_URL")), firstNonEmpty(g.apiKey, os.Getenv("SERVICE_API_KEY"))
 	if url != "" && apiKey != "" {
 		return url, apiKey, nil
@@ -71,7 +82,7 @@ type session struct {
 // connect builds a client for the configured server and loads the keystore's
 // inboxes into it.
 func (g *globalOptions) connect(ctx context.Context) (*session, error) {
-	url, apiKey, err := g.target()
+	url, apiKey, err := g.target(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -115,12 +126,14 @@ func openSession(ctx context.Context, g *globalOptions, url, apiKey string, opts
 }
 
 // inbox picks the inbox a command acts on: the named one, or the only one.
-func (s *session) inbox(address string) (*client.Inbox, error) {
+// When there is none to pick, a refused API key is reported first: it is
+// the problem to fix.
+func (s *session) inbox(ctx context.Context, address string) (*client.Inbox, error) {
 	if address != "" {
 		if in, ok := s.client.Inbox(address); ok {
 			return in, nil
 		}
-		return nil, fmt.Errorf("inbox %s is not in the keystore: create it with `sandview inbox create` or import it with `sandview inbox import FILE`", address)
+		return nil, s.keyProblemOr(ctx, fmt.Errorf("inbox %s is not in the keystore: create it with `sandview inbox create` or import it with `sandview inbox import FILE`", address))
 	}
 	inboxes := s.client.Inboxes()
 	switch len(inboxes) {
@@ -128,9 +141,9 @@ func (s *session) inbox(address string) (*client.Inbox, error) {
 		return inboxes[0], nil
 	case 0:
 		if s.loadErr != nil {
-			return nil, fmt.Errorf("no usable inbox in the keystore (%v)", s.loadErr)
+			return nil, s.keyProblemOr(ctx, fmt.Errorf("no usable inbox in the keystore (%v)", s.loadErr))
 		}
-		return nil, errors.New("no inbox in the keystore: create one with `sandview inbox create`")
+		return nil, s.keyProblemOr(ctx, errors.New("no inbox in the keystore: create one with `sandview inbox create`"))
 	}
 	names := make([]string, len(inboxes))
 	for i, in := range inboxes {
@@ -140,6 +153,26 @@ func (s *session) inbox(address string) (*client.Inbox, error) {
 }
 
 func (s *session) close() { _ = s.client.Close() }
+
+// checkKey asks the server whether it takes the API key: errKeyRefused
+// when it does not.
+func (s *session) checkKey(ctx context.Context) error {
+	ok, err := s.client.CheckKey(ctx)
+	if err == nil && !ok {
+		return errKeyRefused
+	}
+	return err
+}
+
+// keyProblemOr returns errKeyRefused when the server refuses the API key,
+// else err: for commands that would otherwise end without asking the
+// server anything.
+func (s *session) keyProblemOr(ctx context.Context, err error) error {
+	if errors.Is(s.checkKey(ctx), errKeyRefused) {
+		return errKeyRefused
+	}
+	return err
+}
 
 // withSession connects for one command and closes the session after fn.
 func withSession(cmd *cobra.Command, g *globalOptions, fn func(*session) error) error {

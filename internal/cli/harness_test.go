@@ -4,13 +4,16 @@ package cli
 // directory, run against the embedded server with its own state directory.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,6 +69,14 @@ type cli struct {
 	srv  *server.Server
 	home string
 	ctx  context.Context
+	env  []string // added to every run's environment
+}
+
+// withEnv is c with more environment variables for its runs.
+func (c *cli) withEnv(env ...string) *cli {
+	copied := *c
+	copied.env = append(append([]string{}, c.env...), env...)
+	return &copied
 }
 
 func newCLI(t *testing.T, opts ...func(*server.Config)) *cli {
@@ -86,12 +97,58 @@ func (c *cli) startRaw(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer)
 	c.t.Helper()
 	cmd := exec.CommandContext(c.ctx, builtBinary, args...)
 	cmd.Env = append(os.Environ(), "SERVICE_URL=", "SERVICE_API_KEY=", "SMTP_HOST=", "SMTP_PORT=", "SANDVIEW_HOME="+c.home)
+	cmd.Env = append(cmd.Env, c.env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		c.t.Fatal(err)
 	}
 	return cmd, &stdout, &stderr
+}
+
+// startWaiting starts `sandview wait` (with the server flags) and returns
+// once it says it is waiting: mail sent from then on is new to it. Call
+// the returned function for the outcome.
+func (c *cli) startWaiting(args ...string) (finish func() cliRun) {
+	c.t.Helper()
+	args = append([]string{"--home", c.home, "--url", c.srv.URL(), "--api-key", servertest.APIKey}, args...)
+	cmd := exec.CommandContext(c.ctx, builtBinary, args...)
+	cmd.Env = append(os.Environ(), "SERVICE_URL=", "SERVICE_API_KEY=", "SANDVIEW_HOME="+c.home)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	r, w, err := os.Pipe()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	cmd.Stderr = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		r.Close()
+		c.t.Fatal(err)
+	}
+	lines := bufio.NewReader(r)
+	for {
+		line, err := lines.ReadString('\n')
+		stderr.WriteString(line)
+		if strings.Contains(line, "waiting up to") {
+			break
+		}
+		if err != nil {
+			c.t.Fatalf("sandview %v ended before it waited: %s", args, stderr.String())
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer r.Close()
+		_, _ = io.Copy(&stderr, lines) // until the process exits
+	}()
+	return func() cliRun {
+		c.t.Helper()
+		<-done
+		return c.finish(cmd, &stdout, &stderr)
+	}
 }
 
 func (c *cli) finish(cmd *exec.Cmd, stdout, stderr *bytes.Buffer) cliRun {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -164,16 +164,16 @@ func printInboxes(w io.Writer, asJSON, single bool, inboxes ...model.Inbox) erro
 		fmt.Fprintln(w, "no inboxes in the keystore; create one with `sandview inbox create`")
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ADDRESS\tEXPIRES\tENCRYPTED\tAUTH\tSTATE")
+	tab := &table{}
+	tab.add("ADDRESS", "EXPIRES", "ENCRYPTED", "AUTH", "STATE")
 	for _, v := range views {
 		state := "active"
 		if v.Expired {
 			state = "expired"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%t\t%t\t%s\n", model.SanitizeLine(v.EmailAddress), v.ExpiresAt.Local().Format("2006-01-02 15:04"), v.Encrypted, v.EmailAuth, state)
+		tab.add(v.EmailAddress, v.ExpiresAt.Local().Format("2006-01-02 15:04"), strconv.FormatBool(v.Encrypted), strconv.FormatBool(v.EmailAuth), state)
 	}
-	return tw.Flush()
+	return tab.write(w)
 }
 
 func newInboxDeleteCommand(g *globalOptions) *cobra.Command {
@@ -235,7 +235,7 @@ func newInboxExportCommand(g *globalOptions) *cobra.Command {
 				return err
 			}
 			defer s.close()
-			in, err := s.inbox(args[0])
+			in, err := s.inbox(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}

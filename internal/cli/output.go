@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
@@ -136,4 +137,48 @@ func firstNonEmpty(values ...string) string {
 		}
 	}
 	return ""
+}
+
+// table lays rows out in columns as wide as the terminal draws their text
+// (model.TextWidth: a CJK character or an emoji takes two cells, which
+// text/tabwriter, counting runes, gets wrong), two spaces apart. Cells are
+// sanitized on the way in; the last column is not padded.
+type table struct {
+	rows   [][]string
+	widths []int
+}
+
+// add appends a row.
+func (t *table) add(cells ...string) {
+	for i, c := range cells {
+		c = model.SanitizeLine(c)
+		cells[i] = c
+		if i == len(t.widths) {
+			t.widths = append(t.widths, 0)
+		}
+		t.widths[i] = max(t.widths[i], model.TextWidth(c))
+	}
+	t.rows = append(t.rows, cells)
+}
+
+// write writes the rows.
+func (t *table) write(w io.Writer) error {
+	var b strings.Builder
+	for _, row := range t.rows {
+		for i, c := range row {
+			b.WriteString(c)
+			if i < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", t.widths[i]-model.TextWidth(c)+2))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// truncate shortens sanitized text to at most width cells, ending it with
+// "…" when cut.
+func truncate(s string, width int) string {
+	return ansi.Truncate(s, width, "…")
 }

@@ -17,13 +17,25 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit codes of the CLI.
+// Exit codes of the CLI (listed in the root command's help).
 const (
 	exitOK      = 0
 	exitFailure = 1
+	// exitUsage: a bad invocation, or --local without a running local
+	// server (or with its home held by another sandview).
 	exitUsage   = 2
 	exitTimeout = 3
+	// exitKeyRefused: the server refused the API key.
+	exitKeyRefused = 4
 )
+
+// exitCodesHelp documents the exit codes.
+const exitCodesHelp = `Exit codes: 0 success; 1 failure; 2 bad usage, or --local without a
+running local server; 3 wait timed out; 4 the server refused the API key.`
+
+// errKeyRefused is a server's refusal of the API key (a 401, or check-key
+// answering false).
+var errKeyRefused = errors.New("the server refused the API key")
 
 // Run runs the command line of os.Args and returns the process's exit
 // code; errors go to stderr as one line.
@@ -31,12 +43,16 @@ func Run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	root := newRootCommand()
-	err := root.ExecuteContext(ctx)
+	g := &globalOptions{}
+	err := newRootCommand(g).ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(os.Stderr, "sandview: "+oneLine(err.Error()+hint(err)))
+	if keyRefused(err) {
+		fmt.Fprintln(os.Stderr, "sandview: "+keyRefusedMessage(g))
+		return exitKeyRefused
+	}
+	fmt.Fprintln(os.Stderr, "sandview: "+oneLine(err.Error()))
 	var exit *exitError
 	if errors.As(err, &exit) {
 		return exit.code
@@ -47,13 +63,18 @@ func Run() int {
 	return exitFailure
 }
 
-// hint adds what to do about an error in the CLI's words.
-func hint(err error) string {
+// keyRefused reports an error that is the server refusing the API key.
+func keyRefused(err error) bool {
 	var unauthorized *client.UnauthorizedError
-	if errors.As(err, &unauthorized) {
-		return "; pass another with --api-key, SERVICE_API_KEY or `sandview config --api-key KEY`"
+	return errors.As(err, &unauthorized) || errors.Is(err, errKeyRefused)
+}
+
+// keyRefusedMessage says the key was refused and how to fix it.
+func keyRefusedMessage(g *globalOptions) string {
+	if g.local {
+		return "the local server refused the API key its state file gives: restart `sandview --local`"
 	}
-	return ""
+	return "the server refused the API key (401): pass the right one with --api-key, SERVICE_API_KEY or `sandview config --api-key KEY`"
 }
 
 // exitError carries a specific exit code.
@@ -75,8 +96,7 @@ func isUsageError(err error) bool {
 	return errors.As(err, &u)
 }
 
-func newRootCommand() *cobra.Command {
-	g := &globalOptions{}
+func newRootCommand(g *globalOptions) *cobra.Command {
 	l := &localOptions{}
 	root := &cobra.Command{
 		Use:   "sandview",
@@ -85,7 +105,12 @@ func newRootCommand() *cobra.Command {
 terminal: decrypted, with its SPF, DKIM, DMARC and reverse-DNS results.
 
 Run it against a deployed sandbox (--url/--api-key, SERVICE_URL/SERVICE_API_KEY,
-or the config file), or start everything locally with --local.`,
+or the config file), or start everything locally with --local: then every
+mail sent to its SMTP port, to any address, shows up, and the other commands
+reach that server from another terminal with --local too
+(` + "`sandview email list --local`" + `).
+
+` + exitCodesHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,

@@ -32,7 +32,7 @@ type outgoingAttachment struct {
 	Content           []byte
 }
 
-func newSendCommand(_ *globalOptions) *cobra.Command {
+func newSendCommand(g *globalOptions) *cobra.Command {
 	var (
 		m        outgoingMail
 		attach   []string
@@ -55,6 +55,13 @@ func newSendCommand(_ *globalOptions) *cobra.Command {
 				}
 				m.Attachments = append(m.Attachments, a)
 			}
+			if g.local && !cmd.Flags().Changed("smtp") {
+				st, err := g.localServer(cmd.Context())
+				if err != nil {
+					return err
+				}
+				smtpHost = st.SMTP
+			}
 			if err := sendMail(smtpHost, m); err != nil {
 				return err
 			}
@@ -69,7 +76,7 @@ func newSendCommand(_ *globalOptions) *cobra.Command {
 	f.StringVar(&m.Text, "text", "", "plain-text body")
 	f.StringVar(&m.HTML, "html", "", "HTML body")
 	f.StringArrayVar(&attach, "attach", nil, "file to attach (repeatable)")
-	f.StringVar(&smtpHost, "smtp", smtpDefault(), "SMTP server host:port (env SMTP_HOST/SMTP_PORT)")
+	f.StringVar(&smtpHost, "smtp", smtpDefault(), "SMTP server host:port (env SMTP_HOST/SMTP_PORT; with --local the local server's)")
 	return cmd
 }
 

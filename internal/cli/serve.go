@@ -44,6 +44,8 @@ var serveEnv = map[string]string{
 	"log-level":            "SVC_LOG_LEVEL",
 	"sign-at-ingest":       "SVC_SIGN_AT_INGEST",
 	"dns":                  "SVC_DNS",
+	"compat":               "SVC_COMPAT",
+	"catch-all":            "SVC_CATCH_ALL",
 }
 
 // serveOptions are the flags of `sandview serve`.
@@ -63,6 +65,8 @@ type serveOptions struct {
 	logLevel           string
 	signAtIngest       bool
 	dns                []string
+	compat             string
+	catchAll           string
 }
 
 func newServeCommand(g *globalOptions) *cobra.Command {
@@ -85,8 +89,14 @@ an error. Stop with Ctrl-C or SIGTERM: mail
 in flight is finished before exiting.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if g.local {
+				return usageError{"serve runs a server of its own: --local is for the other commands"}
+			}
 			if err := applyServeEnv(cmd.Flags()); err != nil {
 				return err
+			}
+			if !cmd.Flags().Changed("encryption-context") {
+				o.context = "" // the profile's default
 			}
 			return runServe(cmd, g, o)
 		},
@@ -97,7 +107,7 @@ in flight is finished before exiting.`,
 	f.StringVar(&o.apiKey, "api-key", "", "API key clients must send (SVC_API_KEY; default: generated and saved)")
 	f.StringSliceVar(&o.domains, "domain", server.DefaultDomains(), "allowed recipient domains, comma-separated or repeated (SVC_DOMAINS)")
 	f.StringVar(&o.policy, "encryption-policy", "enabled", "always, enabled, disabled or never (SVC_ENCRYPTION_POLICY)")
-	f.StringVar(&o.context, "encryption-context", crypto.DefaultContext, "encryption context string (SVC_ENCRYPTION_CONTEXT)")
+	f.StringVar(&o.context, "encryption-context", crypto.DefaultContext, "encryption context string (SVC_ENCRYPTION_CONTEXT; default with --compat reference: "+server.ReferenceEncryptionContext+")")
 	f.StringVar(&o.dataDir, "data", "", "persist inboxes, emails and keys in this directory (SVC_DATA; default: in memory)")
 	f.StringVar(&o.store, "store", "", "keep everything in PostgreSQL, shared by any number of replicas: postgres://USER@HOST:PORT/DB (SVC_STORE; excludes --data)")
 	f.BoolVar(&o.dev, "dev", false, "enable the test-email endpoint (SVC_SDK_DEVELOPMENT=true)")
@@ -111,6 +121,8 @@ in flight is finished before exiting.`,
 	f.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error (SVC_LOG_LEVEL)")
 	f.BoolVar(&o.signAtIngest, "sign-at-ingest", false, "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after (SVC_SIGN_AT_INGEST)")
 	f.StringSliceVar(&o.dns, "dns", nil, "DNS server(s) HOST:PORT the authentication checks ask, through a cache (SVC_DNS; default: the system's resolvers)")
+	f.StringVar(&o.compat, "compat", string(server.CompatContract), "wire profile: contract or reference (SVC_COMPAT)")
+	f.StringVar(&o.catchAll, "catch-all", "", "store mail for any address no inbox has, in any domain, in this inbox (created if missing; SVC_CATCH_ALL)")
 	return cmd
 }
 
@@ -137,11 +149,16 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	}
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
 
+	compat, err := server.ParseCompat(o.compat)
+	if err != nil {
+		return fmt.Errorf("--compat: %w", err)
+	}
 	webhooks, err := webhook.ConfigFromEnv(os.Getenv)
 	if err != nil {
 		return err
 	}
 	cfg := server.Config{
+		Compat: compat, CatchAll: o.catchAll,
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
@@ -200,8 +217,11 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	case o.dataDir != "":
 		storage = o.dataDir
 	}
-	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n",
-		srv.URL(), srv.SMTPAddr(), strings.Join(o.domains, ", "), storage, o.policy)
+	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n  profile   %s\n",
+		srv.URL(), srv.SMTPAddr(), strings.Join(o.domains, ", "), storage, o.policy, compatLine(compat))
+	if address := srv.CatchAll(); address != "" {
+		fmt.Fprintf(out, "  catch-all %s takes mail for any other address\n", address)
+	}
 	if o.signAtIngest {
 		fmt.Fprintln(out, "  signing   every payload before SMTP answers")
 	} else {
@@ -216,4 +236,12 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return srv.Shutdown(shutdownCtx)
+}
+
+// compatLine describes the wire profile for the banner.
+func compatLine(c server.Compat) string {
+	if c == server.CompatReference {
+		return "reference (answers like the reference deployment, for the official SDKs)"
+	}
+	return "contract (the interface as written)"
 }

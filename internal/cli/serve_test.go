@@ -22,6 +22,9 @@ func TestServeTakesSettingsFromTheEnvironment(t *testing.T) {
 	}{
 		{"SVC_SIGN_AT_INGEST=true", "signing   every payload before SMTP answers"},
 		{"SVC_SIGN_AT_INGEST=false", "signing   parsed and raw payloads just after SMTP answers"},
+		{"SVC_LOG_LEVEL=info", "profile   contract (the interface as written)"},
+		{"SVC_COMPAT=reference", "profile   reference (answers like the reference deployment, for the official SDKs)"},
+		{"SVC_CATCH_ALL=All@Sandbox.test", "catch-all all@sandbox.test takes mail for any other address"},
 	} {
 		t.Run(tt.env, func(t *testing.T) {
 			cmd := exec.CommandContext(ctx, builtBinary, "serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0")
@@ -54,5 +57,25 @@ func TestServeTakesSettingsFromTheEnvironment(t *testing.T) {
 				t.Fatalf("serve did not exit cleanly on SIGTERM: %v", err)
 			}
 		})
+	}
+}
+
+// TestServeRefusesWhatItCannotServe: a bad profile or a catch-all outside
+// the served domains stops `sandview serve` with one line.
+func TestServeRefusesWhatItCannotServe(t *testing.T) {
+	h := &cli{t: t, home: t.TempDir(), ctx: context.Background()}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--compat", "gateway"}, `--compat: unknown wire profile "gateway"`},
+		{[]string{"--catch-all", "all@elsewhere.example"}, `catch-all all@elsewhere.example: domain "elsewhere.example" is not allowed`},
+		{[]string{"--local"}, "--local is for the other commands"},
+	} {
+		args := append([]string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "k"}, c.args...)
+		r := h.finish(h.startRaw(args...))
+		if r.code == 0 || !strings.Contains(r.stderr, c.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("serve %v: exit %d, %q; want one line with %q", c.args, r.code, r.stderr, c.want)
+		}
 	}
 }

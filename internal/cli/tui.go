@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,19 +19,24 @@ import (
 	"sandview/tui"
 )
 
-// localOptions are the root command's flags for `sandview --local`.
+// localOptions are the root command's own flags (the TUI's, and those of
+// `sandview --local`).
 type localOptions struct {
-	local, demo        bool
+	demo               bool
 	smtpAddr, httpAddr string
 	theme              string
 }
 
 func (l *localOptions) register(root *cobra.Command) {
 	f := root.Flags()
-	f.BoolVar(&l.local, "local", false, "start the embedded sandbox server on loopback and watch it")
 	f.BoolVar(&l.demo, "demo", false, "with --local: deliver a handful of varied demo mails")
-	f.StringVar(&l.smtpAddr, "smtp-addr", server.DefaultSMTPAddr, "with --local: SMTP listen address")
-	f.StringVar(&l.httpAddr, "http-addr", server.DefaultHTTPAddr, "with --local: HTTP listen address")
+	f.StringVar(&l.smtpAddr, "smtp", server.DefaultSMTPAddr, "with --local: SMTP listen address")
+	f.StringVar(&l.httpAddr, "http", server.DefaultHTTPAddr, "with --local: HTTP listen address")
+	// The earlier names stay as hidden aliases.
+	f.StringVar(&l.smtpAddr, "smtp-addr", server.DefaultSMTPAddr, "alias of --smtp")
+	f.StringVar(&l.httpAddr, "http-addr", server.DefaultHTTPAddr, "alias of --http")
+	_ = f.MarkHidden("smtp-addr")
+	_ = f.MarkHidden("http-addr")
 	f.StringVar(&l.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
 }
 
@@ -44,7 +49,10 @@ type display struct {
 }
 
 func (l *localOptions) display() (display, error) {
-	d := display{noColor: os.Getenv("NO_COLOR") != ""}
+	// Run stops the TUI on SIGINT and SIGTERM by cancelling its context;
+	// Bubble Tea's own handler would race it (v2.0.10 then blocks sending
+	// to the program that the cancellation already stopped).
+	d := display{noColor: os.Getenv("NO_COLOR") != "", opts: []tea.ProgramOption{tea.WithoutSignalHandler()}}
 	switch l.theme {
 	case "auto":
 	case "dark", "light":
@@ -68,17 +76,20 @@ func (d display) run(ctx context.Context, cfg tui.Config) error {
 // runTUI opens the inbox viewer on the configured server, or on an embedded
 // one with --local.
 func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
-	if l.demo && !l.local {
+	if l.demo && !g.local {
 		return usageError{"--demo needs --local"}
 	}
 	d, err := l.display()
 	if err != nil {
 		return err
 	}
-	if l.local {
+	if g.local {
+		if g.url != "" || g.apiKey != "" {
+			return usageError{"--local runs a server of its own: leave out --url and --api-key"}
+		}
 		return runLocal(ctx, g, l, d)
 	}
-	url, apiKey, err := g.target()
+	url, apiKey, err := g.target(ctx)
 	if err != nil {
 		return err
 	}
@@ -91,57 +102,110 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 		return err
 	}
 	defer s.close()
-	if _, err := s.client.CheckKey(ctx); err != nil {
+	if err := s.checkKey(ctx); err != nil {
 		return err
 	}
 	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url})
 }
 
 // runLocal starts the embedded server with its state under the state
-// directory, makes sure an inbox exists, and runs the TUI on it.
+// directory, makes sure an inbox exists and takes all mail (catch-all),
+// records the server for the CLI's --local, and runs the TUI on it.
 func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display) error {
-	home, err := g.stateHome()
+	local, err := startLocal(ctx, g, l)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(home, "local")
+	defer local.close()
+	cfg := tui.Config{
+		Client: local.session.client, Keystore: local.session.keystore,
+		ServerLabel: "local " + local.srv.HTTPAddr(),
+		SMTPAddr:    local.srv.SMTPAddr(),
+		CatchAll:    local.inbox.Address(),
+	}
+	if l.demo {
+		cfg.Startup = func(ctx context.Context) error {
+			return deliverDemo(ctx, local.session.client, local.inbox, local.srv.SMTPAddr())
+		}
+	}
+	return d.run(ctx, cfg)
+}
+
+// localRun is a running local server with the session the TUI watches it
+// through.
+type localRun struct {
+	srv       *server.Server
+	session   *session
+	inbox     *client.Inbox
+	release   func()
+	closeOnce sync.Once
+}
+
+// startLocal claims the home (see claimLocalHome), starts the local
+// server, opens a session on it with an inbox that is the catch-all, and
+// records the server in the state file.
+func startLocal(ctx context.Context, g *globalOptions, l *localOptions) (*localRun, error) {
+	home, err := g.stateHome()
+	if err != nil {
+		return nil, err
+	}
+	release, err := claimLocalHome(home)
+	if err != nil {
+		return nil, err
+	}
+	run := &localRun{release: release}
+	if err := run.start(ctx, g, l, home); err != nil {
+		run.close()
+		return nil, err
+	}
+	return run, nil
+}
+
+func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions, home string) error {
+	dir := localDir(home)
 	apiKey, _, _, err := server.LoadOrCreateAPIKey(dir)
 	if err != nil {
 		return err
 	}
 	webhooks := webhook.DefaultConfig()
 	webhooks.AllowLoopbackHTTP = true // the pane's built-in receiver listens on loopback
-	srv, err := server.Start(ctx, server.Config{
+	r.srv, err = server.Start(ctx, server.Config{
 		HTTPAddr: l.httpAddr, SMTPAddr: l.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
 		Webhooks: &webhooks,
 	})
 	if err != nil {
-		return fmt.Errorf("start the local server (is another sandview already running? try --smtp-addr/--http-addr): %w", err)
+		if held := holder(home); held != nil {
+			return held
+		}
+		return fmt.Errorf("start the local server (another program may use these ports: try --smtp/--http): %w", err)
 	}
-	defer func() {
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdownCtx)
-	}()
+	if r.session, err = openSession(ctx, g, r.srv.URL(), apiKey, tui.ClientOptions()...); err != nil {
+		return err
+	}
+	if r.inbox, err = ensureInbox(ctx, r.session); err != nil {
+		return err
+	}
+	if err := r.srv.SetCatchAll(ctx, r.inbox.Address()); err != nil {
+		return err
+	}
+	return writeLocalState(home, localState{
+		PID: os.Getpid(), URL: r.srv.URL(), SMTP: r.srv.SMTPAddr(), APIKey: apiKey, CatchAll: r.inbox.Address(),
+	})
+}
 
-	s, err := openSession(ctx, g, srv.URL(), apiKey, tui.ClientOptions()...)
-	if err != nil {
-		return err
-	}
-	defer s.close()
-	inbox, err := ensureInbox(ctx, s)
-	if err != nil {
-		return err
-	}
-	cfg := tui.Config{
-		Client: s.client, Keystore: s.keystore,
-		ServerLabel: "local " + srv.HTTPAddr(),
-		SMTPAddr:    srv.SMTPAddr(),
-	}
-	if l.demo {
-		cfg.Startup = func(ctx context.Context) error { return deliverDemo(ctx, s.client, inbox, srv.SMTPAddr()) }
-	}
-	return d.run(ctx, cfg)
+// close removes the state file, then stops the session and the server.
+func (r *localRun) close() {
+	r.closeOnce.Do(func() {
+		r.release()
+		if r.session != nil {
+			r.session.close()
+		}
+		if r.srv != nil {
+			shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = r.srv.Shutdown(shutdownCtx)
+		}
+	})
 }
 
 // ensureInbox returns the first loaded inbox, creating (and saving) one when

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -12,75 +13,151 @@ import (
 	"sandview/model"
 )
 
+// waitOptions are the flags of `sandview wait`.
+type waitOptions struct {
+	inbox, subject, from string
+	since                string
+	onlyNew              bool
+	count                int
+	timeout              time.Duration
+	asJSON               bool
+}
+
 func newWaitCommand(g *globalOptions) *cobra.Command {
-	var (
-		inbox, subject, from string
-		count                int
-		timeout              time.Duration
-		asJSON               bool
-	)
+	var o waitOptions
 	cmd := &cobra.Command{
 		Use:   "wait",
 		Short: "Wait until matching mail arrives, print it and exit 0 (exit 3 on timeout)",
-		Example: `  sandview wait --subject 'Reset your password' --timeout 60s --json
-  sandview wait --inbox qa@sandbox.test --from '@example\.org$' --count 3`,
+		Long: `Wait until the inbox holds --count emails that match every filter given,
+print them (oldest first) and exit 0; exit 3 when the timeout passes first.
+
+Mail already in the inbox counts unless --new (only mail that arrives after
+the command starts) or --since (only mail received since a duration ago or
+a timestamp, by the server's receivedAt) says otherwise. --json prints a
+JSON array whatever --count is. A line on stderr says when it starts
+waiting: mail sent from then on counts as new.`,
+		Example: `  sandview wait --subject 'Reset your password' --new --timeout 60s --json
+  sandview wait --inbox qa@sandbox.test --from '@example\.org$' --count 3 --since 10m
+  sandview wait --local --subject Welcome --since 2026-11-21T10:00:00Z`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if count < 1 {
-				return usageError{"--count must be at least 1"}
+			opts, err := o.waitOptions(time.Now())
+			if err != nil {
+				return err
 			}
-			if timeout < 0 {
-				return usageError{"--timeout must not be negative"}
-			}
-			opts := client.WaitOptions{Timeout: timeout}
-			if timeout == 0 {
-				opts.Timeout = client.NoWait
-			}
-			for _, m := range []struct {
-				flag, expr string
-				into       *client.Matcher
-			}{{"--subject", subject, &opts.Subject}, {"--from", from, &opts.From}} {
-				if m.expr == "" {
-					continue
-				}
-				re, err := regexp.Compile(m.expr)
-				if err != nil {
-					return usageError{fmt.Sprintf("%s %q is not a regular expression: %v", m.flag, m.expr, err)}
-				}
-				*m.into = client.Regexp(re)
-			}
-			return withInbox(cmd, g, inbox, func(in *client.Inbox) error {
-				emails, err := in.WaitForEmailCount(cmd.Context(), count, opts)
-				var timeoutErr *client.TimeoutError
-				if errors.As(err, &timeoutErr) {
-					if timeout == 0 {
-						return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: %s holds fewer than %d matching email(s)", in.Address(), count)}
-					}
-					return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: fewer than %d matching email(s) arrived in %s within %s", count, in.Address(), timeout)}
-				}
-				if err != nil {
-					return err
-				}
-				return printWaited(cmd, asJSON, emails)
+			return withInbox(cmd, g, o.inbox, func(in *client.Inbox) error {
+				return runWait(cmd, in, o, opts)
 			})
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
-	f.StringVar(&subject, "subject", "", "regular expression the subject must match")
-	f.StringVar(&from, "from", "", "regular expression the sender must match")
-	f.IntVar(&count, "count", 1, "how many matching emails to wait for")
-	f.DurationVar(&timeout, "timeout", 30*time.Second, "how long to wait (0 = check once)")
-	f.BoolVar(&asJSON, "json", false, "print JSON objects")
+	f.StringVar(&o.inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
+	f.StringVar(&o.subject, "subject", "", "regular expression the subject must match")
+	f.StringVar(&o.from, "from", "", "regular expression the sender must match")
+	f.StringVar(&o.since, "since", "", "only mail received since: a duration ago (10m) or a timestamp (RFC 3339)")
+	f.BoolVar(&o.onlyNew, "new", false, "only mail that arrives after the command starts")
+	f.IntVar(&o.count, "count", 1, "how many matching emails to wait for")
+	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "how long to wait (0 = check once)")
+	f.BoolVar(&o.asJSON, "json", false, "print a JSON array of the emails")
 	return cmd
 }
 
+// waitOptions checks the flags and turns them into the client's options
+// (--new is applied by runWait, which knows the inbox).
+func (o waitOptions) waitOptions(now time.Time) (client.WaitOptions, error) {
+	if o.count < 1 {
+		return client.WaitOptions{}, usageError{"--count must be at least 1"}
+	}
+	if o.timeout < 0 {
+		return client.WaitOptions{}, usageError{"--timeout must not be negative"}
+	}
+	opts := client.WaitOptions{Timeout: o.timeout}
+	if o.timeout == 0 {
+		opts.Timeout = client.NoWait
+	}
+	for _, m := range []struct {
+		flag, expr string
+		into       *client.Matcher
+	}{{"--subject", o.subject, &opts.Subject}, {"--from", o.from, &opts.From}} {
+		if m.expr == "" {
+			continue
+		}
+		re, err := regexp.Compile(m.expr)
+		if err != nil {
+			return opts, usageError{fmt.Sprintf("%s %q is not a regular expression: %v", m.flag, m.expr, err)}
+		}
+		*m.into = client.Regexp(re)
+	}
+	if o.since != "" {
+		since, err := parseSince(o.since, now)
+		if err != nil {
+			return opts, err
+		}
+		opts.Predicate = func(e model.Email) bool { return !e.ReceivedAt.Before(since) }
+	}
+	return opts, nil
+}
+
+// parseSince reads --since: a duration before now, or an RFC 3339 time.
+func parseSince(value string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseDuration(value); err == nil {
+		if d < 0 {
+			return time.Time{}, usageError{fmt.Sprintf("--since %q: give a positive duration (how long ago)", value)}
+		}
+		return now.Add(-d), nil
+	}
+	if t, err := client.ParseTimestamp(value); err == nil {
+		return t, nil
+	}
+	return time.Time{}, usageError{fmt.Sprintf("--since %q is neither a duration (10m, 2h) nor a timestamp (2026-11-21T10:00:00Z)", value)}
+}
+
+// runWait waits in one inbox and prints what it found.
+func runWait(cmd *cobra.Command, in *client.Inbox, o waitOptions, opts client.WaitOptions) error {
+	if o.onlyNew {
+		present, err := emailIDs(cmd.Context(), in)
+		if err != nil {
+			return err
+		}
+		matches := opts.Predicate
+		opts.Predicate = func(e model.Email) bool { return !present[e.ID] && (matches == nil || matches(e)) }
+	}
+	if o.timeout > 0 {
+		// From here on, mail that arrives counts (--new).
+		fmt.Fprintf(cmd.ErrOrStderr(), "sandview: waiting up to %s for %d matching email(s) in %s\n", o.timeout, o.count, in.Address())
+	}
+	emails, err := in.WaitForEmailCount(cmd.Context(), o.count, opts)
+	var timeoutErr *client.TimeoutError
+	if errors.As(err, &timeoutErr) {
+		if o.timeout == 0 {
+			return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: %s holds fewer than %d matching email(s)", in.Address(), o.count)}
+		}
+		return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: fewer than %d matching email(s) arrived in %s within %s", o.count, in.Address(), o.timeout)}
+	}
+	if err != nil {
+		return err
+	}
+	return printWaited(cmd, o.asJSON, emails)
+}
+
+// emailIDs lists the ids of the emails an inbox holds now.
+func emailIDs(ctx context.Context, in *client.Inbox) (map[string]bool, error) {
+	ids := map[string]bool{}
+	err := in.EachEmail(ctx, client.ListOptions{}, func(e model.Email, _ error) error {
+		ids[e.ID] = true
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list the mail already in %s: %w", in.Address(), err)
+	}
+	return ids, nil
+}
+
+// printWaited prints the emails a wait found: a JSON array with --json
+// (one shape whatever --count is), else each as `email show` does.
 func printWaited(cmd *cobra.Command, asJSON bool, emails []model.Email) error {
 	w := cmd.OutOrStdout()
 	if asJSON {
-		if len(emails) == 1 {
-			return printJSON(w, emailViewOf(emails[0]))
-		}
 		views := make([]emailView, len(emails))
 		for i, e := range emails {
 			views[i] = emailViewOf(e)

@@ -35,10 +35,11 @@ func TestCLIWaitAndSend(t *testing.T) {
 		if waited.code != 0 {
 			t.Fatalf("wait: exit %d, %s", waited.code, waited.stderr)
 		}
-		var got emailView
-		if err := json.Unmarshal([]byte(waited.stdout), &got); err != nil {
-			t.Fatalf("wait --json printed %q: %v", waited.stdout, err)
+		var all []emailView
+		if err := json.Unmarshal([]byte(waited.stdout), &all); err != nil || len(all) != 1 {
+			t.Fatalf("wait --json printed %q (%v): want an array of one email, whatever --count is", waited.stdout, err)
 		}
+		got := all[0]
 		if got.Subject != "Hello CLI" || !strings.Contains(got.Text, "plain body") || !strings.Contains(got.HTML, "html body") ||
 			len(got.Attachments) != 1 || got.Attachments[0].Filename != "report.csv" {
 			t.Fatalf("waited email %+v", got)
@@ -57,6 +58,27 @@ func TestCLIWaitAndSend(t *testing.T) {
 		}
 		if len(got) != 2 || got[0].Subject != "Hello CLI" || got[1].Subject != "Hello again" {
 			t.Fatalf("waited emails %+v", got)
+		}
+	})
+
+	t.Run("new and since leave old mail out", func(t *testing.T) {
+		if r := run("wait", "--inbox", address, "--subject", "^Hello", "--new", "--timeout", "0"); r.code != exitTimeout {
+			t.Fatalf("--new with only old mail: exit %d, %q %q; want a timeout", r.code, r.stdout, r.stderr)
+		}
+		if r := run("wait", "--inbox", address, "--subject", "^Hello", "--since", time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "--timeout", "0"); r.code != exitTimeout {
+			t.Fatalf("--since a later time: exit %d, %q", r.code, r.stderr)
+		}
+		if r := run("wait", "--inbox", address, "--subject", "^Hello", "--since", "1h", "--count", "2", "--timeout", "0", "--json"); r.code != 0 || len(decodeJSON[[]emailView](t, r)) != 2 {
+			t.Fatalf("--since 1h: exit %d, %q %q; want both Hello mails", r.code, r.stdout, r.stderr)
+		}
+		finishWait := h.startWaiting("wait", "--inbox", address, "--subject", "^Hello", "--new", "--timeout", "30s", "--json")
+		if sent := run("send", "--to", address, "--subject", "Hello new", "--smtp", srv.SMTPAddr()); sent.code != 0 {
+			t.Fatalf("send: exit %d, %s", sent.code, sent.stderr)
+		}
+		waited := finishWait()
+		var got []emailView
+		if err := json.Unmarshal([]byte(waited.stdout), &got); waited.code != 0 || err != nil || len(got) != 1 || got[0].Subject != "Hello new" {
+			t.Fatalf("wait --new: exit %d, %q %q (%v); want the new mail alone", waited.code, waited.stdout, waited.stderr, err)
 		}
 	})
 
@@ -85,6 +107,8 @@ func TestCLIWaitAndSend(t *testing.T) {
 			{"send", "--to", "not an address", "--smtp", srv.SMTPAddr()},
 			{"wait", "--subject", "(unclosed"},
 			{"wait", "--count", "0"},
+			{"wait", "--since", "yesterday"},
+			{"wait", "--since", "-5m"},
 		} {
 			if r := run(args...); r.code != exitUsage || r.stderr == "" {
 				t.Errorf("%v: exit %d, %q", args, r.code, r.stderr)

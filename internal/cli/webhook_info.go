@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -36,11 +35,11 @@ func newWebhookTemplatesCommand(g *globalOptions) *cobra.Command {
 	}, func(ctx context.Context, s *session, _ []string) (model.WebhookTemplates, error) {
 		return s.client.WebhookTemplates(ctx)
 	}, func(w io.Writer, res model.WebhookTemplates) error {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tLABEL")
+		tab := &table{}
+		tab.add("NAME", "LABEL")
 		for _, t := range res.Templates {
-			fmt.Fprintf(tw, "%s\t%s\n", model.SanitizeLine(t.Value), model.SanitizeLine(t.Label))
+			tab.add(t.Value, t.Label)
 		}
-		return tw.Flush()
+		return tab.write(w)
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -31,16 +30,14 @@ func printWebhookList(w io.Writer, hooks []model.Webhook) error {
 		fmt.Fprintln(w, "no webhooks")
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATE\tEVENTS\tTEMPLATE\tLAST\tURL")
+	tab := &table{}
+	tab.add("ID", "STATE", "EVENTS", "TEMPLATE", "LAST", "URL")
 	for _, h := range hooks {
 		last := "-"
 		if h.LastDeliveryAt != nil {
 			last = h.LastDeliveryStatus + " " + h.LastDeliveryAt.Local().Format("15:04:05")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", model.SanitizeLine(h.ID), enabledWord(h.Enabled),
-			model.SanitizeLine(strings.Join(h.Events, ",")), templateName(h.Template), model.SanitizeLine(last),
-			model.SanitizeLine(h.URL))
+		tab.add(h.ID, enabledWord(h.Enabled), strings.Join(h.Events, ","), templateName(h.Template), last, h.URL)
 	}
-	return tw.Flush()
+	return tab.write(w)
 }

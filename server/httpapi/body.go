@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strings"
 )
 
 // MaxBodyBytes bounds a JSON request body.
@@ -54,7 +55,7 @@ func DecodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 // error's text is meant for a 400 answer.
 func DecodeValue(data []byte, v any, path string) error {
 	if err := decodeJSON(data, v); err != nil {
-		return errors.New(describeBodyError(err, path))
+		return errors.New(describeBodyError(err, reflect.TypeOf(v), path))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := checkProperties(dec, reflect.TypeOf(v), path); err != nil {
@@ -78,17 +79,46 @@ func decodeJSON(data []byte, v any) error {
 	return nil
 }
 
-// describeBodyError is the 400 message for a value decodeJSON refused; path
-// is where the value sits in the body.
-func describeBodyError(err error, path string) string {
+// describeBodyError is the 400 message for a value decodeJSON refused
+// decoding into a t; path is where the value sits in the body.
+func describeBodyError(err error, t reflect.Type, path string) string {
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
-		if field := joinPath(path, typeErr.Field); field != "" {
+		if field := joinPath(path, propertyPath(t, typeErr.Field)); field != "" {
 			return fmt.Sprintf("field %s must be %s, got %s", field, jsonKind(typeErr.Type), typeErr.Value)
 		}
 		return fmt.Sprintf("request body must be %s, got JSON %s", jsonKind(typeErr.Type), typeErr.Value)
 	}
 	return fmt.Sprintf("request body is not valid JSON: %v", err)
+}
+
+// propertyPath turns the field path of a json.UnmarshalTypeError for a t,
+// which names embedded structs by their Go type ("createInboxRequest.ttl"),
+// into the property path of the request body ("ttl").
+func propertyPath(t reflect.Type, field string) string {
+	if field == "" {
+		return ""
+	}
+	var out []string
+	for _, name := range strings.Split(field, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			t = t.Elem()
+		}
+		switch {
+		case t == nil:
+		case t.Kind() == reflect.Map:
+			t = t.Elem()
+		case t.Kind() == reflect.Struct:
+			if f, ok := t.FieldByName(name); ok && f.Anonymous && f.Tag.Get("json") == "" {
+				continue // promoted fields are t's own properties
+			}
+			t = objectFields(t).byName[name]
+		default:
+			t = nil
+		}
+		out = append(out, name)
+	}
+	return strings.Join(out, ".")
 }
 
 // joinPath names property name inside path.

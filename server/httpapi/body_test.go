@@ -18,7 +18,11 @@ func decodeServer(t *testing.T) string {
 	type rule struct {
 		Field string `json:"field"`
 	}
+	type common struct {
+		Level *int `json:"level,omitempty"`
+	}
 	type request struct {
+		common
 		Name  string `json:"name"`
 		Count *int   `json:"count"`
 		Tags  []string
@@ -49,7 +53,7 @@ func TestDecodeBody(t *testing.T) {
 		{"whitespace is the empty object", " \r\n\t ", 200, `{"name":"untouched","count":null,"Tags":null}`},
 		{"the empty object", "{}", 200, `{"name":"untouched","count":null,"Tags":null}`},
 		{"fields", `{"name":"a","count":2,"Tags":["x"]}`, 200, `{"name":"a","count":2,"Tags":["x"]}`},
-		{"an unknown property is named", `{"name":"a","colour":"red"}`, 400, "property colour should not exist (allowed here: name, count, Tags, rules, extra, raw)"},
+		{"an unknown property is named", `{"name":"a","colour":"red"}`, 400, "property colour should not exist (allowed here: name, count, Tags, rules, extra, raw, level)"},
 		{"names match exactly", `{"Name":"a"}`, 400, "property Name should not exist"},
 		{"a nested unknown property is named with its path", `{"rules":[{"field":"a"},{"field":"b","colour":1}]}`, 400, "property rules[1].colour should not exist (allowed here: field)"},
 		{"a repeated property", `{"name":"a","name":"b"}`, 400, "property name is given more than once"},
@@ -59,6 +63,7 @@ func TestDecodeBody(t *testing.T) {
 		{"wrong type deep inside names the path", `{"rules":[{"field":3}]}`, 400, "field rules.field must be a string, got number"},
 		{"wrong type names the field and the kind", `{"count":"2"}`, 400, "field count must be an integer, got string"},
 		{"wrong type in an array", `{"Tags":[1]}`, 400, "field Tags must be a string, got number"},
+		{"wrong type in an embedded struct names the property alone", `{"level":"2"}`, 400, "field level must be an integer, got string"},
 		{"not JSON", `{"name":`, 400, "request body is not valid JSON"},
 		{"two values", `{} {}`, 400, "request body is not valid JSON: text after the end of the value"},
 		{"trailing text", `{"name":"a"} x`, 400, "request body is not valid JSON"},

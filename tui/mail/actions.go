@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/internal/desktop"
 	"sandview/tui/ui"
 )
 
@@ -52,7 +53,7 @@ func (a *actions) promptExport() {
 	}
 	address := e.info.EmailAddress
 	a.ctx.Open(ui.NewPrompt(a.ctx, "Export "+address, "File to write (JSON, 0600). It holds the inbox's secret key: keep it safe.",
-		safeBaseName(address, "inbox")+".json", func(path string) tea.Cmd { return a.cmds.exportInbox(address, path) }))
+		desktop.SafeName(address, "inbox")+".json", func(path string) tea.Cmd { return a.cmds.exportInbox(address, path) }))
 }
 
 // confirmDeleteInbox asks before deleting the selected inbox.

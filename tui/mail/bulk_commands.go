@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -95,7 +96,7 @@ func (c commands) saveFiles(refs []emailRef, dir, one, many string, files func(c
 				return err
 			}
 			for _, f := range list {
-				path, err := saveUnique(dir, f.name, f.fallback, f.data, 0o644)
+				path, err := desktop.SaveUnique(dir, f.name, f.fallback, f.data, 0o644)
 				if err != nil {
 					return err
 				}

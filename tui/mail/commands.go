@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -27,7 +28,7 @@ type commands struct {
 	svc  Service
 	open func(ctx context.Context, target string) error
 	// temp holds the files opened with other programs.
-	temp *tempDir
+	temp *desktop.TempDir
 	// hyperlinks makes the links of HTML parts OSC 8 hyperlinks.
 	hyperlinks bool
 	// getenv reads the environment ($TMUX, $SHELL); run runs tmux and the
@@ -179,7 +180,7 @@ func (c commands) exportInbox(address, path string) tea.Cmd {
 
 func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 	return func() tea.Msg {
-		path, err := saveUnique(expandHome(dir), a.Filename, "attachment", a.Content, 0o644)
+		path, err := desktop.SaveUnique(expandHome(dir), a.Filename, "attachment", a.Content, 0o644)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}
 		}
@@ -207,7 +208,7 @@ func (c commands) openAttachment(a model.Attachment) tea.Cmd {
 		fail := func(err error) tea.Msg {
 			return ui.StatusMsg{Text: "open attachment: " + err.Error(), Level: ui.LevelError}
 		}
-		path, err := c.temp.write(a.Filename, a.Content)
+		path, err := c.temp.Write(a.Filename, a.Content)
 		if err != nil {
 			return fail(err)
 		}

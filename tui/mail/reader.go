@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -223,7 +224,7 @@ func (r *reader) openChoice(open model.Email) tea.Cmd {
 func (r *reader) promptSave(open model.Email) {
 	if r.tab == tabAttachments && r.choice < len(open.Attachments) {
 		a := open.Attachments[r.choice]
-		r.ctx.Open(ui.NewPrompt(r.ctx, "Save attachment", "Directory to save "+safeBaseName(a.Filename, "attachment")+" in (an existing file is never overwritten).",
+		r.ctx.Open(ui.NewPrompt(r.ctx, "Save attachment", "Directory to save "+desktop.SafeName(a.Filename, "attachment")+" in (an existing file is never overwritten).",
 			defaultSaveDir(), func(dir string) tea.Cmd { return r.cmds.saveAttachment(a, dir) }))
 		return
 	}

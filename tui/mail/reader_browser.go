@@ -1,97 +1,27 @@
 package mail
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"strings"
-	"sync"
-
 	tea "charm.land/bubbletea/v2"
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/tui/ui"
 )
 
-// browserCSP is the content security policy of an HTML part opened in the
-// browser: nothing is loaded from anywhere (no tracking pixels, scripts,
-// fonts or frames), images only from the page itself, inline styles kept
-// so the mail looks as designed, and forms go nowhere.
-const browserCSP = "default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'"
-
-// browserPage is the HTML part of a mail made safe to open in a browser:
-// the policy above as the first thing in its head, and what a policy does
-// not stop removed (a refresh or a base address that would load a remote
-// page, scripts).
-func browserPage(body string) (string, error) {
-	doc, err := html.Parse(strings.NewReader(body))
-	if err != nil {
-		return "", fmt.Errorf("read the HTML part: %w", err)
-	}
-	var head *html.Node
-	var strip func(n *html.Node)
-	strip = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			if c.Type == html.ElementNode && unsafeInBrowser(c) {
-				n.RemoveChild(c)
-			} else {
-				if c.DataAtom == atom.Head && head == nil {
-					head = c
-				}
-				strip(c)
-			}
-			c = next
-		}
-	}
-	strip(doc)
-	if head == nil {
-		return "", errors.New("read the HTML part: no head") // html.Parse always makes one
-	}
-	meta := func(attrs ...html.Attribute) *html.Node {
-		return &html.Node{Type: html.ElementNode, Data: "meta", DataAtom: atom.Meta, Attr: attrs}
-	}
-	head.InsertBefore(meta(html.Attribute{Key: "charset", Val: "utf-8"}), head.FirstChild)
-	head.InsertBefore(meta(html.Attribute{Key: "http-equiv", Val: "Content-Security-Policy"}, html.Attribute{Key: "content", Val: browserCSP}), head.FirstChild)
-	var b strings.Builder
-	if err := html.Render(&b, doc); err != nil {
-		return "", fmt.Errorf("write the HTML part: %w", err)
-	}
-	return b.String(), nil
-}
-
-// unsafeInBrowser reports an element the page loses: scripts, base
-// addresses, and meta tags that refresh, redirect or set a policy of
-// their own.
-func unsafeInBrowser(n *html.Node) bool {
-	switch n.DataAtom {
-	case atom.Script, atom.Noscript, atom.Base:
-		return true
-	case atom.Meta:
-		for _, a := range n.Attr {
-			if strings.EqualFold(a.Key, "http-equiv") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// openHTML writes the HTML part of m to a private temporary file and
-// opens it in the browser.
+// openHTML writes the HTML part of m, as a desktop.BrowserPage (remote
+// content blocked), to the screen's private temporary directory and opens
+// it in the browser.
 func (c commands) openHTML(m model.Email) tea.Cmd {
-	name := safeBaseName(m.Subject, "message") + ".html"
+	name := desktop.SafeName(m.Subject, "message") + ".html"
 	return func() tea.Msg {
 		fail := func(err error) tea.Msg {
 			return ui.StatusMsg{Text: "open the HTML part: " + err.Error(), Level: ui.LevelError}
 		}
-		page, err := browserPage(m.HTML)
+		page, err := desktop.BrowserPage(m.HTML)
 		if err != nil {
 			return fail(err)
 		}
-		path, err := c.temp.write(name, []byte(page))
+		path, err := c.temp.Write(name, []byte(page))
 		if err != nil {
 			return fail(err)
 		}
@@ -102,44 +32,6 @@ func (c commands) openHTML(m model.Email) tea.Cmd {
 	}
 }
 
-// tempDir is a private directory (0700) for the files the program opens
-// with other programs (0600): made on first use, removed with its files
-// when the program ends.
-type tempDir struct {
-	mu   sync.Mutex
-	path string
-}
-
-// write saves data under the safe form of name, never overwriting, and
-// returns its path.
-func (d *tempDir) write(name string, data []byte) (string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.path == "" {
-		dir, err := os.MkdirTemp("", "sandview-")
-		if err != nil {
-			return "", fmt.Errorf("make a temporary directory: %w", err)
-		}
-		d.path = dir
-	}
-	return saveUnique(d.path, name, "file", data, 0o600)
-}
-
-// remove deletes the directory and its files.
-func (d *tempDir) remove() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.path == "" {
-		return nil
-	}
-	err := os.RemoveAll(d.path)
-	d.path = ""
-	if err != nil {
-		return fmt.Errorf("remove the temporary files: %w", err)
-	}
-	return nil
-}
-
 // Close removes the files the screen wrote to open them with other
 // programs (HTML parts, attachments); the program calls it as it ends.
-func (s *Screen) Close() error { return s.cmds.temp.remove() }
+func (s *Screen) Close() error { return s.cmds.temp.Remove() }

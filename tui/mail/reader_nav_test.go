@@ -249,6 +249,20 @@ func TestHintAndBannerNameTheSelectedInbox(t *testing.T) {
 	}
 }
 
+// TestHintOfTheCatchAll: the inbox that takes mail to any address says
+// so; the others name their own address.
+func TestHintOfTheCatchAll(t *testing.T) {
+	h := newHarnessWith(t, 140, 37, Options{SMTPAddr: "127.0.0.1:1025", CatchAll: "plain@sandbox.test"})
+	h.Press("esc", "j")
+	if want := "catch-all: mail to any address via SMTP 127.0.0.1:1025 shows up here"; h.s.Banner() != want {
+		t.Fatalf("banner of the catch-all %q, want %q", h.s.Banner(), want)
+	}
+	h.Press("k")
+	if got := h.s.Banner(); !strings.HasPrefix(got, "send mail to ") || strings.Contains(got, "catch-all") {
+		t.Fatalf("banner of another inbox: %q", got)
+	}
+}
+
 // TestReaderShowsWhatTheCursorIsOnWithoutAKey checks that the reader
 // follows the cursor when the list loads (at start), not only after a key,
 // and is not scheduled again for what it shows.

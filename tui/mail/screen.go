@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/internal/desktop"
 	"sandview/model/search"
 	"sandview/tui/ui"
 )
@@ -32,6 +33,9 @@ type Options struct {
 	SMTPAddr string
 	// SMTPHint is a fixed hint, used when SMTPAddr is not known.
 	SMTPHint string
+	// CatchAll is the address of the inbox that takes mail to any
+	// address, if one does.
+	CatchAll string
 	// Open opens a link or a file with the desktop's opener.
 	Open func(ctx context.Context, target string) error
 	// Hyperlinks makes the links of HTML parts OSC 8 hyperlinks (for
@@ -75,7 +79,7 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 		opts.Context = context.Background()
 	}
 	if opts.Open == nil {
-		opts.Open = systemOpen
+		opts.Open = desktop.Open
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = defaultGetenv
@@ -83,7 +87,7 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 	if opts.Run == nil {
 		opts.Run = execRunner
 	}
-	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: &tempDir{}, hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
+	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: &desktop.TempDir{}, hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
 	s := &Screen{ctx: ctx, cmds: cmds, opts: opts, store: &store{}}
 	acts := &actions{ctx: ctx, cmds: s.cmds, store: s.store, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.store, acts)
@@ -294,6 +298,9 @@ func (s *Screen) Banner() string { return s.hint(s.inboxes.selected()) }
 func (s *Screen) hint(e *inboxEntry) string {
 	if s.opts.SMTPAddr == "" || e == nil {
 		return s.opts.SMTPHint
+	}
+	if s.opts.CatchAll != "" && e.info.EmailAddress == s.opts.CatchAll {
+		return fmt.Sprintf("catch-all: mail to any address via SMTP %s shows up here", s.opts.SMTPAddr)
 	}
 	return fmt.Sprintf("send mail to %s via SMTP %s", e.info.EmailAddress, s.opts.SMTPAddr)
 }

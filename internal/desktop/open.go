@@ -1,0 +1,68 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+)
+
+// Open opens a URL or a file with the browser named by $BROWSER (a
+// program run with the target as its one argument) or else the desktop's
+// opener (xdg-open, open), without a shell.
+func Open(ctx context.Context, target string) error {
+	if strings.HasPrefix(target, "-") {
+		return fmt.Errorf("refusing to open %q", target)
+	}
+	name, args := "xdg-open", []string{target}
+	switch {
+	case os.Getenv("BROWSER") != "":
+		name, _, _ = strings.Cut(os.Getenv("BROWSER"), string(os.PathListSeparator))
+	case runtime.GOOS == "darwin":
+		name = "open"
+	case runtime.GOOS == "windows":
+		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", target}
+	}
+	if err := exec.CommandContext(ctx, name, args...).Run(); err != nil {
+		return fmt.Errorf("open %s with %s: %w", target, name, err)
+	}
+	return nil
+}
+
+// WriteHTML writes an HTML body as a BrowserPage to a new private file
+// (0600) in the temporary directory and returns its path. The file stays
+// for the browser to read after a short-lived program (the CLI) ends; the
+// system cleans the directory.
+func WriteHTML(body string) (string, error) {
+	page, err := BrowserPage(body)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "sandview-*.html")
+	if err != nil {
+		return "", fmt.Errorf("write the HTML body: %w", err)
+	}
+	_, werr := f.WriteString(page)
+	cerr := f.Close()
+	if werr != nil || cerr != nil {
+		_ = os.Remove(f.Name())
+		return "", fmt.Errorf("write the HTML body to %s: %w", f.Name(), errors.Join(werr, cerr))
+	}
+	return f.Name(), nil
+}
+
+// OpenHTML writes an HTML body with WriteHTML and opens the file with
+// open (Open, or a test's stand-in); it returns the file's path.
+func OpenHTML(ctx context.Context, body string, open func(context.Context, string) error) (string, error) {
+	path, err := WriteHTML(body)
+	if err != nil {
+		return "", err
+	}
+	if err := open(ctx, path); err != nil {
+		return path, err
+	}
+	return path, nil
+}
