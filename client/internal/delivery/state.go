@@ -89,8 +89,13 @@ func errorText(err error) string {
 	return err.Error()
 }
 
-// State returns the delivery connection's current state.
+// State returns the delivery connection's current state: StateClosed as
+// soon as the client's context ends (the listeners hear it a moment later,
+// from their own goroutine).
 func (e *Engine) State() State {
+	if e.ctx.Err() != nil {
+		return State{Kind: StateClosed}
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.state
