@@ -95,21 +95,3 @@ func (s *Server) keepCatchAll(ctx context.Context) error {
 	return nil
 }
 
-// watchCatchAll keeps the catch-all inbox alive every SweepInterval until
-// the server stops.
-func (s *Server) watchCatchAll() {
-	s.loops.Go(func() {
-		ticker := time.NewTicker(s.cfg.SweepInterval)
-		defer ticker.Stop()
-		for {
-			select {
-			case <-s.baseCtx.Done():
-				return
-			case <-ticker.C:
-				if err := s.keepCatchAll(s.baseCtx); err != nil && s.baseCtx.Err() == nil {
-					s.log.Error("keeping the catch-all inbox failed", "error", err)
-				}
-			}
-		}
-	})
-}

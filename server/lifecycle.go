@@ -10,8 +10,9 @@ import (
 	"sandview/server/store"
 )
 
-// sweep removes expired inboxes every SweepInterval until the server stops
-// (with a shared store, when this replica leads: see lead).
+// sweep, every SweepInterval until the server stops, keeps the catch-all
+// inbox alive (see keepCatchAll) and removes expired inboxes (with a
+// shared store, when this replica leads: see lead).
 func (s *Server) sweep() {
 	ticker := time.NewTicker(s.cfg.SweepInterval)
 	defer ticker.Stop()
@@ -20,6 +21,9 @@ func (s *Server) sweep() {
 		case <-s.baseCtx.Done():
 			return
 		case <-ticker.C:
+			if err := s.keepCatchAll(s.baseCtx); err != nil && s.baseCtx.Err() == nil {
+				s.log.Error("keeping the catch-all inbox failed", "error", err)
+			}
 			if s.shared != nil {
 				s.lead(s.baseCtx)
 				continue

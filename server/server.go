@@ -125,7 +125,6 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	s.smtpServer = s.newSMTPServer()
 	s.signer.run(s.baseCtx, &s.loops)
 	s.watchDNS()
-	s.watchCatchAll()
 	s.loops.Add(3)
 	go func() {
 		defer s.loops.Done()
