@@ -94,4 +94,3 @@ func (s *Server) keepCatchAll(ctx context.Context) error {
 	s.log.Debug("renewed the catch-all inbox", "inbox", address, "expiresAt", renewed.ExpiresAt)
 	return nil
 }
-
