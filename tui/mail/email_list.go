@@ -40,11 +40,14 @@ type emailList struct {
 	find    finder
 	hint    func(e *inboxEntry) string // what to do while an inbox is empty
 	spinner spinner.Model
+	// catchAll is the address of the inbox that takes mail to any
+	// address ("" when none does): its list shows each mail's recipient.
+	catchAll string
 }
 
-func newEmailList(ctx *ui.Context, st *store, acts *actions, index *search.Index, hint func(*inboxEntry) string) *emailList {
+func newEmailList(ctx *ui.Context, st *store, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
 	return &emailList{
-		ctx: ctx, acts: acts, store: st, hint: hint, list: ui.NewList(1),
+		ctx: ctx, acts: acts, store: st, hint: hint, catchAll: catchAll, list: ui.NewList(1),
 		find:    finder{field: ui.NewTextField(ctx.Edit, ""), index: index},
 		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
@@ -318,6 +321,19 @@ func (l *emailList) View() string {
 		body = append(body, l.rows(inner)...)
 	}
 	return ui.Frame(l.ctx, l.title(), l.focused, l.width, l.height, body)
+}
+
+// showsRecipients reports whether the rows show each mail's recipient:
+// in the catch-all's list, and across every inbox when one is the
+// catch-all.
+func (l *emailList) showsRecipients() bool {
+	if l.catchAll == "" {
+		return false
+	}
+	if l.find.query.AllInboxes() {
+		return true
+	}
+	return l.entry != nil && strings.EqualFold(l.entry.info.EmailAddress, l.catchAll)
 }
 
 // rows renders the visible rows, or a note when there are none.

@@ -13,9 +13,9 @@ import (
 
 // The columns of a message row, in cells. Every column but the subject
 // has a fixed width whatever the row holds, so the columns of all rows
-// line up: marked and unread flags, the NEW badge, the sender, the
-// subject, then (when the row is wide enough) attachments and the auth
-// badge, then the age.
+// line up: marked and unread flags, the NEW badge, the sender, in a
+// catch-all list the recipient, the subject, then (when the row is wide
+// enough) attachments and the auth badge, then the age.
 const (
 	flagsColumn = 3 // "✓● "
 	newColumn   = 4 // "NEW "
@@ -25,17 +25,25 @@ const (
 	// Rows at least this wide show the auth badge, and attachments.
 	badgeRowWidth = 44
 	attRowWidth   = 64
+	// Rows at least this wide show the recipient in a catch-all list.
+	toRowWidth = 72
 )
 
 // rowColumns are the widths of a row's columns at a width.
 type rowColumns struct {
-	from, subject int
-	badge, att    bool // the auth badge and the attachments are shown
+	from, to, subject int  // to is 0 where the recipient is not shown
+	badge, att        bool // the auth badge and the attachments are shown
 }
 
-func columnsFor(width int) rowColumns {
+// columnsFor lays out a row of width cells; withTo asks for the recipient
+// column (a list that holds mail for many addresses: the catch-all's).
+func columnsFor(width int, withTo bool) rowColumns {
 	c := rowColumns{from: ui.Clamp(width/4, 6, 24), badge: width >= badgeRowWidth, att: width >= attRowWidth}
 	fixed := flagsColumn + newColumn + c.from + 1 + ageColumn
+	if withTo && width >= toRowWidth {
+		c.to = ui.Clamp(width/4, 6, 24)
+		fixed += c.to + 1
+	}
 	if c.badge {
 		fixed += badgeColumn
 	}
@@ -57,7 +65,7 @@ type rowStyles struct {
 // the query's matches in the sender and subject marked.
 func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width int) string {
 	st := l.ctx.Styles()
-	cols := columnsFor(width)
+	cols := columnsFor(width, l.showsRecipients())
 	rs := rowStyles{flags: st.Unread, fresh: st.New, from: st.Normal, subject: st.Normal, extra: st.Muted, age: st.Muted, match: st.Match}
 	if !m.IsRead {
 		rs.from, rs.subject = st.Unread, st.Unread
@@ -103,6 +111,9 @@ func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width i
 	sb.WriteString(rs.fresh.Render(fresh) + rs.subject.Render(strings.Repeat(" ", newColumn-len(fresh))))
 	sb.WriteString(highlighted(from, q.Highlights(search.FieldFrom, from), cols.from, rs.from, rs.match))
 	sb.WriteString(rs.from.Render(" "))
+	if cols.to > 0 {
+		sb.WriteString(rs.extra.Render(ui.Fit(recipient(m, owner), cols.to) + " "))
+	}
 	sb.WriteString(highlighted(subject, q.Highlights(search.FieldSubject, subject), cols.subject, rs.subject, rs.match))
 	if cols.att {
 		att := ""
@@ -140,6 +151,21 @@ func highlighted(text string, marks []search.Range, width int, base, mark lipglo
 		return line + base.Render(strings.Repeat(" ", width-w))
 	}
 	return ui.Fit(line, width)
+}
+
+// recipient is whom m was sent to: its first recipient other than the
+// inbox's own address (mail the catch-all took for someone else), else the
+// first one.
+func recipient(m model.Email, owner *inboxEntry) string {
+	for _, to := range m.To {
+		if owner == nil || !strings.EqualFold(to, owner.info.EmailAddress) {
+			return to
+		}
+	}
+	if len(m.To) > 0 {
+		return m.To[0]
+	}
+	return ""
 }
 
 // displayFrom prefers the display name of an address.

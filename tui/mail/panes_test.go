@@ -2,9 +2,13 @@ package mail
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
+	"sandview/model"
 	"sandview/model/search"
+	"sandview/tui/feed"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
@@ -58,7 +62,7 @@ func TestEmailListPane(t *testing.T) {
 	list := func(address string) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
-			l := newEmailList(k.ctx, k.store, k.acts, search.NewIndex(), func(e *inboxEntry) string { return "send mail to " + e.info.EmailAddress })
+			l := newEmailList(k.ctx, k.store, k.acts, search.NewIndex(), func(e *inboxEntry) string { return "send mail to " + e.info.EmailAddress }, "")
 			l.SetFocus(true)
 			e, _ := k.store.find(address)
 			l.setEntry(e)
@@ -157,5 +161,35 @@ func TestReaderKeysStayInPane(t *testing.T) {
 	tuitest.PressPane(t, r, "home")
 	if r.scroll.Offset() != 0 {
 		t.Fatal("home did not go back to the top")
+	}
+}
+
+// TestCatchAllListShowsRecipients: the catch-all's list has a recipient
+// column (mail taken for other addresses shows whom it was for); other
+// inboxes' lists do not.
+func TestCatchAllListShowsRecipients(t *testing.T) {
+	h := newHarnessWith(t, 200, 40, Options{CatchAll: tuitest.DemoAddr})
+	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{
+		ID: "c1", From: "app@shop.example", To: []string{"qa-17@example.com"}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
+	}})
+	row := ""
+	for _, line := range strings.Split(h.shown(), "\n") {
+		if strings.Contains(line, "Your receipt") {
+			row = line
+		}
+	}
+	if !strings.Contains(row, "qa-17@example.com") || strings.Index(row, "app@shop.example") > strings.Index(row, "qa-17@example.com") {
+		t.Fatalf("the catch-all's row does not show the recipient after the sender: %q", row)
+	}
+	if !strings.Contains(h.shown(), tuitest.DemoAddr+" ") {
+		t.Fatalf("mail sent to the inbox itself does not name it:\n%s", h.shown())
+	}
+
+	other := newHarnessWith(t, 200, 40, Options{CatchAll: "someone-else@sandbox.test"})
+	other.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{
+		ID: "c1", From: "app@shop.example", To: []string{"qa-17@example.com"}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
+	}})
+	if strings.Contains(other.shown(), "qa-17@example.com") {
+		t.Fatalf("a list that is not the catch-all's shows recipients:\n%s", other.shown())
 	}
 }

@@ -91,7 +91,7 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 	s := &Screen{ctx: ctx, cmds: cmds, opts: opts, store: &store{}}
 	acts := &actions{ctx: ctx, cmds: s.cmds, store: s.store, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.store, acts)
-	s.emails = newEmailList(ctx, s.store, acts, search.NewIndex(), s.hint)
+	s.emails = newEmailList(ctx, s.store, acts, search.NewIndex(), s.hint, opts.CatchAll)
 	s.reader = newReader(ctx, s.store, s.cmds, acts)
 	s.auth = newAuthReport(ctx, s.reader)
 	s.ring = ui.NewFocusRing(s.inboxes, s.emails, s.reader)
