@@ -41,8 +41,10 @@ type emailList struct {
 	hint    func(e *inboxEntry) string // what to do while an inbox is empty
 	spinner spinner.Model
 	// catchAll is the address of the inbox that takes mail to any
-	// address ("" when none does): its list shows each mail's recipient.
+	// address ("" when none does); showTo: the rows show each mail's
+	// recipient, because the catch-all took some of them for another one.
 	catchAll string
+	showTo   bool
 }
 
 func newEmailList(ctx *ui.Context, st *store, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
@@ -101,6 +103,7 @@ func (l *emailList) refresh() {
 		l.scope = listing{}
 	}
 	l.seen = l.store.version
+	l.showTo = l.listsForeignMail()
 	l.filtered = l.find.index.Filter(l.find.query, l.scope.emails)
 	l.list.SetLen(len(l.filtered))
 	if pos, ok := l.positionOf(l.cur); ok {
@@ -323,17 +326,19 @@ func (l *emailList) View() string {
 	return ui.Frame(l.ctx, l.title(), l.focused, l.width, l.height, body)
 }
 
-// showsRecipients reports whether the rows show each mail's recipient:
-// in the catch-all's list, and across every inbox when one is the
-// catch-all.
-func (l *emailList) showsRecipients() bool {
+// listsForeignMail reports whether the scope holds mail the catch-all
+// took for another address: then the rows show each mail's recipient.
+func (l *emailList) listsForeignMail() bool {
 	if l.catchAll == "" {
 		return false
 	}
-	if l.find.query.AllInboxes() {
-		return true
+	for i, m := range l.scope.emails {
+		owner := l.scope.owner(i)
+		if owner != nil && strings.EqualFold(owner.info.EmailAddress, l.catchAll) && len(m.To) > 0 && !sentTo(m, owner.info.EmailAddress) {
+			return true
+		}
 	}
-	return l.entry != nil && strings.EqualFold(l.entry.info.EmailAddress, l.catchAll)
+	return false
 }
 
 // rows renders the visible rows, or a note when there are none.

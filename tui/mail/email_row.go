@@ -65,7 +65,7 @@ type rowStyles struct {
 // the query's matches in the sender and subject marked.
 func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width int) string {
 	st := l.ctx.Styles()
-	cols := columnsFor(width, l.showsRecipients())
+	cols := columnsFor(width, l.showTo)
 	rs := rowStyles{flags: st.Unread, fresh: st.New, from: st.Normal, subject: st.Normal, extra: st.Muted, age: st.Muted, match: st.Match}
 	if !m.IsRead {
 		rs.from, rs.subject = st.Unread, st.Unread
@@ -158,7 +158,7 @@ func highlighted(text string, marks []search.Range, width int, base, mark lipglo
 // first one.
 func recipient(m model.Email, owner *inboxEntry) string {
 	for _, to := range m.To {
-		if owner == nil || !strings.EqualFold(to, owner.info.EmailAddress) {
+		if owner == nil || !sentTo(model.Email{To: []string{to}}, owner.info.EmailAddress) {
 			return to
 		}
 	}
@@ -166,6 +166,18 @@ func recipient(m model.Email, owner *inboxEntry) string {
 		return m.To[0]
 	}
 	return ""
+}
+
+// sentTo reports whether address is among m's recipients (which may carry
+// display names: "Name <address>").
+func sentTo(m model.Email, address string) bool {
+	address = strings.ToLower(address)
+	for _, to := range m.To {
+		if strings.Contains(strings.ToLower(to), address) {
+			return true
+		}
+	}
+	return false
 }
 
 // displayFrom prefers the display name of an address.

@@ -164,11 +164,14 @@ func TestReaderKeysStayInPane(t *testing.T) {
 	}
 }
 
-// TestCatchAllListShowsRecipients: the catch-all's list has a recipient
-// column (mail taken for other addresses shows whom it was for); other
-// inboxes' lists do not.
+// TestCatchAllListShowsRecipients: once the catch-all holds mail for
+// other addresses, its list has a recipient column; before, and in other
+// inboxes' lists, it does not.
 func TestCatchAllListShowsRecipients(t *testing.T) {
 	h := newHarnessWith(t, 200, 40, Options{CatchAll: tuitest.DemoAddr})
+	if h.s.emails.showTo {
+		t.Fatalf("a catch-all holding only its own mail shows recipients:\n%s", h.shown())
+	}
 	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{
 		ID: "c1", From: "app@shop.example", To: []string{"qa-17@example.com"}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
 	}})
