@@ -32,11 +32,11 @@ func Open(ctx context.Context, target string) error {
 	return nil
 }
 
-// WriteHTML writes an HTML body as a BrowserPage to a new private file
+// writeHTML writes an HTML body as a BrowserPage to a new private file
 // (0600) in the temporary directory and returns its path. The file stays
 // for the browser to read after a short-lived program (the CLI) ends; the
 // system cleans the directory.
-func WriteHTML(body string) (string, error) {
+func writeHTML(body string) (string, error) {
 	page, err := BrowserPage(body)
 	if err != nil {
 		return "", err
@@ -54,10 +54,10 @@ func WriteHTML(body string) (string, error) {
 	return f.Name(), nil
 }
 
-// OpenHTML writes an HTML body with WriteHTML and opens the file with
+// OpenHTML writes an HTML body with writeHTML and opens the file with
 // open (Open, or a test's stand-in); it returns the file's path.
 func OpenHTML(ctx context.Context, body string, open func(context.Context, string) error) (string, error) {
-	path, err := WriteHTML(body)
+	path, err := writeHTML(body)
 	if err != nil {
 		return "", err
 	}

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -158,7 +159,7 @@ func highlighted(text string, marks []search.Range, width int, base, mark lipglo
 // first one.
 func recipient(m model.Email, owner *inboxEntry) string {
 	for _, to := range m.To {
-		if owner == nil || !sentTo(model.Email{To: []string{to}}, owner.info.EmailAddress) {
+		if owner == nil || !names(to, owner.info.EmailAddress) {
 			return to
 		}
 	}
@@ -168,16 +169,15 @@ func recipient(m model.Email, owner *inboxEntry) string {
 	return ""
 }
 
-// sentTo reports whether address is among m's recipients (which may carry
-// display names: "Name <address>").
+// sentTo reports whether address is among m's recipients.
 func sentTo(m model.Email, address string) bool {
-	address = strings.ToLower(address)
-	for _, to := range m.To {
-		if strings.Contains(strings.ToLower(to), address) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.To, func(to string) bool { return names(to, address) })
+}
+
+// names reports whether a recipient, which may carry a display name
+// ("Name <address>"), is address.
+func names(recipient, address string) bool {
+	return strings.Contains(strings.ToLower(recipient), strings.ToLower(address))
 }
 
 // displayFrom prefers the display name of an address.
