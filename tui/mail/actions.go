@@ -56,13 +56,23 @@ func (a *actions) promptExport() {
 		desktop.SafeName(address, "inbox")+".json", func(path string) tea.Cmd { return a.cmds.exportInbox(address, path) }))
 }
 
-// confirmDeleteInbox asks before deleting the selected inbox.
+// confirmDeleteInbox asks before deleting the selected inbox, saying that
+// the address itself goes with its mail. While emails are marked it
+// refuses: d was meant for them, in the message list.
 func (a *actions) confirmDeleteInbox() {
 	e := a.current()
 	if e == nil {
 		return
 	}
+	if n := a.store.markedCount(); n > 0 {
+		a.ctx.Flash(fmt.Sprintf("%s marked: %s in the message list deletes them; esc there clears the marks", ui.Plural(n, "email is", "emails are"), ui.KeyName(a.ctx.Keys.Delete)), ui.LevelWarn)
+		return
+	}
 	address := e.info.EmailAddress
-	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s and all its %s on the server?", address, ui.Plural(len(e.emails), "email", "emails")),
+	held := "It holds no email."
+	if n := len(e.emails); n > 0 {
+		held = fmt.Sprintf("Its %s will be deleted with it.", ui.Plural(n, "email", "emails"))
+	}
+	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s itself (the address, not only its mail) on the server? %s", address, held),
 		func() tea.Cmd { return a.cmds.deleteInbox(address) }))
 }

@@ -36,7 +36,11 @@ type emailList struct {
 	height   int
 	focused  bool
 
-	cur     emailRef // the email under the cursor, kept across list changes
+	cur emailRef // the email under the cursor, kept across list changes
+	// moved is set once the user moved the cursor (or opened an email)
+	// in this inbox; until then the cursor stays on the top row, the
+	// newest email, as mail arrives.
+	moved   bool
 	find    finder
 	hint    func(e *inboxEntry) string // what to do while an inbox is empty
 	spinner spinner.Model
@@ -86,11 +90,13 @@ func (l *emailList) setEntry(e *inboxEntry) {
 	l.list = ui.NewList(1)
 	l.resize()
 	l.cur = emailRef{}
+	l.moved = false
 	l.refresh()
 }
 
 // refresh lists and searches again after the emails changed, keeping the
-// cursor on the same email when it is still listed.
+// cursor on the same email when it is still listed, or on the newest one
+// while the user has not moved it.
 func (l *emailList) refresh() {
 	switch {
 	case l.find.query.AllInboxes():
@@ -106,9 +112,18 @@ func (l *emailList) refresh() {
 	l.showTo = l.listsForeignMail()
 	l.filtered = l.find.index.Filter(l.find.query, l.scope.emails)
 	l.list.SetLen(len(l.filtered))
-	if pos, ok := l.positionOf(l.cur); ok {
+	if !l.moved {
+		l.list.Select(0)
+	} else if pos, ok := l.positionOf(l.cur); ok {
 		l.list.Select(pos)
 	}
+	l.remember()
+}
+
+// userMoved notes that the user moved the cursor: new mail no longer
+// moves it.
+func (l *emailList) userMoved() {
+	l.moved = true
 	l.remember()
 }
 
@@ -123,6 +138,16 @@ func (l *emailList) positionOf(ref emailRef) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// lists reports whether the list holds the email ref (under the cursor,
+// most often).
+func (l *emailList) lists(ref emailRef) bool {
+	if m, e, ok := l.selected(); ok && m.ID == ref.id && strings.EqualFold(e.info.EmailAddress, ref.address) {
+		return true
+	}
+	_, ok := l.positionOf(ref)
+	return ok
 }
 
 // remember notes the email under the cursor, to find it again after the
@@ -160,7 +185,7 @@ func (l *emailList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	k := l.ctx.Keys
 	if _, ok := l.list.HandleKey(k.ListKeyMap, msg); ok {
-		l.remember()
+		l.userMoved()
 		return nil, true
 	}
 	switch {
@@ -174,7 +199,7 @@ func (l *emailList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if m, e, ok := l.selected(); ok {
 			e.toggleMark(m.ID)
 			l.list.Move(1)
-			l.remember()
+			l.userMoved()
 		}
 	case key.Matches(msg, k.MarkAll):
 		l.markAll()
@@ -273,14 +298,14 @@ func (l *emailList) clickedRow(i int) bool {
 		return true
 	}
 	l.list.Select(i)
-	l.remember()
+	l.userMoved()
 	return false
 }
 
 // wheel moves the cursor by a turn of the wheel.
 func (l *emailList) wheel(lines int) {
 	l.list.Wheel(lines)
-	l.remember()
+	l.userMoved()
 }
 
 // spin advances the loading indicator.
@@ -352,15 +377,15 @@ func (l *emailList) rows(width int) []string {
 	}
 	e := l.entry
 	switch {
-	case len(l.scope.emails) > 0:
-		return []string{st.Muted.Render("No email matches the search.")}
+	case len(l.scope.emails) > 0 || l.find.active() && l.find.err == "":
+		return []string{st.Muted.Render("No emails match the search.")}
 	case e == nil:
 		return []string{st.Muted.Render("No mail in any inbox yet.")}
 	case e.loading:
 		return []string{st.Muted.Render(l.spinner.View() + " Loading and decrypting emails…")}
 	case e.loadErr != "":
-		return []string{st.FieldError.Render("Could not load emails: " + e.loadErr),
-			st.Muted.Render(fmt.Sprintf("Press %s to retry.", ui.KeyName(l.ctx.Keys.Resync)))}
+		return append(ui.WrapStyled(st.FieldError.Render, "Could not load emails: "+e.loadErr, width),
+			st.Muted.Render(fmt.Sprintf("Press %s to retry.", ui.KeyName(l.ctx.Keys.Resync))))
 	case e.gone != "":
 		return ui.WrapStyled(st.FieldError.Render, "This inbox is gone from the server: no more mail will come ("+e.gone+").", width)
 	}

@@ -23,11 +23,15 @@ const (
 	attColumn   = 6 // " +2att"
 	badgeColumn = 5 // " pass"
 	ageColumn   = 7
+	// The sender and the recipient take a share of the room the fixed
+	// columns leave, between these widths; the subject takes the rest.
+	nameColumnMin = 6
+	nameColumnMax = 24
 	// Rows at least this wide show the auth badge, and attachments.
 	badgeRowWidth = 44
 	attRowWidth   = 64
 	// Rows at least this wide show the recipient in a catch-all list.
-	toRowWidth = 72
+	toRowWidth = 56
 )
 
 // rowColumns are the widths of a row's columns at a width.
@@ -38,12 +42,17 @@ type rowColumns struct {
 
 // columnsFor lays out a row of width cells; withTo asks for the recipient
 // column (a list that holds mail for many addresses: the catch-all's).
+// The subject gets what the fixed columns leave after the sender and the
+// recipient took their share: a quarter each with the recipient, a third
+// without, never more than nameColumnMax; so the subject is the widest
+// column, and the names shrink first as the row narrows.
 func columnsFor(width int, withTo bool) rowColumns {
-	c := rowColumns{from: ui.Clamp(width/4, 6, 24), badge: width >= badgeRowWidth, att: width >= attRowWidth}
-	fixed := flagsColumn + newColumn + c.from + 1 + ageColumn
+	c := rowColumns{badge: width >= badgeRowWidth, att: width >= attRowWidth}
+	fixed := flagsColumn + newColumn + 1 + ageColumn
+	names := 1
 	if withTo && width >= toRowWidth {
-		c.to = ui.Clamp(width/4, 6, 24)
-		fixed += c.to + 1
+		names = 2
+		fixed++
 	}
 	if c.badge {
 		fixed += badgeColumn
@@ -51,7 +60,13 @@ func columnsFor(width int, withTo bool) rowColumns {
 	if c.att {
 		fixed += attColumn
 	}
-	c.subject = max(width-fixed, 0)
+	room := max(width-fixed, 0)
+	name := ui.Clamp(room/(names+2), nameColumnMin, nameColumnMax)
+	c.from = name
+	if names == 2 {
+		c.to = name
+	}
+	c.subject = max(room-names*name, 0)
 	return c
 }
 

@@ -27,20 +27,20 @@ type finder struct {
 // active reports whether a search is applied.
 func (f *finder) active() bool { return f.text != "" }
 
-// set parses text; a text that does not parse keeps the last query and
-// says why. It reports whether the query changed.
+// set parses text; a text that does not parse filters nothing (the
+// query is empty) and says why. It reports whether the text changed.
 func (f *finder) set(text string, ctx *ui.Context) bool {
 	text = strings.TrimSpace(text)
-	if text == f.text && f.err == "" {
+	if text == f.text {
 		return false
 	}
 	f.text = text
 	q, err := search.Parse(text, ctx.Clock())
+	f.err = ""
 	if err != nil {
 		f.err = model.SanitizeLine(err.Error())
-		return false
+		q = search.Query{}
 	}
-	f.err = ""
 	f.query = q
 	return true
 }
@@ -102,6 +102,10 @@ func (s *listing) needContent() []*inboxEntry {
 	return out
 }
 
+// searchFieldMin is the least width of the search field while a query
+// that does not parse says why beside it.
+const searchFieldMin = 12
+
 // searchLine is the line above the rows while a search is typed or
 // applied: the field or the text, and how many emails match.
 func (l *emailList) searchLine(width int) string {
@@ -116,13 +120,19 @@ func (l *emailList) searchLine(width int) string {
 	}
 	right := st.Muted.Render(count)
 	if f.err != "" {
-		right = st.FieldError.Render("✗ " + f.err)
+		right = st.FieldError.Render("✗ " + f.err + "; nothing filtered")
 	} else if notes := f.query.Notes(); len(notes) > 0 {
 		right = st.Muted.Render(count + " · " + notes[0])
 	}
 	label := st.FilterPrompt.Render("/ ")
 	if f.typing {
-		fieldW := max(width-2-min(model.TextWidth(right), width/2)-1, 4)
+		// The count takes at most half the line; why the query does not
+		// parse all but what the field needs to show the token typed.
+		room := width / 2
+		if f.err != "" {
+			room = max(width-2-searchFieldMin-1, room)
+		}
+		fieldW := max(width-2-min(model.TextWidth(right), room)-1, 4)
 		return ui.Fit(label+f.field.View(l.ctx, true, fieldW)+" "+right, width)
 	}
 	hint := st.Muted.Render(fmt.Sprintf("  (%s clears)", ui.KeyName(l.ctx.Keys.Back)))
