@@ -49,6 +49,8 @@ type emailList struct {
 	// recipient, because the catch-all took some of them for another one.
 	catchAll string
 	showTo   bool
+	// needs are the optional columns the rows need (email_row.go).
+	needs rowNeeds
 }
 
 func newEmailList(ctx *ui.Context, st *store, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
@@ -111,6 +113,7 @@ func (l *emailList) refresh() {
 	l.seen = l.store.version
 	l.showTo = l.listsForeignMail()
 	l.filtered = l.find.index.Filter(l.find.query, l.scope.emails)
+	l.needs = l.rowNeeds()
 	l.list.SetLen(len(l.filtered))
 	if !l.moved {
 		l.list.Select(0)
@@ -364,6 +367,20 @@ func (l *emailList) listsForeignMail() bool {
 		}
 	}
 	return false
+}
+
+// rowNeeds are the optional columns the listed emails need.
+func (l *emailList) rowNeeds() rowNeeds {
+	need := rowNeeds{to: l.showTo}
+	for _, pos := range l.filtered {
+		m, owner := l.scope.emails[pos], l.scope.owner(pos)
+		need.att = need.att || len(m.Attachments) > 0
+		need.fresh = need.fresh || owner.fresh[m.ID]
+		if need.att && need.fresh {
+			break
+		}
+	}
+	return need
 }
 
 // rows renders the visible rows, or a note when there are none.

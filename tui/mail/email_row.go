@@ -27,7 +27,9 @@ const (
 	// columns leave, between these widths; the subject takes the rest.
 	nameColumnMin = 6
 	nameColumnMax = 24
-	// Rows at least this wide show the auth badge, and attachments.
+	// Rows at least this wide show the NEW badge and the auth badge (a
+	// narrower row leaves the subject the room: new mail is unread), and
+	// attachments.
 	badgeRowWidth = 44
 	attRowWidth   = 64
 	// Rows at least this wide show the recipient in a catch-all list.
@@ -37,25 +39,37 @@ const (
 // rowColumns are the widths of a row's columns at a width.
 type rowColumns struct {
 	from, to, subject int  // to is 0 where the recipient is not shown
-	badge, att        bool // the auth badge and the attachments are shown
+	fresh, badge, att bool // the NEW badge, the auth badge and the attachments are shown
 }
 
-// columnsFor lays out a row of width cells; withTo asks for the recipient
-// column (a list that holds mail for many addresses: the catch-all's).
-// The subject gets what the fixed columns leave after the sender and the
-// recipient took their share: a quarter each with the recipient, a third
-// without, never more than nameColumnMax; so the subject is the widest
-// column, and the names shrink first as the row narrows.
-func columnsFor(width int, withTo bool) rowColumns {
-	c := rowColumns{badge: width >= badgeRowWidth, att: width >= attRowWidth}
-	fixed := flagsColumn + newColumn + 1 + ageColumn
+// rowNeeds are the optional columns the rows of a list need: the
+// recipient (a list holding mail the catch-all took for others), the NEW
+// badge (some mail arrived while the inbox was open), the attachments
+// (some mail has them). A column none of the rows needs gives its room to
+// the subject.
+type rowNeeds struct{ to, fresh, att bool }
+
+// columnsFor lays out a row of width cells with the optional columns
+// need asks for that the width holds. The subject gets what the fixed
+// columns leave after the sender and the recipient took their share: a
+// quarter each with the recipient, a third without, never more than
+// nameColumnMax; so the subject is the widest column, and the names
+// shrink first as the row narrows.
+func columnsFor(width int, need rowNeeds) rowColumns {
+	c := rowColumns{badge: width >= badgeRowWidth}
+	c.fresh = need.fresh && c.badge
+	c.att = need.att && width >= attRowWidth
+	fixed := flagsColumn + 1 + ageColumn
 	names := 1
-	if withTo && width >= toRowWidth {
+	if need.to && width >= toRowWidth {
 		names = 2
 		fixed++
 	}
 	if c.badge {
 		fixed += badgeColumn
+	}
+	if c.fresh {
+		fixed += newColumn
 	}
 	if c.att {
 		fixed += attColumn
@@ -81,7 +95,7 @@ type rowStyles struct {
 // the query's matches in the sender and subject marked.
 func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width int) string {
 	st := l.ctx.Styles()
-	cols := columnsFor(width, l.showTo)
+	cols := columnsFor(width, l.needs)
 	rs := rowStyles{flags: st.Unread, fresh: st.New, from: st.Normal, subject: st.Normal, extra: st.Muted, age: st.Muted, match: st.Match}
 	if !m.IsRead {
 		rs.from, rs.subject = st.Unread, st.Unread
@@ -124,7 +138,9 @@ func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width i
 	q := l.find.query
 	var sb strings.Builder
 	sb.WriteString(rs.flags.Render(string(flags)))
-	sb.WriteString(rs.fresh.Render(fresh) + rs.subject.Render(strings.Repeat(" ", newColumn-len(fresh))))
+	if cols.fresh {
+		sb.WriteString(rs.fresh.Render(fresh) + rs.subject.Render(strings.Repeat(" ", newColumn-len(fresh))))
+	}
 	sb.WriteString(highlighted(from, q.Highlights(search.FieldFrom, from), cols.from, rs.from, rs.match))
 	sb.WriteString(rs.from.Render(" "))
 	if cols.to > 0 {

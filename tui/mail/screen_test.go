@@ -392,7 +392,7 @@ func TestExportAndImport(t *testing.T) {
 }
 
 func TestResyncAndLiveMailFlagged(t *testing.T) {
-	h := newHarness(t, 140, 37)
+	h := newHarness(t, 200, 37)
 	h.svc.AddEmail(tuitest.DemoAddr, model.Email{ID: "e9", From: "new@example.com", Subject: "Fresh", ReceivedAt: tuitest.Now()})
 	h.Press("r")
 	if !h.current().fresh["e9"] {

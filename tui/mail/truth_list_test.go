@@ -203,10 +203,11 @@ func TestSubjectIsTheWidestColumn(t *testing.T) {
 	for width := 80; width <= 320; width++ {
 		l := computeLayout(width, 40, PaneEmails, false)
 		row := l.emails.W - 2
-		for _, withTo := range []bool{false, true} {
-			c := columnsFor(row, withTo)
+		for n := range 8 {
+			need := rowNeeds{to: n&1 != 0, fresh: n&2 != 0, att: n&4 != 0}
+			c := columnsFor(row, need)
 			if c.subject <= c.from || c.subject <= c.to || c.from > nameColumnMax || c.to > nameColumnMax {
-				t.Fatalf("terminal %d (row %d, to %v): %+v", width, row, withTo, c)
+				t.Fatalf("terminal %d (row %d, %+v): %+v", width, row, need, c)
 			}
 		}
 	}
