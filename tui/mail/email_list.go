@@ -171,9 +171,13 @@ func (l *emailList) selected() (model.Email, *inboxEntry, bool) {
 	return l.scope.emails[pos], l.scope.owner(pos), true
 }
 
-// headerLines is the number of body lines above the rows.
+// headerLines is the number of body lines above the rows: the search's
+// (searchLines).
 func (l *emailList) headerLines() int {
-	if l.find.typing || l.find.active() {
+	switch {
+	case l.find.err != "":
+		return 2
+	case l.find.typing || l.find.active():
 		return 1
 	}
 	return 0
@@ -344,7 +348,7 @@ func (l *emailList) View() string {
 	inner := l.width - 2
 	var body []string
 	if l.headerLines() > 0 {
-		body = append(body, l.searchLine(inner))
+		body = append(body, l.searchLines(inner)...)
 	}
 	if l.entry == nil && !l.find.query.AllInboxes() {
 		body = append(body, st.Muted.Render("No inbox selected."))

@@ -102,12 +102,20 @@ func (s *listing) needContent() []*inboxEntry {
 	return out
 }
 
-// searchFieldMin is the least width of the search field while a query
-// that does not parse says why beside it.
-const searchFieldMin = 12
+// searchLines are the lines above the rows while a search is typed or
+// applied: the field or the text and how many emails match, then, for a
+// query that does not parse, why.
+func (l *emailList) searchLines(width int) []string {
+	lines := []string{l.searchLine(width)}
+	if l.find.err != "" {
+		lines = append(lines, ui.Fit(l.ctx.Styles().FieldError.Render("  "+l.find.err), width))
+	}
+	return lines
+}
 
-// searchLine is the line above the rows while a search is typed or
-// applied: the field or the text, and how many emails match.
+// searchLine is the search's first line: the field or the text, and how
+// many emails match (or that nothing is filtered: the query does not
+// parse).
 func (l *emailList) searchLine(width int) string {
 	st := l.ctx.Styles()
 	f := &l.find
@@ -120,19 +128,13 @@ func (l *emailList) searchLine(width int) string {
 	}
 	right := st.Muted.Render(count)
 	if f.err != "" {
-		right = st.FieldError.Render("✗ " + f.err + "; nothing filtered")
+		right = st.FieldError.Render("✗ nothing filtered")
 	} else if notes := f.query.Notes(); len(notes) > 0 {
 		right = st.Muted.Render(count + " · " + notes[0])
 	}
 	label := st.FilterPrompt.Render("/ ")
 	if f.typing {
-		// The count takes at most half the line; why the query does not
-		// parse all but what the field needs to show the token typed.
-		room := width / 2
-		if f.err != "" {
-			room = max(width-2-searchFieldMin-1, room)
-		}
-		fieldW := max(width-2-min(model.TextWidth(right), room)-1, 4)
+		fieldW := max(width-2-min(model.TextWidth(right), width/2)-1, 4)
 		return ui.Fit(label+f.field.View(l.ctx, true, fieldW)+" "+right, width)
 	}
 	hint := st.Muted.Render(fmt.Sprintf("  (%s clears)", ui.KeyName(l.ctx.Keys.Back)))
