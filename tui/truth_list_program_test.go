@@ -211,3 +211,24 @@ func TestProgramReaderFollowsTheInbox(t *testing.T) {
 		t.Fatalf("the reader is not empty for the new inbox:\n%s", view)
 	}
 }
+
+// TestHelpOpensOnWhatMatters: at 80x24 the help opens on open, search,
+// read/unread, save and quit, not on the Move keys, and says the read
+// rule.
+func TestHelpOpensOnWhatMatters(t *testing.T) {
+	h := newHarness(t, 80, 24, true)
+	h.Press("?")
+	view := h.plain()
+	for _, want := range []string{"open", "search", "read/unread", "mark all read", "save attachment/.eml", "close/quit"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the help at 80x24 opens without %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "Move") || strings.Contains(view, "page up") {
+		t.Errorf("the help at 80x24 opens on the Move keys:\n%s", view)
+	}
+	all := strings.Join(strings.Fields(tuitest.Plain(h.app.ctx.Dialog().View(200, 200))), " ")
+	if !strings.Contains(all, "marked read on the server only when you open it (enter, or the reader focused) and it stays open for 1 s") {
+		t.Errorf("the help does not say the read rule:\n%s", all)
+	}
+}

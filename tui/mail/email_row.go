@@ -52,7 +52,7 @@ type rowNeeds struct{ to, fresh, att bool }
 // columnsFor lays out a row of width cells with the optional columns
 // need asks for that the width holds. The subject gets what the fixed
 // columns leave after the sender and the recipient took their share: a
-// quarter each with the recipient, a third without, never more than
+// fifth each with the recipient, a third without, never more than
 // nameColumnMax; so the subject is the widest column, and the names
 // shrink first as the row narrows.
 func columnsFor(width int, need rowNeeds) rowColumns {
@@ -75,7 +75,7 @@ func columnsFor(width int, need rowNeeds) rowColumns {
 		fixed += attColumn
 	}
 	room := max(width-fixed, 0)
-	name := ui.Clamp(room/(names+2), nameColumnMin, nameColumnMax)
+	name := ui.Clamp(room/(2*names+1), nameColumnMin, nameColumnMax)
 	c.from = name
 	if names == 2 {
 		c.to = name

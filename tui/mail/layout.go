@@ -17,7 +17,7 @@ func computeLayout(width, height int, focus Pane, authExpanded bool) layout {
 	l := layout{mode: ui.ModeFor(width)}
 	switch l.mode {
 	case ui.Wide:
-		inW := ui.Clamp(width*18/100, 28, 40)
+		inW := ui.Clamp(width*15/100, 28, 36)
 		restW := (width + 1) / 2
 		msgW := width - inW - restW
 		authH := authCollapsedHeight
