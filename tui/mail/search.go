@@ -137,8 +137,18 @@ func (l *emailList) searchLine(width int) string {
 		fieldW := max(width-2-min(model.TextWidth(right), width/2)-1, 4)
 		return ui.Fit(label+f.field.View(l.ctx, true, fieldW)+" "+right, width)
 	}
+	// The text gives way to the count, then the hint to the text.
 	hint := st.Muted.Render(fmt.Sprintf("  (%s clears)", ui.KeyName(l.ctx.Keys.Back)))
-	return ui.Fit(label+st.Value.Render(f.text)+"  "+right+hint, width)
+	textW := width - 2 - 2 - model.TextWidth(right) - model.TextWidth(hint)
+	if textW < min(model.TextWidth(f.text), 12) {
+		hint = ""
+		textW = width - 2 - 2 - model.TextWidth(right)
+	}
+	text := f.text
+	if textW > 0 && model.TextWidth(text) > textW {
+		text = ui.Fit(text, textW)
+	}
+	return ui.Fit(label+st.Value.Render(text)+"  "+right+hint, width)
 }
 
 // loadingContent reports whether content a query needs is being listed.
