@@ -358,65 +358,6 @@ func (l *emailList) View() string {
 	return ui.Frame(l.ctx, l.title(), l.focused, l.width, l.height, body)
 }
 
-// listsForeignMail reports whether the scope holds mail the catch-all
-// took for another address: then the rows show each mail's recipient.
-func (l *emailList) listsForeignMail() bool {
-	if l.catchAll == "" {
-		return false
-	}
-	for i, m := range l.scope.emails {
-		owner := l.scope.owner(i)
-		if owner != nil && strings.EqualFold(owner.info.EmailAddress, l.catchAll) && len(m.To) > 0 && !sentTo(m, owner.info.EmailAddress) {
-			return true
-		}
-	}
-	return false
-}
-
-// rowNeeds are the optional columns the listed emails need.
-func (l *emailList) rowNeeds() rowNeeds {
-	need := rowNeeds{to: l.showTo}
-	for _, pos := range l.filtered {
-		m, owner := l.scope.emails[pos], l.scope.owner(pos)
-		need.att = need.att || len(m.Attachments) > 0
-		need.fresh = need.fresh || owner.fresh[m.ID]
-		if need.att && need.fresh {
-			break
-		}
-	}
-	return need
-}
-
-// rows renders the visible rows, or a note when there are none.
-func (l *emailList) rows(width int) []string {
-	st := l.ctx.Styles()
-	if len(l.filtered) > 0 {
-		return l.list.Render(func(i int, selected bool) []string {
-			pos := l.filtered[i]
-			return []string{l.row(l.scope.emails[pos], l.scope.owner(pos), selected, width)}
-		})
-	}
-	e := l.entry
-	switch {
-	case len(l.scope.emails) > 0 || l.find.active() && l.find.err == "":
-		return []string{st.Muted.Render("No emails match the search.")}
-	case e == nil:
-		return []string{st.Muted.Render("No mail in any inbox yet.")}
-	case e.loading:
-		return []string{st.Muted.Render(l.spinner.View() + " Loading and decrypting emails…")}
-	case e.loadErr != "":
-		return append(ui.WrapStyled(st.FieldError.Render, "Could not load emails: "+e.loadErr, width),
-			st.Muted.Render(fmt.Sprintf("Press %s to retry.", ui.KeyName(l.ctx.Keys.Resync))))
-	case e.gone != "":
-		return ui.WrapStyled(st.FieldError.Render, "This inbox is gone from the server: no more mail will come ("+e.gone+").", width)
-	}
-	out := []string{st.Muted.Render("No mail yet.")}
-	if hint := l.hint(e); hint != "" {
-		out = append(out, ui.WrapStyled(st.Banner.Render, hint, width)...)
-	}
-	return out
-}
-
 // ShortHelp lists the pane's keys, the search's while it is typed.
 func (l *emailList) ShortHelp() []key.Binding {
 	if l.find.typing {
