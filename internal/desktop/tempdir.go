@@ -21,7 +21,8 @@ const (
 	DefaultGrace = 10 * time.Second
 	// SweepAge: a file older than this in the directory is a leftover of a
 	// program that ended before its removal (killed, crashed); it is
-	// removed the next time the directory is used.
+	// removed when a TempDir of the directory is made and whenever one
+	// writes a file.
 	SweepAge = 10 * time.Minute
 )
 
@@ -34,7 +35,8 @@ func OpenedDir(home string) string { return filepath.Join(home, "opened") }
 // decrypted is left outside the state directory: files 0600 in a private
 // directory (0700, see OpenedDir), each removed Grace after the program
 // that opened it ended, the rest by Remove, and leftovers of earlier runs
-// older than SweepAge when the directory is first used. Several processes
+// older than SweepAge when the TempDir is made (the TUI's start, `email
+// open`) and whenever it writes a file. Several processes
 // may share the directory: each removes only its own files (and the
 // leftovers). It is safe for concurrent use.
 type TempDir struct {
@@ -42,14 +44,17 @@ type TempDir struct {
 	grace time.Duration
 
 	mu      sync.Mutex
-	swept   bool
 	files   map[string]*time.Timer // written, not removed yet; the timer once opened
 	pending sync.WaitGroup         // scheduled removals
 }
 
 // NewTempDir returns the TempDir of dir (made on first use) whose opened
-// files are removed grace after their opener ended.
+// files are removed grace after their opener ended. It sweeps the
+// leftovers of earlier runs.
 func NewTempDir(dir string, grace time.Duration) *TempDir {
+	if dir != "" {
+		sweep(dir, time.Now().Add(-SweepAge))
+	}
 	return &TempDir{dir: dir, grace: grace, files: map[string]*time.Timer{}}
 }
 
@@ -64,10 +69,7 @@ func (d *TempDir) Write(name string, data []byte) (string, error) {
 	if err := securefile.PrivateDir(d.dir); err != nil {
 		return "", err
 	}
-	if !d.swept {
-		d.swept = true
-		sweep(d.dir, time.Now().Add(-SweepAge))
-	}
+	sweep(d.dir, time.Now().Add(-SweepAge))
 	path, err := SaveUnique(d.dir, name, "file", data, 0o600)
 	if err != nil {
 		return "", err

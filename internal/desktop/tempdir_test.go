@@ -109,8 +109,8 @@ func TestTempDirOpenerFailureRemovesTheFile(t *testing.T) {
 }
 
 // TestTempDirSweepsLeftovers: files older than SweepAge (of a run that was
-// killed) go when the directory is next used; recent ones (another
-// process's, still being read) stay.
+// killed) go when a TempDir is made and when it writes; recent ones
+// (another process's, still being read) stay.
 func TestTempDirSweepsLeftovers(t *testing.T) {
 	dir := OpenedDir(t.TempDir())
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -127,11 +127,21 @@ func TestTempDirSweepsLeftovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := NewTempDir(dir, time.Hour)
+	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the leftover is still there at the start: %v", err)
+	}
+	// One left by a run killed while this one runs.
+	if err := os.WriteFile(old, []byte("decrypted"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(old, past, past); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := d.Write("new.html", []byte("x")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("the leftover is still there: %v", err)
+		t.Fatalf("the leftover is still there after a write: %v", err)
 	}
 	if _, err := os.Stat(recent); err != nil {
 		t.Fatalf("a recent file was swept: %v", err)
