@@ -132,7 +132,7 @@ opener). It is written to a private file (0600) under the state directory
 loads nothing from the network and runs no script, so opening it tells the
 sender nothing. The command waits until the opener has ended and 10s more
 (the browser reads the file meanwhile), then removes the file; leftovers
-of an interrupted run are removed by the next one.`,
+of an interrupted run (older than 10 minutes) are removed by the next one.`,
 		Example: "  sandview email open 3f1c…",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

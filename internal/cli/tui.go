@@ -127,11 +127,11 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 		return err
 	}
 	cfg := tui.Config{
-		TempDir: desktop.OpenedDir(home),
-		Client:  local.session.client, Keystore: local.session.keystore,
+		Client: local.session.client, Keystore: local.session.keystore,
 		ServerLabel: "local " + local.srv.HTTPAddr(),
 		SMTPAddr:    local.srv.SMTPAddr(),
 		CatchAll:    local.inbox.Address(),
+		TempDir:     desktop.OpenedDir(home),
 	}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
