@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"sandview/model"
 	"sandview/theme"
 	"sandview/tui/tuitest"
@@ -85,6 +87,23 @@ func TestReadNeedsTheReaderFocused(t *testing.T) {
 	fireAll(h, rec)
 	if m, _ := h.current().email("e2"); m.IsRead {
 		t.Fatal("the dwell overrode u: the mail the user marked unread is read")
+	}
+}
+
+// TestTheDwellIsOneSecond: the read timer an open starts is readDwell,
+// one second, as the README and the help say.
+func TestTheDwellIsOneSecond(t *testing.T) {
+	h := newHarness(t, 140, 37)
+	var dwells []time.Duration
+	h.ctx.Tick = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		if _, ok := fn(tuitest.Now()).(readMsg); ok {
+			dwells = append(dwells, d)
+		}
+		return nil
+	}
+	h.Press("enter")
+	if len(dwells) != 1 || dwells[0] != time.Second {
+		t.Fatalf("the read timers started: %v", dwells)
 	}
 }
 
@@ -178,7 +197,8 @@ func TestFocusIsMarkedInTheTitle(t *testing.T) {
 				h.Press(step.key)
 			}
 			v := tuitest.Plain(h.s.View())
-			if !strings.Contains(v, "╭─ "+step.title) && !strings.Contains(v, "┏━ "+step.title) || strings.Count(v, "▶") != 1 {
+			corner := map[bool]string{false: "╭─ ", true: "┏━ "}[noColor]
+			if !strings.Contains(v, corner+step.title) || strings.Count(v, "▶") != 1 {
 				t.Fatalf("no colour %v, after %q: want one marker, on %q:\n%s", noColor, step.key, step.title, v)
 			}
 		}
