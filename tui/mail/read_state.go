@@ -43,7 +43,8 @@ func (s *Screen) opened() emailRef {
 }
 
 // dwell starts the read timer when the focused reader has come to show
-// another email; the timer of the email shown before is void.
+// another email; the timer of the email shown before is void. The list's
+// cursor then stays on the email read, whatever mail arrives.
 func (s *Screen) dwell() tea.Cmd {
 	cur := s.opened()
 	if cur == s.dwellFor {
@@ -54,6 +55,7 @@ func (s *Screen) dwell() tea.Cmd {
 	if cur.id == "" {
 		return nil
 	}
+	s.emails.userMoved()
 	seq := s.dwellSeq
 	return s.ctx.Tick(readDwell, func(time.Time) tea.Msg { return readMsg{seq: seq} })
 }

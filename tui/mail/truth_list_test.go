@@ -145,9 +145,19 @@ func TestCursorFollowsTheNewestUntilMoved(t *testing.T) {
 		t.Fatalf("new mail moved the cursor the user placed: on %q", h.selected())
 	}
 	other := newHarness(t, 140, 37)
+	rec := withTicks(other)
 	other.Send(feedNewEmail(tuitest.DemoAddr, mailTo(tuitest.DemoAddr, "z", "Newest", time.Minute)))
 	if other.selected() != "z" {
 		t.Fatalf("a cursor never moved left the newest mail for %q", other.selected())
+	}
+	fireAll(other, rec)
+	other.Press("tab")
+	if !other.s.reader.showing(tuitest.DemoAddr, "z") {
+		t.Fatalf("tab did not read the newest mail: %q", other.s.reader.id)
+	}
+	other.Send(feedNewEmail(tuitest.DemoAddr, mailTo(tuitest.DemoAddr, "y", "Newer still", 2*time.Minute)))
+	if other.selected() != "z" || !other.s.reader.showing(tuitest.DemoAddr, "z") {
+		t.Fatalf("new mail moved the cursor off the mail being read: on %q", other.selected())
 	}
 }
 
