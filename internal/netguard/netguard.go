@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -109,6 +110,14 @@ func (r Rule) CheckURL(ctx context.Context, rawURL string, resolver Resolver) er
 	if ip, err := netip.ParseAddr(host); err == nil {
 		return r.Check(ip.Unmap())
 	}
+	if isLocalhost(host) {
+		err := r.Check(netip.AddrFrom4([4]byte{127, 0, 0, 1}))
+		var fe *ForbiddenError
+		if errors.As(err, &fe) {
+			fe.Host = host
+		}
+		return err
+	}
 	if resolver == nil {
 		resolver = net.DefaultResolver
 	}
@@ -129,16 +138,58 @@ func (r Rule) CheckURL(ctx context.Context, rawURL string, resolver Resolver) er
 	return nil
 }
 
+// isLocalhost reports whether host is "localhost" or a name under it,
+// which always mean loopback (RFC 6761), whatever a resolver says.
+func isLocalhost(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
+}
+
 // Transport is an HTTP transport (http.DefaultTransport's settings) whose
-// connections obey the rule. Unless the rule allows private addresses it
-// uses no proxy: a proxy would connect on the transport's behalf, where
-// Control cannot see the destination.
-func (r Rule) Transport() *http.Transport {
+// connections obey the rule. Names are resolved with resolver (nil: the
+// dialer's own) and each address is checked by Control as it is dialled.
+// Unless the rule allows private addresses it uses no proxy: a proxy would
+// connect on the transport's behalf, where Control cannot see the
+// destination.
+func (r Rule) Transport(resolver Resolver) *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: r.Control}
 	t.DialContext = d.DialContext
+	if resolver != nil {
+		t.DialContext = func(ctx context.Context, network, address string) (net.Conn, error) {
+			return dialResolved(ctx, d, resolver, network, address)
+		}
+	}
 	if !r.AllowPrivate {
 		t.Proxy = nil
 	}
 	return t
+}
+
+// dialResolved resolves address's host with resolver and dials its
+// addresses in turn.
+func dialResolved(ctx context.Context, d *net.Dialer, resolver Resolver, network, address string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(address)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", address, err)
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return d.DialContext(ctx, network, address)
+	}
+	addrs, err := resolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", host, err)
+	}
+	errs := make([]error, 0, len(addrs))
+	for _, ip := range addrs {
+		conn, err := d.DialContext(ctx, network, net.JoinHostPort(ip.String(), port))
+		if err == nil {
+			return conn, nil
+		}
+		errs = append(errs, err)
+	}
+	if len(errs) == 0 {
+		return nil, fmt.Errorf("resolve %s: no address", host)
+	}
+	return nil, errors.Join(errs...)
 }

@@ -125,6 +125,8 @@ func TestCheckURL(t *testing.T) {
 		{"http://[::ffff:127.0.0.1]/", "loopback"},
 		{"http://169.254.169.254/latest/meta-data/", "cloud metadata"},
 		{"http://[fe80::1%25eth0]/", "link-local"},
+		{"http://LOCALHOST./", "LOCALHOST. resolves to 127.0.0.1, a loopback address"},
+		{"http://api.localhost:8080/", "loopback"},
 	} {
 		err := netguard.Rule{}.CheckURL(ctx, c.url, res)
 		switch {
@@ -162,7 +164,7 @@ func TestTransport(t *testing.T) {
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 
 	for _, url := range []string{"http://127.0.0.1:" + port + "/", "http://localhost:" + port + "/", "http://[::ffff:127.0.0.1]:" + port + "/"} {
-		client := &http.Client{Transport: netguard.Rule{}.Transport()}
+		client := &http.Client{Transport: netguard.Rule{}.Transport(nil)}
 		resp, err := client.Get(url)
 		if err == nil {
 			resp.Body.Close()
@@ -174,7 +176,7 @@ func TestTransport(t *testing.T) {
 		}
 	}
 	for _, rule := range []netguard.Rule{{AllowPrivate: true}, {AllowLoopback: true}} {
-		client := &http.Client{Transport: rule.Transport()}
+		client := &http.Client{Transport: rule.Transport(nil)}
 		resp, err := client.Get("http://localhost:" + port + "/")
 		if err != nil {
 			t.Fatalf("%+v: %v", rule, err)
@@ -184,6 +186,21 @@ func TestTransport(t *testing.T) {
 			t.Errorf("%+v: status %d", rule, resp.StatusCode)
 		}
 	}
+	// A name the transport's resolver maps to loopback is refused at
+	// connect time, whatever the URL check saw.
+	rebound := fakeResolver{"public.test": {netip.MustParseAddr("127.0.0.1")}}
+	resp, err := (&http.Client{Transport: netguard.Rule{}.Transport(rebound)}).Get("http://public.test:" + port + "/")
+	if err == nil {
+		resp.Body.Close()
+		t.Errorf("rebound name: connected (status %d)", resp.StatusCode)
+	} else if !errors.Is(err, netguard.ErrForbidden) {
+		t.Errorf("rebound name: %v, want ErrForbidden", err)
+	}
+	resp, err = (&http.Client{Transport: netguard.Rule{AllowLoopback: true}.Transport(rebound)}).Get("http://public.test:" + port + "/")
+	if err != nil {
+		t.Fatalf("rebound name with AllowLoopback: %v", err)
+	}
+	resp.Body.Close()
 	if err := (netguard.Rule{}).Control("tcp", "not-an-address", nil); !errors.Is(err, netguard.ErrForbidden) {
 		t.Errorf("unreadable address: %v", err)
 	}

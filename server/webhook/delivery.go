@@ -138,7 +138,7 @@ func (e *Engine) attempt(d *delivery) {
 	}
 	if !res.ok() {
 		e.log.Debug("webhook attempt failed", "webhook", d.WebhookID, "delivery", d.DeliveryID,
-			"attempt", d.Attempt, "status", res.status, "error", res.errText())
+			"attempt", d.Attempt, "status", res.status, "error", res.err)
 	}
 	e.recordAttempt(h, d, res.ok())
 }

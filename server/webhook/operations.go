@@ -35,9 +35,12 @@ func (e *Engine) findLocked(sc scope, id string) (*hook, bool) {
 }
 
 // create validates a request and adds the webhook.
-func (e *Engine) create(sc scope, req model.CreateWebhookRequest) (model.Webhook, error) {
+func (e *Engine) create(ctx context.Context, sc scope, req model.CreateWebhookRequest) (model.Webhook, error) {
 	url := strings.TrimSpace(req.URL)
 	if err := e.cfg.checkURL(url); err != nil {
+		return model.Webhook{}, err
+	}
+	if err := e.cfg.checkDestination(ctx, url); err != nil {
 		return model.Webhook{}, err
 	}
 	events, err := checkEvents(req.Events)
@@ -87,11 +90,14 @@ func (e *Engine) create(sc scope, req model.CreateWebhookRequest) (model.Webhook
 }
 
 // update applies a PATCH.
-func (e *Engine) update(sc scope, id string, req model.UpdateWebhookRequest) (model.Webhook, error) {
+func (e *Engine) update(ctx context.Context, sc scope, id string, req model.UpdateWebhookRequest) (model.Webhook, error) {
 	var url string
 	if req.URL != nil {
 		url = strings.TrimSpace(*req.URL)
 		if err := e.cfg.checkURL(url); err != nil {
+			return model.Webhook{}, err
+		}
+		if err := e.cfg.checkDestination(ctx, url); err != nil {
 			return model.Webhook{}, err
 		}
 	}
