@@ -168,10 +168,11 @@ func (e *Engine) update(ctx context.Context, sc scope, id string, req model.Upda
 func (e *Engine) test(ctx context.Context, sc scope, id string) (model.TestWebhookResponse, error) {
 	e.mu.Lock()
 	h, ok := e.findLocked(sc, id)
-	var url, secret, eventType string
+	var url, eventType string
+	var secrets []string
 	var tmpl *compiledTemplate
 	if ok {
-		url, secret, eventType, tmpl = h.rec.URL, h.rec.Secret, h.rec.Events[0], h.template
+		url, secrets, eventType, tmpl = h.rec.URL, h.rec.validSecrets(e.cfg.Now()), h.rec.Events[0], h.template
 	}
 	e.mu.Unlock()
 	if !ok {
@@ -186,7 +187,7 @@ func (e *Engine) test(ctx context.Context, sc scope, id string) (model.TestWebho
 	if err != nil {
 		return model.TestWebhookResponse{}, fmt.Errorf("render test event: %w", err)
 	}
-	res := e.send(ctx, url, secret, eventType, newID("dlv_"), body, tmpl.contentType)
+	res := e.send(ctx, url, secrets, eventType, newID("dlv_"), body, tmpl.contentType)
 	out := model.TestWebhookResponse{
 		Success:      res.ok(),
 		StatusCode:   res.status,

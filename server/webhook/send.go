@@ -48,7 +48,11 @@ func (r sendResult) errText() string {
 var errNoAnswer = errors.New("no answer")
 
 // send makes one signed POST of body to url, bounded by Config.Timeout.
-func (e *Engine) send(ctx context.Context, url, secret, eventType, deliveryID string, body []byte, contentType string) sendResult {
+// secrets are the webhook's valid secrets (record.validSecrets): the
+// current one signs X-<Word>-Signature; during the rotation grace the
+// previous one also signs X-<Word>-Signature-Previous, for receivers that
+// still hold it.
+func (e *Engine) send(ctx context.Context, url string, secrets []string, eventType, deliveryID string, body []byte, contentType string) sendResult {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -58,7 +62,10 @@ func (e *Engine) send(ctx context.Context, url, secret, eventType, deliveryID st
 	ts := strconv.FormatInt(e.cfg.Now().Unix(), 10)
 	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("User-Agent", e.wire.userAgent)
-	req.Header.Set(e.wire.header("Signature"), crypto.SignWebhook(secret, ts, body))
+	req.Header.Set(e.wire.header("Signature"), crypto.SignWebhook(secrets[0], ts, body))
+	if len(secrets) > 1 {
+		req.Header.Set(e.wire.header("Signature-Previous"), crypto.SignWebhook(secrets[1], ts, body))
+	}
 	req.Header.Set(e.wire.header("Event"), eventType)
 	req.Header.Set(e.wire.header("Delivery"), deliveryID)
 	req.Header.Set(e.wire.header("Timestamp"), ts)
