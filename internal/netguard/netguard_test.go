@@ -201,6 +201,14 @@ func TestTransport(t *testing.T) {
 		t.Fatalf("rebound name with AllowLoopback: %v", err)
 	}
 	resp.Body.Close()
+	// No proxy from the environment under the default rule: a proxy would
+	// connect where Control cannot see.
+	if (netguard.Rule{}).Transport(nil).Proxy != nil {
+		t.Error("the default rule's transport uses a proxy")
+	}
+	if (netguard.Rule{AllowPrivate: true}).Transport(nil).Proxy == nil {
+		t.Error("AllowPrivate's transport ignores the environment's proxy")
+	}
 	if err := (netguard.Rule{}).Control("tcp", "not-an-address", nil); !errors.Is(err, netguard.ErrForbidden) {
 		t.Errorf("unreadable address: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"sync/atomic"
@@ -157,4 +158,25 @@ func newCountingServer(t *testing.T, hits *atomic.Int64) countingServer {
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return countingServer{ln: ln}
+}
+
+// TestRedirectsAreNotFollowed: a 3xx answer is a failed attempt; its
+// Location is never contacted.
+func TestRedirectsAreNotFollowed(t *testing.T) {
+	var hits atomic.Int64
+	target := newCountingServer(t, &hits)
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://"+target.Addr().String()+"/", http.StatusFound)
+	}))
+	t.Cleanup(redirector.Close)
+	h := newHarness(t, testConfig())
+	wh := h.create("/api/webhooks", model.CreateWebhookRequest{URL: redirector.URL, Events: []string{model.EventEmailReceived}})
+	var res model.TestWebhookResponse
+	h.call(http.MethodPost, "/api/webhooks/"+wh.ID+"/test", nil, &res)
+	if res.Success || res.Error != "delivery failed: endpoint answered 302 Found" {
+		t.Errorf("test result %+v", res)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the redirect's target got %d requests", n)
+	}
 }
