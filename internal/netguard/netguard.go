@@ -138,6 +138,16 @@ func (r Rule) CheckURL(ctx context.Context, rawURL string, resolver Resolver) er
 	return nil
 }
 
+// LoopbackHost reports whether host (a URL's hostname) names this
+// machine's loopback without resolving: a loopback IP literal (also
+// IPv4-mapped), or "localhost" or a name under it.
+func LoopbackHost(host string) bool {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return Class(ip) == ClassLoopback
+	}
+	return isLocalhost(host)
+}
+
 // isLocalhost reports whether host is "localhost" or a name under it,
 // which always mean loopback (RFC 6761), whatever a resolver says.
 func isLocalhost(host string) bool {

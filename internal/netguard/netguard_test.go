@@ -146,6 +146,12 @@ func TestCheckURL(t *testing.T) {
 	if err := (netguard.Rule{AllowLoopback: true}).CheckURL(ctx, "http://localhost:1/", nil); err != nil {
 		t.Errorf("localhost with AllowLoopback: %v", err)
 	}
+	for host, want := range map[string]bool{"127.0.0.1": true, "::1": true, "::ffff:127.0.0.2": true, "localhost": true,
+		"Api.LocalHost.": true, "10.0.0.1": false, "example.org": false, "localhost.example.org": false} {
+		if got := netguard.LoopbackHost(host); got != want {
+			t.Errorf("LoopbackHost(%q) = %v", host, got)
+		}
+	}
 	if err := (netguard.Rule{}).CheckURL(ctx, "http:///path", res); err == nil || errors.Is(err, netguard.ErrForbidden) {
 		t.Errorf("no host: %v", err)
 	}
