@@ -69,3 +69,11 @@ func TestServeRefusesPrivateWebhookDestinations(t *testing.T) {
 		})
 	}
 }
+
+// TestLocalAllowsPrivateWebhookDestinations: `sandview --local` is a
+// sandbox on this machine: its webhooks may target private addresses.
+func TestLocalAllowsPrivateWebhookDestinations(t *testing.T) {
+	_, h := startLocalForTest(t)
+	h.mustRaw("--home", h.home, "webhook", "create", "--local", "--endpoint", "https://10.0.0.1/hook", "--event", "email.received")
+	h.mustRaw("--home", h.home, "webhook", "create", "--local", "--endpoint", "http://127.0.0.1:9/hook", "--event", "email.received")
+}
