@@ -39,7 +39,9 @@ const (
 func (s *Store) Listen(ctx context.Context, fn func(store.Notice)) error {
 	l := &listener{s: s, fn: fn, seen: make(map[string]time.Time)}
 	// Before LISTEN: what is committed now came before this listener. (An
-	// email committed between the two is reported by a later catch-up.)
+	// email committed in the milliseconds between the two is reported
+	// only by a catch-up, should one come within catchUpMargin: after
+	// LISTEN an email both notified and excluded would be lost.)
 	if err := l.excludeEarlier(ctx); err != nil {
 		return err
 	}
