@@ -41,7 +41,7 @@
 // (canonical decomposition, combining marks removed): "strasse" finds
 // "Straße", "file" finds "ﬁle", "cafe" finds "Café". Fields are
 // searched as the terminal shows them: sanitized (model.SanitizeLine,
-// SanitizeText), To joined with ", ", Cc from the Cc header, the body being
+// SanitizeText), To and Cc (model.Email.Cc) joined with ", ", the body being
 // the text part, or the HTML part converted to text when the text part is
 // blank. A term never matches across two fields.
 //
