@@ -234,7 +234,7 @@ func printEmail(w io.Writer, e model.Email) {
 		return
 	}
 	for _, a := range e.Attachments {
-		line("Attached", fmt.Sprintf("%s (%s, %d bytes)", a.Name(), a.ContentType, a.Size))
+		line("Attached", fmt.Sprintf("%s (%s, %s)", a.Name(), a.ContentType, model.Plural(int(a.Size), "byte", "bytes")))
 	}
 	line("Auth", authSummary(e.AuthResults))
 	body := e.Text

@@ -98,7 +98,7 @@ func saveAttachments(w io.Writer, dir string, attachments ...model.Attachment) e
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "saved %s (%d bytes)\n", model.SanitizeLine(path), len(a.Content))
+		fmt.Fprintf(w, "saved %s (%s)\n", model.SanitizeLine(path), model.Plural(len(a.Content), "byte", "bytes"))
 	}
 	return nil
 }
