@@ -58,6 +58,23 @@ func (e Email) SentDate() (time.Time, error) {
 	return t, nil
 }
 
+// DateText is the Date header as a reader shows it: in the sender's zone
+// and, when that differs, in loc (the user's zone), "Mon, 03 Mar 2025
+// 10:00:00 +0100 (local: Mon, 03 Mar 2025 09:00:00 +0000)"; or why there is
+// none: "no Date header", "unparsable Date header: <raw>" (sanitize before
+// a terminal).
+func (e Email) DateText(loc *time.Location) string {
+	sent, err := e.SentDate()
+	if err != nil {
+		return err.Error()
+	}
+	out := sent.Format(time.RFC1123Z)
+	if local := sent.In(loc).Format(time.RFC1123Z); local != out {
+		out += " (local: " + local + ")"
+	}
+	return out
+}
+
 // ParseDate reads a Date header value (RFC 5322 and the obsolete forms
 // net/mail knows), keeping its offset.
 func ParseDate(value string) (time.Time, error) {

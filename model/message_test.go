@@ -77,3 +77,16 @@ func TestPlural(t *testing.T) {
 		t.Fatal("Plural")
 	}
 }
+
+func TestDateText(t *testing.T) {
+	e := Email{Headers: map[string]string{"Date": "Mon, 3 Mar 2025 10:00:00 +0100"}}
+	if got := e.DateText(time.UTC); got != "Mon, 03 Mar 2025 10:00:00 +0100 (local: Mon, 03 Mar 2025 09:00:00 +0000)" {
+		t.Errorf("DateText = %q", got)
+	}
+	if got := e.DateText(time.FixedZone("", 3600)); got != "Mon, 03 Mar 2025 10:00:00 +0100" {
+		t.Errorf("DateText in the sender's zone = %q", got)
+	}
+	if got := (Email{}).DateText(time.UTC); got != "no Date header" {
+		t.Errorf("DateText without a header = %q", got)
+	}
+}

@@ -226,7 +226,7 @@ func printEmail(w io.Writer, e model.Email) {
 	}
 	line("Subject", e.Subject)
 	if e.HasContent {
-		line("Date", dateLine(e))
+		line("Date", e.DateText(time.Local))
 	}
 	line("Received", e.ReceivedAt.Local().Format(time.RFC1123Z))
 	if e.Problem != "" {
@@ -300,19 +300,4 @@ func addressLine(addrs []string) string {
 		return strings.Join(addrs, ", ")
 	}
 	return strings.Join(addrs[:shownAddresses], ", ") + fmt.Sprintf(" and %d more", len(addrs)-shownAddresses)
-}
-
-// dateLine is the Date header in the sender's zone and, when it differs,
-// in the local one; or why there is none ("no Date header", "unparsable
-// Date header: …").
-func dateLine(e model.Email) string {
-	sent, err := e.SentDate()
-	if err != nil {
-		return err.Error()
-	}
-	out := sent.Format(time.RFC1123Z)
-	if local := sent.Local(); local.Format(time.RFC1123Z) != out {
-		out += " (local: " + local.Format(time.RFC1123Z) + ")"
-	}
-	return out
 }

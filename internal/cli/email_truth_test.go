@@ -82,10 +82,11 @@ func TestCLIDatesCcAndMbox(t *testing.T) {
 		py.Date.Format(time.RFC3339) != "2025-03-03T10:00:00+01:00" || py.ReceivedAt.Year() < 2026 {
 		t.Fatalf("python mail: cc %q, date %v, received %v", py.Cc, py.Date, py.ReceivedAt)
 	}
-	shown := h.must("email", "show", py.ID, "--inbox", address).stdout
+	shown := h.withEnv("TZ=UTC").must("email", "show", py.ID, "--inbox", address).stdout
 	for _, want := range []string{
 		"Cc:       \"Café, Team\" <team@example.net>, cc0@example.net,", "cc8@example.net and 2 more\n",
-		"Date:     Mon, 03 Mar 2025 10:00:00 +0100 (local: ", "Received: " + py.ReceivedAt.Local().Format("Mon, 02 Jan 2006"),
+		"Date:     Mon, 03 Mar 2025 10:00:00 +0100 (local: Mon, 03 Mar 2025 09:00:00 +0000)\n",
+		"Received: " + py.ReceivedAt.UTC().Format("Mon, 02 Jan 2006"),
 	} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("show lacks %q:\n%s", want, shown)
