@@ -189,6 +189,9 @@ func StripMboxFrom(raw []byte) []byte {
 	if !bytes.HasPrefix(raw, []byte("From ")) {
 		return raw
 	}
+	if rest := bytes.TrimLeft(raw[len("From "):], " \t"); len(rest) > 0 && rest[0] == ':' {
+		return raw // "From : a@example.org", the obsolete form of a From header
+	}
 	if i := bytes.IndexByte(raw, '\n'); i >= 0 {
 		return raw[i+1:]
 	}

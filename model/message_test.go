@@ -50,6 +50,7 @@ func TestStripMboxFrom(t *testing.T) {
 		"From foo@bar  Mon Mar  3 10:00:00 2025\nSubject: x\n\nbody": "Subject: x\n\nbody",
 		"From: a@example.org\r\n\r\nbody":                            "From: a@example.org\r\n\r\nbody",
 		"Subject: From here\n\nFrom the body":                        "Subject: From here\n\nFrom the body",
+		"From : obsolete@example.org\n\nbody":                        "From : obsolete@example.org\n\nbody",
 	} {
 		if got := string(StripMboxFrom([]byte(in))); got != want {
 			t.Errorf("StripMboxFrom(%q) = %q, want %q", in, got, want)
