@@ -56,6 +56,18 @@ func (a *actions) promptExport() {
 		desktop.SafeName(address, "inbox")+".json", func(path string) tea.Cmd { return a.cmds.exportInbox(address, path) }))
 }
 
+// inboxMailWords is what deleting an inbox of n emails takes with it:
+// "" (none), " and its 1 email", " and all its 3 emails".
+func inboxMailWords(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " and its 1 email"
+	}
+	return " and all its " + ui.Plural(n, "email", "emails")
+}
+
 // confirmDeleteInbox asks before deleting the selected inbox, saying that
 // the address itself goes with its mail. While emails are marked it
 // refuses: d was meant for them, in the message list.
@@ -69,10 +81,6 @@ func (a *actions) confirmDeleteInbox() {
 		return
 	}
 	address := e.info.EmailAddress
-	held := "It holds no email."
-	if n := len(e.emails); n > 0 {
-		held = fmt.Sprintf("Its %s will be deleted with it.", ui.Plural(n, "email", "emails"))
-	}
-	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s itself (the address, not only its mail) on the server? %s", address, held),
+	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s itself%s on the server? The address goes, not only its mail.", address, inboxMailWords(len(e.emails))),
 		func() tea.Cmd { return a.cmds.deleteInbox(address) }))
 }

@@ -27,8 +27,9 @@ type finder struct {
 // active reports whether a search is applied.
 func (f *finder) active() bool { return f.text != "" }
 
-// set parses text; a text that does not parse filters nothing (the
-// query is empty) and says why. It reports whether the text changed.
+// set parses text; a text that does not parse filters nothing (it is not
+// searched as something else) and err says why. It reports whether the
+// query changed.
 func (f *finder) set(text string, ctx *ui.Context) bool {
 	text = strings.TrimSpace(text)
 	if text == f.text {
@@ -39,7 +40,8 @@ func (f *finder) set(text string, ctx *ui.Context) bool {
 	f.err = ""
 	if err != nil {
 		f.err = model.SanitizeLine(err.Error())
-		q = search.Query{}
+		f.query = search.Query{}
+		return true
 	}
 	f.query = q
 	return true

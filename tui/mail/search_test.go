@@ -118,10 +118,10 @@ func TestSearchLoadsContentWhenNeeded(t *testing.T) {
 	}
 }
 
-// TestBadQueryFiltersNothing checks that a query that does not parse
-// says why at the search line and filters nothing: no part of it is
+// TestBadQuerySaysWhyOnItsOwnLine checks that a query that does not
+// parse says why at the search line and filters nothing: no part of it is
 // applied, not the part that parses, not its text.
-func TestBadQueryFiltersNothing(t *testing.T) {
+func TestBadQuerySaysWhyOnItsOwnLine(t *testing.T) {
 	h := newHarness(t, 200, 37)
 	h.Press("/")
 	h.Type("from:alice is:starred")
@@ -146,6 +146,26 @@ func TestSearchMatchingNothingSaysSo(t *testing.T) {
 	h.Press("shift+tab", "j")
 	if v := h.shown(); !strings.Contains(v, "No emails match the search.") {
 		t.Fatalf("a search in an empty inbox:\n%s", v)
+	}
+}
+
+// TestBadQueryFiltersNothing checks that a query that does not parse says
+// why at the search line and filters nothing: it is not searched as text
+// ("is" matched unrelated mail).
+func TestBadQueryFiltersNothing(t *testing.T) {
+	h := newHarness(t, 140, 37)
+	all := len(h.s.emails.filtered)
+	h.Press("/")
+	h.Type("is:starred")
+	if !strings.Contains(h.shown(), "✗") || !strings.Contains(h.s.emails.find.err, "is: takes read or unread") || len(h.s.emails.filtered) != all {
+		t.Fatalf("a bad query: %d of %d shown\n%s", len(h.s.emails.filtered), all, h.shown())
+	}
+	for range len("starred") {
+		h.Press("backspace")
+	}
+	h.Type("read")
+	if got := strings.Join(h.shownIDs(), " "); got != "e4" {
+		t.Fatalf("is:read after the error shows [%s]", got)
 	}
 }
 

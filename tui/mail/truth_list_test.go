@@ -188,7 +188,7 @@ func TestEscInTheListNeverLeavesIt(t *testing.T) {
 		t.Fatalf("d in the inbox pane with mail marked:\n%s", h.shown())
 	}
 	h.Press("tab", "esc", "shift+tab", "d")
-	if q := h.confirmText(); !strings.Contains(q, "Delete the inbox demo@sandbox.test itself") || !strings.Contains(q, "Its 4 emails will be deleted with it") {
+	if q := h.confirmText(); !strings.Contains(q, "Delete the inbox demo@sandbox.test itself") || !strings.Contains(q, "itself and all its 4 emails") || !strings.Contains(q, "The address goes, not only its mail.") {
 		t.Fatalf("the inbox's delete asks %q", q)
 	}
 }
