@@ -232,3 +232,35 @@ func TestHelpOpensOnWhatMatters(t *testing.T) {
 		t.Errorf("the help does not say the read rule:\n%s", all)
 	}
 }
+
+// TestWebhooksScreenPausesTheDwell: a mail opened, then the webhooks
+// screen shown before the dwell ends, is not marked read; back on the
+// mail screen the dwell starts again and marks it.
+func TestWebhooksScreenPausesTheDwell(t *testing.T) {
+	var fired []func(time.Time) tea.Msg
+	svc := tuitest.NewFixtureService()
+	h := newHarnessSet(t, svc, 140, 40, true, func(o *options) {
+		o.tick = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+			fired = append(fired, fn)
+			return nil
+		}
+	})
+	fire := func() {
+		pending := fired
+		fired = nil
+		for _, fn := range pending {
+			h.Send(fn(tuitest.Now()))
+		}
+	}
+	fire()
+	h.Press("enter", "w")
+	fire()
+	if svc.Called("markRead") {
+		t.Fatalf("a mail left for the webhooks screen before the dwell was marked read: %v", svc.Calls())
+	}
+	h.Press("w")
+	fire()
+	if !svc.Called("markRead demo@sandbox.test e1") {
+		t.Fatalf("back on the mail screen, the open mail was not marked read: %v", svc.Calls())
+	}
+}

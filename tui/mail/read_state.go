@@ -60,6 +60,16 @@ func (s *Screen) dwell() tea.Cmd {
 	return s.ctx.Tick(readDwell, func(time.Time) tea.Msg { return readMsg{seq: seq} })
 }
 
+// Leave voids the read timer while another screen is shown: an email is
+// marked read only while the user can read it.
+func (s *Screen) Leave() {
+	s.dwellFor = emailRef{}
+	s.cancelDwell()
+}
+
+// Return starts the read timer again when the mail screen is shown again.
+func (s *Screen) Return() tea.Cmd { return s.dwell() }
+
 // cancelDwell voids the running read timer: the user set the read state
 // of the open email themselves.
 func (s *Screen) cancelDwell() { s.dwellSeq++ }
