@@ -13,7 +13,7 @@ import (
 )
 
 // headerHeight is the number of body lines above the tab content.
-const headerHeight = 6
+const headerHeight = 8
 
 // reader is the pane showing the open email: its headers, then one of its
 // tabs (readerTab). The tabs lay their lines out once per email and width
@@ -27,7 +27,7 @@ type reader struct {
 	id      string // open email ("" = none)
 	tab     tab
 	choice  int // selected row of a list tab
-	tabs    [tabCount]readerTab
+	tabs    []readerTab // in the order of the tab bar and of keys.Tabs
 	body    *bodyTab
 	html    *htmlView
 	source  *source
@@ -60,8 +60,14 @@ type contentKey struct {
 func newReader(ctx *ui.Context, st *store, cmds commands, acts *actions) *reader {
 	html := &htmlView{hyperlinks: cmds.hyperlinks}
 	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}}
-	r.tabs = [tabCount]readerTab{r.body, &headersTab{ctx: ctx, source: r.source}, linksTab{ctx: ctx, html: html},
-		attachmentsTab{ctx}, &rawTab{ctx: ctx, source: r.source}, authTab{ctx}}
+	r.tabs = []readerTab{ // one line each, in the order of tab's constants
+		tabBody:        r.body,
+		tabHeaders:     &headersTab{ctx: ctx, source: r.source},
+		tabLinks:       linksTab{ctx: ctx, html: html},
+		tabAttachments: attachmentsTab{ctx},
+		tabRaw:         &rawTab{ctx: ctx, source: r.source},
+		tabAuth:        authTab{ctx},
+	}
 	return r
 }
 
@@ -97,7 +103,7 @@ func (r *reader) showing(address, id string) bool { return r.address == address 
 
 // setTab switches tabs.
 func (r *reader) setTab(t tab) {
-	if t != r.tab {
+	if t != r.tab && int(t) < len(r.tabs) {
 		r.tab = t
 		r.choice = 0
 		r.scroll.ScrollTo(0)
@@ -303,69 +309,6 @@ func (r *reader) View() string {
 		body = append(body, r.findLine(inner))
 	}
 	return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
-}
-
-// head is the summary above the tabs: from, to, subject and date.
-func (r *reader) head(m model.Email, width int) []string {
-	st := r.ctx.Styles()
-	label := func(name, value string) string {
-		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(value)
-	}
-	subject := m.Subject
-	if subject == "" {
-		subject = "(no subject)"
-	}
-	date := "unknown"
-	if !m.ReceivedAt.IsZero() {
-		now := r.ctx.Now
-		age := ui.RelativeTime(m.ReceivedAt, now)
-		if age == "now" {
-			age = "just now"
-		} else if !strings.Contains(age, " ") && len(age) <= 4 {
-			age += " ago"
-		}
-		date = m.ReceivedAt.In(now.Location()).Format("2006-01-02 15:04:05") + " (" + age + ")"
-	}
-	head := []string{label("From", m.From), label("To", strings.Join(m.To, ", ")), label("Subject", subject), label("Date", date)}
-	if m.Problem != "" {
-		head[3] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
-	}
-	return head
-}
-
-// tabLine renders the tab bar: full names, or short ones when those do
-// not fit, or only the shown tab's name when even those do not.
-func (r *reader) tabLine(m model.Email, width int) string {
-	st := r.ctx.Styles()
-	tabKeys := r.ctx.Keys.Tabs()
-	var list []string
-	for _, fit := range []func(t tab) string{
-		func(t tab) string { return r.tabs[t].label(m, false) },
-		func(t tab) string { return r.tabs[t].label(m, true) },
-		func(t tab) string {
-			if t == r.tab {
-				return r.tabs[t].label(m, true)
-			}
-			return ""
-		},
-	} {
-		list = list[:0]
-		for t := range tabCount {
-			list = append(list, strings.TrimRight(fmt.Sprintf(" %s %s", ui.KeyName(tabKeys[t]), fit(t)), " ")+" ")
-		}
-		if model.TextWidth(strings.Join(list, "")) <= width {
-			break
-		}
-	}
-	var sb strings.Builder
-	for t, label := range list {
-		if t == int(r.tab) {
-			sb.WriteString(st.TabActive.Render(label))
-		} else {
-			sb.WriteString(st.TabInactive.Render(label))
-		}
-	}
-	return sb.String()
 }
 
 // ShortHelp lists the keys of the pane and of the tab shown; the

@@ -116,6 +116,11 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 	}
 	if strings.TrimSpace(text) == "" {
 		text = "(empty body)"
+	} else if text == m.Text {
+		text = markEmptyParts(text)
+		if t.html.hyperlinks {
+			text = ui.LinkText(text, m.Links)
+		}
 	}
 	var lines []string
 	for _, n := range notes {
@@ -125,4 +130,24 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 		lines = append(lines, "")
 	}
 	return append(lines, ui.Wrap(text, width)...)
+}
+
+// partSeparator is what the server puts between the text parts of a
+// multipart/mixed message when it joins them into the text body (see
+// server/mailparse).
+const partSeparator = "\n--\n"
+
+// markEmptyParts shows each blank text part of a joined text body as
+// "(empty part)" rather than as nothing between two "--" lines.
+func markEmptyParts(text string) string {
+	if !strings.Contains(text, partSeparator) {
+		return text
+	}
+	parts := strings.Split(text, partSeparator)
+	for i, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			parts[i] = "(empty part)"
+		}
+	}
+	return strings.Join(parts, partSeparator)
 }

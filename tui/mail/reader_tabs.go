@@ -19,7 +19,6 @@ const (
 	tabAttachments
 	tabRaw
 	tabAuth
-	tabCount
 )
 
 // readerTab draws one view of the open email. Each tab is its own small
@@ -87,9 +86,12 @@ func (t linksTab) lines(m model.Email, width, choice int) tabContent {
 	rows := make([]choiceRow, len(links))
 	for i, l := range links {
 		style := st.Link
-		if !openableLink(l) {
+		switch {
+		case !openableLink(l):
 			l += "  (not openable)"
 			style = st.Muted
+		case t.html.hyperlinks:
+			l = ui.Hyperlink(l, l)
 		}
 		rows[i] = choiceRow{text: l, style: style.Render}
 	}
@@ -117,7 +119,11 @@ func openableLink(link string) bool {
 type attachmentsTab struct{ ctx *ui.Context }
 
 func (t attachmentsTab) label(m model.Email, short bool) string {
-	return fmt.Sprintf("%s(%d)", shortName("Attachments", short), len(m.Attachments))
+	name := "Attachments"
+	if short {
+		name = "Att"
+	}
+	return fmt.Sprintf("%s(%d)", name, len(m.Attachments))
 }
 
 func (t attachmentsTab) count(m model.Email) int { return len(m.Attachments) }

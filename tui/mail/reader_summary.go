@@ -1,0 +1,162 @@
+package mail
+
+import (
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"sandview/model"
+	"sandview/tui/ui"
+)
+
+// summaryLabel is the width of the labels of the reader's summary.
+const summaryLabel = 9
+
+// head is the summary above the tabs: from, to, cc, subject, the date the
+// message says it was written (its Date header) and the time the server
+// received it.
+func (r *reader) head(m model.Email, width int) []string {
+	st := r.ctx.Styles()
+	label := func(name, value string) string {
+		return st.Label.Render(fmt.Sprintf("%-*s", summaryLabel, name)) + st.Value.Render(value)
+	}
+	room := width - summaryLabel
+	subject := m.Subject
+	if subject == "" {
+		subject = "(no subject)"
+	}
+	cc, date := "", ""
+	if m.HasContent {
+		cc, date = addressList(ccAddresses(m), room), r.sentDate(m)
+	}
+	head := []string{label("From", m.From), label("To", addressList(m.To, room)), label("Cc", cc),
+		label("Subject", subject), label("Date", date), label("Received", r.receivedDate(m))}
+	if m.Problem != "" {
+		head[4] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
+	}
+	return head
+}
+
+// sentDate is the message's Date header in the sender's zone and, when
+// it differs, in the user's; or why there is none to show.
+func (r *reader) sentDate(m model.Email) string {
+	raw, sent, err := dateHeader(m)
+	switch {
+	case raw == "":
+		return "(no Date header)"
+	case err != nil:
+		return "(not a valid date: " + raw + ")"
+	}
+	out := sent.Format("Mon, 2 Jan 2006 15:04:05 -0700")
+	local := sent.In(r.ctx.Now.Location())
+	if _, off := local.Zone(); off != offsetOf(sent) {
+		layout := "15:04 MST"
+		if local.Format("20060102") != sent.Format("20060102") {
+			layout = "Mon 2 Jan 15:04 MST"
+		}
+		out += " (" + local.Format(layout) + " here)"
+	}
+	return out
+}
+
+// offsetOf is the offset from UTC of t's zone, in seconds.
+func offsetOf(t time.Time) int {
+	_, off := t.Zone()
+	return off
+}
+
+// receivedDate is when the server received the message, in the user's
+// zone, with how long ago.
+func (r *reader) receivedDate(m model.Email) string {
+	if m.ReceivedAt.IsZero() {
+		return "unknown"
+	}
+	now := r.ctx.Now
+	age := ui.RelativeTime(m.ReceivedAt, now)
+	if age == "now" {
+		age = "just now"
+	} else if !strings.Contains(age, " ") && len(age) <= 4 {
+		age += " ago"
+	}
+	return m.ReceivedAt.In(now.Location()).Format("2006-01-02 15:04:05 MST") + " (" + age + ")"
+}
+
+// dateHeader is the message's Date header and the time it names, read
+// as RFC 5322 says (net/mail); raw is "" when there is none.
+// TODO(merge): the model's parsed Date header (h20core) replaces this.
+func dateHeader(m model.Email) (raw string, sent time.Time, err error) {
+	raw = headerField(m, "Date")
+	if raw == "" {
+		return "", time.Time{}, nil
+	}
+	sent, err = mail.ParseDate(raw)
+	return raw, sent, err
+}
+
+// ccAddresses are the addresses of the message's Cc header; the header
+// as it is when it is not an address list.
+func ccAddresses(m model.Email) []string {
+	raw := headerField(m, "Cc")
+	if raw == "" {
+		return nil
+	}
+	list, err := mail.ParseAddressList(raw)
+	if err != nil {
+		return []string{raw}
+	}
+	out := make([]string, len(list))
+	for i, a := range list {
+		switch {
+		case a.Name == "":
+			out[i] = a.Address
+		case strings.ContainsAny(a.Name, `,;"`):
+			out[i] = fmt.Sprintf("%q <%s>", a.Name, a.Address)
+		default:
+			out[i] = a.Name + " <" + a.Address + ">"
+		}
+	}
+	return out
+}
+
+// headerField is the value of the header name in the server's header map
+// (whose names it lowercases), in any case.
+func headerField(m model.Email, name string) string {
+	if v, ok := m.Headers[strings.ToLower(name)]; ok {
+		return v
+	}
+	for k, v := range m.Headers {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
+
+// addressList is as many of addresses as fit in room cells, then "and N
+// more" for the others; the first is cut to leave room for the count.
+func addressList(addresses []string, room int) string {
+	if len(addresses) == 0 {
+		return "(none)"
+	}
+	more := func(n int) string { return fmt.Sprintf(" and %d more", n) }
+	out := addresses[0]
+	for i := 1; i < len(addresses); i++ {
+		next := out + ", " + addresses[i]
+		tail := ""
+		if i+1 < len(addresses) {
+			tail = more(len(addresses) - i - 1)
+		}
+		if model.TextWidth(next+tail) > room {
+			tail = more(len(addresses) - i)
+			if i == 1 && model.TextWidth(out+tail) > room {
+				out = ansi.Truncate(out, max(room-model.TextWidth(tail), 1), "…")
+			}
+			return out + tail
+		}
+		out = next
+	}
+	return out
+}
