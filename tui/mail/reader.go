@@ -26,7 +26,7 @@ type reader struct {
 	address string // inbox of the open email
 	id      string // open email ("" = none)
 	tab     tab
-	choice  int // selected row of a list tab
+	choice  int         // selected row of a list tab
 	tabs    []readerTab // in the order of the tab bar and of keys.Tabs
 	body    *bodyTab
 	html    *htmlView
