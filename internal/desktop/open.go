@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
@@ -12,7 +13,8 @@ import (
 
 // Open opens a URL or a file with the browser named by $BROWSER (a
 // program run with the target as its one argument) or else the desktop's
-// opener (xdg-open, open), without a shell.
+// opener (xdg-open, open), without a shell. When there is no such program
+// the error says the way out: $BROWSER, or copying the address.
 func Open(ctx context.Context, target string) error {
 	if strings.HasPrefix(target, "-") {
 		return fmt.Errorf("refusing to open %q", target)
@@ -27,6 +29,10 @@ func Open(ctx context.Context, target string) error {
 		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", target}
 	}
 	if err := exec.CommandContext(ctx, name, args...).Run(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("open %s: %s not found; set $BROWSER to your browser's command (e.g. BROWSER=firefox), "+
+				"or copy the address and open it yourself (y copies a link in sandview's reader)", target, name)
+		}
 		return fmt.Errorf("open %s with %s: %w", target, name, err)
 	}
 	return nil

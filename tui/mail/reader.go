@@ -230,8 +230,8 @@ func (r *reader) openChoice(open model.Email) tea.Cmd {
 func (r *reader) promptSave(open model.Email) {
 	if r.tab == tabAttachments && r.choice < len(open.Attachments) {
 		a := open.Attachments[r.choice]
-		r.ctx.Open(ui.NewPrompt(r.ctx, "Save attachment", "Directory to save "+desktop.SafeName(a.Filename, "attachment")+" in (an existing file is never overwritten).",
-			defaultSaveDir(), func(dir string) tea.Cmd { return r.cmds.saveAttachment(a, dir) }))
+		r.ctx.Open(r.cmds.saveDir.prompt(r.ctx, "Save attachment", "Directory to save "+desktop.SafeName(a.Filename, "attachment")+" in (an existing file is never overwritten).",
+			func(dir string) tea.Cmd { return r.cmds.saveAttachment(a, dir) }))
 		return
 	}
 	r.acts.promptSaveEmails([]target{{entry: r.entry(), email: open}})
