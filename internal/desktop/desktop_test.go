@@ -114,6 +114,10 @@ func TestOpenWithoutOpenerSaysTheWayOut(t *testing.T) {
 			t.Fatalf("the error %q does not say %q", err, want)
 		}
 	}
+	t.Setenv("BROWSER", "false") // found, but fails
+	if err := Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.HasPrefix(err.Error(), "false failed") || !strings.Contains(err.Error(), "$BROWSER") {
+		t.Fatalf("a failing browser: %v", err)
+	}
 	t.Setenv("BROWSER", "")
 	t.Setenv("PATH", t.TempDir()) // no xdg-open
 	if err := Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.Contains(err.Error(), "$BROWSER") {
