@@ -109,7 +109,7 @@ func TestOpenWithoutOpenerSaysTheWayOut(t *testing.T) {
 	if err == nil {
 		t.Fatal("opening with a missing browser did not fail")
 	}
-	for _, want := range []string{"https://acme-shop.example/p/1", "no-such-browser not found", "$BROWSER", "y copies a link"} {
+	for _, want := range []string{"https://acme-shop.example/p/1", "no-such-browser not found", "$BROWSER", "copy the address (y in sandview's reader)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("the error %q does not say %q", err, want)
 		}

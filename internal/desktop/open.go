@@ -30,7 +30,7 @@ func Open(ctx context.Context, target string) error {
 		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", target}
 	}
 	if err := exec.CommandContext(ctx, name, args...).Run(); err != nil {
-		const wayOut = "set $BROWSER to your browser's command (e.g. BROWSER=firefox), or copy the address and open it yourself (y copies a link in sandview's reader)"
+		const wayOut = "set $BROWSER (e.g. BROWSER=firefox) or copy the address (y in sandview's reader)"
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s not found: %s; could not open %s", name, wayOut, target)
 		}

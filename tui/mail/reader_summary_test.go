@@ -219,7 +219,7 @@ func TestOpenLinkWithoutOpenerSaysTheWayOut(t *testing.T) {
 	h.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
 	h.Press("enter", "3", "o")
 	status := ctx.Status().Text
-	for _, want := range []string{"open link", "no-browser not found", "$BROWSER", "y copies a link"} {
+	for _, want := range []string{"open link", "no-browser not found", "$BROWSER", "(y in sandview's reader)"} {
 		if !strings.Contains(status, want) {
 			t.Fatalf("status %q does not say %q", status, want)
 		}

@@ -20,7 +20,8 @@ func Wrap(text string, width int) []string { return WrapHanging(text, width, wid
 // (the caller indents those). Tabs become TabWidth spaces. A line breaks
 // at a run of spaces, which is dropped, else after a hyphen, else between
 // two grapheme clusters: nothing but the spaces at breaks is lost, and a
-// cluster is never split. A URL (a word holding "://", or starting with
+// cluster is never split. A mail address (a word holding an @) is not
+// broken at its hyphens. A URL (a word holding "://", or starting with
 // "mailto:") is never broken: it starts a new line when it does not fit
 // on the current one, and one longer than a line is shown alone on its
 // line, cut with "…" (a hyperlink around it stays whole, so the URL can
@@ -53,6 +54,7 @@ type piece struct {
 	hyphen     bool // a hyphen-minus
 	escape     bool
 	url        bool // part of a URL, which is never broken
+	address    bool // part of a mail address, not broken at its hyphens
 }
 
 // pieces appends the grapheme clusters and escape sequences of a line to
@@ -83,7 +85,8 @@ func pieces(line string, out []piece) []piece {
 
 // markURLs marks the pieces of each word (a run of pieces that are not
 // spaces) that is a URL: one whose text, escape sequences left out, holds
-// "://" or starts with "mailto:".
+// "://" or starts with "mailto:"; and of each other word holding an @ (a
+// mail address).
 func markURLs(line string, ps []piece) {
 	var word strings.Builder
 	for start := 0; start < len(ps); {
@@ -98,10 +101,11 @@ func markURLs(line string, ps []piece) {
 				word.WriteString(line[ps[end].start:ps[end].end])
 			}
 		}
-		if w := strings.ToLower(word.String()); strings.Contains(w, "://") || strings.HasPrefix(strings.TrimLeft(w, "<(\"'["), "mailto:") {
-			for i := start; i < end; i++ {
-				ps[i].url = true
-			}
+		w := strings.ToLower(word.String())
+		url := strings.Contains(w, "://") || strings.HasPrefix(strings.TrimLeft(w, "<(\"'["), "mailto:")
+		address := !url && strings.Contains(w, "@")
+		for i := start; i < end; i++ {
+			ps[i].url, ps[i].address = url, address
 		}
 		start = end
 	}
@@ -172,7 +176,7 @@ func breakAt(ps []piece, pos, limit int) (cut int, long bool) {
 		switch {
 		case p.space && end > pos && !ps[end-1].space:
 			spaceCut = end // the start of a run of spaces
-		case p.hyphen && !p.url && end > pos && !ps[end-1].space:
+		case p.hyphen && !p.url && !p.address && end > pos && !ps[end-1].space:
 			hyphenCut = end + 1
 		}
 		width += p.width

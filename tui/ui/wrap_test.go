@@ -191,6 +191,12 @@ func TestWrapNeverBreaksURLs(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
+	// A mail address is not broken at its hyphens.
+	got = WrapHanging("From      Acme Shop <orders@acme-shop.example>", 40, 30)
+	want = []string{"From      Acme Shop", "<orders@acme-shop.example>"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
 	// A hyperlink around a cut URL keeps its whole target and is closed.
 	open := "\x1b]8;;" + long + "\a"
 	got = Wrap("see "+open+long+"\x1b]8;;\a now", 20)
