@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -129,7 +130,25 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 	if len(lines) > 0 {
 		lines = append(lines, "")
 	}
-	return append(lines, ui.Wrap(text, width)...)
+	lines = append(lines, ui.Wrap(text, width)...)
+	if cutLinks(m, text, width) {
+		k := t.ctx.Keys
+		lines = append(lines, "")
+		lines = append(lines, ui.WrapStyled(muted, fmt.Sprintf("(links too long for the pane are cut with …: %s lists them whole, %s opens, %s copies)",
+			ui.KeyName(k.TabLinks), ui.KeyName(k.OpenLink), ui.KeyName(k.Copy)), width)...)
+	}
+	return lines
+}
+
+// cutLinks reports whether text shows one of m's links that is wider than
+// width, which the wrapper cuts.
+func cutLinks(m model.Email, text string, width int) bool {
+	for _, l := range m.Links {
+		if model.TextWidth(l) > width && strings.Contains(text, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // partSeparator is what the server puts between the text parts of a

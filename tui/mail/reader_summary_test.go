@@ -201,6 +201,9 @@ func TestReaderURLsWholeBehindHyperlinks(t *testing.T) {
 		if !strings.Contains(ansi.Strip(view), short) || !strings.Contains(view, "\x1b]8;;"+short+"\a") {
 			t.Errorf("tab %d: the short URL is broken or not a hyperlink:\n%s", tab, ansi.Strip(view))
 		}
+		if tab == tabBody && !strings.Contains(strings.Join(plainLines(view), " "), "3 lists them whole") {
+			t.Errorf("the body does not say where the cut link is whole:\n%s", ansi.Strip(view))
+		}
 	}
 	// Without hyperlinks, no OSC 8 at all.
 	if view := readerOn(e, 42, 30, false, tuitest.Now()).View(); strings.Contains(view, "\x1b]8;") {
