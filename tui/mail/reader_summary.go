@@ -30,7 +30,7 @@ func (r *reader) head(m model.Email, width int) []string {
 	}
 	cc, date := "", ""
 	if m.HasContent {
-		cc, date = addressList(ccAddresses(m), room), r.sentDate(m)
+		cc, date = addressList(ccAddresses(m), room), r.sentDate(m, room)
 	}
 	head := []string{label("From", m.From), label("To", addressList(m.To, room)), label("Cc", cc),
 		label("Subject", subject), label("Date", date), label("Received", r.receivedDate(m))}
@@ -41,8 +41,9 @@ func (r *reader) head(m model.Email, width int) []string {
 }
 
 // sentDate is the message's Date header in the sender's zone and, when
-// it differs, in the user's; or why there is none to show.
-func (r *reader) sentDate(m model.Email) string {
+// it differs, in the user's ("here"); shorter forms when it does not fit
+// in room cells; or why there is no date to show.
+func (r *reader) sentDate(m model.Email, room int) string {
 	raw, sent, err := dateHeader(m)
 	switch {
 	case raw == "":
@@ -50,16 +51,27 @@ func (r *reader) sentDate(m model.Email) string {
 	case err != nil:
 		return "(not a valid date: " + raw + ")"
 	}
-	out := sent.Format("Mon, 2 Jan 2006 15:04:05 -0700")
 	local := sent.In(r.ctx.Now.Location())
-	if _, off := local.Zone(); off != offsetOf(sent) {
-		layout := "15:04 MST"
-		if local.Format("20060102") != sent.Format("20060102") {
-			layout = "Mon 2 Jan 15:04 MST"
-		}
-		out += " (" + local.Format(layout) + " here)"
+	sameZone := offsetOf(local) == offsetOf(sent)
+	here := "15:04 MST"
+	if local.Format("20060102") != sent.Format("20060102") {
+		here = "Mon 2 Jan 15:04 MST"
 	}
-	return out
+	var last string
+	for _, form := range []struct{ sent, here, suffix string }{
+		{"Mon, 2 Jan 2006 15:04:05 -0700", here, " here"},
+		{"2006-01-02 15:04 -0700", here, " here"},
+		{"2006-01-02 15:04 -0700", here, ""},
+	} {
+		last = sent.Format(form.sent)
+		if !sameZone {
+			last += " (" + local.Format(form.here) + form.suffix + ")"
+		}
+		if model.TextWidth(last) <= room {
+			break
+		}
+	}
+	return last
 }
 
 // offsetOf is the offset from UTC of t's zone, in seconds.

@@ -62,6 +62,13 @@ func TestReaderSummaryDates(t *testing.T) {
 		{"", utc, "(no Date header)", "2025-06-01 11:55:00 UTC (5m ago)"},
 		{"yesterday", utc, "(not a valid date: yesterday)", "2025-06-01 11:55:00 UTC (5m ago)"},
 	}
+	// A narrow reader gets the short forms.
+	e := model.Email{ID: "d", HasContent: true, ReceivedAt: utc, Headers: map[string]string{"date": "Mon, 3 Mar 2025 10:00:00 +0100"}}
+	for width, want := range map[int]string{50: "2025-03-03 10:00 +0100 (09:00 UTC here)", 45: "2025-03-03 10:00 +0100 (09:00 UTC)"} {
+		if got := summaryLine(t, readerOn(e, width, 20, false, utc).View(), "Date"); got != want {
+			t.Errorf("width %d: Date line %q, want %q", width, got, want)
+		}
+	}
 	for _, c := range cases {
 		e := model.Email{ID: "d", From: "a@example.com", To: []string{tuitest.DemoAddr}, HasContent: true,
 			ReceivedAt: utc.Add(-5 * time.Minute), Headers: map[string]string{}}
