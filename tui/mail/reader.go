@@ -12,8 +12,6 @@ import (
 	"sandview/tui/ui"
 )
 
-// headerHeight is the number of body lines above the tab content.
-const headerHeight = 8
 
 // reader is the pane showing the open email: its headers, then one of its
 // tabs (readerTab). The tabs lay their lines out once per email and width
@@ -80,7 +78,7 @@ func (r *reader) SetSize(width, height int) {
 // SetFocus tells the pane whether it has the keyboard.
 func (r *reader) SetFocus(focused bool) { r.focused = focused }
 
-func (r *reader) contentHeight() int { return max(r.height-2-headerHeight-r.find.lines(), 1) }
+func (r *reader) contentHeight() int { return max(r.height-2-r.headHeight()-r.find.lines(), 1) }
 
 // open shows another email.
 func (r *reader) open(address, id string) {
@@ -299,6 +297,7 @@ func (r *reader) View() string {
 		body := []string{st.Muted.Render(fmt.Sprintf("Select a message and press %s to open it.", ui.KeyName(r.ctx.Keys.Open)))}
 		return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
 	}
+	r.scroll.SetHeight(r.contentHeight()) // the summary's height follows the email
 	r.refresh(m, true)
 	head := append(r.head(m, inner), r.tabLine(m, inner), st.Muted.Render(strings.Repeat("─", inner)))
 	if p := r.scroll.Percent(); p >= 0 {

@@ -15,9 +15,9 @@ import (
 // summaryLabel is the width of the labels of the reader's summary.
 const summaryLabel = 9
 
-// head is the summary above the tabs: from, to, cc, subject, the date the
-// message says it was written (its Date header) and the time the server
-// received it.
+// head is the summary above the tabs: from, to, cc (when there is one),
+// subject, the date the message says it was written (its Date header) and
+// the time the server received it.
 func (r *reader) head(m model.Email, width int) []string {
 	st := r.ctx.Styles()
 	label := func(name, value string) string {
@@ -28,16 +28,30 @@ func (r *reader) head(m model.Email, width int) []string {
 	if subject == "" {
 		subject = "(no subject)"
 	}
-	cc, date := "", ""
+	date := ""
 	if m.HasContent {
-		cc, date = addressList(ccAddresses(m), room), r.sentDate(m, room)
+		date = r.sentDate(m, room)
 	}
-	head := []string{label("From", m.From), label("To", addressList(m.To, room)), label("Cc", cc),
-		label("Subject", subject), label("Date", date), label("Received", r.receivedDate(m))}
+	head := []string{label("From", m.From), label("To", addressList(m.To, room))}
+	if cc := ccAddresses(m); len(cc) > 0 {
+		head = append(head, label("Cc", addressList(cc, room)))
+	}
+	head = append(head, label("Subject", subject), label("Date", date), label("Received", r.receivedDate(m)))
 	if m.Problem != "" {
-		head[4] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
+		head[len(head)-2] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
 	}
 	return head
+}
+
+// headHeight is the number of lines above the tab content: the summary
+// (with a Cc line only when the open email has a Cc header), the tab bar
+// and a rule.
+func (r *reader) headHeight() int {
+	m, _ := r.email()
+	if len(ccAddresses(m)) > 0 {
+		return 8
+	}
+	return 7
 }
 
 // sentDate is the message's Date header in the sender's zone and, when
