@@ -12,7 +12,6 @@ import (
 	"sandview/tui/ui"
 )
 
-
 // reader is the pane showing the open email: its headers, then one of its
 // tabs (readerTab). The tabs lay their lines out once per email and width
 // and keep them; a frame only slices the lines in view.
