@@ -88,27 +88,38 @@ func pieces(line string, out []piece) []piece {
 // "://" or starts with "mailto:"; and of each other word holding an @ (a
 // mail address).
 func markURLs(line string, ps []piece) {
-	var word strings.Builder
+	var scratch []byte
 	for start := 0; start < len(ps); {
 		if ps[start].space {
 			start++
 			continue
 		}
-		end := start
-		word.Reset()
+		end, escapes := start, false
 		for ; end < len(ps) && !ps[end].space; end++ {
-			if !ps[end].escape {
-				word.WriteString(line[ps[end].start:ps[end].end])
-			}
+			escapes = escapes || ps[end].escape
 		}
-		w := strings.ToLower(word.String())
-		url := strings.Contains(w, "://") || strings.HasPrefix(strings.TrimLeft(w, "<(\"'["), "mailto:")
-		address := !url && strings.Contains(w, "@")
+		word := line[ps[start].start:ps[end-1].end]
+		if escapes {
+			scratch = scratch[:0]
+			for _, p := range ps[start:end] {
+				if !p.escape {
+					scratch = append(scratch, line[p.start:p.end]...)
+				}
+			}
+			word = string(scratch)
+		}
+		url := strings.Contains(word, "://") || isMailto(strings.TrimLeft(word, "<(\"'["))
+		address := !url && strings.IndexByte(word, '@') >= 0
 		for i := start; i < end; i++ {
 			ps[i].url, ps[i].address = url, address
 		}
 		start = end
 	}
+}
+
+// isMailto reports whether s starts with "mailto:", in any case.
+func isMailto(s string) bool {
+	return len(s) >= 7 && strings.EqualFold(s[:7], "mailto:")
 }
 
 // escapeLength is the length of the escape sequence at the start of s: a
@@ -219,6 +230,7 @@ func breakAt(ps []piece, pos, limit int) (cut int, long bool) {
 // is cut off are kept, so a hyperlink around the URL stays whole.
 func cutURL(line string, ps []piece, limit int) string {
 	var b strings.Builder
+	b.Grow(ps[len(ps)-1].end - ps[0].start + len("…"))
 	i, width := 0, 0
 	for ; i < len(ps) && (ps[i].escape || width+ps[i].width < limit); i++ {
 		b.WriteString(line[ps[i].start:ps[i].end])
