@@ -2,7 +2,6 @@ package mail
 
 import (
 	"fmt"
-	"net/mail"
 	"strings"
 	"time"
 
@@ -33,7 +32,7 @@ func (r *reader) head(m model.Email, width int) []string {
 		date = r.sentDate(m, room)
 	}
 	head := []string{label("From", m.From), label("To", addressList(m.To, room))}
-	if cc := ccAddresses(m); len(cc) > 0 {
+	if cc := m.Cc(); len(cc) > 0 {
 		head = append(head, label("Cc", addressList(cc, room)))
 	}
 	head = append(head, label("Subject", subject), label("Date", date), label("Received", r.receivedDate(m)))
@@ -48,22 +47,20 @@ func (r *reader) head(m model.Email, width int) []string {
 // and a rule.
 func (r *reader) headHeight() int {
 	m, _ := r.email()
-	if len(ccAddresses(m)) > 0 {
+	if len(m.Cc()) > 0 {
 		return 8
 	}
 	return 7
 }
 
-// sentDate is the message's Date header in the sender's zone and, when
-// it differs, in the user's ("here"); shorter forms when it does not fit
-// in room cells; or why there is no date to show.
+// sentDate is the message's Date header (model.Email.SentDate) in the
+// sender's zone and, when it differs, in the user's ("here"); shorter
+// forms when it does not fit in room cells; or why there is no date to
+// show, in the words of model.Email.DateText.
 func (r *reader) sentDate(m model.Email, room int) string {
-	raw, sent, err := dateHeader(m)
-	switch {
-	case raw == "":
-		return "(no Date header)"
-	case err != nil:
-		return "(not a valid date: " + raw + ")"
+	sent, err := m.SentDate()
+	if err != nil {
+		return err.Error()
 	}
 	local := sent.In(r.ctx.Now.Location())
 	sameZone := offsetOf(local) == offsetOf(sent)
@@ -108,57 +105,6 @@ func (r *reader) receivedDate(m model.Email) string {
 		age += " ago"
 	}
 	return m.ReceivedAt.In(now.Location()).Format("2006-01-02 15:04:05 MST") + " (" + age + ")"
-}
-
-// dateHeader is the message's Date header and the time it names, read
-// as RFC 5322 says (net/mail); raw is "" when there is none.
-// TODO(merge): the model's parsed Date header (h20core) replaces this.
-func dateHeader(m model.Email) (raw string, sent time.Time, err error) {
-	raw = headerField(m, "Date")
-	if raw == "" {
-		return "", time.Time{}, nil
-	}
-	sent, err = mail.ParseDate(raw)
-	return raw, sent, err
-}
-
-// ccAddresses are the addresses of the message's Cc header; the header
-// as it is when it is not an address list.
-func ccAddresses(m model.Email) []string {
-	raw := headerField(m, "Cc")
-	if raw == "" {
-		return nil
-	}
-	list, err := mail.ParseAddressList(raw)
-	if err != nil {
-		return []string{raw}
-	}
-	out := make([]string, len(list))
-	for i, a := range list {
-		switch {
-		case a.Name == "":
-			out[i] = a.Address
-		case strings.ContainsAny(a.Name, `,;"`):
-			out[i] = fmt.Sprintf("%q <%s>", a.Name, a.Address)
-		default:
-			out[i] = a.Name + " <" + a.Address + ">"
-		}
-	}
-	return out
-}
-
-// headerField is the value of the header name in the server's header map
-// (whose names it lowercases), in any case.
-func headerField(m model.Email, name string) string {
-	if v, ok := m.Headers[strings.ToLower(name)]; ok {
-		return v
-	}
-	for k, v := range m.Headers {
-		if strings.EqualFold(k, name) {
-			return v
-		}
-	}
-	return ""
 }
 
 // addressList is as many of addresses as fit in room cells, then "and N
