@@ -34,6 +34,9 @@ type Config struct {
 	Startup func(ctx context.Context) error
 	// Now is the clock (nil = time.Now); tests fix it.
 	Now func() time.Time
+	// Notices are one-line messages from outside the client (the local
+	// server's SMTP refusals): each shows in the status bar and the log.
+	Notices <-chan string
 
 	// For tests: a service in place of Client, an opener in place of
 	// xdg-open/open, the environment and a runner of programs.
@@ -56,6 +59,7 @@ type options struct {
 	now         func() time.Time
 	open        func(ctx context.Context, target string) error
 	startup     func(ctx context.Context) error
+	notices     <-chan string
 	ctx         context.Context
 	// tick schedules timer messages (tea.Tick; tests switch timers off).
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
@@ -68,7 +72,7 @@ type options struct {
 func (cfg Config) options(ctx context.Context) options {
 	o := options{
 		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpAddr: cfg.SMTPAddr, smtpHint: cfg.SMTPHint, catchAll: cfg.CatchAll, dark: cfg.DarkTheme,
-		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run,
+		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run, notices: cfg.Notices,
 		hyperlinks: hyperlinksSupported(os.Getenv, tmuxClientFeatures),
 	}
 	if o.svc == nil && cfg.Client != nil {
