@@ -155,8 +155,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
-		MaxEmailsPerInbox: o.maxEmailsPerInbox,
-		MaxStoreBytes:     o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
+		MaxEmailsPerInbox: o.maxEmailsPerInbox, MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
 	}
 	o.limits.apply(&cfg)
 	if (o.tlsCert == "") != (o.tlsKey == "") {
