@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/sync/semaphore"
 )
 
 // smtpDefaults applies and checks the SMTP limits of the config.
@@ -40,8 +38,7 @@ func (cfg *Config) smtpDefaults() error {
 // summary of dropped connections and the credentials.
 type smtpGuard struct {
 	maxConns, maxPerIP int
-	budget             *semaphore.Weighted
-	budgetBytes        int64
+	budget             smtpBudget
 	refusals           *refusalLog
 	drops              *dropLog
 	users              credentials // nil: any credentials, none required
@@ -58,7 +55,7 @@ func newSMTPGuard(cfg Config) (*smtpGuard, error) {
 	}
 	return &smtpGuard{
 		maxConns: cfg.SMTPMaxConns, maxPerIP: cfg.SMTPMaxConnsPerIP,
-		budget: semaphore.NewWeighted(cfg.SMTPBufferBytes), budgetBytes: cfg.SMTPBufferBytes,
+		budget:   newSMTPBudget(cfg.SMTPBufferBytes, cfg.MaxMessageBytes),
 		refusals: newRefusalLog(cfg.Now),
 		drops:    &dropLog{log: cfg.Logger.With("component", "smtp"), interval: dropLogInterval, now: cfg.Now},
 		users:    users,
