@@ -45,13 +45,14 @@ type emailView struct {
 	Links       []string             `json:"links"`
 	AuthResults model.AuthResults    `json:"authResults"`
 	Validation  model.AuthValidation `json:"validation"`
+	SMTPUser    string               `json:"smtpUser,omitempty"` // the SMTP AUTH login
 	Problem     string               `json:"problem,omitempty"`
 }
 
 func emailViewOf(e model.Email) emailView {
 	v := emailView{ID: e.ID, From: e.From, To: e.To, Subject: e.Subject, ReceivedAt: e.ReceivedAt,
 		IsRead: e.IsRead, Text: e.Text, HTML: e.HTML, Links: e.Links, AuthResults: e.AuthResults,
-		Validation: e.AuthResults.Validate(), Problem: e.Problem, Attachments: []attachmentView{}}
+		Validation: e.AuthResults.Validate(), SMTPUser: e.SMTPUser(), Problem: e.Problem, Attachments: []attachmentView{}}
 	if v.To == nil {
 		v.To = []string{}
 	}
@@ -209,6 +210,9 @@ func printEmail(w io.Writer, e model.Email) {
 		line("Attached", fmt.Sprintf("%s (%s, %d bytes)", a.Filename, a.ContentType, a.Size))
 	}
 	line("Auth", authSummary(e.AuthResults))
+	if user := e.SMTPUser(); user != "" {
+		line("Login", user+" (SMTP AUTH)")
+	}
 	body := e.Text
 	if body == "" && e.HTML != "" {
 		body = "(HTML only; use --json to see it)"

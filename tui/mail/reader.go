@@ -326,7 +326,11 @@ func (r *reader) head(m model.Email, width int) []string {
 		}
 		date = m.ReceivedAt.In(now.Location()).Format("2006-01-02 15:04:05") + " (" + age + ")"
 	}
-	head := []string{label("From", m.From), label("To", strings.Join(m.To, ", ")), label("Subject", subject), label("Date", date)}
+	from := m.From
+	if user := m.SMTPUser(); user != "" {
+		from += "  (SMTP login " + user + ")"
+	}
+	head := []string{label("From", from), label("To", strings.Join(m.To, ", ")), label("Subject", subject), label("Date", date)}
 	if m.Problem != "" {
 		head[3] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
 	}
