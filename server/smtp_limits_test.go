@@ -204,3 +204,38 @@ func TestSMTPIdleTimeout(t *testing.T) {
 		t.Fatalf("idle connection: %d %q, want 421", code, text)
 	}
 }
+
+// TestSMTPBDATOverTheLimit: CHUNKING is offered; chunks past the size
+// limit end in 552 and the session goes on.
+func TestSMTPBDATOverTheLimit(t *testing.T) {
+	const limit = 64 << 10
+	srv, a := startServer(t, func(cfg *server.Config) { cfg.MaxMessageBytes = limit })
+	in := a.createPlain(nil)
+	sc, _, _ := dialSMTP(t, srv.SMTPAddr(), "127.0.0.1")
+	sc.cmd("EHLO client.example")
+	sc.cmd("MAIL FROM:<chunks@example.org>")
+	sc.cmd("RCPT TO:<" + in.EmailAddress + ">")
+	chunk := bytes.Repeat([]byte(strings.Repeat("y", 98)+"\r\n"), 400) // 40,000 bytes
+	var last int
+	for i := range 4 {
+		cmd := fmt.Sprintf("BDAT %d", len(chunk))
+		if i == 3 {
+			cmd += " LAST"
+		}
+		if _, err := fmt.Fprintf(sc.c, "%s\r\n%s", cmd, chunk); err != nil {
+			t.Fatal(err)
+		}
+		var text string
+		last, text = sc.reply()
+		t.Logf("chunk %d: %d %s", i, last, text)
+		if last != 250 {
+			break
+		}
+	}
+	if last != 552 {
+		t.Fatalf("BDAT past the limit: %d, want 552", last)
+	}
+	if code, _ := sc.cmd("NOOP"); code != 250 {
+		t.Fatalf("NOOP after 552: %d", code)
+	}
+}
