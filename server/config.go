@@ -96,7 +96,8 @@ type Config struct {
 	SMTPIdleTimeout time.Duration
 	// SMTPBufferBytes bounds the memory all SMTP connections together
 	// hold for messages being received (64 MiB, and at least
-	// MaxMessageBytes): a DATA waits for room (see smtpBudget).
+	// MaxMessageBytes): a DATA waits for room (see smtpBudget). There is
+	// no flag: it follows from the memory of the box, not from the mail.
 	SMTPBufferBytes int64
 	// SMTPAuthFile, when set, is an htpasswd-style file of bcrypt
 	// credentials (USER:HASH lines) that SMTP clients must authenticate
