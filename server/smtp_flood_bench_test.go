@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -244,22 +243,7 @@ func (p *serveProcess) probeAPI(b *testing.B, inbox string, done <-chan struct{}
 
 // procStatusMB reads a kB field of the process's /proc status in MB.
 func (p *serveProcess) procStatusMB(b *testing.B, field string) float64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for line := range bytes.Lines(data) {
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		if ok && string(name) == field {
-			kb, err := strconv.ParseFloat(string(bytes.TrimSuffix(bytes.TrimSpace(value), []byte(" kB"))), 64)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return kb / 1024
-		}
-	}
-	b.Fatalf("no %s in /proc/%d/status", field, p.cmd.Process.Pid)
-	return 0
+	return procFileMB(b, fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid), field)
 }
 
 // sendHuge sends one message of size bytes from the local address from
