@@ -79,22 +79,31 @@ func (ss *smtpSession) readMessage(r io.Reader) (raw []byte, release func(), err
 	most := limit + 1 // the byte that tells a message is too large
 	rm := &room{b: ss.s.smtp.budget}
 	release = rm.release
+	conn := ss.conn.Conn()
+	// discardThen answers once the rest of the message is read and
+	// discarded.
+	discardThen := func(answer *smtp.SMTPError) ([]byte, func(), error) {
+		rm.release()
+		if err := ss.discard(conn, r); !errors.Is(err, io.EOF) {
+			return nil, release, ss.readError(err)
+		}
+		return nil, release, ss.refuse(answer)
+	}
 	busy := smtpError(451, smtp.EnhancedCode{4, 3, 1}, "the server is busy receiving other mail, try again later")
 	ctx, cancel := context.WithTimeout(ss.s.baseCtx, smtpBudgetWait)
 	defer cancel()
 	if want := min(most, ss.declaredSize+smtpSizeSlack); ss.declaredSize > 0 && want > smtpFirstRoom {
 		if rm.b.large.Acquire(ctx, want) != nil {
-			return nil, release, ss.refuse(busy)
+			return discardThen(busy)
 		}
 		rm.large = want
 	} else {
 		want = min(most, smtpFirstRoom)
 		if rm.b.small.Acquire(ctx, want) != nil {
-			return nil, release, ss.refuse(busy)
+			return discardThen(busy)
 		}
 		rm.small = want
 	}
-	conn := ss.conn.Conn()
 	buf := make([]byte, 0, min(rm.total(), smtpReadChunk))
 	for {
 		if int64(len(buf)) == rm.total() {
@@ -102,10 +111,10 @@ func (ss *smtpSession) readMessage(r io.Reader) (raw []byte, release func(), err
 			switch {
 			case rm.large == 0: // past the first room: wait in turn
 				if rm.b.large.Acquire(ctx, more) != nil {
-					return nil, release, ss.refuse(busy)
+					return discardThen(busy)
 				}
 			case !rm.b.large.TryAcquire(more): // past the declared SIZE
-				return nil, release, ss.refuse(smtpError(452, smtp.EnhancedCode{4, 3, 1}, "the message is larger than its declared SIZE and the server is busy, try again later"))
+				return discardThen(smtpError(452, smtp.EnhancedCode{4, 3, 1}, "the message is larger than its declared SIZE and the server is busy, try again later"))
 			}
 			rm.large += more
 		}
@@ -116,14 +125,16 @@ func (ss *smtpSession) readMessage(r io.Reader) (raw []byte, release func(), err
 		n, err := ss.readSome(conn, r, buf[len(buf):end])
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > limit {
-			rm.release()
-			if err == nil {
-				err = ss.discard(conn, r)
+			buf = nil
+			tooLarge := smtpError(552, smtp.EnhancedCode{5, 3, 4}, "the message exceeds the size limit of %d bytes", limit)
+			if err != nil { // the end, or a failure
+				rm.release()
+				if !errors.Is(err, io.EOF) {
+					return nil, release, ss.readError(err)
+				}
+				return nil, release, ss.refuse(tooLarge)
 			}
-			if err != nil && !errors.Is(err, io.EOF) {
-				return nil, release, ss.readError(err)
-			}
-			return nil, release, ss.refuse(smtpError(552, smtp.EnhancedCode{5, 3, 4}, "the message exceeds the size limit of %d bytes", limit))
+			return discardThen(tooLarge)
 		}
 		if errors.Is(err, io.EOF) {
 			return buf, release, nil
