@@ -43,9 +43,11 @@ const smtpSizeSlack = 64 << 10
 // smtpReadChunk is the most read at once.
 const smtpReadChunk = 64 << 10
 
-// smtpBudget is the two lanes of room for messages being received.
+// smtpBudget is the two lanes of room for messages being received, and
+// the turns of discarding refused data.
 type smtpBudget struct {
 	small, large *semaphore.Weighted
+	discards     *semaphore.Weighted
 }
 
 // newSMTPBudget splits bytes between the lanes; the large one takes at
@@ -55,6 +57,8 @@ func newSMTPBudget(bytes, maxMessage int64) smtpBudget {
 	return smtpBudget{
 		small: semaphore.NewWeighted(small),
 		large: semaphore.NewWeighted(max(bytes-small, maxMessage+1)),
+		// discards: see discard.
+		discards: semaphore.NewWeighted(smtpDiscarders),
 	}
 }
 
@@ -158,12 +162,25 @@ func (ss *smtpSession) readSome(conn net.Conn, r io.Reader, p []byte) (int, erro
 	return n, err
 }
 
-// discard reads the rest of a refused message in small pieces; io.EOF
-// at its end.
+// smtpDiscarders is how many connections read refused data at once:
+// throwing data away is all CPU, and a flood of oversized messages
+// running in parallel would leave the API's requests queueing behind
+// them. The others wait (and their senders with them) in turn, a piece
+// at a time.
+const smtpDiscarders = 2
+
+// discard reads the rest of a refused message in small pieces, in turn
+// with the other connections doing so; io.EOF at its end.
 func (ss *smtpSession) discard(conn net.Conn, r io.Reader) error {
 	scratch := make([]byte, 32<<10)
+	turns := ss.s.smtp.budget.discards
 	for {
-		if _, err := ss.readSome(conn, r, scratch); err != nil {
+		if err := turns.Acquire(ss.s.baseCtx, 1); err != nil {
+			return err
+		}
+		_, err := ss.readSome(conn, r, scratch)
+		turns.Release(1)
+		if err != nil {
 			return err
 		}
 	}
