@@ -20,7 +20,8 @@ func TestMalformedMailIsStored(t *testing.T) {
 	junk := make([]byte, 4096)
 	_, _ = rand.Read(junk)
 	junk = bytes.ReplaceAll(junk, []byte("\r\n.\r\n"), []byte("xxxxx")) // keep the data terminator out
-	for i := 1000; i < len(junk); i += 1000 {                           // lines within SMTP's 2000 bytes, whatever the draw
+	// Lines within SMTP's 2000 bytes, whatever the draw.
+	for i := 1000; i < len(junk); i += 1000 {
 		junk[i-2], junk[i-1] = '\r', '\n'
 	}
 	messages := map[string][]byte{
