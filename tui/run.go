@@ -34,6 +34,10 @@ type Config struct {
 	Startup func(ctx context.Context) error
 	// Now is the clock (nil = time.Now); tests fix it.
 	Now func() time.Time
+	// TempDir is the private directory under $SANDVIEW_HOME for the
+	// decrypted files opened with other programs (desktop.OpenedDir);
+	// without it nothing is opened that way.
+	TempDir string
 	// Notices are one-line messages from outside the client (the local
 	// server's SMTP refusals): each shows in the status bar and the log.
 	Notices <-chan string
@@ -58,6 +62,7 @@ type options struct {
 	hyperlinks  bool // OSC 8 hyperlinks in HTML mail
 	now         func() time.Time
 	open        func(ctx context.Context, target string) error
+	tempDir     string
 	startup     func(ctx context.Context) error
 	notices     <-chan string
 	ctx         context.Context
@@ -72,7 +77,8 @@ type options struct {
 func (cfg Config) options(ctx context.Context) options {
 	o := options{
 		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpAddr: cfg.SMTPAddr, smtpHint: cfg.SMTPHint, catchAll: cfg.CatchAll, dark: cfg.DarkTheme,
-		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run, notices: cfg.Notices,
+		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, tempDir: cfg.TempDir, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run,
+		notices:    cfg.Notices,
 		hyperlinks: hyperlinksSupported(os.Getenv, tmuxClientFeatures),
 	}
 	if o.svc == nil && cfg.Client != nil {

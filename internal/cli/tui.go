@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"
@@ -107,7 +108,11 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if err := s.checkKey(ctx); err != nil {
 		return err
 	}
-	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url})
+	home, err := g.stateHome()
+	if err != nil {
+		return err
+	}
+	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url, TempDir: desktop.OpenedDir(home)})
 }
 
 // runLocal starts the embedded server with its state under the state
@@ -119,6 +124,10 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 		return err
 	}
 	defer local.close()
+	home, err := g.stateHome()
+	if err != nil {
+		return err
+	}
 	notices, stopNotices := refusalNotices(local.srv)
 	defer stopNotices()
 	cfg := tui.Config{
@@ -126,6 +135,7 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 		ServerLabel: "local " + local.srv.HTTPAddr(),
 		SMTPAddr:    local.srv.SMTPAddr(),
 		CatchAll:    local.inbox.Address(),
+		TempDir:     desktop.OpenedDir(home),
 		Notices:     notices,
 	}
 	if l.demo {
@@ -174,6 +184,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 	}
 	webhooks := webhook.DefaultConfig()
 	webhooks.AllowLoopbackHTTP = true // the pane's built-in receiver listens on loopback
+	webhooks.AllowPrivate = true      // a sandbox on this machine: its receivers are local
 	cfg := server.Config{
 		HTTPAddr: l.httpAddr, SMTPAddr: l.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
 		Webhooks: &webhooks,
