@@ -80,7 +80,7 @@ func TestStatusTicksAndConnection(t *testing.T) {
 // the connection failed, every live inbox is listed again (to catch up
 // with what was missed), and not before.
 func TestRecoveryListsEveryInboxAgain(t *testing.T) {
-	h := newHarness(t, 140, 40, true)
+	h := newHarness(t, 200, 40, true)
 	listed := func() int {
 		n := 0
 		for _, c := range h.svc.Calls() {

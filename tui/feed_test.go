@@ -37,7 +37,7 @@ func TestFeedReachesTheScreens(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
 	}
-	h.Press("esc", "j")
+	h.Press("shift+tab", "j")
 	if !strings.Contains(h.plain(), "Arrived before") {
 		t.Fatalf("the inbox that started delivering was not listed again:\n%s", h.plain())
 	}

@@ -10,16 +10,16 @@ type layout struct {
 }
 
 // computeLayout splits a body of width x height cells for the focused pane:
-// inboxes | emails | reader over auth when wide (the auth pane one line
-// tall unless authExpanded), a list over the reader when medium, the
-// focused pane alone when narrow.
+// inboxes | emails | reader over auth when wide (the reader at least half
+// the width, the auth pane one line tall unless authExpanded), a list over
+// the reader when medium, the focused pane alone when narrow.
 func computeLayout(width, height int, focus Pane, authExpanded bool) layout {
 	l := layout{mode: ui.ModeFor(width)}
 	switch l.mode {
 	case ui.Wide:
-		inW := ui.Clamp(width*18/100, 28, 40)
-		msgW := (width - inW) / 2
-		restW := width - inW - msgW
+		inW := ui.Clamp(width*15/100, 28, 36)
+		restW := (width + 1) / 2
+		msgW := width - inW - restW
 		authH := authCollapsedHeight
 		if authExpanded {
 			authH = ui.Clamp(height*2/5, 8, 16)

@@ -24,8 +24,12 @@ func TestNavigationKeys(t *testing.T) {
 		t.Fatalf("focus = %v, want the message list, so enter opens the newest mail", h.s.Focus())
 	}
 	h.Press("esc")
+	if h.s.Focus() != PaneEmails {
+		t.Fatalf("esc from the list with nothing to clear moved the focus to %v", h.s.Focus())
+	}
+	h.Press("shift+tab")
 	if h.s.Focus() != PaneInboxes {
-		t.Fatalf("esc from the list: focus %v", h.s.Focus())
+		t.Fatalf("shift+tab from the list: focus %v", h.s.Focus())
 	}
 	h.Press("j")
 	if got := h.current().info.EmailAddress; got != tuitest.PlainAddr {
@@ -71,7 +75,7 @@ func TestNavigationKeys(t *testing.T) {
 		t.Fatalf("esc from message: focus %v", h.s.Focus())
 	}
 	h.Press("esc")
-	if h.s.Focus() != PaneInboxes {
+	if h.s.Focus() != PaneEmails {
 		t.Fatalf("esc from list: focus %v", h.s.Focus())
 	}
 }
@@ -89,9 +93,15 @@ func TestOpenFetchesContentAndMarksRead(t *testing.T) {
 	if strings.Contains(h.shown(), "pass ") {
 		t.Fatal("auth badge shown before the content is loaded")
 	}
+	var rec ticks
+	h.ctx.Tick = rec.tick
 	h.Press("enter")
-	if !h.svc.Called("email demo@sandbox.test e1") || !h.svc.Called("markRead demo@sandbox.test e1") {
-		t.Fatalf("open did not fetch and mark read: %v", h.svc.Calls())
+	if !h.svc.Called("email demo@sandbox.test e1") || h.svc.Called("markRead demo@sandbox.test e1") {
+		t.Fatalf("open did not fetch, or marked read before the dwell: %v", h.svc.Calls())
+	}
+	fireAll(h, &rec)
+	if !h.svc.Called("markRead demo@sandbox.test e1") {
+		t.Fatalf("open did not mark read after the dwell: %v", h.svc.Calls())
 	}
 	open, ok := h.s.reader.email()
 	if !ok || !open.HasContent || !open.IsRead || !strings.Contains(open.Text, "friendly") {
@@ -103,7 +113,7 @@ func TestOpenFetchesContentAndMarksRead(t *testing.T) {
 }
 
 func TestProblemEmailShownLoudly(t *testing.T) {
-	h := newHarness(t, 140, 37)
+	h := newHarness(t, 200, 37)
 	h.Press("down", "down", "enter")
 	if h.svc.Called("email demo@sandbox.test e3") {
 		t.Fatal("an email that cannot be opened was fetched")
@@ -305,12 +315,17 @@ func TestSaveRawAsEML(t *testing.T) {
 }
 
 func TestSaveErrorKeepsPrompt(t *testing.T) {
+	// A directory cannot be made under a file.
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	h := newHarness(t, 140, 37)
 	h.Press("enter", "4", "s", "ctrl+u")
-	h.Type("/nonexistent/dir")
+	h.Type(file + "/dir")
 	h.Press("enter")
 	p, ok := h.ctx.Dialog().(*ui.Prompt)
-	if !ok || p.Value() != "/nonexistent/dir" || !strings.Contains(h.shown(), "no such file") {
+	if !ok || p.Value() != file+"/dir" || !strings.Contains(h.shown(), "not a directory") {
 		t.Fatalf("error lost the prompt: %v\n%s", h.ctx.Dialog(), h.shown())
 	}
 }
@@ -382,7 +397,7 @@ func TestExportAndImport(t *testing.T) {
 }
 
 func TestResyncAndLiveMailFlagged(t *testing.T) {
-	h := newHarness(t, 140, 37)
+	h := newHarness(t, 200, 37)
 	h.svc.AddEmail(tuitest.DemoAddr, model.Email{ID: "e9", From: "new@example.com", Subject: "Fresh", ReceivedAt: tuitest.Now()})
 	h.Press("r")
 	if !h.current().fresh["e9"] {
@@ -454,7 +469,7 @@ func TestHostileMailNeverReachesTerminal(t *testing.T) {
 }
 
 func TestLoadingIndicatorAndErrors(t *testing.T) {
-	h := newHarness(t, 140, 37)
+	h := newHarness(t, 200, 37)
 	h.Send(inboxesLoadedMsg{inboxes: tuitest.Inboxes()[1:]})
 	h.Send(inboxesLoadedMsg{inboxes: tuitest.Inboxes()})
 	e, _ := h.s.store.find(tuitest.DemoAddr)

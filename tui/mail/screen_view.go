@@ -11,6 +11,11 @@ import (
 // clicked (clicking the selected email opens it), or scrolls the pane
 // under the pointer.
 func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
+	cmd := s.handleMouse(msg)
+	return tea.Batch(cmd, s.dwell())
+}
+
+func (s *Screen) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
 	l := s.lay
 	defer s.sync()
