@@ -64,7 +64,14 @@ func (s *Screen) View() string {
 		if l.auth.H > 0 {
 			right = ui.Stack(right, s.auth.View())
 		}
-		return ui.Beside(s.inboxes.View(), s.emails.View(), right)
+		var left []string
+		if l.inboxes.W > 0 {
+			left = append(left, s.inboxes.View())
+		}
+		if l.emails.W > 0 {
+			left = append(left, s.emails.View())
+		}
+		return ui.Beside(append(left, right)...)
 	case ui.Medium:
 		list := s.emails.View()
 		if l.inboxes.W > 0 {
