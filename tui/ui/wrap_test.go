@@ -81,7 +81,7 @@ func TestWrapLosesNothingOfTheCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range mails {
-		text := model.SanitizeText(m.Email.Text) + "\n" + htmltext.Render(model.SanitizeText(m.Email.HTML), htmltext.Options{}).Text
+		text := model.SanitizeText(m.Email.Text) + "\n" + htmltext.Render(model.SanitizeText(m.Email.HTML), 80, htmltext.Options{}).Text
 		text = strings.ReplaceAll(text, "\t", "    ")
 		for _, paragraph := range strings.Split(text, "\n") {
 			if len(paragraph) > 4000 {
