@@ -50,7 +50,7 @@ func asciiMarkdown() ansi.StyleConfig {
 		Item:           ansi.StylePrimitive{BlockPrefix: "* "},
 		Enumeration:    ansi.StylePrimitive{BlockPrefix: ". "},
 		Task:           ansi.StyleTask{Ticked: "[x] ", Unticked: "[ ] "},
-		Code:           ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{BlockPrefix: "`", BlockSuffix: "`"}},
+		Code:           ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{Prefix: "`", Suffix: "`"}},
 		CodeBlock:      ansi.StyleCodeBlock{StyleBlock: ansi.StyleBlock{Margin: uintPtr(2)}},
 		Table:          ansi.StyleTable{CenterSeparator: strPtr("+"), ColumnSeparator: strPtr("|"), RowSeparator: strPtr("-")},
 		ImageText:      ansi.StylePrimitive{Format: "[image: {{.text}}]"},

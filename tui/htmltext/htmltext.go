@@ -20,6 +20,7 @@
 package htmltext
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,10 @@ func textOnly(body string) string {
 			return b.String()
 		case html.TextToken:
 			if skip == 0 {
-				b.WriteString(strings.Join(strings.Fields(string(z.Text())), " ") + " ")
+				for _, field := range bytes.Fields(z.Text()) {
+					b.Write(field)
+					b.WriteByte(' ')
+				}
 			}
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
@@ -69,7 +73,7 @@ func tidyLines(text string) string {
 	out := lines[:0]
 	blank := true
 	for _, line := range lines {
-		if strings.TrimSpace(ansi.Strip(line)) == "" {
+		if strings.TrimSpace(line) == "" || strings.ContainsRune(line, ansi.ESC) && strings.TrimSpace(ansi.Strip(line)) == "" {
 			if !blank {
 				out = append(out, "")
 			}

@@ -66,7 +66,7 @@ func (s *linkSet) mark(a *html.Node) {
 	}
 	text := strings.Join(strings.Fields(s.untokenized(textContent(a))), " ")
 	if text != target && text != strings.TrimPrefix(target, "mailto:") {
-		if text != "" && isButton(a) && firstElement(a, atom.Img) == nil {
+		if text != "" && isButton(a) && !strings.ContainsRune(text, dimStart) {
 			for a.FirstChild != nil {
 				a.RemoveChild(a.FirstChild)
 			}
@@ -328,7 +328,7 @@ func isButton(a *html.Node) bool {
 	if strings.Contains(class, "button") || strings.Contains(class, "btn") || strings.Contains(class, "cta") {
 		return true
 	}
-	if buttonStyle(a) {
+	if buttonStyle(a) != notButton {
 		return true
 	}
 	n := a
@@ -343,13 +343,14 @@ func isButton(a *html.Node) bool {
 		return false
 	}
 	_, bg := attr(cell, "bgcolor")
-	return bg || buttonStyle(cell)
+	return bg || buttonStyle(cell) == buttonBackground
 }
 
-// buttonStyle reports a style attribute with a background, padding or
-// rounded corners.
-func buttonStyle(n *html.Node) bool {
+// buttonStyle tells what of a button a style attribute gives: a
+// background or rounded corners, padding, or nothing.
+func buttonStyle(n *html.Node) buttonLook {
 	style, _ := attr(n, "style")
+	look := notButton
 	for _, decl := range strings.Split(strings.ToLower(style), ";") {
 		name, value, ok := strings.Cut(decl, ":")
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
@@ -357,12 +358,23 @@ func buttonStyle(n *html.Node) bool {
 			continue
 		}
 		switch name {
-		case "background", "background-color", "border-radius", "padding", "padding-top", "padding-left":
-			return true
+		case "background", "background-color", "border-radius":
+			return buttonBackground
+		case "padding", "padding-top", "padding-left":
+			look = buttonPadding
 		}
 	}
-	return false
+	return look
 }
+
+// buttonLook is what of a button a style gives.
+type buttonLook int
+
+const (
+	notButton buttonLook = iota
+	buttonPadding
+	buttonBackground
+)
 
 // onlyElementChild reports whether n's parent holds no other element and
 // no text but white space.
@@ -376,17 +388,4 @@ func onlyElementChild(n *html.Node) bool {
 		}
 	}
 	return true
-}
-
-// firstElement is the first element a under n, or nil.
-func firstElement(n *html.Node, a atom.Atom) *html.Node {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.DataAtom == a {
-			return c
-		}
-		if found := firstElement(c, a); found != nil {
-			return found
-		}
-	}
-	return nil
 }

@@ -47,7 +47,8 @@ func (p *Page) layout(width int) ([]string, error) {
 	var g errgroup.Group
 	for i, part := range parts {
 		g.Go(func() error {
-			r, err := glamour.NewTermRenderer(glamour.WithStyles(p.styleOf()), glamour.WithWordWrap(width), glamour.WithTableWrap(true))
+			r, err := glamour.NewTermRenderer(glamour.WithStyles(p.styleOf()), glamour.WithWordWrap(width), glamour.WithTableWrap(true),
+				glamour.WithPreservedNewLines()) // the converter writes a paragraph on one line, and <br> as a break
 			if err != nil {
 				return fmt.Errorf("starting glamour: %w", err)
 			}

@@ -72,8 +72,10 @@ func Prepare(body string, opts Options) *Page {
 		opts.Hyperlinks = false
 	}
 	p := &Page{opts: opts, body: body, widths: map[int]Result{}}
-	if len(body) > maxLayoutBytes {
-		p.plainText(body, fmt.Sprintf("shown as plain text: the HTML is %.1f MB, more than the reader lays out", float64(len(body))/(1<<20)))
+	if len(body) > maxLayoutBytes { // too large even for html2text: its text only
+		p.links = newLinkSet(false)
+		p.plain = tidyLines(model.SanitizeText(textOnly(body)))
+		p.problem = fmt.Sprintf("shown as plain text: the HTML is %.1f MB, more than the reader lays out", float64(len(body))/(1<<20))
 		return p
 	}
 	doc, err := parse(body)
