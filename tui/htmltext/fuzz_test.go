@@ -19,21 +19,23 @@ func FuzzRender(f *testing.F) {
 		f.Add(m.Email.HTML)
 	}
 	f.Add(`<h1><a href="https://x.test">क्षा 👍🏽</a></h1><table><tr><th>a</th><th>b</th></tr><tr><td><a href="https://y.test">y</a></td><td>&#x1b;</td></tr></table>`)
+	dark := theme.New(true, false).Markdown()
 	f.Fuzz(func(t *testing.T, body string) {
-		plain := Render(body, 80, Options{})
+		plain := Render(body, 40, Options{})
 		if strings.ContainsRune(plain.Text, 0x1b) {
 			t.Fatalf("escape in %q", plain.Text)
 		}
-		corpus.AssertWidthsAgree(t, "plain", plain.Text)
-		linked := Render(body, 80, Options{Hyperlinks: true})
-		corpus.AssertWidthsAgree(t, "hyperlinked", linked.Text)
-		if got := ansi.Strip(linked.Text); got != plain.Text {
-			t.Fatalf("stripped hyperlinked text differs:\n%q\n%q", got, plain.Text)
+		assertLaidOut(t, "plain", plain, 40)
+		styled := Render(body, 40, Options{Style: &dark})
+		assertLaidOut(t, "styled", styled, 40)
+		linked := Render(body, 40, Options{Style: &dark, Hyperlinks: true})
+		assertLaidOut(t, "hyperlinked", linked, 40)
+		assertOnlyOwnSequences(t, "hyperlinked", linked.Text)
+		if got, want := ansi.Strip(linked.Text), ansi.Strip(styled.Text); got != want {
+			t.Fatalf("stripped hyperlinked text differs:\n%q\n%q", got, want)
 		}
-		for _, link := range plain.Links {
-			if !strings.Contains(plain.Text, "] "+link) {
-				t.Fatalf("link %q not listed in %q", link, plain.Text)
-			}
+		if plain.Problem == "" {
+			assertLinksListed(t, "plain", plain)
 		}
 	})
 }
