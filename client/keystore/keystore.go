@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/internal/securefile"
 	"sandview/model"
 )
 
@@ -95,7 +96,7 @@ type Entry struct {
 // Open opens (creating it when missing) the keystore directory and makes
 // sure it is 0700.
 func Open(dir string) (*Store, error) {
-	if err := ensurePrivateDir(dir); err != nil {
+	if err := securefile.PrivateDir(dir); err != nil {
 		return nil, fmt.Errorf("open keystore: %w", err)
 	}
 	return &Store{dir: dir}, nil
@@ -103,27 +104,6 @@ func Open(dir string) (*Store, error) {
 
 // Dir returns the keystore directory.
 func (k *Store) Dir() string { return k.dir }
-
-// ensurePrivateDir creates dir (and parents) with mode 0700 and tightens
-// the mode of an existing dir to 0700.
-func ensurePrivateDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	info, err := os.Stat(dir)
-	if err != nil {
-		return err
-	}
-	if !info.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	if info.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("make %s private: %w", dir, err)
-		}
-	}
-	return nil
-}
 
 // fileName is the keystore file of an address: the lowercased address when
 // every character is safe in a file name, else a sanitized form plus a

@@ -127,9 +127,12 @@ func newEmailOpenCommand(g *globalOptions, inbox *string) *cobra.Command {
 		Use:   "open ID",
 		Short: "Open the HTML part of an email in the browser, remote content blocked",
 		Long: `Open the HTML part of an email in the browser ($BROWSER, else the desktop's
-opener). It is written to a private file (0600) in the temporary directory
-behind a content security policy: the page loads nothing from the network
-and runs no script, so opening it tells the sender nothing.`,
+opener). It is written to a private file (0600) under the state directory
+($SANDVIEW_HOME/opened, 0700) behind a content security policy: the page
+loads nothing from the network and runs no script, so opening it tells the
+sender nothing. The command waits until the opener has ended and 10s more
+(the browser reads the file meanwhile), then removes the file; leftovers
+of an interrupted run (older than 10 minutes) are removed by the next one.`,
 		Example: "  sandview email open 3f1c…",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -137,12 +140,20 @@ and runs no script, so opening it tells the sender nothing.`,
 				if e.HTML == "" {
 					return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", model.SanitizeLine(e.ID), model.SanitizeLine(e.ID))
 				}
-				path, err := desktop.OpenHTML(cmd.Context(), e.HTML, desktop.Open)
+				home, err := g.stateHome()
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "opened %s\n", path)
-				return err
+				tmp := desktop.NewTempDir(desktop.OpenedDir(home), desktop.DefaultGrace)
+				path, err := tmp.OpenHTML(cmd.Context(), "message", e.HTML, desktop.Open)
+				if err != nil {
+					return err
+				}
+				if _, err := fmt.Fprintf(cmd.OutOrStdout(), "opened %s (removed in %s)\n", path, desktop.DefaultGrace); err != nil {
+					return err
+				}
+				// The browser has had the file once the grace is over.
+				return tmp.Settle(cmd.Context())
 			})
 		},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"
@@ -105,7 +106,11 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if err := s.checkKey(ctx); err != nil {
 		return err
 	}
-	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url})
+	home, err := g.stateHome()
+	if err != nil {
+		return err
+	}
+	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url, TempDir: desktop.OpenedDir(home)})
 }
 
 // runLocal starts the embedded server with its state under the state
@@ -117,11 +122,16 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 		return err
 	}
 	defer local.close()
+	home, err := g.stateHome()
+	if err != nil {
+		return err
+	}
 	cfg := tui.Config{
 		Client: local.session.client, Keystore: local.session.keystore,
 		ServerLabel: "local " + local.srv.HTTPAddr(),
 		SMTPAddr:    local.srv.SMTPAddr(),
 		CatchAll:    local.inbox.Address(),
+		TempDir:     desktop.OpenedDir(home),
 	}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
