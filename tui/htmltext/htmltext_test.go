@@ -28,7 +28,7 @@ func TestRender(t *testing.T) {
 			"Logo: [image: Example Inc] [image: Buy] [1] [2]\n\nLinks:\n[1] https://x.test\n[2] https://y.test"},
 		{"hidden elements are left out",
 			`<div style="display:none">a</div><div style="visibility: hidden">b</div><div style="opacity:0">c</div><div style="max-height:0px;overflow:hidden">d</div>` +
-				`<div style="width:0">e</div><img src="t.gif" width="0" height="0" alt="f"><p hidden>g</p><div style="DISPLAY: NONE !important">h</div><p>shown</p>`, "shown"},
+				`<div style="width:0">e</div><img src="t.gif" width="0" height="0" alt="f"><p hidden>g</p><div style="DISPLAY: NONE !important">h</div><span style="mso-hide: all">i</span><p>shown</p>`, "shown"},
 		{"head, style, script, comments and foreign content are left out",
 			`<html><head><title>T</title><style>p{}</style></head><body><script>x()</script><!-- c --><svg><text>s</text></svg><math><mi>m</mi></math><p>shown</p></body></html>`, "shown"},
 		{"style sheet rules hide by class and id, not inside @media",
