@@ -42,6 +42,9 @@ func TestRender(t *testing.T) {
 		{"layout tables are flattened", `<table role="presentation"><tr><td>Left</td><td>Right</td></tr></table><table><tr><td><table><tr><td>a</td><td>b</td></tr></table></td></tr></table>`,
 			"Left\n\nRight\n\na\n\nb"},
 		{"preformatted text keeps its indentation", "<p>Code:</p><pre>  indented\n    more</pre>", "Code:\n\n    indented\n      more"},
+		{"links drawn as buttons", `<p><a class="btn btn-primary" href="https://a.test">Buy now</a> <a class="selectable" href="https://b.test">Plain</a> <a href="https://c.test" style="padding: 12px 24px">Padded</a></p>` +
+			`<table><tr><td bgcolor="#3869D4" style="border-radius:3px"><a href="https://d.test">Reset</a></td></tr></table><p><a class="button" href="https://e.test"><img src="b.png" alt="Shop"></a></p>`,
+			"[ Buy now ] [1] Plain [2] [ Padded ] [3]\n\n[ Reset ] [4]\n\n[image: Shop] [5]\n\nLinks:\n[1] https://a.test\n[2] https://b.test\n[3] https://c.test\n[4] https://d.test\n[5] https://e.test"},
 		{"text is sanitized", `<p>W&shy;SHY &#x1b;[2J clear &#x202e;gnp.exe 👨&zwj;👩</p>`, "WSHY clear gnp.exe 👨👩"},
 	}
 	for _, tt := range tests {

@@ -324,9 +324,10 @@ func tokenNumber(letters string) (int, bool) {
 // of mail templates) gives it padding, a background or rounded corners.
 func isButton(a *html.Node) bool {
 	class, _ := attr(a, "class")
-	class = strings.ToLower(class)
-	if strings.Contains(class, "button") || strings.Contains(class, "btn") || strings.Contains(class, "cta") {
-		return true
+	for _, name := range strings.Fields(strings.ToLower(class)) {
+		if strings.Contains(name, "button") || strings.Contains(name, "btn") || name == "cta" || strings.HasPrefix(name, "cta-") || strings.HasPrefix(name, "cta_") {
+			return true
+		}
 	}
 	if buttonStyle(a) != notButton {
 		return true
