@@ -69,6 +69,7 @@ func monoMarkdown() ansi.StyleConfig {
 	cfg.Emph = ansi.StylePrimitive{Italic: boolPtr(true)}
 	cfg.Strikethrough = ansi.StylePrimitive{CrossedOut: boolPtr(true)}
 	cfg.Link = ansi.StylePrimitive{Underline: boolPtr(true)}
+	cfg.LinkText = cfg.Link
 	return cfg
 }
 
