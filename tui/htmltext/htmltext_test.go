@@ -45,6 +45,8 @@ func TestRender(t *testing.T) {
 		{"links drawn as buttons", `<p><a class="btn btn-primary" href="https://a.test">Buy now</a> <a class="selectable" href="https://b.test">Plain</a> <a href="https://c.test" style="padding: 12px 24px">Padded</a></p>` +
 			`<table><tr><td bgcolor="#3869D4" style="border-radius:3px"><a href="https://d.test">Reset</a></td></tr></table><p><a class="button" href="https://e.test"><img src="b.png" alt="Shop"></a></p>`,
 			"[ Buy now ] [1] Plain [2] [ Padded ] [3]\n\n[ Reset ] [4]\n\n[image: Shop] [5]\n\nLinks:\n[1] https://a.test\n[2] https://b.test\n[3] https://c.test\n[4] https://d.test\n[5] https://e.test"},
+		{"the text of a list item hangs right of its marker", `<ul><li><b>Add systems</b>. Aggregate syslog and app log files, any text data from everywhere you run things, all day.</li><li>Two<ol><li>a nested item that is long enough to wrap around the pane for sure, it is, and more</li></ol></li></ul>`,
+			"* **Add systems**. Aggregate syslog and app log files, any text data from\n  everywhere you run things, all day.\n* Two\n  1. a nested item that is long enough to wrap around the pane for sure, it is,\n     and more"},
 		{"text is sanitized", `<p>W&shy;SHY &#x1b;[2J clear &#x202e;gnp.exe 👨&zwj;👩</p>`, "WSHY clear gnp.exe 👨👩"},
 	}
 	for _, tt := range tests {

@@ -42,7 +42,7 @@ func toMarkdown(doc *html.Node) (string, error) {
 // each processor between its top-level blocks, and the parts laid out at
 // once.
 func (p *Page) layout(width int) ([]string, error) {
-	parts := splitBlocks(p.sizedTokens(width), runtime.GOMAXPROCS(0))
+	parts := splitBlocks(hangListItems(p.sizedTokens(width), width), runtime.GOMAXPROCS(0))
 	outs := make([]string, len(parts))
 	var g errgroup.Group
 	for i, part := range parts {
