@@ -179,6 +179,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 	}
 	webhooks := webhook.DefaultConfig()
 	webhooks.AllowLoopbackHTTP = true // the pane's built-in receiver listens on loopback
+	webhooks.AllowPrivate = true      // a sandbox on this machine: its receivers are local
 	r.srv, err = server.Start(ctx, server.Config{
 		HTTPAddr: l.httpAddr, SMTPAddr: l.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
 		Webhooks: &webhooks,

@@ -119,7 +119,7 @@ func TestProblemEmailShownLoudly(t *testing.T) {
 func TestTabsAndRaw(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("enter")
-	wants := []string{"Hello!", "X-Mailer:", "https://example.com/welcome", "report.pdf", "Subject: Welcome", "PASSED"}
+	wants := []string{"Hello!", "X-Mailer:", "https://example.com/welcome", "report.pdf", "Subject: Welcome", "✓ PASS"}
 	for i, want := range wants {
 		h.Press(fmt.Sprint(i + 1))
 		if h.s.reader.tab != tab(i) {
@@ -305,12 +305,17 @@ func TestSaveRawAsEML(t *testing.T) {
 }
 
 func TestSaveErrorKeepsPrompt(t *testing.T) {
+	// A directory cannot be made under a file.
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	h := newHarness(t, 140, 37)
 	h.Press("enter", "4", "s", "ctrl+u")
-	h.Type("/nonexistent/dir")
+	h.Type(file + "/dir")
 	h.Press("enter")
 	p, ok := h.ctx.Dialog().(*ui.Prompt)
-	if !ok || p.Value() != "/nonexistent/dir" || !strings.Contains(h.shown(), "no such file") {
+	if !ok || p.Value() != file+"/dir" || !strings.Contains(h.shown(), "not a directory") {
 		t.Fatalf("error lost the prompt: %v\n%s", h.ctx.Dialog(), h.shown())
 	}
 }
