@@ -193,7 +193,7 @@ func authBadge(e model.Email) string {
 }
 
 func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
-	var asJSON bool
+	var asJSON, asHTML bool
 	cmd := &cobra.Command{
 		Use:     "show ID",
 		Short:   "Show one email with its body and authentication report",
@@ -208,12 +208,16 @@ func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
 				if asJSON {
 					return printJSON(cmd.OutOrStdout(), emailViewOf(e))
 				}
+				if asHTML {
+					return printHTMLBody(cmd.OutOrStdout(), e)
+				}
 				printEmail(cmd.OutOrStdout(), e)
 				return nil
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&asHTML, "html", false, "print the HTML part laid out as the reader shows it (plain text when not a terminal)")
 	return cmd
 }
 
