@@ -215,7 +215,11 @@ func TestOpenManyRecordsInParallel(t *testing.T) {
 // HTTP exchange, in list order.
 func openBody(in *Inbox, body []byte) ([]model.Email, error) {
 	return collectEmails(func(yield func(model.Email, error) error) error {
-		return in.openRecords(bytes.NewReader(body), func() {}, yield)
+		return openRecords(in, bytes.NewReader(body), func() {}, func(e model.Email, err error) opened {
+			return opened{e, err}
+		}, func(o opened) error {
+			return yield(o.email, o.err)
+		})
 	})
 }
 

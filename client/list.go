@@ -70,6 +70,19 @@ func collectEmails(each func(yield func(model.Email, error) error) error) ([]mod
 // can come after some emails were passed to fn when the connection fails
 // while the list is read.
 func (i *Inbox) EachEmail(ctx context.Context, opts ListOptions, fn func(e model.Email, openErr error) error) error {
+	return EachEmailAs(ctx, i, opts, func(e model.Email, openErr error) opened {
+		return opened{e, openErr}
+	}, func(o opened) error {
+		return fn(o.email, o.err)
+	})
+}
+
+// EachEmailAs is EachEmail with a step of the caller's own on the
+// workers: prepare turns each email (and its failure to open) into what
+// fn is given, e.g. the text that prints it, so that this work too is
+// spread over the cores. prepare is called concurrently and in any order;
+// fn is called on the caller's goroutine, in list order.
+func EachEmailAs[T any](ctx context.Context, i *Inbox, opts ListOptions, prepare func(e model.Email, openErr error) T, fn func(T) error) error {
 	if i.info.Encrypted {
 		if _, err := i.openerFor(ctx); err != nil {
 			return err
@@ -79,8 +92,8 @@ func (i *Inbox) EachEmail(ctx context.Context, opts ListOptions, fn func(e model
 	defer cancel()
 	var fnErr error
 	err := i.readList(ctx, opts, func(body io.Reader) error {
-		return i.openRecords(body, cancel, func(e model.Email, openErr error) error {
-			fnErr = fn(e, openErr)
+		return openRecords(i, body, cancel, prepare, func(v T) error {
+			fnErr = fn(v)
 			return fnErr
 		})
 	})
@@ -132,37 +145,35 @@ func (i *Inbox) readList(ctx context.Context, opts ListOptions, read func(body i
 	return nil
 }
 
-// opened is a record opened by a worker of openRecords.
+// opened is an email and its failure to open.
 type opened struct {
 	email model.Email
 	err   error
-}
-
-// openJob is a record for a worker; the result goes to done.
-type openJob struct {
-	raw  []byte
-	done chan<- opened
 }
 
 // errStopped ends the reading of a list whose consumer failed.
 var errStopped = errors.New("the list's consumer stopped")
 
 // openRecords reads the records of the list body one at a time (on a
-// goroutine of its own), decodes and opens them on a pool of GOMAXPROCS
-// workers and passes them to yield in list order, each as soon as it and
-// those before it are open. About two records a worker are in flight
-// (split off the body and not passed on yet). When yield fails,
+// goroutine of its own), decodes, opens and prepares them on a pool of
+// GOMAXPROCS workers and passes them to yield in list order, each as soon
+// as it and those before it are ready. About two records a worker are in
+// flight (split off the body and not passed on yet). When yield fails,
 // openRecords calls stop (which must end any read of body that is
 // waiting, e.g. by cancelling its request) and returns yield's error once
-// its goroutines have ended; records still queued are not opened.
-func (i *Inbox) openRecords(body io.Reader, stop func(), yield func(model.Email, error) error) error {
+// its goroutines have ended; records still queued are dropped.
+func openRecords[T any](i *Inbox, body io.Reader, stop func(), prepare func(model.Email, error) T, yield func(T) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 {
-		return decodeList(body, func(raw []byte) error { return yield(i.openRaw(raw)) })
+		return decodeList(body, func(raw []byte) error { return yield(prepare(i.openRaw(raw))) })
+	}
+	type job struct {
+		raw  []byte
+		done chan<- T
 	}
 	window := 2 * workers
-	jobs := make(chan openJob, window)
-	inOrder := make(chan chan opened, window) // its capacity bounds what is in flight
+	jobs := make(chan job, window)
+	inOrder := make(chan chan T, window) // its capacity bounds what is in flight
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	var readErr error // written before inOrder is closed
@@ -170,13 +181,13 @@ func (i *Inbox) openRecords(body io.Reader, stop func(), yield func(model.Email,
 		defer close(inOrder)
 		defer close(jobs)
 		readErr = decodeList(body, func(raw []byte) error {
-			done := make(chan opened, 1)
+			done := make(chan T, 1)
 			select {
 			case inOrder <- done:
 			case <-quit:
 				return errStopped
 			}
-			jobs <- openJob{raw: raw, done: done}
+			jobs <- job{raw: raw, done: done}
 			return nil
 		})
 	})
@@ -184,19 +195,16 @@ func (i *Inbox) openRecords(body io.Reader, stop func(), yield func(model.Email,
 		wg.Go(func() {
 			for j := range jobs {
 				select {
-				case <-quit:
-					j.done <- opened{} // nobody waits for it
+				case <-quit: // nobody waits for it
 				default:
-					e, err := i.openRaw(j.raw)
-					j.done <- opened{e, err}
+					j.done <- prepare(i.openRaw(j.raw))
 				}
 			}
 		})
 	}
 	var yieldErr error
 	for done := range inOrder {
-		next := <-done
-		if yieldErr = yield(next.email, next.err); yieldErr != nil {
+		if yieldErr = yield(<-done); yieldErr != nil {
 			close(quit)
 			stop()
 			break

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -22,7 +23,8 @@ import (
 // (or is cut short) fails with errNotAList; a failure to read the body
 // (typed by bodyReader) and each's errors are returned as they are.
 func decodeList(body io.Reader, each func(raw []byte) error) error {
-	r := &failedRead{r: body}
+	// Read in 64 KB: jsontext asks for little at a time.
+	r := &failedRead{r: bufio.NewReaderSize(body, 64<<10)}
 	var eachErr error
 	err := readArray(jsontext.NewDecoder(r), func(raw []byte) error {
 		eachErr = each(raw)
