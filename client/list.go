@@ -11,8 +11,6 @@ import (
 	"sort"
 	"sync"
 
-	jsonv1 "github.com/go-json-experiment/json/v1"
-
 	"sandview/model"
 )
 
@@ -58,8 +56,8 @@ func collectEmails(each func(yield func(model.Email, error) error) error) ([]mod
 // EachEmail calls fn with every email of the inbox in the order the server
 // lists them (newest first on the service and its deployments; Emails
 // also sorts by receivedAt). The list is read as it arrives: each record
-// is split off the body, then decoded and opened on its own by one of
-// GOMAXPROCS workers, and handed to fn as soon as it and those before it
+// is decoded off the body, then opened on its own by one of GOMAXPROCS
+// workers, and handed to fn as soon as it and those before it
 // are done, so memory does not grow with the inbox and every core opens
 // mail. An email that cannot be opened is passed with Problem set and
 // openErr saying why (*DecryptionError, *ServerKeyMismatchError or a
@@ -109,13 +107,10 @@ func EachEmailAs[T any](ctx context.Context, i *Inbox, opts ListOptions, prepare
 func (i *Inbox) emailIDs(ctx context.Context) ([]string, error) {
 	var ids []string
 	err := i.readList(ctx, ListOptions{}, func(body io.Reader) error {
-		return decodeList(body, func(raw []byte) error {
-			var rec struct {
-				ID any `json:"id"`
-			}
-			// raw is valid JSON: a failure is a record of the wrong
-			// shape, which costs only itself.
-			if jsonv1.Unmarshal(raw, &rec) == nil && rec.ID != nil {
+		return decodeList(body, func(rec struct {
+			ID any `json:"id"`
+		}, err error) error {
+			if err == nil && rec.ID != nil { // a record of the wrong shape costs only itself
 				ids = append(ids, fmt.Sprint(rec.ID))
 			}
 			return nil
@@ -154,21 +149,24 @@ type opened struct {
 // errStopped ends the reading of a list whose consumer failed.
 var errStopped = errors.New("the list's consumer stopped")
 
-// openRecords reads the records of the list body one at a time (on a
-// goroutine of its own), decodes, opens and prepares them on a pool of
-// GOMAXPROCS workers and passes them to yield in list order, each as soon
-// as it and those before it are ready. About two records a worker are in
-// flight (split off the body and not passed on yet). When yield fails,
+// openRecords decodes the records of the list body one at a time (on a
+// goroutine of its own), opens and prepares them on a pool of GOMAXPROCS
+// workers and passes them to yield in list order, each as soon as it and
+// those before it are ready. About two records a worker are in flight
+// (decoded and not passed on yet). When yield fails,
 // openRecords calls stop (which must end any read of body that is
 // waiting, e.g. by cancelling its request) and returns yield's error once
 // its goroutines have ended; records still queued are dropped.
 func openRecords[T any](i *Inbox, body io.Reader, stop func(), prepare func(model.Email, error) T, yield func(T) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 {
-		return decodeList(body, func(raw []byte) error { return yield(prepare(i.openRaw(raw))) })
+		return decodeList(body, func(rec model.EmailRecord, err error) error {
+			return yield(prepare(i.openListed(rec, err)))
+		})
 	}
 	type job struct {
-		raw  []byte
+		rec  model.EmailRecord
+		err  error // decoding rec
 		done chan<- T
 	}
 	window := 2 * workers
@@ -180,14 +178,14 @@ func openRecords[T any](i *Inbox, body io.Reader, stop func(), prepare func(mode
 	wg.Go(func() {
 		defer close(inOrder)
 		defer close(jobs)
-		readErr = decodeList(body, func(raw []byte) error {
+		readErr = decodeList(body, func(rec model.EmailRecord, err error) error {
 			done := make(chan T, 1)
 			select {
 			case inOrder <- done:
 			case <-quit:
 				return errStopped
 			}
-			jobs <- job{raw: raw, done: done}
+			jobs <- job{rec: rec, err: err, done: done}
 			return nil
 		})
 	})
@@ -197,7 +195,7 @@ func openRecords[T any](i *Inbox, body io.Reader, stop func(), prepare func(mode
 				select {
 				case <-quit: // nobody waits for it
 				default:
-					j.done <- prepare(i.openRaw(j.raw))
+					j.done <- prepare(i.openListed(j.rec, j.err))
 				}
 			}
 		})
@@ -217,13 +215,12 @@ func openRecords[T any](i *Inbox, body io.Reader, stop func(), prepare func(mode
 	return readErr
 }
 
-// openRaw decodes and opens one record of a list; a record that does not
-// decode becomes an email with Problem set.
-func (i *Inbox) openRaw(raw []byte) (model.Email, error) {
-	var rec model.EmailRecord
-	if err := jsonv1.Unmarshal(raw, &rec); err != nil {
+// openListed opens one record of a list; a record that did not decode
+// (decodeErr) becomes an email with Problem set.
+func (i *Inbox) openListed(rec model.EmailRecord, decodeErr error) (model.Email, error) {
+	if decodeErr != nil {
 		e := model.Email{ID: rec.ID, Problem: ProblemUnreadable, InboxHash: i.info.InboxHash}
-		return e, fmt.Errorf("email %s: the server sent a record that cannot be decoded: %w", e.ID, err)
+		return e, fmt.Errorf("email %s: the server sent a record that cannot be decoded: %w", e.ID, decodeErr)
 	}
 	return i.OpenRecord(rec)
 }

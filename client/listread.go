@@ -2,32 +2,36 @@ package client
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// Lists are split with jsontext and their records decoded with jsonv1
-// (github.com/go-json-experiment/json/v1): the Go team's implementation
-// of encoding/json's rules, which Go 1.27's encoding/json is. An
+// Lists are read with jsontext and their records decoded with jsonv1's
+// options (github.com/go-json-experiment/json/v1): the Go team's
+// implementation of encoding/json's rules, which Go 1.27's encoding/json
+// is. An
 // encrypted record is ~19 KB of base64; encoding/json's scanner reads it
 // a byte at a time through a state function, which made it the largest
 // cost of a list, ahead of the crypto. jsontext reads strings several
 // times faster and the decoded records are the same.
 
-// decodeList reads the JSON array of body and passes each element, as
-// raw JSON that each may keep, in order. A body that is not a JSON array
-// (or is cut short) fails with errNotAList; a failure to read the body
-// (typed by bodyReader) and each's errors are returned as they are.
-func decodeList(body io.Reader, each func(raw []byte) error) error {
+// decodeList reads the JSON array of body and decodes its elements one
+// at a time into a T (jsonv1's rules, in one pass over the stream),
+// passing each on in order with its decoding error: an element of the
+// wrong shape costs only itself. A body that is not a JSON array (or is
+// cut short) fails with errNotAList; a failure to read the body (typed
+// by bodyReader) and each's errors are returned as they are.
+func decodeList[T any](body io.Reader, each func(v T, err error) error) error {
 	// Read in 64 KB: jsontext asks for little at a time.
 	r := &failedRead{r: bufio.NewReaderSize(body, 64<<10)}
 	var eachErr error
-	err := readArray(jsontext.NewDecoder(r), func(raw []byte) error {
-		eachErr = each(raw)
+	err := readArray(jsontext.NewDecoder(r), func(v T, err error) error {
+		eachErr = each(v, err)
 		return eachErr
 	})
 	switch {
@@ -42,17 +46,22 @@ func decodeList(body io.Reader, each func(raw []byte) error) error {
 	return fmt.Errorf("%w: %w", errNotAList, err)
 }
 
-// readArray reads '[', hands each element on, and reads ']'.
-func readArray(dec *jsontext.Decoder, each func(raw []byte) error) error {
+// readArray reads '[', decodes and hands on each element, and reads ']'.
+// Only a semantic error (a value of the wrong type, after which the
+// decoder is past the element) is passed on with the element.
+func readArray[T any](dec *jsontext.Decoder, each func(v T, err error) error) error {
 	if err := expectDelim(dec, '['); err != nil {
 		return err
 	}
 	for dec.PeekKind() != ']' {
-		raw, err := dec.ReadValue() // valid until the next read
-		if err != nil {
+		var v T
+		before := dec.InputOffset()
+		err := jsonv2.UnmarshalDecode(dec, &v, jsonv1.DefaultOptionsV1())
+		var syntax *jsontext.SyntacticError
+		if err != nil && (errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) || dec.InputOffset() == before) {
 			return err
 		}
-		if err := each(bytes.Clone(raw)); err != nil {
+		if err := each(v, err); err != nil {
 			return err
 		}
 	}
