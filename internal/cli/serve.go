@@ -36,7 +36,6 @@ var serveEnv = map[string]string{
 	"dev":                  "SVC_SDK_DEVELOPMENT",
 	"default-ttl":          "SVC_DEFAULT_TTL",
 	"max-ttl":              "SVC_MAX_TTL",
-	"max-message-bytes":    "SVC_MAX_MESSAGE_BYTES",
 	"max-emails-per-inbox": "SVC_MAX_EMAILS_PER_INBOX",
 	"max-store-bytes":      "SVC_MAX_STORE_BYTES",
 	"tls-cert":             "SVC_TLS_CERT",
@@ -44,6 +43,7 @@ var serveEnv = map[string]string{
 	"log-level":            "SVC_LOG_LEVEL",
 	"sign-at-ingest":       "SVC_SIGN_AT_INGEST",
 	"dns":                  "SVC_DNS",
+	"private-webhooks":     "SVC_WEBHOOK_ALLOW_PRIVATE",
 	"compat":               "SVC_COMPAT",
 	"catch-all":            "SVC_CATCH_ALL",
 }
@@ -58,13 +58,14 @@ type serveOptions struct {
 	store              string
 	dev                bool
 	defaultTTL, maxTTL time.Duration
-	maxMessageBytes    int64
+	limits             smtpLimitOptions
 	maxEmailsPerInbox  int
 	maxStoreBytes      int64
 	tlsCert, tlsKey    string
 	logLevel           string
 	signAtIngest       bool
 	dns                []string
+	privateWebhooks    bool
 	compat             string
 	catchAll           string
 }
@@ -113,7 +114,7 @@ in flight is finished before exiting.`,
 	f.BoolVar(&o.dev, "dev", false, "enable the test-email endpoint (SVC_SDK_DEVELOPMENT=true)")
 	f.DurationVar(&o.defaultTTL, "default-ttl", server.DefaultTTL, "inbox TTL when none is requested (SVC_DEFAULT_TTL)")
 	f.DurationVar(&o.maxTTL, "max-ttl", server.DefaultMaxTTL, "longest inbox TTL (SVC_MAX_TTL)")
-	f.Int64Var(&o.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "SMTP message size limit (SVC_MAX_MESSAGE_BYTES)")
+	o.limits.register(f, "")
 	f.IntVar(&o.maxEmailsPerInbox, "max-emails-per-inbox", server.DefaultMaxEmailsPerInbox, "oldest emails are evicted beyond this (SVC_MAX_EMAILS_PER_INBOX)")
 	f.Int64Var(&o.maxStoreBytes, "max-store-bytes", server.DefaultMaxStoreBytes, "oldest emails are evicted beyond this total (SVC_MAX_STORE_BYTES)")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate enabling STARTTLS (SVC_TLS_CERT)")
@@ -121,6 +122,7 @@ in flight is finished before exiting.`,
 	f.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error (SVC_LOG_LEVEL)")
 	f.BoolVar(&o.signAtIngest, "sign-at-ingest", false, "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after (SVC_SIGN_AT_INGEST)")
 	f.StringSliceVar(&o.dns, "dns", nil, "DNS server(s) HOST:PORT the authentication checks ask, through a cache (SVC_DNS; default: the system's resolvers)")
+	f.BoolVar(&o.privateWebhooks, "private-webhooks", false, "let webhooks target loopback, private, link-local and cloud metadata addresses (SVC_WEBHOOK_ALLOW_PRIVATE; default: such URLs are refused and such connections blocked)")
 	f.StringVar(&o.compat, "compat", string(server.CompatContract), "wire profile: contract or reference (SVC_COMPAT)")
 	f.StringVar(&o.catchAll, "catch-all", "", "store mail for any address no inbox has, in any domain, in this inbox (created if missing; SVC_CATCH_ALL)")
 	return cmd
@@ -129,16 +131,10 @@ in flight is finished before exiting.`,
 // applyServeEnv sets every flag not given on the command line from its
 // environment variable.
 func applyServeEnv(flags *pflag.FlagSet) error {
-	for name, env := range serveEnv {
-		value, ok := os.LookupEnv(env)
-		if !ok || flags.Changed(name) {
-			continue
-		}
-		if err := flags.Set(name, value); err != nil {
-			return fmt.Errorf("environment variable %s: %w", env, err)
-		}
+	if err := applyEnv(flags, serveEnv); err != nil {
+		return err
 	}
-	return nil
+	return applyEnv(flags, smtpLimitEnv)
 }
 
 func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
@@ -157,14 +153,15 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	webhooks.AllowPrivate = o.privateWebhooks // the flag, else SVC_WEBHOOK_ALLOW_PRIVATE
 	cfg := server.Config{
 		Compat: compat, CatchAll: o.catchAll,
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
-		MaxMessageBytes: o.maxMessageBytes, MaxEmailsPerInbox: o.maxEmailsPerInbox,
-		MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
+		MaxEmailsPerInbox: o.maxEmailsPerInbox, MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
 	}
+	o.limits.apply(&cfg)
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
 	}

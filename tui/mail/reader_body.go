@@ -1,34 +1,40 @@
 package mail
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+
+	"charm.land/glamour/v2/ansi"
 
 	"sandview/model"
 	"sandview/tui/htmltext"
 	"sandview/tui/ui"
 )
 
-// htmlView is the HTML part of the open email rendered as text
-// (htmltext.Render), once per email: the body and the links tab read it.
+// htmlView is the HTML part of the open email prepared for the terminal
+// (htmltext.Prepare), once per email: the body lays it out at its width,
+// the links tab reads its links.
 type htmlView struct {
-	hyperlinks bool   // OSC 8 hyperlinks in the text
-	id, html   string // the email rendered, and its HTML
-	result     htmltext.Result
-	linked     []string // result.Links, then the email's other links
+	hyperlinks bool              // OSC 8 hyperlinks in the text
+	id, html   string            // the email prepared, and its HTML
+	style      *ansi.StyleConfig // the style it was prepared in
+	page       *htmltext.Page
+	linked     []string // page.Links(), then the email's other links
 }
 
-// of renders the HTML part of m unless it is the one rendered last.
-func (h *htmlView) of(m model.Email) htmltext.Result {
-	if h.linked == nil || h.id != m.ID || h.html != m.HTML {
-		h.id, h.html = m.ID, m.HTML
-		h.result = htmltext.Render(m.HTML, htmltext.Options{Hyperlinks: h.hyperlinks})
-		h.linked = append(slices.Clone(h.result.Links), otherLinks(m.Links, h.result.Links)...)
+// of prepares the HTML part of m in style unless it is the one prepared
+// last.
+func (h *htmlView) of(m model.Email, style *ansi.StyleConfig) *htmltext.Page {
+	if h.page == nil || h.id != m.ID || h.html != m.HTML || h.style != style {
+		h.id, h.html, h.style = m.ID, m.HTML, style
+		h.page = htmltext.Prepare(m.HTML, htmltext.Options{Hyperlinks: h.hyperlinks, Style: style})
+		h.linked = append(slices.Clone(h.page.Links()), otherLinks(m.Links, h.page.Links())...)
 		if h.linked == nil {
 			h.linked = []string{}
 		}
 	}
-	return h.result
+	return h.page
 }
 
 // links are the links of m in the order the links tab lists them: those
@@ -38,7 +44,7 @@ func (h *htmlView) links(m model.Email) []string {
 	if m.HTML == "" {
 		return m.Links
 	}
-	h.of(m)
+	h.of(m, h.style) // the links are the same in every style
 	return h.linked
 }
 
@@ -78,6 +84,7 @@ type bodyTab struct {
 	html     *htmlView
 	showHTML bool
 	wrapped  wrapCache
+	style    *ansi.StyleConfig // the theme's Markdown style, once made
 }
 
 func (t *bodyTab) label(_ model.Email, short bool) string {
@@ -105,7 +112,11 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 	case t.showHTML && m.HTML == "":
 		notes = append(notes, "(this email has no HTML part; showing the text part)")
 	case t.showHTML || (strings.TrimSpace(text) == "" && m.HTML != ""):
-		r := t.html.of(m)
+		if t.style == nil {
+			style := t.ctx.Theme.Markdown()
+			t.style = &style
+		}
+		r := t.html.of(m, t.style).Render(width)
 		text = r.Text
 		if !t.showHTML {
 			notes = append(notes, "(no text part; HTML converted to text)")
@@ -116,6 +127,11 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 	}
 	if strings.TrimSpace(text) == "" {
 		text = "(empty body)"
+	} else if text == m.Text {
+		text = markEmptyParts(text)
+		if t.html.hyperlinks {
+			text = ui.LinkText(text, m.Links)
+		}
 	}
 	var lines []string
 	for _, n := range notes {
@@ -124,5 +140,43 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 	if len(lines) > 0 {
 		lines = append(lines, "")
 	}
-	return append(lines, ui.Wrap(text, width)...)
+	lines = append(lines, ui.Wrap(text, width)...)
+	if cutLinks(m, text, width) {
+		k := t.ctx.Keys
+		lines = append(lines, "")
+		lines = append(lines, ui.WrapStyled(muted, fmt.Sprintf("(links too long for the pane are cut with …: %s lists them whole, %s opens, %s copies)",
+			ui.KeyName(k.TabLinks), ui.KeyName(k.OpenLink), ui.KeyName(k.Copy)), width)...)
+	}
+	return lines
+}
+
+// cutLinks reports whether text shows one of m's links that is wider than
+// width, which the wrapper cuts.
+func cutLinks(m model.Email, text string, width int) bool {
+	for _, l := range m.Links {
+		if model.TextWidth(l) > width && strings.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// partSeparator is what the server puts between the text parts of a
+// multipart/mixed message when it joins them into the text body (see
+// server/mailparse).
+const partSeparator = "\n--\n"
+
+// markEmptyParts shows each blank text part of a joined text body as
+// "(empty part)" rather than as nothing between two "--" lines.
+func markEmptyParts(text string) string {
+	if !strings.Contains(text, partSeparator) {
+		return text
+	}
+	parts := strings.Split(text, partSeparator)
+	for i, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			parts[i] = "(empty part)"
+		}
+	}
+	return strings.Join(parts, partSeparator)
 }
