@@ -92,10 +92,21 @@ type Entry struct {
 	Expired bool
 }
 
-// Open opens (creating it when missing) the keystore directory and makes
-// sure it is 0700.
+// Open opens the keystore directory, making sure an existing one is 0700.
+// A missing directory is not created: the first Save creates it (0700),
+// so that a command that saves nothing leaves nothing behind.
 func Open(dir string) (*Store, error) {
-	if err := ensurePrivateDir(dir); err != nil {
+	info, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Store{dir: dir}, nil
+	}
+	if err == nil && !info.IsDir() {
+		err = fmt.Errorf("%s is not a directory", dir)
+	}
+	if err == nil {
+		err = ensurePrivateDir(dir)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("open keystore: %w", err)
 	}
 	return &Store{dir: dir}, nil
@@ -152,7 +163,7 @@ func (k *Store) Path(address string) string {
 }
 
 // Save writes the inbox's export file (0600, atomic), replacing an older
-// one of the same address.
+// one of the same address; a missing keystore directory is created (0700).
 func (k *Store) Save(d model.ExportedInbox) error {
 	if err := client.SaveExport(k.Path(d.EmailAddress), d); err != nil {
 		return fmt.Errorf("save inbox %s: %w", d.EmailAddress, err)
@@ -163,9 +174,13 @@ func (k *Store) Save(d model.ExportedInbox) error {
 // Load reads every stored inbox, in file-name order. A file that cannot be
 // read or fails import validation is reported in the returned error (with
 // its path) and skipped; the good ones are still returned. Files readable
-// by others are tightened to 0600.
+// by others are tightened to 0600. A keystore with no directory yet is
+// empty.
 func (k *Store) Load() ([]Entry, error) {
 	entries, err := os.ReadDir(k.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read keystore %s: %w", k.dir, err)
 	}
@@ -213,6 +228,12 @@ func loadEntry(path string, now time.Time) (Entry, error) {
 	return Entry{Data: d, Path: path, Expired: !now.Before(expires)}, nil
 }
 
+// Has reports whether the keystore holds a file for the address.
+func (k *Store) Has(address string) bool {
+	_, err := os.Lstat(k.Path(address))
+	return err == nil
+}
+
 // Remove deletes the inbox's file; a missing file is not an error.
 func (k *Store) Remove(address string) error {
 	err := os.Remove(k.Path(address))
@@ -257,6 +278,9 @@ func (w *Watcher) Changed() (bool, error) {
 // time of each, in name order.
 func (k *Store) signature() (string, error) {
 	entries, err := os.ReadDir(k.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
 	if err != nil {
 		return "", fmt.Errorf("read keystore %s: %w", k.dir, err)
 	}

@@ -15,9 +15,9 @@ import (
 )
 
 func newInboxCommand(g *globalOptions) *cobra.Command {
-	cmd := &cobra.Command{Use: "inbox", Short: "Create, list, delete, export and import inboxes"}
+	cmd := &cobra.Command{Use: "inbox", Short: "Create, list, delete, export, import, attach and forget inboxes"}
 	cmd.AddCommand(newInboxCreateCommand(g), newInboxListCommand(g), newInboxDeleteCommand(g),
-		newInboxExportCommand(g), newInboxImportCommand(g))
+		newInboxExportCommand(g), newInboxImportCommand(g), newInboxAttachCommand(g), newInboxForgetCommand(g))
 	return cmd
 }
 
@@ -279,6 +279,23 @@ func newInboxImportCommand(g *globalOptions) *cobra.Command {
 				return err
 			}
 			defer s.close()
+			d, err := client.ValidateExport(data)
+			if err != nil {
+				return err
+			}
+			if in, ok := s.client.Inbox(d.EmailAddress); ok {
+				// Importing what the keystore holds is a no-op; another
+				// inbox of the same address would replace its key.
+				same, err := sameInbox(in, d)
+				if err != nil {
+					return err
+				}
+				if !same {
+					return fmt.Errorf("the keystore holds another inbox %s (other keys): `sandview inbox forget %s` first to replace it", model.SanitizeLine(in.Address()), model.SanitizeLine(in.Address()))
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "sandview: %s is in the keystore already\n", model.SanitizeLine(in.Address()))
+				return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+			}
 			in, err := s.client.ImportInbox(cmd.Context(), data)
 			if err != nil {
 				return err

@@ -89,9 +89,6 @@ an error. Stop with Ctrl-C or SIGTERM: mail
 in flight is finished before exiting.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if g.local {
-				return usageError{"serve runs a server of its own: --local is for the other commands"}
-			}
 			if err := applyServeEnv(cmd.Flags()); err != nil {
 				return err
 			}
