@@ -87,6 +87,9 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 		if g.url != "" || g.apiKey != "" {
 			return usageError{"--local runs a server of its own: leave out --url and --api-key"}
 		}
+		if !isTerminal(os.Stdin) || !isTerminal(os.Stdout) {
+			return runHeadless(ctx, os.Stdout, g, l)
+		}
 		return runLocal(ctx, g, l, d)
 	}
 	url, apiKey, err := g.target(ctx)
@@ -135,6 +138,7 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 // through.
 type localRun struct {
 	srv       *server.Server
+	keyFile   string // the file holding the API key
 	session   *session
 	inbox     *client.Inbox
 	release   func()
@@ -163,7 +167,7 @@ func startLocal(ctx context.Context, g *globalOptions, l *localOptions) (*localR
 
 func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions, home string) error {
 	dir := localDir(home)
-	apiKey, _, _, err := server.LoadOrCreateAPIKey(dir)
+	apiKey, keyFile, _, err := server.LoadOrCreateAPIKey(dir)
 	if err != nil {
 		return err
 	}
@@ -179,6 +183,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 		}
 		return fmt.Errorf("start the local server (another program may use these ports: try --smtp/--http): %w", err)
 	}
+	r.keyFile = keyFile
 	if r.session, err = openSession(ctx, g, r.srv.URL(), apiKey, tui.ClientOptions()...); err != nil {
 		return err
 	}
