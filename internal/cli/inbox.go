@@ -80,10 +80,7 @@ func newInboxCreateCommand(g *globalOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := saveToKeystore(s, in); err != nil {
-				return err
-			}
-			return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+			return keepAndPrint(cmd, s, asJSON, in)
 		},
 	}
 	f := cmd.Flags()
@@ -293,17 +290,13 @@ func newInboxImportCommand(g *globalOptions) *cobra.Command {
 				if !same {
 					return fmt.Errorf("the keystore holds another inbox %s (other keys): `sandview inbox forget %s` first to replace it", model.SanitizeLine(in.Address()), model.SanitizeLine(in.Address()))
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "sandview: %s is in the keystore already\n", model.SanitizeLine(in.Address()))
-				return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+				return printKept(cmd, asJSON, in)
 			}
 			in, err := s.client.ImportInbox(cmd.Context(), data)
 			if err != nil {
 				return err
 			}
-			if err := saveToKeystore(s, in); err != nil {
-				return err
-			}
-			return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+			return keepAndPrint(cmd, s, asJSON, in)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

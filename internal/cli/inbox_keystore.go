@@ -30,17 +30,13 @@ this too. An encrypted inbox needs its export instead (inbox import).`,
 			address := strings.TrimSpace(args[0])
 			return withSession(cmd, g, func(s *session) error {
 				if in, ok := s.client.Inbox(address); ok {
-					fmt.Fprintf(cmd.ErrOrStderr(), "sandview: %s is in the keystore already\n", model.SanitizeLine(in.Address()))
-					return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+					return printKept(cmd, asJSON, in)
 				}
 				in, err := s.plainInbox(cmd.Context(), address)
 				if err != nil {
 					return err
 				}
-				if err := saveToKeystore(s, in); err != nil {
-					return err
-				}
-				return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+				return keepAndPrint(cmd, s, asJSON, in)
 			})
 		},
 	}
@@ -84,6 +80,22 @@ export it first if it may be needed again.`,
 			return nil
 		},
 	}
+}
+
+// keepAndPrint saves an inbox the session just loaded to the keystore and
+// prints it.
+func keepAndPrint(cmd *cobra.Command, s *session, asJSON bool, in *client.Inbox) error {
+	if err := saveToKeystore(s, in); err != nil {
+		return err
+	}
+	return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+}
+
+// printKept prints an inbox the keystore holds already, saying so on
+// stderr.
+func printKept(cmd *cobra.Command, asJSON bool, in *client.Inbox) error {
+	fmt.Fprintf(cmd.ErrOrStderr(), "sandview: %s is in the keystore already\n", model.SanitizeLine(in.Address()))
+	return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
 }
 
 // sameInbox reports whether the loaded inbox is the one the export

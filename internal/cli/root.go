@@ -160,6 +160,9 @@ reach that server from another terminal with --local too
 		newWebhookCommand(g),
 		newVersionCommand(),
 	)
+	if listen, _, err := root.Find([]string{"webhook", "listen"}); err == nil {
+		inapplicable(listen, false, "url", "api-key", "local", "home")
+	}
 	finishTree(root)
 	return root
 }

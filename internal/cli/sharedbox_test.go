@@ -197,7 +197,8 @@ func shellMust(t *testing.T, home, exports, script string) cliRun {
 
 // TestLocalHeadless: `sandview --local` without a terminal serves
 // headless: it prints its connect lines, other commands reach it with
-// --local and through the export lines, and SIGINT or SIGTERM stop it
+// --local, through the export lines, and (send) by default; SIGINT or
+// SIGTERM stop it
 // cleanly (exit 0), removing its state file.
 func TestLocalHeadless(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
@@ -215,8 +216,11 @@ func TestLocalHeadless(t *testing.T) {
 			h.ctx = t.Context()
 			h.mustRaw("--home", home, "send", "--local", "--to", "anyone@anywhere.example", "--subject", "headless one")
 			shellMust(t, home, srv.exports, `sandview send --to other@anywhere.example --subject "headless two"`)
-			waited := decodeJSON[[]emailView](t, h.mustRaw("--home", home, "wait", "--local", "--subject", "^headless", "--count", "2", "--timeout", "30s", "--json"))
-			if len(waited) != 2 {
+			// Without --smtp, SMTP_* or a configured SMTP server, send
+			// delivers to the running local server.
+			h.mustRaw("--home", home, "send", "--to", "third@anywhere.example", "--subject", "headless three")
+			waited := decodeJSON[[]emailView](t, h.mustRaw("--home", home, "wait", "--local", "--subject", "^headless", "--count", "3", "--timeout", "30s", "--json"))
+			if len(waited) != 3 {
 				t.Fatalf("waited %+v", waited)
 			}
 			if code, rest := srv.stop(t, sig); code != 0 || !strings.Contains(rest, "Shutting down") {
