@@ -32,9 +32,13 @@ func TestOpenPlainInboxByAddress(t *testing.T) {
 	}
 	// Mail for anyone reaches the catch-all and a waiting reader.
 	sendSMTP(t, srv, "someone@elsewhere.example", "caught")
-	got, err := in.WaitForEmail(ctx, client.WaitOptions{Subject: client.Exactly("caught")})
-	if err != nil || !got.SentTo("someone@elsewhere.example") {
+	got, err := in.WaitForEmail(ctx, client.WaitOptions{To: "Someone@Elsewhere.example"})
+	if err != nil || got.Subject != "caught" {
 		t.Fatalf("wait in the attached catch-all: %+v, %v", got, err)
+	}
+	var timeout *client.TimeoutError
+	if _, err := in.WaitForEmail(ctx, client.WaitOptions{To: "else@elsewhere.example", Timeout: client.NoWait}); !errors.As(err, &timeout) {
+		t.Fatalf("wait for another recipient's mail: %v", err)
 	}
 	// A second reader finds the inbox through its mail.
 	other := newServerClient(t, srv)

@@ -15,6 +15,7 @@ import (
 // number of arguments is a usage error, and a group (a command that only
 // holds subcommands) given no subcommand, or an unknown one, is too.
 func finishTree(root *cobra.Command) {
+	root.InitDefaultCompletionCmd() // else cobra adds it when it runs, past these rules
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return unknownCommand(cmd, args[0])

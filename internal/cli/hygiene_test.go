@@ -32,6 +32,7 @@ func TestCLIBadInvocations(t *testing.T) {
 		{[]string{"webhok"}, `did you mean "webhook"?`},
 		{[]string{"email"}, "sandview email needs a command: attachments, delete, links, list"},
 		{[]string{"inbox"}, "sandview inbox needs a command:"},
+		{[]string{"completion"}, "sandview completion needs a command: bash, fish, powershell, zsh"},
 		{[]string{"inbox", "export"}, "sandview inbox export: accepts between 1 and 2 arg(s), received 0 (usage: sandview inbox export ADDRESS [FILE]"},
 		{[]string{"inbox", "forget"}, "accepts 1 arg(s), received 0"},
 		{[]string{"email", "show"}, "sandview email show: accepts 1 arg(s), received 0"},

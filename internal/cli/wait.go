@@ -102,10 +102,7 @@ func (o waitOptions) waitOptions(now time.Time) (client.WaitOptions, error) {
 		}
 		opts.Predicate = func(e model.Email) bool { return !e.ReceivedAt.Before(since) }
 	}
-	if to := strings.TrimSpace(o.to); to != "" {
-		before := opts.Predicate
-		opts.Predicate = func(e model.Email) bool { return e.SentTo(to) && (before == nil || before(e)) }
-	}
+	opts.To = strings.TrimSpace(o.to)
 	return opts, nil
 }
 
