@@ -39,8 +39,9 @@ var errFirstRecordRead = errors.New("first record read")
 // like any mail this client cannot open. The inbox hash is the one the
 // server's records carry, else the plain hash of the address (the service's
 // naming of plain inboxes). The service does not say when a plain inbox
-// expires: ExpiresAt is the latest it can, now plus the server's maxTtl.
-// The inbox is loaded with no emailAuth setting known.
+// expires: ExpiresAt is an estimate, now plus the server's maxTtl (no inbox
+// created now outlives that; a server renews its catch-all). The inbox is
+// loaded with no emailAuth setting known.
 func (c *Client) OpenPlainInbox(ctx context.Context, address string) (*Inbox, error) {
 	if in, ok := c.Inbox(address); ok {
 		return in, nil

@@ -283,7 +283,7 @@ func newInboxImportCommand(g *globalOptions) *cobra.Command {
 			if in, ok := s.client.Inbox(d.EmailAddress); ok {
 				// Importing what the keystore holds is a no-op; another
 				// inbox of the same address would replace its key.
-				same, err := sameInbox(in, d)
+				same, err := sameExport(in, d)
 				if err != nil {
 					return err
 				}

@@ -98,9 +98,9 @@ func printKept(cmd *cobra.Command, asJSON bool, in *client.Inbox) error {
 	return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
 }
 
-// sameInbox reports whether the loaded inbox is the one the export
+// sameExport reports whether the loaded inbox is the one the export
 // describes: same address, hash, kind and keys.
-func sameInbox(in *client.Inbox, d model.ExportedInbox) (bool, error) {
+func sameExport(in *client.Inbox, d model.ExportedInbox) (bool, error) {
 	have, err := in.Export()
 	if err != nil {
 		return false, err
