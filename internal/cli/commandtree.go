@@ -30,6 +30,9 @@ func finishTree(root *cobra.Command) {
 			case sub.HasSubCommands() && sub.Run == nil && sub.RunE == nil:
 				sub.Args = cobra.ArbitraryArgs
 				sub.RunE = runGroup
+				// Its usage shows "sandview email [command]" only: run
+				// alone it is the error above.
+				sub.SetUsageTemplate(strings.Replace(sub.UsageTemplate(), "Usage:{{if .Runnable}}\n  {{.UseLine}}{{end}}", "Usage:", 1))
 			case sub.Args != nil:
 				sub.Args = usageArgs(sub.Args)
 			}

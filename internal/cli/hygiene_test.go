@@ -78,6 +78,9 @@ func TestCLIHelpShowsFlagsThatApply(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^\s+--local\s+on sandview itself`).MatchString(help("email", "list")) {
 		t.Errorf("the --local flag reads as if it took a value:\n%s", help("email", "list"))
 	}
+	if inbox := help("inbox"); !strings.Contains(inbox, "Usage:\n  sandview inbox [command]\n") {
+		t.Errorf("inbox --help offers to run the group alone:\n%s", inbox)
+	}
 	// The flags are still there for the commands that use them.
 	if !strings.Contains(help("email", "list"), "--url") {
 		t.Error("email list --help lost --url")
