@@ -32,7 +32,10 @@
 // built with the server-info context string) or decoded (plain inboxes) as
 // model.Email. Records that cannot be opened stay in the list with Problem
 // set (an email whose metadata opened but whose content did not keeps its
-// subject and sender). A list is read as it arrives (EachEmail): the
+// subject and sender). An inbox known as encrypted never decodes plain
+// fields: a record, raw answer or stream event carrying them, or lacking
+// its encrypted payload, is a *DecryptionError (no downgrade), and a wait
+// that meets such an email ends with that error. A list is read as it arrives (EachEmail): the
 // standard JSON decoder takes one record at a time off the body, GOMAXPROCS
 // workers open them with a few in flight each, and they are handed on in
 // the server's order (newest first); Emails collects them and sorts by

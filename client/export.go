@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"sandview/crypto"
 	"sandview/internal/securefile"
@@ -199,6 +201,9 @@ func ValidateExport(data []byte) (model.ExportedInbox, error) {
 	if !ok || address == "" || strings.Count(address, "@") != 1 {
 		return invalid(ErrCodeInvalidEmail, "emailAddress %s is not an email address with exactly one @", jsonText(fields["emailAddress"]))
 	}
+	if problem := hostileAddress(address); problem != "" {
+		return invalid(ErrCodeInvalidEmail, "emailAddress %q %s", address, problem)
+	}
 	d.EmailAddress = address
 	// Step 5: a non-empty inbox hash.
 	hash, ok := str("inboxHash")
@@ -209,6 +214,11 @@ func ValidateExport(data []byte) (model.ExportedInbox, error) {
 	// Step 6: encrypted is a boolean.
 	if err := json.Unmarshal(fields["encrypted"], &d.Encrypted); err != nil {
 		return invalid(ErrCodeInvalidEncryptedField, "encrypted must be true or false, got %s", jsonText(fields["encrypted"]))
+	}
+	if !d.Encrypted && present("secretKey") && string(bytes.TrimSpace(fields["secretKey"])) != `""` {
+		// A plain inbox has no key: an export that says both contradicts
+		// itself (and would be read as plain, its mail unverified).
+		return invalid(ErrCodeInvalidEncryptedField, "encrypted is false but the export holds a secretKey: a plain inbox has no key")
 	}
 	if d.Encrypted {
 		// Steps 7 and 8: the keys.
@@ -244,6 +254,30 @@ func ValidateExport(data []byte) (model.ExportedInbox, error) {
 		}
 	}
 	return d, nil
+}
+
+// hostileAddress says what makes an address unfit to load, or "": control
+// and format characters (ESC, NUL, bidi overrides, zero-width characters:
+// the terminal shows the address stripped of them, so it would look like
+// another), and path syntax (a '/' or '\\', or a part that is "." or "..").
+func hostileAddress(address string) string {
+	for k, r := range address {
+		switch {
+		case r == utf8.RuneError:
+			return fmt.Sprintf("is not valid UTF-8 (at byte %d)", k)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return fmt.Sprintf("contains the control character %U (at byte %d)", r, k)
+		case r == '/' || r == '\\':
+			return fmt.Sprintf("contains %q: an address is not a path", r)
+		}
+	}
+	local, domain, _ := strings.Cut(address, "@")
+	for _, part := range []string{local, domain} {
+		if part == "." || part == ".." {
+			return fmt.Sprintf("has the path part %q", part)
+		}
+	}
+	return ""
 }
 
 // checkKeyField checks a base64url key field: present and non-empty,

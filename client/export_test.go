@@ -65,6 +65,17 @@ func importCases(t *testing.T) []struct {
 		{"emailAddress no @", mutate(func(m map[string]any) { m["emailAddress"] = "nobody" }), client.ErrCodeInvalidEmail},
 		{"emailAddress two @", mutate(func(m map[string]any) { m["emailAddress"] = "a@b@c" }), client.ErrCodeInvalidEmail},
 		{"emailAddress number", mutate(func(m map[string]any) { m["emailAddress"] = 7 }), client.ErrCodeInvalidEmail},
+		{"emailAddress ESC", mutate(func(m map[string]any) { m["emailAddress"] = "ceo\x1b[2K@bank.test" }), client.ErrCodeInvalidEmail},
+		{"emailAddress NUL", mutate(func(m map[string]any) { m["emailAddress"] = "a\x00b@x.test" }), client.ErrCodeInvalidEmail},
+		{"emailAddress DEL", mutate(func(m map[string]any) { m["emailAddress"] = "a\x7f@x.test" }), client.ErrCodeInvalidEmail},
+		{"emailAddress C1", mutate(func(m map[string]any) { m["emailAddress"] = "a\u009b31m@x.test" }), client.ErrCodeInvalidEmail},
+		{"emailAddress bidi", mutate(func(m map[string]any) { m["emailAddress"] = "a\u202egro@x.test" }), client.ErrCodeInvalidEmail},
+		{"emailAddress zero width", mutate(func(m map[string]any) { m["emailAddress"] = "a\u200b@x.test" }), client.ErrCodeInvalidEmail},
+		{"emailAddress slash", mutate(func(m map[string]any) { m["emailAddress"] = "../../etc/passwd@x.test" }), client.ErrCodeInvalidEmail},
+		{"emailAddress backslash", mutate(func(m map[string]any) { m["emailAddress"] = "a\\b@x.test" }), client.ErrCodeInvalidEmail},
+		{"emailAddress dot-dot local", mutate(func(m map[string]any) { m["emailAddress"] = "..@x.test" }), client.ErrCodeInvalidEmail},
+		{"emailAddress dot-dot domain", mutate(func(m map[string]any) { m["emailAddress"] = "a@.." }), client.ErrCodeInvalidEmail},
+		{"secretKey on plain inbox", mutate(func(m map[string]any) { m["encrypted"] = false }), client.ErrCodeInvalidEncryptedField},
 		{"inboxHash empty", mutate(func(m map[string]any) { m["inboxHash"] = "" }), client.ErrCodeInvalidInboxHash},
 		{"encrypted string", mutate(func(m map[string]any) { m["encrypted"] = "true" }), client.ErrCodeInvalidEncryptedField},
 		{"secretKey missing", mutate(func(m map[string]any) { delete(m, "secretKey") }), client.ErrCodeMissingSecretKey},
@@ -101,6 +112,33 @@ func TestValidateExportRules(t *testing.T) {
 				t.Fatal("the error message shows the secret key")
 			}
 		})
+	}
+}
+
+// TestValidateExportNamesHostileAddressProblems: the error names what is
+// wrong and shows the address escaped (no control byte reaches the
+// terminal).
+func TestValidateExportNamesHostileAddressProblems(t *testing.T) {
+	for address, want := range map[string]string{
+		"ceo\x1b[2K@bank.test":   "control character U+001B",
+		"a\x00b@x.test":          "control character U+0000",
+		"a\u202egro@x.test":      "control character U+202E",
+		"../etc/passwd@x.test":   "not a path",
+		"..@x.test":              `path part ".."`,
+		"nice.name@sandbox.test": "",
+	} {
+		m := validExport(t)
+		m["emailAddress"] = address
+		_, err := client.ValidateExport(mustJSON(t, m))
+		if want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", address, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) || strings.ContainsAny(err.Error(), "\x00\x1b\u202e") {
+			t.Errorf("%q: error %q, want it to say %q without raw control characters", address, err, want)
+		}
 	}
 }
 

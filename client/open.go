@@ -32,7 +32,7 @@ func (i *Inbox) Email(ctx context.Context, id string) (model.Email, error) {
 	if err != nil {
 		return model.Email{}, fmt.Errorf("get email %s: %w", id, err)
 	}
-	if rec.Encrypted() {
+	if i.info.Encrypted && rec.Encrypted() {
 		if _, err := i.openerFor(ctx); err != nil {
 			return model.Email{}, err
 		}
@@ -95,8 +95,13 @@ func (i *Inbox) OpenStreamEvent(ev model.StreamEvent) (model.Email, error) {
 }
 
 // section returns the JSON of one part of a record: the opened payload of
-// an encrypted record or the base64-decoded text of a plain one.
+// an encrypted record or the base64-decoded text of a plain one. For an
+// encrypted inbox a part without its payload, or with a plain copy next to
+// it, is refused (see refusesPlain).
 func (i *Inbox) section(id string, payload *crypto.Payload, encoded, what string) ([]byte, error) {
+	if err := i.refusesPlain(id, payload, encoded); err != nil {
+		return nil, err
+	}
 	if payload != nil {
 		return i.open(id, payload)
 	}
@@ -105,6 +110,20 @@ func (i *Inbox) section(id string, payload *crypto.Payload, encoded, what string
 		return nil, fmt.Errorf("email %s: the %s is not valid base64", id, what)
 	}
 	return b, nil
+}
+
+// refusesPlain is the no-downgrade rule: an inbox known as encrypted takes
+// its mail only as signed, encrypted payloads. A part that comes without
+// its payload, or with a plain copy as well, is what a tampering proxy or
+// server would send to slip in unsigned content; it fails like a payload
+// that does not open (the one generic DecryptionError), whatever the plain
+// field holds. The inverse, a payload for a plain inbox, fails in open: a
+// plain inbox has no key to check it with.
+func (i *Inbox) refusesPlain(id string, payload *crypto.Payload, plain string) error {
+	if i.info.Encrypted && (payload == nil || plain != "") {
+		return &DecryptionError{EmailID: id}
+	}
+	return nil
 }
 
 // open decrypts one payload of the email id with the inbox's keys.
@@ -139,6 +158,27 @@ func failed(e model.Email, err error) model.Email {
 		e.Problem = ProblemUnreadable
 	}
 	return e
+}
+
+// refusal returns the error of an email that failed the crypto checks
+// (Problem set by failed from a *DecryptionError or a
+// *ServerKeyMismatchError), or nil. Operations that must halt on those
+// (security rule 4) but only hold the email use it.
+func refusal(e model.Email) error {
+	switch e.Problem {
+	case ProblemDecryptionFailed:
+		return fmt.Errorf("email %s: %w", e.ID, &DecryptionError{EmailID: e.ID})
+	case ProblemServerKeyMismatch:
+		return fmt.Errorf("email %s: %w", e.ID, &ServerKeyMismatchError{EmailID: e.ID})
+	}
+	return nil
+}
+
+// isRefusal reports whether err is a failure of the crypto checks.
+func isRefusal(err error) bool {
+	var decryption *DecryptionError
+	var signature *SignatureVerificationError
+	return errors.As(err, &decryption) || errors.As(err, &signature)
 }
 
 func applyMetadata(e *model.Email, meta model.EmailMetadata) {

@@ -27,7 +27,7 @@ func (i *Inbox) Raw(ctx context.Context, id string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("get raw email %s: %w", id, err)
 	}
-	if rec.EncryptedRaw != nil {
+	if i.info.Encrypted && rec.EncryptedRaw != nil {
 		if _, err := i.openerFor(ctx); err != nil {
 			return nil, err
 		}
@@ -37,7 +37,12 @@ func (i *Inbox) Raw(ctx context.Context, id string) ([]byte, error) {
 
 // OpenRaw decodes a raw record: the encrypted payload is opened; the
 // message is then unwrapped from base64 as often as the server wrapped it.
+// An encrypted inbox's record without its payload, or with a plain copy,
+// is a *DecryptionError (see refusesPlain).
 func (i *Inbox) OpenRaw(rec model.RawRecord) ([]byte, error) {
+	if err := i.refusesPlain(rec.ID, rec.EncryptedRaw, rec.Raw); err != nil {
+		return nil, err
+	}
 	if rec.EncryptedRaw != nil {
 		plain, err := i.open(rec.ID, rec.EncryptedRaw)
 		if err != nil {

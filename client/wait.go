@@ -143,6 +143,9 @@ func (i *Inbox) WaitForEmailCount(ctx context.Context, n int, opts WaitOptions) 
 				if ctx.Err() != nil {
 					return fail(ctx.Err())
 				}
+				if isRefusal(err) {
+					return fail(err)
+				}
 				c.reportSyncError(err)
 			}
 		}
@@ -191,12 +194,18 @@ func (w *waiter) lookAtInbox(ctx context.Context) error {
 }
 
 // consider adds e when it matches, fetching its content when needed. An
-// email that cannot be opened never matches.
+// email that cannot be opened never matches; one that failed the crypto
+// checks (decryption failed, server key mismatch: a tampered or forged
+// record) ends the wait with that error, as the contract's security rules
+// have it.
 func (w *waiter) consider(ctx context.Context, e model.Email) error {
 	if e.ID == "" || w.considered[e.ID] || w.done() {
 		return nil
 	}
 	w.considered[e.ID] = true
+	if err := refusal(e); err != nil {
+		return err
+	}
 	if e.Problem != "" || !w.opts.Subject.Match(e.Subject) || !w.opts.From.Match(e.From) || w.opts.To != "" && !e.SentTo(w.opts.To) {
 		return nil
 	}
@@ -207,7 +216,7 @@ func (w *waiter) consider(ctx context.Context, e model.Email) error {
 		case errors.As(err, &notFound):
 			return nil // deleted meanwhile
 		case err != nil && full.Problem != "":
-			return nil
+			return refusal(full)
 		case err != nil:
 			delete(w.considered, e.ID)
 			return err

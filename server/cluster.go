@@ -115,10 +115,13 @@ func (s *Server) lookupInbox(address string) (*liveInbox, bool) {
 }
 
 // inboxByHash returns the live inbox with that hash, from the registry or
-// the store.
+// (on a shared store) the store.
 func (s *Server) inboxByHash(ctx context.Context, hash string) (*liveInbox, bool) {
 	if in, ok := s.reg.get(hash); ok {
 		return in, true
+	}
+	if s.shared == nil {
+		return nil, false
 	}
 	stored, err := s.shared.Inbox(ctx, hash)
 	if err != nil {

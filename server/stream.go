@@ -1,8 +1,10 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +29,30 @@ type heartbeat struct {
 	Timestamp string `json:"timestamp"`
 }
 
+// knownHashes drops from wanted the hashes of no live inbox and reports
+// whether any is left. Unknown hashes next to known ones are named in a
+// log line; with none known the stream is refused, as the reference
+// deployment does.
+func (s *Server) knownHashes(ctx context.Context, wanted map[string]bool) bool {
+	var unknown []string
+	for hash := range wanted {
+		if _, ok := s.inboxByHash(ctx, hash); !ok {
+			unknown = append(unknown, hash)
+		}
+	}
+	if len(unknown) == len(wanted) {
+		return false
+	}
+	for _, hash := range unknown {
+		delete(wanted, hash)
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		s.log.Info("event stream subscription names unknown inboxes; streaming the known ones", "unknown", strings.Join(unknown, ","))
+	}
+	return true
+}
+
 // handleEvents serves GET /api/events?inboxes=h1,h2: one `data:` message
 // per new email of the listed inboxes, and a heartbeat message every
 // HeartbeatInterval.
@@ -44,6 +70,10 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(wanted) == 0 {
 		httpapi.WriteError(w, http.StatusBadRequest, "query parameter inboxes lists no inbox hash")
+		return
+	}
+	if !s.knownHashes(r.Context(), wanted) {
+		httpapi.WriteError(w, http.StatusBadRequest, "No matching inbox hashes: none of the inboxes listed exists on this server")
 		return
 	}
 	session, err := sse.Upgrade(w, r)

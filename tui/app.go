@@ -88,7 +88,7 @@ func newApp(o options) App {
 		a.conn = connState{kind: connConnecting}
 	}
 	a.mail = mail.New(ctx, svc, mail.Options{Context: o.ctx, SMTPAddr: model.SanitizeLine(o.smtpAddr), SMTPHint: model.SanitizeLine(o.smtpHint), CatchAll: o.catchAll,
-		Open: o.open, Hyperlinks: o.hyperlinks, Getenv: o.getenv, Run: o.run})
+		Open: o.open, TempDir: o.tempDir, Hyperlinks: o.hyperlinks, Getenv: o.getenv, Run: o.run})
 	a.hooks = webhooks.New(ctx, o.ctx, svc, a.mail.LiveInboxes)
 	a.resize(80, 24)
 	return a

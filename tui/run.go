@@ -34,6 +34,10 @@ type Config struct {
 	Startup func(ctx context.Context) error
 	// Now is the clock (nil = time.Now); tests fix it.
 	Now func() time.Time
+	// TempDir is the private directory under $SANDVIEW_HOME for the
+	// decrypted files opened with other programs (desktop.OpenedDir);
+	// without it nothing is opened that way.
+	TempDir string
 
 	// For tests: a service in place of Client, an opener in place of
 	// xdg-open/open, the environment and a runner of programs.
@@ -55,6 +59,7 @@ type options struct {
 	hyperlinks  bool // OSC 8 hyperlinks in HTML mail
 	now         func() time.Time
 	open        func(ctx context.Context, target string) error
+	tempDir     string
 	startup     func(ctx context.Context) error
 	ctx         context.Context
 	// tick schedules timer messages (tea.Tick; tests switch timers off).
@@ -68,7 +73,7 @@ type options struct {
 func (cfg Config) options(ctx context.Context) options {
 	o := options{
 		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpAddr: cfg.SMTPAddr, smtpHint: cfg.SMTPHint, catchAll: cfg.CatchAll, dark: cfg.DarkTheme,
-		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run,
+		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, tempDir: cfg.TempDir, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run,
 		hyperlinks: hyperlinksSupported(os.Getenv, tmuxClientFeatures),
 	}
 	if o.svc == nil && cfg.Client != nil {

@@ -52,7 +52,7 @@ func LoadConfig(home string) (Config, error) {
 
 // SaveConfig writes home/config.json (0600, atomic), creating home (0700).
 func SaveConfig(home string, c Config) error {
-	if err := ensurePrivateDir(home); err != nil {
+	if err := securefile.PrivateDir(home); err != nil {
 		return fmt.Errorf("save config: %w", err)
 	}
 	data, err := json.MarshalIndent(c, "", "  ")

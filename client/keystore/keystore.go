@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/internal/securefile"
 	"sandview/model"
 )
 
@@ -96,17 +97,10 @@ type Entry struct {
 // A missing directory is not created: the first Save creates it (0700),
 // so that a command that saves nothing leaves nothing behind.
 func Open(dir string) (*Store, error) {
-	info, err := os.Stat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return &Store{dir: dir}, nil
 	}
-	if err == nil && !info.IsDir() {
-		err = fmt.Errorf("%s is not a directory", dir)
-	}
-	if err == nil {
-		err = ensurePrivateDir(dir)
-	}
-	if err != nil {
+	if err := securefile.PrivateDir(dir); err != nil {
 		return nil, fmt.Errorf("open keystore: %w", err)
 	}
 	return &Store{dir: dir}, nil
@@ -114,27 +108,6 @@ func Open(dir string) (*Store, error) {
 
 // Dir returns the keystore directory.
 func (k *Store) Dir() string { return k.dir }
-
-// ensurePrivateDir creates dir (and parents) with mode 0700 and tightens
-// the mode of an existing dir to 0700.
-func ensurePrivateDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	info, err := os.Stat(dir)
-	if err != nil {
-		return err
-	}
-	if !info.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	if info.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("make %s private: %w", dir, err)
-		}
-	}
-	return nil
-}
 
 // fileName is the keystore file of an address: the lowercased address when
 // every character is safe in a file name, else a sanitized form plus a

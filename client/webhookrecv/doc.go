@@ -8,7 +8,10 @@
 // X-Vault-*). The signature is "sha256=" + hex HMAC-SHA256 of
 // "<timestamp>.<body>" keyed with the whole secret string; it is compared in
 // constant time against every configured secret (current and previous
-// during a rotation).
+// during a rotation). During a rotation's grace the server also sends
+// X-<Word>-Signature-Previous, the same signature made with the previous
+// secret: a receiver that still holds only the previous secret verifies
+// that one.
 //
 // A program that points a webhook at its receiver describes it with
 // Description and deletes it when it stops; Abandoned recognises the ones

@@ -73,8 +73,10 @@ func findBrand(h http.Header) brandHeaders {
 			order = append(order, word)
 		}
 		switch kind {
-		case "signature":
-			b.signature = values
+		case "signature", "signature-previous":
+			// The previous secret's signature, during a rotation's
+			// grace, is one more candidate.
+			b.signature = append(b.signature, values...)
 		case "timestamp":
 			b.timestamp = values[0]
 		case "event":
@@ -97,14 +99,15 @@ func findBrand(h http.Header) brandHeaders {
 }
 
 // splitDeliveryHeader splits X-<Word>-<Kind> where Word is one run of
-// letters or digits and Kind is Signature, Timestamp, Event or Delivery.
+// letters or digits and Kind is Signature, Signature-Previous, Timestamp,
+// Event or Delivery.
 func splitDeliveryHeader(name string) (word, kind string, ok bool) {
 	rest, found := strings.CutPrefix(http.CanonicalHeaderKey(name), "X-")
 	if !found {
 		return "", "", false
 	}
 	word, kind, found = strings.Cut(rest, "-")
-	if !found || word == "" || strings.Contains(kind, "-") {
+	if !found || word == "" {
 		return "", "", false
 	}
 	for _, r := range word {
@@ -114,7 +117,7 @@ func splitDeliveryHeader(name string) (word, kind string, ok bool) {
 	}
 	kind = strings.ToLower(kind)
 	switch kind {
-	case "signature", "timestamp", "event", "delivery":
+	case "signature", "signature-previous", "timestamp", "event", "delivery":
 		return strings.ToLower(word), kind, true
 	}
 	return "", "", false

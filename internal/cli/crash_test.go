@@ -35,7 +35,7 @@ func startReplica(t *testing.T, storeURL string) *replica {
 	t.Helper()
 	cmd := exec.Command(builtBinary, "serve", "--store", storeURL, "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0",
 		"--api-key", replicaKey, "--log-level", "error", "--home", t.TempDir())
-	cmd.Env = append(os.Environ(), "SVC_WEBHOOK_ALLOW_HTTP=true", "SVC_WEBHOOK_TIMEOUT=1000")
+	cmd.Env = append(os.Environ(), "SVC_WEBHOOK_ALLOW_HTTP=true", "SVC_WEBHOOK_ALLOW_PRIVATE=true", "SVC_WEBHOOK_TIMEOUT=1000")
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -57,7 +57,7 @@ characters; an existing file is never overwritten (" (1)" is added).`,
 					return saveAttachments(out, dir, e.Attachments...)
 				case save > 0:
 					if save > len(e.Attachments) {
-						return usageError{fmt.Sprintf("--save %d: the email has %d attachment(s)", save, len(e.Attachments))}
+						return usageError{fmt.Sprintf("--save %d: the email has %s", save, model.Plural(len(e.Attachments), "attachment", "attachments"))}
 					}
 					return saveAttachments(out, dir, e.Attachments[save-1])
 				case asJSON:
@@ -83,7 +83,7 @@ func listAttachments(w io.Writer, attachments []model.Attachment) error {
 	tab := &table{}
 	tab.add("N", "FILENAME", "TYPE", "SIZE")
 	for i, a := range attachments {
-		tab.add(strconv.Itoa(i+1), a.Filename, a.ContentType, strconv.FormatInt(a.Size, 10))
+		tab.add(strconv.Itoa(i+1), a.Name(), a.ContentType, strconv.FormatInt(a.Size, 10))
 	}
 	return tab.write(w)
 }
@@ -94,11 +94,11 @@ func saveAttachments(w io.Writer, dir string, attachments ...model.Attachment) e
 		return err
 	}
 	for _, a := range attachments {
-		path, err := desktop.SaveUnique(dir, a.Filename, "attachment", a.Content, 0o644)
+		path, err := desktop.SaveUnique(dir, a.Name(), "attachment", a.Content, 0o644)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "saved %s (%d bytes)\n", model.SanitizeLine(path), len(a.Content))
+		fmt.Fprintf(w, "saved %s (%s)\n", model.SanitizeLine(path), model.Plural(len(a.Content), "byte", "bytes"))
 	}
 	return nil
 }
@@ -133,9 +133,12 @@ func newEmailOpenCommand(g *globalOptions, inbox *string) *cobra.Command {
 		Use:   "open ID",
 		Short: "Open the HTML part of an email in the browser, remote content blocked",
 		Long: `Open the HTML part of an email in the browser ($BROWSER, else the desktop's
-opener). It is written to a private file (0600) in the temporary directory
-behind a content security policy: the page loads nothing from the network
-and runs no script, so opening it tells the sender nothing.`,
+opener). It is written to a private file (0600) under the state directory
+($SANDVIEW_HOME/opened, 0700) behind a content security policy: the page
+loads nothing from the network and runs no script, so opening it tells the
+sender nothing. The command waits until the opener has ended and 10s more
+(the browser reads the file meanwhile), then removes the file; leftovers
+of an interrupted run (older than 10 minutes) are removed by the next one.`,
 		Example: "  sandview email open 3f1c…",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -143,12 +146,20 @@ and runs no script, so opening it tells the sender nothing.`,
 				if e.HTML == "" {
 					return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", model.SanitizeLine(e.ID), model.SanitizeLine(e.ID))
 				}
-				path, err := desktop.OpenHTML(cmd.Context(), e.HTML, desktop.Open)
+				home, err := g.stateHome()
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "opened %s\n", path)
-				return err
+				tmp := desktop.NewTempDir(desktop.OpenedDir(home), desktop.DefaultGrace)
+				path, err := tmp.OpenHTML(cmd.Context(), "message", e.HTML, desktop.Open)
+				if err != nil {
+					return err
+				}
+				if _, err := fmt.Fprintf(cmd.OutOrStdout(), "opened %s (removed in %s)\n", path, desktop.DefaultGrace); err != nil {
+					return err
+				}
+				// The browser has had the file once the grace is over.
+				return tmp.Settle(cmd.Context())
 			})
 		},
 	}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"net/smtp"
 	"os"
 	"path/filepath"
@@ -48,19 +50,34 @@ func TestCLIEmailParts(t *testing.T) {
 		t.Fatalf("links %q", links)
 	}
 
+	// The browser keeps a copy and the modes of the file it was handed:
+	// the file itself is removed once the browser has had it.
 	browser := filepath.Join(t.TempDir(), "browser")
 	got := browser + ".got"
-	if err := os.WriteFile(browser, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+got+"\n"), 0o700); err != nil {
+	script := "#!/bin/sh\nprintf '%s' \"$1\" > " + got + "\ncp \"$1\" " + got + ".page\nstat -c %a \"$1\" \"$(dirname \"$1\")\" > " + got + ".modes\n"
+	if err := os.WriteFile(browser, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	r := h.withEnv("BROWSER="+browser, "TMPDIR="+t.TempDir()).run("email", "open", id)
-	path := strings.TrimSpace(strings.TrimPrefix(r.stdout, "opened "))
+	tmp := t.TempDir()
+	r := h.withEnv("BROWSER="+browser, "TMPDIR="+tmp).run("email", "open", id)
+	path, _, _ := strings.Cut(strings.TrimPrefix(r.stdout, "opened "), " (removed in")
 	if opened, _ := os.ReadFile(got); r.code != 0 || string(opened) != path {
 		t.Fatalf("email open: exit %d, %q %q; the browser got %q", r.code, r.stdout, r.stderr, opened)
 	}
-	info, err := os.Stat(path)
-	page, _ := os.ReadFile(path)
-	if err != nil || info.Mode().Perm() != 0o600 || !strings.Contains(string(page), `Content-Security-Policy" content="default-src &#39;none&#39;`) || !strings.Contains(string(page), "Reset:") {
-		t.Fatalf("opened file %s (%v, mode %v):\n%s", path, err, info.Mode().Perm(), page)
+	if filepath.Dir(path) != filepath.Join(h.home, "opened") {
+		t.Fatalf("opened %s: want a file under $SANDVIEW_HOME/opened", path)
+	}
+	if modes, _ := os.ReadFile(got + ".modes"); strings.Join(strings.Fields(string(modes)), " ") != "600 700" {
+		t.Fatalf("the opened file and its directory had modes %q, want 600 700", modes)
+	}
+	page, _ := os.ReadFile(got + ".page")
+	if !strings.Contains(string(page), `Content-Security-Policy" content="default-src &#39;none&#39;`) || !strings.Contains(string(page), "Reset:") {
+		t.Fatalf("opened page:\n%s", page)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the decrypted page %s is still there after email open ended (%v)", path, err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Fatalf("email open left %d files in $TMPDIR", len(left))
 	}
 }

@@ -70,6 +70,17 @@ type cli struct {
 	home string
 	ctx  context.Context
 	env  []string // added to every run's environment
+	// url, when set, is the --url of every run instead of the server's
+	// (e.g. a proxy in front of it).
+	url string
+}
+
+// serverURL is the --url of c's runs.
+func (c *cli) serverURL() string {
+	if c.url != "" {
+		return c.url
+	}
+	return c.srv.URL()
 }
 
 // withEnv is c with more environment variables for its runs.
@@ -88,7 +99,7 @@ func newCLI(t *testing.T, opts ...func(*server.Config)) *cli {
 // start runs the binary in the background with the server flags.
 func (c *cli) start(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 	c.t.Helper()
-	args = append([]string{"--home", c.home, "--url", c.srv.URL(), "--api-key", servertest.APIKey}, args...)
+	args = append([]string{"--home", c.home, "--url", c.serverURL(), "--api-key", servertest.APIKey}, args...)
 	return c.startRaw(args...)
 }
 
@@ -111,7 +122,7 @@ func (c *cli) startRaw(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer)
 // the returned function for the outcome.
 func (c *cli) startWaiting(args ...string) (finish func() cliRun) {
 	c.t.Helper()
-	args = append([]string{"--home", c.home, "--url", c.srv.URL(), "--api-key", servertest.APIKey}, args...)
+	args = append([]string{"--home", c.home, "--url", c.serverURL(), "--api-key", servertest.APIKey}, args...)
 	cmd := exec.CommandContext(c.ctx, builtBinary, args...)
 	cmd.Env = append(os.Environ(), "SERVICE_URL=", "SERVICE_API_KEY=", "SANDVIEW_HOME="+c.home)
 	var stdout, stderr bytes.Buffer

@@ -44,6 +44,7 @@ var serveEnv = map[string]string{
 	"log-level":            "SVC_LOG_LEVEL",
 	"sign-at-ingest":       "SVC_SIGN_AT_INGEST",
 	"dns":                  "SVC_DNS",
+	"private-webhooks":     "SVC_WEBHOOK_ALLOW_PRIVATE",
 	"compat":               "SVC_COMPAT",
 	"catch-all":            "SVC_CATCH_ALL",
 }
@@ -65,6 +66,7 @@ type serveOptions struct {
 	logLevel           string
 	signAtIngest       bool
 	dns                []string
+	privateWebhooks    bool
 	compat             string
 	catchAll           string
 }
@@ -118,6 +120,7 @@ in flight is finished before exiting.`,
 	f.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error (SVC_LOG_LEVEL)")
 	f.BoolVar(&o.signAtIngest, "sign-at-ingest", false, "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after (SVC_SIGN_AT_INGEST)")
 	f.StringSliceVar(&o.dns, "dns", nil, "DNS server(s) HOST:PORT the authentication checks ask, through a cache (SVC_DNS; default: the system's resolvers)")
+	f.BoolVar(&o.privateWebhooks, "private-webhooks", false, "let webhooks target loopback, private, link-local and cloud metadata addresses (SVC_WEBHOOK_ALLOW_PRIVATE; default: such URLs are refused and such connections blocked)")
 	f.StringVar(&o.compat, "compat", string(server.CompatContract), "wire profile: contract or reference (SVC_COMPAT)")
 	f.StringVar(&o.catchAll, "catch-all", "", "store mail for any address no inbox has, in any domain, in this inbox (created if missing; SVC_CATCH_ALL)")
 	return cmd
@@ -154,6 +157,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	webhooks.AllowPrivate = o.privateWebhooks // the flag, else SVC_WEBHOOK_ALLOW_PRIVATE
 	cfg := server.Config{
 		Compat: compat, CatchAll: o.catchAll,
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,

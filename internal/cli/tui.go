@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"
@@ -108,7 +109,11 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if err := s.checkKey(ctx); err != nil {
 		return err
 	}
-	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url})
+	home, err := g.stateHome()
+	if err != nil {
+		return err
+	}
+	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url, TempDir: desktop.OpenedDir(home)})
 }
 
 // runLocal starts the embedded server with its state under the state
@@ -120,11 +125,16 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 		return err
 	}
 	defer local.close()
+	home, err := g.stateHome()
+	if err != nil {
+		return err
+	}
 	cfg := tui.Config{
 		Client: local.session.client, Keystore: local.session.keystore,
 		ServerLabel: "local " + local.srv.HTTPAddr(),
 		SMTPAddr:    local.srv.SMTPAddr(),
 		CatchAll:    local.inbox.Address(),
+		TempDir:     desktop.OpenedDir(home),
 	}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
@@ -173,6 +183,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 	}
 	webhooks := webhook.DefaultConfig()
 	webhooks.AllowLoopbackHTTP = true // the pane's built-in receiver listens on loopback
+	webhooks.AllowPrivate = true      // a sandbox on this machine: its receivers are local
 	r.srv, err = server.Start(ctx, server.Config{
 		HTTPAddr: l.httpAddr, SMTPAddr: l.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
 		Webhooks: &webhooks,

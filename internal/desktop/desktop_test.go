@@ -2,7 +2,6 @@ package desktop
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,35 +49,6 @@ func TestSaveUniqueNeverOverwrites(t *testing.T) {
 	}
 	if _, err := SaveUnique(filepath.Join(dir, "a.txt"), "b", "x", nil, 0o644); err == nil {
 		t.Fatal("saving into a file did not fail")
-	}
-}
-
-// TestOpenHTML: the body is written to a private file behind a content
-// security policy that blocks remote content and scripts, and handed to
-// the opener.
-func TestOpenHTML(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	var opened string
-	path, err := OpenHTML(context.Background(), `<img src="https://tracker.example/p.gif"><p>Grüße</p>`, func(_ context.Context, target string) error {
-		opened = target
-		return nil
-	})
-	if err != nil || opened != path {
-		t.Fatalf("OpenHTML: %q, %v; opener got %q", path, err, opened)
-	}
-	info, err := os.Stat(path)
-	if err != nil || info.Mode().Perm() != 0o600 {
-		t.Fatalf("file %s: %v, mode %v; want 0600", path, err, info.Mode().Perm())
-	}
-	data, _ := os.ReadFile(path)
-	page := string(data)
-	if !strings.HasPrefix(page, `<html><head><meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;`) ||
-		!strings.Contains(page, `<meta charset="utf-8"/></head><body><img src="https://tracker.example/p.gif"/><p>Grüße</p>`) {
-		t.Fatalf("page %q: want the policy first in the head, then the body", page)
-	}
-	failing := errors.New("no browser")
-	if _, err := OpenHTML(context.Background(), "<p>x</p>", func(context.Context, string) error { return failing }); !errors.Is(err, failing) {
-		t.Fatalf("opener failure: %v", err)
 	}
 }
 

@@ -3,9 +3,7 @@ package desktop
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
-	"sync"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -18,9 +16,10 @@ import (
 const browserCSP = "default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'"
 
 // BrowserPage is an HTML body made safe to open in a browser: the policy
-// above as the first thing in its head, and what a policy does not stop
-// removed (a refresh or a base address that would load a remote page,
-// scripts).
+// above as the first thing in its head, DNS prefetching of its links
+// turned off, and what a policy does not stop removed (a refresh or a base
+// address that would load a remote page, scripts, resource hints that
+// reach out to a host before anything is clicked).
 func BrowserPage(body string) (string, error) {
 	doc, err := html.Parse(strings.NewReader(body))
 	if err != nil {
@@ -50,6 +49,7 @@ func BrowserPage(body string) (string, error) {
 		return &html.Node{Type: html.ElementNode, Data: "meta", DataAtom: atom.Meta, Attr: attrs}
 	}
 	head.InsertBefore(meta(html.Attribute{Key: "charset", Val: "utf-8"}), head.FirstChild)
+	head.InsertBefore(meta(html.Attribute{Key: "http-equiv", Val: "x-dns-prefetch-control"}, html.Attribute{Key: "content", Val: "off"}), head.FirstChild)
 	head.InsertBefore(meta(html.Attribute{Key: "http-equiv", Val: "Content-Security-Policy"}, html.Attribute{Key: "content", Val: browserCSP}), head.FirstChild)
 	var b strings.Builder
 	if err := html.Render(&b, doc); err != nil {
@@ -59,8 +59,8 @@ func BrowserPage(body string) (string, error) {
 }
 
 // unsafeInBrowser reports an element the page loses: scripts, base
-// addresses, and meta tags that refresh, redirect or set a policy of
-// their own.
+// addresses, meta tags that refresh, redirect or set a policy of their
+// own, and links that are resource hints.
 func unsafeInBrowser(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.Script, atom.Noscript, atom.Base:
@@ -71,44 +71,31 @@ func unsafeInBrowser(n *html.Node) bool {
 				return true
 			}
 		}
+	case atom.Link:
+		for _, a := range n.Attr {
+			if strings.EqualFold(a.Key, "rel") && isResourceHint(a.Val) {
+				return true
+			}
+		}
 	}
 	return false
 }
 
-// TempDir is a private directory (0700) for the files a long-running
-// program opens with other programs (0600): made on first use, removed
-// with its files by Remove. The zero value is ready to use.
-type TempDir struct {
-	mu   sync.Mutex
-	path string
-}
+// resourceHints are the link relations that make a browser resolve,
+// connect to or fetch from a host before anything is clicked (a content
+// security policy does not stop every one of them: dns-prefetch is not
+// fetched content).
+var resourceHints = []string{"dns-prefetch", "preconnect", "prefetch", "prerender", "preload", "modulepreload"}
 
-// Write saves data under the safe form of name, never overwriting, and
-// returns its path.
-func (d *TempDir) Write(name string, data []byte) (string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.path == "" {
-		dir, err := os.MkdirTemp("", "sandview-")
-		if err != nil {
-			return "", fmt.Errorf("make a temporary directory: %w", err)
+// isResourceHint reports whether a rel value (a space-separated list of
+// relations, any case) holds a resource hint.
+func isResourceHint(rel string) bool {
+	for _, r := range strings.Fields(rel) {
+		for _, hint := range resourceHints {
+			if strings.EqualFold(r, hint) {
+				return true
+			}
 		}
-		d.path = dir
 	}
-	return SaveUnique(d.path, name, "file", data, 0o600)
-}
-
-// Remove deletes the directory and its files.
-func (d *TempDir) Remove() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.path == "" {
-		return nil
-	}
-	err := os.RemoveAll(d.path)
-	d.path = ""
-	if err != nil {
-		return fmt.Errorf("remove the temporary files: %w", err)
-	}
-	return nil
+	return false
 }

@@ -2,7 +2,6 @@ package desktop
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -30,39 +29,4 @@ func Open(ctx context.Context, target string) error {
 		return fmt.Errorf("open %s with %s: %w", target, name, err)
 	}
 	return nil
-}
-
-// writeHTML writes an HTML body as a BrowserPage to a new private file
-// (0600) in the temporary directory and returns its path. The file stays
-// for the browser to read after a short-lived program (the CLI) ends; the
-// system cleans the directory.
-func writeHTML(body string) (string, error) {
-	page, err := BrowserPage(body)
-	if err != nil {
-		return "", err
-	}
-	f, err := os.CreateTemp("", "sandview-*.html")
-	if err != nil {
-		return "", fmt.Errorf("write the HTML body: %w", err)
-	}
-	_, werr := f.WriteString(page)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		_ = os.Remove(f.Name())
-		return "", fmt.Errorf("write the HTML body to %s: %w", f.Name(), errors.Join(werr, cerr))
-	}
-	return f.Name(), nil
-}
-
-// OpenHTML writes an HTML body with writeHTML and opens the file with
-// open (Open, or a test's stand-in); it returns the file's path.
-func OpenHTML(ctx context.Context, body string, open func(context.Context, string) error) (string, error) {
-	path, err := writeHTML(body)
-	if err != nil {
-		return "", err
-	}
-	if err := open(ctx, path); err != nil {
-		return path, err
-	}
-	return path, nil
 }

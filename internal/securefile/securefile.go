@@ -57,3 +57,26 @@ func Write(path string, data []byte) error {
 	}
 	return nil
 }
+
+// PrivateDir makes sure dir exists with mode 0700: it is created (parents
+// too, 0700) when missing, and an existing one is made 0700. For
+// directories that only sandview uses, such as the one for decrypted files
+// handed to other programs.
+func PrivateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create directory %s: %w", dir, err)
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	if info.Mode().Perm() != 0o700 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("make %s private: %w", dir, err)
+		}
+	}
+	return nil
+}

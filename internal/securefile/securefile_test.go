@@ -92,3 +92,24 @@ func TestFailedWriteKeepsTheOldContentAndLeavesNoTemporaryFile(t *testing.T) {
 		t.Fatalf("the old target changed: %v", err)
 	}
 }
+
+func TestPrivateDirCreatesOrTightensTo0700(t *testing.T) {
+	root := t.TempDir()
+	fresh := filepath.Join(root, "x", "opened")
+	if err := securefile.PrivateDir(fresh); err != nil {
+		t.Fatal(err)
+	}
+	if got := mode(t, fresh); got != 0o700 {
+		t.Fatalf("new directory mode %o, want 700", got)
+	}
+	loose := filepath.Join(root, "loose")
+	if err := os.Mkdir(loose, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := securefile.PrivateDir(loose); err != nil {
+		t.Fatal(err)
+	}
+	if got := mode(t, loose); got != 0o700 {
+		t.Fatalf("existing directory mode %o, want 700", got)
+	}
+}

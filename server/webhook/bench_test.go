@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -28,7 +29,7 @@ func BenchmarkDeliveries(b *testing.B) {
 			}
 			defer e.Close(b.Context())
 			for range hooks {
-				if _, err := e.create(scope{}, model.CreateWebhookRequest{URL: srv.URL, Events: []string{model.EventEmailReceived}}); err != nil {
+				if _, err := e.create(context.Background(), scope{}, model.CreateWebhookRequest{URL: srv.URL, Events: []string{model.EventEmailReceived}}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,8 @@
 package webhook
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -8,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"sandview/internal/netguard"
 	"sandview/server/store"
 )
 
@@ -68,8 +71,18 @@ type Config struct {
 	// AllowHTTP accepts http:// webhook URLs (SVC_WEBHOOK_ALLOW_HTTP).
 	AllowHTTP bool
 	// AllowLoopbackHTTP accepts http:// URLs whose host is a loopback IP
-	// or "localhost" (sandview --local).
+	// or "localhost", and deliveries to loopback addresses (sandview
+	// --local).
 	AllowLoopbackHTTP bool
+	// AllowPrivate accepts webhook URLs whose host is or resolves to a
+	// loopback, private, link-local, unspecified, shared or cloud metadata
+	// address (SVC_WEBHOOK_ALLOW_PRIVATE; see internal/netguard). Without
+	// it such URLs are refused at create and update, and connections to
+	// such addresses are refused at connect time.
+	AllowPrivate bool
+	// Resolver resolves URL hosts, for the create/update check and for
+	// the engine's own HTTP client (nil: the system's resolver).
+	Resolver netguard.Resolver
 	// RequireAuthDefault is the default of a filter's requireAuth
 	// (SVC_WEBHOOK_REQUIRE_AUTH_DEFAULT).
 	RequireAuthDefault bool
@@ -93,7 +106,8 @@ type Config struct {
 	// that several engines share (one per replica; see shared.go) instead.
 	Shared store.Webhooks
 	// HTTPClient sends deliveries; nil means a client of the engine's own
-	// that does not follow redirects.
+	// that does not follow redirects and whose connections obey the
+	// destination rule (destination).
 	HTTPClient *http.Client
 	// Now is the clock (time.Now).
 	Now func() time.Time
@@ -128,6 +142,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}{
 		{"SVC_WEBHOOK_ENABLED", &cfg.Enabled},
 		{"SVC_WEBHOOK_ALLOW_HTTP", &cfg.AllowHTTP},
+		{"SVC_WEBHOOK_ALLOW_PRIVATE", &cfg.AllowPrivate},
 		{"SVC_WEBHOOK_REQUIRE_AUTH_DEFAULT", &cfg.RequireAuthDefault},
 	}
 	for _, b := range bools {
@@ -220,7 +235,7 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.HTTPClient == nil {
-		transport := http.DefaultTransport.(*http.Transport).Clone()
+		transport := cfg.destination().Transport(cfg.Resolver)
 		transport.MaxIdleConnsPerHost = maxConcurrentOverall
 		transport.MaxIdleConns = maxConcurrentOverall
 		cfg.HTTPClient = &http.Client{
@@ -231,6 +246,30 @@ func (cfg Config) withDefaults() (Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// destination is the rule webhook URLs and connections obey.
+func (cfg Config) destination() netguard.Rule {
+	return netguard.Rule{AllowPrivate: cfg.AllowPrivate, AllowLoopback: cfg.AllowLoopbackHTTP}
+}
+
+// destinationLookupTimeout bounds the resolution of a URL's host at
+// create and update.
+const destinationLookupTimeout = 5 * time.Second
+
+// checkDestination refuses a URL whose host is or resolves to an address
+// the destination rule forbids (400 naming the rule).
+func (cfg Config) checkDestination(ctx context.Context, rawURL string) error {
+	ctx, cancel := context.WithTimeout(ctx, destinationLookupTimeout)
+	defer cancel()
+	err := cfg.destination().CheckURL(ctx, rawURL, cfg.Resolver)
+	if errors.Is(err, netguard.ErrForbidden) {
+		return badRequest("url is refused: %v; webhooks may not target loopback, private, link-local, unspecified, shared (CGNAT) or cloud metadata addresses on this server (SVC_WEBHOOK_ALLOW_PRIVATE=true allows them)", err)
+	}
+	if err != nil {
+		return badRequest("url is not a valid URL: %v", err)
+	}
+	return nil
 }
 
 // retryDelay is the scaled delay before attempt number attempt (1-based).

@@ -15,6 +15,7 @@ func TestConfigFromEnv(t *testing.T) {
 		"SVC_WEBHOOK_MAX_RETRIES":             "2",
 		"SVC_WEBHOOK_MAX_RETRIES_PER_WEBHOOK": "9",
 		"SVC_WEBHOOK_ALLOW_HTTP":              "true",
+		"SVC_WEBHOOK_ALLOW_PRIVATE":           "true",
 		"SVC_WEBHOOK_REQUIRE_AUTH_DEFAULT":    "1",
 		"SVC_WEBHOOK_MAX_HEADERS":             "20",
 		"SVC_WEBHOOK_MAX_HEADER_VALUE_LEN":    " 100 ",
@@ -24,7 +25,7 @@ func TestConfigFromEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.Enabled || cfg.MaxGlobal != 7 || cfg.MaxPerInbox != 3 || cfg.Timeout != 2500*time.Millisecond || cfg.MaxAttempts != 2 ||
-		cfg.MaxQueuedRetriesPerWebhook != 9 || !cfg.AllowHTTP || !cfg.RequireAuthDefault || cfg.MaxHeaders != 20 || cfg.MaxHeaderValueLen != 100 {
+		cfg.MaxQueuedRetriesPerWebhook != 9 || !cfg.AllowHTTP || !cfg.AllowPrivate || !cfg.RequireAuthDefault || cfg.MaxHeaders != 20 || cfg.MaxHeaderValueLen != 100 {
 		t.Errorf("parsed %+v", cfg)
 	}
 
@@ -33,7 +34,7 @@ func TestConfigFromEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !def.Enabled || def.MaxGlobal != 100 || def.MaxPerInbox != 50 || def.Timeout != 10*time.Second || def.MaxAttempts != 5 ||
-		def.MaxQueuedRetriesPerWebhook != 100 || def.AllowHTTP || def.RequireAuthDefault || def.MaxHeaders != 50 ||
+		def.MaxQueuedRetriesPerWebhook != 100 || def.AllowHTTP || def.AllowPrivate || def.RequireAuthDefault || def.MaxHeaders != 50 ||
 		def.MaxHeaderValueLen != 1000 || len(def.RetrySchedule) != 5 || def.RetrySchedule[4] != 4*time.Hour {
 		t.Errorf("defaults %+v", def)
 	}

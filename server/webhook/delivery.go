@@ -125,20 +125,20 @@ func (e *Engine) attempt(d *delivery) {
 
 	e.mu.Lock()
 	current := e.hooks[d.WebhookID] == h
-	url, secret, enabled := h.rec.URL, h.rec.Secret, h.rec.Enabled
+	url, secrets, enabled := h.rec.URL, h.rec.validSecrets(e.cfg.Now()), h.rec.Enabled
 	e.mu.Unlock()
 	if !current || !enabled {
 		e.discard(d)
 		return
 	}
-	res := e.send(e.ctx, url, secret, d.EventType, d.DeliveryID, d.Body, d.ContentType)
+	res := e.send(e.ctx, url, secrets, d.EventType, d.DeliveryID, d.Body, d.ContentType)
 	if e.ctx.Err() != nil {
 		e.interrupt(d) // not an attempt
 		return
 	}
 	if !res.ok() {
 		e.log.Debug("webhook attempt failed", "webhook", d.WebhookID, "delivery", d.DeliveryID,
-			"attempt", d.Attempt, "status", res.status, "error", res.errText())
+			"attempt", d.Attempt, "status", res.status, "error", res.err)
 	}
 	e.recordAttempt(h, d, res.ok())
 }

@@ -33,9 +33,17 @@
 //     failed attempt that would exceed the bound is not queued: that
 //     delivery ends as failed at once (the newest is dropped, the queue of
 //     older retries keeps its order).
-//   - After rotate-secret the new secret signs every delivery; the previous
-//     secret stays valid for verification (Engine.VerifySignature) for one
-//     hour.
+//   - After rotate-secret the new secret signs every delivery
+//     (X-<Word>-Signature); for one hour the previous secret stays valid for
+//     verification (Engine.VerifySignature) and also signs each delivery in
+//     a second header, X-<Word>-Signature-Previous (same timestamp and
+//     body), so a receiver not yet given the new secret keeps verifying.
+//   - Webhook URLs obey internal/netguard's destination rule unless
+//     AllowPrivate: a host that is or resolves to a loopback, private,
+//     link-local, unspecified, shared or metadata address is refused at
+//     create and update (400), and the engine's dialer refuses connections
+//     to such addresses (DNS rebinding). Failed attempts report "delivery
+//     failed" with the HTTP status, never connection details.
 //   - Filters judge email.received by its content. email.stored and
 //     email.deleted carry no content: they pass a content-dependent filter
 //     when the same webhook's filter passed that email's email.received (the

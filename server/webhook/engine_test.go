@@ -307,6 +307,9 @@ func TestRotationGrace(t *testing.T) {
 		return c.Header.Get("X-Service-Signature"), c.Header.Get("X-Service-Timestamp")
 	}
 	oldSig, oldTS := sig(before)
+	if prev := before.Header.Get("X-Service-Signature-Previous"); prev != "" {
+		t.Errorf("a signature for a previous secret before any rotation: %q", prev)
+	}
 
 	var rot model.RotateSecretResponse
 	if status := h.call(http.MethodPost, "/api/webhooks/"+wh.ID+"/rotate-secret", nil, &rot); status != http.StatusOK {
@@ -327,6 +330,17 @@ func TestRotationGrace(t *testing.T) {
 	if !crypto.VerifyWebhookSignature(newSig, newTS, after.Body, rot.Secret) || crypto.VerifyWebhookSignature(newSig, newTS, after.Body, wh.Secret) {
 		t.Error("deliveries after rotation must be signed with the new secret only")
 	}
+	// During the grace a second header carries the previous secret's
+	// signature; a receiver that holds only the old secret verifies it.
+	prev := after.Header.Get("X-Service-Signature-Previous")
+	if !crypto.VerifyWebhookSignature(prev, newTS, after.Body, wh.Secret) || crypto.VerifyWebhookSignature(prev, newTS, after.Body, rot.Secret) {
+		t.Errorf("X-Service-Signature-Previous %q is not the previous secret's signature", prev)
+	}
+	for _, secret := range []string{wh.Secret, rot.Secret} {
+		if st, _, _, _ := webhookrecv.Verify(after.Header, after.Body, []string{secret}, 0, time.Now()); st != webhookrecv.SignatureValid {
+			t.Errorf("webhookrecv with one of the two secrets: %v", st)
+		}
+	}
 	// During the grace both secrets are valid.
 	if !h.engine.VerifySignature(wh.ID, oldSig, oldTS, before.Body) || !h.engine.VerifySignature(wh.ID, newSig, newTS, after.Body) {
 		t.Error("during the grace both secrets must verify")
@@ -338,6 +352,10 @@ func TestRotationGrace(t *testing.T) {
 	clock.Advance(2 * time.Second)
 	if h.engine.VerifySignature(wh.ID, oldSig, oldTS, before.Body) {
 		t.Error("old secret still valid after the grace")
+	}
+	h.engine.Handle(received("g3", plainMail("g3", "after the grace")))
+	if prev := s.next(t).Header.Get("X-Service-Signature-Previous"); prev != "" {
+		t.Errorf("a signature for the previous secret after the grace: %q", prev)
 	}
 	if !h.engine.VerifySignature(wh.ID, newSig, newTS, after.Body) {
 		t.Error("new secret refused after the grace")

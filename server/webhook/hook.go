@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"sandview/internal/netguard"
 	"sandview/model"
 )
 
@@ -145,7 +145,7 @@ func (cfg Config) checkURL(raw string) error {
 	case "https":
 		return nil
 	case "http":
-		if cfg.AllowHTTP || cfg.AllowLoopbackHTTP && isLoopbackHost(u.Hostname()) {
+		if cfg.AllowHTTP || cfg.AllowLoopbackHTTP && netguard.LoopbackHost(u.Hostname()) {
 			return nil
 		}
 		if cfg.AllowLoopbackHTTP {
@@ -154,14 +154,6 @@ func (cfg Config) checkURL(raw string) error {
 		return badRequest("url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)")
 	}
 	return badRequest("url must be an https URL, not %q", u.Scheme)
-}
-
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // checkEvents validates an event list and drops repeats, keeping order.

@@ -35,9 +35,12 @@ func (e *Engine) findLocked(sc scope, id string) (*hook, bool) {
 }
 
 // create validates a request and adds the webhook.
-func (e *Engine) create(sc scope, req model.CreateWebhookRequest) (model.Webhook, error) {
+func (e *Engine) create(ctx context.Context, sc scope, req model.CreateWebhookRequest) (model.Webhook, error) {
 	url := strings.TrimSpace(req.URL)
 	if err := e.cfg.checkURL(url); err != nil {
+		return model.Webhook{}, err
+	}
+	if err := e.cfg.checkDestination(ctx, url); err != nil {
 		return model.Webhook{}, err
 	}
 	events, err := checkEvents(req.Events)
@@ -87,11 +90,14 @@ func (e *Engine) create(sc scope, req model.CreateWebhookRequest) (model.Webhook
 }
 
 // update applies a PATCH.
-func (e *Engine) update(sc scope, id string, req model.UpdateWebhookRequest) (model.Webhook, error) {
+func (e *Engine) update(ctx context.Context, sc scope, id string, req model.UpdateWebhookRequest) (model.Webhook, error) {
 	var url string
 	if req.URL != nil {
 		url = strings.TrimSpace(*req.URL)
 		if err := e.cfg.checkURL(url); err != nil {
+			return model.Webhook{}, err
+		}
+		if err := e.cfg.checkDestination(ctx, url); err != nil {
 			return model.Webhook{}, err
 		}
 	}
@@ -162,10 +168,11 @@ func (e *Engine) update(sc scope, id string, req model.UpdateWebhookRequest) (mo
 func (e *Engine) test(ctx context.Context, sc scope, id string) (model.TestWebhookResponse, error) {
 	e.mu.Lock()
 	h, ok := e.findLocked(sc, id)
-	var url, secret, eventType string
+	var url, eventType string
+	var secrets []string
 	var tmpl *compiledTemplate
 	if ok {
-		url, secret, eventType, tmpl = h.rec.URL, h.rec.Secret, h.rec.Events[0], h.template
+		url, secrets, eventType, tmpl = h.rec.URL, h.rec.validSecrets(e.cfg.Now()), h.rec.Events[0], h.template
 	}
 	e.mu.Unlock()
 	if !ok {
@@ -180,7 +187,7 @@ func (e *Engine) test(ctx context.Context, sc scope, id string) (model.TestWebho
 	if err != nil {
 		return model.TestWebhookResponse{}, fmt.Errorf("render test event: %w", err)
 	}
-	res := e.send(ctx, url, secret, eventType, newID("dlv_"), body, tmpl.contentType)
+	res := e.send(ctx, url, secrets, eventType, newID("dlv_"), body, tmpl.contentType)
 	out := model.TestWebhookResponse{
 		Success:      res.ok(),
 		StatusCode:   res.status,

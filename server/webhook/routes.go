@@ -76,7 +76,7 @@ func (e *Engine) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) 
 	if !ok {
 		return
 	}
-	wh, err := e.create(sc, req)
+	wh, err := e.create(r.Context(), sc, req)
 	if err != nil {
 		writeRequestError(w, err)
 		return
@@ -115,7 +115,7 @@ func (e *Engine) handleUpdate(w http.ResponseWriter, r *http.Request, sc scope) 
 	if !ok {
 		return
 	}
-	wh, err := e.update(sc, r.PathValue("id"), req)
+	wh, err := e.update(r.Context(), sc, r.PathValue("id"), req)
 	if err != nil {
 		writeRequestError(w, err)
 		return

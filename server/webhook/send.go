@@ -3,6 +3,7 @@ package webhook
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"sandview/crypto"
+	"sandview/internal/netguard"
 )
 
 // sendResult is the outcome of one HTTP attempt.
@@ -24,19 +26,33 @@ type sendResult struct {
 // ok reports success: a 2xx answer within the timeout.
 func (r sendResult) ok() bool { return r.err == nil && r.status >= 200 && r.status < 300 }
 
-// errText explains a failed attempt.
+// errText explains a failed attempt to whoever made the webhook: "delivery
+// failed" with the HTTP status when there was one, never connection details
+// (refused, resolver, TLS), which would make the test operation a network
+// scanner. The log has the details (r.err).
 func (r sendResult) errText() string {
 	switch {
-	case r.err != nil:
-		return r.err.Error()
-	case !r.ok():
-		return fmt.Sprintf("endpoint answered %d %s", r.status, http.StatusText(r.status))
+	case r.ok():
+		return ""
+	case r.status != 0 && (r.status < 200 || r.status > 299):
+		return fmt.Sprintf("delivery failed: endpoint answered %d %s", r.status, http.StatusText(r.status))
+	case errors.Is(r.err, errNoAnswer):
+		return "delivery failed: " + r.err.Error()
+	case errors.Is(r.err, netguard.ErrForbidden):
+		return "delivery failed: the destination is a loopback, private, link-local or metadata address, which this server does not deliver to"
 	}
-	return ""
+	return "delivery failed"
 }
 
+// errNoAnswer is an attempt that ran out of time.
+var errNoAnswer = errors.New("no answer")
+
 // send makes one signed POST of body to url, bounded by Config.Timeout.
-func (e *Engine) send(ctx context.Context, url, secret, eventType, deliveryID string, body []byte, contentType string) sendResult {
+// secrets are the webhook's valid secrets (record.validSecrets): the
+// current one signs X-<Word>-Signature; during the rotation grace the
+// previous one also signs X-<Word>-Signature-Previous, for receivers that
+// still hold it.
+func (e *Engine) send(ctx context.Context, url string, secrets []string, eventType, deliveryID string, body []byte, contentType string) sendResult {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -46,7 +62,10 @@ func (e *Engine) send(ctx context.Context, url, secret, eventType, deliveryID st
 	ts := strconv.FormatInt(e.cfg.Now().Unix(), 10)
 	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("User-Agent", e.wire.userAgent)
-	req.Header.Set(e.wire.header("Signature"), crypto.SignWebhook(secret, ts, body))
+	req.Header.Set(e.wire.header("Signature"), crypto.SignWebhook(secrets[0], ts, body))
+	if len(secrets) > 1 {
+		req.Header.Set(e.wire.header("Signature-Previous"), crypto.SignWebhook(secrets[1], ts, body))
+	}
 	req.Header.Set(e.wire.header("Event"), eventType)
 	req.Header.Set(e.wire.header("Delivery"), deliveryID)
 	req.Header.Set(e.wire.header("Timestamp"), ts)
@@ -70,7 +89,7 @@ func (e *Engine) send(ctx context.Context, url, secret, eventType, deliveryID st
 
 func describeSendError(ctx context.Context, err error, timeout time.Duration) error {
 	if ctx.Err() == context.DeadlineExceeded {
-		return fmt.Errorf("no answer within %v", timeout)
+		return fmt.Errorf("%w within %v", errNoAnswer, timeout)
 	}
 	return fmt.Errorf("request failed: %w", err)
 }

@@ -56,6 +56,18 @@ func (a *actions) promptExport() {
 		desktop.SafeName(address, "inbox")+".json", func(path string) tea.Cmd { return a.cmds.exportInbox(address, path) }))
 }
 
+// inboxMailWords is what deleting an inbox of n emails takes with it:
+// "" (none), " and its 1 email", " and all its 3 emails".
+func inboxMailWords(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " and its 1 email"
+	}
+	return " and all its " + ui.Plural(n, "email", "emails")
+}
+
 // confirmDeleteInbox asks before deleting the selected inbox.
 func (a *actions) confirmDeleteInbox() {
 	e := a.current()
@@ -63,6 +75,6 @@ func (a *actions) confirmDeleteInbox() {
 		return
 	}
 	address := e.info.EmailAddress
-	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s and all its %s on the server?", address, ui.Plural(len(e.emails), "email", "emails")),
+	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s%s on the server?", address, inboxMailWords(len(e.emails))),
 		func() tea.Cmd { return a.cmds.deleteInbox(address) }))
 }

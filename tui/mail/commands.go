@@ -201,19 +201,14 @@ func (c commands) openLink(link string) tea.Cmd {
 	}
 }
 
-// openAttachment saves an attachment in the private temporary directory
-// and opens it with the system opener.
+// openAttachment saves an attachment in the screen's private directory
+// and opens it with the system opener; the file is removed once the
+// opener has had it.
 func (c commands) openAttachment(a model.Attachment) tea.Cmd {
 	return func() tea.Msg {
-		fail := func(err error) tea.Msg {
-			return ui.StatusMsg{Text: "open attachment: " + err.Error(), Level: ui.LevelError}
-		}
-		path, err := c.temp.Write(a.Filename, a.Content)
+		path, err := c.temp.Open(c.ctx, a.Filename, a.Content, c.open)
 		if err != nil {
-			return fail(err)
-		}
-		if err := c.open(c.ctx, path); err != nil {
-			return fail(err)
+			return ui.StatusMsg{Text: "open attachment: " + err.Error(), Level: ui.LevelError}
 		}
 		return ui.StatusMsg{Text: "opened " + path, Level: ui.LevelSuccess}
 	}

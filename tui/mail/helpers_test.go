@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
@@ -39,6 +40,9 @@ func newHarnessOn(t testing.TB, ctx *ui.Context, width, height int, opts Options
 	t.Helper()
 	svc := tuitest.NewFixtureService()
 	opts.Open = func(_ context.Context, target string) error { svc.Record("open %s", target); return nil }
+	if opts.TempDir == "" {
+		opts.TempDir = desktop.OpenedDir(t.TempDir())
+	}
 	s := New(ctx, svc, opts)
 	s.SetSize(width, height)
 	h := &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s, svc: svc}

@@ -3,30 +3,18 @@ package mail
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/tui/ui"
 )
 
 // openHTML writes the HTML part of m, as a desktop.BrowserPage (remote
-// content blocked), to the screen's private temporary directory and opens
-// it in the browser.
+// content blocked), to the screen's private directory and opens it in the
+// browser; the file is removed once the browser has had it.
 func (c commands) openHTML(m model.Email) tea.Cmd {
-	name := desktop.SafeName(m.Subject, "message") + ".html"
 	return func() tea.Msg {
-		fail := func(err error) tea.Msg {
+		path, err := c.temp.OpenHTML(c.ctx, m.Subject, m.HTML, c.open)
+		if err != nil {
 			return ui.StatusMsg{Text: "open the HTML part: " + err.Error(), Level: ui.LevelError}
-		}
-		page, err := desktop.BrowserPage(m.HTML)
-		if err != nil {
-			return fail(err)
-		}
-		path, err := c.temp.Write(name, []byte(page))
-		if err != nil {
-			return fail(err)
-		}
-		if err := c.open(c.ctx, path); err != nil {
-			return fail(err)
 		}
 		return ui.StatusMsg{Text: "opened the HTML part in the browser, remote content blocked: " + path, Level: ui.LevelSuccess}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"sandview/internal/corpus"
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
@@ -65,7 +66,9 @@ func TestHeadersTabShowsHeadersAsSent(t *testing.T) {
 }
 
 func TestViewHTMLInBrowser(t *testing.T) {
-	h := newHarness(t, 140, 37)
+	t.Setenv("TMPDIR", t.TempDir())
+	home := t.TempDir()
+	h := newHarnessWith(t, 140, 37, Options{TempDir: desktop.OpenedDir(home)})
 	e := tuitest.Emails()[0]
 	e.HTML = `<html><head><meta http-equiv="refresh" content="0;url=https://evil.test/"><base href="https://evil.test/">` +
 		`<script>alert(1)</script></head><body><p>Hi <img src="https://tracker.test/p.gif"></p></body></html>`
@@ -79,6 +82,9 @@ func TestViewHTMLInBrowser(t *testing.T) {
 	}
 	if path == "" {
 		t.Fatalf("v opened nothing: %v", h.svc.Calls())
+	}
+	if filepath.Dir(path) != desktop.OpenedDir(home) {
+		t.Fatalf("v wrote %s: want it under $SANDVIEW_HOME", path)
 	}
 	page, err := os.ReadFile(path)
 	if err != nil {
@@ -101,8 +107,11 @@ func TestViewHTMLInBrowser(t *testing.T) {
 	if err := h.s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) {
-		t.Fatalf("the temporary directory is still there: %v", err)
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the decrypted page is still there after the program ended: %v", err)
+	}
+	if left, _ := os.ReadDir(os.Getenv("TMPDIR")); len(left) != 0 {
+		t.Fatalf("%d files in $TMPDIR", len(left))
 	}
 }
 
@@ -115,7 +124,7 @@ func TestAuthPaneIsOneLineUntilExpanded(t *testing.T) {
 		t.Fatalf("auth pane is %d lines", h.s.lay.auth.H)
 	}
 	view := h.shown()
-	if !strings.Contains(view, "✗ FAILED  a check failed") || strings.Contains(view, "Reverse DNS") {
+	if !strings.Contains(view, "✗ FAIL  a check failed") || strings.Contains(view, "Reverse DNS") {
 		t.Fatalf("the collapsed pane does not show the verdict alone:\n%s", view)
 	}
 	h.Press("a")

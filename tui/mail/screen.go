@@ -38,6 +38,9 @@ type Options struct {
 	CatchAll string
 	// Open opens a link or a file with the desktop's opener.
 	Open func(ctx context.Context, target string) error
+	// TempDir is the private directory (under $SANDVIEW_HOME, see
+	// desktop.OpenedDir) for the decrypted files handed to Open.
+	TempDir string
 	// Hyperlinks makes the links of HTML parts OSC 8 hyperlinks (for
 	// terminals that support them).
 	Hyperlinks bool
@@ -87,7 +90,7 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 	if opts.Run == nil {
 		opts.Run = execRunner
 	}
-	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: &desktop.TempDir{}, hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
+	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: desktop.NewTempDir(opts.TempDir, desktop.DefaultGrace), hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
 	s := &Screen{ctx: ctx, cmds: cmds, opts: opts, store: &store{}}
 	acts := &actions{ctx: ctx, cmds: s.cmds, store: s.store, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.store, acts)

@@ -119,7 +119,7 @@ func TestProblemEmailShownLoudly(t *testing.T) {
 func TestTabsAndRaw(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("enter")
-	wants := []string{"Hello!", "X-Mailer:", "https://example.com/welcome", "report.pdf", "Subject: Welcome", "PASSED"}
+	wants := []string{"Hello!", "X-Mailer:", "https://example.com/welcome", "report.pdf", "Subject: Welcome", "✓ PASS"}
 	for i, want := range wants {
 		h.Press(fmt.Sprint(i + 1))
 		if h.s.reader.tab != tab(i) {

@@ -27,18 +27,20 @@ type finder struct {
 // active reports whether a search is applied.
 func (f *finder) active() bool { return f.text != "" }
 
-// set parses text; a text that does not parse keeps the last query and
-// says why. It reports whether the query changed.
+// set parses text; a text that does not parse filters nothing (it is not
+// searched as something else) and err says why. It reports whether the
+// query changed.
 func (f *finder) set(text string, ctx *ui.Context) bool {
 	text = strings.TrimSpace(text)
-	if text == f.text && f.err == "" {
+	if text == f.text {
 		return false
 	}
 	f.text = text
 	q, err := search.Parse(text, ctx.Clock())
 	if err != nil {
 		f.err = model.SanitizeLine(err.Error())
-		return false
+		f.query = search.Query{}
+		return true
 	}
 	f.err = ""
 	f.query = q

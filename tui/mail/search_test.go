@@ -118,14 +118,23 @@ func TestSearchLoadsContentWhenNeeded(t *testing.T) {
 	}
 }
 
-// TestBadQueryKeepsTheResults checks that a query that does not parse
-// says why and leaves the last results.
-func TestBadQueryKeepsTheResults(t *testing.T) {
+// TestBadQueryFiltersNothing checks that a query that does not parse says
+// why at the search line and filters nothing: it is not searched as text
+// ("is" matched unrelated mail).
+func TestBadQueryFiltersNothing(t *testing.T) {
 	h := newHarness(t, 140, 37)
+	all := len(h.s.emails.filtered)
 	h.Press("/")
-	h.Type("from:alice is:maybe")
-	if !strings.Contains(h.shown(), "✗") || len(h.s.emails.filtered) != 1 {
-		t.Fatalf("a bad query: %d shown\n%s", len(h.s.emails.filtered), h.shown())
+	h.Type("is:starred")
+	if !strings.Contains(h.shown(), "✗") || !strings.Contains(h.s.emails.find.err, "is: takes read or unread") || len(h.s.emails.filtered) != all {
+		t.Fatalf("a bad query: %d of %d shown\n%s", len(h.s.emails.filtered), all, h.shown())
+	}
+	for range len("starred") {
+		h.Press("backspace")
+	}
+	h.Type("read")
+	if got := strings.Join(h.shownIDs(), " "); got != "e4" {
+		t.Fatalf("is:read after the error shows [%s]", got)
 	}
 }
 

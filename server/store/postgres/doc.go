@@ -17,8 +17,12 @@
 // "<kind>|<origin replica>|<inbox hash>|<email id>". Listen skips its own
 // replica's, reconnects with backoff after a lost connection, and then
 // catches up from the emails table (stored since the last moment it knew
-// the connection alive, less a margin), skipping what it had already
-// reported, so that no email is lost or reported twice.
+// the connection alive, read every 2 s busy or idle, less a margin),
+// skipping what this process had already reported, so that no email is
+// lost or reported twice. Emails committed before a listener started are
+// not its to report: a restarted replica does not repeat its previous
+// run. The listener's connection is named "sandview-listen"
+// (application_name) in pg_stat_activity.
 //
 // Leadership is a session advisory lock held on a dedicated connection:
 // it ends with that connection. Everything the leader does is also safe

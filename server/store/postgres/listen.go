@@ -14,26 +14,42 @@ import (
 
 // Listener tuning.
 const (
-	// aliveInterval is how often an idle listener checks its connection.
+	// aliveInterval is how often a listener checks its connection (and
+	// reads the database's clock), idle or busy.
 	aliveInterval = 2 * time.Second
 	// catchUpMargin reaches back before the last moment the connection was
 	// known alive: a transaction that took its stored_at earlier but
 	// committed later is still caught up.
 	catchUpMargin = 30 * time.Second
-	// seenRetention is how long a reported email is remembered, so that a
-	// catch-up does not report it again.
-	seenRetention = 2 * catchUpMargin
 	maxBackoff    = 5 * time.Second
+	// listenAppName names the listener's connection in pg_stat_activity.
+	listenAppName = "sandview-listen"
 )
 
 // Listen implements store.Shared. The first connection is made before it
 // returns; its failure is the error.
+//
+// Each email stored by another replica is reported once per process:
+// emails stored before the listener started are not this process's to
+// report (a restarted replica does not report again what its previous run
+// did); after a lost connection the catch-up reaches back from the last
+// moment the connection was known alive (checked every aliveInterval)
+// less catchUpMargin, and skips every email this process already
+// reported, which it remembers for as long as a catch-up can reach it.
 func (s *Store) Listen(ctx context.Context, fn func(store.Notice)) error {
+	l := &listener{s: s, fn: fn, seen: make(map[string]time.Time)}
+	// Before LISTEN: what is committed now came before this listener. (An
+	// email committed in the milliseconds between the two is reported
+	// only by a catch-up, should one come within catchUpMargin: after
+	// LISTEN an email both notified and excluded would be lost.)
+	if err := l.excludeEarlier(ctx); err != nil {
+		return err
+	}
 	conn, alive, err := s.listenConn(ctx)
 	if err != nil {
 		return err
 	}
-	l := &listener{s: s, fn: fn, seen: make(map[string]time.Time), alive: alive}
+	l.alive, l.pinged = alive, time.Now()
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -48,7 +64,9 @@ func (s *Store) Listen(ctx context.Context, fn func(store.Notice)) error {
 
 // listenConn connects, LISTENs and returns the database's clock.
 func (s *Store) listenConn(ctx context.Context) (*pgx.Conn, time.Time, error) {
-	conn, err := pgx.ConnectConfig(ctx, s.connCfg)
+	cfg := s.connCfg.Copy()
+	cfg.RuntimeParams["application_name"] = listenAppName
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("connect to listen for changes: %w", err)
 	}
@@ -68,10 +86,32 @@ type listener struct {
 	s  *Store
 	fn func(store.Notice)
 	// alive is the database's clock when the connection was last known
-	// to work.
-	alive time.Time
-	// seen holds the emails reported, by "hash|id", with when.
+	// to work; pinged is when (this process's clock) it was read.
+	alive  time.Time
+	pinged time.Time
+	// seen holds the emails reported (or excluded at start), by
+	// "hash|id", each with a time its stored_at is not after (zero: not
+	// known yet, set by the next ping). An entry is dropped once that time
+	// is before any catch-up's reach.
 	seen map[string]time.Time
+}
+
+// excludeEarlier marks as seen the other replicas' emails a catch-up
+// could reach that are committed already.
+func (l *listener) excludeEarlier(ctx context.Context) error {
+	rows, err := l.s.pool.Query(ctx, `SELECT inbox_hash, id, stored_at FROM emails
+		WHERE stored_at >= now() - $1::interval AND origin <> $2`, catchUpMargin, l.s.replica)
+	if err != nil {
+		return fmt.Errorf("listen for changes: %w", err)
+	}
+	missed, err := collectStored(rows)
+	if err != nil {
+		return fmt.Errorf("listen for changes: %w", err)
+	}
+	for _, m := range missed {
+		l.seen[seenKey(m.key)] = m.at
+	}
+	return nil
 }
 
 func (l *listener) run(ctx context.Context, conn *pgx.Conn) {
@@ -98,7 +138,7 @@ func (l *listener) run(ctx context.Context, conn *pgx.Conn) {
 				conn = nil
 				continue
 			}
-			l.alive = alive
+			l.alive, l.pinged = alive, time.Now()
 			l.s.log.Info("change listener reconnected and caught up")
 		}
 		if err := l.wait(ctx, conn); err != nil {
@@ -114,10 +154,15 @@ func (l *listener) run(ctx context.Context, conn *pgx.Conn) {
 	}
 }
 
-// wait handles notifications until the connection fails; when idle it
-// checks the connection and forgets old reported emails.
+// wait handles notifications until the connection fails; every
+// aliveInterval, idle or busy, it checks the connection (ping).
 func (l *listener) wait(ctx context.Context, conn *pgx.Conn) error {
 	for {
+		if time.Since(l.pinged) >= aliveInterval {
+			if err := l.ping(ctx, conn); err != nil {
+				return err
+			}
+		}
 		waitCtx, cancel := context.WithTimeout(ctx, aliveInterval)
 		n, err := conn.WaitForNotification(waitCtx)
 		cancel()
@@ -127,23 +172,35 @@ func (l *listener) wait(ctx context.Context, conn *pgx.Conn) error {
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case !conn.PgConn().IsClosed() && (errors.Is(err, context.DeadlineExceeded) || isTimeout(err)):
-			var now time.Time
-			pingCtx, cancel := context.WithTimeout(ctx, aliveInterval)
-			err := conn.QueryRow(pingCtx, "SELECT now()").Scan(&now)
-			cancel()
-			if err != nil {
-				return err
-			}
-			l.alive = now
-			for key, at := range l.seen {
-				if time.Since(at) > seenRetention {
-					delete(l.seen, key)
-				}
-			}
+			// idle: the next turn pings
 		default:
 			return err
 		}
 	}
+}
+
+// ping reads the database's clock: the connection is alive at that time,
+// every email reported so far was stored before it, and what was stored
+// before the reach of any later catch-up is forgotten.
+func (l *listener) ping(ctx context.Context, conn *pgx.Conn) error {
+	var now time.Time
+	pingCtx, cancel := context.WithTimeout(ctx, aliveInterval)
+	err := conn.QueryRow(pingCtx, "SELECT now()").Scan(&now)
+	cancel()
+	if err != nil {
+		return err
+	}
+	l.alive, l.pinged = now, time.Now()
+	reach := now.Add(-catchUpMargin)
+	for key, bound := range l.seen {
+		switch {
+		case bound.IsZero():
+			l.seen[key] = now
+		case bound.Before(reach):
+			delete(l.seen, key)
+		}
+	}
+	return nil
 }
 
 func isTimeout(err error) bool {
@@ -160,7 +217,7 @@ func (l *listener) handle(payload string) {
 	key := store.EmailKey{InboxHash: parts[2], ID: parts[3]}
 	switch parts[0][0] {
 	case wireEmail:
-		l.email(key, time.Now())
+		l.email(key, time.Time{}) // stored before the next ping
 	case wireEmailDeleted:
 		l.fn(store.Notice{Kind: store.NoticeEmailDeleted, Key: key})
 	case wireInbox:
@@ -172,39 +229,50 @@ func (l *listener) handle(payload string) {
 	}
 }
 
-// email reports a stored email once.
-func (l *listener) email(key store.EmailKey, at time.Time) {
-	id := key.InboxHash + "|" + key.ID
+// email reports a stored email once; bound is a time its stored_at is not
+// after (zero: unknown yet).
+func (l *listener) email(key store.EmailKey, bound time.Time) {
+	id := seenKey(key)
 	if _, dup := l.seen[id]; dup {
 		return
 	}
-	l.seen[id] = at
+	l.seen[id] = bound
 	l.fn(store.Notice{Kind: store.NoticeEmail, Key: key})
 }
 
+func seenKey(key store.EmailKey) string { return key.InboxHash + "|" + key.ID }
+
 // catchUp reports a resync, then the other replicas' emails stored since
-// the connection was last known alive (less the margin).
+// the connection was last known alive (less the margin) that this
+// process has not reported.
 func (l *listener) catchUp(ctx context.Context, conn *pgx.Conn) error {
 	rows, err := conn.Query(ctx, `SELECT inbox_hash, id, stored_at FROM emails WHERE stored_at >= $1 AND origin <> $2
 		ORDER BY stored_at, id`, l.alive.Add(-catchUpMargin), l.s.replica)
 	if err != nil {
 		return err
 	}
-	type stored struct {
-		key store.EmailKey
-		at  time.Time
-	}
-	missed, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (stored, error) {
-		var m stored
-		err := r.Scan(&m.key.InboxHash, &m.key.ID, &m.at)
-		return m, err
-	})
+	missed, err := collectStored(rows)
 	if err != nil {
 		return err
 	}
 	l.fn(store.Notice{Kind: store.NoticeResync})
 	for _, m := range missed {
-		l.email(m.key, time.Now())
+		l.email(m.key, m.at)
 	}
 	return nil
+}
+
+// storedEmail is an email's key and stored_at.
+type storedEmail struct {
+	key store.EmailKey
+	at  time.Time
+}
+
+// collectStored reads rows of inbox_hash, id, stored_at.
+func collectStored(rows pgx.Rows) ([]storedEmail, error) {
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (storedEmail, error) {
+		var m storedEmail
+		err := r.Scan(&m.key.InboxHash, &m.key.ID, &m.at)
+		return m, err
+	})
 }
