@@ -34,14 +34,17 @@ var errFirstRecordRead = errors.New("first record read")
 //
 // The server is asked for the inbox's list of emails: a 404 is
 // *InboxNotFoundError, and an inbox whose mail is encrypted is
-// *EncryptedInboxError. An empty encrypted inbox cannot be told from an
-// empty plain one; its mail, once it arrives, is then a DecryptionError
-// like any mail this client cannot open. The inbox hash is the one the
-// server's records carry, else the plain hash of the address (the service's
-// naming of plain inboxes). The service does not say when a plain inbox
-// expires: ExpiresAt is an estimate, now plus the server's maxTtl (no inbox
-// created now outlives that; a server renews its catch-all). The inbox is
-// loaded with no emailAuth setting known.
+// *EncryptedInboxError. An empty inbox is encrypted when the event stream
+// refuses its plain hash as naming no inbox (400, as the reference
+// deployment and sandview's server answer); a server that takes any hash
+// leaves an empty encrypted inbox looking plain, and its mail, once it
+// arrives, is a DecryptionError like any this client cannot open. The
+// inbox hash is the one the server's records carry, else the plain hash
+// of the address (the service's naming of plain inboxes). The service
+// does not say when a plain inbox expires: ExpiresAt is an estimate, now
+// plus the server's maxTtl (no inbox created now outlives that; a server
+// renews its catch-all). The inbox is loaded with no emailAuth setting
+// known.
 func (c *Client) OpenPlainInbox(ctx context.Context, address string) (*Inbox, error) {
 	if in, ok := c.Inbox(address); ok {
 		return in, nil
@@ -59,13 +62,13 @@ func (c *Client) OpenPlainInbox(ctx context.Context, address string) (*Inbox, er
 		InboxHash:    crypto.PlainInboxHash(address),
 		ExpiresAt:    time.Now().Add(time.Duration(info.MaxTTL) * time.Second).UTC().Truncate(time.Millisecond),
 	}}
-	if first != nil {
-		if first.Encrypted() {
-			return nil, &EncryptedInboxError{Address: address}
-		}
-		if first.InboxID != "" {
-			in.info.InboxHash = first.InboxID
-		}
+	switch {
+	case first != nil && first.Encrypted():
+		return nil, &EncryptedInboxError{Address: address}
+	case first != nil && first.InboxID != "":
+		in.info.InboxHash = first.InboxID
+	case first == nil && !c.streamKnows(ctx, in.info.InboxHash):
+		return nil, &EncryptedInboxError{Address: address}
 	}
 	if err := c.register(in, false); err != nil {
 		return nil, err
@@ -100,4 +103,17 @@ func (c *Client) firstRecord(ctx context.Context, address string) (*model.EmailR
 		err = nil
 	}
 	return first, err
+}
+
+// streamKnows reports whether the event stream takes a subscription to the
+// inbox hash: false only when it refuses it with 400 (no inbox it knows);
+// any other failure says nothing, and counts as true.
+func (c *Client) streamKnows(ctx context.Context, hash string) bool {
+	body, err := engineClient{c}.OpenStream(ctx, []string{hash})
+	if err == nil {
+		_ = body.Close()
+		return true
+	}
+	var status *APIError
+	return !errors.As(err, &status) || status.StatusCode != http.StatusBadRequest
 }

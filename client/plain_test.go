@@ -13,7 +13,7 @@ import (
 // TestOpenPlainInboxByAddress: a client that did not create the server's
 // plain catch-all reads it by its address alone, sees mail that arrives
 // (the stream names it by the plain hash), and is told plainly about an
-// encrypted inbox or a missing one.
+// encrypted inbox, empty or not, or a missing one.
 func TestOpenPlainInboxByAddress(t *testing.T) {
 	srv, owner := startServer(t, func(c *server.Config) { c.CatchAll = "qa@sandbox.test" })
 	ctx := testCtx(t)
@@ -50,13 +50,16 @@ func TestOpenPlainInboxByAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var encrypted *client.EncryptedInboxError
+	if _, err := reader.OpenPlainInbox(ctx, enc.Address()); !errors.As(err, &encrypted) {
+		t.Fatalf("empty encrypted inbox: %v", err)
+	}
 	sendSMTP(t, srv, enc.Address(), "sealed")
 	if _, err := enc.WaitForEmail(ctx, client.WaitOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	var encrypted *client.EncryptedInboxError
 	if _, err := reader.OpenPlainInbox(ctx, enc.Address()); !errors.As(err, &encrypted) {
-		t.Fatalf("encrypted inbox: %v", err)
+		t.Fatalf("encrypted inbox with mail: %v", err)
 	}
 	var notFound *client.InboxNotFoundError
 	if _, err := reader.OpenPlainInbox(ctx, "nobody@sandbox.test"); !errors.As(err, &notFound) {

@@ -289,6 +289,9 @@ func TestCLIKeystoreHygiene(t *testing.T) {
 	if listed := decodeJSON[[]inboxView](t, h.must("inbox", "list", "--json")); len(listed) != 0 {
 		t.Fatalf("after forget the keystore holds %+v", listed)
 	}
+	if r := h.run("email", "list", "--inbox", enc.EmailAddress); r.code != exitFailure || !strings.Contains(r.stderr, enc.EmailAddress+" is encrypted and its key is not in this keystore") {
+		t.Fatalf("the forgotten (empty, encrypted) inbox: exit %d, %q", r.code, r.stderr)
+	}
 	if r := decodeJSON[inboxView](t, h.must("inbox", "import", file, "--json")); r.EmailAddress != enc.EmailAddress {
 		t.Fatalf("import after forget: %+v", r)
 	}
