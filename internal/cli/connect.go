@@ -56,13 +56,9 @@ func runHeadless(ctx context.Context, w io.Writer, g *globalOptions, l *localOpt
 		return err
 	}
 	defer local.close()
-	home, err := g.stateHome()
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(w, "sandview --local: no terminal, so no TUI; serving until SIGINT or SIGTERM\n"+
 		"  HTTP API  %s\n  SMTP      %s\n  catch-all %s takes mail for any address\n  state     %s (for --local commands)\n",
-		local.srv.URL(), local.srv.SMTPAddr(), local.inbox.Address(), localStatePath(home))
+		local.srv.URL(), local.srv.SMTPAddr(), local.inbox.Address(), localStatePath(local.home))
 	printConnect(w, connectInfo{URL: local.srv.URL(), SMTP: local.srv.SMTPAddr(), KeyFile: local.keyFile})
 	if l.demo {
 		if err := deliverDemo(ctx, local.session.client, local.inbox, local.srv.SMTPAddr()); err != nil {

@@ -125,16 +125,12 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 		return err
 	}
 	defer local.close()
-	home, err := g.stateHome()
-	if err != nil {
-		return err
-	}
 	cfg := tui.Config{
 		Client: local.session.client, Keystore: local.session.keystore,
 		ServerLabel: "local " + local.srv.HTTPAddr(),
 		SMTPAddr:    local.srv.SMTPAddr(),
 		CatchAll:    local.inbox.Address(),
-		TempDir:     desktop.OpenedDir(home),
+		TempDir:     desktop.OpenedDir(local.home),
 	}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
@@ -148,6 +144,7 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 // through.
 type localRun struct {
 	srv       *server.Server
+	home      string // the state directory it serves
 	keyFile   string // the file holding the API key
 	session   *session
 	inbox     *client.Inbox
@@ -167,7 +164,7 @@ func startLocal(ctx context.Context, g *globalOptions, l *localOptions) (*localR
 	if err != nil {
 		return nil, err
 	}
-	run := &localRun{release: release}
+	run := &localRun{release: release, home: home}
 	if err := run.start(ctx, g, l, home); err != nil {
 		run.close()
 		return nil, err
