@@ -125,12 +125,16 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 		return err
 	}
 	defer local.close()
+	home, err := g.stateHome()
+	if err != nil {
+		return err
+	}
 	cfg := tui.Config{
 		Client: local.session.client, Keystore: local.session.keystore,
 		ServerLabel: "local " + local.srv.HTTPAddr(),
 		SMTPAddr:    local.srv.SMTPAddr(),
 		CatchAll:    local.inbox.Address(),
-		TempDir:     desktop.OpenedDir(local.home),
+		TempDir:     desktop.OpenedDir(home),
 	}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
