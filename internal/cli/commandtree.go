@@ -108,7 +108,7 @@ func inapplicable(cmd *cobra.Command, refuse bool, names ...string) {
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
 		for _, name := range names {
 			if c.Flags().Changed(name) {
-				return usageError{fmt.Sprintf("--%s does not apply to %s", name, c.CommandPath())}
+				return usageError{fmt.Sprintf("--%s is for the other commands: %s does not use it", name, c.CommandPath())}
 			}
 		}
 		if run != nil {

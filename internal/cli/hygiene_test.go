@@ -37,8 +37,8 @@ func TestCLIBadInvocations(t *testing.T) {
 		{[]string{"inbox", "forget"}, "accepts 1 arg(s), received 0"},
 		{[]string{"email", "show"}, "sandview email show: accepts 1 arg(s), received 0"},
 		{[]string{"inbox", "list", "extra"}, `unknown command "extra" for "sandview inbox list"`},
-		{[]string{"serve", "--url", "http://127.0.0.1:1"}, "--url does not apply to sandview serve"},
-		{[]string{"config", "--local"}, "--local does not apply to sandview config"},
+		{[]string{"serve", "--url", "http://127.0.0.1:1"}, "--url is for the other commands: sandview serve does not use it"},
+		{[]string{"config", "--local"}, "--local is for the other commands: sandview config does not use it"},
 		{[]string{"config", "--smtp", "nohost"}, `--smtp "nohost": want HOST:PORT`},
 	} {
 		r := h.finish(h.startRaw(append([]string{"--home", h.home}, c.args...)...))

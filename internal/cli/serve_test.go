@@ -70,7 +70,7 @@ func TestServeRefusesWhatItCannotServe(t *testing.T) {
 	}{
 		{[]string{"--compat", "gateway"}, `--compat: unknown wire profile "gateway"`},
 		{[]string{"--catch-all", "all@elsewhere.example"}, `catch-all all@elsewhere.example: domain "elsewhere.example" is not allowed`},
-		{[]string{"--local"}, "--local does not apply to sandview serve"},
+		{[]string{"--local"}, "--local is for the other commands"},
 	} {
 		args := append([]string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "k"}, c.args...)
 		r := h.finish(h.startRaw(args...))
