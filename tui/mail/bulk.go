@@ -140,9 +140,9 @@ func (a *actions) promptSaveEmails(targets []target) {
 	for i, t := range targets {
 		names[i] = emlName(t.email)
 	}
-	a.ctx.Open(ui.NewPrompt(a.ctx, "Save "+ui.Plural(len(targets), "email", "emails")+" as .eml",
+	a.ctx.Open(a.cmds.saveDir.prompt(a.ctx, "Save "+ui.Plural(len(targets), "email", "emails")+" as .eml",
 		"Directory to save the raw sources (RFC 5322) in (an existing file is never overwritten).",
-		defaultSaveDir(), func(dir string) tea.Cmd { return a.cmds.saveEmails(refs, names, dir) }))
+		func(dir string) tea.Cmd { return a.cmds.saveEmails(refs, names, dir) }))
 }
 
 // promptSaveAttachments asks once for a directory to save every
@@ -162,9 +162,9 @@ func (a *actions) promptSaveAttachments(targets []target) {
 		what = "the attachments"
 	}
 	refs := refsOf(targets)
-	a.ctx.Open(ui.NewPrompt(a.ctx, fmt.Sprintf("Save %s of %s", what, ui.Plural(len(targets), "email", "emails")),
+	a.ctx.Open(a.cmds.saveDir.prompt(a.ctx, fmt.Sprintf("Save %s of %s", what, ui.Plural(len(targets), "email", "emails")),
 		"Directory to save them in (names made safe; an existing file is never overwritten).",
-		defaultSaveDir(), func(dir string) tea.Cmd { return a.cmds.saveAttachments(refs, dir) }))
+		func(dir string) tea.Cmd { return a.cmds.saveAttachments(refs, dir) }))
 }
 
 // emlName is the file name of an email saved as .eml: its subject, else

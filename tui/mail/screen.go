@@ -90,7 +90,7 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 	if opts.Run == nil {
 		opts.Run = execRunner
 	}
-	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: desktop.NewTempDir(opts.TempDir, desktop.DefaultGrace), hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
+	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: desktop.NewTempDir(opts.TempDir, desktop.DefaultGrace), saveDir: &saveDir{}, hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
 	s := &Screen{ctx: ctx, cmds: cmds, opts: opts, store: &store{}}
 	acts := &actions{ctx: ctx, cmds: s.cmds, store: s.store, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.store, acts)

@@ -305,12 +305,17 @@ func TestSaveRawAsEML(t *testing.T) {
 }
 
 func TestSaveErrorKeepsPrompt(t *testing.T) {
+	// A directory cannot be made under a file.
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	h := newHarness(t, 140, 37)
 	h.Press("enter", "4", "s", "ctrl+u")
-	h.Type("/nonexistent/dir")
+	h.Type(file + "/dir")
 	h.Press("enter")
 	p, ok := h.ctx.Dialog().(*ui.Prompt)
-	if !ok || p.Value() != "/nonexistent/dir" || !strings.Contains(h.shown(), "no such file") {
+	if !ok || p.Value() != file+"/dir" || !strings.Contains(h.shown(), "not a directory") {
 		t.Fatalf("error lost the prompt: %v\n%s", h.ctx.Dialog(), h.shown())
 	}
 }
