@@ -245,10 +245,11 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case !a.showHooks && key.Matches(msg, k.Webhooks):
 		a.showHooks = true
+		a.mail.Leave()
 		return a.hooks.Open()
 	case a.showHooks && key.Matches(msg, hookKeys.Close):
 		a.showHooks = false
-		return nil
+		return a.mail.Return()
 	}
 	cmd, handled := scr.HandleKey(msg)
 	switch {
@@ -257,6 +258,7 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	case a.showHooks && key.Matches(msg, hookKeys.Back):
 		a.showHooks = false
+		return tea.Batch(cmd, a.mail.Return())
 	}
 	return cmd
 }

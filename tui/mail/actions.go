@@ -68,13 +68,19 @@ func inboxMailWords(n int) string {
 	return " and all its " + ui.Plural(n, "email", "emails")
 }
 
-// confirmDeleteInbox asks before deleting the selected inbox.
+// confirmDeleteInbox asks before deleting the selected inbox, saying that
+// the address itself goes with its mail. While emails are marked it
+// refuses: d was meant for them, in the message list.
 func (a *actions) confirmDeleteInbox() {
 	e := a.current()
 	if e == nil {
 		return
 	}
+	if n := a.store.markedCount(); n > 0 {
+		a.ctx.Flash(fmt.Sprintf("%s marked: %s in the message list deletes them; esc there clears the marks", ui.Plural(n, "email is", "emails are"), ui.KeyName(a.ctx.Keys.Delete)), ui.LevelWarn)
+		return
+	}
 	address := e.info.EmailAddress
-	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s%s on the server?", address, inboxMailWords(len(e.emails))),
+	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s itself%s on the server? The address goes, not only its mail.", address, inboxMailWords(len(e.emails))),
 		func() tea.Cmd { return a.cmds.deleteInbox(address) }))
 }

@@ -25,7 +25,7 @@ func (a *actions) bulkKey(msg tea.KeyPressMsg, targets []target, inbox *inboxEnt
 	case key.Matches(msg, k.MarkUnread):
 		return a.toggleRead(targets), true
 	case key.Matches(msg, k.MarkAllRead):
-		return a.markAllRead(inbox), true
+		a.confirmMarkAllRead(inbox)
 	case key.Matches(msg, k.DeleteAll):
 		a.confirmDeleteAll(inbox)
 	case key.Matches(msg, k.Save) && a.store.markedCount() > 0:
@@ -112,24 +112,6 @@ func (a *actions) markRead(targets []target) tea.Cmd {
 		t.entry.setRead(t.email.ID, true)
 	}
 	return a.cmds.bulk(opMarkRead, refsOf(targets))
-}
-
-// markAllRead marks every unread email of the inbox read.
-func (a *actions) markAllRead(e *inboxEntry) tea.Cmd {
-	if e == nil {
-		return nil
-	}
-	var unread []target
-	for _, m := range e.emails {
-		if !m.IsRead {
-			unread = append(unread, target{entry: e, email: m})
-		}
-	}
-	if len(unread) == 0 {
-		a.ctx.Flash("every email of "+e.info.EmailAddress+" is read", ui.LevelInfo)
-		return nil
-	}
-	return a.markRead(unread)
 }
 
 // promptSaveEmails asks for a directory to save the targets' raw sources
