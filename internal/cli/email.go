@@ -53,14 +53,15 @@ type emailView struct {
 	Validation  model.AuthValidation `json:"validation"`
 	// Verdict is model.AuthResults.Verdict in words: pass, fail, not
 	// verified or not checked ("" when the content could not be read).
-	Verdict string `json:"verdict,omitempty"`
-	Problem string `json:"problem,omitempty"`
+	Verdict  string `json:"verdict,omitempty"`
+	SMTPUser string `json:"smtpUser,omitempty"` // the SMTP AUTH login
+	Problem  string `json:"problem,omitempty"`
 }
 
 func emailViewOf(e model.Email) emailView {
 	v := emailView{ID: e.ID, From: e.From, To: e.To, Subject: e.Subject, ReceivedAt: e.ReceivedAt,
 		IsRead: e.IsRead, Text: e.Text, HTML: e.HTML, Links: e.Links, AuthResults: e.AuthResults,
-		Validation: e.AuthResults.Validate(), Problem: e.Problem, Attachments: []attachmentView{}}
+		Validation: e.AuthResults.Validate(), SMTPUser: e.SMTPUser(), Problem: e.Problem, Attachments: []attachmentView{}}
 	if v.To == nil {
 		v.To = []string{}
 	}
@@ -192,7 +193,7 @@ func authBadge(e model.Email) string {
 }
 
 func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
-	var asJSON bool
+	var asJSON, asHTML bool
 	cmd := &cobra.Command{
 		Use:     "show ID",
 		Short:   "Show one email with its body and authentication report",
@@ -207,12 +208,16 @@ func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
 				if asJSON {
 					return printJSON(cmd.OutOrStdout(), emailViewOf(e))
 				}
+				if asHTML {
+					return printHTMLBody(cmd.OutOrStdout(), e)
+				}
 				printEmail(cmd.OutOrStdout(), e)
 				return nil
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&asHTML, "html", false, "print the HTML part laid out as the reader shows it (plain text when not a terminal)")
 	return cmd
 }
 
@@ -237,6 +242,9 @@ func printEmail(w io.Writer, e model.Email) {
 		line("Attached", fmt.Sprintf("%s (%s, %s)", a.Name(), a.ContentType, model.Plural(int(a.Size), "byte", "bytes")))
 	}
 	line("Auth", authSummary(e.AuthResults))
+	if user := e.SMTPUser(); user != "" {
+		line("Login", user+" (SMTP AUTH)")
+	}
 	body := e.Text
 	if body == "" && e.HTML != "" {
 		body = "(HTML only; use --json to see it)"
