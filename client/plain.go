@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -86,12 +85,8 @@ func (c *Client) firstRecord(ctx context.Context, address string) (*model.EmailR
 		query:    url.Values{"includeContent": {"false"}},
 		notFound: inboxNotFound(address),
 		read: func(body io.Reader) error {
-			return decodeList(body, func(dec *json.Decoder) error {
-				if !dec.More() {
-					return nil
-				}
-				var rec model.EmailRecord
-				if err := dec.Decode(&rec); err != nil {
+			return decodeList(body, func(rec model.EmailRecord, err error) error {
+				if err != nil {
 					return fmt.Errorf("the server sent an email record that cannot be decoded: %w", err)
 				}
 				first = &rec
