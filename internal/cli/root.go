@@ -7,7 +7,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -43,24 +42,7 @@ func Run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	g := &globalOptions{}
-	err := newRootCommand(g).ExecuteContext(ctx)
-	if err == nil {
-		return exitOK
-	}
-	if keyRefused(err) {
-		fmt.Fprintln(os.Stderr, "sandview: "+keyRefusedMessage(g))
-		return exitKeyRefused
-	}
-	fmt.Fprintln(os.Stderr, "sandview: "+oneLine(err.Error()))
-	var exit *exitError
-	if errors.As(err, &exit) {
-		return exit.code
-	}
-	if isUsageError(err) {
-		return exitUsage
-	}
-	return exitFailure
+	return execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 
 // keyRefused reports an error that is the server refusing the API key.

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"sandview/crypto"
+	"sandview/internal/sshbox"
 	"sandview/server"
 	"sandview/server/store/postgres"
 	"sandview/server/webhook"
@@ -67,6 +68,7 @@ type serveOptions struct {
 	dns                []string
 	compat             string
 	catchAll           string
+	ssh                sshOptions
 }
 
 func newServeCommand(g *globalOptions) *cobra.Command {
@@ -122,6 +124,7 @@ in flight is finished before exiting.`,
 	f.BoolVar(&o.signAtIngest, "sign-at-ingest", false, "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after (SVC_SIGN_AT_INGEST)")
 	f.StringSliceVar(&o.dns, "dns", nil, "DNS server(s) HOST:PORT the authentication checks ask, through a cache (SVC_DNS; default: the system's resolvers)")
 	f.StringVar(&o.compat, "compat", string(server.CompatContract), "wire profile: contract or reference (SVC_COMPAT)")
+	o.ssh.register(f)
 	f.StringVar(&o.catchAll, "catch-all", "", "store mail for any address no inbox has, in any domain, in this inbox (created if missing; SVC_CATCH_ALL)")
 	return cmd
 }
@@ -129,7 +132,7 @@ in flight is finished before exiting.`,
 // applyServeEnv sets every flag not given on the command line from its
 // environment variable.
 func applyServeEnv(flags *pflag.FlagSet) error {
-	for name, env := range serveEnv {
+	for name, env := range allServeEnv() {
 		value, ok := os.LookupEnv(env)
 		if !ok || flags.Changed(name) {
 			continue
@@ -178,15 +181,15 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if o.store != "" && o.dataDir != "" {
 		return errors.New("--store and --data exclude each other")
 	}
-	if cfg.APIKey == "" && o.store == "" {
-		dir := o.dataDir
-		if dir == "" {
-			home, err := g.stateHome()
-			if err != nil {
-				return err
-			}
-			dir = filepath.Join(home, "server")
+	dir := o.dataDir
+	if dir == "" {
+		home, err := g.stateHome()
+		if err != nil {
+			return err
 		}
+		dir = filepath.Join(home, "server")
+	}
+	if cfg.APIKey == "" && o.store == "" {
 		key, path, created, err := server.LoadOrCreateAPIKey(dir)
 		if err != nil {
 			return err
@@ -230,12 +233,24 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if o.dev {
 		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
 	}
+	var box *sshbox.Box
+	if o.ssh.addr != "" {
+		if box, err = startSSH(out, logger, srv, srv.APIKey(), dir, o.ssh); err != nil {
+			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			return errors.Join(err, srv.Shutdown(shutdownCtx))
+		}
+	}
 	<-ctx.Done()
 	stop()
 	fmt.Fprintln(out, "Shutting down...")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutdownCtx)
+	var sshErr error
+	if box != nil {
+		sshErr = box.Shutdown(shutdownCtx)
+	}
+	return errors.Join(sshErr, srv.Shutdown(shutdownCtx))
 }
 
 // compatLine describes the wire profile for the banner.
