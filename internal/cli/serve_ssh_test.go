@@ -27,7 +27,7 @@ import (
 
 // sshBox is a `sandview serve --ssh` process of a test.
 type sshBox struct {
-	t                 *testing.T
+	t                 testing.TB
 	cmd               *exec.Cmd
 	sshAddr, smtpAddr string
 	hostKey           string
@@ -42,7 +42,7 @@ type userKey struct {
 	line   string // its authorized_keys line
 }
 
-func newUserKey(t *testing.T, comment string) userKey {
+func newUserKey(t testing.TB, comment string) userKey {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -58,7 +58,7 @@ func newUserKey(t *testing.T, comment string) userKey {
 
 // startSSHBox starts serve with SSH on random loopback ports, the given
 // authorized_keys content and a catch-all, and waits for its banner.
-func startSSHBox(t *testing.T, ctx context.Context, authorized string, extra ...string) *sshBox {
+func startSSHBox(t testing.TB, ctx context.Context, authorized string, extra ...string) *sshBox {
 	t.Helper()
 	dir := t.TempDir()
 	keys := filepath.Join(dir, "authorized_keys")
@@ -211,6 +211,21 @@ func TestSSHUsersHaveTheirOwnInboxesAndShareTheCatchAll(t *testing.T) {
 		t.Fatalf("--url over SSH: exit %d %q", code, errOut)
 	}
 
+	// A key added to the file logs in without a restart.
+	f, err := os.OpenFile(b.keysFile, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(mallory.line + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := b.run(mallory.signer, "inbox list"); code != 0 {
+		t.Fatalf("a key added to the file is refused: exit %d %s", code, errOut)
+	}
+
 	if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +271,7 @@ func newTermReader(r io.Reader) *termReader {
 }
 
 // waitFor waits until the screen output contains want.
-func (tr *termReader) waitFor(ctx context.Context, t *testing.T, want string) {
+func (tr *termReader) waitFor(ctx context.Context, t testing.TB, want string) {
 	t.Helper()
 	for {
 		tr.mu.Lock()
