@@ -14,8 +14,12 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// sshSessions is how many live TUI sessions BenchmarkSSHSessions holds.
-const sshSessions = 20
+// sshSessions is how many live TUI sessions BenchmarkSSHSessions holds;
+// each may add at most maxSSHSessionMB to the server's RSS.
+const (
+	sshSessions     = 20
+	maxSSHSessionMB = 20
+)
 
 // BenchmarkSSHSessions: 20 concurrent SSH sessions of the TUI, each with
 // the live view of the catch-all and mail in it, on a real `sandview
@@ -82,6 +86,9 @@ func BenchmarkSSHSessions(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(perSession, "MB-RSS/session")
+	if perSession > maxSSHSessionMB {
+		b.Fatalf("%.1f MB of RSS a session, over the %d MB the README promises", perSession, maxSSHSessionMB)
+	}
 }
 
 // drain forgets what the terminal showed so far.
