@@ -84,6 +84,9 @@ func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, apiKey, st
 		return nil, err
 	}
 	fmt.Fprintf(out, "  SSH       %s (keys in %s)\n  host key  %s\n", box.Addr(), keys, box.HostKeyFingerprint())
+	if srv.CatchAll() == "" {
+		fmt.Fprintln(out, "  (no --catch-all: SSH users see only the inboxes they create)")
+	}
 	return box, nil
 }
 
