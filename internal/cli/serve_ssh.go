@@ -12,9 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/pflag"
 
-	"sandview/crypto"
 	"sandview/internal/sshbox"
-	"sandview/model"
 	"sandview/server"
 	"sandview/tui"
 )
@@ -133,7 +131,8 @@ func (x *sshShare) interactive(ctx context.Context, s sshbox.Session) {
 }
 
 // attachCatchAll puts the server's catch-all inbox, when it is plain, in the
-// user's keystore and client, and returns its address.
+// user's keystore and client (as `inbox attach` does), and returns its
+// address.
 func (x *sshShare) attachCatchAll(ctx context.Context, sess *session) string {
 	address := x.srv.CatchAll()
 	if address == "" {
@@ -142,14 +141,9 @@ func (x *sshShare) attachCatchAll(ctx context.Context, sess *session) string {
 	if _, ok := sess.client.Inbox(address); ok {
 		return address
 	}
-	now := time.Now().UTC()
-	d := model.ExportedInbox{
-		Version: model.ExportVersion, EmailAddress: address, InboxHash: crypto.PlainInboxHash(address),
-		ExpiresAt: now.Add(24 * time.Hour).Format(time.RFC3339), ExportedAt: now.Format(time.RFC3339),
-	}
-	in, err := sess.client.ImportInboxData(ctx, d)
+	in, err := sess.plainInbox(ctx, address)
 	if err != nil {
-		x.logger.Info("ssh: the catch-all inbox is not shared (it is encrypted, or gone)", "inbox", address, "err", err)
+		x.logger.Info("ssh: the catch-all inbox is not shared", "inbox", address, "err", err)
 		return ""
 	}
 	if err := saveToKeystore(sess, in); err != nil {

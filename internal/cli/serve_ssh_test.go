@@ -202,6 +202,17 @@ func TestSSHUsersHaveTheirOwnInboxesAndShareTheCatchAll(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("bob read alice's encrypted inbox: %s", errOut)
 	}
+	// Both users read the catch-all by address, with no keystore entry.
+	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{"anyone@elsewhere.example"},
+		[]byte("Subject: for the team\r\n\r\nhello\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	for _, who := range []userKey{alice, bob} {
+		out, errOut, code := b.run(who.signer, "wait --inbox qa@sandbox.test --subject 'for the team' --timeout 30s --json")
+		if code != 0 || !strings.Contains(out, "for the team") {
+			t.Fatalf("the catch-all over SSH: exit %d: %s %s", code, out, errOut)
+		}
+	}
 	_, errOut, code = b.run(bob.signer, "serve")
 	if code != exitUsage || !strings.Contains(errOut, "not available over SSH") {
 		t.Fatalf("serve over SSH: exit %d %q", code, errOut)
