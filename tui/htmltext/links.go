@@ -46,6 +46,9 @@ type linkSet struct {
 type address struct {
 	text    string
 	nesting int
+	// columns is the number of columns of the data table the address is
+	// in, 0 outside tables.
+	columns int
 }
 
 func newLinkSet(hyperlinks bool) *linkSet {
@@ -302,6 +305,34 @@ func (s *linkSet) untokenized(text string) string {
 			b.WriteString(s.addresses[i].text)
 		}
 		text = text[start+1+end+1:]
+	}
+}
+
+// inTable records that the addresses in the text under table are in a
+// data table of columns columns.
+func (s *linkSet) inTable(table *html.Node, columns int) {
+	for _, i := range s.tokensIn(textContent(table)) {
+		s.addresses[i].columns = columns
+	}
+}
+
+// tokensIn are the numbers of the address tokens in text.
+func (s *linkSet) tokensIn(text string) []int {
+	var found []int
+	for {
+		start := strings.IndexRune(text, addressMark)
+		if start < 0 {
+			return found
+		}
+		text = text[start+1:]
+		end := strings.IndexRune(text, addressMark)
+		if end < 0 {
+			return found
+		}
+		if i, ok := tokenNumber(text[:end]); ok && i < len(s.addresses) {
+			found = append(found, i)
+		}
+		text = text[end+1:]
 	}
 }
 

@@ -128,12 +128,25 @@ func (p *Page) sizedTokens(width int) string {
 		i, ok := tokenNumber(md[start+1 : start+1+end])
 		if ok && i < len(p.links.addresses) {
 			a := p.links.addresses[i]
-			b.WriteString(token(i, min(model.TextWidth(a.text), width-1-4*a.nesting)))
+			b.WriteString(token(i, min(model.TextWidth(a.text), addressRoom(width, a))))
 		}
 		md = md[start+1+end+1:]
 	}
 	b.WriteString(md)
 	return b.String()
+}
+
+// addressRoom is the most cells address a may take at width: the width
+// left by the lists and quotes around it, less one; in a data table, an
+// even share of the width less the rules between the columns and room for
+// the sentinels around the token, which the table writer's wrapping counts
+// as cells (it would break the token, and the table, if it were wider).
+func addressRoom(width int, a address) int {
+	room := width - 1 - 4*a.nesting
+	if a.columns > 0 {
+		room = min(room, (width-3*a.columns)/a.columns-5)
+	}
+	return max(room, 1)
 }
 
 // referenceList writes "[n] address" lines at width cells: an address too

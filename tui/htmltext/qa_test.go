@@ -1,0 +1,50 @@
+package htmltext
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"sandview/internal/corpus"
+	"sandview/model"
+	"sandview/theme"
+)
+
+// TestRenderLinkAddressInTableCell: a link whose text is a long address,
+// in a cell of a data table, is one row: the address cut with "…" (whole
+// behind its hyperlink) beside the next cell's text, no token left over.
+func TestRenderLinkAddressInTableCell(t *testing.T) {
+	body, err := os.ReadFile("testdata/link-in-cell.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const u = "https://verify.example-app.io/confirm-email-address/abcdef-012345-ghijkl-678901?redirect-to=dashboard"
+	style := theme.New(true, false).Markdown()
+	for _, width := range []int{30, 37, 40, 44, 51, 58, 65, 72, 80, 93, 120, 200} {
+		for _, opts := range []Options{{}, {Style: &style, Hyperlinks: true}} {
+			r := Render(string(body), width, opts)
+			plain := ansi.Strip(r.Text)
+			corpus.AssertWidthsAgree(t, "link in a cell", r.Text)
+			if strings.Contains(plain, "xxx") || strings.Count(plain, "in a cell") != 1 || strings.Count(plain, "|")+strings.Count(plain, "│") != 2 {
+				t.Fatalf("width %d: garbled table:\n%s", width, plain)
+			}
+			for _, line := range strings.Split(r.Text, "\n") {
+				stripped := ansi.Strip(line)
+				if model.TextWidth(stripped) > width {
+					t.Fatalf("width %d: line too wide: %q", width, stripped)
+				}
+				if !strings.Contains(stripped, "in a cell") {
+					continue
+				}
+				if !strings.Contains(stripped, "http") {
+					t.Fatalf("width %d: the address is not beside its note: %q in\n%s", width, stripped, plain)
+				}
+				if opts.Hyperlinks && !strings.Contains(line, ansi.SetHyperlink(u)) {
+					t.Fatalf("width %d: no hyperlink to the whole address: %q", width, line)
+				}
+			}
+		}
+	}
+}
