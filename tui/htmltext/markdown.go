@@ -151,8 +151,9 @@ func addressRoom(width int, a address) int {
 
 // referenceList writes "[n] address" lines at width cells: an address too
 // long for the line goes on a line of its own, cut with "…" when longer
-// than that, and is hyperlinked whole.
-func referenceList(targets []string, width int, hyperlinks bool) []string {
+// than that (unless whole is set: for output without a terminal, where
+// the cut address would be lost), and is hyperlinked whole.
+func referenceList(targets []string, width int, hyperlinks, whole bool) []string {
 	var lines []string
 	for i, target := range targets {
 		number := "[" + strconv.Itoa(i+1) + "]"
@@ -162,7 +163,7 @@ func referenceList(targets []string, width int, hyperlinks bool) []string {
 			lines = append(lines, number+" "+linkText(target, shown, hyperlinks))
 			continue
 		}
-		if tw > width {
+		if tw > width && !whole {
 			shown = ansi.Truncate(target, width-1, "") + "…"
 		}
 		lines = append(lines, number, linkText(target, shown, hyperlinks))

@@ -29,7 +29,9 @@ type Options struct {
 type Result struct {
 	// Text is the body as lines of sanitized text no wider than the width
 	// (except when shown as plain text: see Problem), followed by the list
-	// of links ("[1] https://...") when there are any.
+	// of links ("[1] https://...") when there are any. Without a Style (no
+	// terminal) the addresses in that list are whole, an address longer
+	// than the width on a line of its own.
 	Text string
 	// Links are the addresses the reference numbers stand for: "[n]" in
 	// Text is Links[n-1]. Links whose text is their address are shown as
@@ -136,7 +138,7 @@ func (p *Page) render(width int) Result {
 	}
 	text := strings.Join(lines, "\n")
 	if len(p.links.numbered) > 0 {
-		text += "\n\nLinks:\n" + strings.Join(referenceList(p.links.numbered, width, p.opts.Hyperlinks), "\n")
+		text += "\n\nLinks:\n" + strings.Join(referenceList(p.links.numbered, width, p.opts.Hyperlinks, p.opts.Style == nil), "\n")
 	}
 	return Result{Text: text, Links: p.links.numbered}
 }

@@ -48,3 +48,22 @@ func TestRenderLinkAddressInTableCell(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderPlainListsAddressesWhole: without a terminal (no style) the
+// list of links holds each address whole, a long one on a line of its
+// own; on a terminal it is cut with "…" to the width, whole behind the
+// hyperlink.
+func TestRenderPlainListsAddressesWhole(t *testing.T) {
+	long := "https://verify.example-app.io/confirm-email-address/abcdef-012345-ghijkl-678901?redirect-to=dashboard&x=" + strings.Repeat("y", 40)
+	body := `<p>Please <a href="` + long + `">confirm</a>.</p>`
+	r := Render(body, 80, Options{})
+	if !strings.Contains(r.Text, "\n[1]\n"+long) {
+		t.Fatalf("the address is not whole on a line of its own:\n%s", r.Text)
+	}
+	style := theme.New(true, false).Markdown()
+	r = Render(body, 80, Options{Style: &style, Hyperlinks: true})
+	corpus.AssertWidthsAgree(t, "terminal", r.Text)
+	if !strings.Contains(r.Text, ansi.SetHyperlink(long)+long[:79]+"…") {
+		t.Fatalf("the address is not cut behind its hyperlink:\n%q", r.Text)
+	}
+}
