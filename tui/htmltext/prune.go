@@ -181,13 +181,21 @@ func underline(h *html.Node) {
 	renameElement(h, atom.P)
 }
 
-// imageText is what an image shows: "[image: alt]", or nothing when it has
-// no alt text (spacers, tracking pixels and decorations).
+// imageText is what an image shows: "[image: alt]", or "[image]" when it
+// has no alt text; nothing for an image of a pixel or two (tracking pixels
+// and spacers).
 func imageText(img *html.Node) string {
+	for _, key := range []string{"width", "height"} {
+		if v, ok := attr(img, key); ok {
+			if n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), "px")); err == nil && n <= 2 {
+				return ""
+			}
+		}
+	}
 	alt, _ := attr(img, "alt")
 	alt = strings.Join(strings.Fields(model.SanitizeLine(alt)), " ")
 	if alt == "" {
-		return ""
+		return "[image]"
 	}
 	return "[image: " + alt + "]"
 }
