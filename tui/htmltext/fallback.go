@@ -22,7 +22,7 @@ func renderPlain(body string, hyperlinks bool) plainResult {
 	links := newLinkSet(hyperlinks)
 	doc, err := parse(body)
 	if err != nil {
-		return plainResult{Result{Text: tidyLines(model.SanitizeText(textOnly(body))), Problem: fmt.Sprintf("the HTML could not be laid out (%v); showing its text", err)}, links}
+		return plainResult{Result{Text: withLinkList(tidyLines(model.SanitizeText(textOnly(body, links))), links), Links: links.numbered, Problem: fmt.Sprintf("the HTML could not be laid out (%v); showing its text", err)}, links}
 	}
 	p := pruner{rules: collectHidingRules(doc), links: links}
 	p.prune(doc, false)
@@ -31,7 +31,7 @@ func renderPlain(body string, hyperlinks bool) plainResult {
 	tables.AutoFormatHeader = false // keep the header cells as written
 	text, err := html2text.FromHTMLNode(doc, html2text.Options{PrettyTables: true, PrettyTablesOptions: tables, OmitLinks: true})
 	if err != nil {
-		return plainResult{Result{Text: tidyLines(model.SanitizeText(textOnly(body))), Problem: fmt.Sprintf("the HTML could not be converted (%v); showing its text", err)}, links}
+		return plainResult{Result{Text: withLinkList(tidyLines(model.SanitizeText(textOnly(body, links))), links), Links: links.numbered, Problem: fmt.Sprintf("the HTML could not be converted (%v); showing its text", err)}, links}
 	}
 	if hyperlinks {
 		text = hyperlinked(text, links.targets)

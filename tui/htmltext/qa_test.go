@@ -67,3 +67,23 @@ func TestRenderPlainListsAddressesWhole(t *testing.T) {
 		t.Fatalf("the address is not cut behind its hyperlink:\n%q", r.Text)
 	}
 }
+
+// TestRenderTooLargeKeepsSpacingAndLinks: HTML over the size laid out is
+// shown as its text with words spaced as written (no space before a
+// period after a link) and its links numbered, with their list.
+func TestRenderTooLargeKeepsSpacingAndLinks(t *testing.T) {
+	body := `<p>Paragraph with <b>bold</b> and <a href="https://x.test/a">link</a>.</p><p>See <a href="https://x.test/">https://x.test/</a> too</p>` +
+		"<div>" + strings.Repeat("filler text ", maxLayoutBytes/12+1) + "</div>"
+	r := Render(body, 80, Options{})
+	if r.Problem == "" {
+		t.Fatal("no problem for HTML over the limit")
+	}
+	for _, want := range []string{"Paragraph with bold and link [1].\n", "See https://x.test/ too\n", "\n\nLinks:\n[1] https://x.test/a"} {
+		if !strings.Contains(r.Text, want) {
+			t.Fatalf("missing %q in %.200q ... %q", want, r.Text, r.Text[max(len(r.Text)-100, 0):])
+		}
+	}
+	if len(r.Links) != 1 || r.Links[0] != "https://x.test/a" {
+		t.Fatalf("links = %q", r.Links)
+	}
+}
