@@ -18,8 +18,8 @@ type plainResult struct {
 // did before it laid mail out with glamour: headings underlined, emphasis
 // as *stars*, data tables drawn with ASCII rules, nothing wrapped. Links
 // are numbered as in the laid out page.
-func renderPlain(body string, hyperlinks bool) plainResult {
-	links := newLinkSet(hyperlinks)
+func renderPlain(body string, hyperlinks bool, listed []string) plainResult {
+	links := newLinkSet(hyperlinks, listed)
 	doc, err := parse(body)
 	if err != nil {
 		return plainResult{Result{Text: withLinkList(tidyLines(model.SanitizeText(textOnly(body, links))), links), Links: links.numbered, Problem: fmt.Sprintf("the HTML could not be laid out (%v); showing its text", err)}, links}

@@ -51,8 +51,22 @@ type address struct {
 	columns int
 }
 
-func newLinkSet(hyperlinks bool) *linkSet {
-	return &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}}
+// newLinkSet starts numbering links after the given ones: listed[i] is
+// numbered i+1 (the links the server found, so that every surface numbers
+// a mail's links alike); links not in it are numbered after them.
+func newLinkSet(hyperlinks bool, listed []string) *linkSet {
+	s := &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}}
+	for _, l := range listed {
+		target, ok := linkTarget(l)
+		if !ok {
+			target = model.SanitizeLine(l)
+		}
+		s.numbered = append(s.numbered, target)
+		if _, seen := s.numbers[target]; !seen {
+			s.numbers[target] = len(s.numbered)
+		}
+	}
+	return s
 }
 
 // mark handles an <a> element whose children are already pruned: a link to
