@@ -39,8 +39,8 @@ func renderPlain(body string, hyperlinks bool, listed []string) plainResult {
 		text = model.SanitizeText(text)
 	}
 	text = tidyLines(text)
-	if len(links.numbered) > 0 {
-		text += "\n\nLinks:\n" + referenceListPlain(links.numbered, hyperlinks)
+	if listed := links.listed(); listed != nil {
+		text += "\n\nLinks:\n" + referenceListPlain(listed, hyperlinks)
 	}
 	return plainResult{Result{Text: text, Links: links.numbered}, links}
 }

@@ -110,10 +110,11 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // withLinkList is text followed by the list of links, when there are any.
 func withLinkList(text string, links *linkSet) string {
-	if len(links.numbered) == 0 {
+	listed := links.listed()
+	if listed == nil {
 		return text
 	}
-	return text + "\n\nLinks:\n" + referenceListPlain(links.numbered, false)
+	return text + "\n\nLinks:\n" + referenceListPlain(listed, false)
 }
 
 // tidyLines trims white space (no-break and figure spaces too, which mail
@@ -157,11 +158,15 @@ func trimLineEnd(line string) string {
 	}
 }
 
-// referenceListPlain writes "[n] address" lines, not wrapped.
+// referenceListPlain writes "[n] address" lines, not wrapped, for the
+// targets that are not "".
 func referenceListPlain(targets []string, hyperlinks bool) string {
 	var b strings.Builder
 	for i, target := range targets {
-		if i > 0 {
+		if target == "" {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString("[" + strconv.Itoa(i+1) + "] ")

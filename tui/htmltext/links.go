@@ -33,6 +33,8 @@ type linkSet struct {
 	// numbered are the targets of the references [1], [2] ... in order.
 	numbered []string
 	numbers  map[string]int
+	// used are the numbers the text refers to.
+	used map[int]bool
 	// targets are the hyperlink targets in document order, one per pair of
 	// sentinels (hyperlinks only).
 	targets []string
@@ -55,7 +57,7 @@ type address struct {
 // numbered i+1 (the links the server found, so that every surface numbers
 // a mail's links alike); links not in it are numbered after them.
 func newLinkSet(hyperlinks bool, listed []string) *linkSet {
-	s := &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}}
+	s := &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}, used: map[int]bool{}}
 	for _, l := range listed {
 		target, ok := linkTarget(l)
 		if !ok {
@@ -108,12 +110,28 @@ func (s *linkSet) mark(a *html.Node) {
 // number returns target's reference number, giving it the next one if it
 // has none yet.
 func (s *linkSet) number(target string) int {
-	if n, ok := s.numbers[target]; ok {
-		return n
+	n, ok := s.numbers[target]
+	if !ok {
+		s.numbered = append(s.numbered, target)
+		n = len(s.numbered)
+		s.numbers[target] = n
 	}
-	s.numbered = append(s.numbered, target)
-	s.numbers[target] = len(s.numbered)
-	return len(s.numbered)
+	s.used[n] = true
+	return n
+}
+
+// listed are the targets of the numbers the text refers to, in the order
+// of their numbers, "" for the others (listed[n-1] is [n]); nil when the
+// text refers to none.
+func (s *linkSet) listed() []string {
+	if len(s.used) == 0 {
+		return nil
+	}
+	out := make([]string, len(s.numbered))
+	for n := range s.used {
+		out[n-1] = s.numbered[n-1]
+	}
+	return out
 }
 
 // linkTarget cleans an href the way browsers do (ASCII tabs and newlines

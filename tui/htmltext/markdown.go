@@ -156,6 +156,9 @@ func addressRoom(width int, a address) int {
 func referenceList(targets []string, width int, hyperlinks, whole bool) []string {
 	var lines []string
 	for i, target := range targets {
+		if target == "" { // not referred to in the text
+			continue
+		}
 		number := "[" + strconv.Itoa(i+1) + "]"
 		shown := target
 		tw := model.TextWidth(target)

@@ -25,8 +25,9 @@ type Options struct {
 	Style *ansi.StyleConfig
 	// Links are the mail's links as the server lists them
 	// (model.Email.Links): "[n]" stands for Links[n-1] there as on every
-	// other surface, and the list of links at the end holds them all;
-	// links of the HTML not in it are numbered after them.
+	// other surface (the list of links at the end holds those the text
+	// refers to, with those numbers); links of the HTML not in it are
+	// numbered after them.
 	Links []string
 }
 
@@ -142,8 +143,8 @@ func (p *Page) render(width int) Result {
 		return Result{Text: p.plain, Links: p.links.numbered, Problem: p.problem}
 	}
 	text := strings.Join(lines, "\n")
-	if len(p.links.numbered) > 0 {
-		text += "\n\nLinks:\n" + strings.Join(referenceList(p.links.numbered, width, p.opts.Hyperlinks, p.opts.Style == nil), "\n")
+	if listed := p.links.listed(); listed != nil {
+		text += "\n\nLinks:\n" + strings.Join(referenceList(listed, width, p.opts.Hyperlinks, p.opts.Style == nil), "\n")
 	}
 	return Result{Text: text, Links: p.links.numbered}
 }
