@@ -2,7 +2,7 @@
 // way it was designed to read: headings styled, bold, italic and
 // strikethrough as terminal attributes, lists and quoted replies indented,
 // data tables as tables (layout tables flattened), images as a dim
-// "[image: alt]", buttons as "[ Buy now ]" and links as "text [n]" with a
+// "[image: alt]" (or "[image]"), buttons as "[ Buy now ]" and links as "text [n]" with a
 // numbered list of their full addresses at the end, as OSC 8 hyperlinks
 // when the terminal takes them. What a mail reader hides (display:none,
 // visibility:hidden, zero sizes and font sizes, opacity 0, <head>,
