@@ -110,3 +110,20 @@ func TestRenderNumbersLinksAsTheServerLists(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderPlainKeepsAddressesInTheTextWhole: without a terminal an
+// address written in the text and longer than the width is whole, on a
+// line of its own; on a terminal it is cut with "…".
+func TestRenderPlainKeepsAddressesInTheTextWhole(t *testing.T) {
+	long := "https://verify.example-app.io/confirm-email-address/abcdef-012345-ghijkl-678901?redirect-to=dashboard"
+	body := `<p>Copy this into your browser: ` + long + ` and go on.</p>`
+	r := Render(body, 80, Options{})
+	if !strings.Contains(r.Text, "\n"+long+"\n") {
+		t.Fatalf("the address is not whole on a line of its own:\n%s", r.Text)
+	}
+	style := theme.New(true, false).Markdown()
+	r = Render(body, 80, Options{Style: &style})
+	if text := ansi.Strip(r.Text); strings.Contains(text, long) || !strings.Contains(text, long[:78]+"…") {
+		t.Fatalf("the address is not cut on a terminal:\n%s", text)
+	}
+}
