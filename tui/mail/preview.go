@@ -58,7 +58,6 @@ func (s *Screen) openSelected() tea.Cmd {
 	if _, _, ok := s.emails.selected(); !ok {
 		return nil
 	}
-	s.emails.userMoved()
 	s.setFocus(PaneReader)
 	return s.show()
 }

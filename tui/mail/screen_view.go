@@ -12,7 +12,7 @@ import (
 // under the pointer.
 func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
 	cmd := s.handleMouse(msg)
-	return tea.Batch(cmd, s.dwell())
+	return tea.Batch(cmd, s.followCursor(), s.dwell())
 }
 
 func (s *Screen) handleMouse(msg tea.MouseMsg) tea.Cmd {

@@ -1,0 +1,55 @@
+package mail
+
+import (
+	"testing"
+	"time"
+
+	"sandview/tui/tuitest"
+)
+
+// TestOpeningIsNoCursorMove: mails A and B arrive, B is opened, read past
+// the dwell and closed; mail C arrives: the cursor and the preview go to C
+// and enter opens C. While the reader has the keyboard, new mail leaves
+// the reader on its mail; only moving in the list stops the following.
+func TestOpeningIsNoCursorMove(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {140, 37}} {
+		h := newHarness(t, size[0], size[1])
+		rec := withTicks(h)
+		h.Press("shift+tab", "j", "tab")
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "a", "Mail A", time.Second)))
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "b", "Mail B", 2*time.Second)))
+		fireAll(h, rec)
+		h.Press("enter")
+		fireAll(h, rec)
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "c", "Mail C", 3*time.Second)))
+		fireAll(h, rec)
+		if !h.s.reader.showing(tuitest.PlainAddr, "b") || h.s.Focus() != PaneReader {
+			t.Fatalf("%v: new mail changed what the open reader shows: %q", size, h.s.reader.id)
+		}
+		h.Press("esc")
+		fireAll(h, rec)
+		if h.selected() != "c" {
+			t.Fatalf("%v: after open and close the cursor stays on %q, not on the newest mail", size, h.selected())
+		}
+		if size[0] >= 80 && !h.s.reader.showing(tuitest.PlainAddr, "c") {
+			t.Fatalf("%v: the preview shows %q, the cursor is on c", size, h.s.reader.id)
+		}
+		h.Press("enter")
+		if !h.s.reader.showing(tuitest.PlainAddr, "c") {
+			t.Fatalf("%v: enter opened %q, want the newest c", size, h.s.reader.id)
+		}
+		// Scrolling and switching the reader's tabs are no cursor moves.
+		h.Press("h", "G", "3", "esc")
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "d", "Mail D", 4*time.Second)))
+		fireAll(h, rec)
+		if h.selected() != "d" {
+			t.Fatalf("%v: after h G 3 in the reader, new mail left the cursor on %q", size, h.selected())
+		}
+		// A move in the list stops the following.
+		h.Press("j")
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "e", "Mail E", 5*time.Second)))
+		if h.selected() != "c" {
+			t.Fatalf("%v: new mail moved the cursor the user placed: on %q", size, h.selected())
+		}
+	}
+}
