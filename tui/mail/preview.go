@@ -102,3 +102,20 @@ func (s *Screen) step(msg tea.KeyPressMsg) tea.Cmd {
 	s.emails.userMoved()
 	return s.show()
 }
+
+// Resized has the reader show the email under the list's cursor at once
+// after the terminal was resized: a layout that shows the list and the
+// reader together again (one pane at a time before) never shows one email
+// highlighted and another in the reader.
+func (s *Screen) Resized() tea.Cmd {
+	if s.lay.mode == ui.Narrow || s.Focus() == PaneReader {
+		return nil
+	}
+	m, e, ok := s.emails.selected()
+	if !ok || s.reader.showing(e.info.EmailAddress, m.ID) {
+		return nil
+	}
+	s.previewFor = emailRef{}
+	s.previewSeq++ // a pending tick shows nothing more
+	return s.show()
+}
