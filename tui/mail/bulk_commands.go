@@ -96,7 +96,7 @@ func (c commands) saveFiles(refs []emailRef, dir, one, many string, files func(c
 				return err
 			}
 			for _, f := range list {
-				path, err := desktop.SaveUnique(dir, f.name, f.fallback, f.data, 0o644)
+				path, err := desktop.SaveUnique(dir, f.name, f.fallback, f.data, 0o600)
 				if err != nil {
 					return err
 				}

@@ -182,7 +182,7 @@ func (c commands) exportInbox(address, path string) tea.Cmd {
 
 func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 	return func() tea.Msg {
-		path, err := desktop.SaveUnique(expandHome(dir), a.Filename, "attachment", a.Content, 0o644)
+		path, err := desktop.SaveUnique(expandHome(dir), a.Filename, "attachment", a.Content, 0o600)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}
 		}
