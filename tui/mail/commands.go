@@ -116,7 +116,7 @@ func (c commands) loadEmail(address, id string) tea.Cmd {
 		ctx, cancel := c.call()
 		defer cancel()
 		e, err := c.svc.Email(ctx, address, id)
-		if err == nil && e.ID == "" {
+		if e.ID == "" {
 			e.ID = id
 		}
 		return emailLoadedMsg{address: address, email: e, err: err}
