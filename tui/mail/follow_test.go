@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +51,27 @@ func TestOpeningIsNoCursorMove(t *testing.T) {
 		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "e", "Mail E", 5*time.Second)))
 		if h.selected() != "c" {
 			t.Fatalf("%v: new mail moved the cursor the user placed: on %q", size, h.selected())
+		}
+	}
+}
+
+// TestNarrowRowsKeepTheAttachmentCount: at 60x20 a mail with an
+// attachment still shows a compact "+1"; wide rows say "+1att".
+func TestNarrowRowsKeepTheAttachmentCount(t *testing.T) {
+	for _, c := range []struct {
+		w, h int
+		want string
+	}{{60, 20, " +1 "}, {140, 37, "+1att"}} {
+		h := newHarness(t, c.w, c.h)
+		line := ""
+		for _, l := range strings.Split(h.shown(), "\n") {
+			if strings.Contains(l, "Welcome to the sandbox") {
+				line = l
+				break
+			}
+		}
+		if !strings.Contains(line, c.want) {
+			t.Fatalf("%dx%d: the row of a mail with an attachment: %q, want %q", c.w, c.h, line, c.want)
 		}
 	}
 }
