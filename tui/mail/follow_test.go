@@ -75,3 +75,23 @@ func TestNarrowRowsKeepTheAttachmentCount(t *testing.T) {
 		}
 	}
 }
+
+// TestLongSubjectWrapsInTheSummary: at 120x40 a subject longer than the
+// reader's summary line goes on to a second line, shown whole.
+func TestLongSubjectWrapsInTheSummary(t *testing.T) {
+	h := newHarness(t, 120, 40)
+	subject := "Your order 10234 from Acme Widgets has shipped and arrives Thursday between nine and five"
+	m := mailTo(tuitest.DemoAddr, "long", subject, time.Minute)
+	m.Text = "the body"
+	h.Send(feedNewEmail(tuitest.DemoAddr, m))
+	h.Press("enter")
+	if !h.s.reader.showing(tuitest.DemoAddr, "long") {
+		t.Fatalf("enter opened %q", h.s.reader.id)
+	}
+	shown := h.shown()
+	for _, w := range []string{"between nine and five", "Thursday"} {
+		if !strings.Contains(shown, w) {
+			t.Fatalf("the subject's %q is shown nowhere in the summary:\n%s", w, shown)
+		}
+	}
+}
