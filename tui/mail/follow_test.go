@@ -28,6 +28,9 @@ func TestOpeningIsNoCursorMove(t *testing.T) {
 			t.Fatalf("%v: new mail changed what the open reader shows: %q", size, h.s.reader.id)
 		}
 		h.Press("esc")
+		if size[0] >= 80 && !h.s.reader.showing(tuitest.PlainAddr, "c") {
+			t.Fatalf("%v: back in the list, the preview shows %q while the cursor is on the newest", size, h.s.reader.id)
+		}
 		fireAll(h, rec)
 		if h.selected() != "c" {
 			t.Fatalf("%v: after open and close the cursor stays on %q, not on the newest mail", size, h.selected())

@@ -184,7 +184,11 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !s.CapturesInput() && key.Matches(msg, s.ctx.Keys.MarkUnread) {
 		s.cancelDwell()
 	}
+	reading := s.Focus() == PaneReader
 	cmd, ok := s.handleKey(msg)
+	if reading && s.Focus() != PaneReader {
+		cmd = tea.Batch(cmd, s.catchUp())
+	}
 	return tea.Batch(cmd, s.followCursor(), s.dwell()), ok
 }
 
