@@ -117,9 +117,10 @@ func (l *emailList) rowNeeds() rowNeeds {
 func (l *emailList) rows(width int) []string {
 	st := l.ctx.Styles()
 	if len(l.filtered) > 0 {
+		query := l.find.query.String()
 		return l.list.Render(func(i int, selected bool) []string {
 			pos := l.filtered[i]
-			return []string{l.row(l.scope.emails[pos], l.scope.owner(pos), selected, width)}
+			return []string{l.cachedRow(l.scope.emails[pos], l.scope.owner(pos), selected, width, query)}
 		})
 	}
 	e := l.entry
