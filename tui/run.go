@@ -38,6 +38,9 @@ type Config struct {
 	// decrypted files opened with other programs (desktop.OpenedDir);
 	// without it nothing is opened that way.
 	TempDir string
+	// Notices are one-line messages from outside the client (the local
+	// server's SMTP refusals): each shows in the status bar and the log.
+	Notices <-chan string
 
 	// For tests: a service in place of Client, an opener in place of
 	// xdg-open/open, the environment and a runner of programs.
@@ -61,6 +64,7 @@ type options struct {
 	open        func(ctx context.Context, target string) error
 	tempDir     string
 	startup     func(ctx context.Context) error
+	notices     <-chan string
 	ctx         context.Context
 	// tick schedules timer messages (tea.Tick; tests switch timers off).
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
@@ -74,6 +78,7 @@ func (cfg Config) options(ctx context.Context) options {
 	o := options{
 		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpAddr: cfg.SMTPAddr, smtpHint: cfg.SMTPHint, catchAll: cfg.CatchAll, dark: cfg.DarkTheme,
 		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, tempDir: cfg.TempDir, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run,
+		notices:    cfg.Notices,
 		hyperlinks: hyperlinksSupported(os.Getenv, tmuxClientFeatures),
 	}
 	if o.svc == nil && cfg.Client != nil {
@@ -85,6 +90,13 @@ func (cfg Config) options(ctx context.Context) options {
 // Run runs the TUI in the terminal (alternate screen, mouse) until the user
 // quits or ctx ends; the terminal is restored on return.
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
+	return run(ctx, cfg, nil, opts...)
+}
+
+// run runs the program; started, when not nil, is given the program before
+// it runs (to send it messages from outside, such as a remote terminal's
+// window changes).
+func run(ctx context.Context, cfg Config, started func(*tea.Program), opts ...tea.ProgramOption) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	base := []tea.ProgramOption{tea.WithContext(ctx)}
@@ -93,6 +105,9 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	}
 	app := newApp(cfg.options(ctx))
 	p := tea.NewProgram(app, append(base, opts...)...)
+	if started != nil {
+		started(p)
+	}
 	_, err := p.Run()
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
 		err = fmt.Errorf("run the terminal UI: %w", err)

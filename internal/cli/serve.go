@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"sandview/crypto"
+	"sandview/internal/sshbox"
 	"sandview/server"
 	"sandview/server/store/postgres"
 	"sandview/server/webhook"
@@ -36,7 +37,6 @@ var serveEnv = map[string]string{
 	"dev":                  "SVC_SDK_DEVELOPMENT",
 	"default-ttl":          "SVC_DEFAULT_TTL",
 	"max-ttl":              "SVC_MAX_TTL",
-	"max-message-bytes":    "SVC_MAX_MESSAGE_BYTES",
 	"max-emails-per-inbox": "SVC_MAX_EMAILS_PER_INBOX",
 	"max-store-bytes":      "SVC_MAX_STORE_BYTES",
 	"tls-cert":             "SVC_TLS_CERT",
@@ -59,7 +59,7 @@ type serveOptions struct {
 	store              string
 	dev                bool
 	defaultTTL, maxTTL time.Duration
-	maxMessageBytes    int64
+	limits             smtpLimitOptions
 	maxEmailsPerInbox  int
 	maxStoreBytes      int64
 	tlsCert, tlsKey    string
@@ -69,6 +69,7 @@ type serveOptions struct {
 	privateWebhooks    bool
 	compat             string
 	catchAll           string
+	ssh                sshOptions
 }
 
 func newServeCommand(g *globalOptions) *cobra.Command {
@@ -91,9 +92,6 @@ an error. Stop with Ctrl-C or SIGTERM: mail
 in flight is finished before exiting.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if g.local {
-				return usageError{"serve runs a server of its own: --local is for the other commands"}
-			}
 			if err := applyServeEnv(cmd.Flags()); err != nil {
 				return err
 			}
@@ -115,7 +113,7 @@ in flight is finished before exiting.`,
 	f.BoolVar(&o.dev, "dev", false, "enable the test-email endpoint (SVC_SDK_DEVELOPMENT=true)")
 	f.DurationVar(&o.defaultTTL, "default-ttl", server.DefaultTTL, "inbox TTL when none is requested (SVC_DEFAULT_TTL)")
 	f.DurationVar(&o.maxTTL, "max-ttl", server.DefaultMaxTTL, "longest inbox TTL (SVC_MAX_TTL)")
-	f.Int64Var(&o.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "SMTP message size limit (SVC_MAX_MESSAGE_BYTES)")
+	o.limits.register(f, "")
 	f.IntVar(&o.maxEmailsPerInbox, "max-emails-per-inbox", server.DefaultMaxEmailsPerInbox, "oldest emails are evicted beyond this (SVC_MAX_EMAILS_PER_INBOX)")
 	f.Int64Var(&o.maxStoreBytes, "max-store-bytes", server.DefaultMaxStoreBytes, "oldest emails are evicted beyond this total (SVC_MAX_STORE_BYTES)")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate enabling STARTTLS (SVC_TLS_CERT)")
@@ -125,6 +123,7 @@ in flight is finished before exiting.`,
 	f.StringSliceVar(&o.dns, "dns", nil, "DNS server(s) HOST:PORT the authentication checks ask, through a cache (SVC_DNS; default: the system's resolvers)")
 	f.BoolVar(&o.privateWebhooks, "private-webhooks", false, "let webhooks target loopback, private, link-local and cloud metadata addresses (SVC_WEBHOOK_ALLOW_PRIVATE; default: such URLs are refused and such connections blocked)")
 	f.StringVar(&o.compat, "compat", string(server.CompatContract), "wire profile: contract or reference (SVC_COMPAT)")
+	o.ssh.register(f)
 	f.StringVar(&o.catchAll, "catch-all", "", "store mail for any address no inbox has, in any domain, in this inbox (created if missing; SVC_CATCH_ALL)")
 	return cmd
 }
@@ -132,16 +131,12 @@ in flight is finished before exiting.`,
 // applyServeEnv sets every flag not given on the command line from its
 // environment variable.
 func applyServeEnv(flags *pflag.FlagSet) error {
-	for name, env := range serveEnv {
-		value, ok := os.LookupEnv(env)
-		if !ok || flags.Changed(name) {
-			continue
-		}
-		if err := flags.Set(name, value); err != nil {
-			return fmt.Errorf("environment variable %s: %w", env, err)
+	for _, env := range []map[string]string{serveEnv, sshEnv} {
+		if err := applyEnv(flags, env); err != nil {
+			return err
 		}
 	}
-	return nil
+	return applyEnv(flags, smtpLimitEnv)
 }
 
 func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
@@ -166,9 +161,9 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
-		MaxMessageBytes: o.maxMessageBytes, MaxEmailsPerInbox: o.maxEmailsPerInbox,
-		MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
+		MaxEmailsPerInbox: o.maxEmailsPerInbox, MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
 	}
+	o.limits.apply(&cfg)
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
 	}
@@ -182,20 +177,22 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if o.store != "" && o.dataDir != "" {
 		return errors.New("--store and --data exclude each other")
 	}
-	if cfg.APIKey == "" && o.store == "" {
-		dir := o.dataDir
-		if dir == "" {
-			home, err := g.stateHome()
-			if err != nil {
-				return err
-			}
-			dir = filepath.Join(home, "server")
+	keyNote := "given with --api-key or SVC_API_KEY (not printed)"
+	var keyFile string
+	dir := o.dataDir
+	if dir == "" {
+		home, err := g.stateHome()
+		if err != nil {
+			return err
 		}
+		dir = filepath.Join(home, "server")
+	}
+	if cfg.APIKey == "" && o.store == "" {
 		key, path, created, err := server.LoadOrCreateAPIKey(dir)
 		if err != nil {
 			return err
 		}
-		cfg.APIKey = key
+		cfg.APIKey, keyFile = key, path
 		if created {
 			fmt.Fprintf(out, "Generated an API key and saved it in %s\n", path)
 		} else {
@@ -234,12 +231,28 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if o.dev {
 		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
 	}
+	var box *sshbox.Box
+	if o.ssh.addr != "" {
+		if box, err = startSSH(out, logger, srv, srv.APIKey(), dir, o.ssh); err != nil {
+			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			return errors.Join(err, srv.Shutdown(shutdownCtx))
+		}
+	}
+	if o.store != "" && o.apiKey == "" {
+		keyNote = "in the store (table secrets, name api-key)"
+	}
+	printConnect(out, connectInfo{URL: srv.URL(), SMTP: srv.SMTPAddr(), KeyFile: keyFile, keyNote: keyNote})
 	<-ctx.Done()
 	stop()
 	fmt.Fprintln(out, "Shutting down...")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutdownCtx)
+	var sshErr error
+	if box != nil {
+		sshErr = box.Shutdown(shutdownCtx)
+	}
+	return errors.Join(sshErr, srv.Shutdown(shutdownCtx))
 }
 
 // compatLine describes the wire profile for the banner.

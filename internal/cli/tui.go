@@ -26,6 +26,7 @@ type localOptions struct {
 	demo               bool
 	smtpAddr, httpAddr string
 	theme              string
+	limits             smtpLimitOptions
 }
 
 func (l *localOptions) register(root *cobra.Command) {
@@ -39,6 +40,7 @@ func (l *localOptions) register(root *cobra.Command) {
 	_ = f.MarkHidden("smtp-addr")
 	_ = f.MarkHidden("http-addr")
 	f.StringVar(&l.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
+	l.limits.register(f, "with --local: ")
 }
 
 // display holds the settings both modes share: theme, NO_COLOR, and forced
@@ -88,6 +90,9 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 		if g.url != "" || g.apiKey != "" {
 			return usageError{"--local runs a server of its own: leave out --url and --api-key"}
 		}
+		if !isTerminal(os.Stdin) || !isTerminal(os.Stdout) {
+			return runHeadless(ctx, os.Stdout, g, l)
+		}
 		return runLocal(ctx, g, l, d)
 	}
 	url, apiKey, err := g.target(ctx)
@@ -126,12 +131,15 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 	if err != nil {
 		return err
 	}
+	notices, stopNotices := refusalNotices(local.srv)
+	defer stopNotices()
 	cfg := tui.Config{
 		Client: local.session.client, Keystore: local.session.keystore,
 		ServerLabel: "local " + local.srv.HTTPAddr(),
 		SMTPAddr:    local.srv.SMTPAddr(),
 		CatchAll:    local.inbox.Address(),
 		TempDir:     desktop.OpenedDir(home),
+		Notices:     notices,
 	}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
@@ -145,6 +153,8 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 // through.
 type localRun struct {
 	srv       *server.Server
+	home      string // the state directory it serves
+	keyFile   string // the file holding the API key
 	session   *session
 	inbox     *client.Inbox
 	release   func()
@@ -163,7 +173,7 @@ func startLocal(ctx context.Context, g *globalOptions, l *localOptions) (*localR
 	if err != nil {
 		return nil, err
 	}
-	run := &localRun{release: release}
+	run := &localRun{release: release, home: home}
 	if err := run.start(ctx, g, l, home); err != nil {
 		run.close()
 		return nil, err
@@ -173,23 +183,29 @@ func startLocal(ctx context.Context, g *globalOptions, l *localOptions) (*localR
 
 func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions, home string) error {
 	dir := localDir(home)
-	apiKey, _, _, err := server.LoadOrCreateAPIKey(dir)
+	apiKey, keyFile, _, err := server.LoadOrCreateAPIKey(dir)
 	if err != nil {
 		return err
 	}
 	webhooks := webhook.DefaultConfig()
 	webhooks.AllowLoopbackHTTP = true // the pane's built-in receiver listens on loopback
 	webhooks.AllowPrivate = true      // a sandbox on this machine: its receivers are local
-	r.srv, err = server.Start(ctx, server.Config{
+	cfg := server.Config{
 		HTTPAddr: l.httpAddr, SMTPAddr: l.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
 		Webhooks: &webhooks,
-	})
+	}
+	if err := l.limits.applyEnv(); err != nil {
+		return err
+	}
+	l.limits.apply(&cfg)
+	r.srv, err = server.Start(ctx, cfg)
 	if err != nil {
 		if held := holder(home); held != nil {
 			return held
 		}
 		return fmt.Errorf("start the local server (another program may use these ports: try --smtp/--http): %w", err)
 	}
+	r.keyFile = keyFile
 	if r.session, err = openSession(ctx, g, r.srv.URL(), apiKey, tui.ClientOptions()...); err != nil {
 		return err
 	}

@@ -31,7 +31,11 @@ func (r *reader) head(m model.Email, width int) []string {
 	if m.HasContent {
 		date = r.sentDate(m, room)
 	}
-	head := []string{label("From", m.From), label("To", addressList(m.To, room))}
+	from := m.From
+	if user := m.SMTPUser(); user != "" {
+		from += "  (SMTP login " + user + ")"
+	}
+	head := []string{label("From", from), label("To", addressList(m.To, room))}
 	if cc := m.Cc(); len(cc) > 0 {
 		head = append(head, label("Cc", addressList(cc, room)))
 	}
