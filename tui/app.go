@@ -203,7 +203,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case feed.SyncErrorMsg:
 		a.refusedBy(msg.Err)
 		a.ctx.Flash(ui.ErrorText(msg.Err), ui.LevelWarn)
-	case feed.NewEmailMsg:
+	case feed.NewEmailMsg, feed.NewEmailsMsg:
 		cmd, _ := a.mail.Update(msg)
 		return tea.Batch(cmd, a.hooks.MailArrived())
 	default:

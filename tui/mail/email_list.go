@@ -54,6 +54,8 @@ type emailList struct {
 	showTo   bool
 	// needs are the optional columns the rows need (email_row.go).
 	needs rowNeeds
+	// cache holds the rows rendered for recent frames (row_cache.go).
+	cache rowCache
 }
 
 func newEmailList(ctx *ui.Context, st *store, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {

@@ -103,14 +103,28 @@ func (l *emailList) listsForeignMail() bool {
 	return false
 }
 
-// rowNeeds are the optional columns the listed emails need.
+// rowNeeds are the optional columns the listed emails need. A list of
+// one inbox without a search asks the inbox's fresh set, not each row.
 func (l *emailList) rowNeeds() rowNeeds {
 	need := rowNeeds{to: l.showTo}
 	for _, pos := range l.filtered {
-		m, owner := l.scope.emails[pos], l.scope.owner(pos)
-		need.att = need.att || len(m.Attachments) > 0
-		need.fresh = need.fresh || owner.fresh[m.ID]
-		if need.att && need.fresh {
+		if len(l.scope.emails[pos].Attachments) > 0 {
+			need.att = true
+			break
+		}
+	}
+	if e := l.scope.entry; e != nil && len(l.filtered) == len(l.scope.emails) {
+		for id := range e.fresh {
+			if _, ok := e.index[id]; ok {
+				need.fresh = true
+				break
+			}
+		}
+		return need
+	}
+	for _, pos := range l.filtered {
+		if l.scope.owner(pos).fresh[l.scope.emails[pos].ID] {
+			need.fresh = true
 			break
 		}
 	}
@@ -121,9 +135,10 @@ func (l *emailList) rowNeeds() rowNeeds {
 func (l *emailList) rows(width int) []string {
 	st := l.ctx.Styles()
 	if len(l.filtered) > 0 {
+		query := l.find.query.String()
 		return l.list.Render(func(i int, selected bool) []string {
 			pos := l.filtered[i]
-			return []string{l.row(l.scope.emails[pos], l.scope.owner(pos), selected, width)}
+			return []string{l.cachedRow(l.scope.emails[pos], l.scope.owner(pos), selected, width, query)}
 		})
 	}
 	e := l.entry
