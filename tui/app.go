@@ -166,6 +166,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.resize(msg.Width, msg.Height)
+		return a.mail.Resized()
 	case tea.BackgroundColorMsg:
 		if a.opts.dark == nil {
 			a.ctx.Theme = theme.New(msg.IsDark(), a.opts.noColor)

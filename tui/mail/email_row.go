@@ -20,15 +20,16 @@ const (
 	flagsColumn = 3 // "✓● "
 	newColumn   = 4 // "NEW "
 	attColumn   = 6 // " +2att"
+	attCompact  = 4 // " +12", in rows narrower than attRowWidth
 	badgeColumn = 5 // " pass"
 	ageColumn   = 7
 	// The sender and the recipient take a share of the room the fixed
 	// columns leave, between these widths; the subject takes the rest.
 	nameColumnMin = 6
 	nameColumnMax = 24
-	// Rows at least this wide show the NEW badge and the auth badge (a
-	// narrower row leaves the subject the room: new mail is unread), and
-	// attachments.
+	// Rows at least this wide show the NEW badge, the auth badge and
+	// the attachments count (a narrower row leaves the subject the room:
+	// new mail is unread); rows at least attRowWidth wide say "att".
 	badgeRowWidth = 44
 	attRowWidth   = 64
 	// Rows at least this wide show the recipient in a catch-all list.
@@ -38,7 +39,8 @@ const (
 // rowColumns are the widths of a row's columns at a width.
 type rowColumns struct {
 	from, to, subject int  // to is 0 where the recipient is not shown
-	fresh, badge, att bool // the NEW badge, the auth badge and the attachments are shown
+	att               int  // the attachments column (0: not shown)
+	fresh, badge      bool // the NEW badge and the auth badge are shown
 }
 
 // rowNeeds are the optional columns the rows of a list need: the
@@ -57,7 +59,12 @@ type rowNeeds struct{ to, fresh, att bool }
 func columnsFor(width int, need rowNeeds) rowColumns {
 	c := rowColumns{badge: width >= badgeRowWidth}
 	c.fresh = need.fresh && c.badge
-	c.att = need.att && width >= attRowWidth
+	switch {
+	case need.att && width >= attRowWidth:
+		c.att = attColumn
+	case need.att && c.badge:
+		c.att = attCompact
+	}
 	fixed := flagsColumn + 1 + ageColumn
 	names := 1
 	if need.to && width >= toRowWidth {
@@ -70,9 +77,7 @@ func columnsFor(width int, need rowNeeds) rowColumns {
 	if c.fresh {
 		fixed += newColumn
 	}
-	if c.att {
-		fixed += attColumn
-	}
+	fixed += c.att
 	room := max(width-fixed, 0)
 	name := ui.Clamp(room/(2*names+1), nameColumnMin, nameColumnMax)
 	c.from = name
@@ -220,12 +225,15 @@ func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width i
 		sb.WriteString(rs.extra.Render(ui.Fit(recipient(m, owner), cols.to) + " "))
 	}
 	sb.WriteString(highlighted(subject, q.Highlights(search.FieldSubject, subject), cols.subject, rs.subject, rs.match))
-	if cols.att {
+	if cols.att > 0 {
 		att := ""
-		if n := len(m.Attachments); n > 0 {
+		switch n := len(m.Attachments); {
+		case n > 0 && cols.att == attCompact:
+			att = fmt.Sprintf("+%d", min(n, 99))
+		case n > 0:
 			att = fmt.Sprintf("+%datt", min(n, 99))
 		}
-		sb.WriteString(rs.extra.Render(ui.FitRight(att, attColumn)))
+		sb.WriteString(rs.extra.Render(ui.FitRight(att, cols.att)))
 	}
 	if cols.badge {
 		sb.WriteString(rs.extra.Render(" ") + rs.badge.Render(ui.Fit(badge, badgeColumn-1)))

@@ -52,7 +52,9 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
 	case rawLoadedMsg:
-		if s.reader.showing(msg.address, msg.id) {
+		if isGone(msg.err) {
+			s.dropGone([]emailRef{{msg.address, msg.id}})
+		} else if s.reader.showing(msg.address, msg.id) {
 			s.reader.source.set(msg.raw, msg.err)
 		}
 	case inboxAddedMsg:
@@ -207,6 +209,10 @@ func (s *Screen) inboxesLoaded(msg inboxesLoadedMsg) tea.Cmd {
 func (s *Screen) emailLoaded(msg emailLoadedMsg) {
 	e, _ := s.store.find(msg.address)
 	if e == nil {
+		return
+	}
+	if isGone(msg.err) {
+		s.dropGone([]emailRef{{msg.address, msg.email.ID}})
 		return
 	}
 	if msg.err != nil {
