@@ -126,3 +126,10 @@ func TestHostileInput(t *testing.T) {
 		t.Logf("%s (%d bytes): %v", name, len(doc), time.Since(start))
 	}
 }
+
+func TestClients(t *testing.T) {
+	got := Clients([]Client{{"Outlook", "Windows"}, {"Outlook", "iOS"}, {"Yahoo! Mail", "Android"}})
+	if got != "Outlook (Windows, iOS), Yahoo! Mail (Android)" {
+		t.Errorf("Clients = %q", got)
+	}
+}

@@ -3,6 +3,7 @@ package htmlcompat
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Report is the compatibility of one HTML document.
@@ -105,4 +106,23 @@ func (d *Data) Check(doc string) Report {
 		return a.Slug < b.Slug
 	})
 	return r
+}
+
+// Clients names clients grouped by family, in order:
+// "Outlook (Windows, Windows Mail), Yahoo! Mail (iOS)".
+func Clients(cs []Client) string {
+	var b strings.Builder
+	for i := 0; i < len(cs); {
+		j := i
+		var platforms []string
+		for ; j < len(cs) && cs[j].Family == cs[i].Family; j++ {
+			platforms = append(platforms, cs[j].Platform)
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", cs[i].Family, strings.Join(platforms, ", "))
+		i = j
+	}
+	return b.String()
 }
