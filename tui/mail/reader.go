@@ -61,7 +61,7 @@ func newReader(ctx *ui.Context, st *store, cmds commands, acts *actions) *reader
 	html := &htmlView{hyperlinks: cmds.hyperlinks}
 	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}}
 	r.tabs = [tabCount]readerTab{r.body, &headersTab{ctx: ctx, source: r.source}, linksTab{ctx: ctx, html: html},
-		attachmentsTab{ctx}, &rawTab{ctx: ctx, source: r.source}, authTab{ctx}}
+		attachmentsTab{ctx}, &rawTab{ctx: ctx, source: r.source}, authTab{ctx}, &checksTab{ctx: ctx}}
 	return r
 }
 

@@ -19,6 +19,7 @@ const (
 	tabAttachments
 	tabRaw
 	tabAuth
+	tabChecks
 	tabCount
 )
 
