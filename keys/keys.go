@@ -44,7 +44,7 @@ type KeyMap struct {
 	OpenLink    key.Binding
 	// CheckLinks checks every link of the open email (in the Links tab).
 	CheckLinks key.Binding
-	Pipe        key.Binding // the raw message to a shell command
+	Pipe       key.Binding // the raw message to a shell command
 
 	New      key.Binding
 	Import   key.Binding
