@@ -3,9 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"sandview/client/linkcheck"
 	"sandview/internal/htmlcompat"
 	"sandview/model"
 )
@@ -14,14 +16,17 @@ import (
 const maxOffenders = 10
 
 // checkView is what email check prints: the HTML compatibility report
-// (nil when the email has no HTML part).
+// (nil when the email has no HTML part) and, with --links, each link's
+// check.
 type checkView struct {
-	ID   string             `json:"id"`
-	HTML *htmlcompat.Report `json:"htmlCompatibility"`
+	ID    string             `json:"id"`
+	HTML  *htmlcompat.Report `json:"htmlCompatibility"`
+	Links []linkcheck.Result `json:"links,omitempty"`
 }
 
 func newEmailCheckCommand(g *globalOptions, inbox *string) *cobra.Command {
-	var asJSON bool
+	var asJSON, links, private bool
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "check ID",
 		Short: "Check an email: which email clients lack the HTML and CSS features it uses",
@@ -30,8 +35,13 @@ func newEmailCheckCommand(g *globalOptions, inbox *string) *cobra.Command {
 HTML compatibility: the HTML and CSS features the HTML part uses that
 common email clients do not support, from caniemail's data (embedded), with
 a score: the share of the email clients (each client on each platform) that
-render every feature used, a partly supporting client counting half.`,
-		Example: "  sandview email check 3f1c…\n  sandview email check 3f1c… --json",
+render every feature used, a partly supporting client counting half.
+
+--links checks every link: its HTTP status after redirects (HEAD, then GET
+when the server refuses HEAD), the redirect chain, 5 s a link, 4 at a time.
+A link that cannot be reached says so; the check goes on. Loopback and
+private addresses are not checked unless --private (the webhooks' rule).`,
+		Example: "  sandview email check 3f1c…\n  sandview email check 3f1c… --links --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
@@ -44,6 +54,11 @@ render every feature used, a partly supporting client counting half.`,
 					r := data.Check(e.HTML)
 					v.HTML = &r
 				}
+				if links {
+					c := linkcheck.New(linkcheck.Options{AllowPrivate: private, Timeout: timeout})
+					defer c.Close()
+					v.Links = c.Check(cmd.Context(), e.Links, nil)
+				}
 				if asJSON {
 					return printJSON(cmd.OutOrStdout(), v)
 				}
@@ -52,11 +67,25 @@ render every feature used, a partly supporting client counting half.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (every feature used, every client affected)")
+	cmd.Flags().BoolVar(&links, "links", false, "check every link's HTTP status")
+	cmd.Flags().DurationVar(&timeout, "link-timeout", linkcheck.DefaultTimeout, "with --links: time a link may take, redirects included")
+	cmd.Flags().BoolVar(&private, "private", false, "with --links: check loopback and private addresses too")
 	return cmd
 }
 
 // printCheck writes the text report.
 func printCheck(w io.Writer, v checkView) error {
+	if err := printCompat(w, v); err != nil {
+		return err
+	}
+	if v.Links != nil {
+		return printLinks(w, v.Links)
+	}
+	return nil
+}
+
+// printCompat writes the HTML compatibility report.
+func printCompat(w io.Writer, v checkView) error {
 	if v.HTML == nil {
 		_, err := fmt.Fprintln(w, "HTML compatibility: no HTML part")
 		return err
@@ -80,6 +109,44 @@ func printCheck(w io.Writer, v checkView) error {
 		if len(f.Partial) > 0 {
 			fmt.Fprintf(w, "        partly: %s\n", htmlcompat.Clients(f.Partial))
 		}
+	}
+	return nil
+}
+
+// printLinks writes the link check: a line per link, its redirects under it.
+func printLinks(w io.Writer, results []linkcheck.Result) error {
+	counts := map[string]int{}
+	for _, r := range results {
+		counts[r.Outcome]++
+	}
+	fmt.Fprintf(w, "\nLinks: %d checked: %d ok, %d broken, %d unreachable, %d not checked\n", len(results),
+		counts[linkcheck.OK], counts[linkcheck.Broken], counts[linkcheck.Unreachable], counts[linkcheck.NotChecked]+counts[linkcheck.Cancelled])
+	for _, r := range results {
+		status := "   "
+		if r.Status != 0 {
+			status = fmt.Sprint(r.Status)
+		}
+		note := ""
+		switch {
+		case r.Private:
+			note = "  " + r.Error + " (use --private)"
+		case r.Error != "":
+			note = "  " + r.Error
+		case r.Method == "GET":
+			note = "  (GET: HEAD refused)"
+		}
+		fmt.Fprintf(w, "  %-11s %s  %s%s\n", r.Outcome, status, model.SanitizeLine(r.URL), model.SanitizeLine(note))
+		for i, h := range r.Redirects {
+			next := r.FinalURL
+			if i+1 < len(r.Redirects) {
+				next = r.Redirects[i+1].URL
+			}
+			fmt.Fprintf(w, "                   %d → %s\n", h.Status, model.SanitizeLine(next))
+		}
+	}
+	if len(results) == 0 {
+		_, err := fmt.Fprintln(w, "  no links")
+		return err
 	}
 	return nil
 }

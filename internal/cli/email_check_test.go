@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/smtp"
 	"strings"
 	"testing"
@@ -39,5 +42,39 @@ func TestEmailCheckHTML(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("css-gap not reported: %+v", v.HTML.Features)
+	}
+}
+
+// TestEmailCheckLinks: --links reports each link's status after its
+// redirects against loopback servers answering 200, 301→200, 404 and
+// never; loopback is checked only with --private.
+func TestEmailCheckLinks(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ok", func(http.ResponseWriter, *http.Request) {})
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ok", http.StatusMovedPermanently) })
+	mux.HandleFunc("/gone", http.NotFound)
+	mux.HandleFunc("/never", func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	site := httptest.NewServer(mux)
+	defer site.Close()
+
+	h := newCLI(t)
+	id := sendHTML(t, h, "links", `<a href="`+site.URL+`/ok">a</a> <a href="`+site.URL+`/moved">b</a> <a href="`+
+		site.URL+`/gone">c</a> <a href="`+site.URL+`/never">d</a>`)
+	v := decodeJSON[checkView](t, h.must("email", "check", id, "--links", "--private", "--link-timeout", "300ms", "--json"))
+	got := map[string]string{}
+	for _, r := range v.Links {
+		got[strings.TrimPrefix(r.URL, site.URL)] = fmt.Sprintf("%s %d %d %s", r.Outcome, r.Status, len(r.Redirects), r.Error)
+	}
+	want := map[string]string{"/ok": "ok 200 0 ", "/moved": "ok 200 1 ", "/gone": "broken 404 0 ", "/never": "unreachable 0 0 timeout after 300ms"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("links checked: %v, want %v", got, want)
+	}
+	text := h.must("email", "check", id, "--links", "--private", "--link-timeout", "300ms").stdout
+	if !strings.Contains(text, "Links: 4 checked: 2 ok, 1 broken, 1 unreachable") || !strings.Contains(text, "301 → "+site.URL+"/ok") {
+		t.Fatalf("email check --links:\n%s", text)
+	}
+	text = h.must("email", "check", id, "--links").stdout
+	if !strings.Contains(text, "4 not checked") || !strings.Contains(text, "private address (loopback") || !strings.Contains(text, "(use --private)") {
+		t.Fatalf("without --private:\n%s", text)
 	}
 }
