@@ -30,6 +30,7 @@ type reader struct {
 	tabs    [tabCount]readerTab
 	body    *bodyTab
 	html    *htmlView
+	checks  *linkChecks
 	source  *source
 	scroll  ui.Scroller
 	drawn   contentKey // what the scroller holds
@@ -54,13 +55,14 @@ type contentKey struct {
 	choice      int
 	html        bool
 	source      int
+	checks      int
 	dark, plain bool
 }
 
 func newReader(ctx *ui.Context, st *store, cmds commands, acts *actions) *reader {
 	html := &htmlView{hyperlinks: cmds.hyperlinks}
-	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}}
-	r.tabs = [tabCount]readerTab{r.body, &headersTab{ctx: ctx, source: r.source}, linksTab{ctx: ctx, html: html},
+	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
+	r.tabs = [tabCount]readerTab{r.body, &headersTab{ctx: ctx, source: r.source}, linksTab{ctx: ctx, html: html, checks: r.checks},
 		attachmentsTab{ctx}, &rawTab{ctx: ctx, source: r.source}, authTab{ctx}, &checksTab{ctx: ctx}}
 	return r
 }
@@ -156,6 +158,8 @@ func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Copy) && r.tab == tabLinks && found && r.choice < len(r.html.links(open)):
 		link := r.html.links(open)[r.choice]
 		return r.cmds.copyText(link, "link "+link), true
+	case key.Matches(msg, k.CheckLinks) && r.tab == tabLinks && found:
+		return r.checks.toggle(r.ctx, r.cmds.ctx, open, r.html.links(open)), true
 	default:
 		if cmd, ok := r.readerKey(msg); ok {
 			return cmd, true
@@ -258,7 +262,7 @@ func (r *reader) refresh(m model.Email, found bool) {
 	}
 	k := contentKey{
 		id: m.ID, hasContent: m.HasContent, problem: m.Problem, links: len(m.Links), atts: len(m.Attachments),
-		tab: r.tab, width: r.width - 2, choice: r.choice, html: r.body.showHTML, source: r.source.version,
+		tab: r.tab, width: r.width - 2, choice: r.choice, html: r.body.showHTML, source: r.source.version, checks: r.checks.version,
 		dark: r.ctx.Theme.Dark, plain: r.ctx.Theme.NoColor,
 	}
 	if k == r.drawn {
@@ -380,7 +384,7 @@ func (r *reader) ShortHelp() []key.Binding {
 	}
 	switch r.tab {
 	case tabLinks:
-		return []key.Binding{k.Down, k.Up, k.OpenLink, k.Copy, k.NextMessage, k.PrevMessage, k.Back}
+		return []key.Binding{k.Down, k.Up, k.OpenLink, k.Copy, k.CheckLinks, k.NextMessage, k.PrevMessage, k.Back}
 	case tabAttachments:
 		return []key.Binding{k.Down, k.Up, k.Save, k.SaveAll, k.OpenLink, k.NextMessage, k.PrevMessage, k.Back}
 	case tabRaw, tabHeaders:

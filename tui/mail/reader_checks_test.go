@@ -1,6 +1,8 @@
 package mail
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -29,5 +31,39 @@ func TestChecksTab(t *testing.T) {
 	h.Press("J")
 	if view := h.shown(); !strings.Contains(view, "No HTML part") {
 		t.Fatalf("a text-only email:\n%s", view)
+	}
+}
+
+// TestLinksTabCheck: c in the Links tab checks each link against a
+// loopback server: refused first (a private address), checked when c is
+// pressed again, with the status after the redirect chain.
+func TestLinksTabCheck(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ok", func(http.ResponseWriter, *http.Request) {})
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ok", http.StatusMovedPermanently) })
+	mux.HandleFunc("/gone", http.NotFound)
+	site := httptest.NewServer(mux)
+	defer site.Close()
+
+	h := newHarness(t, 200, 50)
+	e := tuitest.Emails()[0]
+	e.HTML, e.Text = "", "links"
+	e.Links = []string{site.URL + "/ok", site.URL + "/moved", site.URL + "/gone"}
+	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{e}})
+	h.Press("enter", "3")
+	if view := h.shown(); !strings.Contains(view, "c checks each link's HTTP status") {
+		t.Fatalf("links tab before a check:\n%s", view)
+	}
+	h.Press("c")
+	view := h.shown()
+	if strings.Count(view, "– not checked: private address (loopback") != 3 || !strings.Contains(view, "c again checks them too") {
+		t.Fatalf("loopback links were not refused:\n%s", view)
+	}
+	h.Press("c")
+	view = h.shown()
+	for _, want := range []string{"/ok  ✓ 200", "/moved  ✓ 301 → 200 " + site.URL + "/ok", "/gone  ✗ 404", "c checks again"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("links tab lacks %q:\n%s", want, view)
+		}
 	}
 }

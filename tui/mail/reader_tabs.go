@@ -69,8 +69,9 @@ func shortName(name string, short bool) string {
 // the body is row n, then the others the server found. The chosen one is
 // opened or copied.
 type linksTab struct {
-	ctx  *ui.Context
-	html *htmlView
+	ctx    *ui.Context
+	html   *htmlView
+	checks *linkChecks
 }
 
 func (t linksTab) label(m model.Email, short bool) string {
@@ -93,10 +94,15 @@ func (t linksTab) lines(m model.Email, width, choice int) tabContent {
 			style = st.Muted
 		}
 		rows[i] = choiceRow{text: l, style: style.Render}
+		if r, ok := t.checks.of(m, links, i); ok {
+			rows[i] = checkedRow(t.ctx, rows[i], r)
+		}
 	}
 	k := t.ctx.Keys
-	return choiceLines(t.ctx, rows, choice, width,
+	c := choiceLines(t.ctx, rows, choice, width,
 		fmt.Sprintf("%s opens http/https/mailto links in the browser · %s copies", ui.KeyName(k.OpenLink), ui.KeyName(k.Copy)))
+	c.lines = append(c.lines, ui.WrapStyled(st.Muted.Render, t.checks.checkHint(t.ctx, m), width)...)
+	return c
 }
 
 // openableLink allows only http, https and mailto URLs.

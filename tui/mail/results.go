@@ -54,6 +54,8 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		s.piped(msg)
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
+	case linksCheckedMsg:
+		s.reader.checks.done(msg)
 	case rawLoadedMsg:
 		if s.reader.showing(msg.address, msg.id) {
 			s.reader.source.set(msg.raw, msg.err)
