@@ -47,6 +47,7 @@ var serveEnv = map[string]string{
 	"private-webhooks":     "SVC_WEBHOOK_ALLOW_PRIVATE",
 	"compat":               "SVC_COMPAT",
 	"catch-all":            "SVC_CATCH_ALL",
+	"spamd":                "SVC_SPAMD",
 }
 
 // serveOptions are the flags of `sandview serve`.
@@ -69,6 +70,7 @@ type serveOptions struct {
 	privateWebhooks    bool
 	compat             string
 	catchAll           string
+	spamd              string
 }
 
 func newServeCommand(g *globalOptions) *cobra.Command {
@@ -125,6 +127,7 @@ in flight is finished before exiting.`,
 	f.StringSliceVar(&o.dns, "dns", nil, "DNS server(s) HOST:PORT the authentication checks ask, through a cache (SVC_DNS; default: the system's resolvers)")
 	f.BoolVar(&o.privateWebhooks, "private-webhooks", false, "let webhooks target loopback, private, link-local and cloud metadata addresses (SVC_WEBHOOK_ALLOW_PRIVATE; default: such URLs are refused and such connections blocked)")
 	f.StringVar(&o.compat, "compat", string(server.CompatContract), "wire profile: contract or reference (SVC_COMPAT)")
+	f.StringVar(&o.spamd, "spamd", "", "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score (SVC_SPAMD)")
 	f.StringVar(&o.catchAll, "catch-all", "", "store mail for any address no inbox has, in any domain, in this inbox (created if missing; SVC_CATCH_ALL)")
 	return cmd
 }
@@ -162,7 +165,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	}
 	webhooks.AllowPrivate = o.privateWebhooks // the flag, else SVC_WEBHOOK_ALLOW_PRIVATE
 	cfg := server.Config{
-		Compat: compat, CatchAll: o.catchAll,
+		Compat: compat, CatchAll: o.catchAll, Spamd: o.spamd,
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
@@ -233,6 +236,9 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	}
 	if o.dev {
 		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
+	}
+	if o.spamd != "" {
+		fmt.Fprintf(out, "  spam      scored by spamd at %s\n", o.spamd)
 	}
 	<-ctx.Done()
 	stop()

@@ -1,0 +1,28 @@
+package model
+
+// The states of a spam analysis (SpamAnalysis.Status).
+const (
+	SpamAnalyzed = "analyzed" // scored: Score, RequiredScore, Rules are set
+	SpamSkipped  = "skipped"  // the server does not analyse mail (Info says why)
+	SpamError    = "error"    // the analyser failed or was too slow (Info says how)
+)
+
+// SpamAnalysis is the spam score of an email, in its parsed content as
+// `spamAnalysis` (the reference deployment's field: `{status, info}` when
+// it does not analyse). sandview's server fills it from SpamAssassin's
+// spamd (serve --spamd).
+type SpamAnalysis struct {
+	Status        string     `json:"status"`
+	Score         float64    `json:"score,omitempty"`
+	RequiredScore float64    `json:"requiredScore,omitempty"`
+	IsSpam        bool       `json:"isSpam,omitempty"`
+	Rules         []SpamRule `json:"rules,omitempty"`
+	Info          string     `json:"info,omitempty"`
+}
+
+// SpamRule is one rule that fired, with the points it added.
+type SpamRule struct {
+	Name        string  `json:"name"`
+	Score       float64 `json:"score"`
+	Description string  `json:"description,omitempty"`
+}
