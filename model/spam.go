@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // The states of a spam analysis (SpamAnalysis.Status).
 const (
 	SpamAnalyzed = "analyzed" // scored: Score, RequiredScore, Rules are set
@@ -25,4 +27,22 @@ type SpamRule struct {
 	Name        string  `json:"name"`
 	Score       float64 `json:"score"`
 	Description string  `json:"description,omitempty"`
+}
+
+// SpamSummary is one line about a spam analysis: the score against the
+// threshold, or why there is none (nil: the server scores nothing).
+func SpamSummary(a *SpamAnalysis) string {
+	switch {
+	case a == nil:
+		return "not scored: the server does not run SpamAssassin (start it with sandview serve --spamd HOST:PORT)"
+	case a.Status == SpamAnalyzed:
+		verdict := "not spam"
+		if a.IsSpam {
+			verdict = "SPAM"
+		}
+		return fmt.Sprintf("%.1f points, %.1f required: %s", a.Score, a.RequiredScore, verdict)
+	case a.Info != "":
+		return "not scored: " + a.Info
+	}
+	return "not scored (" + a.Status + ")"
 }

@@ -22,6 +22,8 @@ type checkView struct {
 	ID    string             `json:"id"`
 	HTML  *htmlcompat.Report `json:"htmlCompatibility"`
 	Links []linkcheck.Result `json:"links,omitempty"`
+	// Spam is the server's spam analysis (null: the server scores none).
+	Spam *model.SpamAnalysis `json:"spamAnalysis"`
 }
 
 func newEmailCheckCommand(g *globalOptions, inbox *string) *cobra.Command {
@@ -37,6 +39,9 @@ common email clients do not support, from caniemail's data (embedded), with
 a score: the share of the email clients (each client on each platform) that
 render every feature used, a partly supporting client counting half.
 
+Spam score: the score SpamAssassin gave the mail when it arrived and the
+rules that fired, when the server runs with --spamd.
+
 --links checks every link: its HTTP status after redirects (HEAD, then GET
 when the server refuses HEAD), the redirect chain, 5 s a link, 4 at a time.
 A link that cannot be reached says so; the check goes on. Loopback and
@@ -45,7 +50,7 @@ private addresses are not checked unless --private (the webhooks' rule).`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
-				v := checkView{ID: e.ID}
+				v := checkView{ID: e.ID, Spam: e.SpamAnalysis}
 				if e.HTML != "" {
 					data, err := htmlcompat.Default()
 					if err != nil {
@@ -78,6 +83,7 @@ func printCheck(w io.Writer, v checkView) error {
 	if err := printCompat(w, v); err != nil {
 		return err
 	}
+	printSpam(w, v.Spam)
 	if v.Links != nil {
 		return printLinks(w, v.Links)
 	}
@@ -149,4 +155,15 @@ func printLinks(w io.Writer, results []linkcheck.Result) error {
 		return err
 	}
 	return nil
+}
+
+// printSpam writes the spam score and the rules that fired.
+func printSpam(w io.Writer, a *model.SpamAnalysis) {
+	fmt.Fprintf(w, "\nSpam score: %s\n", model.SanitizeLine(model.SpamSummary(a)))
+	if a == nil {
+		return
+	}
+	for _, r := range a.Rules {
+		fmt.Fprintf(w, "  %5.1f  %-24s %s\n", r.Score, model.SanitizeLine(r.Name), model.SanitizeLine(r.Description))
+	}
 }

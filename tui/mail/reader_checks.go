@@ -9,8 +9,8 @@ import (
 )
 
 // checksTab is the QA report of the open email: which email clients lack
-// the HTML and CSS features it uses (caniemail's data). The report is
-// made once per email.
+// the HTML and CSS features it uses (caniemail's data; the report is made
+// once per email), then the spam score the server gave it.
 type checksTab struct {
 	ctx    *ui.Context
 	id     string
@@ -35,7 +35,9 @@ func (t *checksTab) lines(m model.Email, width, _ int) tabContent {
 	default:
 		out = append(out, compatLines(t.ctx, *r, width)...)
 	}
-	return textContent(out)
+	out = append(out, "")
+	out = append(out, head("Spam score (SpamAssassin)")...)
+	return textContent(out, spamLines(t.ctx, m.SpamAnalysis, width))
 }
 
 // compat is the report of m's HTML, made on first use; nil without HTML.
@@ -94,4 +96,27 @@ func indented(render func(...string) string, s string, width int) []string {
 		lines[i] = "  " + lines[i]
 	}
 	return lines
+}
+
+// spamLines is the spam score and the rules that fired, or why there is
+// no score.
+func spamLines(ctx *ui.Context, a *model.SpamAnalysis, width int) []string {
+	st := ctx.Styles()
+	style := st.Muted
+	switch {
+	case a != nil && a.Status == model.SpamAnalyzed && a.IsSpam:
+		style = st.AuthFail
+	case a != nil && a.Status == model.SpamAnalyzed:
+		style = st.AuthPass
+	case a != nil && a.Status == model.SpamError:
+		style = st.AuthWarn
+	}
+	out := ui.WrapStyled(style.Render, model.SpamSummary(a), width)
+	if a == nil {
+		return out
+	}
+	for _, r := range a.Rules {
+		out = append(out, ui.WrapStyled(st.Value.Render, fmt.Sprintf("%5.1f  %s  %s", r.Score, r.Name, r.Description), width)...)
+	}
+	return out
 }

@@ -28,9 +28,32 @@ func TestChecksTab(t *testing.T) {
 			t.Fatalf("checks tab lacks %q:\n%s", want, view)
 		}
 	}
+	if !strings.Contains(view, "not scored: the server does not run SpamAssassin") || !strings.Contains(view, "--spamd HOST:PORT)") {
+		t.Fatalf("checks tab without a spam score:\n%s", view)
+	}
 	h.Press("J")
 	if view := h.shown(); !strings.Contains(view, "No HTML part") {
 		t.Fatalf("a text-only email:\n%s", view)
+	}
+}
+
+// TestChecksTabSpam: the spam score and the rules that fired; a score
+// that could not be had says why.
+func TestChecksTabSpam(t *testing.T) {
+	h := newHarness(t, 200, 50)
+	e := tuitest.Emails()[0]
+	e.SpamAnalysis = &model.SpamAnalysis{Status: model.SpamAnalyzed, Score: 5.7, RequiredScore: 5, IsSpam: true,
+		Rules: []model.SpamRule{{Name: "MISSING_DATE", Score: 2.7, Description: "Missing Date: header"}}}
+	slow := tuitest.Emails()[1]
+	slow.SpamAnalysis = &model.SpamAnalysis{Status: model.SpamError, Info: "spamd at 127.0.0.1:783 did not answer within 3s"}
+	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{e, slow}})
+	h.Press("enter", "7")
+	if view := h.shown(); !strings.Contains(view, "5.7 points, 5.0 required: SPAM") || !strings.Contains(view, "2.7  MISSING_DATE  Missing Date: header") {
+		t.Fatalf("checks tab:\n%s", view)
+	}
+	h.Press("J")
+	if view := h.shown(); !strings.Contains(view, "not scored: spamd at 127.0.0.1:783 did not answer within 3s") {
+		t.Fatalf("checks tab of a mail spamd did not score:\n%s", view)
 	}
 }
 
