@@ -229,6 +229,9 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if address := srv.CatchAll(); address != "" {
 		fmt.Fprintf(out, "  catch-all %s takes mail for any other address\n", address)
 	}
+	if o.spamd != "" {
+		fmt.Fprintf(out, "  spam      scored by spamd at %s\n", o.spamd)
+	}
 	if o.signAtIngest {
 		fmt.Fprintln(out, "  signing   every payload before SMTP answers")
 	} else {
@@ -236,9 +239,6 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	}
 	if o.dev {
 		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
-	}
-	if o.spamd != "" {
-		fmt.Fprintf(out, "  spam      scored by spamd at %s\n", o.spamd)
 	}
 	<-ctx.Done()
 	stop()
