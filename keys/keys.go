@@ -8,8 +8,9 @@ type KeyMap struct {
 	NextPane key.Binding
 	PrevPane key.Binding
 	Open     key.Binding
-	// Back goes back a step: clears the marks, then the search, then moves
-	// the focus back.
+	// Back goes back a step: clears the marks, then the search; from the
+	// reader it gives the list the keyboard (never from the list to the
+	// inboxes).
 	Back key.Binding
 
 	TabBody        key.Binding
@@ -69,7 +70,7 @@ func Default() KeyMap {
 		NextPane:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear marks/search, back")),
 
 		TabBody:        key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "body")),
 		TabHeaders:     key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "headers")),
@@ -126,16 +127,19 @@ type Group struct {
 }
 
 // Groups are every binding of the mail screen in titled groups, as the
-// help and the README show them. The Reader group's keys act while the
-// reader has the keyboard; there n and N find, not make an inbox.
+// help and the README show them: what a tester uses most first (open,
+// search, read/unread, save, then quit in the App group, which the help
+// puts at the top of its second column), the Move keys everyone knows
+// last. The Reader group's keys act while the reader has the keyboard;
+// there n and N find, not make an inbox.
 func (k KeyMap) Groups() []Group {
 	return []Group{
-		moveGroup(k.ListKeyMap, k.NextPane, k.PrevPane, k.Open, k.Back),
-		{"Messages", []key.Binding{k.Search, k.Mark, k.MarkAll, k.Delete, k.MarkUnread, k.MarkAllRead, k.DeleteAll, k.Save, k.SaveAll}},
+		{"Messages", []key.Binding{k.Open, k.Search, k.MarkUnread, k.MarkAllRead, k.Save, k.SaveAll, k.Mark, k.MarkAll, k.Delete, k.DeleteAll, k.Back}},
 		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.AuthDetails, k.OpenLink, k.CheckLinks, k.Pipe, k.Copy}},
+		{"App", []key.Binding{k.Quit, k.Help, k.Log, k.Webhooks, k.ForceQuit}},
 		{"Tabs", k.Tabs()},
 		{"Inboxes", []key.Binding{k.New, k.Import, k.Export, k.Resync, k.Copy}},
-		{"App", []key.Binding{k.Webhooks, k.Log, k.Help, k.Quit, k.ForceQuit}},
+		moveGroup(k.ListKeyMap, k.NextPane, k.PrevPane),
 	}
 }
 
@@ -152,6 +156,6 @@ func Columns(groups []Group) [][]key.Binding {
 }
 
 // moveGroup is the group of the keys that move, shared by both screens.
-func moveGroup(l ListKeyMap, nextPane, prevPane, open, back key.Binding) Group {
-	return Group{"Move", append(l.ShortHelp(), nextPane, prevPane, open, back)}
+func moveGroup(l ListKeyMap, more ...key.Binding) Group {
+	return Group{"Move", append(l.ShortHelp(), more...)}
 }

@@ -1,72 +1,106 @@
 package model
 
+import "strings"
+
 // AuthVerdict is what the authentication results of an email add up to, in
-// words a tester reads at a glance. It follows the contract's Validate:
-// passed when SPF, DKIM and DMARC pass; otherwise failed when a check really
-// failed (fail, softfail, permerror), not verified when the others only
-// found no record or were inconclusive (none, neutral, temperror), not
-// checked when the server skipped every check.
+// words a tester reads at a glance. It is the one verdict of sandview: the
+// CLI, the TUI and search (auth:) all ask Verdict and print Word.
+//
+// SPF, DKIM (any signature) and DMARC decide; reverse DNS is reported but,
+// as in the contract's Validate, never changes the verdict:
+//   - pass: SPF, DKIM and DMARC passed (Validate().Passed);
+//   - fail: one of them really failed (fail, softfail, permerror);
+//   - not verified: nothing failed, but not all passed: no record (none) or
+//     inconclusive (neutral, temperror, a word the contract does not name);
+//   - not checked: the server skipped every check, or reported none.
 type AuthVerdict int
 
 // The verdicts, from the least to the most alarming.
 const (
-	VerdictNoResults   AuthVerdict = iota // the server reported no check
+	VerdictNoResults   AuthVerdict = iota // the server reported no check (reads "not checked")
 	VerdictNotChecked                     // every check was skipped
 	VerdictPassed                         // SPF, DKIM and DMARC passed
 	VerdictNotVerified                    // nothing failed, not everything passed
 	VerdictFailed                         // a check really failed
 )
 
-// Verdict sums up a.
+// Verdict sums up a. It is the only place sandview decides what an email's
+// authentication means.
 func (a AuthResults) Verdict() AuthVerdict {
-	v := a.Validate()
-	switch {
-	case v.Passed:
+	if a.Validate().Passed {
 		return VerdictPassed
-	case a.SPF == nil && len(a.DKIM) == 0 && a.DMARC == nil && a.ReverseDNS == nil:
+	}
+	var kinds []ResultKind
+	if a.SPF != nil {
+		kinds = append(kinds, KindOfResult(a.SPF.Result))
+	}
+	if len(a.DKIM) > 0 {
+		kinds = append(kinds, dkimKind(a.DKIM))
+	}
+	if a.DMARC != nil {
+		kinds = append(kinds, KindOfResult(a.DMARC.Result))
+	}
+	if len(kinds) == 0 {
 		return VerdictNoResults
-	case len(v.Failures) == 0 && !v.SPFPassed && !v.DKIMPassed && !v.DMARCPassed && !v.ReverseDNSPassed:
+	}
+	skipped := 0
+	for _, k := range kinds {
+		switch k {
+		case ResultKindFailed:
+			return VerdictFailed
+		case ResultKindSkipped:
+			skipped++
+		}
+	}
+	if skipped == len(kinds) {
 		return VerdictNotChecked
-	case a.hasHardFailure(v.DKIMPassed):
-		return VerdictFailed
 	}
 	return VerdictNotVerified
 }
 
-// hasHardFailure reports a check whose result is a real failure; DKIM counts
-// only when no signature passed.
-func (a AuthResults) hasHardFailure(dkimPassed bool) bool {
-	var results []string
-	if a.SPF != nil {
-		results = append(results, a.SPF.Result)
-	}
-	if !dkimPassed {
-		for _, d := range a.DKIM {
-			results = append(results, d.Result)
+// dkimKind is what the DKIM signatures add up to: passed when one passed,
+// else failed when one failed, else inconclusive when one was, else skipped.
+func dkimKind(sigs []DKIMResult) ResultKind {
+	worst := ResultKindSkipped
+	for _, d := range sigs {
+		switch k := KindOfResult(d.Result); k {
+		case ResultKindPassed:
+			return k
+		case ResultKindFailed:
+			worst = k
+		case ResultKindInconclusive:
+			if worst != ResultKindFailed {
+				worst = k
+			}
 		}
 	}
-	if a.DMARC != nil {
-		results = append(results, a.DMARC.Result)
-	}
-	if a.ReverseDNS != nil {
-		results = append(results, a.ReverseDNS.Result)
-	}
-	for _, r := range results {
-		if KindOfResult(r) == ResultKindFailed {
-			return true
-		}
-	}
-	return false
+	return worst
 }
 
-// Heading is the verdict in capitals, after a symbol that keeps its meaning
+// The words of the verdicts, as the CLI, the TUI, the JSON `verdict` field
+// and the README write them.
+const (
+	WordPass        = "pass"
+	WordFail        = "fail"
+	WordNotVerified = "not verified"
+	WordNotChecked  = "not checked"
+)
+
+// Word is the verdict in words: pass, fail, not verified or not checked (no
+// results read as not checked too; Explanation tells them apart).
+func (v AuthVerdict) Word() string {
+	return [...]string{WordNotChecked, WordNotChecked, WordPass, WordNotVerified, WordFail}[v]
+}
+
+// Heading is the word in capitals, after a symbol that keeps its meaning
 // without colour.
 func (v AuthVerdict) Heading() string {
-	return [...]string{"- NO RESULTS", "- NOT CHECKED", "✓ PASSED", "~ NOT VERIFIED", "✗ FAILED"}[v]
+	return [...]string{"-", "-", "✓", "~", "✗"}[v] + " " + strings.ToUpper(v.Word())
 }
 
-// Badge is the verdict's short form for a list column.
-func (v AuthVerdict) Badge() string { return [...]string{"n/a", "skip", "pass", "warn", "FAIL"}[v] }
+// Badge is the word cut to four cells for a narrow list column: pass,
+// fail, "n/v" (not verified), "n/c" (not checked).
+func (v AuthVerdict) Badge() string { return [...]string{"n/c", "n/c", "pass", "n/v", "fail"}[v] }
 
 // Explanation says why, in a few words.
 func (v AuthVerdict) Explanation() string {
@@ -90,9 +124,9 @@ const (
 	ResultKindSkipped
 )
 
-// KindOfResult classifies a check result.
+// KindOfResult classifies a check result, whatever its case.
 func KindOfResult(result string) ResultKind {
-	switch result {
+	switch strings.ToLower(result) {
 	case ResultPass:
 		return ResultKindPassed
 	case ResultFail, ResultSoftfail, ResultPermerror:
@@ -105,9 +139,10 @@ func KindOfResult(result string) ResultKind {
 
 // ResultMeaning is what a result that is not plain means ("" when it is
 // plain): none is "no record" (for DKIM, "not signed"), neutral and
-// temperror are inconclusive, permerror is a broken record.
+// temperror are inconclusive, permerror is a broken record, skipped is not
+// checked.
 func ResultMeaning(check, result string) string {
-	switch result {
+	switch strings.ToLower(result) {
 	case ResultNone:
 		if check == "DKIM" {
 			return "not signed"
@@ -119,6 +154,8 @@ func ResultMeaning(check, result string) string {
 		return "inconclusive, a temporary error"
 	case ResultPermerror:
 		return "a broken record"
+	case ResultSkipped:
+		return WordNotChecked
 	}
 	return ""
 }

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	mdns "github.com/miekg/dns"
+
 	"sandview/server"
 	"sandview/server/dnsresolve"
 	"sandview/server/dnsresolve/dnstest"
@@ -103,7 +105,10 @@ type ingestCase struct {
 	// replicas > 0 runs that many servers on one PostgreSQL database, the
 	// inbox made on the first and the connections spread over all.
 	replicas int
-	opts     []func(*server.Config)
+	// deadDNS points the server's own resolver (--dns) at a DNS server that
+	// never answers, instead of senderDNS.
+	deadDNS bool
+	opts    []func(*server.Config)
 }
 
 // dnsDelay is how long the benchmarks' DNS server takes to answer.
@@ -119,7 +124,10 @@ const dnsDelay = 30 * time.Millisecond
 func benchIngest(b *testing.B, c ingestCase) {
 	opts := append(c.opts, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
 	var dns *dnsresolve.Resolver
-	if c.senderDomains > 0 {
+	if c.deadDNS {
+		dead := dnstest.Start(b, dnstest.Options{Drop: func(mdns.Question, int) bool { return true }})
+		opts = append(opts, func(cfg *server.Config) { cfg.Resolver, cfg.DNSServers = nil, []string{dead.Addr} })
+	} else if c.senderDomains > 0 {
 		dns = senderDNS(b, c.senderDomains)
 		opts = append(opts, func(cfg *server.Config) { cfg.Resolver = dns })
 	}
@@ -239,15 +247,17 @@ func senderDNS(b *testing.B, domains int) *dnsresolve.Resolver {
 
 func BenchmarkSMTPIngest(b *testing.B) {
 	cases := map[string]ingestCase{
-		"plain":                     {checksOff: true},
-		"plain-checks-1-domain":     {senderDomains: 1},
-		"plain-checks-500-domains":  {senderDomains: 500},
-		"encrypted":                 {encrypted: true},
-		"encrypted-sign-at-ingest":  {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.SignAtIngest = true }}},
-		"plain-durable":             {opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
-		"encrypted-durable":         {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
-		"plain-postgres-1-replica":  {checksOff: true, replicas: 1},
-		"plain-postgres-2-replicas": {checksOff: true, replicas: 2},
+		"plain":                             {checksOff: true},
+		"plain-checks-1-domain":             {senderDomains: 1},
+		"plain-checks-500-domains":          {senderDomains: 500},
+		"plain-checks-dead-dns-1-domain":    {senderDomains: 1, deadDNS: true},
+		"plain-checks-dead-dns-500-domains": {senderDomains: 500, deadDNS: true},
+		"encrypted":                         {encrypted: true},
+		"encrypted-sign-at-ingest":          {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.SignAtIngest = true }}},
+		"plain-durable":                     {opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
+		"encrypted-durable":                 {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
+		"plain-postgres-1-replica":          {checksOff: true, replicas: 1},
+		"plain-postgres-2-replicas":         {checksOff: true, replicas: 2},
 	}
 	for _, name := range slices.Sorted(maps.Keys(cases)) {
 		b.Run(name, func(b *testing.B) { benchIngest(b, cases[name]) })

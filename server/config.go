@@ -34,6 +34,12 @@ const (
 	DefaultLoopbackAuthBudget = 250 * time.Millisecond
 	// DefaultSpamdBudget bounds how long spamd may hold a mail back.
 	DefaultSpamdBudget = 3 * time.Second
+	// SMTP connection limits (see Config.SMTPMaxConns): sized for a 1 GB
+	// box with the default message size.
+	DefaultSMTPMaxConns      = 200
+	DefaultSMTPMaxConnsPerIP = 50
+	DefaultSMTPIdleTimeout   = time.Minute
+	DefaultSMTPBufferBytes   = 64 << 20
 )
 
 // DefaultDomains are the recipient domains served when Config.Domains is
@@ -83,6 +89,22 @@ type Config struct {
 	DefaultTTL, MaxTTL time.Duration
 	// MaxMessageBytes is the SMTP size limit (10 MiB).
 	MaxMessageBytes int64
+	// SMTPMaxConns and SMTPMaxConnsPerIP cap concurrent SMTP connections,
+	// in total and from one client IP (200, 50: a test suite sends from one address, often in parallel); a connection beyond them
+	// is answered 421 and closed.
+	SMTPMaxConns, SMTPMaxConnsPerIP int
+	// SMTPIdleTimeout closes an SMTP connection that sends nothing for
+	// that long (1m).
+	SMTPIdleTimeout time.Duration
+	// SMTPBufferBytes bounds the memory all SMTP connections together
+	// hold for messages being received (64 MiB, and at least
+	// MaxMessageBytes): a DATA waits for room (see smtpBudget). There is
+	// no flag: it follows from the memory of the box, not from the mail.
+	SMTPBufferBytes int64
+	// SMTPAuthFile, when set, is an htpasswd-style file of bcrypt
+	// credentials (USER:HASH lines) that SMTP clients must authenticate
+	// with; by default any credentials are accepted and none are needed.
+	SMTPAuthFile string
 	// MaxEmailsPerInbox and MaxStoreBytes bound storage; the oldest emails
 	// are evicted beyond them (10000 emails, 1 GiB of payloads).
 	MaxEmailsPerInbox int
@@ -183,6 +205,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.MaxStoreBytes == 0 {
 		cfg.MaxStoreBytes = DefaultMaxStoreBytes
+	}
+	if err := cfg.smtpDefaults(); err != nil {
+		return cfg, err
 	}
 	if cfg.MaxMessageBytes < 0 || cfg.MaxEmailsPerInbox < 0 || cfg.MaxStoreBytes < 0 {
 		return cfg, errors.New("config: size and count limits must be positive")

@@ -61,6 +61,14 @@
 //     stored once per inbox (the catch-all's once for all the recipients it
 //     takes); 250 is answered once every copy is committed. Each reply
 //     leaves in one write, multi-line ones (EHLO) included.
+//   - SMTP is bounded (smtp_limits.go, smtp_data.go): connection caps in
+//     total and per client IP (421 beyond), an idle timeout, messages
+//     being received held in a shared memory budget (a DATA waits for
+//     room), a declared SIZE over the limit refused at MAIL, the rest of an
+//     oversized DATA discarded unread into memory. Refusals are kept in a
+//     ring (Server.Refusals, WatchRefusals); refused connections are
+//     logged once per interval. AUTH PLAIN and LOGIN take any login, or an
+//     htpasswd file's (smtp_auth.go); the user name is kept with the mail.
 //   - Authentication checks run after parsing, within Config.AuthBudget,
 //     and the 250 waits for them, so that a mail is retrievable, checked,
 //     once SMTP accepts it. The DNS cache makes the checks nearly free for

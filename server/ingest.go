@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"time"
 
@@ -20,6 +21,8 @@ type delivery struct {
 	remoteIP net.IP
 	helo     string
 	mailFrom string
+	// authUser is the SMTP AUTH user name, kept with the mail ("" none).
+	authUser string
 	// protocol names how the message came, for the Received header.
 	protocol string
 	targets  []target
@@ -89,7 +92,7 @@ func (s *Server) deliver(ctx context.Context, d delivery) (out []emailRef, err e
 		}
 		id := s.ids.next()
 		raw, copyMsg := traced(d.raw, msg, receivedValue(d.helo, d.remoteIP, s.cfg.Hostname, d.protocol, id, tg.rcpts, receivedAt))
-		parsed, err := parsedJSON(copyMsg, inboxAuth)
+		parsed, err := parsedJSON(copyMsg, inboxAuth, d.authUser)
 		if err != nil {
 			return nil, err
 		}
@@ -186,10 +189,18 @@ func firstOf(lists ...[]string) string {
 	return ""
 }
 
-// parsedJSON is the decoded parsed content of an email record.
-func parsedJSON(msg *mailparse.Message, auth model.AuthResults) ([]byte, error) {
+// parsedJSON is the decoded parsed content of an email record; the SMTP
+// AUTH user, when there was one, goes in its metadata extension object.
+func parsedJSON(msg *mailparse.Message, auth model.AuthResults, authUser string) ([]byte, error) {
 	content := msg.Content
 	content.AuthResults = auth
+	if authUser != "" {
+		content.Metadata = maps.Clone(content.Metadata)
+		if content.Metadata == nil {
+			content.Metadata = map[string]any{}
+		}
+		content.Metadata[model.MetadataSMTPUser] = authUser
+	}
 	if content.Headers == nil {
 		content.Headers = model.HeaderMap{}
 	}

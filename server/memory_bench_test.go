@@ -124,7 +124,12 @@ func resetPeakRSS(b *testing.B) {
 
 // procStatusMB reads a kB field of /proc/self/status in MB.
 func procStatusMB(b *testing.B, field string) float64 {
-	data, err := os.ReadFile("/proc/self/status")
+	return procFileMB(b, "/proc/self/status", field)
+}
+
+// procFileMB reads a kB field of a /proc status file in MB.
+func procFileMB(b *testing.B, path, field string) float64 {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -139,6 +144,6 @@ func procStatusMB(b *testing.B, field string) float64 {
 		}
 		return kb / 1024
 	}
-	b.Fatalf("no %s in /proc/self/status", field)
+	b.Fatalf("no %s in %s", field, path)
 	return 0
 }

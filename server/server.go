@@ -42,6 +42,7 @@ type Server struct {
 	ids            *idGenerator
 	webhooks       *webhook.Engine
 	signer         *signer
+	smtp           *smtpGuard // connection caps, memory, refusals, credentials
 
 	catchAll atomic.Pointer[string] // the catch-all inbox's address (see SetCatchAll)
 
@@ -82,6 +83,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		reg:       newRegistry(cfg.MaxEmailsPerInbox, cfg.MaxStoreBytes),
 		bus:       newBus(),
 		aadPrefix: aadPrefix(cfg.EncryptionContext),
+	}
+	if s.smtp, err = newSMTPGuard(cfg); err != nil {
+		return nil, err
 	}
 	if err := s.openState(ctx); err != nil {
 		return nil, err

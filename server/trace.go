@@ -78,7 +78,8 @@ func traceToken(s, fallback string) string {
 	return out
 }
 
-// traced returns a message as stored: raw with the Received header on top,
+// traced returns a message as stored: raw with the Received header on top
+// (in place of an mbox "From " line, which MTAs drop on delivery),
 // and a copy of msg whose header map shows it first among the Received
 // values, as parsing the stored raw would. msg itself is not changed.
 func traced(raw []byte, msg *mailparse.Message, received string) ([]byte, *mailparse.Message) {
@@ -86,7 +87,7 @@ func traced(raw []byte, msg *mailparse.Message, received string) ([]byte, *mailp
 	out = append(out, "Received: "...)
 	out = append(out, received...)
 	out = append(out, "\r\n"...)
-	out = append(out, raw...)
+	out = append(out, model.StripMboxFrom(raw)...) // an mbox From_ line goes, as mailparse drops it
 
 	copied := *msg
 	headers := make(model.HeaderMap, len(msg.Content.Headers)+1)

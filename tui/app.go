@@ -97,7 +97,7 @@ func newApp(o options) App {
 // Init starts the clock, the key check, the live feed, the keystore
 // watch, the loading indicator and dark/light detection.
 func (a App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.tick(), a.mail.Init(), a.checkKey(), a.watchKeystore()}
+	cmds := []tea.Cmd{a.tick(), a.mail.Init(), a.checkKey(), a.watchKeystore(), waitNotice(a.opts.ctx, a.opts.notices)}
 	if a.opts.dark == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -177,6 +177,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(a.mail.WatchKeystore(), a.watchKeystore())
 	case keyCheckedMsg:
 		return a.keyChecked(msg)
+	case noticeMsg:
+		return a.showNotice(msg)
 	case tea.KeyPressMsg:
 		return a.handleKey(msg)
 	case tea.PasteMsg:
@@ -245,10 +247,11 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case !a.showHooks && key.Matches(msg, k.Webhooks):
 		a.showHooks = true
+		a.mail.Leave()
 		return a.hooks.Open()
 	case a.showHooks && key.Matches(msg, hookKeys.Close):
 		a.showHooks = false
-		return nil
+		return a.mail.Return()
 	}
 	cmd, handled := scr.HandleKey(msg)
 	switch {
@@ -257,6 +260,7 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	case a.showHooks && key.Matches(msg, hookKeys.Back):
 		a.showHooks = false
+		return tea.Batch(cmd, a.mail.Return())
 	}
 	return cmd
 }

@@ -16,7 +16,7 @@ import (
 )
 
 func TestHelpAndQuit(t *testing.T) {
-	h := newHarness(t, 140, 40, true)
+	h := newHarness(t, 160, 40, true)
 	h.Press("?")
 	if _, ok := h.app.ctx.Dialog().(*ui.HelpDialog); !ok || !strings.Contains(h.plain(), "auth report") {
 		t.Fatal("? did not show the full help")
@@ -41,7 +41,7 @@ func TestHelpAndQuit(t *testing.T) {
 }
 
 func TestStatusTicksAndConnection(t *testing.T) {
-	h := newHarness(t, 140, 40, true)
+	h := newHarness(t, 160, 40, true)
 	now := tuitest.Now()
 	h.app.ctx.Clock = func() time.Time { return now }
 	h.Send(ui.StatusMsg{Text: "saved x", Level: ui.LevelSuccess})
@@ -80,7 +80,7 @@ func TestStatusTicksAndConnection(t *testing.T) {
 // the connection failed, every live inbox is listed again (to catch up
 // with what was missed), and not before.
 func TestRecoveryListsEveryInboxAgain(t *testing.T) {
-	h := newHarness(t, 140, 40, true)
+	h := newHarness(t, 200, 40, true)
 	listed := func() int {
 		n := 0
 		for _, c := range h.svc.Calls() {
@@ -160,7 +160,7 @@ func TestWebhookKeysDoNotLeakIntoFilter(t *testing.T) {
 }
 
 func TestWebhookScreenOpensAndCloses(t *testing.T) {
-	h := newWebhookHarness(t, 120, 40, true)
+	h := newWebhookHarness(t, 160, 40, true)
 	if !h.app.showHooks || !strings.Contains(h.plain(), "Webhooks (3)") {
 		t.Fatalf("w did not open the webhooks screen:\n%s", h.plain())
 	}

@@ -15,7 +15,7 @@ import (
 // fake's subscription, the same path as production: the queue, then the
 // program reading it one message at a time.
 func TestFeedReachesTheScreens(t *testing.T) {
-	h := newHarness(t, 140, 40, true)
+	h := newHarness(t, 160, 40, true)
 	ctx, cancel := context.WithCancel(context.Background())
 	q, err := feed.Start(ctx, h.svc)
 	if err != nil {
@@ -37,7 +37,7 @@ func TestFeedReachesTheScreens(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
 	}
-	h.Press("esc", "j")
+	h.Press("shift+tab", "j")
 	if !strings.Contains(h.plain(), "Arrived before") {
 		t.Fatalf("the inbox that started delivering was not listed again:\n%s", h.plain())
 	}
@@ -45,7 +45,7 @@ func TestFeedReachesTheScreens(t *testing.T) {
 
 // TestFeedFailureShowsOffline checks that a feed that cannot start says so.
 func TestFeedFailureShowsOffline(t *testing.T) {
-	h := newHarness(t, 140, 40, true)
+	h := newHarness(t, 160, 40, true)
 	_, err := feed.Start(context.Background(), disconnected{})
 	h.Send(feedStartedMsg{err: err})
 	if !strings.Contains(h.plain(), "offline: "+errNoService.Error()) {
@@ -55,7 +55,7 @@ func TestFeedFailureShowsOffline(t *testing.T) {
 
 // TestProgramStartsTheFeed checks that Init subscribes to the service.
 func TestProgramStartsTheFeed(t *testing.T) {
-	h := newHarness(t, 140, 40, true)
+	h := newHarness(t, 160, 40, true)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	h.app.opts.ctx = ctx // ended: the feed delivers nothing

@@ -38,6 +38,9 @@ type Config struct {
 	// decrypted files opened with other programs (desktop.OpenedDir);
 	// without it nothing is opened that way.
 	TempDir string
+	// Notices are one-line messages from outside the client (the local
+	// server's SMTP refusals): each shows in the status bar and the log.
+	Notices <-chan string
 
 	// For tests: a service in place of Client, an opener in place of
 	// xdg-open/open, the environment and a runner of programs.
@@ -61,6 +64,7 @@ type options struct {
 	open        func(ctx context.Context, target string) error
 	tempDir     string
 	startup     func(ctx context.Context) error
+	notices     <-chan string
 	ctx         context.Context
 	// tick schedules timer messages (tea.Tick; tests switch timers off).
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
@@ -74,6 +78,7 @@ func (cfg Config) options(ctx context.Context) options {
 	o := options{
 		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpAddr: cfg.SMTPAddr, smtpHint: cfg.SMTPHint, catchAll: cfg.CatchAll, dark: cfg.DarkTheme,
 		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, tempDir: cfg.TempDir, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run,
+		notices:    cfg.Notices,
 		hyperlinks: hyperlinksSupported(os.Getenv, tmuxClientFeatures),
 	}
 	if o.svc == nil && cfg.Client != nil {

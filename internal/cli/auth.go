@@ -6,50 +6,20 @@ import (
 	"sandview/model"
 )
 
-// Verdicts of an email's authentication (authVerdict).
-const (
-	verdictPass       = "pass"
-	verdictFail       = "fail"
-	verdictNotChecked = "not checked"
-	verdictPartial    = "incomplete"
-	verdictNone       = "no results"
-)
-
-// authVerdict sums up an email's authentication as model.AuthResults
-// Validate does: pass when SPF, DKIM and DMARC pass, fail when a check did
-// not, "not checked" when the server skipped every check (an inbox without
-// emailAuth: nothing failed), incomplete when some were skipped or not
-// reported and the rest passed, "no results" when the server reported none.
-func authVerdict(a model.AuthResults) string {
-	v := a.Validate()
-	checks := authChecks(a)
-	switch {
-	case v.Passed:
-		return verdictPass
-	case len(v.Failures) > 0:
-		return verdictFail
-	case len(checks) == 0:
-		return verdictNone
-	case len(v.Skipped) == len(checks):
-		return verdictNotChecked
-	}
-	return verdictPartial
-}
-
-// authSummary is the verdict followed by each check's result in words,
-// e.g. "fail (SPF fail, DKIM pass, DMARC no record, reverse DNS
-// inconclusive)".
+// authSummary is the verdict (model.AuthResults.Verdict, in its words)
+// followed by each check's result in words, e.g. "not verified (SPF no
+// record, DKIM not signed, DMARC no record, reverse DNS pass)".
 func authSummary(a model.AuthResults) string {
-	verdict := authVerdict(a)
+	verdict := a.Verdict()
 	checks := authChecks(a)
-	if verdict == verdictNotChecked || len(checks) == 0 {
-		return verdict
+	if verdict == model.VerdictNotChecked || len(checks) == 0 {
+		return verdict.Word()
 	}
 	parts := make([]string, len(checks))
 	for i, c := range checks {
-		parts[i] = c.name + " " + resultWord(c.result)
+		parts[i] = c.name + " " + resultWord(c.name, c.result)
 	}
-	return verdict + " (" + strings.Join(parts, ", ") + ")"
+	return verdict.Word() + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // authCheck is one check's name and result.
@@ -78,19 +48,16 @@ func authChecks(a model.AuthResults) []authCheck {
 	return out
 }
 
-// resultWord is a check result in the words people read it in: none is
-// "no record" (the domain publishes nothing), neutral and temperror are
-// "inconclusive", skipped is "not checked".
-func resultWord(result string) string {
-	switch result {
-	case model.ResultNone:
-		return "no record"
-	case model.ResultNeutral, model.ResultTemperror:
-		return "inconclusive"
-	case model.ResultSkipped:
-		return verdictNotChecked
-	case "":
+// resultWord is a check result in the words people read it in
+// (model.ResultMeaning, its first clause): none is "no record" ("not
+// signed" for DKIM), neutral and temperror are "inconclusive", skipped is
+// "not checked".
+func resultWord(check, result string) string {
+	if result == "" {
 		return "no result"
+	}
+	if meaning, _, _ := strings.Cut(model.ResultMeaning(check, result), ","); meaning != "" {
+		return meaning
 	}
 	return model.SanitizeLine(result)
 }

@@ -21,9 +21,10 @@ func TestAuthSummaryWording(t *testing.T) {
 		{all("pass", "pass", "pass", "pass"), "pass (SPF pass, DKIM pass, DMARC pass, reverse DNS pass)"},
 		{all("neutral", "fail", "none", "temperror"), "fail (SPF inconclusive, DKIM fail, DMARC no record, reverse DNS inconclusive)"},
 		{all("skipped", "skipped", "skipped", "skipped"), "not checked"},
-		{all("pass", "skipped", "pass", "pass"), "incomplete (SPF pass, DKIM not checked, DMARC pass, reverse DNS pass)"},
-		{model.AuthResults{}, "no results"},
-		{model.AuthResults{DKIM: []model.DKIMResult{{Result: "fail"}, {Result: "pass"}}}, "incomplete (DKIM pass)"},
+		{all("pass", "skipped", "pass", "pass"), "not verified (SPF pass, DKIM not checked, DMARC pass, reverse DNS pass)"},
+		{model.AuthResults{}, "not checked"},
+		{all("none", "none", "none", "pass"), "not verified (SPF no record, DKIM not signed, DMARC no record, reverse DNS pass)"},
+		{model.AuthResults{DKIM: []model.DKIMResult{{Result: "fail"}, {Result: "pass"}}}, "not verified (DKIM pass)"},
 	} {
 		if got := authSummary(c.results); got != c.want {
 			t.Errorf("authSummary = %q, want %q", got, c.want)

@@ -34,10 +34,16 @@ type attachmentView struct {
 
 // emailView is how the CLI prints an email.
 type emailView struct {
-	ID          string               `json:"id"`
-	From        string               `json:"from"`
-	To          []string             `json:"to"`
-	Subject     string               `json:"subject"`
+	ID      string   `json:"id"`
+	From    string   `json:"from"`
+	To      []string `json:"to"`
+	Cc      []string `json:"cc"`
+	Subject string   `json:"subject"`
+	// Date is the Date header (the sender's zone kept); null when missing or
+	// unparsable, DateProblem then says which.
+	Date        *time.Time `json:"date"`
+	DateProblem string     `json:"dateProblem,omitempty"`
+	// ReceivedAt is when the server received the mail.
 	ReceivedAt  time.Time            `json:"receivedAt"`
 	IsRead      bool                 `json:"isRead"`
 	Text        string               `json:"text"`
@@ -46,21 +52,37 @@ type emailView struct {
 	Links       []string             `json:"links"`
 	AuthResults model.AuthResults    `json:"authResults"`
 	Validation  model.AuthValidation `json:"validation"`
-	Problem     string               `json:"problem,omitempty"`
+	// Verdict is model.AuthResults.Verdict in words: pass, fail, not
+	// verified or not checked ("" when the content could not be read).
+	Verdict  string `json:"verdict,omitempty"`
+	SMTPUser string `json:"smtpUser,omitempty"` // the SMTP AUTH login
+	Problem  string `json:"problem,omitempty"`
 }
 
 func emailViewOf(e model.Email) emailView {
 	v := emailView{ID: e.ID, From: e.From, To: e.To, Subject: e.Subject, ReceivedAt: e.ReceivedAt,
 		IsRead: e.IsRead, Text: e.Text, HTML: e.HTML, Links: e.Links, AuthResults: e.AuthResults,
-		Validation: e.AuthResults.Validate(), Problem: e.Problem, Attachments: []attachmentView{}}
+		Validation: e.AuthResults.Validate(), SMTPUser: e.SMTPUser(), Problem: e.Problem, Attachments: []attachmentView{}}
 	if v.To == nil {
 		v.To = []string{}
+	}
+	v.Cc = e.Cc()
+	if v.Cc == nil {
+		v.Cc = []string{}
+	}
+	if e.HasContent && e.Problem == "" {
+		v.Verdict = e.AuthResults.Verdict().Word()
+		if sent, err := e.SentDate(); err != nil {
+			v.DateProblem = err.Error()
+		} else {
+			v.Date = &sent
+		}
 	}
 	if v.Links == nil {
 		v.Links = []string{}
 	}
 	for _, a := range e.Attachments {
-		v.Attachments = append(v.Attachments, attachmentView{Filename: a.Filename, ContentType: a.ContentType, Size: a.Size})
+		v.Attachments = append(v.Attachments, attachmentView{Filename: a.Name(), ContentType: a.ContentType, Size: a.Size})
 	}
 	return v
 }
@@ -130,13 +152,14 @@ type emailList struct {
 	w     io.Writer
 	json  *jsonArray
 	table table
+	none  string // what an empty table prints
 }
 
 func newEmailList(w io.Writer, asJSON bool) *emailList {
 	if asJSON {
 		return &emailList{w: w, json: &jsonArray{w: w}}
 	}
-	return &emailList{w: w}
+	return &emailList{w: w, none: "no emails yet"}
 }
 
 func (l *emailList) add(e model.Email) error {
@@ -156,7 +179,7 @@ func (l *emailList) close() error {
 	case l.json != nil:
 		return l.json.close()
 	case len(l.table.rows) == 0:
-		_, err := fmt.Fprintln(l.w, "no emails yet")
+		_, err := fmt.Fprintln(l.w, l.none)
 		return err
 	}
 	return l.table.write(l.w)
@@ -167,7 +190,7 @@ func authBadge(e model.Email) string {
 	if e.Problem != "" {
 		return "UNREADABLE: " + e.Problem
 	}
-	return authVerdict(e.AuthResults)
+	return e.AuthResults.Verdict().Word()
 }
 
 func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
@@ -199,17 +222,26 @@ func printEmail(w io.Writer, e model.Email) {
 	line := func(k, v string) { fmt.Fprintf(w, "%-9s %s\n", k+":", model.SanitizeLine(v)) }
 	line("ID", e.ID)
 	line("From", e.From)
-	line("To", strings.Join(e.To, ", "))
+	line("To", addressLine(e.To))
+	if cc := e.Cc(); len(cc) > 0 {
+		line("Cc", addressLine(cc))
+	}
 	line("Subject", e.Subject)
-	line("Received", e.ReceivedAt.Local().Format(time.RFC1123))
+	if e.HasContent {
+		line("Date", e.DateText(time.Local))
+	}
+	line("Received", e.ReceivedAt.Local().Format(time.RFC1123Z))
 	if e.Problem != "" {
 		line("PROBLEM", e.Problem)
 		return
 	}
 	for _, a := range e.Attachments {
-		line("Attached", fmt.Sprintf("%s (%s, %d bytes)", a.Filename, a.ContentType, a.Size))
+		line("Attached", fmt.Sprintf("%s (%s, %s)", a.Name(), a.ContentType, model.Plural(int(a.Size), "byte", "bytes")))
 	}
 	line("Auth", authSummary(e.AuthResults))
+	if user := e.SMTPUser(); user != "" {
+		line("Login", user+" (SMTP AUTH)")
+	}
 	body := e.Text
 	if body == "" && e.HTML != "" {
 		body = "(HTML only; use --json to see it)"
@@ -260,4 +292,17 @@ func newEmailDeleteCommand(g *globalOptions, inbox *string) *cobra.Command {
 			})
 		},
 	}
+}
+
+// shownAddresses is how many recipients a line of `email show` names
+// before "and N more".
+const shownAddresses = 10
+
+// addressLine is a list of recipients on one line, the first
+// shownAddresses of them, then "and N more".
+func addressLine(addrs []string) string {
+	if len(addrs) <= shownAddresses {
+		return strings.Join(addrs, ", ")
+	}
+	return strings.Join(addrs[:shownAddresses], ", ") + fmt.Sprintf(" and %d more", len(addrs)-shownAddresses)
 }

@@ -57,7 +57,7 @@ characters; an existing file is never overwritten (" (1)" is added).`,
 					return saveAttachments(out, dir, e.Attachments...)
 				case save > 0:
 					if save > len(e.Attachments) {
-						return usageError{fmt.Sprintf("--save %d: the email has %d attachment(s)", save, len(e.Attachments))}
+						return usageError{fmt.Sprintf("--save %d: the email has %s", save, model.Plural(len(e.Attachments), "attachment", "attachments"))}
 					}
 					return saveAttachments(out, dir, e.Attachments[save-1])
 				case asJSON:
@@ -83,7 +83,7 @@ func listAttachments(w io.Writer, attachments []model.Attachment) error {
 	tab := &table{}
 	tab.add("N", "FILENAME", "TYPE", "SIZE")
 	for i, a := range attachments {
-		tab.add(strconv.Itoa(i+1), a.Filename, a.ContentType, strconv.FormatInt(a.Size, 10))
+		tab.add(strconv.Itoa(i+1), a.Name(), a.ContentType, strconv.FormatInt(a.Size, 10))
 	}
 	return tab.write(w)
 }
@@ -94,11 +94,11 @@ func saveAttachments(w io.Writer, dir string, attachments ...model.Attachment) e
 		return err
 	}
 	for _, a := range attachments {
-		path, err := desktop.SaveUnique(dir, a.Filename, "attachment", a.Content, 0o644)
+		path, err := desktop.SaveUnique(dir, a.Name(), "attachment", a.Content, 0o644)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "saved %s (%d bytes)\n", model.SanitizeLine(path), len(a.Content))
+		fmt.Fprintf(w, "saved %s (%s)\n", model.SanitizeLine(path), model.Plural(len(a.Content), "byte", "bytes"))
 	}
 	return nil
 }

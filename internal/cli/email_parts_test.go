@@ -31,7 +31,7 @@ func TestCLIEmailParts(t *testing.T) {
 	if !strings.Contains(listed, "report.csv") || !strings.HasPrefix(listed, "N  FILENAME") || strings.Contains(listed, "\u202e") {
 		t.Fatalf("attachments listed:\n%s", listed)
 	}
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "new") // made by the first save
 	h.must("email", "attachments", id, "--save", "2", "--dir", dir)
 	h.must("email", "attachments", id, "--all", "--dir", dir)
 	names := []string{}
@@ -79,5 +79,10 @@ func TestCLIEmailParts(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Fatalf("email open left %d files in $TMPDIR", len(left))
+	}
+	// No browser: the error says the way out.
+	r = h.withEnv("BROWSER="+browser+".missing", "TMPDIR="+t.TempDir()).run("email", "open", id)
+	if r.code == 0 || !strings.Contains(r.stderr, "not found: set $BROWSER") || !strings.Contains(r.stderr, "copy the address") {
+		t.Fatalf("email open without a browser: exit %d, %q", r.code, r.stderr)
 	}
 }

@@ -204,7 +204,7 @@ func newInboxDeleteCommand(g *globalOptions) *cobra.Command {
 						return err
 					}
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "deleted %d inboxes\n", n)
+				fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", model.Plural(n, "inbox", "inboxes"))
 				return nil
 			}
 			address := strings.TrimSpace(args[0])

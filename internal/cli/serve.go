@@ -36,7 +36,6 @@ var serveEnv = map[string]string{
 	"dev":                  "SVC_SDK_DEVELOPMENT",
 	"default-ttl":          "SVC_DEFAULT_TTL",
 	"max-ttl":              "SVC_MAX_TTL",
-	"max-message-bytes":    "SVC_MAX_MESSAGE_BYTES",
 	"max-emails-per-inbox": "SVC_MAX_EMAILS_PER_INBOX",
 	"max-store-bytes":      "SVC_MAX_STORE_BYTES",
 	"tls-cert":             "SVC_TLS_CERT",
@@ -60,7 +59,7 @@ type serveOptions struct {
 	store              string
 	dev                bool
 	defaultTTL, maxTTL time.Duration
-	maxMessageBytes    int64
+	limits             smtpLimitOptions
 	maxEmailsPerInbox  int
 	maxStoreBytes      int64
 	tlsCert, tlsKey    string
@@ -117,7 +116,7 @@ in flight is finished before exiting.`,
 	f.BoolVar(&o.dev, "dev", false, "enable the test-email endpoint (SVC_SDK_DEVELOPMENT=true)")
 	f.DurationVar(&o.defaultTTL, "default-ttl", server.DefaultTTL, "inbox TTL when none is requested (SVC_DEFAULT_TTL)")
 	f.DurationVar(&o.maxTTL, "max-ttl", server.DefaultMaxTTL, "longest inbox TTL (SVC_MAX_TTL)")
-	f.Int64Var(&o.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "SMTP message size limit (SVC_MAX_MESSAGE_BYTES)")
+	o.limits.register(f, "")
 	f.IntVar(&o.maxEmailsPerInbox, "max-emails-per-inbox", server.DefaultMaxEmailsPerInbox, "oldest emails are evicted beyond this (SVC_MAX_EMAILS_PER_INBOX)")
 	f.Int64Var(&o.maxStoreBytes, "max-store-bytes", server.DefaultMaxStoreBytes, "oldest emails are evicted beyond this total (SVC_MAX_STORE_BYTES)")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate enabling STARTTLS (SVC_TLS_CERT)")
@@ -135,16 +134,10 @@ in flight is finished before exiting.`,
 // applyServeEnv sets every flag not given on the command line from its
 // environment variable.
 func applyServeEnv(flags *pflag.FlagSet) error {
-	for name, env := range serveEnv {
-		value, ok := os.LookupEnv(env)
-		if !ok || flags.Changed(name) {
-			continue
-		}
-		if err := flags.Set(name, value); err != nil {
-			return fmt.Errorf("environment variable %s: %w", env, err)
-		}
+	if err := applyEnv(flags, serveEnv); err != nil {
+		return err
 	}
-	return nil
+	return applyEnv(flags, smtpLimitEnv)
 }
 
 func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
@@ -169,9 +162,9 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
-		MaxMessageBytes: o.maxMessageBytes, MaxEmailsPerInbox: o.maxEmailsPerInbox,
-		MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
+		MaxEmailsPerInbox: o.maxEmailsPerInbox, MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
 	}
+	o.limits.apply(&cfg)
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
 	}

@@ -72,11 +72,24 @@ func TestServeRefusesWhatItCannotServe(t *testing.T) {
 		{[]string{"--compat", "gateway"}, `--compat: unknown wire profile "gateway"`},
 		{[]string{"--catch-all", "all@elsewhere.example"}, `catch-all all@elsewhere.example: domain "elsewhere.example" is not allowed`},
 		{[]string{"--local"}, "--local is for the other commands"},
+		{[]string{"--smtp-auth-file", "/nonexistent/users"}, "SMTP auth file: open /nonexistent/users"},
+		{[]string{"--smtp-max-conns", "-1"}, "SMTP connection limits, idle timeout and buffer size must be positive"},
 	} {
 		args := append([]string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "k"}, c.args...)
 		r := h.finish(h.startRaw(args...))
 		if r.code == 0 || !strings.Contains(r.stderr, c.want) || strings.Count(r.stderr, "\n") != 1 {
 			t.Errorf("serve %v: exit %d, %q; want one line with %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	// The SMTP limits' variables, as --local honours them too.
+	for env, want := range map[string]string{
+		"SVC_SMTP_AUTH_FILE=/nonexistent/users": "SMTP auth file: open /nonexistent/users",
+		"SVC_SMTP_MAX_CONNS_PER_IP=-2":          "SMTP connection limits",
+		"SVC_SMTP_IDLE_TIMEOUT=soon":            "environment variable SVC_SMTP_IDLE_TIMEOUT",
+	} {
+		r := h.withEnv(env).finish(h.withEnv(env).startRaw("serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "k"))
+		if r.code == 0 || !strings.Contains(r.stderr, want) {
+			t.Errorf("serve with %s: exit %d, %q; want %q", env, r.code, r.stderr, want)
 		}
 	}
 }

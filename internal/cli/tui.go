@@ -26,6 +26,7 @@ type localOptions struct {
 	demo               bool
 	smtpAddr, httpAddr string
 	theme              string
+	limits             smtpLimitOptions
 }
 
 func (l *localOptions) register(root *cobra.Command) {
@@ -39,6 +40,7 @@ func (l *localOptions) register(root *cobra.Command) {
 	_ = f.MarkHidden("smtp-addr")
 	_ = f.MarkHidden("http-addr")
 	f.StringVar(&l.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
+	l.limits.register(f, "with --local: ")
 }
 
 // display holds the settings both modes share: theme, NO_COLOR, and forced
@@ -126,12 +128,15 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 	if err != nil {
 		return err
 	}
+	notices, stopNotices := refusalNotices(local.srv)
+	defer stopNotices()
 	cfg := tui.Config{
 		Client: local.session.client, Keystore: local.session.keystore,
 		ServerLabel: "local " + local.srv.HTTPAddr(),
 		SMTPAddr:    local.srv.SMTPAddr(),
 		CatchAll:    local.inbox.Address(),
 		TempDir:     desktop.OpenedDir(home),
+		Notices:     notices,
 	}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
@@ -180,10 +185,15 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 	webhooks := webhook.DefaultConfig()
 	webhooks.AllowLoopbackHTTP = true // the pane's built-in receiver listens on loopback
 	webhooks.AllowPrivate = true      // a sandbox on this machine: its receivers are local
-	r.srv, err = server.Start(ctx, server.Config{
+	cfg := server.Config{
 		HTTPAddr: l.httpAddr, SMTPAddr: l.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
 		Webhooks: &webhooks,
-	})
+	}
+	if err := l.limits.applyEnv(); err != nil {
+		return err
+	}
+	l.limits.apply(&cfg)
+	r.srv, err = server.Start(ctx, cfg)
 	if err != nil {
 		if held := holder(home); held != nil {
 			return held

@@ -129,6 +129,13 @@ func runWait(cmd *cobra.Command, in *client.Inbox, o waitOptions, opts client.Wa
 	emails, err := in.WaitForEmailCount(cmd.Context(), o.count, opts)
 	var timeoutErr *client.TimeoutError
 	if errors.As(err, &timeoutErr) {
+		if o.asJSON {
+			// A script reading --json gets an array even on a timeout: [] when
+			// nothing matched.
+			if err := printWaited(cmd, true, emails); err != nil {
+				return err
+			}
+		}
 		if o.timeout == 0 {
 			return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: %s holds fewer than %d matching email(s)", in.Address(), o.count)}
 		}

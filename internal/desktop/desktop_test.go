@@ -70,3 +70,42 @@ func TestOpenUsesBROWSER(t *testing.T) {
 		t.Fatal("a target starting with - was opened")
 	}
 }
+
+// TestOpenWithoutOpenerSaysTheWayOut: with no opener, the error names it
+// and points to $BROWSER and to copying the link with y.
+func TestOpenWithoutOpenerSaysTheWayOut(t *testing.T) {
+	t.Setenv("BROWSER", filepath.Join(t.TempDir(), "no-such-browser"))
+	err := Open(context.Background(), "https://acme-shop.example/p/1")
+	if err == nil {
+		t.Fatal("opening with a missing browser did not fail")
+	}
+	for _, want := range []string{"https://acme-shop.example/p/1", "no-such-browser not found", "$BROWSER", "copy the address (y in sandview's reader)"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("the error %q does not say %q", err, want)
+		}
+	}
+	t.Setenv("BROWSER", "false") // found, but fails
+	if err := Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.HasPrefix(err.Error(), "false failed") || !strings.Contains(err.Error(), "$BROWSER") {
+		t.Fatalf("a failing browser: %v", err)
+	}
+	t.Setenv("BROWSER", "")
+	t.Setenv("PATH", t.TempDir()) // no xdg-open
+	if err := Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.Contains(err.Error(), "$BROWSER") {
+		t.Fatalf("without xdg-open: %v", err)
+	}
+}
+
+// TestSaveUniqueCreatesTheDirectory: a missing directory is made, with
+// its parents, private.
+func TestSaveUniqueCreatesTheDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "dir")
+	path, err := SaveUnique(dir, "a.txt", "x", []byte("one"), 0o644)
+	if err != nil || path != filepath.Join(dir, "a.txt") {
+		t.Fatalf("save: %s %v", path, err)
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if info, err := os.Stat(d); err != nil || info.Mode().Perm() != 0o700 {
+			t.Fatalf("%s: %v, mode %v; want 0700", d, err, info.Mode().Perm())
+		}
+	}
+}

@@ -61,9 +61,15 @@ func validCut(s string, i int) bool {
 // SaveUnique writes data to dir under the safe form of name (see
 // SafeName) with the permissions perm, adding " (1)", " (2)", ... before
 // the extension instead of overwriting a file, and returns the path
-// written.
+// written. A missing dir is created, private (0700), with its parents.
 func SaveUnique(dir, name, fallback string, data []byte, perm os.FileMode) (string, error) {
 	info, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", fmt.Errorf("save to %s: %w", dir, err)
+		}
+		info, err = os.Stat(dir)
+	}
 	if err != nil {
 		return "", fmt.Errorf("save to %s: %w", dir, err)
 	}

@@ -2,7 +2,9 @@ package desktop
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
@@ -11,7 +13,9 @@ import (
 
 // Open opens a URL or a file with the browser named by $BROWSER (a
 // program run with the target as its one argument) or else the desktop's
-// opener (xdg-open, open), without a shell.
+// opener (xdg-open, open), without a shell. When that program is missing
+// or fails, the error says the way out ($BROWSER, or copying the
+// address) before the target, which may be long.
 func Open(ctx context.Context, target string) error {
 	if strings.HasPrefix(target, "-") {
 		return fmt.Errorf("refusing to open %q", target)
@@ -26,7 +30,11 @@ func Open(ctx context.Context, target string) error {
 		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", target}
 	}
 	if err := exec.CommandContext(ctx, name, args...).Run(); err != nil {
-		return fmt.Errorf("open %s with %s: %w", target, name, err)
+		const wayOut = "set $BROWSER (e.g. BROWSER=firefox) or copy the address (y in sandview's reader)"
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s not found: %s; could not open %s", name, wayOut, target)
+		}
+		return fmt.Errorf("%s failed (%w): %s; could not open %s", name, err, wayOut, target)
 	}
 	return nil
 }

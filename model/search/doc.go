@@ -23,8 +23,9 @@
 //	from: to: cc: subject:  substring of that field (to: any recipient)
 //	is:read  is:unread      the read flag
 //	has:attachment          at least one attachment
-//	auth:pass               the contract's verdict: AuthResults.Validate().Passed
-//	auth:fail               a real failure (below)
+//	auth:pass  auth:fail    model.AuthResults.Verdict: pass, fail,
+//	auth:unverified         not verified (auth:none is the same),
+//	auth:skipped            not checked
 //	spf: dkim: dmarc:       that result (dkim: any signature): pass, fail,
 //	                        softfail, neutral, none, temperror, permerror, skipped
 //	before:D  after:D       received before D / at or after D
@@ -36,18 +37,19 @@
 // take is an error naming the token, as is from: with no value and -in:all.
 //
 // Text matches by substring after Unicode full case folding
-// (golang.org/x/text/cases.Fold) of both sides: "strasse" finds "Straße",
-// "file" finds "ﬁle". Nothing else is normalised (accents count). Fields are
+// (golang.org/x/text/cases.Fold) of both sides and with accents dropped
+// (canonical decomposition, combining marks removed): "strasse" finds
+// "Straße", "file" finds "ﬁle", "cafe" finds "Café". Fields are
 // searched as the terminal shows them: sanitized (model.SanitizeLine,
-// SanitizeText), To joined with ", ", Cc from the Cc header, the body being
+// SanitizeText), To and Cc (model.Email.Cc) joined with ", ", the body being
 // the text part, or the HTML part converted to text when the text part is
 // blank. A term never matches across two fields.
 //
-// auth:fail holds when the email did not pass and SPF, DMARC, or DKIM when no
-// signature passed, reported fail, softfail, neutral, temperror, permerror
-// (or an unknown word). Checks that are missing, none or skipped make an
-// email neither auth:pass nor auth:fail; reverse DNS counts for neither. A
-// check the server sent no data for matches no spf:/dkim:/dmarc: value.
+// auth: asks the one verdict of model (AuthResults.Verdict): SPF, DKIM
+// and DMARC decide, reverse DNS does not; auth:fail is a real failure (fail,
+// softfail, permerror), auth:unverified no record or inconclusive, and
+// auth:skipped every check skipped or none reported. A check the server
+// sent no data for matches no spf:/dkim:/dmarc: value.
 //
 // # Dates
 //

@@ -2,17 +2,22 @@ package search
 
 import (
 	"slices"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
+	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 )
 
 // fold returns s in the form every comparison uses: Unicode full case
 // folding (golang.org/x/text/cases.Fold), so "STRASSE" and "straße" meet as
-// "strasse" and "ﬁle" as "file". Folding is per character, without context,
-// so fold(s) equals the concatenation of the folds of s's characters; invalid
-// UTF-8 bytes pass through unchanged.
+// "strasse" and "ﬁle" as "file", then without accents (canonical
+// decomposition, nonspacing marks dropped), so "cafe" and "Café" meet as
+// "cafe". Folding is per character, without context, so fold(s) equals the
+// concatenation of the folds of s's characters; invalid UTF-8 bytes pass
+// through unchanged.
 func fold(s string) string {
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf && !isUpperASCII(s[i]) {
@@ -24,19 +29,28 @@ func fold(s string) string {
 	out := make([]byte, 0, len(s)+len(s)/8)
 	out = append(out, s[:i]...)
 	var src []byte // s as bytes, made at the first non-ASCII character
-	caser := cases.Fold()
+	caser := newFolder()
 	for i < len(s) {
 		if s[i] < utf8.RuneSelf {
 			out = append(out, lowerASCII(s[i]))
 			i++
 			continue
 		}
+		if r, size := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
+			out = append(out, s[i])
+			i++
+			continue
+		}
 		if src == nil {
 			src = []byte(s)
 		}
-		end := i + 1
+		end := i
 		for end < len(s) && s[end] >= utf8.RuneSelf {
-			end++
+			r, size := utf8.DecodeRuneInString(s[end:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			end += size
 		}
 		out = appendFolded(out, caser, src[i:end])
 		i = end
@@ -60,12 +74,12 @@ func foldMapped(s string) foldedText {
 	out := make([]byte, 0, len(s)+len(s)/4)
 	origin := make([]int, 0, cap(out))
 	src := []byte(s)
-	caser := cases.Fold()
+	caser := newFolder()
 	for i := 0; i < len(s); {
 		_, size := utf8.DecodeRuneInString(s[i:])
 		before := len(out)
 		if size == 1 {
-			out = append(out, lowerASCII(s[i]))
+			out = append(out, lowerASCII(s[i])) // ASCII, or an invalid byte kept
 		} else {
 			out = appendFolded(out, caser, src[i:i+size])
 		}
@@ -89,12 +103,27 @@ func (f foldedText) span(s string, start, end int) Range {
 	return Range{Start: f.origin[start], End: last + size}
 }
 
+// newFolder is the transformation fold applies to non-ASCII text: case
+// folding, then accents removed.
+func newFolder() transform.Transformer {
+	return transform.Chain(cases.Fold(), norm.NFD, runes.Remove(runes.Predicate(isMark)))
+}
+
+// isMark reports a character decomposition leaves as an accent: a
+// nonspacing mark, or any combining character (canonical combining class
+// not 0: the only characters NFD reorders, so dropping them all keeps the
+// fold of a text the folds of its characters, one after the other).
+func isMark(r rune) bool {
+	return unicode.Is(unicode.Mn, r) || norm.NFD.PropertiesString(string(r)).CCC() != 0
+}
+
 // appendFolded appends the fold of src, whole characters, to dst.
-func appendFolded(dst []byte, caser cases.Caser, src []byte) []byte {
+func appendFolded(dst []byte, caser transform.Transformer, src []byte) []byte {
 	caser.Reset()
 	for len(src) > 0 {
-		// A character folds to at most three characters of three bytes.
-		dst = slices.Grow(dst, 2*len(src)+3*utf8.UTFMax)
+		// A character folds to at most three characters of three bytes
+		// (decomposed: a few more).
+		dst = slices.Grow(dst, 4*len(src)+6*utf8.UTFMax)
 		nDst, nSrc, err := caser.Transform(dst[len(dst):cap(dst)], src, true)
 		dst = dst[:len(dst)+nDst]
 		src = src[nSrc:]

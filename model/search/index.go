@@ -95,7 +95,7 @@ func (x *Index) Prepare(emails []model.Email) {
 			}
 		}
 		if e.HasContent {
-			d.authClass(e)
+			d.authWord(e)
 		}
 		x.mu.Unlock()
 	}

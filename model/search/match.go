@@ -29,14 +29,14 @@ func verdictOf(ok bool) verdict {
 
 // document is an email's searchable text, each field folded on first use
 // and kept; for the body, its byte pairs and what the last searches found;
-// and its auth:pass/auth:fail class, computed once.
+// and its auth: word, computed once.
 type document struct {
 	content   bool // whether the email it was made from had its content loaded
 	text      [fieldCount]string
 	ready     [fieldCount]bool
 	bodyGrams grams
 	bodyMemo  [memoSlots]bodyMemo
-	auth      authClass
+	auth      string // authWord of the email's verdict; "" until computed
 }
 
 // memoSlots is how many text terms of a query have their own bodyMemo; more
@@ -51,16 +51,6 @@ type bodyMemo struct {
 	needle string
 	at     int
 }
-
-// authClass is what auth:pass and auth:fail see of an email.
-type authClass uint8
-
-const (
-	authUnclassified authClass = iota // not computed yet
-	authPassed                        // Validate().Passed
-	authFailed                        // not passed, with a real failure
-	authNeither                       // not passed, nothing failed: checks missing, none or skipped
-)
 
 // Match reports whether e matches the query, folding e's text afresh: for
 // one-off checks. To search the same emails repeatedly, use an Index.
@@ -110,8 +100,7 @@ func (t *term) test(d *document, e *model.Email) verdict {
 	case kindAttachment:
 		return verdictOf(len(e.Attachments) > 0)
 	case kindAuth:
-		class := d.authClass(e)
-		return verdictOf(class == authPassed && t.want || class == authFailed && !t.want)
+		return verdictOf(d.authWord(e) == t.value)
 	case kindSPF:
 		return verdictOf(e.AuthResults.SPF != nil && strings.EqualFold(e.AuthResults.SPF.Result, t.value))
 	case kindDKIM:
@@ -183,53 +172,31 @@ func (d *document) field(e *model.Email, f Field) string {
 	return d.text[f]
 }
 
-func (d *document) authClass(e *model.Email) authClass {
-	if d.auth == authUnclassified {
-		d.auth = classifyAuth(e.AuthResults)
+func (d *document) authWord(e *model.Email) string {
+	if d.auth == "" {
+		d.auth = authWord(e.AuthResults.Verdict())
 	}
 	return d.auth
 }
 
-// classifyAuth sorts results for auth:pass and auth:fail. auth:pass is the
-// contract's verdict, Validate().Passed. auth:fail is a real failure: SPF,
-// DMARC, or DKIM when no signature passed (as Validate judges DKIM), reported
-// a result other than pass, none or skipped: fail, softfail, neutral,
-// temperror, permerror or a word the contract does not know. Missing checks,
-// none and skipped keep an email out of both; reverse DNS counts for
-// neither, as in Validate.
-func classifyAuth(a model.AuthResults) authClass {
-	v := a.Validate()
-	switch {
-	case v.Passed:
-		return authPassed
-	case a.SPF != nil && isFailure(a.SPF.Result),
-		a.DMARC != nil && isFailure(a.DMARC.Result),
-		!v.DKIMPassed && anyDKIMFailure(a.DKIM):
-		return authFailed
+// authWord is the value of auth: that matches an email of verdict v
+// (model.AuthResults.Verdict): pass, fail, unverified (not verified: no
+// record or inconclusive) or skipped (not checked; no results too).
+func authWord(v model.AuthVerdict) string {
+	switch v {
+	case model.VerdictPassed:
+		return authPass
+	case model.VerdictFailed:
+		return authFail
+	case model.VerdictNotVerified:
+		return authUnverified
 	}
-	return authNeither
-}
-
-func anyDKIMFailure(sigs []model.DKIMResult) bool {
-	for _, sig := range sigs {
-		if isFailure(sig.Result) {
-			return true
-		}
-	}
-	return false
-}
-
-func isFailure(result string) bool {
-	switch strings.ToLower(result) {
-	case "", model.ResultPass, model.ResultNone, model.ResultSkipped:
-		return false
-	}
-	return true
+	return authSkipped
 }
 
 // fieldText is the text of field f that is searched: one-line fields and
-// the body sanitized as the terminal shows them, To joined with ", ", Cc
-// from the Cc header (model.Email has no Cc field).
+// the body sanitized as the terminal shows them, To and Cc (model.Email.Cc)
+// joined with ", ".
 func fieldText(e *model.Email, f Field) string {
 	switch f {
 	case FieldSubject:
@@ -239,7 +206,7 @@ func fieldText(e *model.Email, f Field) string {
 	case FieldTo:
 		return model.SanitizeLine(strings.Join(e.To, ", "))
 	case FieldCc:
-		return model.SanitizeLine(headerValue(e.Headers, "cc"))
+		return model.SanitizeLine(strings.Join(e.Cc(), ", "))
 	}
 	return bodyText(e)
 }
@@ -256,17 +223,4 @@ func bodyText(e *model.Email) string {
 		return model.SanitizeText(e.HTML)
 	}
 	return model.SanitizeText(text)
-}
-
-// headerValue finds a header whatever the case of its name.
-func headerValue(headers map[string]string, name string) string {
-	if v, ok := headers[name]; ok {
-		return v
-	}
-	for k, v := range headers {
-		if strings.EqualFold(k, name) {
-			return v
-		}
-	}
-	return ""
 }

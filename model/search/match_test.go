@@ -117,6 +117,9 @@ func TestMatch(t *testing.T) {
 		{"auth:fail", []string{"invoice"}},
 		{"-auth:pass", []string{"invoice", "reset"}},
 		{"-auth:fail", []string{"welcome", "reset"}},
+		{"auth:unverified", []string{"reset"}},
+		{"auth:none", []string{"reset"}},
+		{"auth:skipped", nil},
 		{"spf:pass", []string{"welcome"}},
 		{"spf:softfail", []string{"invoice"}},
 		{"spf:skipped", []string{"reset"}},
@@ -188,7 +191,10 @@ func TestNeedsContent(t *testing.T) {
 	}
 }
 
-func TestClassifyAuth(t *testing.T) {
+// TestAuthOperatorIsTheVerdict: auth: answers with model's one verdict:
+// an email whose checks found no record is auth:unverified (auth:none), never
+// auth:fail; neutral and temperror are inconclusive, not failures.
+func TestAuthOperatorIsTheVerdict(t *testing.T) {
 	spf := func(r string) *model.SPFResult { return &model.SPFResult{Result: r} }
 	dmarc := func(r string) *model.DMARCResult { return &model.DMARCResult{Result: r} }
 	dkim := func(rs ...string) []model.DKIMResult {
@@ -201,24 +207,33 @@ func TestClassifyAuth(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		auth model.AuthResults
-		want authClass
+		want string
 	}{
-		{"no data", model.AuthResults{}, authNeither},
-		{"all pass", model.AuthResults{SPF: spf("pass"), DKIM: dkim("pass"), DMARC: dmarc("pass")}, authPassed},
+		{"no data", model.AuthResults{}, "skipped"},
+		{"all pass", model.AuthResults{SPF: spf("pass"), DKIM: dkim("pass"), DMARC: dmarc("pass")}, "pass"},
 		{"pass, reverse DNS failed", model.AuthResults{SPF: spf("pass"), DKIM: dkim("pass"), DMARC: dmarc("pass"),
-			ReverseDNS: &model.ReverseDNSResult{Result: "fail"}}, authPassed},
-		{"pass missing DMARC", model.AuthResults{SPF: spf("pass"), DKIM: dkim("pass")}, authNeither},
-		{"skipped and none", model.AuthResults{SPF: spf("skipped"), DKIM: dkim("none"), DMARC: dmarc("")}, authNeither},
-		{"one DKIM signature passed", model.AuthResults{SPF: spf("pass"), DKIM: dkim("fail", "pass"), DMARC: dmarc("none")}, authNeither},
-		{"DKIM failed", model.AuthResults{SPF: spf("pass"), DKIM: dkim("none", "permerror"), DMARC: dmarc("pass")}, authFailed},
-		{"SPF neutral", model.AuthResults{SPF: spf("neutral")}, authFailed},
-		{"SPF temperror", model.AuthResults{SPF: spf("temperror"), DKIM: dkim("pass"), DMARC: dmarc("pass")}, authFailed},
-		{"DMARC fail", model.AuthResults{DMARC: dmarc("FAIL")}, authFailed},
-		{"unknown word", model.AuthResults{SPF: spf("bogus")}, authFailed},
-		{"only reverse DNS failed", model.AuthResults{ReverseDNS: &model.ReverseDNSResult{Result: "fail"}}, authNeither},
+			ReverseDNS: &model.ReverseDNSResult{Result: "fail"}}, "pass"},
+		{"no records (sandview send)", model.AuthResults{SPF: spf("none"), DKIM: dkim("none"), DMARC: dmarc("none"),
+			ReverseDNS: &model.ReverseDNSResult{Result: "pass"}}, "unverified"},
+		{"pass missing DMARC", model.AuthResults{SPF: spf("pass"), DKIM: dkim("pass")}, "unverified"},
+		{"all skipped", model.AuthResults{SPF: spf("skipped"), DKIM: dkim("skipped"), DMARC: dmarc("skipped")}, "skipped"},
+		{"one DKIM signature passed", model.AuthResults{SPF: spf("pass"), DKIM: dkim("fail", "pass"), DMARC: dmarc("none")}, "unverified"},
+		{"DKIM failed", model.AuthResults{SPF: spf("pass"), DKIM: dkim("none", "permerror"), DMARC: dmarc("pass")}, "fail"},
+		{"SPF neutral", model.AuthResults{SPF: spf("neutral")}, "unverified"},
+		{"SPF temperror", model.AuthResults{SPF: spf("temperror"), DKIM: dkim("pass"), DMARC: dmarc("pass")}, "unverified"},
+		{"DMARC FAIL", model.AuthResults{DMARC: dmarc("FAIL")}, "fail"},
+		{"only reverse DNS failed", model.AuthResults{ReverseDNS: &model.ReverseDNSResult{Result: "fail"}}, "skipped"},
 	} {
-		if got := classifyAuth(tc.auth); got != tc.want {
-			t.Errorf("%s: classifyAuth = %v, want %v", tc.name, got, tc.want)
+		e := model.Email{ID: "x", HasContent: true, AuthResults: tc.auth}
+		for _, word := range []string{"pass", "fail", "unverified", "none", "skipped"} {
+			q, err := Parse("auth:"+word, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := word == tc.want || word == "none" && tc.want == "unverified"
+			if got := q.Match(e); got != want {
+				t.Errorf("%s: auth:%s matches %v, want %v", tc.name, word, got, want)
+			}
 		}
 	}
 }

@@ -74,10 +74,11 @@ func (q *Query) add(tok token, now time.Time) error {
 		}
 		t.kind = kindAttachment
 	case "auth":
-		if value != model.ResultPass && value != model.ResultFail {
-			return bad("auth: takes pass or fail")
+		word, ok := authValues[value]
+		if !ok {
+			return bad("auth: takes pass, fail, unverified (or none) or skipped")
 		}
-		t.kind, t.want = kindAuth, value == model.ResultPass
+		t.kind, t.value = kindAuth, word
 	case "spf", "dkim", "dmarc":
 		if !isResult(value) {
 			return bad(op + ": takes " + resultWords)
@@ -121,6 +122,20 @@ func fieldNamed(op string) Field {
 		}
 	}
 	return anyField
+}
+
+// The values of auth:, one per verdict (see authWord).
+const (
+	authPass       = "pass"
+	authFail       = "fail"
+	authUnverified = "unverified"
+	authSkipped    = "skipped"
+)
+
+// authValues maps what auth: takes to its canonical value.
+var authValues = map[string]string{
+	authPass: authPass, authFail: authFail, authUnverified: authUnverified,
+	"none": authUnverified, authSkipped: authSkipped,
 }
 
 // resultWords lists the authentication results spf:, dkim: and dmarc: take.

@@ -58,7 +58,7 @@ const (
 	kindText       kind = iota // a substring in field (anyField: in any field)
 	kindRead                   // is:read (want) or is:unread
 	kindAttachment             // has:attachment
-	kindAuth                   // auth:pass (want) or auth:fail
+	kindAuth                   // auth:value, value an authWord
 	kindSPF                    // spf:value
 	kindDKIM                   // dkim:value, any signature
 	kindDMARC                  // dmarc:value
@@ -72,11 +72,11 @@ type term struct {
 	kind   kind
 	negate bool
 	field  Field     // kindText
-	value  string    // text as written; the lowercase result word; the date as written
+	value  string    // text as written; the lowercase result word; the auth word; the date as written
 	needle string    // kindText: fold(value)
 	grams  grams     // kindText: the needle's byte pairs
 	slot   uint8     // kindText: the bodyMemo this term uses
-	want   bool      // kindRead: read; kindAuth: pass
+	want   bool      // kindRead: read
 	at     time.Time // kindBefore, kindAfter; in UTC
 }
 
@@ -158,7 +158,7 @@ func (t *term) write(b *strings.Builder) {
 	case kindAttachment:
 		b.WriteString("has:attachment")
 	case kindAuth:
-		b.WriteString(pick(t.want, "auth:pass", "auth:fail"))
+		b.WriteString("auth:" + t.value)
 	case kindSPF:
 		b.WriteString("spf:" + t.value)
 	case kindDKIM:

@@ -71,7 +71,7 @@ type Resolver struct {
 	cancel context.CancelFunc
 
 	hits, misses, queries, late, timeouts atomic.Uint64
-	silent                                atomic.Bool // the servers stopped answering
+	health                                health
 }
 
 // New makes a Resolver: it reads the resolver configuration and hosts file
@@ -226,7 +226,13 @@ func (r *Resolver) lookup(ctx context.Context, name string, qtype uint16) (answe
 		r.hits.Add(1)
 		return a, a.dnsError(name)
 	}
+	if r.health.silent.Load() {
+		r.hits.Add(1) // held down: the servers are not asked
+		a := answer{outcome: timedOut, server: strings.Join(r.cfg.Servers, ", ")}
+		return a, a.heldDownError(name)
+	}
 	r.misses.Add(1)
+	asked := time.Now()
 	flight := r.flights.DoChan(fmt.Sprintf("%s/%d", q.name, q.qtype), func() (any, error) {
 		return r.query(q), nil
 	})
@@ -236,6 +242,9 @@ func (r *Resolver) lookup(ctx context.Context, name string, qtype uint16) (answe
 		return a, a.dnsError(name)
 	case <-ctx.Done():
 		r.late.Add(1)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			r.suspectSilence(asked)
+		}
 		a := answer{outcome: timedOut}
 		return a, a.dnsError(name)
 	}
@@ -267,21 +276,6 @@ func (r *Resolver) query(q question) answer {
 		r.cache.put(q, a, r.cfg.Now().Add(ttl))
 	}
 	return a
-}
-
-// noteHealth logs once when the servers stop answering, and once when
-// they answer again.
-func (r *Resolver) noteHealth(a answer) {
-	silent := a.outcome == timedOut && r.ctx.Err() == nil
-	if r.silent.Swap(silent) == silent {
-		return
-	}
-	servers := strings.Join(r.cfg.Servers, ", ")
-	if silent {
-		r.cfg.Logger.Warn("DNS servers do not answer; authentication checks report temperror until they do", "servers", servers)
-		return
-	}
-	r.cfg.Logger.Info("DNS servers answer again", "servers", servers)
 }
 
 // LookupTXT returns the TXT records of name, each record's strings joined.

@@ -245,7 +245,7 @@ func TestSilentServerIsHeldDown(t *testing.T) {
 	now := &clock{now: time.Unix(1e9, 0)}
 	r := newResolver(t, dnsresolve.Config{
 		Servers: []string{srv.Addr}, QueryTimeout: 300 * time.Millisecond, Retransmit: 50 * time.Millisecond,
-		Now: now.Now, Logger: slog.New(logs),
+		HoldDown: 20 * time.Millisecond, Now: now.Now, Logger: slog.New(logs),
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	_, err := r.LookupTXT(ctx, "example.org")
@@ -267,15 +267,47 @@ func TestSilentServerIsHeldDown(t *testing.T) {
 		t.Fatal("Probe reported a silent server as answering")
 	}
 	answering.Store(true)
-	now.advance(dnsresolve.DefaultHoldDown)
-	if got, err := r.LookupTXT(context.Background(), "example.org"); err != nil || len(got) != 2 {
-		t.Fatalf("after the hold-down: %q, %v", got, err)
-	}
+	now.advance(time.Second) // past the cached failure's hold-down
+	// The probe asks again every HoldDown; its answer ends the silence.
+	waitFor(t, func() bool {
+		got, err := r.LookupTXT(context.Background(), "example.org")
+		return err == nil && len(got) == 2
+	})
 	if n := logs.count("do not answer"); n != 1 {
 		t.Fatalf("the silence was logged %d times, want once: %q", n, logs.messages)
 	}
 	if n := logs.count("answer again"); n != 1 {
 		t.Fatalf("the return was logged %d times, want once: %q", n, logs.messages)
+	}
+}
+
+// TestDeadServerCostsNewNamesNothing: once a lookup has waited past its
+// deadline with nothing answering, lookups of names never asked before
+// fail at once as timeouts (held down), without asking the servers, for as
+// long as they are silent; the error says why.
+func TestDeadServerCostsNewNamesNothing(t *testing.T) {
+	srv := dnstest.Start(t, dnstest.Options{Drop: func(dns.Question, int) bool { return true }}, zone...)
+	// A query timeout of an hour: a lookup that waited for the servers
+	// would hang this test.
+	r := newResolver(t, dnsresolve.Config{Servers: []string{srv.Addr}, QueryTimeout: time.Hour, Retransmit: 20 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	_, err := r.LookupTXT(ctx, "first.example")
+	cancel()
+	if errorKind(err) != "notFound=false temporary=true timeout=true" {
+		t.Fatalf("first lookup: %v", err)
+	}
+	for d := range 200 {
+		name := fmt.Sprintf("d%d.example", d)
+		_, err := r.LookupTXT(context.Background(), name)
+		if errorKind(err) != "notFound=false temporary=true timeout=true" || !strings.Contains(err.Error(), "held down") {
+			t.Fatalf("lookup of %s while the servers are silent: %v", name, err)
+		}
+		if _, err := r.LookupIPAddr(context.Background(), "mail."+name); err == nil {
+			t.Fatalf("address lookup of mail.%s answered", name)
+		}
+		if asked, _ := srv.Queries(name, dns.TypeTXT); asked != 0 {
+			t.Fatalf("a held-down lookup asked the servers for %s", name)
+		}
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"net/mail"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -50,8 +49,10 @@ const (
 // malformed input yields whatever could be read plus Warnings, and input
 // that cannot be parsed at all is kept as the text body (made valid UTF-8).
 // The text body is not derived from the HTML when the message has none.
-// Attachment content and the returned strings do not alias raw.
+// Attachment content and the returned strings do not alias raw. An mbox
+// "From " line the message starts with is dropped (model.StripMboxFrom).
 func Parse(raw []byte) *Message {
+	raw = model.StripMboxFrom(raw)
 	if len(bytes.TrimSpace(raw)) == 0 {
 		m := newMessage()
 		m.Content.Text = validUTF8(raw)
@@ -233,7 +234,7 @@ func (m *Message) fillHeaders(h rawHeaders) {
 	if len(from) > 0 {
 		m.FromAddress = from[0].Address
 		m.FromName = from[0].Name
-		m.From = displayAddress(from[0])
+		m.From = model.DisplayAddress(from[0])
 	} else if h.has("from") {
 		m.From = decodeHeaderValue(h.first("from"))
 	}
@@ -244,7 +245,7 @@ func (m *Message) fillHeaders(h rawHeaders) {
 	}
 	if to != nil {
 		m.ToAddresses = to
-		m.To = displayAddresses(to)
+		m.To = model.DisplayAddresses(to)
 	}
 	cc, ok := parseAddressHeader(strings.Join(h["cc"], ", "))
 	if !ok {
@@ -257,26 +258,13 @@ func (m *Message) fillHeaders(h rawHeaders) {
 	m.Subject = decodeHeaderValue(h.first("subject"))
 	m.MessageID = decodeHeaderValue(h.first("message-id"))
 	if date := strings.TrimSpace(h.first("date")); date != "" {
-		parsed, err := parseDate(date)
+		parsed, err := model.ParseDate(date)
 		if err != nil {
 			m.warn("unreadable Date header")
 		} else {
 			m.Date = parsed
 		}
 	}
-}
-
-// parseDate reads a Date header, trying the usual RFC 5322 form before
-// net/mail's slower search through every form it knows.
-func parseDate(value string) (time.Time, error) {
-	if t, err := time.Parse(time.RFC1123Z, value); err == nil {
-		return t, nil
-	}
-	t, err := mail.ParseDate(value)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("parse date: %w", err)
-	}
-	return t, nil
 }
 
 // warningCollector records enmime's header warnings as Message warnings.

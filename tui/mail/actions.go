@@ -56,13 +56,31 @@ func (a *actions) promptExport() {
 		desktop.SafeName(address, "inbox")+".json", func(path string) tea.Cmd { return a.cmds.exportInbox(address, path) }))
 }
 
-// confirmDeleteInbox asks before deleting the selected inbox.
+// inboxMailWords is what deleting an inbox of n emails takes with it:
+// "" (none), " and its 1 email", " and all its 3 emails".
+func inboxMailWords(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " and its 1 email"
+	}
+	return " and all its " + ui.Plural(n, "email", "emails")
+}
+
+// confirmDeleteInbox asks before deleting the selected inbox, saying that
+// the address itself goes with its mail. While emails are marked it
+// refuses: d was meant for them, in the message list.
 func (a *actions) confirmDeleteInbox() {
 	e := a.current()
 	if e == nil {
 		return
 	}
+	if n := a.store.markedCount(); n > 0 {
+		a.ctx.Flash(fmt.Sprintf("%s marked: %s in the message list deletes them; esc there clears the marks", ui.Plural(n, "email is", "emails are"), ui.KeyName(a.ctx.Keys.Delete)), ui.LevelWarn)
+		return
+	}
 	address := e.info.EmailAddress
-	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s and all its %s on the server?", address, ui.Plural(len(e.emails), "email", "emails")),
+	a.ctx.Open(ui.NewConfirm(a.ctx, fmt.Sprintf("Delete the inbox %s itself%s on the server? The address goes, not only its mail.", address, inboxMailWords(len(e.emails))),
 		func() tea.Cmd { return a.cmds.deleteInbox(address) }))
 }

@@ -48,7 +48,7 @@ func TestLargeInboxStaysWindowed(t *testing.T) {
 	if h.selected() != "id-09999" {
 		t.Fatalf("end selected %s", h.selected())
 	}
-	if !containsLine(h.shown(), "Message number 9999 ") {
+	if !containsLine(h.shown(), "Message number 9999") {
 		t.Fatal("last email not rendered")
 	}
 	h.Press("/")

@@ -25,7 +25,7 @@ func (a *actions) bulkKey(msg tea.KeyPressMsg, targets []target, inbox *inboxEnt
 	case key.Matches(msg, k.MarkUnread):
 		return a.toggleRead(targets), true
 	case key.Matches(msg, k.MarkAllRead):
-		return a.markAllRead(inbox), true
+		a.confirmMarkAllRead(inbox)
 	case key.Matches(msg, k.DeleteAll):
 		a.confirmDeleteAll(inbox)
 	case key.Matches(msg, k.Save) && a.store.markedCount() > 0:
@@ -114,24 +114,6 @@ func (a *actions) markRead(targets []target) tea.Cmd {
 	return a.cmds.bulk(opMarkRead, refsOf(targets))
 }
 
-// markAllRead marks every unread email of the inbox read.
-func (a *actions) markAllRead(e *inboxEntry) tea.Cmd {
-	if e == nil {
-		return nil
-	}
-	var unread []target
-	for _, m := range e.emails {
-		if !m.IsRead {
-			unread = append(unread, target{entry: e, email: m})
-		}
-	}
-	if len(unread) == 0 {
-		a.ctx.Flash("every email of "+e.info.EmailAddress+" is read", ui.LevelInfo)
-		return nil
-	}
-	return a.markRead(unread)
-}
-
 // promptSaveEmails asks for a directory to save the targets' raw sources
 // in, one .eml each.
 func (a *actions) promptSaveEmails(targets []target) {
@@ -140,9 +122,9 @@ func (a *actions) promptSaveEmails(targets []target) {
 	for i, t := range targets {
 		names[i] = emlName(t.email)
 	}
-	a.ctx.Open(ui.NewPrompt(a.ctx, "Save "+ui.Plural(len(targets), "email", "emails")+" as .eml",
+	a.ctx.Open(a.cmds.saveDir.prompt(a.ctx, "Save "+ui.Plural(len(targets), "email", "emails")+" as .eml",
 		"Directory to save the raw sources (RFC 5322) in (an existing file is never overwritten).",
-		defaultSaveDir(), func(dir string) tea.Cmd { return a.cmds.saveEmails(refs, names, dir) }))
+		func(dir string) tea.Cmd { return a.cmds.saveEmails(refs, names, dir) }))
 }
 
 // promptSaveAttachments asks once for a directory to save every
@@ -162,9 +144,9 @@ func (a *actions) promptSaveAttachments(targets []target) {
 		what = "the attachments"
 	}
 	refs := refsOf(targets)
-	a.ctx.Open(ui.NewPrompt(a.ctx, fmt.Sprintf("Save %s of %s", what, ui.Plural(len(targets), "email", "emails")),
+	a.ctx.Open(a.cmds.saveDir.prompt(a.ctx, fmt.Sprintf("Save %s of %s", what, ui.Plural(len(targets), "email", "emails")),
 		"Directory to save them in (names made safe; an existing file is never overwritten).",
-		defaultSaveDir(), func(dir string) tea.Cmd { return a.cmds.saveAttachments(refs, dir) }))
+		func(dir string) tea.Cmd { return a.cmds.saveAttachments(refs, dir) }))
 }
 
 // emlName is the file name of an email saved as .eml: its subject, else

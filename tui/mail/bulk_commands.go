@@ -174,6 +174,9 @@ func (s *Screen) bulkDone(msg bulkDoneMsg) {
 			e.removeEmail(r.id)
 			if s.reader.showing(r.address, r.id) {
 				s.reader.close()
+				if s.Focus() == PaneReader {
+					s.setFocus(PaneEmails)
+				}
 			}
 		}
 	}

@@ -107,6 +107,14 @@ func TestBulkFailureSaysHowManyWorked(t *testing.T) {
 func TestMarkAllReadAndToggleTheMarked(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("M")
+	if q := h.confirmText(); !strings.Contains(q, "Mark 3 unread emails of demo@sandbox.test read on the server?") || h.svc.Called("markRead") {
+		t.Fatalf("M did not ask first, naming the count: %q %v", q, h.svc.Calls())
+	}
+	h.Press("n")
+	if h.svc.Called("markRead") || h.current().unread != 3 {
+		t.Fatal("M answered no marked mail read")
+	}
+	h.Press("M", "y")
 	for _, id := range []string{"e1", "e2", "e3"} {
 		if !h.svc.Called("markRead demo@sandbox.test " + id) {
 			t.Fatalf("%s not marked read: %v", id, h.svc.Calls())

@@ -29,6 +29,8 @@ type commands struct {
 	open func(ctx context.Context, target string) error
 	// temp holds the files opened with other programs.
 	temp *desktop.TempDir
+	// saveDir is the directory the save dialogs offer.
+	saveDir *saveDir
 	// hyperlinks makes the links of HTML parts OSC 8 hyperlinks.
 	hyperlinks bool
 	// getenv reads the environment ($TMUX, $SHELL); run runs tmux and the

@@ -36,7 +36,11 @@ type emailList struct {
 	height   int
 	focused  bool
 
-	cur     emailRef // the email under the cursor, kept across list changes
+	cur emailRef // the email under the cursor, kept across list changes
+	// moved is set once the user moved the cursor (or opened an email)
+	// in this inbox; until then the cursor stays on the top row, the
+	// newest email, as mail arrives.
+	moved   bool
 	find    finder
 	hint    func(e *inboxEntry) string // what to do while an inbox is empty
 	spinner spinner.Model
@@ -45,6 +49,8 @@ type emailList struct {
 	// recipient, because the catch-all took some of them for another one.
 	catchAll string
 	showTo   bool
+	// needs are the optional columns the rows need (email_row.go).
+	needs rowNeeds
 }
 
 func newEmailList(ctx *ui.Context, st *store, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
@@ -86,11 +92,13 @@ func (l *emailList) setEntry(e *inboxEntry) {
 	l.list = ui.NewList(1)
 	l.resize()
 	l.cur = emailRef{}
+	l.moved = false
 	l.refresh()
 }
 
 // refresh lists and searches again after the emails changed, keeping the
-// cursor on the same email when it is still listed.
+// cursor on the same email when it is still listed, or on the newest one
+// while the user has not moved it.
 func (l *emailList) refresh() {
 	switch {
 	case l.find.query.AllInboxes():
@@ -105,10 +113,20 @@ func (l *emailList) refresh() {
 	l.seen = l.store.version
 	l.showTo = l.listsForeignMail()
 	l.filtered = l.find.index.Filter(l.find.query, l.scope.emails)
+	l.needs = l.rowNeeds()
 	l.list.SetLen(len(l.filtered))
-	if pos, ok := l.positionOf(l.cur); ok {
+	if !l.moved {
+		l.list.Select(0)
+	} else if pos, ok := l.positionOf(l.cur); ok {
 		l.list.Select(pos)
 	}
+	l.remember()
+}
+
+// userMoved notes that the user moved the cursor: new mail no longer
+// moves it.
+func (l *emailList) userMoved() {
+	l.moved = true
 	l.remember()
 }
 
@@ -123,6 +141,16 @@ func (l *emailList) positionOf(ref emailRef) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// lists reports whether the list holds the email ref (under the cursor,
+// most often).
+func (l *emailList) lists(ref emailRef) bool {
+	if m, e, ok := l.selected(); ok && m.ID == ref.id && strings.EqualFold(e.info.EmailAddress, ref.address) {
+		return true
+	}
+	_, ok := l.positionOf(ref)
+	return ok
 }
 
 // remember notes the email under the cursor, to find it again after the
@@ -143,9 +171,13 @@ func (l *emailList) selected() (model.Email, *inboxEntry, bool) {
 	return l.scope.emails[pos], l.scope.owner(pos), true
 }
 
-// headerLines is the number of body lines above the rows.
+// headerLines is the number of body lines above the rows: the search's
+// (searchLines).
 func (l *emailList) headerLines() int {
-	if l.find.typing || l.find.active() {
+	switch {
+	case l.find.err != "":
+		return 2
+	case l.find.typing || l.find.active():
 		return 1
 	}
 	return 0
@@ -160,7 +192,7 @@ func (l *emailList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	k := l.ctx.Keys
 	if _, ok := l.list.HandleKey(k.ListKeyMap, msg); ok {
-		l.remember()
+		l.userMoved()
 		return nil, true
 	}
 	switch {
@@ -174,7 +206,7 @@ func (l *emailList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if m, e, ok := l.selected(); ok {
 			e.toggleMark(m.ID)
 			l.list.Move(1)
-			l.remember()
+			l.userMoved()
 		}
 	case key.Matches(msg, k.MarkAll):
 		l.markAll()
@@ -273,14 +305,14 @@ func (l *emailList) clickedRow(i int) bool {
 		return true
 	}
 	l.list.Select(i)
-	l.remember()
+	l.userMoved()
 	return false
 }
 
 // wheel moves the cursor by a turn of the wheel.
 func (l *emailList) wheel(lines int) {
 	l.list.Wheel(lines)
-	l.remember()
+	l.userMoved()
 }
 
 // spin advances the loading indicator.
@@ -307,6 +339,10 @@ func (l *emailList) title() string {
 	if n := l.store.markedCount(); n > 0 {
 		title += " · " + fmt.Sprintf("%d marked", n)
 	}
+	if l.entry != nil && !l.find.query.AllInboxes() {
+		// Which inbox this is, also when the inbox pane is hidden.
+		title += " · " + l.entry.info.EmailAddress
+	}
 	return title
 }
 
@@ -316,7 +352,7 @@ func (l *emailList) View() string {
 	inner := l.width - 2
 	var body []string
 	if l.headerLines() > 0 {
-		body = append(body, l.searchLine(inner))
+		body = append(body, l.searchLines(inner)...)
 	}
 	if l.entry == nil && !l.find.query.AllInboxes() {
 		body = append(body, st.Muted.Render("No inbox selected."))
@@ -324,51 +360,6 @@ func (l *emailList) View() string {
 		body = append(body, l.rows(inner)...)
 	}
 	return ui.Frame(l.ctx, l.title(), l.focused, l.width, l.height, body)
-}
-
-// listsForeignMail reports whether the scope holds mail the catch-all
-// took for another address: then the rows show each mail's recipient.
-func (l *emailList) listsForeignMail() bool {
-	if l.catchAll == "" {
-		return false
-	}
-	for i, m := range l.scope.emails {
-		owner := l.scope.owner(i)
-		if owner != nil && strings.EqualFold(owner.info.EmailAddress, l.catchAll) && len(m.To) > 0 && !sentTo(m, owner.info.EmailAddress) {
-			return true
-		}
-	}
-	return false
-}
-
-// rows renders the visible rows, or a note when there are none.
-func (l *emailList) rows(width int) []string {
-	st := l.ctx.Styles()
-	if len(l.filtered) > 0 {
-		return l.list.Render(func(i int, selected bool) []string {
-			pos := l.filtered[i]
-			return []string{l.row(l.scope.emails[pos], l.scope.owner(pos), selected, width)}
-		})
-	}
-	e := l.entry
-	switch {
-	case len(l.scope.emails) > 0:
-		return []string{st.Muted.Render("No email matches the search.")}
-	case e == nil:
-		return []string{st.Muted.Render("No mail in any inbox yet.")}
-	case e.loading:
-		return []string{st.Muted.Render(l.spinner.View() + " Loading and decrypting emails…")}
-	case e.loadErr != "":
-		return []string{st.FieldError.Render("Could not load emails: " + e.loadErr),
-			st.Muted.Render(fmt.Sprintf("Press %s to retry.", ui.KeyName(l.ctx.Keys.Resync)))}
-	case e.gone != "":
-		return ui.WrapStyled(st.FieldError.Render, "This inbox is gone from the server: no more mail will come ("+e.gone+").", width)
-	}
-	out := []string{st.Muted.Render("No mail yet.")}
-	if hint := l.hint(e); hint != "" {
-		out = append(out, ui.WrapStyled(st.Banner.Render, hint, width)...)
-	}
-	return out
 }
 
 // ShortHelp lists the pane's keys, the search's while it is typed.

@@ -23,36 +23,124 @@ const (
 	attColumn   = 6 // " +2att"
 	badgeColumn = 5 // " pass"
 	ageColumn   = 7
-	// Rows at least this wide show the auth badge, and attachments.
+	// The sender and the recipient take a share of the room the fixed
+	// columns leave, between these widths; the subject takes the rest.
+	nameColumnMin = 6
+	nameColumnMax = 24
+	// Rows at least this wide show the NEW badge and the auth badge (a
+	// narrower row leaves the subject the room: new mail is unread), and
+	// attachments.
 	badgeRowWidth = 44
 	attRowWidth   = 64
 	// Rows at least this wide show the recipient in a catch-all list.
-	toRowWidth = 72
+	toRowWidth = 56
 )
 
 // rowColumns are the widths of a row's columns at a width.
 type rowColumns struct {
 	from, to, subject int  // to is 0 where the recipient is not shown
-	badge, att        bool // the auth badge and the attachments are shown
+	fresh, badge, att bool // the NEW badge, the auth badge and the attachments are shown
 }
 
-// columnsFor lays out a row of width cells; withTo asks for the recipient
-// column (a list that holds mail for many addresses: the catch-all's).
-func columnsFor(width int, withTo bool) rowColumns {
-	c := rowColumns{from: ui.Clamp(width/4, 6, 24), badge: width >= badgeRowWidth, att: width >= attRowWidth}
-	fixed := flagsColumn + newColumn + c.from + 1 + ageColumn
-	if withTo && width >= toRowWidth {
-		c.to = ui.Clamp(width/4, 6, 24)
-		fixed += c.to + 1
+// rowNeeds are the optional columns the rows of a list need: the
+// recipient (a list holding mail the catch-all took for others), the NEW
+// badge (some mail arrived while the inbox was open), the attachments
+// (some mail has them). A column none of the rows needs gives its room to
+// the subject.
+type rowNeeds struct{ to, fresh, att bool }
+
+// columnsFor lays out a row of width cells with the optional columns
+// need asks for that the width holds. The subject gets what the fixed
+// columns leave after the sender and the recipient took their share: a
+// fifth each with the recipient, a third without, never more than
+// nameColumnMax; so the subject is the widest column, and the names
+// shrink first as the row narrows.
+func columnsFor(width int, need rowNeeds) rowColumns {
+	c := rowColumns{badge: width >= badgeRowWidth}
+	c.fresh = need.fresh && c.badge
+	c.att = need.att && width >= attRowWidth
+	fixed := flagsColumn + 1 + ageColumn
+	names := 1
+	if need.to && width >= toRowWidth {
+		names = 2
+		fixed++
 	}
 	if c.badge {
 		fixed += badgeColumn
 	}
+	if c.fresh {
+		fixed += newColumn
+	}
 	if c.att {
 		fixed += attColumn
 	}
-	c.subject = max(width-fixed, 0)
+	room := max(width-fixed, 0)
+	name := ui.Clamp(room/(2*names+1), nameColumnMin, nameColumnMax)
+	c.from = name
+	if names == 2 {
+		c.to = name
+	}
+	c.subject = max(room-names*name, 0)
 	return c
+}
+
+// listsForeignMail reports whether the scope holds mail the catch-all
+// took for another address: then the rows show each mail's recipient.
+func (l *emailList) listsForeignMail() bool {
+	if l.catchAll == "" {
+		return false
+	}
+	for i, m := range l.scope.emails {
+		owner := l.scope.owner(i)
+		if owner != nil && strings.EqualFold(owner.info.EmailAddress, l.catchAll) && len(m.To) > 0 && !sentTo(m, owner.info.EmailAddress) {
+			return true
+		}
+	}
+	return false
+}
+
+// rowNeeds are the optional columns the listed emails need.
+func (l *emailList) rowNeeds() rowNeeds {
+	need := rowNeeds{to: l.showTo}
+	for _, pos := range l.filtered {
+		m, owner := l.scope.emails[pos], l.scope.owner(pos)
+		need.att = need.att || len(m.Attachments) > 0
+		need.fresh = need.fresh || owner.fresh[m.ID]
+		if need.att && need.fresh {
+			break
+		}
+	}
+	return need
+}
+
+// rows renders the visible rows, or a note when there are none.
+func (l *emailList) rows(width int) []string {
+	st := l.ctx.Styles()
+	if len(l.filtered) > 0 {
+		return l.list.Render(func(i int, selected bool) []string {
+			pos := l.filtered[i]
+			return []string{l.row(l.scope.emails[pos], l.scope.owner(pos), selected, width)}
+		})
+	}
+	e := l.entry
+	switch {
+	case len(l.scope.emails) > 0 || l.find.active() && l.find.err == "":
+		return []string{st.Muted.Render("No emails match the search.")}
+	case e == nil:
+		return []string{st.Muted.Render("No mail in any inbox yet.")}
+	case e.loading:
+		return []string{st.Muted.Render(l.spinner.View() + " Loading and decrypting emails…")}
+	case e.loadErr != "":
+		return append(ui.WrapStyled(st.FieldError.Render, "Could not load emails: "+e.loadErr, width),
+			st.Muted.Render(fmt.Sprintf("Press %s to retry.", ui.KeyName(l.ctx.Keys.Resync))))
+	case e.gone != "":
+		return ui.WrapStyled(st.FieldError.Render, "This inbox is gone from the server: no more mail will come ("+e.gone+").", width)
+	}
+	out := []string{st.Muted.Render("No mail yet.")}
+	if hint := l.hint(e); hint != "" {
+		out = append(out, ui.WrapStyled(st.Banner.Render, hint, width)...)
+	}
+	return out
 }
 
 // rowStyles are the styles of one row's parts.
@@ -66,7 +154,7 @@ type rowStyles struct {
 // the query's matches in the sender and subject marked.
 func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width int) string {
 	st := l.ctx.Styles()
-	cols := columnsFor(width, l.showTo)
+	cols := columnsFor(width, l.needs)
 	rs := rowStyles{flags: st.Unread, fresh: st.New, from: st.Normal, subject: st.Normal, extra: st.Muted, age: st.Muted, match: st.Match}
 	if !m.IsRead {
 		rs.from, rs.subject = st.Unread, st.Unread
@@ -109,7 +197,9 @@ func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width i
 	q := l.find.query
 	var sb strings.Builder
 	sb.WriteString(rs.flags.Render(string(flags)))
-	sb.WriteString(rs.fresh.Render(fresh) + rs.subject.Render(strings.Repeat(" ", newColumn-len(fresh))))
+	if cols.fresh {
+		sb.WriteString(rs.fresh.Render(fresh) + rs.subject.Render(strings.Repeat(" ", newColumn-len(fresh))))
+	}
 	sb.WriteString(highlighted(from, q.Highlights(search.FieldFrom, from), cols.from, rs.from, rs.match))
 	sb.WriteString(rs.from.Render(" "))
 	if cols.to > 0 {

@@ -181,7 +181,7 @@ func TestCatchAllListShowsRecipients(t *testing.T) {
 			row = line
 		}
 	}
-	if !strings.Contains(row, "qa-17@example.com") || strings.Index(row, "app@shop.example") > strings.Index(row, "qa-17@example.com") {
+	if !strings.Contains(row, "qa-17@") || strings.Index(row, "app@shop.") > strings.Index(row, "qa-17@") {
 		t.Fatalf("the catch-all's row does not show the recipient after the sender: %q", row)
 	}
 	if !strings.Contains(h.shown(), tuitest.DemoAddr+" ") {

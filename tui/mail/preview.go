@@ -11,7 +11,7 @@ import (
 
 // previewDelay is how long the list cursor must rest before the reader
 // shows the email under it: moving through the list stays instant, and
-// only the email the cursor stops on is fetched and marked read.
+// only the email the cursor stops on is fetched.
 const previewDelay = 120 * time.Millisecond
 
 // previewMsg is the tick of one cursor move (seq); only the last move's
@@ -58,12 +58,14 @@ func (s *Screen) openSelected() tea.Cmd {
 	if _, _, ok := s.emails.selected(); !ok {
 		return nil
 	}
+	s.emails.userMoved()
 	s.setFocus(PaneReader)
 	return s.show()
 }
 
 // show puts the email under the list's cursor in the reader: its content
-// is fetched when the list lacks it, and it is marked read.
+// is fetched when the list lacks it. Showing marks nothing read (see
+// read_state.go).
 func (s *Screen) show() tea.Cmd {
 	sel, e, ok := s.emails.selected()
 	if !ok {
@@ -78,9 +80,6 @@ func (s *Screen) show() tea.Cmd {
 	var cmds []tea.Cmd
 	if needsFetch(sel) {
 		cmds = append(cmds, s.cmds.loadEmail(address, sel.ID))
-	}
-	if !sel.IsRead && e.gone == "" {
-		cmds = append(cmds, s.emails.acts.markRead([]target{{entry: e, email: sel}}))
 	}
 	cmds = append(cmds, s.reader.loadRaw())
 	return tea.Batch(cmds...)
@@ -101,6 +100,6 @@ func (s *Screen) step(msg tea.KeyPressMsg) tea.Cmd {
 		s.ctx.Flash("this is the "+edge+" message", ui.LevelInfo)
 		return nil
 	}
-	s.emails.remember()
+	s.emails.userMoved()
 	return s.show()
 }

@@ -12,9 +12,6 @@ import (
 	"sandview/tui/ui"
 )
 
-// headerHeight is the number of body lines above the tab content.
-const headerHeight = 6
-
 // reader is the pane showing the open email: its headers, then one of its
 // tabs (readerTab). The tabs lay their lines out once per email and width
 // and keep them; a frame only slices the lines in view.
@@ -26,8 +23,8 @@ type reader struct {
 	address string // inbox of the open email
 	id      string // open email ("" = none)
 	tab     tab
-	choice  int // selected row of a list tab
-	tabs    [tabCount]readerTab
+	choice  int         // selected row of a list tab
+	tabs    []readerTab // in the order of the tab bar and of keys.Tabs
 	body    *bodyTab
 	html    *htmlView
 	checks  *linkChecks
@@ -62,8 +59,15 @@ type contentKey struct {
 func newReader(ctx *ui.Context, st *store, cmds commands, acts *actions) *reader {
 	html := &htmlView{hyperlinks: cmds.hyperlinks}
 	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
-	r.tabs = [tabCount]readerTab{r.body, &headersTab{ctx: ctx, source: r.source}, linksTab{ctx: ctx, html: html, checks: r.checks},
-		attachmentsTab{ctx}, &rawTab{ctx: ctx, source: r.source}, authTab{ctx}, &checksTab{ctx: ctx}}
+	r.tabs = []readerTab{ // one line each, in the order of tab's constants
+		tabBody:        r.body,
+		tabHeaders:     &headersTab{ctx: ctx, source: r.source},
+		tabLinks:       linksTab{ctx: ctx, html: html, checks: r.checks},
+		tabAttachments: attachmentsTab{ctx},
+		tabRaw:         &rawTab{ctx: ctx, source: r.source},
+		tabAuth:        authTab{ctx},
+		tabChecks:      &checksTab{ctx: ctx},
+	}
 	return r
 }
 
@@ -76,7 +80,7 @@ func (r *reader) SetSize(width, height int) {
 // SetFocus tells the pane whether it has the keyboard.
 func (r *reader) SetFocus(focused bool) { r.focused = focused }
 
-func (r *reader) contentHeight() int { return max(r.height-2-headerHeight-r.find.lines(), 1) }
+func (r *reader) contentHeight() int { return max(r.height-2-r.headHeight()-r.find.lines(), 1) }
 
 // open shows another email.
 func (r *reader) open(address, id string) {
@@ -99,7 +103,7 @@ func (r *reader) showing(address, id string) bool { return r.address == address 
 
 // setTab switches tabs.
 func (r *reader) setTab(t tab) {
-	if t != r.tab {
+	if t != r.tab && int(t) < len(r.tabs) {
 		r.tab = t
 		r.choice = 0
 		r.scroll.ScrollTo(0)
@@ -228,8 +232,8 @@ func (r *reader) openChoice(open model.Email) tea.Cmd {
 func (r *reader) promptSave(open model.Email) {
 	if r.tab == tabAttachments && r.choice < len(open.Attachments) {
 		a := open.Attachments[r.choice]
-		r.ctx.Open(ui.NewPrompt(r.ctx, "Save attachment", "Directory to save "+desktop.SafeName(a.Filename, "attachment")+" in (an existing file is never overwritten).",
-			defaultSaveDir(), func(dir string) tea.Cmd { return r.cmds.saveAttachment(a, dir) }))
+		r.ctx.Open(r.cmds.saveDir.prompt(r.ctx, "Save attachment", "Directory to save "+desktop.SafeName(a.Filename, "attachment")+" in (an existing file is never overwritten).",
+			func(dir string) tea.Cmd { return r.cmds.saveAttachment(a, dir) }))
 		return
 	}
 	r.acts.promptSaveEmails([]target{{entry: r.entry(), email: open}})
@@ -297,6 +301,7 @@ func (r *reader) View() string {
 		body := []string{st.Muted.Render(fmt.Sprintf("Select a message and press %s to open it.", ui.KeyName(r.ctx.Keys.Open)))}
 		return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
 	}
+	r.scroll.SetHeight(r.contentHeight()) // the summary's height follows the email
 	r.refresh(m, true)
 	head := append(r.head(m, inner), r.tabLine(m, inner), st.Muted.Render(strings.Repeat("─", inner)))
 	if p := r.scroll.Percent(); p >= 0 {
@@ -307,69 +312,6 @@ func (r *reader) View() string {
 		body = append(body, r.findLine(inner))
 	}
 	return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
-}
-
-// head is the summary above the tabs: from, to, subject and date.
-func (r *reader) head(m model.Email, width int) []string {
-	st := r.ctx.Styles()
-	label := func(name, value string) string {
-		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(value)
-	}
-	subject := m.Subject
-	if subject == "" {
-		subject = "(no subject)"
-	}
-	date := "unknown"
-	if !m.ReceivedAt.IsZero() {
-		now := r.ctx.Now
-		age := ui.RelativeTime(m.ReceivedAt, now)
-		if age == "now" {
-			age = "just now"
-		} else if !strings.Contains(age, " ") && len(age) <= 4 {
-			age += " ago"
-		}
-		date = m.ReceivedAt.In(now.Location()).Format("2006-01-02 15:04:05") + " (" + age + ")"
-	}
-	head := []string{label("From", m.From), label("To", strings.Join(m.To, ", ")), label("Subject", subject), label("Date", date)}
-	if m.Problem != "" {
-		head[3] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
-	}
-	return head
-}
-
-// tabLine renders the tab bar: full names, or short ones when those do
-// not fit, or only the shown tab's name when even those do not.
-func (r *reader) tabLine(m model.Email, width int) string {
-	st := r.ctx.Styles()
-	tabKeys := r.ctx.Keys.Tabs()
-	var list []string
-	for _, fit := range []func(t tab) string{
-		func(t tab) string { return r.tabs[t].label(m, false) },
-		func(t tab) string { return r.tabs[t].label(m, true) },
-		func(t tab) string {
-			if t == r.tab {
-				return r.tabs[t].label(m, true)
-			}
-			return ""
-		},
-	} {
-		list = list[:0]
-		for t := range tabCount {
-			list = append(list, strings.TrimRight(fmt.Sprintf(" %s %s", ui.KeyName(tabKeys[t]), fit(t)), " ")+" ")
-		}
-		if model.TextWidth(strings.Join(list, "")) <= width {
-			break
-		}
-	}
-	var sb strings.Builder
-	for t, label := range list {
-		if t == int(r.tab) {
-			sb.WriteString(st.TabActive.Render(label))
-		} else {
-			sb.WriteString(st.TabInactive.Render(label))
-		}
-	}
-	return sb.String()
 }
 
 // ShortHelp lists the keys of the pane and of the tab shown; the

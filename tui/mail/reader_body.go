@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -116,6 +117,11 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 	}
 	if strings.TrimSpace(text) == "" {
 		text = "(empty body)"
+	} else if text == m.Text {
+		text = markEmptyParts(text)
+		if t.html.hyperlinks {
+			text = ui.LinkText(text, m.Links)
+		}
 	}
 	var lines []string
 	for _, n := range notes {
@@ -124,5 +130,43 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 	if len(lines) > 0 {
 		lines = append(lines, "")
 	}
-	return append(lines, ui.Wrap(text, width)...)
+	lines = append(lines, ui.Wrap(text, width)...)
+	if cutLinks(m, text, width) {
+		k := t.ctx.Keys
+		lines = append(lines, "")
+		lines = append(lines, ui.WrapStyled(muted, fmt.Sprintf("(links too long for the pane are cut with …: %s lists them whole, %s opens, %s copies)",
+			ui.KeyName(k.TabLinks), ui.KeyName(k.OpenLink), ui.KeyName(k.Copy)), width)...)
+	}
+	return lines
+}
+
+// cutLinks reports whether text shows one of m's links that is wider than
+// width, which the wrapper cuts.
+func cutLinks(m model.Email, text string, width int) bool {
+	for _, l := range m.Links {
+		if model.TextWidth(l) > width && strings.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// partSeparator is what the server puts between the text parts of a
+// multipart/mixed message when it joins them into the text body (see
+// server/mailparse).
+const partSeparator = "\n--\n"
+
+// markEmptyParts shows each blank text part of a joined text body as
+// "(empty part)" rather than as nothing between two "--" lines.
+func markEmptyParts(text string) string {
+	if !strings.Contains(text, partSeparator) {
+		return text
+	}
+	parts := strings.Split(text, partSeparator)
+	for i, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			parts[i] = "(empty part)"
+		}
+	}
+	return strings.Join(parts, partSeparator)
 }

@@ -21,6 +21,7 @@ type header struct{ name, value string }
 // RFC 2047 encoded words decoded in any charset the WHATWG index knows. A
 // line that is neither a field nor a continuation is kept with no name.
 func parseHeaders(raw []byte) []header {
+	raw = model.StripMboxFrom(raw) // as the server's parser does
 	var out []header
 	add := func(name, value string) {
 		value = mimeword.Decode(value)

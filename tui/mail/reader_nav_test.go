@@ -55,14 +55,26 @@ func TestReaderFollowsTheCursor(t *testing.T) {
 	}
 }
 
+// fireAll fires every timer recorded so far, in order.
+func fireAll(h *harness, rec *ticks) {
+	fired := rec.fired
+	rec.fired = nil
+	for _, fn := range fired {
+		h.Send(fn(tuitest.Now()))
+	}
+}
+
 func TestNextAndPreviousFromTheReader(t *testing.T) {
 	h := newHarness(t, 140, 37)
+	var rec ticks
+	h.ctx.Tick = rec.tick
 	h.Press("enter", "J")
 	if !h.s.reader.showing(tuitest.DemoAddr, "e2") || h.selected() != "e2" || h.s.Focus() != PaneReader {
 		t.Fatalf("J: reader %s, cursor %s, focus %v", h.s.reader.id, h.selected(), h.s.Focus())
 	}
-	if !h.svc.Called("markRead demo@sandbox.test e2") {
-		t.Fatal("J did not mark the next message read")
+	fireAll(h, &rec)
+	if !h.svc.Called("markRead demo@sandbox.test e2") || h.svc.Called("markRead demo@sandbox.test e1") {
+		t.Fatalf("J then a dwell: the next message not marked read, or the one skipped marked: %v", h.svc.Calls())
 	}
 	h.Press("K", "K")
 	if !h.s.reader.showing(tuitest.DemoAddr, "e1") || !strings.Contains(h.shown(), "this is the first message") {
@@ -242,7 +254,7 @@ func TestCreateCompletesABareName(t *testing.T) {
 
 func TestHintAndBannerNameTheSelectedInbox(t *testing.T) {
 	h := newHarnessWith(t, 140, 37, Options{SMTPAddr: "127.0.0.1:1025"})
-	h.Press("esc", "j")
+	h.Press("shift+tab", "j")
 	want := "send mail to plain@sandbox.test via SMTP 127.0.0.1:1025"
 	if h.s.Banner() != want || !strings.Contains(tuitest.Plain(strings.Join(h.s.emails.rows(200), "\n")), want) {
 		t.Fatalf("banner %q; the empty list says %q", h.s.Banner(), h.s.emails.rows(200))
@@ -253,7 +265,7 @@ func TestHintAndBannerNameTheSelectedInbox(t *testing.T) {
 // so; the others name their own address.
 func TestHintOfTheCatchAll(t *testing.T) {
 	h := newHarnessWith(t, 140, 37, Options{SMTPAddr: "127.0.0.1:1025", CatchAll: "plain@sandbox.test"})
-	h.Press("esc", "j")
+	h.Press("shift+tab", "j")
 	if want := "catch-all: mail to any address via SMTP 127.0.0.1:1025 shows up here"; h.s.Banner() != want {
 		t.Fatalf("banner of the catch-all %q, want %q", h.s.Banner(), want)
 	}

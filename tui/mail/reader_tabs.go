@@ -20,7 +20,6 @@ const (
 	tabRaw
 	tabAuth
 	tabChecks
-	tabCount
 )
 
 // readerTab draws one view of the open email. Each tab is its own small
@@ -88,15 +87,17 @@ func (t linksTab) lines(m model.Email, width, choice int) tabContent {
 	}
 	rows := make([]choiceRow, len(links))
 	for i, l := range links {
-		style := st.Link
-		if !openableLink(l) {
-			l += "  (not openable)"
-			style = st.Muted
+		row := choiceRow{text: l, style: st.Link.Render}
+		switch {
+		case !openableLink(l):
+			row.text, row.style = l+"  (not openable)", st.Muted.Render
+		case t.html.hyperlinks:
+			row.link = l
 		}
-		rows[i] = choiceRow{text: l, style: style.Render}
 		if r, ok := t.checks.of(m, links, i); ok {
-			rows[i] = checkedRow(t.ctx, rows[i], r)
+			row = checkedRow(t.ctx, row, r)
 		}
+		rows[i] = row
 	}
 	k := t.ctx.Keys
 	c := choiceLines(t.ctx, rows, choice, width,
@@ -124,7 +125,11 @@ func openableLink(link string) bool {
 type attachmentsTab struct{ ctx *ui.Context }
 
 func (t attachmentsTab) label(m model.Email, short bool) string {
-	return fmt.Sprintf("%s(%d)", shortName("Attachments", short), len(m.Attachments))
+	name := "Attachments"
+	if short {
+		name = "Att"
+	}
+	return fmt.Sprintf("%s(%d)", name, len(m.Attachments))
 }
 
 func (t attachmentsTab) count(m model.Email) int { return len(m.Attachments) }
@@ -151,10 +156,12 @@ func (t attachmentsTab) lines(m model.Email, width, choice int) tabContent {
 		fmt.Sprintf("%s saves to a directory (never overwrites) · %s opens", ui.KeyName(k.Save), ui.KeyName(k.OpenLink)))
 }
 
-// choiceRow is one row of a list tab: its text and how it is styled.
+// choiceRow is one row of a list tab: its text, how it is styled, and
+// the URL its lines are a hyperlink to, if any.
 type choiceRow struct {
 	text  string
 	style func(...string) string
+	link  string
 }
 
 // choiceLines lays out the numbered rows of a list tab, wrapped to width
@@ -175,11 +182,14 @@ func choiceLines(ctx *ui.Context, rows []choiceRow, choice, width int, hint stri
 			if j == 0 {
 				prefix = fmt.Sprintf("%*d ", digits, i+1)
 			}
+			line := st.Number.Render(prefix) + r.style(l)
 			if i == choice {
-				c.lines = append(c.lines, st.Selected.Render(ui.Fit(prefix+l, width)))
-			} else {
-				c.lines = append(c.lines, st.Number.Render(prefix)+r.style(l))
+				line = st.Selected.Render(ui.Fit(prefix+l, width))
 			}
+			if r.link != "" {
+				line = ui.Hyperlink(r.link, line) // around the styles, which would lose it
+			}
+			c.lines = append(c.lines, line)
 		}
 		if i == choice {
 			c.bottom = len(c.lines) - 1

@@ -12,6 +12,7 @@ import (
 	"sandview/model"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
+	"sandview/tui/ui"
 )
 
 func TestParseHeadersAsSent(t *testing.T) {
@@ -124,7 +125,7 @@ func TestAuthPaneIsOneLineUntilExpanded(t *testing.T) {
 		t.Fatalf("auth pane is %d lines", h.s.lay.auth.H)
 	}
 	view := h.shown()
-	if !strings.Contains(view, "✗ FAILED  a check failed") || strings.Contains(view, "Reverse DNS") {
+	if !strings.Contains(view, "✗ FAIL  a check failed") || strings.Contains(view, "Reverse DNS") {
 		t.Fatalf("the collapsed pane does not show the verdict alone:\n%s", view)
 	}
 	h.Press("a")
@@ -241,4 +242,32 @@ func TestHeadersTabFallsBackToTheServersSummary(t *testing.T) {
 		}
 	}
 	tuitest.AssertNoControls(t, view)
+}
+
+// TestSaveDialogMakesAndRemembersTheDirectory: saving into a directory
+// that does not exist creates it (0700), and the next save dialog offers
+// the directory used last.
+func TestSaveDialogMakesAndRemembersTheDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "saved")
+	h := newHarness(t, 140, 37)
+	h.Press("enter", "4", "s", "ctrl+u")
+	h.Type(dir)
+	h.Press("enter")
+	if h.ctx.Dialog() != nil {
+		t.Fatalf("the save prompt is still open:\n%s", h.shown())
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "report.pdf")); err != nil || string(data) != "%PDF-1.4" {
+		t.Fatalf("not saved: %q %v", data, err)
+	}
+	if info, err := os.Stat(dir); err != nil || info.Mode().Perm() != 0o700 {
+		t.Fatalf("%s: %v, mode %v; want 0700", dir, err, info.Mode().Perm())
+	}
+	for _, keys := range [][]string{{"s"}, {"5", "s"}, {"S"}} {
+		h.Press(keys...)
+		p, ok := h.ctx.Dialog().(*ui.Prompt)
+		if !ok || p.Value() != dir {
+			t.Fatalf("after %v the dialog offers %v, want the last directory %s", keys, h.ctx.Dialog(), dir)
+		}
+		h.Press("esc")
+	}
 }

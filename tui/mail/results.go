@@ -23,7 +23,7 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	defer func() {
 		s.sync()
 		if ok {
-			cmd = tea.Batch(cmd, s.followCursor())
+			cmd = tea.Batch(cmd, s.followCursor(), s.dwell())
 		}
 	}()
 	switch msg := msg.(type) {
@@ -48,6 +48,8 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		s.inboxGone(msg.Address, msg.Err)
 	case previewMsg:
 		return s.preview(msg.seq), true
+	case readMsg:
+		return s.markOpened(msg.seq), true
 	case bulkDoneMsg:
 		s.bulkDone(msg)
 	case pipeDoneMsg:

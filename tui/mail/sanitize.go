@@ -51,7 +51,11 @@ func sanitizeEmail(e model.Email) model.Email {
 		e.Attachments = atts
 	}
 	e.AuthResults = sanitizeAuth(e.AuthResults)
-	e.Metadata = nil // reserved; never shown
+	user := e.SMTPUser()
+	e.Metadata = nil // reserved; never shown, but for the SMTP login
+	if user != "" {
+		e.Metadata = map[string]any{model.MetadataSMTPUser: line(user)}
+	}
 	return e
 }
 

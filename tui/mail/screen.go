@@ -72,6 +72,10 @@ type Screen struct {
 	// one to previewFor; only its tick shows the email (see preview.go).
 	previewSeq int
 	previewFor emailRef
+	// dwellSeq numbers the read timers, the last one for dwellFor, the
+	// email the focused reader shows (see read_state.go).
+	dwellSeq int
+	dwellFor emailRef
 }
 
 // New returns the mail screen over svc, holding the inboxes the service
@@ -90,7 +94,7 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 	if opts.Run == nil {
 		opts.Run = execRunner
 	}
-	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: desktop.NewTempDir(opts.TempDir, desktop.DefaultGrace), hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
+	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: desktop.NewTempDir(opts.TempDir, desktop.DefaultGrace), saveDir: &saveDir{}, hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
 	s := &Screen{ctx: ctx, cmds: cmds, opts: opts, store: &store{}}
 	acts := &actions{ctx: ctx, cmds: s.cmds, store: s.store, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.store, acts)
@@ -137,8 +141,26 @@ func (s *Screen) setFocus(p Pane) {
 func (s *Screen) Focus() Pane { return Pane(s.ring.At()) }
 
 // sync points the email list at the selected inbox, and has it list again
-// when the emails changed.
-func (s *Screen) sync() { s.emails.setEntry(s.inboxes.selected()) }
+// when the emails changed; the reader lets go of an email the list no
+// longer holds.
+func (s *Screen) sync() {
+	s.emails.setEntry(s.inboxes.selected())
+	s.dropStale()
+}
+
+// dropStale closes the reader when the email it shows is not in the
+// message list (another inbox is selected, the email is gone), and gives
+// the list the keyboard if the reader had it: the preview then follows the
+// list's cursor.
+func (s *Screen) dropStale() {
+	if s.reader.id == "" || s.emails.lists(emailRef{s.reader.address, s.reader.id}) {
+		return
+	}
+	s.reader.close()
+	if s.Focus() == PaneReader {
+		s.setFocus(PaneEmails)
+	}
+}
 
 // CapturesInput reports whether a search field has the keyboard.
 func (s *Screen) CapturesInput() bool { return s.emails.CapturesInput() || s.reader.find.typing }
@@ -155,8 +177,17 @@ func (s *Screen) Paste(text string) {
 
 // HandleKey routes a key: the search field while it is typed; then the
 // screen's keys; then the focused pane; then what the pane left. ok is
-// false for a key the screen leaves to the program (quit at the top).
+// false for a key the screen leaves to the program (quit at the top). An
+// email the key opened starts its read timer.
 func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !s.CapturesInput() && key.Matches(msg, s.ctx.Keys.MarkUnread) {
+		s.cancelDwell()
+	}
+	cmd, ok := s.handleKey(msg)
+	return tea.Batch(cmd, s.dwell()), ok
+}
+
+func (s *Screen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer s.sync()
 	if s.CapturesInput() {
 		cmd, _ := s.ring.Focused().HandleKey(msg)
@@ -167,7 +198,7 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Help):
 		s.ctx.Open(ui.NewHelpDialog(s.ctx, "Keys", k.Groups(),
-			fmt.Sprintf("Opening a message marks it read on the server. %s marks it unread in this session only: the service cannot unmark.", ui.KeyName(k.MarkUnread)),
+			readRule(ui.KeyName(k.MarkUnread), ui.KeyName(k.MarkAllRead)),
 			fmt.Sprintf("With messages marked (%s, %s), %s, %s, %s and %s act on all of them.", ui.KeyName(k.Mark), ui.KeyName(k.MarkAll),
 				ui.KeyName(k.Delete), ui.KeyName(k.MarkUnread), ui.KeyName(k.Save), ui.KeyName(k.SaveAll))))
 	case key.Matches(msg, k.Quit):
@@ -205,9 +236,11 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// paneLeftKey handles the keys the focused pane left: enter and esc move
-// the focus (enter on an email opens it), and the email list passes the
-// keys that act on the open email to the reader.
+// paneLeftKey handles the keys the focused pane left: enter moves the
+// focus on (on an email it opens it), esc from the reader back to the
+// list (esc in the list never leaves it: it clears the marks or the
+// search), and the email list passes the keys that act on the open email
+// to the reader.
 func (s *Screen) paneLeftKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := s.ctx.Keys
 	switch s.Focus() {
@@ -224,7 +257,9 @@ func (s *Screen) paneLeftKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case key.Matches(msg, k.Open):
 			return s.openSelected(), true
 		case key.Matches(msg, k.Back):
-			s.setFocus(PaneInboxes)
+			// Nothing to clear: the focus stays, so that the next keys do
+			// not act on the inbox pane unseen.
+			s.ctx.Flash(fmt.Sprintf("nothing marked or searched; %s moves to the inboxes", ui.KeyName(k.PrevPane)), ui.LevelInfo)
 			return nil, true
 		}
 		return s.reader.HandleEmailKey(msg)

@@ -24,8 +24,12 @@ func TestNavigationKeys(t *testing.T) {
 		t.Fatalf("focus = %v, want the message list, so enter opens the newest mail", h.s.Focus())
 	}
 	h.Press("esc")
+	if h.s.Focus() != PaneEmails {
+		t.Fatalf("esc from the list with nothing to clear moved the focus to %v", h.s.Focus())
+	}
+	h.Press("shift+tab")
 	if h.s.Focus() != PaneInboxes {
-		t.Fatalf("esc from the list: focus %v", h.s.Focus())
+		t.Fatalf("shift+tab from the list: focus %v", h.s.Focus())
 	}
 	h.Press("j")
 	if got := h.current().info.EmailAddress; got != tuitest.PlainAddr {
@@ -71,7 +75,7 @@ func TestNavigationKeys(t *testing.T) {
 		t.Fatalf("esc from message: focus %v", h.s.Focus())
 	}
 	h.Press("esc")
-	if h.s.Focus() != PaneInboxes {
+	if h.s.Focus() != PaneEmails {
 		t.Fatalf("esc from list: focus %v", h.s.Focus())
 	}
 }
@@ -89,9 +93,15 @@ func TestOpenFetchesContentAndMarksRead(t *testing.T) {
 	if strings.Contains(h.shown(), "pass ") {
 		t.Fatal("auth badge shown before the content is loaded")
 	}
+	var rec ticks
+	h.ctx.Tick = rec.tick
 	h.Press("enter")
-	if !h.svc.Called("email demo@sandbox.test e1") || !h.svc.Called("markRead demo@sandbox.test e1") {
-		t.Fatalf("open did not fetch and mark read: %v", h.svc.Calls())
+	if !h.svc.Called("email demo@sandbox.test e1") || h.svc.Called("markRead demo@sandbox.test e1") {
+		t.Fatalf("open did not fetch, or marked read before the dwell: %v", h.svc.Calls())
+	}
+	fireAll(h, &rec)
+	if !h.svc.Called("markRead demo@sandbox.test e1") {
+		t.Fatalf("open did not mark read after the dwell: %v", h.svc.Calls())
 	}
 	open, ok := h.s.reader.email()
 	if !ok || !open.HasContent || !open.IsRead || !strings.Contains(open.Text, "friendly") {
@@ -103,7 +113,7 @@ func TestOpenFetchesContentAndMarksRead(t *testing.T) {
 }
 
 func TestProblemEmailShownLoudly(t *testing.T) {
-	h := newHarness(t, 140, 37)
+	h := newHarness(t, 200, 37)
 	h.Press("down", "down", "enter")
 	if h.svc.Called("email demo@sandbox.test e3") {
 		t.Fatal("an email that cannot be opened was fetched")
@@ -119,7 +129,7 @@ func TestProblemEmailShownLoudly(t *testing.T) {
 func TestTabsAndRaw(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("enter")
-	wants := []string{"Hello!", "X-Mailer:", "https://example.com/welcome", "report.pdf", "Subject: Welcome", "PASSED"}
+	wants := []string{"Hello!", "X-Mailer:", "https://example.com/welcome", "report.pdf", "Subject: Welcome", "✓ PASS"}
 	for i, want := range wants {
 		h.Press(fmt.Sprint(i + 1))
 		if h.s.reader.tab != tab(i) {
@@ -305,12 +315,17 @@ func TestSaveRawAsEML(t *testing.T) {
 }
 
 func TestSaveErrorKeepsPrompt(t *testing.T) {
+	// A directory cannot be made under a file.
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	h := newHarness(t, 140, 37)
 	h.Press("enter", "4", "s", "ctrl+u")
-	h.Type("/nonexistent/dir")
+	h.Type(file + "/dir")
 	h.Press("enter")
 	p, ok := h.ctx.Dialog().(*ui.Prompt)
-	if !ok || p.Value() != "/nonexistent/dir" || !strings.Contains(h.shown(), "no such file") {
+	if !ok || p.Value() != file+"/dir" || !strings.Contains(h.shown(), "not a directory") {
 		t.Fatalf("error lost the prompt: %v\n%s", h.ctx.Dialog(), h.shown())
 	}
 }
@@ -382,7 +397,7 @@ func TestExportAndImport(t *testing.T) {
 }
 
 func TestResyncAndLiveMailFlagged(t *testing.T) {
-	h := newHarness(t, 140, 37)
+	h := newHarness(t, 200, 37)
 	h.svc.AddEmail(tuitest.DemoAddr, model.Email{ID: "e9", From: "new@example.com", Subject: "Fresh", ReceivedAt: tuitest.Now()})
 	h.Press("r")
 	if !h.current().fresh["e9"] {
@@ -412,7 +427,7 @@ func TestResizeChangesLayout(t *testing.T) {
 }
 
 func TestMouse(t *testing.T) {
-	h := newHarness(t, 140, 37)
+	h := newHarness(t, 160, 37)
 	l := h.s.lay
 	// Click the second inbox (two lines per inbox, below the border).
 	h.Send(tea.MouseClickMsg{X: l.inboxes.X + 2, Y: l.inboxes.Y + 1 + inboxRowHeight, Button: tea.MouseLeft})
@@ -433,7 +448,7 @@ func TestMouse(t *testing.T) {
 		t.Fatalf("wheel moved to %s", e.ID)
 	}
 	h.Press("esc", "g", "enter")
-	h.s.SetSize(140, 12) // a body taller than the reader
+	h.s.SetSize(160, 12) // a body taller than the reader
 	l = h.s.lay
 	h.Send(tea.MouseWheelMsg{X: l.reader.X + 3, Y: l.reader.Y + 5, Button: tea.MouseWheelDown})
 	if h.s.reader.scroll.Offset() == 0 {
@@ -454,7 +469,7 @@ func TestHostileMailNeverReachesTerminal(t *testing.T) {
 }
 
 func TestLoadingIndicatorAndErrors(t *testing.T) {
-	h := newHarness(t, 140, 37)
+	h := newHarness(t, 200, 37)
 	h.Send(inboxesLoadedMsg{inboxes: tuitest.Inboxes()[1:]})
 	h.Send(inboxesLoadedMsg{inboxes: tuitest.Inboxes()})
 	e, _ := h.s.store.find(tuitest.DemoAddr)
@@ -529,5 +544,34 @@ func TestLoadedEmailWithProblem(t *testing.T) {
 	view := h.shown()
 	if !strings.Contains(view, "DECRYPTION FAILED") || !strings.Contains(view, "could not be opened") {
 		t.Fatalf("problem not loud:\n%s", view)
+	}
+}
+
+// TestTwoColumnsBelow160: from 120 to 159 columns the inbox pane takes the
+// message list's place only while it has the focus, so the list keeps the
+// room of the subject; from 160 the three panes stand side by side.
+func TestTwoColumnsBelow160(t *testing.T) {
+	for _, c := range []struct {
+		width       int
+		focus       Pane
+		inbox, list bool
+		listAtLeast int
+	}{
+		{120, PaneEmails, false, true, 60},
+		{120, PaneInboxes, true, false, 0},
+		{159, PaneReader, false, true, 79},
+		{160, PaneEmails, true, true, 50},
+		{200, PaneInboxes, true, true, 60},
+	} {
+		l := computeLayout(c.width, 40, c.focus, false)
+		if (l.inboxes.W > 0) != c.inbox || (l.emails.W > 0) != c.list || l.emails.W < c.listAtLeast {
+			t.Errorf("%d columns, focus %v: inboxes %+v, list %+v", c.width, c.focus, l.inboxes, l.emails)
+		}
+		if l.reader.W*2 < c.width {
+			t.Errorf("%d columns: the reader is %d wide, less than half", c.width, l.reader.W)
+		}
+		if l.inboxes.W+l.emails.W+l.reader.W != c.width {
+			t.Errorf("%d columns: panes %d+%d+%d do not fill the width", c.width, l.inboxes.W, l.emails.W, l.reader.W)
+		}
 	}
 }

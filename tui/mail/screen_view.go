@@ -11,6 +11,11 @@ import (
 // clicked (clicking the selected email opens it), or scrolls the pane
 // under the pointer.
 func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
+	cmd := s.handleMouse(msg)
+	return tea.Batch(cmd, s.dwell())
+}
+
+func (s *Screen) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
 	l := s.lay
 	defer s.sync()
@@ -59,7 +64,14 @@ func (s *Screen) View() string {
 		if l.auth.H > 0 {
 			right = ui.Stack(right, s.auth.View())
 		}
-		return ui.Beside(s.inboxes.View(), s.emails.View(), right)
+		var left []string
+		if l.inboxes.W > 0 {
+			left = append(left, s.inboxes.View())
+		}
+		if l.emails.W > 0 {
+			left = append(left, s.emails.View())
+		}
+		return ui.Beside(append(left, right)...)
 	case ui.Medium:
 		list := s.emails.View()
 		if l.inboxes.W > 0 {

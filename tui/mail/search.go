@@ -27,20 +27,22 @@ type finder struct {
 // active reports whether a search is applied.
 func (f *finder) active() bool { return f.text != "" }
 
-// set parses text; a text that does not parse keeps the last query and
-// says why. It reports whether the query changed.
+// set parses text; a text that does not parse filters nothing (it is not
+// searched as something else) and err says why. It reports whether the
+// query changed.
 func (f *finder) set(text string, ctx *ui.Context) bool {
 	text = strings.TrimSpace(text)
-	if text == f.text && f.err == "" {
+	if text == f.text {
 		return false
 	}
 	f.text = text
 	q, err := search.Parse(text, ctx.Clock())
+	f.err = ""
 	if err != nil {
 		f.err = model.SanitizeLine(err.Error())
-		return false
+		f.query = search.Query{}
+		return true
 	}
-	f.err = ""
 	f.query = q
 	return true
 }
@@ -102,8 +104,20 @@ func (s *listing) needContent() []*inboxEntry {
 	return out
 }
 
-// searchLine is the line above the rows while a search is typed or
-// applied: the field or the text, and how many emails match.
+// searchLines are the lines above the rows while a search is typed or
+// applied: the field or the text and how many emails match, then, for a
+// query that does not parse, why.
+func (l *emailList) searchLines(width int) []string {
+	lines := []string{l.searchLine(width)}
+	if l.find.err != "" {
+		lines = append(lines, ui.Fit(l.ctx.Styles().FieldError.Render("  "+l.find.err), width))
+	}
+	return lines
+}
+
+// searchLine is the search's first line: the field or the text, and how
+// many emails match (or that nothing is filtered: the query does not
+// parse).
 func (l *emailList) searchLine(width int) string {
 	st := l.ctx.Styles()
 	f := &l.find
@@ -116,7 +130,7 @@ func (l *emailList) searchLine(width int) string {
 	}
 	right := st.Muted.Render(count)
 	if f.err != "" {
-		right = st.FieldError.Render("✗ " + f.err)
+		right = st.FieldError.Render("✗ nothing filtered")
 	} else if notes := f.query.Notes(); len(notes) > 0 {
 		right = st.Muted.Render(count + " · " + notes[0])
 	}
@@ -125,8 +139,18 @@ func (l *emailList) searchLine(width int) string {
 		fieldW := max(width-2-min(model.TextWidth(right), width/2)-1, 4)
 		return ui.Fit(label+f.field.View(l.ctx, true, fieldW)+" "+right, width)
 	}
+	// The text gives way to the count, then the hint to the text.
 	hint := st.Muted.Render(fmt.Sprintf("  (%s clears)", ui.KeyName(l.ctx.Keys.Back)))
-	return ui.Fit(label+st.Value.Render(f.text)+"  "+right+hint, width)
+	textW := width - 2 - 2 - model.TextWidth(right) - model.TextWidth(hint)
+	if textW < min(model.TextWidth(f.text), 12) {
+		hint = ""
+		textW = width - 2 - 2 - model.TextWidth(right)
+	}
+	text := f.text
+	if textW > 0 && model.TextWidth(text) > textW {
+		text = ui.Fit(text, textW)
+	}
+	return ui.Fit(label+st.Value.Render(text)+"  "+right+hint, width)
 }
 
 // loadingContent reports whether content a query needs is being listed.

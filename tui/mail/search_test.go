@@ -86,8 +86,8 @@ func TestSearchAcrossInboxes(t *testing.T) {
 	if got := strings.Join(h.shownIDs(), " "); got != "p1 e1" {
 		t.Fatalf("in:all alice shows %s, want the plain inbox's mail first, then the demo one", got)
 	}
-	if title, line := h.s.emails.title(), tuitest.Plain(h.s.emails.searchLine(100)); title != "All inboxes 2/2" || !strings.Contains(line, "2 matches of 5 in all inboxes") {
-		t.Fatalf("the scope is not said, or the cursor left e1: %q, %q", title, line)
+	if title, line := h.s.emails.title(), tuitest.Plain(h.s.emails.searchLine(100)); title != "All inboxes 1/2" || !strings.Contains(line, "2 matches of 5 in all inboxes") {
+		t.Fatalf("the scope is not said, or the cursor, never moved, left the newest mail: %q, %q", title, line)
 	}
 	h.Press("g", "d", "y")
 	if !h.svc.Called("deleteEmail plain@sandbox.test p1") {
@@ -118,14 +118,54 @@ func TestSearchLoadsContentWhenNeeded(t *testing.T) {
 	}
 }
 
-// TestBadQueryKeepsTheResults checks that a query that does not parse
-// says why and leaves the last results.
-func TestBadQueryKeepsTheResults(t *testing.T) {
-	h := newHarness(t, 140, 37)
+// TestBadQuerySaysWhyOnItsOwnLine checks that a query that does not
+// parse says why at the search line and filters nothing: no part of it is
+// applied, not the part that parses, not its text.
+func TestBadQuerySaysWhyOnItsOwnLine(t *testing.T) {
+	h := newHarness(t, 200, 37)
 	h.Press("/")
-	h.Type("from:alice is:maybe")
-	if !strings.Contains(h.shown(), "✗") || len(h.s.emails.filtered) != 1 {
-		t.Fatalf("a bad query: %d shown\n%s", len(h.s.emails.filtered), h.shown())
+	h.Type("from:alice is:starred")
+	line := tuitest.Plain(strings.Join(h.s.emails.searchLines(200), "\n"))
+	if !strings.Contains(line, `"is:starred": is: takes read or unread`) || !strings.Contains(line, "nothing filtered") || len(h.s.emails.filtered) != 4 {
+		t.Fatalf("a bad query: %d shown, line %q", len(h.s.emails.filtered), line)
+	}
+	h.Press("backspace")
+	if len(h.s.emails.filtered) != 4 {
+		t.Fatalf("is:starre filtered %d", len(h.s.emails.filtered))
+	}
+}
+
+// TestSearchMatchingNothingSaysSo: a search that matches nothing says no
+// email matches, not that no mail came, even in an inbox with no mail.
+func TestSearchMatchingNothingSaysSo(t *testing.T) {
+	h := newHarness(t, 200, 37)
+	h.search("zzz-nothing")
+	if v := h.shown(); !strings.Contains(v, "No emails match the search.") || strings.Contains(v, "No mail yet") {
+		t.Fatalf("a search matching nothing:\n%s", v)
+	}
+	h.Press("shift+tab", "j")
+	if v := h.shown(); !strings.Contains(v, "No emails match the search.") {
+		t.Fatalf("a search in an empty inbox:\n%s", v)
+	}
+}
+
+// TestBadQueryFiltersNothing checks that a query that does not parse says
+// why at the search line and filters nothing: it is not searched as text
+// ("is" matched unrelated mail).
+func TestBadQueryFiltersNothing(t *testing.T) {
+	h := newHarness(t, 140, 37)
+	all := len(h.s.emails.filtered)
+	h.Press("/")
+	h.Type("is:starred")
+	if !strings.Contains(h.shown(), "✗") || !strings.Contains(h.s.emails.find.err, "is: takes read or unread") || len(h.s.emails.filtered) != all {
+		t.Fatalf("a bad query: %d of %d shown\n%s", len(h.s.emails.filtered), all, h.shown())
+	}
+	for range len("starred") {
+		h.Press("backspace")
+	}
+	h.Type("read")
+	if got := strings.Join(h.shownIDs(), " "); got != "e4" {
+		t.Fatalf("is:read after the error shows [%s]", got)
 	}
 }
 
@@ -133,7 +173,7 @@ func TestBadQueryKeepsTheResults(t *testing.T) {
 // message list gets the focus and what is typed goes into the search.
 func TestSearchFromTheInboxList(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	h.Press("esc", "/")
+	h.Press("shift+tab", "/")
 	h.Type("qa-run")
 	if h.s.Focus() != PaneEmails || !h.s.CapturesInput() || h.s.emails.find.field.Value() != "qa-run" {
 		t.Fatalf("focus %v, typing %v, typed %q", h.s.Focus(), h.s.CapturesInput(), h.s.emails.find.field.Value())

@@ -8,9 +8,13 @@ import (
 	"sandview/model"
 )
 
+// focusMarker starts the title of the focused pane, so that the focus
+// shows in a capture without colours or attributes.
+const focusMarker = "▶ "
+
 // Frame draws a bordered pane of exactly width x height cells with the
-// title in the top border; body lines are fitted to the inner width and the
-// inner height.
+// title in the top border (the focused pane's marked with focusMarker);
+// body lines are fitted to the inner width and the inner height.
 func Frame(ctx *Context, title string, focused bool, width, height int, body []string) string {
 	if width < 4 || height < 2 {
 		return Blank(width, height)
@@ -19,6 +23,7 @@ func Frame(ctx *Context, title string, focused bool, width, height int, body []s
 	edge, titleStyle := st.Pane, st.Title
 	if focused {
 		edge, titleStyle = st.PaneFocused, st.TitleFocused
+		title = focusMarker + title
 	}
 	b := ctx.Theme.Border(focused)
 	inner := width - 2

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"sandview/model"
 )
 
 // LogSize is how many status messages the log keeps.
@@ -55,9 +57,4 @@ func NewLogDialog(c *Context) *TextDialog {
 }
 
 // Plural is "1 email", "3 emails": n and the word in the form it takes.
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func Plural(n int, one, many string) string { return model.Plural(n, one, many) }

@@ -20,7 +20,12 @@ func Wrap(text string, width int) []string { return WrapHanging(text, width, wid
 // (the caller indents those). Tabs become TabWidth spaces. A line breaks
 // at a run of spaces, which is dropped, else after a hyphen, else between
 // two grapheme clusters: nothing but the spaces at breaks is lost, and a
-// cluster is never split. Escape sequences take no cells; a style (SGR)
+// cluster is never split. A mail address (a word holding an @) is not
+// broken at its hyphens. A URL (a word holding "://", or starting with
+// "mailto:") is never broken: it starts a new line when it does not fit
+// on the current one, and one longer than a line is shown alone on its
+// line, cut with "…" (a hyperlink around it stays whole, so the URL can
+// still be followed). Escape sequences take no cells; a style (SGR)
 // or hyperlink (OSC 8) open at a break is closed at the end of the line
 // and opened again at the start of the next, so each line stands alone.
 // Widths are model.TextWidth's.
@@ -48,11 +53,14 @@ type piece struct {
 	space      bool // a plain space
 	hyphen     bool // a hyphen-minus
 	escape     bool
+	url        bool // part of a URL, which is never broken
+	address    bool // part of a mail address, not broken at its hyphens
 }
 
 // pieces appends the grapheme clusters and escape sequences of a line to
 // out.
 func pieces(line string, out []piece) []piece {
+	first := len(out)
 	for i := 0; i < len(line); {
 		c := line[i]
 		switch {
@@ -71,7 +79,47 @@ func pieces(line string, out []piece) []piece {
 			i += n
 		}
 	}
+	markURLs(line, out[first:])
 	return out
+}
+
+// markURLs marks the pieces of each word (a run of pieces that are not
+// spaces) that is a URL: one whose text, escape sequences left out, holds
+// "://" or starts with "mailto:"; and of each other word holding an @ (a
+// mail address).
+func markURLs(line string, ps []piece) {
+	var scratch []byte
+	for start := 0; start < len(ps); {
+		if ps[start].space {
+			start++
+			continue
+		}
+		end, escapes := start, false
+		for ; end < len(ps) && !ps[end].space; end++ {
+			escapes = escapes || ps[end].escape
+		}
+		word := line[ps[start].start:ps[end-1].end]
+		if escapes {
+			scratch = scratch[:0]
+			for _, p := range ps[start:end] {
+				if !p.escape {
+					scratch = append(scratch, line[p.start:p.end]...)
+				}
+			}
+			word = string(scratch)
+		}
+		url := strings.Contains(word, "://") || isMailto(strings.TrimLeft(word, "<(\"'["))
+		address := !url && strings.IndexByte(word, '@') >= 0
+		for i := start; i < end; i++ {
+			ps[i].url, ps[i].address = url, address
+		}
+		start = end
+	}
+}
+
+// isMailto reports whether s starts with "mailto:", in any case.
+func isMailto(s string) bool {
+	return len(s) >= 7 && strings.EqualFold(s[:7], "mailto:")
 }
 
 // escapeLength is the length of the escape sequence at the start of s: a
@@ -107,10 +155,18 @@ func escapeLength(s string) int {
 func wrapLine(out []string, line string, ps []piece, first, rest int) []string {
 	var state styleState
 	for pos, limit := 0, first; pos < len(ps); limit = rest {
-		cut := breakAt(ps, pos, limit)
+		cut, long := breakAt(ps, pos, limit)
 		open := state.open()
 		state.follow(line, ps[pos:cut])
-		out = append(out, open+line[ps[pos].start:ps[cut-1].end]+state.close())
+		text := line[ps[pos].start:ps[cut-1].end]
+		if long {
+			// Spaces before the URL are dropped as at a break.
+			for ps[pos].space {
+				pos++
+			}
+			text = cutURL(line, ps[pos:cut], limit)
+		}
+		out = append(out, open+text+state.close())
 		// The spaces at the break are dropped.
 		for pos = cut; pos < len(ps) && ps[pos].space; pos++ {
 		}
@@ -120,8 +176,10 @@ func wrapLine(out []string, line string, ps []piece, first, rest int) []string {
 
 // breakAt is where the line starting at piece pos ends (exclusive): after
 // the most pieces that fit in limit cells, moved back to the last run of
-// spaces or hyphen among them when there is one.
-func breakAt(ps []piece, pos, limit int) int {
+// spaces or hyphen among them when there is one, or to before a URL that
+// would be broken. long reports a URL too long for any line: the line
+// runs to its end and is cut with cutURL.
+func breakAt(ps []piece, pos, limit int) (cut int, long bool) {
 	end, width := pos, 0
 	spaceCut, hyphenCut := -1, -1
 	for end < len(ps) && width+ps[end].width <= limit {
@@ -129,7 +187,7 @@ func breakAt(ps []piece, pos, limit int) int {
 		switch {
 		case p.space && end > pos && !ps[end-1].space:
 			spaceCut = end // the start of a run of spaces
-		case p.hyphen && end > pos && !ps[end-1].space:
+		case p.hyphen && !p.url && !p.address && end > pos && !ps[end-1].space:
 			hyphenCut = end + 1
 		}
 		width += p.width
@@ -142,13 +200,49 @@ func breakAt(ps []piece, pos, limit int) int {
 	}
 	switch {
 	case end == len(ps):
-		return end
+		return end, false
 	case end > pos && ps[end].space && !ps[end-1].space:
-		return end
+		return end, false
+	case ps[end].url:
+		start := end
+		for start > pos && ps[start-1].url {
+			start--
+		}
+		cut = start
+		for cut > pos && ps[cut-1].space {
+			cut--
+		}
+		if cut > pos {
+			return cut, false // the URL starts the next line
+		}
+		for end < len(ps) && ps[end].url {
+			end++
+		}
+		return end, true
 	case spaceCut > pos || hyphenCut > pos:
-		return max(spaceCut, hyphenCut)
+		return max(spaceCut, hyphenCut), false
 	}
-	return max(end, pos+1) // a hard break, of one piece at least
+	return max(end, pos+1), false // a hard break, of one piece at least
+}
+
+// cutURL is the line of pieces ps, which end with a URL too long for
+// limit cells, cut to limit cells with "…"; the escape sequences of what
+// is cut off are kept, so a hyperlink around the URL stays whole.
+func cutURL(line string, ps []piece, limit int) string {
+	var b strings.Builder
+	b.Grow(ps[len(ps)-1].end - ps[0].start + len("…"))
+	i, width := 0, 0
+	for ; i < len(ps) && (ps[i].escape || width+ps[i].width < limit); i++ {
+		b.WriteString(line[ps[i].start:ps[i].end])
+		width += ps[i].width
+	}
+	b.WriteString("…")
+	for ; i < len(ps); i++ {
+		if ps[i].escape {
+			b.WriteString(line[ps[i].start:ps[i].end])
+		}
+	}
+	return b.String()
 }
 
 // styleState is the style and the hyperlink open at a point of a line.

@@ -25,6 +25,17 @@ func assertWrapKeepsText(t *testing.T, paragraph string, width int) {
 		if w := model.TextWidth(l); w > width && model.TextWidth(firstCluster(l)) <= width {
 			t.Fatalf("width %d: line %d is %d cells: %q", width, i, w, l)
 		}
+		if cut, ok := strings.CutSuffix(l, "…"); ok && !strings.HasPrefix(rest, l) && strings.HasPrefix(strings.TrimLeft(rest, " "), cut) {
+			rest = strings.TrimLeft(rest, " ")
+			// A URL longer than the line, cut: the rest of it is not shown.
+			word, _, _ := strings.Cut(rest, " ")
+			if !isURLWord(word) || len(word) <= len(cut) {
+				t.Fatalf("width %d: line %d %q is cut, but %q is no URL too long for it", width, i, l, word)
+			}
+			rest = strings.TrimLeft(rest[len(word):], " ")
+			clusters += graphemeCount(word)
+			continue
+		}
 		if !strings.HasPrefix(rest, l) {
 			t.Fatalf("width %d: line %d %q is not what follows in the text: %q", width, i, l, rest[:min(len(rest), len(l)+20)])
 		}
@@ -35,9 +46,15 @@ func assertWrapKeepsText(t *testing.T, paragraph string, width int) {
 		t.Fatalf("width %d: lost %q", width, rest)
 	}
 	dropped := len(paragraph) - len(strings.Join(lines, ""))
-	if clusters+dropped != graphemeCount(paragraph) {
+	if cut := strings.Count(strings.Join(lines, ""), "…") - strings.Count(paragraph, "…"); cut == 0 && clusters+dropped != graphemeCount(paragraph) {
 		t.Fatalf("width %d: a grapheme cluster was split in %q: %q", width, paragraph, lines)
 	}
+}
+
+// isURLWord is the rule of WrapHanging for a word that is a URL.
+func isURLWord(word string) bool {
+	w := strings.ToLower(word)
+	return strings.Contains(w, "://") || strings.HasPrefix(strings.TrimLeft(w, "<(\"'["), "mailto:")
 }
 
 func firstCluster(s string) string { return graphemes.FromString(s).First() }
@@ -153,6 +170,42 @@ func TestFitMeasuresByTextWidth(t *testing.T) {
 			if got := model.TextWidth(FitRight(s, w)); got != w {
 				t.Fatalf("FitRight(%q, %d) is %d cells", s, w, got)
 			}
+		}
+	}
+}
+
+// TestWrapNeverBreaksURLs: a URL is never broken at its hyphens or
+// anywhere inside; one too long for a line is alone on its line, cut
+// with "…", and a hyperlink around it stays whole.
+func TestWrapNeverBreaksURLs(t *testing.T) {
+	long := "https://very-long-host-name.example/path/to-a-product?ref=news-letter-2025"
+	text := "Order at https://acme-shop.example/p/1 today-ish and " + long + " end."
+	got := Wrap(text, 40)
+	want := []string{"Order at https://acme-shop.example/p/1", "today-ish and", long[:39] + "…", "end."}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	// Hanging lines, mailto and a URL in brackets.
+	got = WrapHanging("Links: <mailto:someone-with-a-long-name@example.com> (https://a-b.example/c-d)", 30, 26)
+	want = []string{"Links:", "<mailto:someone-with-a-lo…", "(https://a-b.example/c-d)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	// A mail address is not broken at its hyphens.
+	got = WrapHanging("From      Acme Shop <orders@acme-shop.example>", 40, 30)
+	want = []string{"From      Acme Shop", "<orders@acme-shop.example>"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	// A hyperlink around a cut URL keeps its whole target and is closed.
+	open := "\x1b]8;;" + long + "\a"
+	got = Wrap("see "+open+long+"\x1b]8;;\a now", 20)
+	if len(got) != 3 || ansi.Strip(got[1]) != long[:19]+"…" || !strings.HasPrefix(got[1], open) || !strings.HasSuffix(got[1], "\x1b]8;;\a") {
+		t.Fatalf("the cut hyperlinked URL: %q", got)
+	}
+	for i, l := range got {
+		if w := model.TextWidth(l); w > 20 {
+			t.Fatalf("line %d is %d cells: %q", i, w, l)
 		}
 	}
 }

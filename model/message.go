@@ -1,0 +1,199 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/jhillyerd/enmime"
+)
+
+// What an email's own headers say, read the same way by the embedded server
+// (server/mailparse), the CLI, the TUI and search.
+
+// Header is the value of the named header of e, whatever the case of the
+// name in e.Headers ("" when absent).
+func (e Email) Header(name string) string {
+	if v, ok := e.Headers[name]; ok {
+		return v
+	}
+	if v, ok := e.Headers[strings.ToLower(name)]; ok {
+		return v
+	}
+	for k, v := range e.Headers {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
+
+// ErrNoDateHeader is SentDate's error for an email without a Date header.
+var ErrNoDateHeader = errors.New("no Date header")
+
+// DateHeaderError is SentDate's error for a Date header that is not a date.
+type DateHeaderError struct {
+	Raw string // the header as received (sanitize before printing)
+}
+
+func (e *DateHeaderError) Error() string { return "unparsable Date header: " + e.Raw }
+
+// SentDate is the email's Date header: when the sender says it sent the
+// mail, in the sender's time zone (its offset kept; format it with
+// .Local() for the reader's zone). ReceivedAt is when the server received
+// it. The error is ErrNoDateHeader or a *DateHeaderError; their messages
+// are what to show in place of the date.
+func (e Email) SentDate() (time.Time, error) {
+	raw := strings.TrimSpace(e.Header("Date"))
+	if raw == "" {
+		return time.Time{}, ErrNoDateHeader
+	}
+	t, err := ParseDate(raw)
+	if err != nil {
+		return time.Time{}, &DateHeaderError{Raw: raw}
+	}
+	return t, nil
+}
+
+// DateText is the Date header as a reader shows it: in the sender's zone
+// and, when that differs, in loc (the user's zone), "Mon, 03 Mar 2025
+// 10:00:00 +0100 (local: Mon, 03 Mar 2025 09:00:00 +0000)"; or why there is
+// none: "no Date header", "unparsable Date header: <raw>" (sanitize before
+// a terminal).
+func (e Email) DateText(loc *time.Location) string {
+	sent, err := e.SentDate()
+	if err != nil {
+		return err.Error()
+	}
+	out := sent.Format(time.RFC1123Z)
+	if local := sent.In(loc).Format(time.RFC1123Z); local != out {
+		out += " (local: " + local + ")"
+	}
+	return out
+}
+
+// ParseDate reads a Date header value (RFC 5322 and the obsolete forms
+// net/mail knows), keeping its offset.
+func ParseDate(value string) (time.Time, error) {
+	value = strings.TrimSpace(value)
+	if t, err := time.Parse(time.RFC1123Z, value); err == nil {
+		return t, nil
+	}
+	t, err := mail.ParseDate(value)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("parse date %q: %w", value, err)
+	}
+	return t, nil
+}
+
+// Cc is the email's Cc recipients, each in display form (DisplayAddress),
+// read from its Cc header; nil when it has none.
+func (e Email) Cc() []string {
+	addrs, _ := ParseAddressList(e.Header("Cc"))
+	if len(addrs) == 0 {
+		return nil
+	}
+	return DisplayAddresses(addrs)
+}
+
+// ParseAddressList reads an address header value (RFC 2047 encoded words
+// allowed). ok is false when the value is not a valid address list; the
+// addresses are then salvaged from the text as well as possible: each
+// comma-separated piece that holds an "@" gives one, taken from inside <...>
+// when present, with the pieces before it that hold none (a decoded name
+// such as "Café, Team" has a comma of its own). Names and addresses are as written: invalid UTF-8 is the
+// caller's to repair.
+func ParseAddressList(raw string) (addrs []EventAddress, ok bool) {
+	if strings.TrimSpace(raw) == "" {
+		return nil, true
+	}
+	list, err := enmime.ParseAddressList(raw)
+	if errors.Is(err, mail.ErrHeaderNotPresent) {
+		// A group without members, such as "undisclosed-recipients:;".
+		return nil, true
+	}
+	if err != nil {
+		return salvageAddresses(raw), false
+	}
+	addrs = make([]EventAddress, 0, len(list))
+	for _, a := range list {
+		addrs = append(addrs, EventAddress{Address: a.Address, Name: a.Name})
+	}
+	return addrs, true
+}
+
+func salvageAddresses(raw string) []EventAddress {
+	var out []EventAddress
+	pending := "" // pieces without an "@": a name cut at its comma
+	for _, piece := range strings.Split(raw, ",") {
+		if pending != "" {
+			piece = pending + "," + piece
+		}
+		if !strings.Contains(piece, "@") {
+			pending = piece
+			continue
+		}
+		pending = ""
+		piece = strings.TrimSpace(piece)
+		addr, name := piece, ""
+		if open := strings.LastIndexByte(piece, '<'); open >= 0 {
+			if end := strings.IndexByte(piece[open:], '>'); end > 0 {
+				addr = piece[open+1 : open+end]
+				name = strings.Trim(strings.TrimSpace(piece[:open]), `"`)
+			}
+		}
+		out = append(out, EventAddress{Address: strings.TrimSpace(addr), Name: name})
+	}
+	return out
+}
+
+// DisplayAddress renders an address for display: `"Name" <addr>` or `addr`.
+func DisplayAddress(a EventAddress) string {
+	if a.Name == "" {
+		return a.Address
+	}
+	var sb strings.Builder
+	sb.Grow(len(a.Name) + len(a.Address) + 5)
+	sb.WriteByte('"')
+	for _, r := range a.Name {
+		if r == '"' || r == '\\' {
+			sb.WriteByte('\\')
+		}
+		sb.WriteRune(r)
+	}
+	sb.WriteString(`" <`)
+	sb.WriteString(a.Address)
+	sb.WriteByte('>')
+	return sb.String()
+}
+
+// DisplayAddresses renders each address with DisplayAddress.
+func DisplayAddresses(addrs []EventAddress) []string {
+	out := make([]string, 0, len(addrs))
+	for _, a := range addrs {
+		out = append(out, DisplayAddress(a))
+	}
+	return out
+}
+
+// StripMboxFrom removes the mbox "From " separator line a message may start
+// with ("From sender@example.org  Mon Mar  3 10:00:00 2025"), as an MTA does
+// on delivery: it is not a header field, and a parser that takes it for one
+// loses the headers after it. Anything else is returned as it is. Every
+// reader of a raw message (the server's parser, the TUI's Headers tab)
+// calls it first.
+func StripMboxFrom(raw []byte) []byte {
+	if !bytes.HasPrefix(raw, []byte("From ")) {
+		return raw
+	}
+	if rest := bytes.TrimLeft(raw[len("From "):], " \t"); len(rest) > 0 && rest[0] == ':' {
+		return raw // "From : a@example.org", the obsolete form of a From header
+	}
+	if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+		return raw[i+1:]
+	}
+	return nil
+}

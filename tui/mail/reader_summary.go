@@ -1,0 +1,138 @@
+package mail
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"sandview/model"
+	"sandview/tui/ui"
+)
+
+// summaryLabel is the width of the labels of the reader's summary.
+const summaryLabel = 9
+
+// head is the summary above the tabs: from, to, cc (when there is one),
+// subject, the date the message says it was written (its Date header) and
+// the time the server received it.
+func (r *reader) head(m model.Email, width int) []string {
+	st := r.ctx.Styles()
+	label := func(name, value string) string {
+		return st.Label.Render(fmt.Sprintf("%-*s", summaryLabel, name)) + st.Value.Render(value)
+	}
+	room := width - summaryLabel
+	subject := m.Subject
+	if subject == "" {
+		subject = "(no subject)"
+	}
+	date := ""
+	if m.HasContent {
+		date = r.sentDate(m, room)
+	}
+	from := m.From
+	if user := m.SMTPUser(); user != "" {
+		from += "  (SMTP login " + user + ")"
+	}
+	head := []string{label("From", from), label("To", addressList(m.To, room))}
+	if cc := m.Cc(); len(cc) > 0 {
+		head = append(head, label("Cc", addressList(cc, room)))
+	}
+	head = append(head, label("Subject", subject), label("Date", date), label("Received", r.receivedDate(m)))
+	if m.Problem != "" {
+		head[len(head)-2] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
+	}
+	return head
+}
+
+// headHeight is the number of lines above the tab content: the summary
+// (with a Cc line only when the open email has a Cc header), the tab bar
+// and a rule.
+func (r *reader) headHeight() int {
+	m, _ := r.email()
+	if len(m.Cc()) > 0 {
+		return 8
+	}
+	return 7
+}
+
+// sentDate is the message's Date header (model.Email.SentDate) in the
+// sender's zone and, when it differs, in the user's ("here"); shorter
+// forms when it does not fit in room cells; or why there is no date to
+// show, in the words of model.Email.DateText.
+func (r *reader) sentDate(m model.Email, room int) string {
+	sent, err := m.SentDate()
+	if err != nil {
+		return err.Error()
+	}
+	local := sent.In(r.ctx.Now.Location())
+	sameZone := offsetOf(local) == offsetOf(sent)
+	here := "15:04 MST"
+	if local.Format("20060102") != sent.Format("20060102") {
+		here = "Mon 2 Jan 15:04 MST"
+	}
+	var last string
+	for _, form := range []struct{ sent, here, suffix string }{
+		{"Mon, 2 Jan 2006 15:04:05 -0700", here, " here"},
+		{"2006-01-02 15:04 -0700", here, " here"},
+		{"2006-01-02 15:04 -0700", here, ""},
+	} {
+		last = sent.Format(form.sent)
+		if !sameZone {
+			last += " (" + local.Format(form.here) + form.suffix + ")"
+		}
+		if model.TextWidth(last) <= room {
+			break
+		}
+	}
+	return last
+}
+
+// offsetOf is the offset from UTC of t's zone, in seconds.
+func offsetOf(t time.Time) int {
+	_, off := t.Zone()
+	return off
+}
+
+// receivedDate is when the server received the message, in the user's
+// zone, with how long ago.
+func (r *reader) receivedDate(m model.Email) string {
+	if m.ReceivedAt.IsZero() {
+		return "unknown"
+	}
+	now := r.ctx.Now
+	age := ui.RelativeTime(m.ReceivedAt, now)
+	if age == "now" {
+		age = "just now"
+	} else if !strings.Contains(age, " ") && len(age) <= 4 {
+		age += " ago"
+	}
+	return m.ReceivedAt.In(now.Location()).Format("2006-01-02 15:04:05 MST") + " (" + age + ")"
+}
+
+// addressList is as many of addresses as fit in room cells, then "and N
+// more" for the others; the first is cut to leave room for the count.
+func addressList(addresses []string, room int) string {
+	if len(addresses) == 0 {
+		return "(none)"
+	}
+	more := func(n int) string { return fmt.Sprintf(" and %d more", n) }
+	out := addresses[0]
+	for i := 1; i < len(addresses); i++ {
+		next := out + ", " + addresses[i]
+		tail := ""
+		if i+1 < len(addresses) {
+			tail = more(len(addresses) - i - 1)
+		}
+		if model.TextWidth(next+tail) > room {
+			tail = more(len(addresses) - i)
+			if i == 1 && model.TextWidth(out+tail) > room {
+				out = ansi.Truncate(out, max(room-model.TextWidth(tail), 1), "…")
+			}
+			return out + tail
+		}
+		out = next
+	}
+	return out
+}

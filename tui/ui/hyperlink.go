@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Hyperlink writes text as an OSC 8 hyperlink to target. Every byte of
+// target outside printable ASCII is percent-encoded, as the OSC 8
+// convention asks, so the target cannot end the sequence early. Wrap and
+// Fit keep such a link whole across lines and cuts.
+func Hyperlink(target, text string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(target); i++ {
+		if c := target[i]; c > 0x20 && c < 0x7f {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return ansi.SetHyperlink(b.String()) + text + ansi.ResetHyperlink()
+}
+
+// LinkText makes every occurrence in text of one of links (the longest
+// that matches where several start at one place) an OSC 8 hyperlink to
+// itself, so a URL the wrapper cuts with "…" can still be followed.
+func LinkText(text string, links []string) string {
+	if len(links) == 0 {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		best := ""
+		for _, l := range links {
+			if len(l) > len(best) && strings.HasPrefix(text[i:], l) {
+				best = l
+			}
+		}
+		if best == "" {
+			next := nextLinkStart(text, i+1)
+			b.WriteString(text[i:next])
+			i = next
+			continue
+		}
+		b.WriteString(Hyperlink(best, best))
+		i += len(best)
+	}
+	return b.String()
+}
+
+// nextLinkStart is the first index from i where a link can start: an h
+// (http, https) or an m (mailto), in any case.
+func nextLinkStart(text string, i int) int {
+	if i >= len(text) {
+		return len(text)
+	}
+	j := strings.IndexAny(text[i:], "hHmM")
+	if j < 0 {
+		return len(text)
+	}
+	return i + j
+}
