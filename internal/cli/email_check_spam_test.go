@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -18,12 +22,30 @@ const spammyHTML = `<p>Buy cheap viagra now!!! 100% FREE, click <a href="http://
 func TestEmailCheckSpam(t *testing.T) {
 	addr := spamdtest.Start(t)
 	h := newCLI(t, func(c *server.Config) { c.Spamd, c.SpamdBudget = addr, 2*time.Minute })
-	id := sendHTML(t, h, "Buy cheap viagra", spammyHTML)
+	inbox := decodeJSON[inboxView](t, h.must("inbox", "create", "--json"))
+	if !inbox.Encrypted {
+		t.Fatal("the inbox is not encrypted")
+	}
+	id := sendHTMLTo(t, h, inbox.EmailAddress, "Buy cheap viagra", spammyHTML)
 	v := decodeJSON[checkView](t, h.must("email", "check", id, "--json"))
 	if v.Spam == nil || v.Spam.Status != "analyzed" || v.Spam.RequiredScore != 5 || len(v.Spam.Rules) == 0 {
 		t.Fatalf("spam analysis: %+v", v.Spam)
 	}
-	text := h.must("email", "check", id).stdout
+	// The rules describe the content: nothing of them is readable on the
+	// wire of an encrypted inbox; a plain inbox carries them in parsed.
+	if record := emailRecord(t, h, inbox.EmailAddress, id); strings.Contains(record, "spamAnalysis") || strings.Contains(record, v.Spam.Rules[0].Name) {
+		t.Fatalf("the encrypted inbox's record shows the spam analysis:\n%s", record)
+	}
+	plain := decodeJSON[inboxView](t, h.must("inbox", "create", "--plain", "--json")).EmailAddress
+	plainID := sendHTMLTo(t, h, plain, "Buy cheap viagra", spammyHTML)
+	var rec struct{ Parsed string }
+	if err := json.Unmarshal([]byte(emailRecord(t, h, plain, plainID)), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if parsed, _ := base64.StdEncoding.DecodeString(rec.Parsed); !strings.Contains(string(parsed), `"spamAnalysis":{"status":"analyzed"`) {
+		t.Fatalf("the plain inbox's parsed content:\n%s", parsed)
+	}
+	text := h.must("email", "check", id, "--inbox", inbox.EmailAddress).stdout
 	if !strings.Contains(text, "Spam score: ") || !strings.Contains(text, "5.0 required") || !strings.Contains(text, v.Spam.Rules[0].Name) {
 		t.Fatalf("email check:\n%s", text)
 	}
@@ -62,4 +84,24 @@ func TestEmailCheckSpamUnavailable(t *testing.T) {
 	if text := h.must("email", "check", id).stdout; !strings.Contains(text, "Spam score: not scored: spamd at ") {
 		t.Fatalf("slow spamd:\n%s", text)
 	}
+}
+
+// emailRecord is the email record the server serves, as JSON.
+func emailRecord(t *testing.T, h *cli, address, id string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, h.srv.URL()+"/api/inboxes/"+address+"/emails/"+id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-API-Key", h.srv.APIKey())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET email: %d %v\n%s", resp.StatusCode, err, body)
+	}
+	return string(body)
 }

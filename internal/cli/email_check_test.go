@@ -12,7 +12,12 @@ import (
 // sendHTML sends an HTML mail to a new inbox and returns its id.
 func sendHTML(t *testing.T, h *cli, subject, body string) string {
 	t.Helper()
-	address := decodeJSON[inboxView](t, h.must("inbox", "create", "--json")).EmailAddress
+	return sendHTMLTo(t, h, decodeJSON[inboxView](t, h.must("inbox", "create", "--json")).EmailAddress, subject, body)
+}
+
+// sendHTMLTo sends an HTML mail to address and returns its id.
+func sendHTMLTo(t *testing.T, h *cli, address, subject, body string) string {
+	t.Helper()
 	msg := "From: a@example.org\r\nTo: " + address + "\r\nSubject: " + subject + "\r\nMIME-Version: 1.0\r\n" +
 		"Content-Type: text/html; charset=utf-8\r\n\r\n" + body + "\r\n"
 	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "a@example.org", []string{address}, []byte(msg)); err != nil {
