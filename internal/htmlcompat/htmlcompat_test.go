@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sandview/internal/corpus"
 )
 
 func used(t *testing.T, doc string) uses {
@@ -131,5 +133,40 @@ func TestClients(t *testing.T) {
 	got := Clients([]Client{{"Outlook", "Windows"}, {"Outlook", "iOS"}, {"Yahoo! Mail", "Android"}})
 	if got != "Outlook (Windows, iOS), Yahoo! Mail (Android)" {
 		t.Errorf("Clients = %q", got)
+	}
+}
+
+// Every HTML part of the mail corpus (real mail of other programs and the
+// hostile set) is read: a score in range, features known to the data.
+func TestCorpus(t *testing.T) {
+	d, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mails, err := corpus.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, offending := 0, 0
+	for _, m := range mails {
+		if m.Email.HTML == "" {
+			continue
+		}
+		checked++
+		r := d.Check(m.Email.HTML)
+		if r.Score < 0 || r.Score > 100 || len(r.Features) == 0 && r.Score != 100 || len(r.Offenders()) > 0 && r.Score == 100 {
+			t.Errorf("%s: score %v, %d features", m.Name, r.Score, len(r.Features))
+		}
+		if len(r.Offenders()) > 0 {
+			offending++
+		}
+		for _, f := range r.Features {
+			if !d.Has(f.Slug) || f.Uses <= 0 {
+				t.Errorf("%s: feature %+v", m.Name, f)
+			}
+		}
+	}
+	if checked < 10 || offending < checked/4 {
+		t.Errorf("%d HTML mails in the corpus, %d with features some client lacks", checked, offending)
 	}
 }
