@@ -154,7 +154,7 @@ func (c *Checker) One(ctx context.Context, link string) Result {
 	}
 	u, err := url.Parse(link)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		r.Outcome, r.Error = NotChecked, "not an http(s) link"
+		r.Outcome, r.Error = NotChecked, "not checked: not an http(s) link"
 		return r
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)

@@ -121,11 +121,11 @@ func checkedRow(ctx *ui.Context, row choiceRow, r linkcheck.Result) choiceRow {
 	case linkcheck.Unreachable:
 		row.text += "  ✗ " + r.Error
 		row.style = st.AuthFail.Render
+	case linkcheck.NotChecked:
+		row.text += "  – " + r.Error // says it was not checked, and why
+		row.style = st.Muted.Render
 	default:
 		row.text += "  – " + r.Outcome
-		if r.Error != "" {
-			row.text += ": " + r.Error
-		}
 		row.style = st.Muted.Render
 	}
 	return row
