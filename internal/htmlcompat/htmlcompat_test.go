@@ -119,7 +119,10 @@ func TestHostileInput(t *testing.T) {
 	}
 	deep := strings.Repeat("<div>", 3000) + "x" + strings.Repeat("</div>", 3000)
 	big := "<style>" + strings.Repeat("@media (x) { ", 5000) + strings.Repeat(".a{color:red}", 200000) + "</style>" +
-		strings.Repeat(`<p style="margin:1px;;:;:x">y</p>`, 50000)
+		strings.Repeat(`<p style="margin:1px;;:;:x">y</p>`, 50000) + "<p>" + strings.Repeat("text ", 200000)
+	if len(big) < 5<<20 {
+		t.Fatalf("the big document is %d bytes", len(big))
+	}
 	for name, doc := range map[string]string{"deep": deep, "big": big, "broken": `<p style="a:(((;b:'">< style>{{{{`} {
 		start := time.Now()
 		if r := d.Check(doc); r.Clients == 0 || len(r.Features) == 0 {
