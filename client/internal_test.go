@@ -215,8 +215,10 @@ func TestOpenManyRecordsInParallel(t *testing.T) {
 // HTTP exchange, in list order.
 func openBody(in *Inbox, body []byte) ([]model.Email, error) {
 	return collectEmails(func(yield func(model.Email, error) error) error {
-		return decodeList(bytes.NewReader(body), func(dec *json.Decoder) error {
-			return in.openRecords(dec, yield)
+		return openRecords(in, bytes.NewReader(body), func() {}, func(e model.Email, err error) opened {
+			return opened{e, err}
+		}, func(o opened) error {
+			return yield(o.email, o.err)
 		})
 	})
 }

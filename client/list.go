@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"net/url"
 	"runtime"
 	"sort"
+	"sync"
 
 	"sandview/model"
 )
@@ -56,25 +56,42 @@ func collectEmails(each func(yield func(model.Email, error) error) error) ([]mod
 // EachEmail calls fn with every email of the inbox in the order the server
 // lists them (newest first on the service and its deployments; Emails
 // also sorts by receivedAt). The list is read as it arrives: each record
-// is decoded and opened on its own, by GOMAXPROCS workers with a few
-// records in flight each, and handed to fn as soon as it and those before
-// it are done, so memory does not grow with the inbox. An email that
-// cannot be opened is passed with Problem set and openErr saying why
-// (*DecryptionError, *ServerKeyMismatchError or a decoding error).
+// is decoded off the body, then opened on its own by one of GOMAXPROCS
+// workers, and handed to fn as soon as it and those before it
+// are done, so memory does not grow with the inbox and every core opens
+// mail. An email that cannot be opened is passed with Problem set and
+// openErr saying why (*DecryptionError, *ServerKeyMismatchError or a
+// decoding error).
 //
-// EachEmail stops at fn's first error and returns it. Otherwise it returns
-// a request failure, which can come after some emails were passed to fn
-// when the connection fails while the list is read.
+// EachEmail stops at fn's first error and returns it, after its
+// goroutines have ended. Otherwise it returns a request failure, which
+// can come after some emails were passed to fn when the connection fails
+// while the list is read.
 func (i *Inbox) EachEmail(ctx context.Context, opts ListOptions, fn func(e model.Email, openErr error) error) error {
+	return EachEmailAs(ctx, i, opts, func(e model.Email, openErr error) opened {
+		return opened{e, openErr}
+	}, func(o opened) error {
+		return fn(o.email, o.err)
+	})
+}
+
+// EachEmailAs is EachEmail with a step of the caller's own on the
+// workers: prepare turns each email (and its failure to open) into what
+// fn is given, e.g. the text that prints it, so that this work too is
+// spread over the cores. prepare is called concurrently and in any order;
+// fn is called on the caller's goroutine, in list order.
+func EachEmailAs[T any](ctx context.Context, i *Inbox, opts ListOptions, prepare func(e model.Email, openErr error) T, fn func(T) error) error {
 	if i.info.Encrypted {
 		if _, err := i.openerFor(ctx); err != nil {
 			return err
 		}
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var fnErr error
-	err := i.readList(ctx, opts, func(dec *json.Decoder) error {
-		return i.openRecords(dec, func(e model.Email, openErr error) error {
-			fnErr = fn(e, openErr)
+	err := i.readList(ctx, opts, func(body io.Reader) error {
+		return openRecords(i, body, cancel, prepare, func(v T) error {
+			fnErr = fn(v)
 			return fnErr
 		})
 	})
@@ -89,38 +106,29 @@ func (i *Inbox) EachEmail(ctx context.Context, opts ListOptions, fn func(e model
 // all delivery needs to find new mail.
 func (i *Inbox) emailIDs(ctx context.Context) ([]string, error) {
 	var ids []string
-	err := i.readList(ctx, ListOptions{}, func(dec *json.Decoder) error {
-		for dec.More() {
-			var rec struct {
-				ID any `json:"id"`
-			}
-			err := dec.Decode(&rec)
-			var notObject *json.UnmarshalTypeError
-			if errors.As(err, &notObject) {
-				continue // the decoder is past the element: it costs only itself
-			}
-			if err != nil {
-				return err
-			}
-			if rec.ID != nil {
+	err := i.readList(ctx, ListOptions{}, func(body io.Reader) error {
+		return decodeList(body, func(rec struct {
+			ID any `json:"id"`
+		}, err error) error {
+			if err == nil && rec.ID != nil { // a record of the wrong shape costs only itself
 				ids = append(ids, fmt.Sprint(rec.ID))
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 	return ids, err
 }
 
-// readList requests the inbox's list of email records and hands read a
-// decoder positioned at the first record (see decodeList). An answer that
-// the inbox is not found ends its watches (delivery stops: it is gone).
-func (i *Inbox) readList(ctx context.Context, opts ListOptions, read func(dec *json.Decoder) error) error {
+// readList requests the inbox's list of email records and hands read
+// the body as it arrives (see decodeList). An answer that the inbox is
+// not found ends its watches (delivery stops: it is gone).
+func (i *Inbox) readList(ctx context.Context, opts ListOptions, read func(body io.Reader) error) error {
 	err := i.c.do(ctx, request{
 		method:   http.MethodGet,
 		path:     inboxPath(i.info.EmailAddress) + "/emails",
 		query:    url.Values{"includeContent": {fmt.Sprint(opts.IncludeContent)}},
 		notFound: inboxNotFound(i.info.EmailAddress),
-		read:     func(body io.Reader) error { return decodeList(body, read) },
+		read:     read,
 	})
 	if err != nil {
 		var gone *InboxNotFoundError
@@ -132,152 +140,89 @@ func (i *Inbox) readList(ctx context.Context, opts ListOptions, read func(dec *j
 	return nil
 }
 
-// decodeList reads a JSON array from body: read takes the elements while
-// dec.More().
-func decodeList(body io.Reader, read func(dec *json.Decoder) error) error {
-	dec := json.NewDecoder(body)
-	err := expectDelim(dec, '[')
-	if err == nil {
-		err = read(dec)
-	}
-	if err == nil {
-		err = expectDelim(dec, ']')
-	}
-	return notJSONList(err)
-}
-
-// errNotAList is the failure of a list body that is not a JSON array.
-var errNotAList = errors.New("the server sent a list that is not a JSON array")
-
-// expectDelim reads the next token and checks that it is the delimiter.
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok != want {
-		return fmt.Errorf("%w: found %v where %v belongs", errNotAList, tok, want)
-	}
-	return nil
-}
-
-// notJSONList explains a list body the decoder could not read; failures
-// of the connection (typed by bodyReader already) and of the list's
-// consumer are returned as they are.
-func notJSONList(err error) error {
-	var syntax *json.SyntaxError
-	switch {
-	case err == nil, errors.Is(err, errNotAList):
-		return err
-	// The decoder returns these two unwrapped; a connection failure that
-	// wraps one is a *NetworkError and stays one.
-	case errors.As(err, &syntax), err == io.ErrUnexpectedEOF, err == io.EOF:
-		return fmt.Errorf("%w: %w", errNotAList, err)
-	}
-	return err
-}
-
-// listed is a record as decoded off a list; err is a failure to decode
-// this record alone (a field of the wrong type), which the decoder is past.
-type listed struct {
-	rec model.EmailRecord
-	err error
-}
-
-// decodeListed decodes the next record of a list. Only a record of the
-// wrong shape is reported in listed.err; any other error ends the list.
-func decodeListed(dec *json.Decoder) (listed, error) {
-	var l listed
-	err := dec.Decode(&l.rec)
-	var wrongType *json.UnmarshalTypeError
-	if errors.As(err, &wrongType) {
-		l.err = err
-		return l, nil
-	}
-	return l, err
-}
-
-// opened is a record opened by a worker of openRecords.
+// opened is an email and its failure to open.
 type opened struct {
 	email model.Email
 	err   error
 }
 
-// openJob is a record for a worker; the result goes to done.
-type openJob struct {
-	rec  listed
-	done chan<- opened
-}
+// errStopped ends the reading of a list whose consumer failed.
+var errStopped = errors.New("the list's consumer stopped")
 
-// openRecords decodes the records of dec one at a time (on a goroutine of
-// its own), opens them on a pool of GOMAXPROCS workers and passes them to
-// yield in list order, each as soon as it and those before it are open.
-// About two records a worker are in flight (decoded and not passed on
-// yet). When yield fails, the decoding goroutine stops at its next
-// record, or when the body is closed.
-func (i *Inbox) openRecords(dec *json.Decoder, yield func(model.Email, error) error) error {
+// openRecords decodes the records of the list body one at a time (on a
+// goroutine of its own), opens and prepares them on a pool of GOMAXPROCS
+// workers and passes them to yield in list order, each as soon as it and
+// those before it are ready. About two records a worker are in flight
+// (decoded and not passed on yet). When yield fails,
+// openRecords calls stop (which must end any read of body that is
+// waiting, e.g. by cancelling its request) and returns yield's error once
+// its goroutines have ended; records still queued are dropped.
+func openRecords[T any](i *Inbox, body io.Reader, stop func(), prepare func(model.Email, error) T, yield func(T) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 {
-		for dec.More() {
-			l, err := decodeListed(dec)
-			if err != nil {
-				return err
-			}
-			if err := yield(i.openListed(l)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return decodeList(body, func(rec model.EmailRecord, err error) error {
+			return yield(prepare(i.openListed(rec, err)))
+		})
+	}
+	type job struct {
+		rec  model.EmailRecord
+		err  error // decoding rec
+		done chan<- T
 	}
 	window := 2 * workers
-	jobs := make(chan openJob, window)
-	inOrder := make(chan chan opened, window) // its capacity bounds what is in flight
+	jobs := make(chan job, window)
+	inOrder := make(chan chan T, window) // its capacity bounds what is in flight
 	quit := make(chan struct{})
+	var wg sync.WaitGroup
 	var readErr error // written before inOrder is closed
-	go func() {
+	wg.Go(func() {
 		defer close(inOrder)
 		defer close(jobs)
-		for dec.More() {
-			l, err := decodeListed(dec)
-			if err != nil {
-				readErr = err
-				return
-			}
-			done := make(chan opened, 1)
+		readErr = decodeList(body, func(rec model.EmailRecord, err error) error {
+			done := make(chan T, 1)
 			select {
 			case inOrder <- done:
 			case <-quit:
-				return
+				return errStopped
 			}
-			jobs <- openJob{rec: l, done: done}
-		}
-	}()
+			jobs <- job{rec: rec, err: err, done: done}
+			return nil
+		})
+	})
 	for range workers {
-		go func() {
+		wg.Go(func() {
 			for j := range jobs {
-				e, err := i.openListed(j.rec)
-				j.done <- opened{e, err}
+				select {
+				case <-quit: // nobody waits for it
+				default:
+					j.done <- prepare(i.openListed(j.rec, j.err))
+				}
 			}
-		}()
+		})
 	}
+	var yieldErr error
 	for done := range inOrder {
-		next := <-done
-		if err := yield(next.email, next.err); err != nil {
+		if yieldErr = yield(<-done); yieldErr != nil {
 			close(quit)
-			return err
+			stop()
+			break
 		}
+	}
+	wg.Wait()
+	if yieldErr != nil {
+		return yieldErr
 	}
 	return readErr
 }
 
 // openListed opens one record of a list; a record that did not decode
-// becomes an email with Problem set.
-func (i *Inbox) openListed(l listed) (model.Email, error) {
-	if l.err != nil {
-		e := model.Email{ID: l.rec.ID, Problem: ProblemUnreadable, InboxHash: i.info.InboxHash}
-		return e, fmt.Errorf("email %s: the server sent a record that cannot be decoded: %w", e.ID, l.err)
+// (decodeErr) becomes an email with Problem set.
+func (i *Inbox) openListed(rec model.EmailRecord, decodeErr error) (model.Email, error) {
+	if decodeErr != nil {
+		e := model.Email{ID: rec.ID, Problem: ProblemUnreadable, InboxHash: i.info.InboxHash}
+		return e, fmt.Errorf("email %s: the server sent a record that cannot be decoded: %w", e.ID, decodeErr)
 	}
-	return i.OpenRecord(l.rec)
+	return i.OpenRecord(rec)
 }
 
 // sortNewestFirst orders emails by receivedAt, newest first, keeping the

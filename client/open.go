@@ -2,12 +2,13 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"sandview/crypto"
 	"sandview/model"
@@ -55,7 +56,7 @@ func (i *Inbox) OpenRecord(r model.EmailRecord) (model.Email, error) {
 		return failed(e, err), err
 	}
 	var meta model.EmailMetadata
-	if err := json.Unmarshal(metaJSON, &meta); err != nil {
+	if err := jsonv1.Unmarshal(metaJSON, &meta); err != nil {
 		err = fmt.Errorf("email %s: decode metadata: %w", r.ID, err)
 		return failed(e, err), err
 	}
@@ -216,7 +217,7 @@ type wireAttachment struct {
 
 func applyParsed(e *model.Email, data []byte) error {
 	var p wireParsed
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := jsonv1.Unmarshal(data, &p); err != nil {
 		return err
 	}
 	e.HasContent = true

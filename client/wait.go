@@ -26,6 +26,10 @@ const NoWait time.Duration = -1
 // WaitOptions filter the emails a wait is for; all set filters must match.
 type WaitOptions struct {
 	Subject, From Matcher
+	// To, when set, keeps only mail sent to this address (one of its
+	// recipients; see model.Email.SentTo): one address's mail in a
+	// catch-all.
+	To string
 	// Predicate, when set, is called with the full email.
 	Predicate func(model.Email) bool
 	// Timeout: zero means DefaultWaitTimeout; NoWait means look once.
@@ -202,7 +206,7 @@ func (w *waiter) consider(ctx context.Context, e model.Email) error {
 	if err := refusal(e); err != nil {
 		return err
 	}
-	if e.Problem != "" || !w.opts.Subject.Match(e.Subject) || !w.opts.From.Match(e.From) {
+	if e.Problem != "" || !w.opts.Subject.Match(e.Subject) || !w.opts.From.Match(e.From) || w.opts.To != "" && !e.SentTo(w.opts.To) {
 		return nil
 	}
 	if !e.HasContent {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"sandview/client"
@@ -90,12 +91,33 @@ func (s clientService) keep(in *client.Inbox) (model.Inbox, error) {
 	return info, nil
 }
 
+// CreateInbox creates an inbox; when the address asked for is taken by a
+// plain inbox (a shared catch-all), that one is attached instead.
 func (s clientService) CreateInbox(ctx context.Context, opts client.CreateInboxOptions) (model.Inbox, error) {
 	created, err := s.c.CreateInbox(ctx, opts)
+	var status *client.APIError
+	if errors.As(err, &status) && status.StatusCode == http.StatusConflict && strings.Contains(opts.EmailAddress, "@") {
+		return s.attach(ctx, opts.EmailAddress, err)
+	}
 	if err != nil {
 		return model.Inbox{}, err
 	}
 	return s.keep(created)
+}
+
+// attach loads the plain inbox living at address and keeps it in the
+// keystore; taken is the error of creating it, returned when the inbox
+// cannot be attached.
+func (s clientService) attach(ctx context.Context, address string, taken error) (model.Inbox, error) {
+	in, err := s.c.OpenPlainInbox(ctx, address)
+	var encrypted *client.EncryptedInboxError
+	switch {
+	case errors.As(err, &encrypted):
+		return model.Inbox{}, fmt.Errorf("%s exists and is encrypted and its key is not in this keystore", address)
+	case err != nil:
+		return model.Inbox{}, taken
+	}
+	return s.keep(in)
 }
 
 func (s clientService) DeleteInbox(ctx context.Context, address string) error {

@@ -14,11 +14,13 @@ import (
 // ConfigFileName is the name of the config file inside sandview's home.
 const ConfigFileName = "config.json"
 
-// Config is the small persisted configuration: which server to talk to and
-// with which API key. The file is 0600 in a 0700 directory.
+// Config is the small persisted configuration: which server to talk to,
+// with which API key, and where `sandview send` delivers. The file is 0600
+// in a 0700 directory.
 type Config struct {
 	URL    string `json:"url"`
 	APIKey string `json:"apiKey"`
+	SMTP   string `json:"smtp,omitempty"`
 }
 
 // LoadConfig reads home/config.json. A missing file is an empty Config

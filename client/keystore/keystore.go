@@ -93,9 +93,13 @@ type Entry struct {
 	Expired bool
 }
 
-// Open opens (creating it when missing) the keystore directory and makes
-// sure it is 0700.
+// Open opens the keystore directory, making sure an existing one is 0700.
+// A missing directory is not created: the first Save creates it (0700),
+// so that a command that saves nothing leaves nothing behind.
 func Open(dir string) (*Store, error) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return &Store{dir: dir}, nil
+	}
 	if err := securefile.PrivateDir(dir); err != nil {
 		return nil, fmt.Errorf("open keystore: %w", err)
 	}
@@ -132,7 +136,7 @@ func (k *Store) Path(address string) string {
 }
 
 // Save writes the inbox's export file (0600, atomic), replacing an older
-// one of the same address.
+// one of the same address; a missing keystore directory is created (0700).
 func (k *Store) Save(d model.ExportedInbox) error {
 	if err := client.SaveExport(k.Path(d.EmailAddress), d); err != nil {
 		return fmt.Errorf("save inbox %s: %w", d.EmailAddress, err)
@@ -143,9 +147,13 @@ func (k *Store) Save(d model.ExportedInbox) error {
 // Load reads every stored inbox, in file-name order. A file that cannot be
 // read or fails import validation is reported in the returned error (with
 // its path) and skipped; the good ones are still returned. Files readable
-// by others are tightened to 0600.
+// by others are tightened to 0600. A keystore with no directory yet is
+// empty.
 func (k *Store) Load() ([]Entry, error) {
 	entries, err := os.ReadDir(k.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read keystore %s: %w", k.dir, err)
 	}
@@ -193,6 +201,12 @@ func loadEntry(path string, now time.Time) (Entry, error) {
 	return Entry{Data: d, Path: path, Expired: !now.Before(expires)}, nil
 }
 
+// Has reports whether the keystore holds a file for the address.
+func (k *Store) Has(address string) bool {
+	_, err := os.Lstat(k.Path(address))
+	return err == nil
+}
+
 // Remove deletes the inbox's file; a missing file is not an error.
 func (k *Store) Remove(address string) error {
 	err := os.Remove(k.Path(address))
@@ -237,6 +251,9 @@ func (w *Watcher) Changed() (bool, error) {
 // time of each, in name order.
 func (k *Store) signature() (string, error) {
 	entries, err := os.ReadDir(k.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
 	if err != nil {
 		return "", fmt.Errorf("read keystore %s: %w", k.dir, err)
 	}

@@ -74,8 +74,12 @@ func TestKeystoreSaveLoadRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info, err := os.Stat(dir); err != nil || info.Mode().Perm() != 0o700 {
-		t.Fatalf("dir mode %v %v", info.Mode().Perm(), err)
+	// Nothing is created before something is saved.
+	if _, err := os.Stat(filepath.Dir(dir)); !os.IsNotExist(err) {
+		t.Fatalf("Open created %s: %v", filepath.Dir(dir), err)
+	}
+	if stored, err := ks.Load(); err != nil || len(stored) != 0 {
+		t.Fatalf("an absent keystore loads %v, %v", stored, err)
 	}
 	live := storedExport(t, "Live@Sandbox.test", time.Now().Add(time.Hour))
 	old := storedExport(t, "old@sandbox.test", time.Now().Add(-time.Hour))
@@ -83,6 +87,12 @@ func TestKeystoreSaveLoadRemove(t *testing.T) {
 		if err := ks.Save(d); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if info, err := os.Stat(dir); err != nil || info.Mode().Perm() != 0o700 {
+		t.Fatalf("dir mode %v %v", info.Mode().Perm(), err)
+	}
+	if !ks.Has("LIVE@sandbox.test") || ks.Has("nobody@sandbox.test") {
+		t.Fatal("Has does not match the saved files")
 	}
 	// Saving again replaces the file.
 	if err := ks.Save(live); err != nil {

@@ -78,8 +78,8 @@ func TestCLIInboxAndEmailCommands(t *testing.T) {
 	if again := decodeJSON[[]emailView](t, other.must("email", "list", "--json")); len(again) != 1 || again[0].ID != id {
 		t.Fatalf("the imported inbox lists %+v", again)
 	}
-	if r := other.run("inbox", "import", exportFile); r.code != exitFailure || !strings.Contains(r.stderr, "already") {
-		t.Fatalf("importing twice: exit %d, %q", r.code, r.stderr)
+	if r := other.run("inbox", "import", exportFile); r.code != exitOK || !strings.Contains(r.stderr, "in the keystore already") {
+		t.Fatalf("importing the same inbox twice: exit %d, %q; want a no-op", r.code, r.stderr)
 	}
 
 	h.must("email", "delete", id, "--inbox", enc.EmailAddress)
@@ -121,7 +121,7 @@ func TestCLIErrorsSayWhatToDo(t *testing.T) {
 		{"wrong API key, nothing else asked", []string{"--home", t.TempDir(), "--url", h.srv.URL(), "--api-key", "wrong", "email", "list"}, exitKeyRefused, "refused the API key"},
 		{"no local server", []string{"--home", t.TempDir(), "email", "list", "--local"}, exitUsage, "no local sandview server is running"},
 		{"--local with --url", []string{"--home", h.home, "--url", h.srv.URL(), "email", "list", "--local"}, exitUsage, "leave out --url"},
-		{"unknown inbox", []string{"--home", h.home, "--url", h.srv.URL(), "--api-key", servertest.APIKey, "email", "list", "--inbox", "nobody@sandbox.test"}, exitFailure, "not in the keystore"},
+		{"unknown inbox", []string{"--home", h.home, "--url", h.srv.URL(), "--api-key", servertest.APIKey, "email", "list", "--inbox", "nobody@sandbox.test"}, exitFailure, "neither in the keystore nor on the server"},
 		{"bad ttl", []string{"--home", h.home, "--url", h.srv.URL(), "--api-key", servertest.APIKey, "inbox", "create", "--ttl", "soon"}, exitUsage, "--ttl"},
 		{"unknown flag", []string{"inbox", "list", "--bogus"}, exitUsage, "bogus"},
 	}

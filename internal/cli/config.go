@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"net"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -9,14 +10,32 @@ import (
 	"sandview/client/keystore"
 )
 
+// configView is how `sandview config` prints the config: never the key.
+type configView struct {
+	File      string `json:"file"`
+	URL       string `json:"url"`
+	APIKeySet bool   `json:"apiKeySet"`
+	SMTP      string `json:"smtp"`
+}
+
 func newConfigCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
+	var (
+		smtpAddr string
+		asJSON   bool
+	)
+	cmd := &cobra.Command{
 		Use:   "config",
-		Short: "Save --url and --api-key to the config file, or show what is configured",
+		Short: "Save --url, --api-key and --smtp to the config file, or show what is configured",
 		Example: `  sandview config --url https://sandbox.example.com --api-key "$KEY"
-  sandview config`,
+  sandview config --smtp smtp.sandbox.example.com:25
+  sandview config --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if smtpAddr != "" {
+				if _, _, err := net.SplitHostPort(smtpAddr); err != nil {
+					return usageError{fmt.Sprintf("--smtp %q: want HOST:PORT (%v)", smtpAddr, err)}
+				}
+			}
 			home, err := g.stateHome()
 			if err != nil {
 				return err
@@ -25,20 +44,32 @@ func newConfigCommand(g *globalOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if g.url == "" && g.apiKey == "" {
-				fmt.Fprintf(cmd.OutOrStdout(), "config file: %s\nurl:     %s\napi key: %s\n",
-					filepath.Join(home, keystore.ConfigFileName), orUnset(cfg.URL), maskSecret(cfg.APIKey))
-				return nil
+			path := filepath.Join(home, keystore.ConfigFileName)
+			out := cmd.OutOrStdout()
+			if g.url != "" || g.apiKey != "" || smtpAddr != "" {
+				cfg.URL = firstNonEmpty(g.url, cfg.URL)
+				cfg.APIKey = firstNonEmpty(g.apiKey, cfg.APIKey)
+				cfg.SMTP = firstNonEmpty(smtpAddr, cfg.SMTP)
+				if err := keystore.SaveConfig(home, cfg); err != nil {
+					return err
+				}
+				if !asJSON {
+					fmt.Fprintf(out, "saved %s (0600)\n", path)
+					return nil
+				}
 			}
-			cfg.URL = firstNonEmpty(g.url, cfg.URL)
-			cfg.APIKey = firstNonEmpty(g.apiKey, cfg.APIKey)
-			if err := keystore.SaveConfig(home, cfg); err != nil {
-				return err
+			view := configView{File: path, URL: cfg.URL, APIKeySet: cfg.APIKey != "", SMTP: cfg.SMTP}
+			if asJSON {
+				return printJSON(out, view)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "saved %s (0600)\n", filepath.Join(home, keystore.ConfigFileName))
+			fmt.Fprintf(out, "config file: %s\nurl:     %s\napi key: %s\nsmtp:    %s\n",
+				view.File, orUnset(view.URL), maskSecret(cfg.APIKey), orUnset(view.SMTP))
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&smtpAddr, "smtp", "", "SMTP server HOST:PORT that sandview send delivers to")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the config as JSON (the API key only as set or not)")
+	return cmd
 }
 
 func orUnset(s string) string {

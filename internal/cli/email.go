@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -109,15 +110,23 @@ func newEmailListCommand(g *globalOptions, inbox *string) *cobra.Command {
 ` + searchExample,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			list := newEmailList(cmd.OutOrStdout(), asJSON)
+			// A big list leaves in 64 KB writes, not in one a mail.
+			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
+			list := newEmailList(out, asJSON)
+			var err error
 			if query != "" {
-				return withSession(cmd, g, func(s *session) error {
+				err = withSession(cmd, g, func(s *session) error {
 					return runSearch(cmd.Context(), s, *inbox, query, list, cmd.ErrOrStderr())
 				})
+			} else {
+				err = withInbox(cmd, g, *inbox, func(in *client.Inbox) error {
+					return listEmails(cmd.Context(), in, list)
+				})
 			}
-			return withInbox(cmd, g, *inbox, func(in *client.Inbox) error {
-				return listEmails(cmd.Context(), in, list)
-			})
+			if flushErr := out.Flush(); err == nil {
+				err = flushErr
+			}
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON objects")
@@ -126,15 +135,16 @@ func newEmailListCommand(g *globalOptions, inbox *string) *cobra.Command {
 }
 
 // listEmails prints the inbox's emails as the list arrives, one decoded
-// and decrypted email at a time. Emails that could not be opened are
+// and decrypted email at a time, each made ready to print (for JSON:
+// encoded) on the client's workers. Emails that could not be opened are
 // printed as such and reported in the returned error.
 func listEmails(ctx context.Context, in *client.Inbox, list *emailList) error {
 	var failures []error
-	err := in.EachEmail(ctx, client.ListOptions{IncludeContent: true}, func(e model.Email, openErr error) error {
-		if openErr != nil {
-			failures = append(failures, openErr)
+	err := client.EachEmailAs(ctx, in, client.ListOptions{IncludeContent: true}, list.prepare, func(p preparedEmail) error {
+		if p.openErr != nil {
+			failures = append(failures, p.openErr)
 		}
-		return list.add(e)
+		return list.write(p)
 	})
 	if err != nil {
 		return err
@@ -194,7 +204,7 @@ func authBadge(e model.Email) string {
 }
 
 func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
-	var asJSON bool
+	var asJSON, asHTML bool
 	cmd := &cobra.Command{
 		Use:     "show ID",
 		Short:   "Show one email with its body and authentication report",
@@ -209,12 +219,16 @@ func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
 				if asJSON {
 					return printJSON(cmd.OutOrStdout(), emailViewOf(e))
 				}
+				if asHTML {
+					return printHTMLBody(cmd.OutOrStdout(), e)
+				}
 				printEmail(cmd.OutOrStdout(), e)
 				return nil
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&asHTML, "html", false, "print the HTML part laid out as the reader shows it (plain text when not a terminal)")
 	return cmd
 }
 

@@ -104,13 +104,17 @@ func saveAttachments(w io.Writer, dir string, attachments ...model.Attachment) e
 }
 
 func newEmailLinksCommand(g *globalOptions, inbox *string) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:     "links ID",
-		Short:   "Print the links of an email, one a line",
-		Example: "  sandview email links 3f1c… | grep reset",
+		Short:   "Print the links of an email, one a line (--json: an array)",
+		Example: "  sandview email links 3f1c… | grep reset\n  sandview email links 3f1c… --json | jq -r '.[0]'",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
+				if asJSON {
+					return printJSON(cmd.OutOrStdout(), append([]string{}, e.Links...))
+				}
 				for _, link := range e.Links {
 					if _, err := fmt.Fprintln(cmd.OutOrStdout(), model.SanitizeLine(link)); err != nil {
 						return err
@@ -120,6 +124,8 @@ func newEmailLinksCommand(g *globalOptions, inbox *string) *cobra.Command {
 			})
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of the links")
+	return cmd
 }
 
 func newEmailOpenCommand(g *globalOptions, inbox *string) *cobra.Command {

@@ -28,7 +28,7 @@ func (g *globalOptions) register(root *cobra.Command) {
 	f.StringVar(&g.url, "url", "", "service base URL (env SERVICE_URL, or the config file)")
 	f.StringVar(&g.apiKey, "api-key", "", "service API key (env SERVICE_API_KEY, or the config file)")
 	f.StringVar(&g.home, "home", "", "state directory (env SANDVIEW_HOME, default $XDG_CONFIG_HOME/sandview)")
-	f.BoolVar(&g.local, "local", false, "sandview: start the embedded sandbox server on loopback and watch it; other commands: use the server of the running `sandview --local`")
+	f.BoolVar(&g.local, "local", false, "on sandview itself: start the embedded sandbox server on loopback and watch it; on the other commands: use the server of the running 'sandview --local'")
 }
 
 // stateHome is the directory holding the config file, the keystore and the
@@ -126,14 +126,15 @@ func openSession(ctx context.Context, g *globalOptions, url, apiKey string, opts
 }
 
 // inbox picks the inbox a command acts on: the named one, or the only one.
-// When there is none to pick, a refused API key is reported first: it is
-// the problem to fix.
+// A named inbox that is not in the keystore is read by its address when
+// it is plain (see plainInbox). When there is none to pick, a refused API
+// key is reported first: it is the problem to fix.
 func (s *session) inbox(ctx context.Context, address string) (*client.Inbox, error) {
 	if address != "" {
 		if in, ok := s.client.Inbox(address); ok {
 			return in, nil
 		}
-		return nil, s.keyProblemOr(ctx, fmt.Errorf("inbox %s is not in the keystore: create it with `sandview inbox create` or import it with `sandview inbox import FILE`", address))
+		return s.plainInbox(ctx, address)
 	}
 	inboxes := s.client.Inboxes()
 	switch len(inboxes) {
@@ -150,6 +151,22 @@ func (s *session) inbox(ctx context.Context, address string) (*client.Inbox, err
 		names[i] = in.Address()
 	}
 	return nil, usageError{fmt.Sprintf("several inboxes are known (%s): choose one with --inbox", strings.Join(names, ", "))}
+}
+
+// plainInbox opens an inbox that is not in the keystore by its address
+// alone, which works for a plain one (a shared catch-all): see
+// client.OpenPlainInbox.
+func (s *session) plainInbox(ctx context.Context, address string) (*client.Inbox, error) {
+	in, err := s.client.OpenPlainInbox(ctx, address)
+	var encrypted *client.EncryptedInboxError
+	var notFound *client.InboxNotFoundError
+	switch {
+	case errors.As(err, &encrypted):
+		return nil, fmt.Errorf("%s is encrypted and its key is not in this keystore: import an export of it with `sandview inbox import FILE`", address)
+	case errors.As(err, &notFound):
+		return nil, s.keyProblemOr(ctx, fmt.Errorf("inbox %s is neither in the keystore nor on the server: create it with `sandview inbox create --address %s`", address, address))
+	}
+	return in, err
 }
 
 func (s *session) close() { _ = s.client.Close() }

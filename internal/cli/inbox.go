@@ -15,9 +15,9 @@ import (
 )
 
 func newInboxCommand(g *globalOptions) *cobra.Command {
-	cmd := &cobra.Command{Use: "inbox", Short: "Create, list, delete, export and import inboxes"}
+	cmd := &cobra.Command{Use: "inbox", Short: "Create, list, delete, export, import, attach and forget inboxes"}
 	cmd.AddCommand(newInboxCreateCommand(g), newInboxListCommand(g), newInboxDeleteCommand(g),
-		newInboxExportCommand(g), newInboxImportCommand(g))
+		newInboxExportCommand(g), newInboxImportCommand(g), newInboxAttachCommand(g), newInboxForgetCommand(g))
 	return cmd
 }
 
@@ -80,10 +80,7 @@ func newInboxCreateCommand(g *globalOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := saveToKeystore(s, in); err != nil {
-				return err
-			}
-			return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+			return keepAndPrint(cmd, s, asJSON, in)
 		},
 	}
 	f := cmd.Flags()
@@ -279,14 +276,27 @@ func newInboxImportCommand(g *globalOptions) *cobra.Command {
 				return err
 			}
 			defer s.close()
+			d, err := client.ValidateExport(data)
+			if err != nil {
+				return err
+			}
+			if in, ok := s.client.Inbox(d.EmailAddress); ok {
+				// Importing what the keystore holds is a no-op; another
+				// inbox of the same address would replace its key.
+				same, err := sameExport(in, d)
+				if err != nil {
+					return err
+				}
+				if !same {
+					return fmt.Errorf("the keystore holds another inbox %s (other keys): `sandview inbox forget %s` first to replace it", model.SanitizeLine(in.Address()), model.SanitizeLine(in.Address()))
+				}
+				return printKept(cmd, asJSON, in)
+			}
 			in, err := s.client.ImportInbox(cmd.Context(), data)
 			if err != nil {
 				return err
 			}
-			if err := saveToKeystore(s, in); err != nil {
-				return err
-			}
-			return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+			return keepAndPrint(cmd, s, asJSON, in)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

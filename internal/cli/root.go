@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"sandview/client"
@@ -30,23 +31,46 @@ const (
 )
 
 // exitCodesHelp documents the exit codes.
-const exitCodesHelp = `Exit codes: 0 success; 1 failure; 2 bad usage, or --local without a
-running local server; 3 wait timed out; 4 the server refused the API key.`
+const exitCodesHelp = `Exit codes: 0 success; 1 failure (also: the server cannot be reached);
+2 bad usage, or --local without a running local server; 3 wait timed out
+(the server answered, nothing matched); 4 the server refused the API key;
+130 interrupted (Ctrl-C; 143 on SIGTERM).`
 
 // errKeyRefused is a server's refusal of the API key (a 401, or check-key
 // answering false).
 var errKeyRefused = errors.New("the server refused the API key")
 
 // Run runs the command line of os.Args and returns the process's exit
-// code; errors go to stderr as one line.
+// code; errors go to stderr as one line. SIGINT and SIGTERM cancel the
+// command's context: a command that then ends with an error exits
+// 128+signal (130 for Ctrl-C) without a message; one that stops cleanly
+// (a server shutting down) exits 0. A second signal is not caught.
 func Run() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var received atomic.Int32
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		select {
+		case sig := <-signals:
+			signal.Stop(signals)
+			if s, ok := sig.(syscall.Signal); ok {
+				received.Store(int32(s))
+			}
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 
 	g := &globalOptions{}
 	err := newRootCommand(g).ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
+	}
+	if sig := received.Load(); sig != 0 {
+		return 128 + int(sig)
 	}
 	if keyRefused(err) {
 		fmt.Fprintln(os.Stderr, "sandview: "+keyRefusedMessage(g))
@@ -111,24 +135,34 @@ reach that server from another terminal with --local too
 (` + "`sandview email list --local`" + `).
 
 ` + exitCodesHelp,
+		Version:       readBuildVersion().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runTUI(cmd.Context(), g, l)
 		},
 	}
 	g.register(root)
 	l.register(root)
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
+	serve, send, config := newServeCommand(g), newSendCommand(g), newConfigCommand(g)
+	inapplicable(serve, true, "url", "local")
+	inapplicable(send, false, "url", "api-key")
+	inapplicable(config, true, "local")
 	root.AddCommand(
 		newInboxCommand(g),
 		newEmailCommand(g),
-		newConfigCommand(g),
-		newServeCommand(g),
-		newSendCommand(g),
+		config,
+		serve,
+		send,
 		newWaitCommand(g),
 		newWebhookCommand(g),
+		newVersionCommand(),
 	)
+	if listen, _, err := root.Find([]string{"webhook", "listen"}); err == nil {
+		inapplicable(listen, false, "url", "api-key", "local", "home")
+	}
+	finishTree(root)
 	return root
 }

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"mime"
 	"mime/multipart"
@@ -18,7 +20,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sandview/server"
+	"sandview/client/keystore"
 )
 
 // outgoingMail is one message for `sandview send` and the demo.
@@ -55,17 +57,14 @@ func newSendCommand(g *globalOptions) *cobra.Command {
 				}
 				m.Attachments = append(m.Attachments, a)
 			}
-			if g.local && !cmd.Flags().Changed("smtp") {
-				st, err := g.localServer(cmd.Context())
-				if err != nil {
-					return err
-				}
-				smtpHost = st.SMTP
-			}
-			if err := sendMail(smtpHost, m); err != nil {
+			addr, err := g.smtpTarget(cmd.Context(), smtpHost)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "sent to %s via %s\n", m.To, smtpHost)
+			if err := sendMail(addr, m); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "sent to %s via %s\n", m.To, addr)
 			return nil
 		},
 	}
@@ -76,17 +75,42 @@ func newSendCommand(g *globalOptions) *cobra.Command {
 	f.StringVar(&m.Text, "text", "", "plain-text body")
 	f.StringVar(&m.HTML, "html", "", "HTML body")
 	f.StringArrayVar(&attach, "attach", nil, "file to attach (repeatable)")
-	f.StringVar(&smtpHost, "smtp", smtpDefault(), "SMTP server host:port (env SMTP_HOST/SMTP_PORT; with --local the local server's)")
+	f.StringVar(&smtpHost, "smtp", "", "SMTP server HOST:PORT (default: env SMTP_HOST/SMTP_PORT, else the config's, else the running local server's)")
 	return cmd
 }
 
-// smtpDefault is SMTP_HOST:SMTP_PORT when set, else the local server.
-func smtpDefault() string {
-	host, port := os.Getenv("SMTP_HOST"), os.Getenv("SMTP_PORT")
-	if host == "" && port == "" {
-		return server.DefaultSMTPAddr
+// errNoSMTP is the error of `sandview send` with no SMTP server to use.
+var errNoSMTP = &exitError{code: exitUsage, err: errors.New("no SMTP server to send to: pass --smtp HOST:PORT, set SMTP_HOST (and SMTP_PORT), run `sandview config --smtp HOST:PORT`, or start `sandview --local`")}
+
+// smtpTarget picks the SMTP server `sandview send` delivers to, the first
+// of: --smtp; with --local, the local server's; SMTP_HOST/SMTP_PORT; the
+// config file's; the running local server of this home. None is errNoSMTP.
+func (g *globalOptions) smtpTarget(ctx context.Context, flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
 	}
-	return net.JoinHostPort(firstNonEmpty(host, "127.0.0.1"), firstNonEmpty(port, "25"))
+	if g.local {
+		st, err := g.localServer(ctx)
+		return st.SMTP, err
+	}
+	if host, port := os.Getenv("SMTP_HOST"), os.Getenv("SMTP_PORT"); host != "" || port != "" {
+		return net.JoinHostPort(firstNonEmpty(host, "127.0.0.1"), firstNonEmpty(port, "25")), nil
+	}
+	home, err := g.stateHome()
+	if err != nil {
+		return "", err
+	}
+	cfg, err := keystore.LoadConfig(home)
+	if err != nil {
+		return "", err
+	}
+	if cfg.SMTP != "" {
+		return cfg.SMTP, nil
+	}
+	if st, found, err := readLocalState(home); err == nil && found && st.SMTP != "" && processAlive(st.PID) {
+		return st.SMTP, nil
+	}
+	return "", errNoSMTP
 }
 
 func readAttachment(path string) (outgoingAttachment, error) {

@@ -92,9 +92,6 @@ an error. Stop with Ctrl-C or SIGTERM: mail
 in flight is finished before exiting.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if g.local {
-				return usageError{"serve runs a server of its own: --local is for the other commands"}
-			}
 			if err := applyServeEnv(cmd.Flags()); err != nil {
 				return err
 			}
@@ -178,6 +175,8 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if o.store != "" && o.dataDir != "" {
 		return errors.New("--store and --data exclude each other")
 	}
+	keyNote := "given with --api-key or SVC_API_KEY (not printed)"
+	var keyFile string
 	if cfg.APIKey == "" && o.store == "" {
 		dir := o.dataDir
 		if dir == "" {
@@ -191,7 +190,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 		if err != nil {
 			return err
 		}
-		cfg.APIKey = key
+		cfg.APIKey, keyFile = key, path
 		if created {
 			fmt.Fprintf(out, "Generated an API key and saved it in %s\n", path)
 		} else {
@@ -233,6 +232,10 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if o.dev {
 		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
 	}
+	if o.store != "" && o.apiKey == "" {
+		keyNote = "in the store (table secrets, name api-key)"
+	}
+	printConnect(out, connectInfo{URL: srv.URL(), SMTP: srv.SMTPAddr(), KeyFile: keyFile, keyNote: keyNote})
 	<-ctx.Done()
 	stop()
 	fmt.Fprintln(out, "Shutting down...")

@@ -90,6 +90,9 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 		if g.url != "" || g.apiKey != "" {
 			return usageError{"--local runs a server of its own: leave out --url and --api-key"}
 		}
+		if !isTerminal(os.Stdin) || !isTerminal(os.Stdout) {
+			return runHeadless(ctx, os.Stdout, g, l)
+		}
 		return runLocal(ctx, g, l, d)
 	}
 	url, apiKey, err := g.target(ctx)
@@ -150,6 +153,8 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 // through.
 type localRun struct {
 	srv       *server.Server
+	home      string // the state directory it serves
+	keyFile   string // the file holding the API key
 	session   *session
 	inbox     *client.Inbox
 	release   func()
@@ -168,7 +173,7 @@ func startLocal(ctx context.Context, g *globalOptions, l *localOptions) (*localR
 	if err != nil {
 		return nil, err
 	}
-	run := &localRun{release: release}
+	run := &localRun{release: release, home: home}
 	if err := run.start(ctx, g, l, home); err != nil {
 		run.close()
 		return nil, err
@@ -178,7 +183,7 @@ func startLocal(ctx context.Context, g *globalOptions, l *localOptions) (*localR
 
 func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions, home string) error {
 	dir := localDir(home)
-	apiKey, _, _, err := server.LoadOrCreateAPIKey(dir)
+	apiKey, keyFile, _, err := server.LoadOrCreateAPIKey(dir)
 	if err != nil {
 		return err
 	}
@@ -200,6 +205,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 		}
 		return fmt.Errorf("start the local server (another program may use these ports: try --smtp/--http): %w", err)
 	}
+	r.keyFile = keyFile
 	if r.session, err = openSession(ctx, g, r.srv.URL(), apiKey, tui.ClientOptions()...); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,6 +17,7 @@ import (
 // waitOptions are the flags of `sandview wait`.
 type waitOptions struct {
 	inbox, subject, from string
+	to                   string
 	since                string
 	onlyNew              bool
 	count                int
@@ -38,11 +40,15 @@ JSON array whatever --count is. A line on stderr says when it starts
 waiting: mail sent from then on counts as new.`,
 		Example: `  sandview wait --subject 'Reset your password' --new --timeout 60s --json
   sandview wait --inbox qa@sandbox.test --from '@example\.org$' --count 3 --since 10m
-  sandview wait --local --subject Welcome --since 2026-11-21T10:00:00Z`,
+  sandview wait --local --subject Welcome --since 2026-11-21T10:00:00Z
+  sandview wait --inbox qa@sandbox.test --to signup-17@example.org --new --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts, err := o.waitOptions(time.Now())
 			if err != nil {
+				return err
+			}
+			if err := g.reachable(cmd.Context(), o.timeout); err != nil {
 				return err
 			}
 			return withInbox(cmd, g, o.inbox, func(in *client.Inbox) error {
@@ -54,6 +60,7 @@ waiting: mail sent from then on counts as new.`,
 	f.StringVar(&o.inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
 	f.StringVar(&o.subject, "subject", "", "regular expression the subject must match")
 	f.StringVar(&o.from, "from", "", "regular expression the sender must match")
+	f.StringVar(&o.to, "to", "", "only mail sent to this address (a catch-all holds mail for many)")
 	f.StringVar(&o.since, "since", "", "only mail received since: a duration ago (10m) or a timestamp (RFC 3339)")
 	f.BoolVar(&o.onlyNew, "new", false, "only mail that arrives after the command starts")
 	f.IntVar(&o.count, "count", 1, "how many matching emails to wait for")
@@ -95,7 +102,40 @@ func (o waitOptions) waitOptions(now time.Time) (client.WaitOptions, error) {
 		}
 		opts.Predicate = func(e model.Email) bool { return !e.ReceivedAt.Before(since) }
 	}
+	opts.To = strings.TrimSpace(o.to)
 	return opts, nil
+}
+
+// reachable checks that the server answers before a wait starts, so that
+// a server that cannot be reached is an error (exit 1) and not a timeout
+// (exit 3, which says the server answered and nothing matched). The check
+// takes at most the wait's timeout (10 s for --timeout 0).
+func (g *globalOptions) reachable(ctx context.Context, timeout time.Duration) error {
+	url, apiKey, err := g.target(ctx)
+	if err != nil || url == "" || apiKey == "" {
+		return err // connecting reports what is missing
+	}
+	c, err := client.New(url, apiKey)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	checkCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ok, err := c.CheckKey(checkCtx)
+	var unauthorized *client.UnauthorizedError
+	switch {
+	case err == nil && !ok:
+		return errKeyRefused
+	case err == nil, errors.As(err, &unauthorized), ctx.Err() != nil:
+		return err
+	case checkCtx.Err() != nil:
+		return fmt.Errorf("cannot reach %s: no answer within %s", url, timeout)
+	}
+	return fmt.Errorf("cannot reach %s: %w", url, err)
 }
 
 // parseSince reads --since: a duration before now, or an RFC 3339 time.

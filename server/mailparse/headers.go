@@ -1,8 +1,6 @@
 package mailparse
 
 import (
-	"maps"
-	"slices"
 	"strings"
 
 	"sandview/internal/mimeword"
@@ -13,15 +11,20 @@ import (
 // order they appear in the message.
 type rawHeaders map[string][]string
 
-// lowerHeaders re-keys a parsed header block by lowercased name, merging
-// names that differ only in case (in a stable order).
-func lowerHeaders(h map[string][]string) rawHeaders {
-	out := make(rawHeaders, len(h))
-	for _, name := range slices.Sorted(maps.Keys(h)) {
-		lower := strings.ToLower(name)
-		out[lower] = append(out[lower], h[name]...)
+// messageHeaders is the message's own header section as model.HeaderFields
+// reads it (the reader the TUI's Headers tab shares, so the list and the
+// tab never disagree), by lowercased name; lines without a name are left
+// out.
+func messageHeaders(raw []byte) rawHeaders {
+	h := rawHeaders{}
+	for _, f := range model.HeaderFields(raw) {
+		if f.Name == "" {
+			continue
+		}
+		name := strings.ToLower(f.Name)
+		h[name] = append(h[name], f.Value)
 	}
-	return out
+	return h
 }
 
 // first returns the first value of the named header (lowercase name), or "".

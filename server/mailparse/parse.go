@@ -1,14 +1,11 @@
 package mailparse
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/jhillyerd/enmime"
 
 	"sandview/model"
 )
@@ -171,7 +168,7 @@ func parseMIME(raw []byte) (*Message, string) {
 // fillFromTree sets everything but the warnings of the parser from a part
 // tree. When no part gives a body or a file, the raw body is kept as text.
 func (m *Message) fillFromTree(root *part, raw []byte) {
-	m.fillHeaders(lowerHeaders(root.header))
+	m.fillHeaders(messageHeaders(raw))
 	m.fillBodies(root)
 	m.fillAttachments(root)
 	if m.Content.Text == "" && m.Content.HTML == "" && len(m.Content.Attachments) == 0 {
@@ -187,11 +184,7 @@ func (m *Message) fillFromTree(root *part, raw []byte) {
 func parseHeadersOnly(raw []byte) (*Message, string) {
 	return recovered(func() (*Message, string) {
 		m := newMessage()
-		header, err := enmime.ReadHeader(bufio.NewReader(bytes.NewReader(raw)), warningCollector{m})
-		if err != nil {
-			return nil, shorten(err.Error(), maxProblemLength)
-		}
-		m.fillHeaders(lowerHeaders(header))
+		m.fillHeaders(messageHeaders(raw))
 		m.Content.Text = validUTF8(messageBody(raw))
 		m.Content.Links = ExtractLinks(m.Content.Text, "")
 		return m, ""
@@ -266,16 +259,3 @@ func (m *Message) fillHeaders(h rawHeaders) {
 		}
 	}
 }
-
-// warningCollector records enmime's header warnings as Message warnings.
-type warningCollector struct{ m *Message }
-
-func (w warningCollector) AddError(name, detailFormat string, args ...any) {
-	w.m.warn(name + ": " + fmt.Sprintf(detailFormat, args...))
-}
-
-func (w warningCollector) AddWarning(name, detailFormat string, args ...any) {
-	w.m.warn(name + ": " + fmt.Sprintf(detailFormat, args...))
-}
-
-var _ enmime.ErrorCollector = warningCollector{}

@@ -5,30 +5,55 @@ import (
 	"strings"
 	"testing"
 
+	glamouransi "charm.land/glamour/v2/ansi"
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/corpus"
+	"sandview/model"
+	"sandview/theme"
 )
 
-// TestCorpusRendersWithAgreeingWidths renders the HTML body of every corpus
-// mail, with and without hyperlinks, and measures every line.
+// TestCorpusRendersWithAgreeingWidths lays out the HTML body of every
+// corpus mail at four widths, as plain text, in the dark theme with and
+// without hyperlinks and without colours, and measures every line: no
+// line is wider than the width, every width function agrees on it, and no
+// escape sequence but those made here reaches the terminal.
 func TestCorpusRendersWithAgreeingWidths(t *testing.T) {
 	mails, err := corpus.All()
 	if err != nil {
 		t.Fatal(err)
 	}
+	dark, mono := theme.New(true, false).Markdown(), theme.New(true, true).Markdown()
 	rendered := 0
 	for _, m := range mails {
 		if m.Email.HTML == "" {
 			continue
 		}
-		plain := Render(m.Email.HTML, Options{})
-		corpus.AssertWidthsAgree(t, m.Name, plain.Text)
-		assertLinksListed(t, m.Name, plain)
-		linked := Render(m.Email.HTML, Options{Hyperlinks: true})
-		corpus.AssertWidthsAgree(t, m.Name+" with hyperlinks", linked.Text)
-		if got := ansi.Strip(linked.Text); got != plain.Text {
-			t.Fatalf("%s: the text with hyperlinks, stripped, differs from the text without:\n%s\n---\n%s", m.Name, got, plain.Text)
+		plainPage := Prepare(m.Email.HTML, Options{})
+		pages := map[string][2]*Page{}
+		for name, style := range map[string]*glamouransi.StyleConfig{"dark": &dark, "mono": &mono} {
+			pages[name] = [2]*Page{Prepare(m.Email.HTML, Options{Style: style}), Prepare(m.Email.HTML, Options{Style: style, Hyperlinks: true})}
+		}
+		for _, width := range []int{28, 56, 80, 196} {
+			what := m.Name + " at " + strconv.Itoa(width)
+			plain := plainPage.Render(width)
+			assertLaidOut(t, what, plain, width)
+			if strings.ContainsRune(plain.Text, ansi.ESC) {
+				t.Fatalf("%s: an escape sequence in plain text: %q", what, plain.Text)
+			}
+			assertLinksListed(t, what, plain)
+			for name, pair := range pages {
+				if name == "mono" && width != 80 { // the layout is the dark one's
+					continue
+				}
+				styled, linked := pair[0].Render(width), pair[1].Render(width)
+				assertLaidOut(t, what+" "+name, styled, width)
+				assertLaidOut(t, what+" "+name+" with hyperlinks", linked, width)
+				if got, want := ansi.Strip(linked.Text), ansi.Strip(styled.Text); got != want {
+					t.Fatalf("%s %s: the text with hyperlinks, stripped, differs from the text without:\n%s\n---\n%s", what, name, got, want)
+				}
+				assertOnlyOwnSequences(t, what+" "+name, linked.Text)
+			}
 		}
 		rendered++
 	}
@@ -37,12 +62,77 @@ func TestCorpusRendersWithAgreeingWidths(t *testing.T) {
 	}
 }
 
-// assertLinksListed checks that every numbered link is listed in full.
+// assertLaidOut checks the widths of r's lines.
+func assertLaidOut(t *testing.T, what string, r Result, width int) {
+	t.Helper()
+	corpus.AssertWidthsAgree(t, what, r.Text)
+	if r.Problem != "" {
+		return // plain text, wrapped by the reader
+	}
+	for _, line := range strings.Split(r.Text, "\n") {
+		if w := model.TextWidth(ansi.Strip(line)); w > width {
+			t.Fatalf("%s: a line of %d cells: %q", what, w, line)
+		}
+	}
+}
+
+// assertOnlyOwnSequences checks that the only escape sequences are SGR
+// and OSC 8 hyperlinks, and that each line closes what it opens.
+func assertOnlyOwnSequences(t *testing.T, what, text string) {
+	t.Helper()
+	for _, line := range strings.Split(text, "\n") {
+		rest, lastSGR := line, ""
+		for {
+			i := strings.IndexByte(rest, ansi.ESC)
+			if i < 0 {
+				break
+			}
+			seq, _, n, _ := ansi.DecodeSequence(rest[i:], ansi.NormalState, nil)
+			ok := strings.HasPrefix(seq, "\x1b[") && strings.HasSuffix(seq, "m") || strings.HasPrefix(seq, "\x1b]8;;") && strings.HasSuffix(seq, "\a")
+			if !ok {
+				t.Fatalf("%s: escape sequence %q in %q", what, seq, line)
+			}
+			if strings.HasPrefix(seq, "\x1b[") {
+				lastSGR = seq
+			}
+			rest = rest[i+max(n, 1):]
+		}
+		if strings.Count(line, "\x1b]8;;") != 2*strings.Count(line, "\x1b]8;;\a") {
+			t.Fatalf("%s: line %q leaves a hyperlink open", what, line)
+		}
+		if lastSGR != "" && lastSGR != "\x1b[m" {
+			t.Fatalf("%s: line %q leaves a style open", what, line)
+		}
+	}
+}
+
+// assertLinksListed checks that every numbered link is listed: whole, or
+// on a line of its own cut with "…" when it is longer than the line.
 func assertLinksListed(t *testing.T, what string, r Result) {
 	t.Helper()
+	lines := strings.Split(r.Text, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i] == "Links:" {
+			lines = lines[i:]
+			break
+		}
+	}
 	for i, link := range r.Links {
-		if !strings.Contains(r.Text, "\n["+strconv.Itoa(i+1)+"] "+link+"\n") && !strings.HasSuffix(r.Text, "\n["+strconv.Itoa(i+1)+"] "+link) {
-			t.Fatalf("%s: link %d %q is not listed in full", what, i+1, link)
+		number := "[" + strconv.Itoa(i+1) + "]"
+		found := false
+		for j, line := range lines {
+			if line == number+" "+link {
+				found = true
+				break
+			}
+			if line == number && j+1 < len(lines) {
+				next := lines[j+1]
+				found = next == link || strings.HasSuffix(next, "…") && strings.HasPrefix(link, strings.TrimSuffix(next, "…"))
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("%s: link %d %q is not listed", what, i+1, link)
 		}
 	}
 }

@@ -10,7 +10,8 @@ import (
 // visibility is what an element's CSS does to its content.
 type visibility struct {
 	// hidden: the element and everything in it is not shown (display:none,
-	// visibility:hidden, opacity:0, a zero width, height or max-height).
+	// visibility:hidden, opacity:0, mso-hide:all, a zero width, height or
+	// max-height).
 	hidden bool
 	// fontSize is zeroFontSize or positiveFontSize when the element sets a font size of
 	// zero or of more than zero, noFontSize when it sets none. A zero font
@@ -215,6 +216,8 @@ func declarations(block string) visibility {
 			vis.hidden = vis.hidden || value == "hidden" || value == "collapse"
 		case "opacity":
 			vis.hidden = vis.hidden || isZeroLength(value)
+		case "mso-hide": // hidden from Outlook, which ignores display:none: a preheader
+			vis.hidden = vis.hidden || value == "all"
 		case "width", "height", "max-width", "max-height":
 			vis.hidden = vis.hidden || isZeroLength(value)
 		case "font-size":

@@ -1,83 +1,33 @@
-// Package htmltext turns the HTML body of a mail into terminal text that
-// reads like the mail: headings, paragraphs, lists, emphasis, data tables
-// as aligned text, images as "[image: alt]" and links as "text [n]" with a
-// numbered list of their full addresses at the end. What a mail reader
-// hides (display:none, visibility:hidden, zero sizes and font sizes,
-// opacity 0, <head>, <style>, <script>) is left out, so the hidden
-// preheaders of newsletters do not show.
+// Package htmltext lays the HTML body of a mail out for the terminal the
+// way it was designed to read: headings styled, bold, italic and
+// strikethrough as terminal attributes, lists and quoted replies indented,
+// data tables as tables (layout tables flattened), images as a dim
+// "[image: alt]", buttons as "[ Buy now ]" and links as "text [n]" with a
+// numbered list of their full addresses at the end, as OSC 8 hyperlinks
+// when the terminal takes them. What a mail reader hides (display:none,
+// visibility:hidden, zero sizes and font sizes, opacity 0, <head>,
+// <style>, <script>) is left out, so the hidden preheaders of newsletters
+// do not show.
 //
 // It parses the HTML with golang.org/x/net/html, prunes and rewrites the
-// tree, then hands it to html2text (with its pretty tables). The result is
-// sanitized (model.SanitizeText), never wrapped and never cut: wrapping to
-// the pane is the caller's job, and model.TextWidth measures every line.
+// tree (sanitizing every text with model.SanitizeText), converts it to
+// Markdown with html-to-markdown and lays that out with glamour in the
+// theme's style (theme.Markdown) at the pane's width. The lines glamour
+// writes are rewritten cell by cell: only the styles and the hyperlinks
+// made here reach the terminal, and no line is wider than the pane.
+// HTML too large or too deeply nested to lay out in time is shown as plain
+// text by html2text, as before, with a note saying so (Result.Problem).
 package htmltext
 
 import (
-	"fmt"
+	"bytes"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/jaytaylor/html2text"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
-
-	"sandview/model"
 )
-
-// Options changes how Render writes its text.
-type Options struct {
-	// Hyperlinks makes each link's text, and each address in the list of
-	// links, an OSC 8 hyperlink for terminals that support them. The text
-	// then holds escape sequences (which take no cells), each line opening
-	// and closing its own.
-	Hyperlinks bool
-}
-
-// Result is an HTML body rendered as text.
-type Result struct {
-	// Text is the body as lines of sanitized text, followed by the list of
-	// links ("[1] https://...") when there are any.
-	Text string
-	// Links are the addresses the reference numbers stand for: "[n]" in
-	// Text is Links[n-1]. Links whose text is their address are shown as
-	// they are and not numbered.
-	Links []string
-	// Problem is set when the HTML could not be laid out (it nests more
-	// than 512 elements deep, for one); Text then holds its text only,
-	// paragraph by paragraph.
-	Problem string
-}
-
-// Render converts an HTML mail body. It never fails: malformed HTML is read
-// the way browsers read it, and HTML that cannot be laid out still yields
-// its text (see Result.Problem).
-func Render(body string, opts Options) Result {
-	doc, err := html.ParseWithOptions(strings.NewReader(body), html.ParseOptionEnableScripting(false))
-	if err != nil {
-		return Result{Text: tidyLines(model.SanitizeText(textOnly(body))), Problem: fmt.Sprintf("the HTML could not be laid out (%v); showing its text", err)}
-	}
-	links := newLinkSet(opts.Hyperlinks)
-	p := pruner{rules: collectHidingRules(doc), links: links}
-	p.prune(doc, false)
-
-	tables := html2text.NewPrettyTablesOptions()
-	tables.AutoFormatHeader = false // keep the header cells as written
-	text, err := html2text.FromHTMLNode(doc, html2text.Options{PrettyTables: true, PrettyTablesOptions: tables, OmitLinks: true})
-	if err != nil {
-		return Result{Text: tidyLines(model.SanitizeText(textOnly(body))), Problem: fmt.Sprintf("the HTML could not be converted (%v); showing its text", err)}
-	}
-	if opts.Hyperlinks {
-		text = hyperlinked(text, links.targets)
-	} else {
-		text = model.SanitizeText(text)
-	}
-	text = tidyLines(text)
-	if len(links.numbered) > 0 {
-		text += "\n\nLinks:\n" + referenceList(links.numbered, opts.Hyperlinks)
-	}
-	return Result{Text: text, Links: links.numbered}
-}
 
 // textOnly is the text of an HTML document read token by token, without
 // building its tree: a line break at each block element and line break,
@@ -93,7 +43,10 @@ func textOnly(body string) string {
 			return b.String()
 		case html.TextToken:
 			if skip == 0 {
-				b.WriteString(strings.Join(strings.Fields(string(z.Text())), " ") + " ")
+				for _, field := range bytes.Fields(z.Text()) {
+					b.Write(field)
+					b.WriteByte(' ')
+				}
 			}
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
@@ -120,7 +73,7 @@ func tidyLines(text string) string {
 	out := lines[:0]
 	blank := true
 	for _, line := range lines {
-		if strings.TrimSpace(ansi.Strip(line)) == "" {
+		if strings.TrimSpace(line) == "" || strings.ContainsRune(line, ansi.ESC) && strings.TrimSpace(ansi.Strip(line)) == "" {
 			if !blank {
 				out = append(out, "")
 			}
@@ -152,8 +105,8 @@ func trimLineEnd(line string) string {
 	}
 }
 
-// referenceList writes "[n] address" lines.
-func referenceList(targets []string, hyperlinks bool) string {
+// referenceListPlain writes "[n] address" lines, not wrapped.
+func referenceListPlain(targets []string, hyperlinks bool) string {
 	var b strings.Builder
 	for i, target := range targets {
 		if i > 0 {

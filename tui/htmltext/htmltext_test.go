@@ -7,13 +7,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/corpus"
+	"sandview/model"
+	"sandview/theme"
 )
 
 func TestRender(t *testing.T) {
 	tests := []struct{ name, html, want string }{
-		{"paragraphs and emphasis", `<p>Hello <b>world</b></p><p>Second</p>`, "Hello *world*\n\nSecond"},
-		{"headings are underlined to their width", `<h1>Title</h1><h2>日本語</h2><h3>Small</h3><h5>Tiny</h5>`,
-			"*****\nTitle\n*****\n\n------\n日本語\n------\n\nSmall\n-----\n\nTiny\n----"},
+		{"paragraphs and emphasis, as Markdown without a terminal", `<p>Hello <b>world</b> <i>it</i> <s>$50</s></p><p>Second</p>`, "Hello **world** *it* ~~$50~~\n\nSecond"},
+		{"headings", `<h1>Title</h1><h2>日本語</h2><h3>Small</h3><h5>Tiny</h5>`, "# Title\n\n## 日本語\n\n### Small\n\n##### Tiny"},
 		{"lists", `<ul><li>one</li><li>two</li></ul><ol start="3"><li>three</li><li>four</li></ol>`, "* one\n* two\n\n3. three\n4. four"},
 		{"link text with a numbered reference", `<p>Read <a href="https://example.com/a?b=c&amp;d=e">the story</a>.</p>`,
 			"Read the story [1].\n\nLinks:\n[1] https://example.com/a?b=c&d=e"},
@@ -27,25 +28,30 @@ func TestRender(t *testing.T) {
 			"Logo: [image: Example Inc] [image: Buy] [1] [2]\n\nLinks:\n[1] https://x.test\n[2] https://y.test"},
 		{"hidden elements are left out",
 			`<div style="display:none">a</div><div style="visibility: hidden">b</div><div style="opacity:0">c</div><div style="max-height:0px;overflow:hidden">d</div>` +
-				`<div style="width:0">e</div><img src="t.gif" width="0" height="0" alt="f"><p hidden>g</p><div style="DISPLAY: NONE !important">h</div><p>shown</p>`, "shown"},
+				`<div style="width:0">e</div><img src="t.gif" width="0" height="0" alt="f"><p hidden>g</p><div style="DISPLAY: NONE !important">h</div><span style="mso-hide: all">i</span><p>shown</p>`, "shown"},
 		{"head, style, script, comments and foreign content are left out",
 			`<html><head><title>T</title><style>p{}</style></head><body><script>x()</script><!-- c --><svg><text>s</text></svg><math><mi>m</mi></math><p>shown</p></body></html>`, "shown"},
 		{"style sheet rules hide by class and id, not inside @media",
 			`<style>.preheader{display:none !important} span#pre{visibility:hidden} @media (max-width:600px){.mobile{display:none}}</style>` +
 				`<span class="x preheader">pre1</span><span id="pre">pre2</span><div class="mobile">shown on desktop</div>`, "shown on desktop"},
 		{"a zero font size hides text down to a child that sets its own",
-			`<div style="font-size:0">hidden <div style="font-size:14px">Column A</div> <div style="font-size:14px">Column B</div></div>`, "Column A\nColumn B"},
+			`<div style="font-size:0">hidden <div style="font-size:14px">Column A</div> <div style="font-size:14px">Column B</div></div>`, "Column A\n\nColumn B"},
 		{"preheader residue leaves no blank lines", `<p>&#847; &zwnj; &nbsp; &#8199; &shy; &#847; &zwnj; &nbsp;</p><p>Body</p>`, "Body"},
-		{"data tables are aligned", `<table><tr><th>Item</th><th>Price</th></tr><tr><td>Widget 日本</td><td>$10</td></tr><tr><td>Gadget</td><td>$2000</td></tr></table>`,
-			"+-------------+-------+\n|    Item     | Price |\n+-------------+-------+\n| Widget 日本 | $10   |\n| Gadget      | $2000 |\n+-------------+-------+"},
+		{"data tables have their cells side by side", `<table><tr><th>Item</th><th>Price</th></tr><tr><td>Widget 日本</td><td>$10</td></tr><tr><td>Gadget</td><td>$2000</td></tr></table>`,
+			" Item                                   | Price\n----------------------------------------+---------------------------------------\n Widget 日本                            | $10\n Gadget                                 | $2000"},
 		{"layout tables are flattened", `<table role="presentation"><tr><td>Left</td><td>Right</td></tr></table><table><tr><td><table><tr><td>a</td><td>b</td></tr></table></td></tr></table>`,
-			"Left\nRight\na\nb"},
-		{"preformatted text keeps its indentation", "<p>Code:</p><pre>  indented\n    more</pre>", "Code:\n\n\u00a0\u00a0indented\n\u00a0\u00a0\u00a0\u00a0more"},
+			"Left\n\nRight\n\na\n\nb"},
+		{"preformatted text keeps its indentation", "<p>Code:</p><pre>  indented\n    more</pre>", "Code:\n\n    indented\n      more"},
+		{"links drawn as buttons", `<p><a class="btn btn-primary" href="https://a.test">Buy now</a> <a class="selectable" href="https://b.test">Plain</a> <a href="https://c.test" style="padding: 12px 24px">Padded</a></p>` +
+			`<table><tr><td bgcolor="#3869D4" style="border-radius:3px"><a href="https://d.test">Reset</a></td></tr></table><p><a class="button" href="https://e.test"><img src="b.png" alt="Shop"></a></p>`,
+			"[ Buy now ] [1] Plain [2] [ Padded ] [3]\n\n[ Reset ] [4]\n\n[image: Shop] [5]\n\nLinks:\n[1] https://a.test\n[2] https://b.test\n[3] https://c.test\n[4] https://d.test\n[5] https://e.test"},
+		{"the text of a list item hangs right of its marker", `<ul><li><b>Add systems</b>. Aggregate syslog and app log files, any text data from everywhere you run things, all day.</li><li>Two<ol><li>a nested item that is long enough to wrap around the pane for sure, it is, and more</li></ol></li></ul>`,
+			"* **Add systems**. Aggregate syslog and app log files, any text data from\n  everywhere you run things, all day.\n* Two\n  1. a nested item that is long enough to wrap around the pane for sure, it is,\n     and more"},
 		{"text is sanitized", `<p>W&shy;SHY &#x1b;[2J clear &#x202e;gnp.exe 👨&zwj;👩</p>`, "WSHY clear gnp.exe 👨👩"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Render(tt.html, Options{})
+			r := Render(tt.html, 80, Options{})
 			if r.Text != tt.want {
 				t.Fatalf("Render(%q) =\n%s\n%q\nwant\n%s\n%q", tt.html, r.Text, r.Text, tt.want, tt.want)
 			}
@@ -57,29 +63,73 @@ func TestRender(t *testing.T) {
 	}
 }
 
-func TestRenderNeverCutsLongAddresses(t *testing.T) {
-	long := "https://example.com/" + strings.Repeat("segment/", 300) + "?q=" + strings.Repeat("x", 500)
-	r := Render(`<table><tr><th>Link</th><th>Note</th></tr><tr><td>`+long+`</td><td>plain</td></tr></table><p><a href="`+long+`">long link</a></p>`, Options{})
-	if strings.Count(r.Text, long) != 2 || strings.Contains(r.Text, "…") {
-		t.Fatalf("the long address is cut or missing:\n%s", r.Text)
-	}
-	if len(r.Links) != 1 || r.Links[0] != long {
-		t.Fatalf("links = %q", r.Links)
+// TestRenderKeepsAddressesWhole: an address is never broken inside; one
+// longer than the line is on a line of its own, cut with "…", and whole
+// behind its hyperlink and in Links.
+func TestRenderKeepsAddressesWhole(t *testing.T) {
+	long := "https://example.com/" + strings.Repeat("segment-", 30) + "?q=" + strings.Repeat("x", 50)
+	short := "https://acme-shop.example/p/1?ref=news-letter"
+	body := `<p>Copy this link: ` + long + ` into your browser, or this one: ` + short + ` which is shorter.</p><p><a href="` + long + `">long link</a></p>` +
+		`<table><tr><th>Link</th><th>Note</th></tr><tr><td>` + short + `</td><td>plain</td></tr></table>`
+	style := theme.New(true, false).Markdown()
+	for _, width := range []int{40, 80, 200} {
+		r := Render(body, width, Options{Style: &style, Hyperlinks: true})
+		corpus.AssertWidthsAgree(t, "addresses", r.Text)
+		lines := strings.Split(r.Text, "\n")
+		cut := long
+		if len(long) >= width {
+			cut = long[:width-2] + "…"
+		}
+		listed := long
+		if len(long) > width {
+			listed = long[:width-1] + "…"
+		}
+		shown := 0
+		for _, line := range lines {
+			plain := strings.TrimSpace(ansi.Strip(line))
+			if n := model.TextWidth(ansi.Strip(line)); n > width {
+				t.Fatalf("width %d: line of %d cells: %q", width, n, plain)
+			}
+			if strings.Contains(plain, "segment") || strings.Contains(plain, "news-letter") || strings.Contains(plain, "acme") {
+				if !strings.HasPrefix(plain, "https://") && !strings.Contains(plain, " https://") && !strings.HasPrefix(plain, "| https://") && !strings.HasPrefix(plain, "│ https://") {
+					t.Fatalf("width %d: an address is broken: %q in\n%s", width, plain, ansi.Strip(r.Text))
+				}
+			}
+			if plain == cut || plain == listed {
+				shown++
+				if !strings.Contains(line, ansi.SetHyperlink(long)) {
+					t.Fatalf("width %d: the cut address is not a hyperlink to the whole: %q", width, line)
+				}
+			}
+		}
+		if shown != 2 { // in the text and in the list of links
+			t.Fatalf("width %d: %q shown %d times on a line of its own in\n%s", width, cut, shown, ansi.Strip(r.Text))
+		}
+		if width > len(short) && !strings.Contains(ansi.Strip(r.Text), short+" which is shorter") {
+			t.Fatalf("width %d: %q is not shown whole in\n%s", width, short, ansi.Strip(r.Text))
+		}
+		if len(r.Links) != 1 || r.Links[0] != long {
+			t.Fatalf("links = %q", r.Links)
+		}
 	}
 }
 
 func TestRenderHyperlinks(t *testing.T) {
 	body := `<h2><a href="https://news.test/1">Story</a></h2><p>Read <a href="https://x.test/a b">the` + "\n" + `rest</a>.</p><table><tr><th>A</th><th>B</th></tr><tr><td><a href="https://c.test">cell</a></td><td>2</td></tr></table>`
-	plain := Render(body, Options{})
-	linked := Render(body, Options{Hyperlinks: true})
-	if got := ansi.Strip(linked.Text); got != plain.Text {
-		t.Fatalf("stripped hyperlinked text differs:\n%s\n---\n%s", got, plain.Text)
+	style := theme.New(true, false).Markdown()
+	plain := Render(body, 80, Options{Style: &style})
+	linked := Render(body, 80, Options{Style: &style, Hyperlinks: true})
+	if got, want := ansi.Strip(linked.Text), ansi.Strip(plain.Text); got != want {
+		t.Fatalf("stripped hyperlinked text differs:\n%s\n---\n%s", got, want)
+	}
+	if strings.Contains(plain.Text, "\x1b]8;") {
+		t.Fatalf("hyperlinks when they are off: %q", plain.Text)
 	}
 	for _, want := range []string{
-		ansi.SetHyperlink("https://news.test/1") + "Story [1]" + ansi.ResetHyperlink(),
-		ansi.SetHyperlink("https://x.test/a%20b") + "the rest [2]" + ansi.ResetHyperlink(),
+		ansi.SetHyperlink("https://news.test/1") + "Story [1]",
+		ansi.SetHyperlink("https://x.test/a%20b") + "the rest [2]",
 		"[2] " + ansi.SetHyperlink("https://x.test/a%20b") + "https://x.test/a b" + ansi.ResetHyperlink(),
-		ansi.SetHyperlink("https://c.test") + "cell [3]" + ansi.ResetHyperlink(),
+		ansi.SetHyperlink("https://c.test") + "cell [3]",
 	} {
 		if !strings.Contains(linked.Text, want) {
 			t.Fatalf("missing %q in\n%q", want, linked.Text)
@@ -98,7 +148,7 @@ func TestRenderShowsTheTextOfHTMLItCannotLayOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Render(m.Email.HTML, Options{})
+	r := Render(m.Email.HTML, 80, Options{})
 	if r.Problem == "" || !strings.Contains(r.Text, "deep") || !strings.Contains(r.Text, "Row 1499 行") {
 		t.Fatalf("problem %q, text %.300q", r.Problem, r.Text)
 	}

@@ -2,6 +2,7 @@ package htmltext
 
 import (
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -12,13 +13,18 @@ import (
 	"sandview/model"
 )
 
-// Sentinels mark where a link's text starts and ends in html2text's output
-// when hyperlinks are on. They are C0 controls: the sanitizer has removed
-// every control from the mail's text, html2text and its table writer give
-// them no width and never treat them as space.
+// Sentinels mark where a link's text starts and ends in the converters'
+// output when hyperlinks are on, where an image's text starts and ends
+// (Markdown only; it is shown dim) and where an address in the text is
+// (see tokenizeAddresses). They are C0 controls: the sanitizer has removed
+// every control from the mail's text, the converters and table writers
+// give them no width and never treat them as space.
 const (
-	linkStart = '\x02'
-	linkEnd   = '\x03'
+	linkStart   = '\x02'
+	linkEnd     = '\x03'
+	dimStart    = '\x0e'
+	dimEnd      = '\x0f'
+	addressMark = '\x05'
 )
 
 // linkSet numbers the links of a document as the pruner meets them.
@@ -30,6 +36,16 @@ type linkSet struct {
 	// targets are the hyperlink targets in document order, one per pair of
 	// sentinels (hyperlinks only).
 	targets []string
+	// addresses are the web addresses written in the text, each replaced
+	// by a token (see tokenizeAddresses); nesting is the number of lists
+	// and quotes around each.
+	addresses []address
+}
+
+// address is a web address written in the text of a mail.
+type address struct {
+	text    string
+	nesting int
 }
 
 func newLinkSet(hyperlinks bool) *linkSet {
@@ -48,8 +64,14 @@ func (s *linkSet) mark(a *html.Node) {
 	if !ok {
 		return
 	}
-	text := strings.Join(strings.Fields(textContent(a)), " ")
+	text := strings.Join(strings.Fields(s.untokenized(textContent(a))), " ")
 	if text != target && text != strings.TrimPrefix(target, "mailto:") {
+		if text != "" && isButton(a) && !strings.ContainsRune(text, dimStart) {
+			for a.FirstChild != nil {
+				a.RemoveChild(a.FirstChild)
+			}
+			a.AppendChild(&html.Node{Type: html.TextNode, Data: "[\u00a0" + text + "\u00a0]"})
+		}
 		a.AppendChild(&html.Node{Type: html.TextNode, Data: " [" + strconv.Itoa(s.number(target)) + "]"})
 	}
 	if !s.hyperlinks {
@@ -218,4 +240,153 @@ func osc8URI(target string) string {
 // hyperlink writes text as an OSC 8 hyperlink to target.
 func hyperlink(target, text string) string {
 	return ansi.SetHyperlink(osc8URI(target)) + text + ansi.ResetHyperlink()
+}
+
+// addressPattern finds the web addresses written in a text.
+var addressPattern = regexp.MustCompile(`(?i)\b(?:https?://|www\.)[^\s<>"]+`)
+
+// tokenizeAddresses replaces each web address in text with a token, the
+// address mark, its number in letters and the mark again: the Markdown
+// converter and glamour would break an address at its hyphens and slashes,
+// but keep a word of letters whole (see expandTokens).
+func (s *linkSet) tokenizeAddresses(text string, nesting int) string {
+	if !strings.Contains(text, "://") && !strings.Contains(strings.ToLower(text), "www.") {
+		return text
+	}
+	return addressPattern.ReplaceAllStringFunc(text, func(found string) string {
+		found, tail := trimAddress(found)
+		s.addresses = append(s.addresses, address{text: found, nesting: nesting})
+		return token(len(s.addresses)-1, 0) + tail
+	})
+}
+
+// trimAddress leaves the punctuation that ends a sentence, and a closing
+// bracket that has no opening one in the address, out of it.
+func trimAddress(found string) (addr, tail string) {
+	addr = strings.TrimRight(found, ".,;:!?'")
+	for _, pair := range []string{"()", "[]"} {
+		if strings.HasSuffix(addr, pair[1:]) && strings.Count(addr, pair[:1]) < strings.Count(addr, pair[1:]) {
+			addr = addr[:len(addr)-1]
+		}
+	}
+	return addr, found[len(addr):]
+}
+
+// token is the token of address i, padded with 'x' to width cells.
+func token(i, width int) string {
+	id := ""
+	for {
+		id = string(rune('a'+i%10)) + id
+		if i /= 10; i == 0 {
+			break
+		}
+	}
+	return string(addressMark) + id + strings.Repeat("x", max(width-len(id), 0)) + string(addressMark)
+}
+
+// untokenized puts the addresses back in place of their tokens.
+func (s *linkSet) untokenized(text string) string {
+	if !strings.ContainsRune(text, addressMark) {
+		return text
+	}
+	var b strings.Builder
+	for {
+		start := strings.IndexRune(text, addressMark)
+		end := strings.IndexRune(text[start+1:], addressMark)
+		if start < 0 || end < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:start])
+		if i, ok := tokenNumber(text[start+1 : start+1+end]); ok && i < len(s.addresses) {
+			b.WriteString(s.addresses[i].text)
+		}
+		text = text[start+1+end+1:]
+	}
+}
+
+// tokenNumber reads the number of a token's letters (the padding after
+// them is ignored).
+func tokenNumber(letters string) (int, bool) {
+	n, digits := 0, 0
+	for _, c := range letters {
+		if c < 'a' || c > 'j' {
+			break
+		}
+		n = n*10 + int(c-'a')
+		digits++
+	}
+	return n, digits > 0
+}
+
+// isButton tells a link drawn as a button: its class says so, or its
+// style (or that of the table cell it fills, in the "bulletproof" buttons
+// of mail templates) gives it padding, a background or rounded corners.
+func isButton(a *html.Node) bool {
+	class, _ := attr(a, "class")
+	for _, name := range strings.Fields(strings.ToLower(class)) {
+		if strings.Contains(name, "button") || strings.Contains(name, "btn") || name == "cta" || strings.HasPrefix(name, "cta-") || strings.HasPrefix(name, "cta_") {
+			return true
+		}
+	}
+	if buttonStyle(a) != notButton {
+		return true
+	}
+	n := a
+	for n.Parent != nil && n.Parent.DataAtom != atom.Td && n.Parent.DataAtom != atom.Th {
+		if !onlyElementChild(n) {
+			return false
+		}
+		n = n.Parent
+	}
+	cell := n.Parent
+	if cell == nil || !onlyElementChild(n) {
+		return false
+	}
+	_, bg := attr(cell, "bgcolor")
+	return bg || buttonStyle(cell) == buttonBackground
+}
+
+// buttonStyle tells what of a button a style attribute gives: a
+// background or rounded corners, padding, or nothing.
+func buttonStyle(n *html.Node) buttonLook {
+	style, _ := attr(n, "style")
+	look := notButton
+	for _, decl := range strings.Split(strings.ToLower(style), ";") {
+		name, value, ok := strings.Cut(decl, ":")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || value == "" || value == "none" || value == "transparent" || isZeroLength(value) {
+			continue
+		}
+		switch name {
+		case "background", "background-color", "border-radius":
+			return buttonBackground
+		case "padding", "padding-top", "padding-left":
+			look = buttonPadding
+		}
+	}
+	return look
+}
+
+// buttonLook is what of a button a style gives.
+type buttonLook int
+
+const (
+	notButton buttonLook = iota
+	buttonPadding
+	buttonBackground
+)
+
+// onlyElementChild reports whether n's parent holds no other element and
+// no text but white space.
+func onlyElementChild(n *html.Node) bool {
+	if n.Parent == nil {
+		return false
+	}
+	for c := n.Parent.FirstChild; c != nil; c = c.NextSibling {
+		if c != n && (c.Type == html.ElementNode || c.Type == html.TextNode && strings.TrimSpace(c.Data) != "") {
+			return false
+		}
+	}
+	return true
 }

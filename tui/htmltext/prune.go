@@ -10,13 +10,21 @@ import (
 	"sandview/model"
 )
 
-// pruner prepares a parsed document for html2text: it removes what a mail
-// reader does not show, turns images into their alt text, numbers links,
-// flattens layout tables and sanitizes every text node, so that html2text
-// (and the table writer inside it) measures the text as it will be shown.
+// pruner prepares a parsed document for the Markdown converter, or for
+// html2text when the document is shown as plain text: it removes what a
+// mail reader does not show, turns images into their alt text, numbers
+// links, marks buttons, flattens layout tables and sanitizes every text
+// node, so that the converters measure the text as it will be shown.
 type pruner struct {
 	rules hidingRules
 	links *linkSet
+	// markdown prepares for the Markdown converter: images and addresses in
+	// the text get sentinels, and what html2text needs rewritten (ordered
+	// lists, headings, preformatted text) is left as it is.
+	markdown bool
+	// nesting is the number of lists and quotes around the node being
+	// pruned; deepest is the most seen.
+	nesting, deepest int
 }
 
 // dropped are the elements whose content is never shown as text.
@@ -57,6 +65,9 @@ func (p *pruner) pruneNode(n *html.Node, zeroFont bool) {
 			return
 		}
 		n.Data = model.SanitizeText(n.Data)
+		if p.markdown {
+			n.Data = p.links.tokenizeAddresses(n.Data, p.nesting)
+		}
 		return
 	case html.ElementNode:
 	case html.DocumentNode:
@@ -73,6 +84,10 @@ func (p *pruner) pruneNode(n *html.Node, zeroFont bool) {
 	}
 	if vis.fontSize != noFontSize {
 		zeroFont = vis.fontSize == zeroFontSize
+	}
+	if p.markdown {
+		p.pruneForMarkdown(n, zeroFont)
+		return
 	}
 	switch n.DataAtom {
 	case atom.Img:
@@ -103,6 +118,35 @@ func (p *pruner) pruneNode(n *html.Node, zeroFont bool) {
 		}
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		underline(n)
+	}
+}
+
+// pruneForMarkdown handles an element for the Markdown converter.
+func (p *pruner) pruneForMarkdown(n *html.Node, zeroFont bool) {
+	switch n.DataAtom {
+	case atom.Img:
+		if text := imageText(n); text != "" {
+			replaceWithText(n, string(dimStart)+text+string(dimEnd))
+		} else {
+			replaceWithText(n, "")
+		}
+		return
+	case atom.Ul, atom.Ol, atom.Blockquote:
+		p.nesting++
+		p.deepest = max(p.deepest, p.nesting)
+		defer func() { p.nesting-- }()
+	}
+	p.prune(n, zeroFont)
+	switch n.DataAtom {
+	case atom.A:
+		p.links.mark(n)
+		renameElement(n, atom.Span) // the link is in its text, glamour would add its own
+	case atom.Table:
+		if isLayoutTable(n) {
+			flattenTable(n)
+		} else {
+			squareTable(n)
+		}
 	}
 }
 

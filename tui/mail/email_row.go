@@ -2,7 +2,6 @@ package mail
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -260,15 +259,11 @@ func recipient(m model.Email, owner *inboxEntry) string {
 }
 
 // sentTo reports whether address is among m's recipients.
-func sentTo(m model.Email, address string) bool {
-	return slices.ContainsFunc(m.To, func(to string) bool { return names(to, address) })
-}
+func sentTo(m model.Email, address string) bool { return m.SentTo(address) }
 
 // names reports whether a recipient, which may carry a display name
 // ("Name <address>"), is address.
-func names(recipient, address string) bool {
-	return strings.Contains(strings.ToLower(recipient), strings.ToLower(address))
-}
+func names(recipient, address string) bool { return model.NamesAddress(recipient, address) }
 
 // displayFrom prefers the display name of an address.
 func displayFrom(from string) string {

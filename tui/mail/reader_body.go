@@ -5,31 +5,36 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/glamour/v2/ansi"
+
 	"sandview/model"
 	"sandview/tui/htmltext"
 	"sandview/tui/ui"
 )
 
-// htmlView is the HTML part of the open email rendered as text
-// (htmltext.Render), once per email: the body and the links tab read it.
+// htmlView is the HTML part of the open email prepared for the terminal
+// (htmltext.Prepare), once per email: the body lays it out at its width,
+// the links tab reads its links.
 type htmlView struct {
-	hyperlinks bool   // OSC 8 hyperlinks in the text
-	id, html   string // the email rendered, and its HTML
-	result     htmltext.Result
-	linked     []string // result.Links, then the email's other links
+	hyperlinks bool              // OSC 8 hyperlinks in the text
+	id, html   string            // the email prepared, and its HTML
+	style      *ansi.StyleConfig // the style it was prepared in
+	page       *htmltext.Page
+	linked     []string // page.Links(), then the email's other links
 }
 
-// of renders the HTML part of m unless it is the one rendered last.
-func (h *htmlView) of(m model.Email) htmltext.Result {
-	if h.linked == nil || h.id != m.ID || h.html != m.HTML {
-		h.id, h.html = m.ID, m.HTML
-		h.result = htmltext.Render(m.HTML, htmltext.Options{Hyperlinks: h.hyperlinks})
-		h.linked = append(slices.Clone(h.result.Links), otherLinks(m.Links, h.result.Links)...)
+// of prepares the HTML part of m in style unless it is the one prepared
+// last.
+func (h *htmlView) of(m model.Email, style *ansi.StyleConfig) *htmltext.Page {
+	if h.page == nil || h.id != m.ID || h.html != m.HTML || h.style != style {
+		h.id, h.html, h.style = m.ID, m.HTML, style
+		h.page = htmltext.Prepare(m.HTML, htmltext.Options{Hyperlinks: h.hyperlinks, Style: style})
+		h.linked = append(slices.Clone(h.page.Links()), otherLinks(m.Links, h.page.Links())...)
 		if h.linked == nil {
 			h.linked = []string{}
 		}
 	}
-	return h.result
+	return h.page
 }
 
 // links are the links of m in the order the links tab lists them: those
@@ -39,7 +44,7 @@ func (h *htmlView) links(m model.Email) []string {
 	if m.HTML == "" {
 		return m.Links
 	}
-	h.of(m)
+	h.of(m, h.style) // the links are the same in every style
 	return h.linked
 }
 
@@ -79,6 +84,7 @@ type bodyTab struct {
 	html     *htmlView
 	showHTML bool
 	wrapped  wrapCache
+	style    *ansi.StyleConfig // the theme's Markdown style, once made
 }
 
 func (t *bodyTab) label(_ model.Email, short bool) string {
@@ -106,7 +112,11 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 	case t.showHTML && m.HTML == "":
 		notes = append(notes, "(this email has no HTML part; showing the text part)")
 	case t.showHTML || (strings.TrimSpace(text) == "" && m.HTML != ""):
-		r := t.html.of(m)
+		if t.style == nil {
+			style := t.ctx.Theme.Markdown()
+			t.style = &style
+		}
+		r := t.html.of(m, t.style).Render(width)
 		text = r.Text
 		if !t.showHTML {
 			notes = append(notes, "(no text part; HTML converted to text)")

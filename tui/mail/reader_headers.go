@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -16,47 +15,15 @@ import (
 // own case and its value unfolded and decoded, both sanitized.
 type header struct{ name, value string }
 
-// parseHeaders reads the header section of a raw message (up to the first
-// empty line): every field in order, repeats kept, folded lines joined,
-// RFC 2047 encoded words decoded in any charset the WHATWG index knows. A
-// line that is neither a field nor a continuation is kept with no name.
+// parseHeaders reads the header section of a raw message with the one
+// header reader (model.HeaderFields, as the server's parser does): every
+// field in order, repeats kept, RFC 2047 encoded words decoded in any
+// charset the WHATWG index knows, sanitized for the terminal.
 func parseHeaders(raw []byte) []header {
-	raw = model.StripMboxFrom(raw) // as the server's parser does
-	var out []header
-	add := func(name, value string) {
-		value = mimeword.Decode(value)
-		out = append(out, header{name: model.SanitizeLine(name), value: model.SanitizeLine(strings.TrimSpace(value))})
-	}
-	var name, value string
-	started := false
-	for len(raw) > 0 {
-		line := raw
-		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
-			line, raw = raw[:i], raw[i+1:]
-		} else {
-			raw = nil
-		}
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if len(line) == 0 {
-			break
-		}
-		if (line[0] == ' ' || line[0] == '\t') && started {
-			value += string(line) // unfolding removes the line break only
-			continue
-		}
-		if started {
-			add(name, value)
-		}
-		started = true
-		colon := bytes.IndexByte(line, ':')
-		if field := bytes.TrimRight(line[:max(colon, 0)], " \t"); len(field) > 0 && !bytes.ContainsAny(field, " \t") {
-			name, value = string(field), string(line[colon+1:])
-		} else {
-			name, value = "", string(line)
-		}
-	}
-	if started {
-		add(name, value)
+	fields := model.HeaderFields(raw)
+	out := make([]header, len(fields))
+	for i, f := range fields {
+		out[i] = header{name: model.SanitizeLine(f.Name), value: model.SanitizeLine(strings.TrimSpace(mimeword.Decode(f.Value)))}
 	}
 	return out
 }

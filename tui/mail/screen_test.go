@@ -148,7 +148,7 @@ func TestTabsAndRaw(t *testing.T) {
 func TestHTMLToggle(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("enter", "h")
-	if !h.s.reader.body.showHTML || !strings.Contains(h.shown(), "HTML* world") {
+	if !h.s.reader.body.showHTML || !strings.Contains(h.shown(), "Hello HTML world") {
 		t.Fatalf("h did not show the HTML part:\n%s", h.shown())
 	}
 	h.Press("h")

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"net/smtp"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCLIEmailShowHTML: `email show --html` prints the HTML part laid out
+// as the reader shows it; into a pipe as plain text, emphasis written as
+// Markdown, without escape sequences, the hidden preheader left out.
+func TestCLIEmailShowHTML(t *testing.T) {
+	h := newCLI(t)
+	address := decodeJSON[inboxView](t, h.must("inbox", "create", "--json")).EmailAddress
+	newsletter, err := os.ReadFile("../../tui/htmltext/testdata/mail/newsletter.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := "From: news@acme-shop.example\r\nTo: " + address + "\r\nSubject: sale\r\nMIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/alternative; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nSpring sale, see the HTML.\r\n" +
+		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + strings.ReplaceAll(string(newsletter), "\n", "\r\n") + "\r\n--b--\r\n"
+	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "news@acme-shop.example", []string{address}, []byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+	h.must("wait", "--subject", "^sale$", "--timeout", "20s")
+	id := decodeJSON[[]emailView](t, h.must("email", "list", "--json"))[0].ID
+
+	out := h.must("email", "show", id, "--html").stdout
+	for _, want := range []string{"# Spring Sale: 70% off everything\n", "Use code\n**SPRING70**", "**$20.99** ~~$50.99~~", "[ Buy now ] [2]",
+		"[image: Widget Pro]", "\n Widget Pro   ", "~~$50.99~~ |", "[2] https://acme-shop.example/sale?code=SPRING70&utm_source=newsletter\n"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("missing %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b") || strings.Contains(out, "biggest sale") || strings.Contains(out, "Spring sale, see the HTML") {
+		t.Fatalf("escape sequences, the preheader or the text part in\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if len([]rune(line)) > 80 {
+			t.Fatalf("line wider than 80: %q", line)
+		}
+	}
+	if r := h.run("email", "show", id, "--html", "--inbox", address); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// buildVersion is what the binary knows of its own build: the module
+// version and the VCS commit the go command stamped into it.
+type buildVersion struct {
+	Version  string `json:"version"`
+	Commit   string `json:"commit,omitempty"`
+	Time     string `json:"commitTime,omitempty"`
+	Modified bool   `json:"modified"`
+	Go       string `json:"go"`
+	Platform string `json:"platform"`
+}
+
+func readBuildVersion() buildVersion {
+	v := buildVersion{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	if info.Main.Version != "" {
+		v.Version = info.Main.Version
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Commit = s.Value
+		case "vcs.time":
+			v.Time = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		}
+	}
+	return v
+}
+
+// String is the version as `sandview version` and --version print it.
+func (v buildVersion) String() string {
+	commit := "commit unknown (built without VCS information)"
+	if v.Commit != "" {
+		commit = "commit " + v.Commit
+		if v.Time != "" {
+			commit += " (" + v.Time + ")"
+		}
+		if v.Modified {
+			commit += ", with uncommitted changes"
+		}
+	}
+	return fmt.Sprintf("sandview %s\n%s\n%s %s\n", v.Version, commit, v.Go, v.Platform)
+}
+
+func newVersionCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print sandview's version and the commit it was built from",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return printVersion(cmd.OutOrStdout(), asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	inapplicable(cmd, false, "url", "api-key", "home", "local")
+	return cmd
+}
+
+func printVersion(w io.Writer, asJSON bool) error {
+	v := readBuildVersion()
+	if asJSON {
+		return printJSON(w, v)
+	}
+	_, err := io.WriteString(w, v.String())
+	return err
+}

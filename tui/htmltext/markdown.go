@@ -1,0 +1,188 @@
+package htmltext
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"charm.land/glamour/v2"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/net/html"
+	"golang.org/x/sync/errgroup"
+
+	"sandview/model"
+)
+
+// toMarkdown converts a pruned document to Markdown: CommonMark with
+// strikethrough and tables (a table without header cells takes its first
+// row as header).
+func toMarkdown(doc *html.Node) (string, error) {
+	conv := converter.NewConverter(converter.WithPlugins(
+		base.NewBasePlugin(),
+		commonmark.NewCommonmarkPlugin(),
+		strikethrough.NewStrikethroughPlugin(),
+		table.NewTablePlugin(table.WithHeaderPromotion(true), table.WithSkipEmptyRows(true)),
+	))
+	md, err := conv.ConvertNode(doc)
+	if err != nil {
+		return "", fmt.Errorf("converting to Markdown: %w", err)
+	}
+	return string(md), nil
+}
+
+// layout lays the page's Markdown out with glamour at width cells and
+// rewrites its lines for the terminal (see lineWriter). Glamour takes its
+// time (some 0.4 ms a kilobyte), so the Markdown is cut into a part for
+// each processor between its top-level blocks, and the parts laid out at
+// once.
+func (p *Page) layout(width int) ([]string, error) {
+	parts := splitBlocks(hangListItems(p.sizedTokens(width), width), runtime.GOMAXPROCS(0))
+	outs := make([]string, len(parts))
+	var g errgroup.Group
+	for i, part := range parts {
+		g.Go(func() error {
+			r, err := glamour.NewTermRenderer(glamour.WithStyles(p.styleOf()), glamour.WithWordWrap(width), glamour.WithTableWrap(true),
+				glamour.WithPreservedNewLines()) // the converter writes a paragraph on one line, and <br> as a break
+			if err != nil {
+				return fmt.Errorf("starting glamour: %w", err)
+			}
+			outs[i], err = r.Render(part)
+			if err != nil {
+				return fmt.Errorf("laying out: %w", err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	out := strings.Join(outs, "\n")
+	hyperlinks := p.opts.Hyperlinks && p.opts.Style != nil && strings.Count(out, string(linkStart)) == len(p.links.targets)
+	w := lineWriter{width: width, styled: p.opts.Style != nil, hyperlinks: hyperlinks, targets: p.links.targets, addresses: p.links.addresses}
+	if p.opts.Style != nil {
+		w.linkStyle = styleOf(p.opts.Style.LinkText)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		w.write(line)
+	}
+	return tidyBlankLines(w.lines), nil
+}
+
+// splitBlocks cuts Markdown into at most n parts of about the same size,
+// between top-level blocks: at a blank line followed by a line that starts
+// a paragraph or heading (not a list, quote, table, code or indented
+// line), outside code fences.
+func splitBlocks(md string, n int) []string {
+	if n <= 1 || len(md) < 8<<10 {
+		return []string{md}
+	}
+	target := len(md) / n
+	var parts []string
+	start, fenced := 0, false
+	for pos := 0; pos < len(md); {
+		end := strings.IndexByte(md[pos:], '\n')
+		if end < 0 {
+			break
+		}
+		line := md[pos : pos+end]
+		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+			fenced = !fenced
+		}
+		next := pos + end + 1
+		if !fenced && line == "" && next < len(md) && next-start >= target && len(parts) < n-1 && !strings.ContainsRune(" \t-*+>|`~0123456789", rune(md[next])) {
+			parts = append(parts, md[start:next])
+			start = next
+		}
+		pos = next
+	}
+	return append(parts, md[start:])
+}
+
+// sizedTokens is the page's Markdown with the token of each address in
+// the text padded to the cells the address will take: all of them when it
+// fits in the width left by the lists and quotes around it (less one: a
+// word as wide as the line makes glamour start the next with a space),
+// else that width (it is then cut with "…").
+func (p *Page) sizedTokens(width int) string {
+	if len(p.links.addresses) == 0 {
+		return p.markdown
+	}
+	var b strings.Builder
+	md := p.markdown
+	for {
+		start := strings.IndexRune(md, addressMark)
+		if start < 0 {
+			break
+		}
+		end := strings.IndexRune(md[start+1:], addressMark)
+		if end < 0 {
+			break
+		}
+		b.WriteString(md[:start])
+		i, ok := tokenNumber(md[start+1 : start+1+end])
+		if ok && i < len(p.links.addresses) {
+			a := p.links.addresses[i]
+			b.WriteString(token(i, min(model.TextWidth(a.text), width-1-4*a.nesting)))
+		}
+		md = md[start+1+end+1:]
+	}
+	b.WriteString(md)
+	return b.String()
+}
+
+// referenceList writes "[n] address" lines at width cells: an address too
+// long for the line goes on a line of its own, cut with "…" when longer
+// than that, and is hyperlinked whole.
+func referenceList(targets []string, width int, hyperlinks bool) []string {
+	var lines []string
+	for i, target := range targets {
+		number := "[" + strconv.Itoa(i+1) + "]"
+		shown := target
+		tw := model.TextWidth(target)
+		if model.TextWidth(number)+1+tw <= width {
+			lines = append(lines, number+" "+linkText(target, shown, hyperlinks))
+			continue
+		}
+		if tw > width {
+			shown = ansi.Truncate(target, width-1, "") + "…"
+		}
+		lines = append(lines, number, linkText(target, shown, hyperlinks))
+	}
+	return lines
+}
+
+// linkText is text as a hyperlink to target, or as it is.
+func linkText(target, text string, hyperlinks bool) string {
+	if hyperlinks {
+		return hyperlink(target, text)
+	}
+	return text
+}
+
+// tidyBlankLines keeps at most one blank line in a row, and none at the
+// start or end.
+func tidyBlankLines(lines []string) []string {
+	out := lines[:0]
+	blank := true
+	for _, line := range lines {
+		if line == "" {
+			if !blank {
+				out = append(out, "")
+			}
+			blank = true
+			continue
+		}
+		out = append(out, line)
+		blank = false
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
