@@ -35,6 +35,7 @@ unit:
 
 e2e: build
 	./tui/e2e/tmux-e2e.sh $(BIN)
+	./tui/e2e/ssh-e2e.sh $(BIN)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

@@ -90,6 +90,13 @@ func (cfg Config) options(ctx context.Context) options {
 // Run runs the TUI in the terminal (alternate screen, mouse) until the user
 // quits or ctx ends; the terminal is restored on return.
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
+	return run(ctx, cfg, nil, opts...)
+}
+
+// run runs the program; started, when not nil, is given the program before
+// it runs (to send it messages from outside, such as a remote terminal's
+// window changes).
+func run(ctx context.Context, cfg Config, started func(*tea.Program), opts ...tea.ProgramOption) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	base := []tea.ProgramOption{tea.WithContext(ctx)}
@@ -98,6 +105,9 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	}
 	app := newApp(cfg.options(ctx))
 	p := tea.NewProgram(app, append(base, opts...)...)
+	if started != nil {
+		started(p)
+	}
 	_, err := p.Run()
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
 		err = fmt.Errorf("run the terminal UI: %w", err)

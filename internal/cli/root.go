@@ -7,7 +7,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"sync/atomic"
@@ -64,27 +63,7 @@ func Run() int {
 		}
 	}()
 
-	g := &globalOptions{}
-	err := newRootCommand(g).ExecuteContext(ctx)
-	if err == nil {
-		return exitOK
-	}
-	if sig := received.Load(); sig != 0 {
-		return 128 + int(sig)
-	}
-	if keyRefused(err) {
-		fmt.Fprintln(os.Stderr, "sandview: "+keyRefusedMessage(g))
-		return exitKeyRefused
-	}
-	fmt.Fprintln(os.Stderr, "sandview: "+oneLine(err.Error()))
-	var exit *exitError
-	if errors.As(err, &exit) {
-		return exit.code
-	}
-	if isUsageError(err) {
-		return exitUsage
-	}
-	return exitFailure
+	return execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, func() int { return int(received.Load()) })
 }
 
 // keyRefused reports an error that is the server refusing the API key.

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"sandview/crypto"
+	"sandview/internal/sshbox"
 	"sandview/server"
 	"sandview/server/store/postgres"
 	"sandview/server/webhook"
@@ -70,6 +71,7 @@ type serveOptions struct {
 	compat             string
 	catchAll           string
 	spamd              string
+	ssh                sshOptions
 }
 
 func newServeCommand(g *globalOptions) *cobra.Command {
@@ -124,6 +126,7 @@ in flight is finished before exiting.`,
 	f.BoolVar(&o.privateWebhooks, "private-webhooks", false, "let webhooks target loopback, private, link-local and cloud metadata addresses (SVC_WEBHOOK_ALLOW_PRIVATE; default: such URLs are refused and such connections blocked)")
 	f.StringVar(&o.compat, "compat", string(server.CompatContract), "wire profile: contract or reference (SVC_COMPAT)")
 	f.StringVar(&o.spamd, "spamd", "", "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score (SVC_SPAMD)")
+	o.ssh.register(f)
 	f.StringVar(&o.catchAll, "catch-all", "", "store mail for any address no inbox has, in any domain, in this inbox (created if missing; SVC_CATCH_ALL)")
 	return cmd
 }
@@ -131,8 +134,10 @@ in flight is finished before exiting.`,
 // applyServeEnv sets every flag not given on the command line from its
 // environment variable.
 func applyServeEnv(flags *pflag.FlagSet) error {
-	if err := applyEnv(flags, serveEnv); err != nil {
-		return err
+	for _, env := range []map[string]string{serveEnv, sshEnv} {
+		if err := applyEnv(flags, env); err != nil {
+			return err
+		}
 	}
 	return applyEnv(flags, smtpLimitEnv)
 }
@@ -177,15 +182,15 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	}
 	keyNote := "given with --api-key or SVC_API_KEY (not printed)"
 	var keyFile string
-	if cfg.APIKey == "" && o.store == "" {
-		dir := o.dataDir
-		if dir == "" {
-			home, err := g.stateHome()
-			if err != nil {
-				return err
-			}
-			dir = filepath.Join(home, "server")
+	dir := o.dataDir
+	if dir == "" {
+		home, err := g.stateHome()
+		if err != nil {
+			return err
 		}
+		dir = filepath.Join(home, "server")
+	}
+	if cfg.APIKey == "" && o.store == "" {
 		key, path, created, err := server.LoadOrCreateAPIKey(dir)
 		if err != nil {
 			return err
@@ -232,6 +237,14 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	if o.dev {
 		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
 	}
+	var box *sshbox.Box
+	if o.ssh.addr != "" {
+		if box, err = startSSH(out, logger, srv, srv.APIKey(), dir, o.ssh); err != nil {
+			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			return errors.Join(err, srv.Shutdown(shutdownCtx))
+		}
+	}
 	if o.store != "" && o.apiKey == "" {
 		keyNote = "in the store (table secrets, name api-key)"
 	}
@@ -241,7 +254,11 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	fmt.Fprintln(out, "Shutting down...")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutdownCtx)
+	var sshErr error
+	if box != nil {
+		sshErr = box.Shutdown(shutdownCtx)
+	}
+	return errors.Join(sshErr, srv.Shutdown(shutdownCtx))
 }
 
 // compatLine describes the wire profile for the banner.

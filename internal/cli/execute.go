@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// execute runs one command line (args without the program's name) with
+// the given standard streams and returns its exit status: Run runs it on
+// the process's own, the SSH transport on a session's. signaled, when not
+// nil, names the signal that cancelled ctx (0: none): a command it ended
+// with an error exits 128+signal without a message.
+func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, signaled func() int) int {
+	g := &globalOptions{}
+	root := newRootCommand(g)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	if signaled != nil {
+		if sig := signaled(); sig != 0 {
+			return 128 + sig
+		}
+	}
+	if keyRefused(err) {
+		fmt.Fprintln(stderr, "sandview: "+keyRefusedMessage(g))
+		return exitKeyRefused
+	}
+	fmt.Fprintln(stderr, "sandview: "+oneLine(err.Error()))
+	var exit *exitError
+	if errors.As(err, &exit) {
+		return exit.code
+	}
+	if isUsageError(err) {
+		return exitUsage
+	}
+	return exitFailure
+}
