@@ -21,7 +21,8 @@ func newEmailCommand(g *globalOptions) *cobra.Command {
 	cmd.PersistentFlags().StringVar(&inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
 	cmd.AddCommand(newEmailListCommand(g, &inbox), newEmailShowCommand(g, &inbox),
 		newEmailRawCommand(g, &inbox), newEmailDeleteCommand(g, &inbox),
-		newEmailAttachmentsCommand(g, &inbox), newEmailLinksCommand(g, &inbox), newEmailOpenCommand(g, &inbox))
+		newEmailAttachmentsCommand(g, &inbox), newEmailLinksCommand(g, &inbox), newEmailOpenCommand(g, &inbox),
+		newEmailCheckCommand(g, &inbox))
 	return cmd
 }
 
