@@ -166,6 +166,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.resize(msg.Width, msg.Height)
+		return a.mail.Resized()
 	case tea.BackgroundColorMsg:
 		if a.opts.dark == nil {
 			a.ctx.Theme = theme.New(msg.IsDark(), a.opts.noColor)
@@ -202,7 +203,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case feed.SyncErrorMsg:
 		a.refusedBy(msg.Err)
 		a.ctx.Flash(ui.ErrorText(msg.Err), ui.LevelWarn)
-	case feed.NewEmailMsg:
+	case feed.NewEmailMsg, feed.NewEmailsMsg:
 		cmd, _ := a.mail.Update(msg)
 		return tea.Batch(cmd, a.hooks.MailArrived())
 	default:

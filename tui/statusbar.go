@@ -92,12 +92,17 @@ func (c connState) text() (text string, live, bad bool) {
 	return "not connected", false, false
 }
 
+// minMessage is the fewest cells the status message keeps when the
+// counts take the rest of the bar.
+const minMessage = 24
+
 // totals are the counts the status bar shows.
 type totals struct{ emails, unread, inboxes int }
 
 // statusBar draws the one-line bar: the server, the connection, the counts
-// and the status message of ctx, which matters more than the counts when
-// both do not fit.
+// and the status message of ctx. When they do not all fit, the server and
+// the inbox count go first, then the message is cut (to no less than
+// minMessage cells), and the email counts are cut last.
 func statusBar(ctx *ui.Context, server string, conn connState, n totals, width int) string {
 	st := ctx.Styles()
 	text, live, bad := conn.text()
@@ -108,8 +113,9 @@ func statusBar(ctx *ui.Context, server string, conn connState, n totals, width i
 	case bad:
 		connStyle = st.StatusWarn
 	}
+	mail := fmt.Sprintf("%s · %d unread ", ui.Plural(n.emails, "email", "emails"), n.unread)
 	left := st.StatusBar.Render(" "+server+" │ ") + connStyle.Render(text) +
-		st.StatusBar.Render(fmt.Sprintf(" │ %s · %s · %d unread ", ui.Plural(n.inboxes, "inbox", "inboxes"), ui.Plural(n.emails, "email", "emails"), n.unread))
+		st.StatusBar.Render(" │ "+ui.Plural(n.inboxes, "inbox", "inboxes")+" · "+mail)
 	status := ctx.Status()
 	if status.Text == "" {
 		return st.StatusBar.Render(ui.Fit(left, width))
@@ -125,6 +131,14 @@ func statusBar(ctx *ui.Context, server string, conn connState, n totals, width i
 	}
 	msg := msgStyle.Render(" " + status.Text + " ")
 	lw, mw := model.TextWidth(left), model.TextWidth(msg)
+	if lw+mw > width {
+		left = st.StatusBar.Render(" ") + connStyle.Render(text) + st.StatusBar.Render(" │ "+mail)
+		lw = model.TextWidth(left)
+	}
+	if lw+mw > width {
+		msg = msgStyle.Render(ui.Fit(" "+status.Text+" ", max(width-lw, min(mw, minMessage))))
+		mw = model.TextWidth(msg)
+	}
 	if lw+mw > width {
 		left = ui.Fit(left, max(width-mw, 0))
 		lw = model.TextWidth(left)

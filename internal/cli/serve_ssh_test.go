@@ -33,7 +33,8 @@ type sshBox struct {
 	hostKey           string
 	keysFile          string
 	stdout            *bufio.Scanner
-	rest              chan string // the rest of stdout and stderr, once the process ends
+	rest              chan string // the rest of stdout, once the process ends
+	stderr            *bytes.Buffer
 }
 
 // userKey is an SSH user's key pair of a test.
@@ -78,7 +79,7 @@ func startSSHBox(t testing.TB, ctx context.Context, authorized string, extra ...
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	b := &sshBox{t: t, cmd: cmd, keysFile: keys, stdout: bufio.NewScanner(out), rest: make(chan string, 1)}
+	b := &sshBox{t: t, cmd: cmd, keysFile: keys, stdout: bufio.NewScanner(out), rest: make(chan string, 1), stderr: &stderr}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
@@ -106,10 +107,14 @@ func startSSHBox(t testing.TB, ctx context.Context, authorized string, extra ...
 		for b.stdout.Scan() {
 			rest.WriteString(b.stdout.Text() + "\n")
 		}
-		b.rest <- rest.String() + stderr.String()
+		b.rest <- rest.String()
 	}()
 	return b
 }
+
+// output is what the process printed after its banner, stdout then
+// stderr: call it once, after the process ended (cmd.Wait returned).
+func (b *sshBox) output() string { return <-b.rest + b.stderr.String() }
 
 // dial connects as key, checking the host key against the printed
 // fingerprint.
@@ -243,7 +248,7 @@ func TestSSHUsersHaveTheirOwnInboxesAndShareTheCatchAll(t *testing.T) {
 	if err := b.cmd.Wait(); err != nil {
 		t.Fatalf("serve did not stop cleanly: %v", err)
 	}
-	log := <-b.rest
+	log := b.output()
 	if !regexp.MustCompile(`line=2 .*not a public key`).MatchString(log) {
 		t.Fatalf("the bad key line is not logged with its number:\n%s", log)
 	}
@@ -367,7 +372,7 @@ func TestSSHServesTheTUILive(t *testing.T) {
 		t.Fatal("the session outlived the server's shutdown")
 	}
 	if err := b.cmd.Wait(); err != nil {
-		t.Fatalf("serve did not stop cleanly: %v\n%s", err, <-b.rest)
+		t.Fatalf("serve did not stop cleanly: %v\n%s", err, b.output())
 	}
 }
 

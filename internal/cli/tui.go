@@ -257,7 +257,7 @@ func demoMails(to string) []outgoingMail {
 			Text: "Mail sent to your sandbox inbox shows up here as it arrives.\n\nDocs: https://example.org/sandview\nSupport: mailto:help@example.org\n",
 			HTML: `<h1>Welcome</h1><p>Mail sent to your sandbox inbox shows up here as it arrives.</p><p><a href="https://example.org/sandview">Docs</a></p>`},
 		{From: `"Shop" <orders@shop.example>`, To: to, Subject: "Your order #1042 has shipped",
-			HTML: `<h2>Shipped!</h2><p>Track it <a href="https://shop.example/track/1042">here</a>.</p><table><tr><td>Widget</td><td>2</td></tr></table>`,
+			HTML: demoOrderHTML,
 			Attachments: []outgoingAttachment{
 				{Name: "order-1042.csv", ContentType: "text/csv", Content: []byte("item,qty\nwidget,2\n")},
 				{Name: "invoice.pdf", ContentType: "application/pdf", Content: []byte("%PDF-1.4\n% demo invoice\n")},
@@ -266,6 +266,17 @@ func demoMails(to string) []outgoingMail {
 			Text: "Hallo! Ünïcödé bodies render fine: ½ ≠ ∞, 你好, Привет, مرحبا.\n\nhttps://example.de/grüße\n"},
 	}
 }
+
+// demoOrderHTML is the demo's templated HTML mail: a heading, bold and
+// struck-out text, a data table, a button and an image, as shops send.
+const demoOrderHTML = `<h1>Your order has shipped</h1>
+<p>Hi Sam, good news: order <b>#1042</b> is on its way. Use code <b>SPRING70</b> for 70% off your next order.</p>
+<table><tr><th>Item</th><th>Qty</th><th>Price</th></tr>
+<tr><td>Widget Pro</td><td>2</td><td><b>$20.99</b> <s>$50.99</s></td></tr>
+<tr><td>Gadget mini</td><td>1</td><td>$9.50</td></tr></table>
+<p><a href="https://shop.example/track/1042" style="background:#2563eb;color:#ffffff;padding:10px 18px;border-radius:6px">Track your parcel</a></p>
+<p><img src="https://shop.example/img/parcel.png" alt="a parcel on its way"></p>
+<p><i>Thanks for shopping with us.</i></p>`
 
 // demoTestEmails use the test endpoint for chosen authentication results.
 func demoTestEmails(to string) []model.TestEmailRequest {

@@ -109,3 +109,18 @@ func TestSaveUniqueCreatesTheDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestSavedFilesAreTheUsers: a saved email or attachment is decrypted
+// mail: it is written 0600 whatever mode the caller asked for.
+func TestSavedFilesAreTheUsers(t *testing.T) {
+	dir := t.TempDir()
+	for _, perm := range []os.FileMode{0o644, 0o666, 0o600} {
+		path, err := SaveUnique(dir, "mail.eml", "x", []byte("decrypted"), perm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("asked %v: %v, mode %v; want 0600", perm, err, info.Mode().Perm())
+		}
+	}
+}

@@ -59,10 +59,13 @@ func validCut(s string, i int) bool {
 }
 
 // SaveUnique writes data to dir under the safe form of name (see
-// SafeName) with the permissions perm, adding " (1)", " (2)", ... before
-// the extension instead of overwriting a file, and returns the path
-// written. A missing dir is created, private (0700), with its parents.
+// SafeName) with the permissions perm less any for group and others (what
+// is saved is decrypted mail: the file is the user's alone), adding
+// " (1)", " (2)", ... before the extension instead of overwriting a file,
+// and returns the path written. A missing dir is created, private (0700),
+// with its parents.
 func SaveUnique(dir, name, fallback string, data []byte, perm os.FileMode) (string, error) {
+	perm &^= 0o077
 	info, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -34,6 +35,16 @@ type NewEmailMsg struct {
 	Email   model.Email
 }
 
+// NewEmailsMsg is the emails delivered live since the last frame, in
+// the order they arrived: during a burst the queue hands them over at
+// most once a FrameInterval, so the screen updates and draws once for
+// many mails.
+type NewEmailsMsg struct{ Emails []NewEmailMsg }
+
+// FrameInterval is the least time between two NewEmailsMsg of a queue
+// (about 60 frames a second).
+const FrameInterval = time.Second / 60
+
 // InboxReadyMsg says an inbox started delivering: the mail that arrived
 // before is in its list, which should be loaded again.
 type InboxReadyMsg struct{ Address string }
@@ -62,6 +73,8 @@ type Queue struct {
 	mu   sync.Mutex
 	msgs []tea.Msg
 	wake chan struct{} // holds a token while msgs is not empty
+	// lastBatch is when the last NewEmailsMsg was handed over.
+	lastBatch time.Time
 }
 
 // Start subscribes a new queue to src until ctx ends.
@@ -105,15 +118,25 @@ func (q *Queue) State(st client.ConnState) { q.push(StateMsg{State: st}) }
 func (q *Queue) SyncError(err error) { q.push(SyncErrorMsg{Err: err}) }
 
 // Next is the Cmd that waits for the next message and delivers it as an
-// EventMsg; it delivers nothing once the queue's context ends.
+// EventMsg; it delivers nothing once the queue's context ends. New emails
+// come as one NewEmailsMsg holding every email queued in a row, at most
+// one such message a FrameInterval: the first email after a quiet spell
+// is delivered at once, the ones of a burst are gathered.
 func (q *Queue) Next() tea.Cmd {
 	return func() tea.Msg {
 		for {
 			q.mu.Lock()
 			if len(q.msgs) > 0 {
-				msg := q.msgs[0]
-				q.msgs[0] = nil
-				q.msgs = q.msgs[1:]
+				if _, ok := q.msgs[0].(NewEmailMsg); ok {
+					if wait := time.Until(q.lastBatch.Add(FrameInterval)); wait > 0 {
+						q.mu.Unlock()
+						if !q.sleep(wait) {
+							return nil
+						}
+						continue
+					}
+				}
+				msg := q.take()
 				more := len(q.msgs) > 0
 				q.mu.Unlock()
 				if more {
@@ -131,5 +154,43 @@ func (q *Queue) Next() tea.Cmd {
 				return nil
 			}
 		}
+	}
+}
+
+// take removes the message at the front, with q.mu held: the new emails
+// queued in a row gathered into one NewEmailsMsg.
+func (q *Queue) take() tea.Msg {
+	n := 0
+	for n < len(q.msgs) {
+		if _, ok := q.msgs[n].(NewEmailMsg); !ok {
+			break
+		}
+		n++
+	}
+	if n == 0 {
+		msg := q.msgs[0]
+		q.msgs[0] = nil
+		q.msgs = q.msgs[1:]
+		return msg
+	}
+	batch := make([]NewEmailMsg, n)
+	for i := range n {
+		batch[i] = q.msgs[i].(NewEmailMsg)
+		q.msgs[i] = nil
+	}
+	q.msgs = q.msgs[n:]
+	q.lastBatch = time.Now()
+	return NewEmailsMsg{Emails: batch}
+}
+
+// sleep waits d unless the queue's context ends first (false).
+func (q *Queue) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-q.ctx.Done():
+		return false
 	}
 }

@@ -44,13 +44,20 @@ func TestPushNeverWaitsForTheReader(t *testing.T) {
 	src.sink.State(client.ConnState{Kind: client.StateLive})
 	src.sink.SyncError(errors.New("boom"))
 	next := q.Next()
-	for i := range n {
+	for i := 0; i < n; {
 		ev, ok := next().(EventMsg)
 		if !ok {
 			t.Fatalf("message %d: not an event", i)
 		}
-		if m, ok := ev.Msg.(NewEmailMsg); !ok || m.Email.ID != fmt.Sprint(i) || m.Address != "a@b.test" {
-			t.Fatalf("message %d out of order: %#v", i, ev.Msg)
+		batch, ok := ev.Msg.(NewEmailsMsg)
+		if !ok || len(batch.Emails) == 0 {
+			t.Fatalf("message %d: not a batch of new emails: %#v", i, ev.Msg)
+		}
+		for _, m := range batch.Emails {
+			if m.Email.ID != fmt.Sprint(i) || m.Address != "a@b.test" {
+				t.Fatalf("email %d out of order: %#v", i, m)
+			}
+			i++
 		}
 	}
 	if m, ok := next().(EventMsg).Msg.(InboxReadyMsg); !ok || m.Address != "a@b.test" {
@@ -100,5 +107,37 @@ func (failing) Subscribe(Sink) (func(), error) { return nil, errors.New("closed"
 func TestStartReportsSubscribeErrors(t *testing.T) {
 	if _, err := Start(context.Background(), failing{}); err == nil {
 		t.Fatal("a failed subscription started a feed")
+	}
+}
+
+// TestABurstIsOneBatch queues a burst of new emails between other
+// messages: each run of emails comes as one NewEmailsMsg, in order,
+// nothing lost, and the other messages keep their place.
+func TestABurstIsOneBatch(t *testing.T) {
+	q, src, cancel := start(t)
+	defer cancel()
+	for i := range 500 {
+		src.sink.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
+	}
+	src.sink.InboxReady("a@b.test")
+	for i := 500; i < 700; i++ {
+		src.sink.NewEmail("c@d.test", model.Email{ID: fmt.Sprint(i)})
+	}
+	next := q.Next()
+	first, ok := next().(EventMsg).Msg.(NewEmailsMsg)
+	if !ok || len(first.Emails) != 500 {
+		t.Fatalf("the first burst was not one batch of 500: %d emails", len(first.Emails))
+	}
+	for i, m := range first.Emails {
+		if m.Email.ID != fmt.Sprint(i) || m.Address != "a@b.test" {
+			t.Fatalf("email %d out of order: %#v", i, m)
+		}
+	}
+	if m, ok := next().(EventMsg).Msg.(InboxReadyMsg); !ok || m.Address != "a@b.test" {
+		t.Fatalf("the message between the bursts moved: %#v", m)
+	}
+	second, ok := next().(EventMsg).Msg.(NewEmailsMsg)
+	if !ok || len(second.Emails) != 200 || second.Emails[0].Email.ID != "500" || second.Emails[199].Email.ID != "699" {
+		t.Fatalf("the second burst was not one batch of 200 in order: %#v", second)
 	}
 }

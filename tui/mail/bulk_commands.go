@@ -28,6 +28,7 @@ const (
 type bulkDoneMsg struct {
 	op           bulkOp
 	done, failed []emailRef
+	gone         []emailRef // failed: the server no longer holds them
 	err          error
 }
 
@@ -64,13 +65,24 @@ func (c commands) bulk(op bulkOp, refs []emailRef) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.call()
 		defer cancel()
-		done, failed, err := forEach(refs, func(_ int, r emailRef) error {
+		missing := make([]bool, len(refs))
+		done, failed, err := forEach(refs, func(i int, r emailRef) error {
+			var err error
 			if op == opDelete {
-				return c.svc.DeleteEmail(ctx, r.address, r.id)
+				err = c.svc.DeleteEmail(ctx, r.address, r.id)
+			} else {
+				err = c.svc.MarkRead(ctx, r.address, r.id)
 			}
-			return c.svc.MarkRead(ctx, r.address, r.id)
+			missing[i] = isGone(err)
+			return err
 		})
-		return bulkDoneMsg{op: op, done: done, failed: failed, err: err}
+		var gone []emailRef
+		for i, m := range missing {
+			if m {
+				gone = append(gone, refs[i])
+			}
+		}
+		return bulkDoneMsg{op: op, done: done, failed: failed, gone: gone, err: err}
 	}
 }
 
@@ -96,7 +108,7 @@ func (c commands) saveFiles(refs []emailRef, dir, one, many string, files func(c
 				return err
 			}
 			for _, f := range list {
-				path, err := desktop.SaveUnique(dir, f.name, f.fallback, f.data, 0o644)
+				path, err := desktop.SaveUnique(dir, f.name, f.fallback, f.data, 0o600)
 				if err != nil {
 					return err
 				}
@@ -168,17 +180,12 @@ func (s *Screen) bulkDone(msg bulkDoneMsg) {
 			continue
 		}
 		if msg.op == opDelete {
-			if m, ok := e.email(r.id); ok {
-				s.emails.find.index.Forget(m)
-			}
-			e.removeEmail(r.id)
-			if s.reader.showing(r.address, r.id) {
-				s.reader.close()
-				if s.Focus() == PaneReader {
-					s.setFocus(PaneEmails)
-				}
-			}
+			s.forget(e, r.id)
 		}
+	}
+	s.dropGone(msg.gone)
+	if len(msg.gone) > 0 && len(msg.gone) == len(msg.failed) && len(msg.done) == 0 {
+		return // what failed was gone already: dropGone said so
 	}
 	if msg.op == opMarkRead {
 		for _, r := range msg.failed {

@@ -116,7 +116,7 @@ func (c commands) loadEmail(address, id string) tea.Cmd {
 		ctx, cancel := c.call()
 		defer cancel()
 		e, err := c.svc.Email(ctx, address, id)
-		if err == nil && e.ID == "" {
+		if e.ID == "" {
 			e.ID = id
 		}
 		return emailLoadedMsg{address: address, email: e, err: err}
@@ -182,7 +182,7 @@ func (c commands) exportInbox(address, path string) tea.Cmd {
 
 func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 	return func() tea.Msg {
-		path, err := desktop.SaveUnique(expandHome(dir), a.Filename, "attachment", a.Content, 0o644)
+		path, err := desktop.SaveUnique(expandHome(dir), a.Filename, "attachment", a.Content, 0o600)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}
 		}

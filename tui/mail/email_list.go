@@ -37,10 +37,13 @@ type emailList struct {
 	focused  bool
 
 	cur emailRef // the email under the cursor, kept across list changes
-	// moved is set once the user moved the cursor (or opened an email)
-	// in this inbox; until then the cursor stays on the top row, the
-	// newest email, as mail arrives.
+	// moved is set once the user moved the cursor in this inbox (opening
+	// and closing the reader is no move); until then the cursor stays on
+	// the top row, the newest email, as mail arrives. held: the reader has
+	// the keyboard, and the cursor stays on the email it shows until the
+	// list has the keyboard again.
 	moved   bool
+	held    bool
 	find    finder
 	hint    func(e *inboxEntry) string // what to do while an inbox is empty
 	spinner spinner.Model
@@ -51,6 +54,8 @@ type emailList struct {
 	showTo   bool
 	// needs are the optional columns the rows need (email_row.go).
 	needs rowNeeds
+	// cache holds the rows rendered for recent frames (row_cache.go).
+	cache rowCache
 }
 
 func newEmailList(ctx *ui.Context, st *store, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
@@ -115,7 +120,7 @@ func (l *emailList) refresh() {
 	l.filtered = l.find.index.Filter(l.find.query, l.scope.emails)
 	l.needs = l.rowNeeds()
 	l.list.SetLen(len(l.filtered))
-	if !l.moved {
+	if !l.moved && !l.held {
 		l.list.Select(0)
 	} else if pos, ok := l.positionOf(l.cur); ok {
 		l.list.Select(pos)
@@ -128,6 +133,19 @@ func (l *emailList) refresh() {
 func (l *emailList) userMoved() {
 	l.moved = true
 	l.remember()
+}
+
+// hold keeps the cursor on its email while the reader has the keyboard
+// (on); let go, a cursor the user never moved goes back to the newest
+// email.
+func (l *emailList) hold(on bool) {
+	if l.held == on {
+		return
+	}
+	l.held = on
+	if !on && !l.moved {
+		l.refresh()
+	}
 }
 
 // positionOf is the row of an email in the filtered list.

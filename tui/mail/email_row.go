@@ -20,15 +20,16 @@ const (
 	flagsColumn = 3 // "✓● "
 	newColumn   = 4 // "NEW "
 	attColumn   = 6 // " +2att"
+	attCompact  = 4 // " +12", in rows narrower than attRowWidth
 	badgeColumn = 5 // " pass"
 	ageColumn   = 7
 	// The sender and the recipient take a share of the room the fixed
 	// columns leave, between these widths; the subject takes the rest.
 	nameColumnMin = 6
 	nameColumnMax = 24
-	// Rows at least this wide show the NEW badge and the auth badge (a
-	// narrower row leaves the subject the room: new mail is unread), and
-	// attachments.
+	// Rows at least this wide show the NEW badge, the auth badge and
+	// the attachments count (a narrower row leaves the subject the room:
+	// new mail is unread); rows at least attRowWidth wide say "att".
 	badgeRowWidth = 44
 	attRowWidth   = 64
 	// Rows at least this wide show the recipient in a catch-all list.
@@ -38,7 +39,8 @@ const (
 // rowColumns are the widths of a row's columns at a width.
 type rowColumns struct {
 	from, to, subject int  // to is 0 where the recipient is not shown
-	fresh, badge, att bool // the NEW badge, the auth badge and the attachments are shown
+	att               int  // the attachments column (0: not shown)
+	fresh, badge      bool // the NEW badge and the auth badge are shown
 }
 
 // rowNeeds are the optional columns the rows of a list need: the
@@ -57,7 +59,12 @@ type rowNeeds struct{ to, fresh, att bool }
 func columnsFor(width int, need rowNeeds) rowColumns {
 	c := rowColumns{badge: width >= badgeRowWidth}
 	c.fresh = need.fresh && c.badge
-	c.att = need.att && width >= attRowWidth
+	switch {
+	case need.att && width >= attRowWidth:
+		c.att = attColumn
+	case need.att && c.badge:
+		c.att = attCompact
+	}
 	fixed := flagsColumn + 1 + ageColumn
 	names := 1
 	if need.to && width >= toRowWidth {
@@ -70,9 +77,7 @@ func columnsFor(width int, need rowNeeds) rowColumns {
 	if c.fresh {
 		fixed += newColumn
 	}
-	if c.att {
-		fixed += attColumn
-	}
+	fixed += c.att
 	room := max(width-fixed, 0)
 	name := ui.Clamp(room/(2*names+1), nameColumnMin, nameColumnMax)
 	c.from = name
@@ -98,14 +103,28 @@ func (l *emailList) listsForeignMail() bool {
 	return false
 }
 
-// rowNeeds are the optional columns the listed emails need.
+// rowNeeds are the optional columns the listed emails need. A list of
+// one inbox without a search asks the inbox's fresh set, not each row.
 func (l *emailList) rowNeeds() rowNeeds {
 	need := rowNeeds{to: l.showTo}
 	for _, pos := range l.filtered {
-		m, owner := l.scope.emails[pos], l.scope.owner(pos)
-		need.att = need.att || len(m.Attachments) > 0
-		need.fresh = need.fresh || owner.fresh[m.ID]
-		if need.att && need.fresh {
+		if len(l.scope.emails[pos].Attachments) > 0 {
+			need.att = true
+			break
+		}
+	}
+	if e := l.scope.entry; e != nil && len(l.filtered) == len(l.scope.emails) {
+		for id := range e.fresh {
+			if _, ok := e.index[id]; ok {
+				need.fresh = true
+				break
+			}
+		}
+		return need
+	}
+	for _, pos := range l.filtered {
+		if l.scope.owner(pos).fresh[l.scope.emails[pos].ID] {
+			need.fresh = true
 			break
 		}
 	}
@@ -116,9 +135,10 @@ func (l *emailList) rowNeeds() rowNeeds {
 func (l *emailList) rows(width int) []string {
 	st := l.ctx.Styles()
 	if len(l.filtered) > 0 {
+		query := l.find.query.String()
 		return l.list.Render(func(i int, selected bool) []string {
 			pos := l.filtered[i]
-			return []string{l.row(l.scope.emails[pos], l.scope.owner(pos), selected, width)}
+			return []string{l.cachedRow(l.scope.emails[pos], l.scope.owner(pos), selected, width, query)}
 		})
 	}
 	e := l.entry
@@ -205,12 +225,15 @@ func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width i
 		sb.WriteString(rs.extra.Render(ui.Fit(recipient(m, owner), cols.to) + " "))
 	}
 	sb.WriteString(highlighted(subject, q.Highlights(search.FieldSubject, subject), cols.subject, rs.subject, rs.match))
-	if cols.att {
+	if cols.att > 0 {
 		att := ""
-		if n := len(m.Attachments); n > 0 {
+		switch n := len(m.Attachments); {
+		case n > 0 && cols.att == attCompact:
+			att = fmt.Sprintf("+%d", min(n, 99))
+		case n > 0:
 			att = fmt.Sprintf("+%datt", min(n, 99))
 		}
-		sb.WriteString(rs.extra.Render(ui.FitRight(att, attColumn)))
+		sb.WriteString(rs.extra.Render(ui.FitRight(att, cols.att)))
 	}
 	if cols.badge {
 		sb.WriteString(rs.extra.Render(" ") + rs.badge.Render(ui.Fit(badge, badgeColumn-1)))

@@ -58,7 +58,6 @@ func (s *Screen) openSelected() tea.Cmd {
 	if _, _, ok := s.emails.selected(); !ok {
 		return nil
 	}
-	s.emails.userMoved()
 	s.setFocus(PaneReader)
 	return s.show()
 }
@@ -101,5 +100,28 @@ func (s *Screen) step(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	s.emails.userMoved()
+	return s.show()
+}
+
+// Resized has the reader show the email under the list's cursor at once
+// after the terminal was resized: a layout that shows the list and the
+// reader together again (one pane at a time before) never shows one email
+// highlighted and another in the reader.
+func (s *Screen) Resized() tea.Cmd { return s.catchUp() }
+
+// catchUp shows the email under the list's cursor in the reader at once,
+// where both are on screen and the reader does not have the keyboard, if
+// the reader shows another: after a resize, and when the list gets the
+// keyboard back (its cursor may have gone to the newest mail meanwhile).
+func (s *Screen) catchUp() tea.Cmd {
+	if s.lay.mode == ui.Narrow || s.Focus() == PaneReader {
+		return nil
+	}
+	m, e, ok := s.emails.selected()
+	if !ok || s.reader.showing(e.info.EmailAddress, m.ID) {
+		return nil
+	}
+	s.previewFor = emailRef{}
+	s.previewSeq++ // a pending tick shows nothing more
 	return s.show()
 }

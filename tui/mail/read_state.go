@@ -43,8 +43,9 @@ func (s *Screen) opened() emailRef {
 }
 
 // dwell starts the read timer when the focused reader has come to show
-// another email; the timer of the email shown before is void. The list's
-// cursor then stays on the email read, whatever mail arrives.
+// another email; the timer of the email shown before is void. Opening is
+// no cursor move: the list holds its cursor while the reader has the
+// keyboard (emailList.hold).
 func (s *Screen) dwell() tea.Cmd {
 	cur := s.opened()
 	if cur == s.dwellFor {
@@ -55,7 +56,6 @@ func (s *Screen) dwell() tea.Cmd {
 	if cur.id == "" {
 		return nil
 	}
-	s.emails.userMoved()
 	seq := s.dwellSeq
 	return s.ctx.Tick(readDwell, func(time.Time) tea.Msg { return readMsg{seq: seq} })
 }

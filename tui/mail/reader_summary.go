@@ -23,10 +23,6 @@ func (r *reader) head(m model.Email, width int) []string {
 		return st.Label.Render(fmt.Sprintf("%-*s", summaryLabel, name)) + st.Value.Render(value)
 	}
 	room := width - summaryLabel
-	subject := m.Subject
-	if subject == "" {
-		subject = "(no subject)"
-	}
 	date := ""
 	if m.HasContent {
 		date = r.sentDate(m, room)
@@ -39,7 +35,12 @@ func (r *reader) head(m model.Email, width int) []string {
 	if cc := m.Cc(); len(cc) > 0 {
 		head = append(head, label("Cc", addressList(cc, room)))
 	}
-	head = append(head, label("Subject", subject), label("Date", date), label("Received", r.receivedDate(m)))
+	subject := subjectLines(m, room, r.height >= subjectWrapHeight)
+	head = append(head, label("Subject", subject[0]))
+	for _, more := range subject[1:] {
+		head = append(head, strings.Repeat(" ", summaryLabel)+st.Value.Render(more))
+	}
+	head = append(head, label("Date", date), label("Received", r.receivedDate(m)))
 	if m.Problem != "" {
 		head[len(head)-2] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
 	}
@@ -47,14 +48,36 @@ func (r *reader) head(m model.Email, width int) []string {
 }
 
 // headHeight is the number of lines above the tab content: the summary
-// (with a Cc line only when the open email has a Cc header), the tab bar
-// and a rule.
+// (with a Cc line only when the open email has a Cc header, and a second
+// Subject line when the subject does not fit on one), the tab bar and a
+// rule.
 func (r *reader) headHeight() int {
 	m, _ := r.email()
+	n := 6 + len(subjectLines(m, r.width-2-summaryLabel, r.height >= subjectWrapHeight))
 	if len(m.Cc()) > 0 {
-		return 8
+		n++
 	}
-	return 7
+	return n
+}
+
+// subjectWrapHeight is the height of the shortest reader whose summary
+// gives a long subject a second line (a shorter one leaves it to the
+// body and cuts the subject with …).
+const subjectWrapHeight = 16
+
+// subjectLines is the subject of m on one line of room cells, or on two
+// when it does not fit and two may be used (the second cut with … if it
+// still does not).
+func subjectLines(m model.Email, room int, two bool) []string {
+	subject := m.Subject
+	if subject == "" {
+		subject = "(no subject)"
+	}
+	if !two || model.TextWidth(subject) <= room {
+		return []string{subject}
+	}
+	lines := ui.Wrap(subject, room)
+	return []string{lines[0], ui.Fit(strings.Join(lines[1:], " "), room)}
 }
 
 // sentDate is the message's Date header (model.Email.SentDate) in the

@@ -32,14 +32,9 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case emailsLoadedMsg:
 		return s.emailsLoaded(msg), true
 	case feed.NewEmailMsg:
-		if e, _ := s.store.find(msg.Address); e != nil {
-			e.addEmail(msg.Email)
-			s.emails.refresh()
-			s.ctx.Flash("new mail in "+e.info.EmailAddress, ui.LevelSuccess)
-			if m, ok := e.email(msg.Email.ID); ok {
-				return s.prepare([]model.Email{m}), true
-			}
-		}
+		return s.newEmails([]feed.NewEmailMsg{msg}), true
+	case feed.NewEmailsMsg:
+		return s.newEmails(msg.Emails), true
 	case feed.InboxReadyMsg:
 		// Mail that arrived before the inbox started delivering is in its
 		// list.
@@ -57,7 +52,9 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
 	case rawLoadedMsg:
-		if s.reader.showing(msg.address, msg.id) {
+		if isGone(msg.err) {
+			s.dropGone([]emailRef{{msg.address, msg.id}})
+		} else if s.reader.showing(msg.address, msg.id) {
 			s.reader.source.set(msg.raw, msg.err)
 		}
 	case inboxAddedMsg:
@@ -85,6 +82,45 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return nil, false
 	}
 	return nil, true
+}
+
+// newEmails adds the emails the feed delivered since the last frame to
+// their inboxes, the list refreshed once for them all; they are prepared
+// for searching in the background.
+func (s *Screen) newEmails(batch []feed.NewEmailMsg) tea.Cmd {
+	var (
+		order []*inboxEntry
+		by    = map[*inboxEntry][]model.Email{}
+	)
+	for _, msg := range batch {
+		e, _ := s.store.find(msg.Address)
+		if e == nil {
+			continue
+		}
+		if _, ok := by[e]; !ok {
+			order = append(order, e)
+		}
+		by[e] = append(by[e], msg.Email)
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	var prepared []model.Email
+	for _, e := range order {
+		e.addEmails(by[e])
+		for _, m := range by[e] {
+			if m, ok := e.email(m.ID); ok {
+				prepared = append(prepared, m)
+			}
+		}
+	}
+	s.emails.refresh()
+	flash := "new mail in " + order[0].info.EmailAddress
+	if len(order) > 1 {
+		flash += fmt.Sprintf(" and %s", ui.Plural(len(order)-1, "other inbox", "other inboxes"))
+	}
+	s.ctx.Flash(flash, ui.LevelSuccess)
+	return s.prepare(prepared)
 }
 
 // emailsLoaded applies a listing of an inbox; an answer that the inbox
@@ -173,6 +209,10 @@ func (s *Screen) inboxesLoaded(msg inboxesLoadedMsg) tea.Cmd {
 func (s *Screen) emailLoaded(msg emailLoadedMsg) {
 	e, _ := s.store.find(msg.address)
 	if e == nil {
+		return
+	}
+	if isGone(msg.err) {
+		s.dropGone([]emailRef{{msg.address, msg.email.ID}})
 		return
 	}
 	if msg.err != nil {

@@ -146,6 +146,7 @@ func (s *Screen) Focus() Pane { return Pane(s.ring.At()) }
 func (s *Screen) sync() {
 	s.emails.setEntry(s.inboxes.selected())
 	s.dropStale()
+	s.emails.hold(s.Focus() == PaneReader && s.reader.id != "")
 }
 
 // dropStale closes the reader when the email it shows is not in the
@@ -183,8 +184,12 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !s.CapturesInput() && key.Matches(msg, s.ctx.Keys.MarkUnread) {
 		s.cancelDwell()
 	}
+	reading := s.Focus() == PaneReader
 	cmd, ok := s.handleKey(msg)
-	return tea.Batch(cmd, s.dwell()), ok
+	if reading && s.Focus() != PaneReader {
+		cmd = tea.Batch(cmd, s.catchUp())
+	}
+	return tea.Batch(cmd, s.followCursor(), s.dwell()), ok
 }
 
 func (s *Screen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {

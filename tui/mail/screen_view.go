@@ -11,8 +11,12 @@ import (
 // clicked (clicking the selected email opens it), or scrolls the pane
 // under the pointer.
 func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
+	reading := s.Focus() == PaneReader
 	cmd := s.handleMouse(msg)
-	return tea.Batch(cmd, s.dwell())
+	if reading && s.Focus() != PaneReader {
+		cmd = tea.Batch(cmd, s.catchUp())
+	}
+	return tea.Batch(cmd, s.followCursor(), s.dwell())
 }
 
 func (s *Screen) handleMouse(msg tea.MouseMsg) tea.Cmd {

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -10,9 +11,12 @@ import (
 
 // inboxEntry is one inbox and what the screen knows of its emails.
 type inboxEntry struct {
-	info    model.Inbox
-	emails  []model.Email  // newest first, sanitized
-	index   map[string]int // email id -> position in emails
+	info   model.Inbox
+	emails []model.Email  // newest first, sanitized
+	index  map[string]int // email id -> rank from the oldest (pos gives the position)
+	// spare is the array emails is the tail of while mail arrives in
+	// front of it (prepend).
+	spare   []model.Email
 	unread  int
 	loaded  bool // the list was fetched at least once
 	loading bool
@@ -128,7 +132,7 @@ func (e *inboxEntry) setEmails(list []model.Email) {
 	out := make([]model.Email, 0, len(list))
 	for _, m := range list {
 		m = e.admit(m)
-		if i, ok := e.index[m.ID]; ok {
+		if i, ok := e.pos(m.ID); ok {
 			old := e.emails[i]
 			if old.HasContent && !m.HasContent && m.Problem == "" {
 				isRead := m.IsRead
@@ -152,23 +156,76 @@ func (e *inboxEntry) setEmails(list []model.Email) {
 
 // addEmail inserts one email (a live notification) unless known; it is
 // flagged fresh.
-func (e *inboxEntry) addEmail(m model.Email) {
-	m = e.admit(m)
-	if _, ok := e.index[m.ID]; ok {
+func (e *inboxEntry) addEmail(m model.Email) { e.addEmails([]model.Email{m}) }
+
+// addEmails inserts live notifications unless known, each flagged fresh,
+// in one pass over the list however many arrived: the list stays newest
+// first, and an email goes before those received at the same time, as
+// if each had been added in turn.
+func (e *inboxEntry) addEmails(ms []model.Email) {
+	var add []model.Email
+	seen := map[string]bool{}
+	for _, m := range ms {
+		m = e.admit(m)
+		if _, ok := e.index[m.ID]; ok || seen[m.ID] {
+			continue
+		}
+		seen[m.ID] = true
+		e.fresh[m.ID] = true
+		add = append(add, m)
+	}
+	if len(add) == 0 {
 		return
 	}
-	e.fresh[m.ID] = true
-	pos := sort.Search(len(e.emails), func(i int) bool { return !e.emails[i].ReceivedAt.After(m.ReceivedAt) })
-	e.emails = append(e.emails, model.Email{})
-	copy(e.emails[pos+1:], e.emails[pos:])
-	e.emails[pos] = m
+	slices.Reverse(add) // the latest arrival first among equals
+	sort.SliceStable(add, func(i, j int) bool { return add[i].ReceivedAt.After(add[j].ReceivedAt) })
+	if n := len(e.emails); n == 0 || !e.emails[0].ReceivedAt.After(add[len(add)-1].ReceivedAt) {
+		// All newer than the list (a burst): they go in front, the
+		// others keep their ranks in the index.
+		e.prepend(add)
+		*e.version++
+		for i, m := range add {
+			e.index[m.ID] = len(e.emails) - 1 - i
+			if !m.IsRead {
+				e.unread++
+			}
+		}
+		return
+	}
+	out := make([]model.Email, 0, len(e.emails)+len(add))
+	old := e.emails
+	for _, m := range add {
+		n := sort.Search(len(old), func(i int) bool { return !old[i].ReceivedAt.After(m.ReceivedAt) })
+		out = append(out, old[:n]...)
+		out = append(out, m)
+		old = old[n:]
+	}
+	e.emails = append(out, old...)
 	e.reindex()
+}
+
+// prepend puts add in front of the list in time proportional to
+// len(add), not to the list's length: the list is the tail of a backing
+// array (e.spare) that keeps room in front of it, made anew (with room
+// as large as the list) when it has too little or the list was replaced.
+func (e *inboxEntry) prepend(add []model.Email) {
+	n, k := len(e.emails), len(add)
+	buf := e.spare
+	if n == 0 || len(buf)-n < k || &buf[len(buf)-n] != &e.emails[0] {
+		room := max(k, n, 64)
+		buf = make([]model.Email, room+n)
+		copy(buf[room:], e.emails)
+	}
+	start := len(buf) - n - k
+	copy(buf[start:], add)
+	e.emails = buf[start:]
+	e.spare = buf
 }
 
 // replaceEmail stores the full content of an email already listed.
 func (e *inboxEntry) replaceEmail(m model.Email) {
 	m = e.admit(m)
-	i, ok := e.index[m.ID]
+	i, ok := e.pos(m.ID)
 	if !ok {
 		e.addEmail(m)
 		return
@@ -182,7 +239,7 @@ func (e *inboxEntry) replaceEmail(m model.Email) {
 
 // removeEmail drops an email.
 func (e *inboxEntry) removeEmail(id string) {
-	i, ok := e.index[id]
+	i, ok := e.pos(id)
 	if !ok {
 		return
 	}
@@ -195,7 +252,7 @@ func (e *inboxEntry) removeEmail(id string) {
 
 // setRead changes the read flag of an email; unread is remembered locally.
 func (e *inboxEntry) setRead(id string, read bool) {
-	i, ok := e.index[id]
+	i, ok := e.pos(id)
 	if !ok {
 		return
 	}
@@ -209,9 +266,17 @@ func (e *inboxEntry) setRead(id string, read bool) {
 	e.recount()
 }
 
+// pos is the position of the email with id in the list. The index keeps
+// each email's rank from the oldest, which mail arriving in front leaves
+// as it was.
+func (e *inboxEntry) pos(id string) (int, bool) {
+	r, ok := e.index[id]
+	return len(e.emails) - 1 - r, ok
+}
+
 // email returns the email with id.
 func (e *inboxEntry) email(id string) (model.Email, bool) {
-	if i, ok := e.index[id]; ok {
+	if i, ok := e.pos(id); ok {
 		return e.emails[i], true
 	}
 	return model.Email{}, false
@@ -220,7 +285,7 @@ func (e *inboxEntry) email(id string) (model.Email, bool) {
 func (e *inboxEntry) reindex() {
 	e.index = make(map[string]int, len(e.emails))
 	for i, m := range e.emails {
-		e.index[m.ID] = i
+		e.index[m.ID] = len(e.emails) - 1 - i
 	}
 	for id := range e.marked {
 		if _, ok := e.index[id]; !ok {

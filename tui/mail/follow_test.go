@@ -1,0 +1,100 @@
+package mail
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"sandview/tui/tuitest"
+)
+
+// TestOpeningIsNoCursorMove: mails A and B arrive, B is opened, read past
+// the dwell and closed; mail C arrives: the cursor and the preview go to C
+// and enter opens C. While the reader has the keyboard, new mail leaves
+// the reader on its mail; only moving in the list stops the following.
+func TestOpeningIsNoCursorMove(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {140, 37}} {
+		h := newHarness(t, size[0], size[1])
+		rec := withTicks(h)
+		h.Press("shift+tab", "j", "tab")
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "a", "Mail A", time.Second)))
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "b", "Mail B", 2*time.Second)))
+		fireAll(h, rec)
+		h.Press("enter")
+		fireAll(h, rec)
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "c", "Mail C", 3*time.Second)))
+		fireAll(h, rec)
+		if !h.s.reader.showing(tuitest.PlainAddr, "b") || h.s.Focus() != PaneReader {
+			t.Fatalf("%v: new mail changed what the open reader shows: %q", size, h.s.reader.id)
+		}
+		h.Press("esc")
+		if size[0] >= 80 && !h.s.reader.showing(tuitest.PlainAddr, "c") {
+			t.Fatalf("%v: back in the list, the preview shows %q while the cursor is on the newest", size, h.s.reader.id)
+		}
+		fireAll(h, rec)
+		if h.selected() != "c" {
+			t.Fatalf("%v: after open and close the cursor stays on %q, not on the newest mail", size, h.selected())
+		}
+		if size[0] >= 80 && !h.s.reader.showing(tuitest.PlainAddr, "c") {
+			t.Fatalf("%v: the preview shows %q, the cursor is on c", size, h.s.reader.id)
+		}
+		h.Press("enter")
+		if !h.s.reader.showing(tuitest.PlainAddr, "c") {
+			t.Fatalf("%v: enter opened %q, want the newest c", size, h.s.reader.id)
+		}
+		// Scrolling and switching the reader's tabs are no cursor moves.
+		h.Press("h", "G", "3", "esc")
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "d", "Mail D", 4*time.Second)))
+		fireAll(h, rec)
+		if h.selected() != "d" {
+			t.Fatalf("%v: after h G 3 in the reader, new mail left the cursor on %q", size, h.selected())
+		}
+		// A move in the list stops the following.
+		h.Press("j")
+		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "e", "Mail E", 5*time.Second)))
+		if h.selected() != "c" {
+			t.Fatalf("%v: new mail moved the cursor the user placed: on %q", size, h.selected())
+		}
+	}
+}
+
+// TestNarrowRowsKeepTheAttachmentCount: at 60x20 a mail with an
+// attachment still shows a compact "+1"; wide rows say "+1att".
+func TestNarrowRowsKeepTheAttachmentCount(t *testing.T) {
+	for _, c := range []struct {
+		w, h int
+		want string
+	}{{60, 20, " +1 "}, {140, 37, "+1att"}} {
+		h := newHarness(t, c.w, c.h)
+		line := ""
+		for _, l := range strings.Split(h.shown(), "\n") {
+			if strings.Contains(l, "Welcome to the sandbox") {
+				line = l
+				break
+			}
+		}
+		if !strings.Contains(line, c.want) {
+			t.Fatalf("%dx%d: the row of a mail with an attachment: %q, want %q", c.w, c.h, line, c.want)
+		}
+	}
+}
+
+// TestLongSubjectWrapsInTheSummary: at 120x40 a subject longer than the
+// reader's summary line goes on to a second line, shown whole.
+func TestLongSubjectWrapsInTheSummary(t *testing.T) {
+	h := newHarness(t, 120, 40)
+	subject := "Your order 10234 from Acme Widgets has shipped and arrives Thursday between nine and five"
+	m := mailTo(tuitest.DemoAddr, "long", subject, time.Minute)
+	m.Text = "the body"
+	h.Send(feedNewEmail(tuitest.DemoAddr, m))
+	h.Press("enter")
+	if !h.s.reader.showing(tuitest.DemoAddr, "long") {
+		t.Fatalf("enter opened %q", h.s.reader.id)
+	}
+	shown := h.shown()
+	for _, w := range []string{"between nine and five", "Thursday"} {
+		if !strings.Contains(shown, w) {
+			t.Fatalf("the subject's %q is shown nowhere in the summary:\n%s", w, shown)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package mail
+
+import (
+	"sandview/model"
+	"sandview/tui/ui"
+)
+
+// rowCacheSize bounds the rendered rows kept: a few screens' worth. The
+// cache is dropped whole when it fills.
+const rowCacheSize = 512
+
+// rowKey is everything a rendered row depends on: the email's shown
+// fields, its flags in the list (fresh, marked, under the cursor), the
+// list's focus, width, columns and query, the relative age as shown and
+// the theme. A row whose key is unchanged renders to the same text.
+type rowKey struct {
+	id, from, subject, problem, badge, age, to string
+	att                                        int
+	read, fresh, marked, selected, focused     bool
+	width                                      int
+	needs                                      rowNeeds
+	query                                      string
+	dark, noColor                              bool
+}
+
+// rowCache holds rendered rows by key, so a frame renders only the
+// visible rows that changed since the last one (a burst of new mail
+// renders the new rows, not the whole screen again).
+type rowCache struct{ rows map[rowKey]string }
+
+// cachedRow is row(m, owner, selected, width), rendered again only when
+// its key changed.
+func (l *emailList) cachedRow(m model.Email, owner *inboxEntry, selected bool, width int, query string) string {
+	badge, _ := authBadge(l.ctx.Styles(), m)
+	k := rowKey{
+		id: m.ID, from: m.From, subject: m.Subject, problem: m.Problem, badge: badge,
+		age: ui.RelativeTime(m.ReceivedAt, l.ctx.Now), att: len(m.Attachments),
+		read: m.IsRead, fresh: owner.fresh[m.ID], marked: owner.marked[m.ID], selected: selected, focused: l.focused,
+		width: width, needs: l.needs, query: query, dark: l.ctx.Theme.Dark, noColor: l.ctx.Theme.NoColor,
+	}
+	if l.needs.to || l.showTo {
+		k.to = recipient(m, owner)
+	}
+	if s, ok := l.cache.rows[k]; ok {
+		return s
+	}
+	if l.cache.rows == nil || len(l.cache.rows) >= rowCacheSize {
+		l.cache.rows = make(map[rowKey]string, rowCacheSize)
+	}
+	s := l.row(m, owner, selected, width)
+	l.cache.rows[k] = s
+	return s
+}
