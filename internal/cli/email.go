@@ -258,7 +258,7 @@ func printEmail(w io.Writer, e model.Email) {
 	}
 	body := e.Text
 	if body == "" && e.HTML != "" {
-		body = "(HTML only; use --json to see it)"
+		body = fmt.Sprintf("(HTML only: sandview email show %s --html)", e.ID)
 	}
 	fmt.Fprintf(w, "\n%s\n", model.SanitizeText(body))
 	for i, l := range e.Links {
