@@ -233,6 +233,7 @@ func applyParsed(e *model.Email, data []byte) error {
 	}
 	e.AuthResults = p.AuthResults
 	e.Metadata = p.Metadata
+	e.SpamAnalysis = p.SpamAnalysis
 	e.Attachments = make([]model.Attachment, 0, len(p.Attachments))
 	for k, a := range p.Attachments {
 		content, ok := []byte{}, true

@@ -19,6 +19,7 @@ type KeyMap struct {
 	TabAttachments key.Binding
 	TabRaw         key.Binding
 	TabAuth        key.Binding
+	TabChecks      key.Binding
 
 	// Search searches the message list, or the open message in the reader.
 	Search      key.Binding
@@ -42,7 +43,9 @@ type KeyMap struct {
 	// AuthDetails expands the one-line auth verdict into the report.
 	AuthDetails key.Binding
 	OpenLink    key.Binding
-	Pipe        key.Binding // the raw message to a shell command
+	// CheckLinks checks every link of the open email (in the Links tab).
+	CheckLinks key.Binding
+	Pipe       key.Binding // the raw message to a shell command
 
 	New      key.Binding
 	Import   key.Binding
@@ -60,7 +63,7 @@ type KeyMap struct {
 }
 
 // Default returns the standard bindings: arrows and vim keys, tab between
-// panes, 1-6 for the message tabs and one letter per action.
+// panes, 1-7 for the message tabs and one letter per action.
 func Default() KeyMap {
 	return KeyMap{
 		ListKeyMap: DefaultList(),
@@ -75,6 +78,7 @@ func Default() KeyMap {
 		TabAttachments: key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "attachments")),
 		TabRaw:         key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "raw source")),
 		TabAuth:        key.NewBinding(key.WithKeys("6"), key.WithHelp("6", "auth report")),
+		TabChecks:      key.NewBinding(key.WithKeys("7"), key.WithHelp("7", "checks (HTML, spam)")),
 
 		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		Mark:        key.NewBinding(key.WithKeys("space", "x"), key.WithHelp("space/x", "mark")),
@@ -94,6 +98,7 @@ func Default() KeyMap {
 		ViewHTML:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "html in browser")),
 		AuthDetails: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "auth details")),
 		OpenLink:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open link/attachment")),
+		CheckLinks:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check links (Links tab)")),
 		Pipe:        key.NewBinding(key.WithKeys("|"), key.WithHelp("|", "pipe to command")),
 
 		New:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new inbox")),
@@ -109,10 +114,10 @@ func Default() KeyMap {
 	}
 }
 
-// Tabs returns the six tab bindings in tab order (Body, Headers, Links,
-// Attachments, Raw, Auth).
+// Tabs returns the seven tab bindings in tab order (Body, Headers, Links,
+// Attachments, Raw, Auth, Checks).
 func (k KeyMap) Tabs() []key.Binding {
-	return []key.Binding{k.TabBody, k.TabHeaders, k.TabLinks, k.TabAttachments, k.TabRaw, k.TabAuth}
+	return []key.Binding{k.TabBody, k.TabHeaders, k.TabLinks, k.TabAttachments, k.TabRaw, k.TabAuth, k.TabChecks}
 }
 
 // Group is a titled column of the help.
@@ -130,7 +135,7 @@ type Group struct {
 func (k KeyMap) Groups() []Group {
 	return []Group{
 		{"Messages", []key.Binding{k.Open, k.Search, k.MarkUnread, k.MarkAllRead, k.Save, k.SaveAll, k.Mark, k.MarkAll, k.Delete, k.DeleteAll, k.Back}},
-		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.AuthDetails, k.OpenLink, k.Pipe, k.Copy}},
+		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.AuthDetails, k.OpenLink, k.CheckLinks, k.Pipe, k.Copy}},
 		{"App", []key.Binding{k.Quit, k.Help, k.Log, k.Webhooks, k.ForceQuit}},
 		{"Tabs", k.Tabs()},
 		{"Inboxes", []key.Binding{k.New, k.Import, k.Export, k.Resync, k.Copy}},

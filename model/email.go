@@ -23,6 +23,8 @@ type Email struct {
 	Links       []string          `json:"links"`
 	AuthResults AuthResults       `json:"authResults"`
 	Metadata    map[string]any    `json:"metadata,omitempty"`
+	// SpamAnalysis is the spam score, when the server gave one.
+	SpamAnalysis *SpamAnalysis `json:"spamAnalysis,omitempty"`
 	// HasContent is false when only the metadata was loaded (lists without
 	// includeContent); the body, headers, links and auth results are then empty.
 	HasContent bool `json:"-"`
@@ -92,6 +94,9 @@ type ParsedContent struct {
 	Links       []string       `json:"links"`
 	AuthResults AuthResults    `json:"authResults"`
 	Metadata    map[string]any `json:"metadata,omitempty"`
+	// SpamAnalysis is set when the server analysed the mail for spam, or
+	// says why not.
+	SpamAnalysis *SpamAnalysis `json:"spamAnalysis,omitempty"`
 }
 
 // StreamEvent is one `data:` message of GET /api/events: a new-email

@@ -75,8 +75,9 @@ func (e Email) DateText(loc *time.Location) string {
 	return out
 }
 
-// ParseDate reads a Date header value (RFC 5322 and the obsolete forms
-// net/mail knows), keeping its offset.
+// ParseDate reads a Date header value (RFC 5322, the obsolete forms
+// net/mail knows, and what Python's email.utils.parsedate_tz reads beyond
+// them: see parseLenientDate), keeping its offset.
 func ParseDate(value string) (time.Time, error) {
 	value = strings.TrimSpace(value)
 	if t, err := time.Parse(time.RFC1123Z, value); err == nil {
@@ -84,9 +85,12 @@ func ParseDate(value string) (time.Time, error) {
 	}
 	t, err := mail.ParseDate(value)
 	if err != nil {
+		if t, ok := parseLenientDate(value); ok {
+			return t, nil
+		}
 		return time.Time{}, fmt.Errorf("parse date %q: %w", value, err)
 	}
-	return t, nil
+	return withNamedZone(t), nil
 }
 
 // Cc is the email's Cc recipients, each in display form (DisplayAddress),

@@ -32,6 +32,8 @@ const (
 	// address checked against the system resolver.
 	DefaultAuthBudget         = 2 * time.Second
 	DefaultLoopbackAuthBudget = 250 * time.Millisecond
+	// DefaultSpamdBudget bounds how long spamd may hold a mail back.
+	DefaultSpamdBudget = 3 * time.Second
 	// SMTP connection limits (see Config.SMTPMaxConns): sized for a 1 GB
 	// box with the default message size.
 	DefaultSMTPMaxConns      = 200
@@ -126,6 +128,13 @@ type Config struct {
 	// AuthBudget bounds the checks of one email (2s; 250ms for loopback
 	// senders when Resolver is nil).
 	AuthBudget time.Duration
+	// Spamd is SpamAssassin's spamd (HOST:PORT): each mail is scored at
+	// ingest, alongside the authentication checks, and the score stored in
+	// its parsed content (see spam.go). "" scores nothing.
+	Spamd string
+	// SpamdBudget bounds how long scoring may hold a mail back (3s); a
+	// mail spamd has not scored by then is stored with the reason.
+	SpamdBudget time.Duration
 	// TLSConfig enables STARTTLS on SMTP.
 	TLSConfig *tls.Config
 	// HeartbeatInterval is the event stream's keep-alive period (30s).
@@ -208,6 +217,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.HeartbeatInterval == 0 {
 		cfg.HeartbeatInterval = DefaultHeartbeatInterval
+	}
+	if cfg.SpamdBudget <= 0 {
+		cfg.SpamdBudget = DefaultSpamdBudget
 	}
 	if cfg.SweepInterval == 0 {
 		cfg.SweepInterval = DefaultSweepInterval

@@ -61,6 +61,7 @@ func (s *Server) deliver(ctx context.Context, d delivery) (out []emailRef, err e
 		s.signer.ingestDone(unsigned)
 	}()
 	msg := mailparse.Parse(d.raw)
+	spam := s.scoreSpam(ctx, d.raw) // alongside the authentication checks
 	ip := ""
 	if d.remoteIP != nil {
 		ip = d.remoteIP.String()
@@ -76,6 +77,7 @@ func (s *Server) deliver(ctx context.Context, d delivery) (out []emailRef, err e
 			}
 		}
 	}
+	msg.Content.SpamAnalysis = spam()
 	skipped := emailauth.Skipped(ip)
 	receivedAt := s.cfg.Now().UTC()
 

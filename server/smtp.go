@@ -23,13 +23,13 @@ const (
 )
 
 // newSMTPServer configures go-smtp for the sandbox. go-smtp is given no
-// message size: the session checks MAIL's SIZE and reads DATA itself
-// (readMessage), so that every refusal is recorded; replyConn puts the
-// limit in EHLO's SIZE line.
+// message size and no recipient limit: the session checks MAIL's SIZE,
+// reads DATA itself (readMessage) and counts RCPTs (Rcpt), so that every
+// refusal is recorded; replyConn puts the limits in EHLO's SIZE and LIMITS
+// lines.
 func (s *Server) newSMTPServer() *smtp.Server {
 	srv := smtp.NewServer(smtp.BackendFunc(s.newSMTPSession))
 	srv.Domain = s.cfg.Hostname
-	srv.MaxRecipients = smtpMaxRecipients
 	srv.MaxLineLength = smtpMaxLineLength
 	srv.ReadTimeout = s.cfg.SMTPIdleTimeout
 	srv.WriteTimeout = smtpWriteTimeout
@@ -48,6 +48,7 @@ type smtpSession struct {
 	authUser     string // the AUTH user name, "" without AUTH
 	mailFrom     string
 	declaredSize int64 // MAIL's SIZE parameter, 0 when not given
+	rcptCount    int   // RCPTs accepted in this transaction, as go-smtp counts them
 	targets      []target
 }
 
@@ -93,6 +94,7 @@ func (ss *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
 	ss.mailFrom = from
 	ss.targets = ss.targets[:0]
 	ss.declaredSize = 0
+	ss.rcptCount = 0
 	if ss.s.smtp.users != nil && ss.authUser == "" {
 		return ss.refuse(errAuthRequired)
 	}
@@ -107,7 +109,11 @@ func (ss *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
 
 // Rcpt implements smtp.Session: live inboxes in served domains, and with a
 // catch-all inbox any other address, in any domain, for the catch-all.
+// More than smtpMaxRecipients RCPTs are refused with go-smtp's own reply.
 func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if ss.rcptCount >= smtpMaxRecipients {
+		return ss.refuse(smtpError(452, smtp.EnhancedCode{4, 5, 3}, "Maximum limit of %d recipients reached", smtpMaxRecipients), to)
+	}
 	address := strings.ToLower(strings.TrimSpace(to))
 	at := strings.LastIndexByte(address, '@')
 	if at <= 0 || at == len(address)-1 {
@@ -128,10 +134,12 @@ func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 			if !slices.Contains(ss.targets[i].rcpts, address) {
 				ss.targets[i].rcpts = append(ss.targets[i].rcpts, address)
 			}
+			ss.rcptCount++
 			return nil
 		}
 	}
 	ss.targets = append(ss.targets, target{inbox: in, rcpts: []string{address}})
+	ss.rcptCount++
 	return nil
 }
 
@@ -203,6 +211,7 @@ func checkHeaderLimits(raw []byte) *smtp.SMTPError {
 func (ss *smtpSession) Reset() {
 	ss.mailFrom = ""
 	ss.declaredSize = 0
+	ss.rcptCount = 0
 	ss.targets = ss.targets[:0]
 }
 

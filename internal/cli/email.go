@@ -21,7 +21,8 @@ func newEmailCommand(g *globalOptions) *cobra.Command {
 	cmd.PersistentFlags().StringVar(&inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
 	cmd.AddCommand(newEmailListCommand(g, &inbox), newEmailShowCommand(g, &inbox),
 		newEmailRawCommand(g, &inbox), newEmailDeleteCommand(g, &inbox),
-		newEmailAttachmentsCommand(g, &inbox), newEmailLinksCommand(g, &inbox), newEmailOpenCommand(g, &inbox))
+		newEmailAttachmentsCommand(g, &inbox), newEmailLinksCommand(g, &inbox), newEmailOpenCommand(g, &inbox),
+		newEmailCheckCommand(g, &inbox))
 	return cmd
 }
 
@@ -257,7 +258,7 @@ func printEmail(w io.Writer, e model.Email) {
 	}
 	body := e.Text
 	if body == "" && e.HTML != "" {
-		body = "(HTML only; use --json to see it)"
+		body = fmt.Sprintf("(HTML only: sandview email show %s --html)", e.ID)
 	}
 	fmt.Fprintf(w, "\n%s\n", model.SanitizeText(body))
 	for i, l := range e.Links {

@@ -47,6 +47,7 @@ var serveEnv = map[string]string{
 	"private-webhooks":     "SVC_WEBHOOK_ALLOW_PRIVATE",
 	"compat":               "SVC_COMPAT",
 	"catch-all":            "SVC_CATCH_ALL",
+	"spamd":                "SVC_SPAMD",
 }
 
 // serveOptions are the flags of `sandview serve`.
@@ -69,6 +70,7 @@ type serveOptions struct {
 	privateWebhooks    bool
 	compat             string
 	catchAll           string
+	spamd              string
 	ssh                sshOptions
 }
 
@@ -123,6 +125,7 @@ in flight is finished before exiting.`,
 	f.StringSliceVar(&o.dns, "dns", nil, "DNS server(s) HOST:PORT the authentication checks ask, through a cache (SVC_DNS; default: the system's resolvers)")
 	f.BoolVar(&o.privateWebhooks, "private-webhooks", false, "let webhooks target loopback, private, link-local and cloud metadata addresses (SVC_WEBHOOK_ALLOW_PRIVATE; default: such URLs are refused and such connections blocked)")
 	f.StringVar(&o.compat, "compat", string(server.CompatContract), "wire profile: contract or reference (SVC_COMPAT)")
+	f.StringVar(&o.spamd, "spamd", "", "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score (SVC_SPAMD)")
 	o.ssh.register(f)
 	f.StringVar(&o.catchAll, "catch-all", "", "store mail for any address no inbox has, in any domain, in this inbox (created if missing; SVC_CATCH_ALL)")
 	return cmd
@@ -157,7 +160,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 	}
 	webhooks.AllowPrivate = o.privateWebhooks // the flag, else SVC_WEBHOOK_ALLOW_PRIVATE
 	cfg := server.Config{
-		Compat: compat, CatchAll: o.catchAll,
+		Compat: compat, CatchAll: o.catchAll, Spamd: o.spamd,
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
@@ -222,6 +225,9 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serveOptions) error {
 		srv.URL(), srv.SMTPAddr(), strings.Join(o.domains, ", "), storage, o.policy, compatLine(compat))
 	if address := srv.CatchAll(); address != "" {
 		fmt.Fprintf(out, "  catch-all %s takes mail for any other address\n", address)
+	}
+	if o.spamd != "" {
+		fmt.Fprintf(out, "  spam      scored by spamd at %s\n", o.spamd)
 	}
 	if o.signAtIngest {
 		fmt.Fprintln(out, "  signing   every payload before SMTP answers")

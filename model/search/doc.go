@@ -42,8 +42,9 @@
 // "Straße", "file" finds "ﬁle", "cafe" finds "Café". Fields are
 // searched as the terminal shows them: sanitized (model.SanitizeLine,
 // SanitizeText), To and Cc (model.Email.Cc) joined with ", ", the body being
-// the text part, or the HTML part converted to text when the text part is
-// blank. A term never matches across two fields.
+// the text part and the HTML part converted to text (a word only the HTML
+// of a multipart/alternative mail holds is found). A term never matches
+// across two fields.
 //
 // auth: asks the one verdict of model (AuthResults.Verdict): SPF, DKIM
 // and DMARC decide, reverse DNS does not; auth:fail is a real failure (fail,

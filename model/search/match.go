@@ -211,16 +211,19 @@ func fieldText(e *model.Email, f Field) string {
 	return bodyText(e)
 }
 
-// bodyText is the text part, or the HTML part as text (links kept) when the
-// text part is blank, as the message pane shows it. HTML that cannot be
+// bodyText is the text part and the HTML part as text (links kept), so
+// that a word only one of them holds is found. HTML that cannot be
 // converted is searched as it is.
 func bodyText(e *model.Email) string {
-	if strings.TrimSpace(e.Text) != "" || e.HTML == "" {
+	if e.HTML == "" {
 		return model.SanitizeText(e.Text)
 	}
-	text, err := html2text.FromString(e.HTML, html2text.Options{OmitLinks: false})
+	html, err := html2text.FromString(e.HTML, html2text.Options{OmitLinks: false})
 	if err != nil {
-		return model.SanitizeText(e.HTML)
+		html = e.HTML
 	}
-	return model.SanitizeText(text)
+	if strings.TrimSpace(e.Text) == "" {
+		return model.SanitizeText(html)
+	}
+	return model.SanitizeText(e.Text + "\n\n" + html)
 }

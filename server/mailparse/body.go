@@ -3,6 +3,7 @@ package mailparse
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"golang.org/x/text/encoding/htmlindex"
@@ -18,9 +19,10 @@ const (
 
 // fillBodies sets the text and HTML bodies, decoded and converted to UTF-8
 // from their declared charsets. The text body is, for multipart/alternative,
-// the first text part breadth-first, and otherwise every text part in order;
-// the HTML body is the first HTML part; a single-part message that is not a
-// file is its own body.
+// the first text part breadth-first, and otherwise every text part in order
+// but the blank ones (whitespace only); a blank text body is ""; the HTML
+// body is the first HTML part; a single-part message that is not a file is
+// its own body.
 func (m *Message) fillBodies(root *part) {
 	if !root.isMultipart() {
 		if isFile(root, root) {
@@ -44,7 +46,11 @@ func (m *Message) fillBodies(root *part) {
 				texts = append(texts, m.decodeText(p))
 			}
 		})
+		texts = slices.DeleteFunc(texts, isBlank)
 		m.Content.Text = strings.Join(texts, textSeparator)
+	}
+	if isBlank(m.Content.Text) {
+		m.Content.Text = "" // clients show the HTML when there is no text
 	}
 	if p := root.depthFirst(isHTMLBody); p != nil {
 		m.Content.HTML = m.decodeText(p)
@@ -101,3 +107,6 @@ func htmlMetaCharset(html []byte) string {
 	}
 	return string(value[:end])
 }
+
+// isBlank reports a text that is empty or whitespace only.
+func isBlank(text string) bool { return strings.TrimSpace(text) == "" }

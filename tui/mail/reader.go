@@ -27,6 +27,7 @@ type reader struct {
 	tabs    []readerTab // in the order of the tab bar and of keys.Tabs
 	body    *bodyTab
 	html    *htmlView
+	checks  *linkChecks
 	source  *source
 	scroll  ui.Scroller
 	drawn   contentKey // what the scroller holds
@@ -51,19 +52,21 @@ type contentKey struct {
 	choice      int
 	html        bool
 	source      int
+	checks      int
 	dark, plain bool
 }
 
 func newReader(ctx *ui.Context, st *store, cmds commands, acts *actions) *reader {
 	html := &htmlView{hyperlinks: cmds.hyperlinks}
-	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}}
+	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
 	r.tabs = []readerTab{ // one line each, in the order of tab's constants
 		tabBody:        r.body,
 		tabHeaders:     &headersTab{ctx: ctx, source: r.source},
-		tabLinks:       linksTab{ctx: ctx, html: html},
+		tabLinks:       linksTab{ctx: ctx, html: html, checks: r.checks},
 		tabAttachments: attachmentsTab{ctx},
 		tabRaw:         &rawTab{ctx: ctx, source: r.source},
 		tabAuth:        authTab{ctx},
+		tabChecks:      &checksTab{ctx: ctx},
 	}
 	return r
 }
@@ -159,6 +162,8 @@ func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Copy) && r.tab == tabLinks && found && r.choice < len(r.html.links(open)):
 		link := r.html.links(open)[r.choice]
 		return r.cmds.copyText(link, "link "+link), true
+	case key.Matches(msg, k.CheckLinks) && r.tab == tabLinks && found:
+		return r.checks.toggle(r.ctx, r.cmds.ctx, open, r.html.links(open)), true
 	default:
 		if cmd, ok := r.readerKey(msg); ok {
 			return cmd, true
@@ -261,7 +266,7 @@ func (r *reader) refresh(m model.Email, found bool) {
 	}
 	k := contentKey{
 		id: m.ID, hasContent: m.HasContent, problem: m.Problem, links: len(m.Links), atts: len(m.Attachments),
-		tab: r.tab, width: r.width - 2, choice: r.choice, html: r.body.showHTML, source: r.source.version,
+		tab: r.tab, width: r.width - 2, choice: r.choice, html: r.body.showHTML, source: r.source.version, checks: r.checks.version,
 		dark: r.ctx.Theme.Dark, plain: r.ctx.Theme.NoColor,
 	}
 	if k == r.drawn {
@@ -321,7 +326,7 @@ func (r *reader) ShortHelp() []key.Binding {
 	}
 	switch r.tab {
 	case tabLinks:
-		return []key.Binding{k.Down, k.Up, k.OpenLink, k.Copy, k.NextMessage, k.PrevMessage, k.Back}
+		return []key.Binding{k.Down, k.Up, k.OpenLink, k.Copy, k.CheckLinks, k.NextMessage, k.PrevMessage, k.Back}
 	case tabAttachments:
 		return []key.Binding{k.Down, k.Up, k.Save, k.SaveAll, k.OpenLink, k.NextMessage, k.PrevMessage, k.Back}
 	case tabRaw, tabHeaders:

@@ -118,11 +118,11 @@ func TestReaderSummaryCcAndMore(t *testing.T) {
 func TestReaderTabBarShortens(t *testing.T) {
 	e := tuitest.Emails()[0]
 	for width, want := range map[int]string{
-		98: " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth ",
-		58: " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth ",
-		42: " 1 Body  2  3 Link(4)  4 Att(1)  5  6 ",
-		24: " 1 Body  2  3  4  5  6 ",
-		12: " 1  2  3  4  5  6 ",
+		108: " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks ",
+		66:  " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chec ",
+		45:  " 1 Body  2  3 Link(4)  4 Att(1)  5  6  7 ",
+		27:  " 1 Body  2  3  4  5  6  7 ",
+		14:  " 1  2  3  4  5  6  7 ",
 	} {
 		r := readerOn(e, width+2, 20, false, tuitest.Now())
 		if got := ansi.Strip(r.tabLine(e, width)); got != want {

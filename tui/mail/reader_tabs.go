@@ -19,6 +19,7 @@ const (
 	tabAttachments
 	tabRaw
 	tabAuth
+	tabChecks
 )
 
 // readerTab draws one view of the open email. Each tab is its own small
@@ -67,8 +68,9 @@ func shortName(name string, short bool) string {
 // the body is row n, then the others the server found. The chosen one is
 // opened or copied.
 type linksTab struct {
-	ctx  *ui.Context
-	html *htmlView
+	ctx    *ui.Context
+	html   *htmlView
+	checks *linkChecks
 }
 
 func (t linksTab) label(m model.Email, short bool) string {
@@ -92,11 +94,16 @@ func (t linksTab) lines(m model.Email, width, choice int) tabContent {
 		case t.html.hyperlinks:
 			row.link = l
 		}
+		if r, ok := t.checks.of(m, links, i); ok {
+			row = checkedRow(t.ctx, row, r)
+		}
 		rows[i] = row
 	}
 	k := t.ctx.Keys
-	return choiceLines(t.ctx, rows, choice, width,
+	c := choiceLines(t.ctx, rows, choice, width,
 		fmt.Sprintf("%s opens http/https/mailto links in the browser · %s copies", ui.KeyName(k.OpenLink), ui.KeyName(k.Copy)))
+	c.lines = append(c.lines, ui.WrapStyled(st.Muted.Render, t.checks.checkHint(t.ctx, m), width)...)
+	return c
 }
 
 // openableLink allows only http, https and mailto URLs.

@@ -51,6 +51,8 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		s.piped(msg)
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
+	case linksCheckedMsg:
+		s.reader.checks.done(msg)
 	case rawLoadedMsg:
 		if isGone(msg.err) {
 			s.dropGone([]emailRef{{msg.address, msg.id}})
