@@ -21,7 +21,7 @@ func printHTMLBody(w io.Writer, e model.Email) error {
 	if e.HTML == "" {
 		return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", model.SanitizeLine(e.ID), model.SanitizeLine(e.ID))
 	}
-	width, opts := 80, htmltext.Options{}
+	width, opts := 80, htmltext.Options{Links: e.Links} // numbered as `email links` and `email show` number them
 	if f, ok := w.(*os.File); ok && isTerminal(w) {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
 			width = cols

@@ -3,6 +3,7 @@ package cli
 import (
 	"net/smtp"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,8 +29,8 @@ func TestCLIEmailShowHTML(t *testing.T) {
 	id := decodeJSON[[]emailView](t, h.must("email", "list", "--json"))[0].ID
 
 	out := h.must("email", "show", id, "--html").stdout
-	for _, want := range []string{"# Spring Sale: 70% off everything\n", "Use code\n**SPRING70**", "**$20.99** ~~$50.99~~", "[ Buy now ] [2]",
-		"[image: Widget Pro]", "\n Widget Pro   ", "~~$50.99~~ |", "[2] https://acme-shop.example/sale?code=SPRING70&utm_source=newsletter\n"} {
+	for _, want := range []string{"# Spring Sale: 70% off everything\n", "Use code\n**SPRING70**", "**$20.99** ~~$50.99~~", "[ Buy now ] [4]",
+		"[image: Widget Pro]", "\n Widget Pro   ", "~~$50.99~~ |", "[4] https://acme-shop.example/sale?code=SPRING70&utm_source=newsletter\n"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("missing %q in\n%s", want, out)
 		}
@@ -44,5 +45,41 @@ func TestCLIEmailShowHTML(t *testing.T) {
 	}
 	if r := h.run("email", "show", id, "--html", "--inbox", address); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestCLIEmailShowHTMLNumbersLinksAsEmailLinks: `email show --html`
+// numbers a mail's links as `email links` lists them and `email show`
+// numbers them (the text part's first, images in between), and into a pipe
+// lists each address whole, even one longer than the width.
+func TestCLIEmailShowHTMLNumbersLinksAsEmailLinks(t *testing.T) {
+	h := newCLI(t)
+	address := decodeJSON[inboxView](t, h.must("inbox", "create", "--json")).EmailAddress
+	long := "https://verify.example-app.io/confirm-email-address/abcdef-012345-ghijkl-678901?redirect-to=dashboard"
+	html := `<p><a href="https://shop.test/p/1">Product</a> <img src="https://cdn.test/hero.png"> <a href="https://shop.test/blog">Blog</a> <a href="` + long + `">Confirm</a></p>`
+	msg := "From: news@shop.test\r\nTo: " + address + "\r\nSubject: links\r\nMIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/alternative; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nProduct: https://shop.test/p/1\r\n" +
+		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + html + "\r\n--b--\r\n"
+	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "news@shop.test", []string{address}, []byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+	h.must("wait", "--subject", "^links$", "--timeout", "20s")
+	id := decodeJSON[[]emailView](t, h.must("email", "list", "--json"))[0].ID
+	links := strings.Fields(h.must("email", "links", id).stdout)
+	if len(links) != 4 || links[1] != "https://cdn.test/hero.png" {
+		t.Fatalf("email links = %q", links)
+	}
+	out := h.must("email", "show", id, "--html").stdout
+	if !strings.Contains(out, "Product [1] [image] Blog [3] Confirm [4]") {
+		t.Fatalf("numbers differ from `email links` %q:\n%s", links, out)
+	}
+	for i, l := range links {
+		if i == 1 { // the image is not referred to in the text
+			continue
+		}
+		if !strings.Contains(out, "["+strconv.Itoa(i+1)+"] "+l+"\n") && !strings.Contains(out, "["+strconv.Itoa(i+1)+"]\n"+l+"\n") {
+			t.Fatalf("[%d] %s not listed whole in\n%s", i+1, l, out)
+		}
 	}
 }

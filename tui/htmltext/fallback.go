@@ -18,11 +18,11 @@ type plainResult struct {
 // did before it laid mail out with glamour: headings underlined, emphasis
 // as *stars*, data tables drawn with ASCII rules, nothing wrapped. Links
 // are numbered as in the laid out page.
-func renderPlain(body string, hyperlinks bool) plainResult {
-	links := newLinkSet(hyperlinks)
+func renderPlain(body string, hyperlinks bool, listed []string) plainResult {
+	links := newLinkSet(hyperlinks, listed)
 	doc, err := parse(body)
 	if err != nil {
-		return plainResult{Result{Text: tidyLines(model.SanitizeText(textOnly(body))), Problem: fmt.Sprintf("the HTML could not be laid out (%v); showing its text", err)}, links}
+		return plainResult{Result{Text: withLinkList(tidyLines(model.SanitizeText(textOnly(body, links))), links), Links: links.numbered, Problem: fmt.Sprintf("the HTML could not be laid out (%v); showing its text", err)}, links}
 	}
 	p := pruner{rules: collectHidingRules(doc), links: links}
 	p.prune(doc, false)
@@ -31,7 +31,7 @@ func renderPlain(body string, hyperlinks bool) plainResult {
 	tables.AutoFormatHeader = false // keep the header cells as written
 	text, err := html2text.FromHTMLNode(doc, html2text.Options{PrettyTables: true, PrettyTablesOptions: tables, OmitLinks: true})
 	if err != nil {
-		return plainResult{Result{Text: tidyLines(model.SanitizeText(textOnly(body))), Problem: fmt.Sprintf("the HTML could not be converted (%v); showing its text", err)}, links}
+		return plainResult{Result{Text: withLinkList(tidyLines(model.SanitizeText(textOnly(body, links))), links), Links: links.numbered, Problem: fmt.Sprintf("the HTML could not be converted (%v); showing its text", err)}, links}
 	}
 	if hyperlinks {
 		text = hyperlinked(text, links.targets)
@@ -39,8 +39,8 @@ func renderPlain(body string, hyperlinks bool) plainResult {
 		text = model.SanitizeText(text)
 	}
 	text = tidyLines(text)
-	if len(links.numbered) > 0 {
-		text += "\n\nLinks:\n" + referenceListPlain(links.numbered, hyperlinks)
+	if listed := links.listed(); listed != nil {
+		text += "\n\nLinks:\n" + referenceListPlain(listed, hyperlinks)
 	}
 	return plainResult{Result{Text: text, Links: links.numbered}, links}
 }

@@ -149,7 +149,7 @@ func TestBadHTMLIsShownAsPlainText(t *testing.T) {
 		name, body, note, text string
 	}{
 		{"3,000 deep", huge.Email.HTML, "shown as plain text: ", "Row 1499 行"},
-		{"5 MB", "<table>" + strings.Repeat(row, 5<<20/len(row)) + "</table>", "shown as plain text: the HTML is 5.0 MB", "Row text link and more"},
+		{"5 MB", "<table>" + strings.Repeat(row, 5<<20/len(row)) + "</table>", "shown as plain text: the HTML is 5.0 MB", "Row text link [1] and more"},
 		{"quotes 200 deep", strings.Repeat("<blockquote>", 200) + "deep" + strings.Repeat("</blockquote>", 200), "shown as plain text: its lists and quotes nest 200 deep", "deep"},
 		{"malformed", malformed.Email.HTML, "", ""},
 	} {

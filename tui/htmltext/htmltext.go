@@ -2,7 +2,7 @@
 // way it was designed to read: headings styled, bold, italic and
 // strikethrough as terminal attributes, lists and quoted replies indented,
 // data tables as tables (layout tables flattened), images as a dim
-// "[image: alt]", buttons as "[ Buy now ]" and links as "text [n]" with a
+// "[image: alt]" (or "[image]"), buttons as "[ Buy now ]" and links as "text [n]" with a
 // numbered list of their full addresses at the end, as OSC 8 hyperlinks
 // when the terminal takes them. What a mail reader hides (display:none,
 // visibility:hidden, zero sizes and font sizes, opacity 0, <head>,
@@ -30,26 +30,44 @@ import (
 )
 
 // textOnly is the text of an HTML document read token by token, without
-// building its tree: a line break at each block element and line break,
-// nothing from <head>, <style> or <script>.
-func textOnly(body string) string {
-	var b strings.Builder
+// building its tree: white space collapsed, a line break at each block
+// element and line break, nothing from <head>, <style> or <script>, and
+// each link numbered in links after its text ("text [n]") unless its text
+// is its address.
+func textOnly(body string, links *linkSet) string {
+	var b bytes.Buffer
+	space := func() { // one space between words, none at the start of a line
+		if n := b.Len(); n > 0 && b.Bytes()[n-1] != ' ' && b.Bytes()[n-1] != '\n' {
+			b.WriteByte(' ')
+		}
+	}
 	z := html.NewTokenizer(strings.NewReader(body))
-	skip := 0 // depth inside elements whose text is not shown
+	skip := 0                 // depth inside elements whose text is not shown
+	target, linkText := "", 0 // the link being read, and where its text starts in b
 	for {
 		token := z.Next()
 		switch token {
 		case html.ErrorToken:
 			return b.String()
 		case html.TextToken:
-			if skip == 0 {
-				for _, field := range bytes.Fields(z.Text()) {
-					b.Write(field)
-					b.WriteByte(' ')
+			if skip > 0 {
+				continue
+			}
+			text := z.Text()
+			if len(text) > 0 && isSpace(text[0]) {
+				space()
+			}
+			for i, field := range bytes.Fields(text) {
+				if i > 0 {
+					space()
 				}
+				b.Write(field)
+			}
+			if len(text) > 0 && isSpace(text[len(text)-1]) && len(bytes.TrimSpace(text)) > 0 {
+				space()
 			}
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
-			name, _ := z.TagName()
+			name, hasAttr := z.TagName()
 			switch atom.Lookup(name) {
 			case atom.Head, atom.Style, atom.Script, atom.Title:
 				if token == html.StartTagToken {
@@ -57,11 +75,46 @@ func textOnly(body string) string {
 				} else if token == html.EndTagToken {
 					skip = max(skip-1, 0)
 				}
+			case atom.A:
+				if token == html.StartTagToken {
+					target, linkText = "", b.Len()
+					for hasAttr {
+						var key, value []byte
+						key, value, hasAttr = z.TagAttr()
+						if string(key) == "href" {
+							target, _ = linkTarget(string(value))
+						}
+					}
+				} else if token == html.EndTagToken && target != "" && skip == 0 {
+					text := string(bytes.TrimSpace(b.Bytes()[min(linkText, b.Len()):]))
+					if text != "" && text != target && text != strings.TrimPrefix(target, "mailto:") {
+						spaced := bytes.HasSuffix(b.Bytes(), []byte(" "))
+						if spaced {
+							b.Truncate(b.Len() - 1)
+						}
+						b.WriteString(" [" + strconv.Itoa(links.number(target)) + "]")
+						if spaced {
+							b.WriteByte(' ')
+						}
+					}
+					target = ""
+				}
 			case atom.Br, atom.P, atom.Div, atom.Tr, atom.Li, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 				b.WriteByte('\n')
 			}
 		}
 	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+// withLinkList is text followed by the list of links, when there are any.
+func withLinkList(text string, links *linkSet) string {
+	listed := links.listed()
+	if listed == nil {
+		return text
+	}
+	return text + "\n\nLinks:\n" + referenceListPlain(listed, false)
 }
 
 // tidyLines trims white space (no-break and figure spaces too, which mail
@@ -105,11 +158,15 @@ func trimLineEnd(line string) string {
 	}
 }
 
-// referenceListPlain writes "[n] address" lines, not wrapped.
+// referenceListPlain writes "[n] address" lines, not wrapped, for the
+// targets that are not "".
 func referenceListPlain(targets []string, hyperlinks bool) string {
 	var b strings.Builder
 	for i, target := range targets {
-		if i > 0 {
+		if target == "" {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString("[" + strconv.Itoa(i+1) + "] ")

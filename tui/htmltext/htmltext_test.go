@@ -24,8 +24,8 @@ func TestRender(t *testing.T) {
 		{"only web, mail, phone and ftp links are numbered", `<a href="javascript:alert(1)">js</a> <a href="/relative">rel</a> <a href="#top">top</a> <a href="tel:+4912345">call</a>`,
 			"js rel top call [1]\n\nLinks:\n[1] tel:+4912345"},
 		{"hrefs are cleaned as browsers do", "<a href=\" https://ex\tam\nple.com/p \">x</a>", "x [1]\n\nLinks:\n[1] https://example.com/p"},
-		{"images show their alt text", `<p>Logo: <img src="l.png" alt="Example  Inc"> <img src="spacer.gif"> <a href="https://x.test"><img src="b.png" alt="Buy"></a> <a href="https://y.test"><img src="c.png"></a></p>`,
-			"Logo: [image: Example Inc] [image: Buy] [1] [2]\n\nLinks:\n[1] https://x.test\n[2] https://y.test"},
+		{"images show their alt text, or [image]", `<p>Logo: <img src="l.png" alt="Example  Inc"> <img src="spacer.gif" width="1" height="1"> <a href="https://x.test"><img src="b.png" alt="Buy"></a> <a href="https://y.test"><img src="c.png"></a> <img src="hero.png"></p>`,
+			"Logo: [image: Example Inc] [image: Buy] [1] [image] [2] [image]\n\nLinks:\n[1] https://x.test\n[2] https://y.test"},
 		{"hidden elements are left out",
 			`<div style="display:none">a</div><div style="visibility: hidden">b</div><div style="opacity:0">c</div><div style="max-height:0px;overflow:hidden">d</div>` +
 				`<div style="width:0">e</div><img src="t.gif" width="0" height="0" alt="f"><p hidden>g</p><div style="DISPLAY: NONE !important">h</div><span style="mso-hide: all">i</span><p>shown</p>`, "shown"},

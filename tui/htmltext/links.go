@@ -2,7 +2,6 @@ package htmltext
 
 import (
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -33,6 +32,8 @@ type linkSet struct {
 	// numbered are the targets of the references [1], [2] ... in order.
 	numbered []string
 	numbers  map[string]int
+	// used are the numbers the text refers to.
+	used map[int]bool
 	// targets are the hyperlink targets in document order, one per pair of
 	// sentinels (hyperlinks only).
 	targets []string
@@ -42,14 +43,22 @@ type linkSet struct {
 	addresses []address
 }
 
-// address is a web address written in the text of a mail.
-type address struct {
-	text    string
-	nesting int
-}
-
-func newLinkSet(hyperlinks bool) *linkSet {
-	return &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}}
+// newLinkSet starts numbering links after the given ones: listed[i] is
+// numbered i+1 (the links the server found, so that every surface numbers
+// a mail's links alike); links not in it are numbered after them.
+func newLinkSet(hyperlinks bool, listed []string) *linkSet {
+	s := &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}, used: map[int]bool{}}
+	for _, l := range listed {
+		target, ok := linkTarget(l)
+		if !ok {
+			target = model.SanitizeLine(l)
+		}
+		s.numbered = append(s.numbered, target)
+		if _, seen := s.numbers[target]; !seen {
+			s.numbers[target] = len(s.numbered)
+		}
+	}
+	return s
 }
 
 // mark handles an <a> element whose children are already pruned: a link to
@@ -91,12 +100,28 @@ func (s *linkSet) mark(a *html.Node) {
 // number returns target's reference number, giving it the next one if it
 // has none yet.
 func (s *linkSet) number(target string) int {
-	if n, ok := s.numbers[target]; ok {
-		return n
+	n, ok := s.numbers[target]
+	if !ok {
+		s.numbered = append(s.numbered, target)
+		n = len(s.numbered)
+		s.numbers[target] = n
 	}
-	s.numbered = append(s.numbered, target)
-	s.numbers[target] = len(s.numbered)
-	return len(s.numbered)
+	s.used[n] = true
+	return n
+}
+
+// listed are the targets of the numbers the text refers to, in the order
+// of their numbers, "" for the others (listed[n-1] is [n]); nil when the
+// text refers to none.
+func (s *linkSet) listed() []string {
+	if len(s.used) == 0 {
+		return nil
+	}
+	out := make([]string, len(s.numbered))
+	for n := range s.used {
+		out[n-1] = s.numbered[n-1]
+	}
+	return out
 }
 
 // linkTarget cleans an href the way browsers do (ASCII tabs and newlines
@@ -240,83 +265,6 @@ func osc8URI(target string) string {
 // hyperlink writes text as an OSC 8 hyperlink to target.
 func hyperlink(target, text string) string {
 	return ansi.SetHyperlink(osc8URI(target)) + text + ansi.ResetHyperlink()
-}
-
-// addressPattern finds the web addresses written in a text.
-var addressPattern = regexp.MustCompile(`(?i)\b(?:https?://|www\.)[^\s<>"]+`)
-
-// tokenizeAddresses replaces each web address in text with a token, the
-// address mark, its number in letters and the mark again: the Markdown
-// converter and glamour would break an address at its hyphens and slashes,
-// but keep a word of letters whole (see expandTokens).
-func (s *linkSet) tokenizeAddresses(text string, nesting int) string {
-	if !strings.Contains(text, "://") && !strings.Contains(strings.ToLower(text), "www.") {
-		return text
-	}
-	return addressPattern.ReplaceAllStringFunc(text, func(found string) string {
-		found, tail := trimAddress(found)
-		s.addresses = append(s.addresses, address{text: found, nesting: nesting})
-		return token(len(s.addresses)-1, 0) + tail
-	})
-}
-
-// trimAddress leaves the punctuation that ends a sentence, and a closing
-// bracket that has no opening one in the address, out of it.
-func trimAddress(found string) (addr, tail string) {
-	addr = strings.TrimRight(found, ".,;:!?'")
-	for _, pair := range []string{"()", "[]"} {
-		if strings.HasSuffix(addr, pair[1:]) && strings.Count(addr, pair[:1]) < strings.Count(addr, pair[1:]) {
-			addr = addr[:len(addr)-1]
-		}
-	}
-	return addr, found[len(addr):]
-}
-
-// token is the token of address i, padded with 'x' to width cells.
-func token(i, width int) string {
-	id := ""
-	for {
-		id = string(rune('a'+i%10)) + id
-		if i /= 10; i == 0 {
-			break
-		}
-	}
-	return string(addressMark) + id + strings.Repeat("x", max(width-len(id), 0)) + string(addressMark)
-}
-
-// untokenized puts the addresses back in place of their tokens.
-func (s *linkSet) untokenized(text string) string {
-	if !strings.ContainsRune(text, addressMark) {
-		return text
-	}
-	var b strings.Builder
-	for {
-		start := strings.IndexRune(text, addressMark)
-		end := strings.IndexRune(text[start+1:], addressMark)
-		if start < 0 || end < 0 {
-			b.WriteString(text)
-			return b.String()
-		}
-		b.WriteString(text[:start])
-		if i, ok := tokenNumber(text[start+1 : start+1+end]); ok && i < len(s.addresses) {
-			b.WriteString(s.addresses[i].text)
-		}
-		text = text[start+1+end+1:]
-	}
-}
-
-// tokenNumber reads the number of a token's letters (the padding after
-// them is ignored).
-func tokenNumber(letters string) (int, bool) {
-	n, digits := 0, 0
-	for _, c := range letters {
-		if c < 'a' || c > 'j' {
-			break
-		}
-		n = n*10 + int(c-'a')
-		digits++
-	}
-	return n, digits > 0
 }
 
 // isButton tells a link drawn as a button: its class says so, or its

@@ -128,7 +128,7 @@ func (p *Page) sizedTokens(width int) string {
 		i, ok := tokenNumber(md[start+1 : start+1+end])
 		if ok && i < len(p.links.addresses) {
 			a := p.links.addresses[i]
-			b.WriteString(token(i, min(model.TextWidth(a.text), width-1-4*a.nesting)))
+			b.WriteString(token(i, min(model.TextWidth(a.text), addressRoom(width, a))))
 		}
 		md = md[start+1+end+1:]
 	}
@@ -136,12 +136,29 @@ func (p *Page) sizedTokens(width int) string {
 	return b.String()
 }
 
+// addressRoom is the most cells address a may take at width: the width
+// left by the lists and quotes around it, less one; in a data table, an
+// even share of the width less the rules between the columns and room for
+// the sentinels around the token, which the table writer's wrapping counts
+// as cells (it would break the token, and the table, if it were wider).
+func addressRoom(width int, a address) int {
+	room := width - 1 - 4*a.nesting
+	if a.columns > 0 {
+		room = min(room, (width-3*a.columns)/a.columns-5)
+	}
+	return max(room, 1)
+}
+
 // referenceList writes "[n] address" lines at width cells: an address too
 // long for the line goes on a line of its own, cut with "…" when longer
-// than that, and is hyperlinked whole.
-func referenceList(targets []string, width int, hyperlinks bool) []string {
+// than that (unless whole is set: for output without a terminal, where
+// the cut address would be lost), and is hyperlinked whole.
+func referenceList(targets []string, width int, hyperlinks, whole bool) []string {
 	var lines []string
 	for i, target := range targets {
+		if target == "" { // not referred to in the text
+			continue
+		}
 		number := "[" + strconv.Itoa(i+1) + "]"
 		shown := target
 		tw := model.TextWidth(target)
@@ -149,7 +166,7 @@ func referenceList(targets []string, width int, hyperlinks bool) []string {
 			lines = append(lines, number+" "+linkText(target, shown, hyperlinks))
 			continue
 		}
-		if tw > width {
+		if tw > width && !whole {
 			shown = ansi.Truncate(target, width-1, "") + "…"
 		}
 		lines = append(lines, number, linkText(target, shown, hyperlinks))

@@ -23,17 +23,25 @@ type Options struct {
 	// nil writes plain text without any escape sequence
 	// (theme.PlainMarkdown, and no hyperlinks).
 	Style *ansi.StyleConfig
+	// Links are the mail's links as the server lists them
+	// (model.Email.Links): "[n]" stands for Links[n-1] there as on every
+	// other surface (the list of links at the end holds those the text
+	// refers to, with those numbers); links of the HTML not in it are
+	// numbered after them.
+	Links []string
 }
 
 // Result is an HTML body laid out at one width.
 type Result struct {
 	// Text is the body as lines of sanitized text no wider than the width
 	// (except when shown as plain text: see Problem), followed by the list
-	// of links ("[1] https://...") when there are any.
+	// of links ("[1] https://...") when there are any. Without a Style (no
+	// terminal) the addresses in that list are whole, an address longer
+	// than the width on a line of its own.
 	Text string
 	// Links are the addresses the reference numbers stand for: "[n]" in
-	// Text is Links[n-1]. Links whose text is their address are shown as
-	// they are and not numbered.
+	// Text is Links[n-1] (Options.Links first). Links whose text is their
+	// address are shown as they are and not numbered.
 	Links []string
 	// Problem is set when the HTML could not be laid out (it is too large,
 	// or nests too deep); Text then holds it as plain text, not wrapped.
@@ -73,18 +81,18 @@ func Prepare(body string, opts Options) *Page {
 	}
 	p := &Page{opts: opts, body: body, widths: map[int]Result{}}
 	if len(body) > maxLayoutBytes { // too large even for html2text: its text only
-		p.links = newLinkSet(false)
-		p.plain = tidyLines(model.SanitizeText(textOnly(body)))
+		p.links = newLinkSet(false, opts.Links)
+		p.plain = withLinkList(tidyLines(model.SanitizeText(textOnly(body, p.links))), p.links)
 		p.problem = fmt.Sprintf("shown as plain text: the HTML is %.1f MB, more than the reader lays out", float64(len(body))/(1<<20))
 		return p
 	}
 	doc, err := parse(body)
 	if err != nil {
-		p.links = newLinkSet(false)
-		p.plain, p.problem = tidyLines(model.SanitizeText(textOnly(body))), fmt.Sprintf("shown as plain text: the HTML could not be laid out (%v)", err)
+		p.links = newLinkSet(false, opts.Links)
+		p.plain, p.problem = withLinkList(tidyLines(model.SanitizeText(textOnly(body, p.links))), p.links), fmt.Sprintf("shown as plain text: the HTML could not be laid out (%v)", err)
 		return p
 	}
-	p.links = newLinkSet(true) // the sentinels mark links for their style too
+	p.links = newLinkSet(true, opts.Links) // the sentinels mark links for their style too
 	pr := pruner{rules: collectHidingRules(doc), links: p.links, markdown: true}
 	pr.prune(doc, false)
 	if pr.deepest > maxNesting {
@@ -135,15 +143,15 @@ func (p *Page) render(width int) Result {
 		return Result{Text: p.plain, Links: p.links.numbered, Problem: p.problem}
 	}
 	text := strings.Join(lines, "\n")
-	if len(p.links.numbered) > 0 {
-		text += "\n\nLinks:\n" + strings.Join(referenceList(p.links.numbered, width, p.opts.Hyperlinks), "\n")
+	if listed := p.links.listed(); listed != nil {
+		text += "\n\nLinks:\n" + strings.Join(referenceList(listed, width, p.opts.Hyperlinks, p.opts.Style == nil), "\n")
 	}
 	return Result{Text: text, Links: p.links.numbered}
 }
 
 // plainText sets the page to body as plain text, by html2text.
 func (p *Page) plainText(body, problem string) {
-	r := renderPlain(body, p.opts.Hyperlinks)
+	r := renderPlain(body, p.opts.Hyperlinks, p.opts.Links)
 	p.links, p.plain, p.problem = r.links, r.Text, problem
 	if r.Problem != "" {
 		p.problem = "shown as plain text: " + r.Problem

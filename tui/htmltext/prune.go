@@ -145,7 +145,7 @@ func (p *pruner) pruneForMarkdown(n *html.Node, zeroFont bool) {
 		if isLayoutTable(n) {
 			flattenTable(n)
 		} else {
-			squareTable(n)
+			p.links.inTable(n, squareTable(n))
 		}
 	}
 }
@@ -181,13 +181,21 @@ func underline(h *html.Node) {
 	renameElement(h, atom.P)
 }
 
-// imageText is what an image shows: "[image: alt]", or nothing when it has
-// no alt text (spacers, tracking pixels and decorations).
+// imageText is what an image shows: "[image: alt]", or "[image]" when it
+// has no alt text; nothing for an image of a pixel or two (tracking pixels
+// and spacers).
 func imageText(img *html.Node) string {
+	for _, key := range []string{"width", "height"} {
+		if v, ok := attr(img, key); ok {
+			if n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), "px")); err == nil && n <= 2 {
+				return ""
+			}
+		}
+	}
 	alt, _ := attr(img, "alt")
 	alt = strings.Join(strings.Fields(model.SanitizeLine(alt)), " ")
 	if alt == "" {
-		return ""
+		return "[image]"
 	}
 	return "[image: " + alt + "]"
 }
@@ -271,8 +279,8 @@ func flattenTable(table *html.Node) {
 // needs: every row gets as many cells as the widest, the first row is the
 // header if it has a th (and then only th), th elsewhere become td (html2text
 // would move them to the header), and footer rows become body rows (it
-// would put all of them into one row).
-func squareTable(table *html.Node) {
+// would put all of them into one row). It returns the number of columns.
+func squareTable(table *html.Node) int {
 	var rows []*html.Node
 	for c := table.FirstChild; c != nil; c = c.NextSibling {
 		switch c.DataAtom {
@@ -307,6 +315,7 @@ func squareTable(table *html.Node) {
 			row.AppendChild(&html.Node{Type: html.ElementNode, DataAtom: cell, Data: cell.String()})
 		}
 	}
+	return columns
 }
 
 func hasChild(n *html.Node, a atom.Atom) bool {

@@ -117,7 +117,9 @@ func (w *lineWriter) escape(seq string) {
 // the length of the token read. The address takes the cells of its token,
 // cut with "…" when it is longer. A token broken over two lines (glamour
 // breaks words longer than its width) writes its address cut to the first
-// line; the rest of the token is blanked.
+// line; the rest of the token is blanked. Without a terminal (no style) an
+// address outside tables is written whole, wider than the line if need be:
+// it is on a line of its own then.
 func (w *lineWriter) address(s string) int {
 	if w.inToken { // the closing mark of a broken token
 		w.inToken, w.leadingSpace = false, w.cells == 0
@@ -139,7 +141,13 @@ func (w *lineWriter) address(s string) int {
 	}
 	text := w.addresses[i].text
 	shown := text
-	if model.TextWidth(text) > cells {
+	if tw := model.TextWidth(text); tw > cells {
+		if !w.styled && w.addresses[i].columns == 0 { // no terminal: whole, wider than the line
+			w.b.WriteString(text)
+			w.cells += tw
+			w.keep, w.afterToken = w.b.Len(), closed
+			return n
+		}
 		shown = ansi.Truncate(text, max(cells-1, 0), "") + "…"
 	}
 	link := w.link

@@ -28,7 +28,7 @@ type htmlView struct {
 func (h *htmlView) of(m model.Email, style *ansi.StyleConfig) *htmltext.Page {
 	if h.page == nil || h.id != m.ID || h.html != m.HTML || h.style != style {
 		h.id, h.html, h.style = m.ID, m.HTML, style
-		h.page = htmltext.Prepare(m.HTML, htmltext.Options{Hyperlinks: h.hyperlinks, Style: style})
+		h.page = htmltext.Prepare(m.HTML, htmltext.Options{Hyperlinks: h.hyperlinks, Style: style, Links: m.Links})
 		h.linked = append(slices.Clone(h.page.Links()), otherLinks(m.Links, h.page.Links())...)
 		if h.linked == nil {
 			h.linked = []string{}
