@@ -27,6 +27,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"sandview/tui/ui"
 )
 
 // textOnly is the text of an HTML document read token by token, without
@@ -171,7 +173,7 @@ func referenceListPlain(targets []string, hyperlinks bool) string {
 		}
 		b.WriteString("[" + strconv.Itoa(i+1) + "] ")
 		if hyperlinks {
-			b.WriteString(hyperlink(target, target))
+			b.WriteString(ui.Hyperlink(target, target))
 		} else {
 			b.WriteString(target)
 		}

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"sandview/model"
+	"sandview/tui/ui"
 )
 
 // Sentinels mark where a link's text starts and ends in the converters'
@@ -228,7 +229,7 @@ func hyperlinked(text string, targets []string) string {
 			b.WriteString(model.SanitizeText(line[:cut]))
 			switch {
 			case line[cut] == linkStart:
-				open = osc8URI(targets[next])
+				open = ui.HyperlinkTarget(targets[next])
 				next++
 				b.WriteString(ansi.SetHyperlink(open))
 			case line[cut] == linkEnd && open != "":
@@ -243,28 +244,6 @@ func hyperlinked(text string, targets []string) string {
 		lines[i] = b.String()
 	}
 	return strings.Join(lines, "\n")
-}
-
-// osc8URI percent-encodes every byte of target outside printable ASCII, as
-// the OSC 8 convention asks; the result cannot end the escape sequence early.
-func osc8URI(target string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(target); i++ {
-		if c := target[i]; c > 0x20 && c < 0x7f {
-			b.WriteByte(c)
-		} else {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-		}
-	}
-	return b.String()
-}
-
-// hyperlink writes text as an OSC 8 hyperlink to target.
-func hyperlink(target, text string) string {
-	return ansi.SetHyperlink(osc8URI(target)) + text + ansi.ResetHyperlink()
 }
 
 // isButton tells a link drawn as a button: its class says so, or its

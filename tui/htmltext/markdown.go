@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"sandview/model"
+	"sandview/tui/ui"
 )
 
 // toMarkdown converts a pruned document to Markdown: CommonMark with
@@ -177,7 +178,7 @@ func referenceList(targets []string, width int, hyperlinks, whole bool) []string
 // linkText is text as a hyperlink to target, or as it is.
 func linkText(target, text string, hyperlinks bool) string {
 	if hyperlinks {
-		return hyperlink(target, text)
+		return ui.Hyperlink(target, text)
 	}
 	return text
 }

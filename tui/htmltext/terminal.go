@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/model"
+	"sandview/tui/ui"
 )
 
 // lineWriter rewrites the lines glamour wrote, cell by cell, into the lines
@@ -66,7 +67,7 @@ func (w *lineWriter) write(line string) {
 		case c == linkStart:
 			w.inLink = true
 			if w.hyperlinks && w.next < len(w.targets) {
-				w.link = osc8URI(w.targets[w.next])
+				w.link = ui.HyperlinkTarget(w.targets[w.next])
 			}
 			w.next++
 		case c == linkEnd:
@@ -152,7 +153,7 @@ func (w *lineWriter) address(s string) int {
 	}
 	link := w.link
 	if w.hyperlinks && link == "" {
-		w.link = osc8URI(text)
+		w.link = ui.HyperlinkTarget(text)
 	}
 	for _, cluster := range clusters(shown) {
 		w.cell(cluster.text, cluster.width)

@@ -6,11 +6,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Hyperlink writes text as an OSC 8 hyperlink to target. Every byte of
-// target outside printable ASCII is percent-encoded, as the OSC 8
-// convention asks, so the target cannot end the sequence early. Wrap and
-// Fit keep such a link whole across lines and cuts.
+// Hyperlink writes text as an OSC 8 hyperlink to target (HyperlinkTarget).
+// Wrap and Fit keep such a link whole across lines and cuts.
 func Hyperlink(target, text string) string {
+	return ansi.SetHyperlink(HyperlinkTarget(target)) + text + ansi.ResetHyperlink()
+}
+
+// HyperlinkTarget is target as an OSC 8 hyperlink carries it: every byte
+// outside printable ASCII percent-encoded, as the OSC 8 convention asks, so
+// the target cannot end the sequence early.
+func HyperlinkTarget(target string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(target); i++ {
@@ -22,7 +27,7 @@ func Hyperlink(target, text string) string {
 			b.WriteByte(hex[c&15])
 		}
 	}
-	return ansi.SetHyperlink(b.String()) + text + ansi.ResetHyperlink()
+	return b.String()
 }
 
 // LinkText makes every occurrence in text of one of links (the longest

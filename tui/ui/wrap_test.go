@@ -8,9 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/clipperhouse/uax29/v2/graphemes"
 
-	"sandview/internal/corpus"
 	"sandview/model"
-	"sandview/tui/htmltext"
 )
 
 // assertWrapKeepsText fails unless wrapping the one-line paragraph to
@@ -89,23 +87,6 @@ func TestWrapLosesNothing(t *testing.T) {
 		line := model.SanitizeLine(b.String())
 		for _, width := range []int{1, 2, 3, 7, 20, 61} {
 			assertWrapKeepsText(t, line, width)
-		}
-	}
-}
-
-func TestWrapLosesNothingOfTheCorpus(t *testing.T) {
-	mails, err := corpus.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range mails {
-		text := model.SanitizeText(m.Email.Text) + "\n" + htmltext.Render(model.SanitizeText(m.Email.HTML), 80, htmltext.Options{}).Text
-		text = strings.ReplaceAll(text, "\t", "    ")
-		for _, paragraph := range strings.Split(text, "\n") {
-			if len(paragraph) > 4000 {
-				paragraph = paragraph[:strings.LastIndex(paragraph[:4000], " ")+1]
-			}
-			assertWrapKeepsText(t, paragraph, 37)
 		}
 	}
 }

@@ -1,0 +1,4 @@
+package ui
+
+// AssertWrapKeepsText is assertWrapKeepsText for the external tests.
+var AssertWrapKeepsText = assertWrapKeepsText
