@@ -9,44 +9,11 @@
 # Usage: tui/e2e/ssh-e2e.sh path/to/sandview
 set -euo pipefail
 
-export LC_ALL=C.UTF-8
 bin=$(realpath "${1:?usage: $0 path/to/sandview}")
 cols=100 rows=30
-work=$(mktemp -d)
-session="sandview-ssh-e2e-$$"
-server_pid=""
-cleanup() {
-  tmux kill-session -t "$session" 2>/dev/null || true
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-fail() {
-  echo "ssh-e2e: FAIL: $*" >&2
-  echo "--- screen ---" >&2
-  tmux capture-pane -p -t "$session" >&2 || true
-  echo "--- server log ---" >&2
-  cat "$work/server.log" >&2 || true
-  exit 1
-}
-
-wait_for() {
-  local what=$1; shift
-  for _ in $(seq 200); do
-    if "$@" >/dev/null 2>&1; then return 0; fi
-    sleep 0.1
-  done
-  fail "timed out waiting for $what"
-}
-
-free_port() {
-  local port
-  while :; do
-    port=$((20000 + RANDOM % 30000))
-    (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
-  done
-}
+name=ssh-e2e
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 http_port=$(free_port) smtp_port=$(free_port) ssh_port=$(free_port)
 ssh-keygen -q -t ed25519 -N '' -C "tester@e2e" -f "$work/id"
