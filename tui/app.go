@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/theme"
 	"sandview/tui/feed"
 	"sandview/tui/mail"
@@ -82,12 +82,12 @@ func newApp(o options) App {
 	a := App{
 		ctx:    ctx,
 		opts:   o,
-		server: model.SanitizeLine(o.serverLabel),
+		server: termtext.SanitizeLine(o.serverLabel),
 	}
 	if o.svc != nil {
 		a.conn = connState{kind: connConnecting}
 	}
-	a.mail = mail.New(ctx, svc, mail.Options{Context: o.ctx, SMTPAddr: model.SanitizeLine(o.smtpAddr), SMTPHint: model.SanitizeLine(o.smtpHint), CatchAll: o.catchAll,
+	a.mail = mail.New(ctx, svc, mail.Options{Context: o.ctx, SMTPAddr: termtext.SanitizeLine(o.smtpAddr), SMTPHint: termtext.SanitizeLine(o.smtpHint), CatchAll: o.catchAll,
 		Open: o.open, TempDir: o.tempDir, Hyperlinks: o.hyperlinks, Getenv: o.getenv, Run: o.run})
 	a.hooks = webhooks.New(ctx, o.ctx, svc, a.mail.LiveInboxes)
 	a.resize(80, 24)

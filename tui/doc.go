@@ -17,9 +17,9 @@
 // deleted. ClientOptions are the reconnect settings it wants of its
 // client.
 //
-// Width: every string from the service is sanitized (model.SanitizeText,
+// Width: every string from the service is sanitized (termtext.Sanitize,
 // SanitizeLine) once, as it enters, and every width is measured with
-// model.TextWidth; panes are drawn to their exact size and put side by
+// termtext.Width; panes are drawn to their exact size and put side by
 // side without being measured again. Grapheme cluster mode (2027) is left
 // to Bubble Tea, which turns it on where the terminal supports it:
 // sanitized text is as wide with it as without it, so nothing forces it

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/tui/ui"
 )
 
@@ -130,18 +130,18 @@ func statusBar(ctx *ui.Context, server string, conn connState, n totals, width i
 		msgStyle = st.StatusError
 	}
 	msg := msgStyle.Render(" " + status.Text + " ")
-	lw, mw := model.TextWidth(left), model.TextWidth(msg)
+	lw, mw := termtext.Width(left), termtext.Width(msg)
 	if lw+mw > width {
 		left = st.StatusBar.Render(" ") + connStyle.Render(text) + st.StatusBar.Render(" │ "+mail)
-		lw = model.TextWidth(left)
+		lw = termtext.Width(left)
 	}
 	if lw+mw > width {
 		msg = msgStyle.Render(ui.Fit(" "+status.Text+" ", max(width-lw, min(mw, minMessage))))
-		mw = model.TextWidth(msg)
+		mw = termtext.Width(msg)
 	}
 	if lw+mw > width {
 		left = ui.Fit(left, max(width-mw, 0))
-		lw = model.TextWidth(left)
+		lw = termtext.Width(left)
 	}
 	gap := max(width-lw-mw, 0)
 	return ui.Fit(left+st.StatusBar.Render(ui.Fit("", gap))+msg, width)

@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -59,5 +60,5 @@ func resultWord(check, result string) string {
 	if meaning, _, _ := strings.Cut(model.ResultMeaning(check, result), ","); meaning != "" {
 		return meaning
 	}
-	return model.SanitizeLine(result)
+	return termtext.SanitizeLine(result)
 }

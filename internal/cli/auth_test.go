@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -55,7 +56,7 @@ func assertLastColumnAligned(t *testing.T, text string) {
 		if cut < 0 {
 			t.Fatalf("line %q has no columns", line)
 		}
-		at := model.TextWidth(line[:cut+2])
+		at := termtext.Width(line[:cut+2])
 		if column >= 0 && at != column {
 			t.Fatalf("last column at cell %d in %q, %d above:\n%s", at, line, column, text)
 		}

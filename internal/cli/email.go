@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -179,8 +180,8 @@ func (l *emailList) add(e model.Email) error {
 	if len(l.table.rows) == 0 {
 		l.table.add("ID", "RECEIVED", "FROM", "TO", "SUBJECT", "AUTH")
 	}
-	l.table.add(e.ID, e.ReceivedAt.Local().Format("15:04:05"), truncate(model.SanitizeLine(e.From), 32),
-		truncate(model.SanitizeLine(strings.Join(e.To, ", ")), 32), truncate(model.SanitizeLine(e.Subject), 48), authBadge(e))
+	l.table.add(e.ID, e.ReceivedAt.Local().Format("15:04:05"), truncate(termtext.SanitizeLine(e.From), 32),
+		truncate(termtext.SanitizeLine(strings.Join(e.To, ", ")), 32), truncate(termtext.SanitizeLine(e.Subject), 48), authBadge(e))
 	return nil
 }
 
@@ -233,7 +234,7 @@ func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
 }
 
 func printEmail(w io.Writer, e model.Email) {
-	line := func(k, v string) { fmt.Fprintf(w, "%-9s %s\n", k+":", model.SanitizeLine(v)) }
+	line := func(k, v string) { fmt.Fprintf(w, "%-9s %s\n", k+":", termtext.SanitizeLine(v)) }
 	line("ID", e.ID)
 	line("From", e.From)
 	line("To", addressLine(e.To))
@@ -260,9 +261,9 @@ func printEmail(w io.Writer, e model.Email) {
 	if body == "" && e.HTML != "" {
 		body = fmt.Sprintf("(HTML only: sandview email show %s --html)", e.ID)
 	}
-	fmt.Fprintf(w, "\n%s\n", model.SanitizeText(body))
+	fmt.Fprintf(w, "\n%s\n", termtext.Sanitize(body))
 	for i, l := range e.Links {
-		fmt.Fprintf(w, "[%d] %s\n", i+1, model.SanitizeLine(l))
+		fmt.Fprintf(w, "[%d] %s\n", i+1, termtext.SanitizeLine(l))
 	}
 }
 
@@ -281,7 +282,7 @@ func newEmailRawCommand(g *globalOptions, inbox *string) *cobra.Command {
 				out := cmd.OutOrStdout()
 				if isTerminal(out) {
 					// On a terminal the source is untrusted text; to a file it is kept byte for byte.
-					raw = []byte(model.SanitizeText(string(raw)))
+					raw = []byte(termtext.Sanitize(string(raw)))
 				}
 				_, err = out.Write(raw)
 				return err
@@ -301,7 +302,7 @@ func newEmailDeleteCommand(g *globalOptions, inbox *string) *cobra.Command {
 				if err := in.DeleteEmail(cmd.Context(), args[0]); err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", model.SanitizeLine(args[0]))
+				fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", termtext.SanitizeLine(args[0]))
 				return nil
 			})
 		},

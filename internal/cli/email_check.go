@@ -9,6 +9,7 @@ import (
 
 	"sandview/client/linkcheck"
 	"sandview/internal/htmlcompat"
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -141,13 +142,13 @@ func printLinks(w io.Writer, results []linkcheck.Result) error {
 		case r.Method == "GET":
 			note = "  (GET: HEAD refused)"
 		}
-		fmt.Fprintf(w, "  %-11s %s  %s%s\n", r.Outcome, status, model.SanitizeLine(r.URL), model.SanitizeLine(note))
+		fmt.Fprintf(w, "  %-11s %s  %s%s\n", r.Outcome, status, termtext.SanitizeLine(r.URL), termtext.SanitizeLine(note))
 		for i, h := range r.Redirects {
 			next := r.FinalURL
 			if i+1 < len(r.Redirects) {
 				next = r.Redirects[i+1].URL
 			}
-			fmt.Fprintf(w, "                   %d → %s\n", h.Status, model.SanitizeLine(next))
+			fmt.Fprintf(w, "                   %d → %s\n", h.Status, termtext.SanitizeLine(next))
 		}
 	}
 	if len(results) == 0 {
@@ -159,11 +160,11 @@ func printLinks(w io.Writer, results []linkcheck.Result) error {
 
 // printSpam writes the spam score and the rules that fired.
 func printSpam(w io.Writer, a *model.SpamAnalysis) {
-	fmt.Fprintf(w, "\nSpam score: %s\n", model.SanitizeLine(model.SpamSummary(a)))
+	fmt.Fprintf(w, "\nSpam score: %s\n", termtext.SanitizeLine(model.SpamSummary(a)))
 	if a == nil {
 		return
 	}
 	for _, r := range a.Rules {
-		fmt.Fprintf(w, "  %5.1f  %-24s %s\n", r.Score, model.SanitizeLine(r.Name), model.SanitizeLine(r.Description))
+		fmt.Fprintf(w, "  %5.1f  %-24s %s\n", r.Score, termtext.SanitizeLine(r.Name), termtext.SanitizeLine(r.Description))
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"sandview/client"
 	"sandview/internal/desktop"
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -20,7 +21,7 @@ func withEmail(cmd *cobra.Command, g *globalOptions, address, id string, fn func
 			return err
 		}
 		if e.Problem != "" {
-			return fmt.Errorf("email %s cannot be read: %s", model.SanitizeLine(id), model.SanitizeLine(e.Problem))
+			return fmt.Errorf("email %s cannot be read: %s", termtext.SanitizeLine(id), termtext.SanitizeLine(e.Problem))
 		}
 		return fn(e)
 	})
@@ -98,7 +99,7 @@ func saveAttachments(w io.Writer, dir string, attachments ...model.Attachment) e
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "saved %s (%s)\n", model.SanitizeLine(path), model.Plural(len(a.Content), "byte", "bytes"))
+		fmt.Fprintf(w, "saved %s (%s)\n", termtext.SanitizeLine(path), model.Plural(len(a.Content), "byte", "bytes"))
 	}
 	return nil
 }
@@ -116,7 +117,7 @@ func newEmailLinksCommand(g *globalOptions, inbox *string) *cobra.Command {
 					return printJSON(cmd.OutOrStdout(), append([]string{}, e.Links...))
 				}
 				for _, link := range e.Links {
-					if _, err := fmt.Fprintln(cmd.OutOrStdout(), model.SanitizeLine(link)); err != nil {
+					if _, err := fmt.Fprintln(cmd.OutOrStdout(), termtext.SanitizeLine(link)); err != nil {
 						return err
 					}
 				}
@@ -144,7 +145,7 @@ of an interrupted run (older than 10 minutes) are removed by the next one.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
 				if e.HTML == "" {
-					return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", model.SanitizeLine(e.ID), model.SanitizeLine(e.ID))
+					return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", termtext.SanitizeLine(e.ID), termtext.SanitizeLine(e.ID))
 				}
 				home, err := g.stateHome()
 				if err != nil {

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/theme"
 	"sandview/tui/htmltext"
@@ -19,7 +20,7 @@ import (
 // columns, emphasis written as Markdown, without escape sequences.
 func printHTMLBody(w io.Writer, e model.Email) error {
 	if e.HTML == "" {
-		return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", model.SanitizeLine(e.ID), model.SanitizeLine(e.ID))
+		return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", termtext.SanitizeLine(e.ID), termtext.SanitizeLine(e.ID))
 	}
 	width, opts := 80, htmltext.Options{Links: e.Links} // numbered as `email links` and `email show` number them
 	if f, ok := w.(*os.File); ok && isTerminal(w) {

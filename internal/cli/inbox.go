@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -154,7 +155,7 @@ func printInboxes(w io.Writer, asJSON, single bool, inboxes ...model.Inbox) erro
 	if single && len(views) == 1 {
 		v := views[0]
 		fmt.Fprintf(w, "emailAddress: %s\nexpiresAt:    %s\ninboxHash:    %s\nencrypted:    %t\nemailAuth:    %t\n",
-			model.SanitizeLine(v.EmailAddress), v.ExpiresAt.Format(time.RFC3339), v.InboxHash, v.Encrypted, v.EmailAuth)
+			termtext.SanitizeLine(v.EmailAddress), v.ExpiresAt.Format(time.RFC3339), v.InboxHash, v.Encrypted, v.EmailAuth)
 		return nil
 	}
 	if len(views) == 0 {
@@ -211,7 +212,7 @@ func newInboxDeleteCommand(g *globalOptions) *cobra.Command {
 			if err := s.keystore.Remove(address); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", model.SanitizeLine(address))
+			fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", termtext.SanitizeLine(address))
 			return nil
 		},
 	}
@@ -288,7 +289,7 @@ func newInboxImportCommand(g *globalOptions) *cobra.Command {
 					return err
 				}
 				if !same {
-					return fmt.Errorf("the keystore holds another inbox %s (other keys): `sandview inbox forget %s` first to replace it", model.SanitizeLine(in.Address()), model.SanitizeLine(in.Address()))
+					return fmt.Errorf("the keystore holds another inbox %s (other keys): `sandview inbox forget %s` first to replace it", termtext.SanitizeLine(in.Address()), termtext.SanitizeLine(in.Address()))
 				}
 				return printKept(cmd, asJSON, in)
 			}

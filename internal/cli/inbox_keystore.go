@@ -8,6 +8,7 @@ import (
 
 	"sandview/client"
 	"sandview/client/keystore"
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -71,12 +72,12 @@ export it first if it may be needed again.`,
 				return err
 			}
 			if !ks.Has(address) {
-				return fmt.Errorf("inbox %s is not in the keystore of %s (`sandview inbox list` shows what is)", model.SanitizeLine(address), url)
+				return fmt.Errorf("inbox %s is not in the keystore of %s (`sandview inbox list` shows what is)", termtext.SanitizeLine(address), url)
 			}
 			if err := ks.Remove(address); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "forgot %s (the inbox stays on the server)\n", model.SanitizeLine(address))
+			fmt.Fprintf(cmd.OutOrStdout(), "forgot %s (the inbox stays on the server)\n", termtext.SanitizeLine(address))
 			return nil
 		},
 	}
@@ -94,7 +95,7 @@ func keepAndPrint(cmd *cobra.Command, s *session, asJSON bool, in *client.Inbox)
 // printKept prints an inbox the keystore holds already, saying so on
 // stderr.
 func printKept(cmd *cobra.Command, asJSON bool, in *client.Inbox) error {
-	fmt.Fprintf(cmd.ErrOrStderr(), "sandview: %s is in the keystore already\n", model.SanitizeLine(in.Address()))
+	fmt.Fprintf(cmd.ErrOrStderr(), "sandview: %s is in the keystore already\n", termtext.SanitizeLine(in.Address()))
 	return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
 }
 

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"sandview/internal/termtext"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 	json "github.com/go-json-experiment/json/v1"
 	"github.com/spf13/cobra"
-
-	"sandview/model"
 )
 
 // resultCommand completes cmd (which has no RunE yet) as a command that
@@ -82,7 +82,7 @@ func encodeJSON(v any, prefix, indent string) (string, error) {
 }
 
 // escapeUnsafeRunes returns valid JSON text with the non-ASCII characters
-// SanitizeText drops written as \u escapes; ASCII text (most of it) is
+// termtext.Sanitize drops written as \u escapes; ASCII text (most of it) is
 // copied as it is.
 func escapeUnsafeRunes(out []byte) string {
 	var b strings.Builder
@@ -94,7 +94,7 @@ func escapeUnsafeRunes(out []byte) string {
 			continue
 		}
 		r, size := utf8.DecodeRune(out[i:])
-		if model.SanitizeText(string(r)) == "" {
+		if termtext.Sanitize(string(r)) == "" {
 			b.Write(out[done:i])
 			fmt.Fprintf(&b, "\\u%04x", r)
 			done = i + size
@@ -159,7 +159,7 @@ func isTerminal(w io.Writer) bool {
 
 // oneLine folds an error message onto one line for stderr.
 func oneLine(s string) string {
-	return model.SanitizeLine(strings.Join(strings.Fields(s), " "))
+	return termtext.SanitizeLine(strings.Join(strings.Fields(s), " "))
 }
 
 func firstNonEmpty(values ...string) string {
@@ -172,7 +172,7 @@ func firstNonEmpty(values ...string) string {
 }
 
 // table lays rows out in columns as wide as the terminal draws their text
-// (model.TextWidth: a CJK character or an emoji takes two cells, which
+// (termtext.Width: a CJK character or an emoji takes two cells, which
 // text/tabwriter, counting runes, gets wrong), two spaces apart. Cells are
 // sanitized on the way in; the last column is not padded.
 type table struct {
@@ -183,12 +183,12 @@ type table struct {
 // add appends a row.
 func (t *table) add(cells ...string) {
 	for i, c := range cells {
-		c = model.SanitizeLine(c)
+		c = termtext.SanitizeLine(c)
 		cells[i] = c
 		if i == len(t.widths) {
 			t.widths = append(t.widths, 0)
 		}
-		t.widths[i] = max(t.widths[i], model.TextWidth(c))
+		t.widths[i] = max(t.widths[i], termtext.Width(c))
 	}
 	t.rows = append(t.rows, cells)
 }
@@ -200,7 +200,7 @@ func (t *table) write(w io.Writer) error {
 		for i, c := range row {
 			b.WriteString(c)
 			if i < len(row)-1 {
-				b.WriteString(strings.Repeat(" ", t.widths[i]-model.TextWidth(c)+2))
+				b.WriteString(strings.Repeat(" ", t.widths[i]-termtext.Width(c)+2))
 			}
 		}
 		b.WriteByte('\n')

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -37,7 +38,7 @@ each delivery and checks its signature.`,
 }
 
 func printWebhook(w io.Writer, h model.Webhook) error {
-	line := func(k, v string) { fmt.Fprintf(w, "%-12s %s\n", k+":", model.SanitizeLine(v)) }
+	line := func(k, v string) { fmt.Fprintf(w, "%-12s %s\n", k+":", termtext.SanitizeLine(v)) }
 	line("ID", h.ID)
 	line("URL", h.URL)
 	line("State", enabledWord(h.Enabled))
@@ -94,5 +95,5 @@ func templateName(t *model.WebhookTemplate) string {
 	if t == nil {
 		return model.TemplateDefault
 	}
-	return model.SanitizeLine(t.Type)
+	return termtext.SanitizeLine(t.Type)
 }

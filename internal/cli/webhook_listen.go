@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/webhookrecv"
-	"sandview/model"
+	"sandview/internal/termtext"
 )
 
 // deliveryView is how `webhook listen --json` prints a delivery.
@@ -96,7 +96,7 @@ func printDelivery(w io.Writer, d webhookrecv.Delivery, asJSON bool) error {
 		age = d.Age.Round(time.Second).String()
 	}
 	fmt.Fprintf(w, "── %s  %s  %s  age %s  signature %s  from %s\n", d.ReceivedAt.Local().Format("15:04:05"),
-		model.SanitizeLine(event), model.SanitizeLine(id), age, d.Signature, model.SanitizeLine(d.Remote))
-	_, err := fmt.Fprintln(w, model.SanitizeText(d.PrettyBody))
+		termtext.SanitizeLine(event), termtext.SanitizeLine(id), age, d.Signature, termtext.SanitizeLine(d.Remote))
+	_, err := fmt.Fprintln(w, termtext.Sanitize(d.PrettyBody))
 	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -33,7 +34,7 @@ func newWebhookRotateCommand(g *globalOptions, inbox *string) *cobra.Command {
 		return s.client.RotateWebhookSecret(ctx, *inbox, args[0])
 	}, func(w io.Writer, res model.RotateSecretResponse) error {
 		_, err := fmt.Fprintf(w, "New secret:  %s\nOld secret valid until %s\n",
-			model.SanitizeLine(res.Secret), res.PreviousSecretValidUntil.Local().Format(time.RFC1123))
+			termtext.SanitizeLine(res.Secret), res.PreviousSecretValidUntil.Local().Format(time.RFC1123))
 		return err
 	})
 }
@@ -49,7 +50,7 @@ func newWebhookDeleteCommand(g *globalOptions, inbox *string) *cobra.Command {
 				if err := s.client.DeleteWebhook(cmd.Context(), *inbox, args[0]); err != nil {
 					return err
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), "deleted "+model.SanitizeLine(args[0]))
+				fmt.Fprintln(cmd.OutOrStdout(), "deleted "+termtext.SanitizeLine(args[0]))
 				return nil
 			})
 		},

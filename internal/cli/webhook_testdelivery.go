@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -52,14 +53,14 @@ func printTestResult(w io.Writer, res model.TestWebhookResponse) error {
 	}
 	fmt.Fprintf(w, " in %d ms\n", res.ResponseTime)
 	if res.Error != "" {
-		fmt.Fprintln(w, "Error:    "+model.SanitizeLine(res.Error))
+		fmt.Fprintln(w, "Error:    "+termtext.SanitizeLine(res.Error))
 	}
 	if res.ResponseBody != "" {
-		fmt.Fprintln(w, "Response: "+model.SanitizeLine(res.ResponseBody))
+		fmt.Fprintln(w, "Response: "+termtext.SanitizeLine(res.ResponseBody))
 	}
 	if len(res.PayloadSent) > 0 {
 		fmt.Fprintln(w, "Payload sent:")
-		fmt.Fprintln(w, model.SanitizeText(prettyJSON(res.PayloadSent)))
+		fmt.Fprintln(w, termtext.Sanitize(prettyJSON(res.PayloadSent)))
 	}
 	return nil
 }

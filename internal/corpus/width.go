@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"sandview/internal/termtext"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mattn/go-runewidth"
-
-	"sandview/model"
 )
 
 // wcwidth is the independent oracle: go-runewidth's character widths with
@@ -19,7 +19,7 @@ var wcwidth = &runewidth.Condition{EastAsianWidth: false}
 func OracleRuneWidth(r rune) int { return wcwidth.RuneWidth(r) }
 
 // WidthDisagreement returns "" when every width function measures line
-// (which may hold escape sequences) as model.TextWidth does, and otherwise
+// (which may hold escape sequences) as termtext.Width does, and otherwise
 // says which disagree. The functions are x/ansi by grapheme cluster (what
 // lipgloss lays out with, and Bubble Tea's cell buffer in mode 2027), x/ansi
 // by character (the cell buffer otherwise), the oracle summed by character
@@ -31,13 +31,13 @@ func OracleRuneWidth(r rune) int { return wcwidth.RuneWidth(r) }
 // label before it and padding after it put it), which must add 2 cells.
 func WidthDisagreement(line string) string {
 	line = strings.ReplaceAll(line, "\t", "    ")
-	want := model.TextWidth(line)
+	want := termtext.Width(line)
 	for _, variant := range []struct {
 		text  string
 		extra int
 	}{{line, 0}, {" " + line + " ", 2}} {
 		if d := disagreement(variant.text, want+variant.extra); d != "" {
-			return fmt.Sprintf("%+q is %d cells by model.TextWidth, but %s", variant.text, want+variant.extra, d)
+			return fmt.Sprintf("%+q is %d cells by termtext.Width, but %s", variant.text, want+variant.extra, d)
 		}
 	}
 	return ""
@@ -55,7 +55,7 @@ func disagreement(text string, want int) string {
 		name  string
 		width int
 	}{
-		{"model.TextWidth", model.TextWidth(text)},
+		{"termtext.Width", termtext.Width(text)},
 		{"ansi.StringWidth", ansi.StringWidth(text)},
 		{"ansi.StringWidthWc", ansi.StringWidthWc(text)},
 		{"wcwidth oracle", oracle},

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sandview/model"
+	"sandview/internal/termtext"
 )
 
 // maxNameBytes bounds a saved file name (most file systems allow 255).
@@ -23,7 +23,7 @@ const maxNameBytes = 200
 // trailing dots and spaces trimmed (no hidden files), and an empty result
 // replaced by fallback.
 func SafeName(name, fallback string) string {
-	name = model.SanitizeLine(name)
+	name = termtext.SanitizeLine(name)
 	name = strings.ReplaceAll(name, "\\", "/")
 	if i := strings.LastIndex(name, "/"); i >= 0 {
 		name = name[i+1:]

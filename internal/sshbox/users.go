@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
-	gossh "golang.org/x/crypto/ssh"
+	"sandview/internal/termtext"
 
-	"sandview/model"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // User is one SSH user of the box: one authorized public key.
@@ -116,7 +116,7 @@ func parseAuthorizedKeys(data []byte) (map[string]User, []lineProblem) {
 // userName is the display name of a key: its comment, made safe for a
 // terminal, else the start of its fingerprint.
 func userName(comment, id string) string {
-	if name := strings.TrimSpace(model.SanitizeLine(comment)); name != "" {
+	if name := strings.TrimSpace(termtext.SanitizeLine(comment)); name != "" {
 		return name
 	}
 	short := strings.TrimPrefix(id, "SHA256:")

@@ -40,8 +40,8 @@
 // (golang.org/x/text/cases.Fold) of both sides and with accents dropped
 // (canonical decomposition, combining marks removed): "strasse" finds
 // "Straße", "file" finds "ﬁle", "cafe" finds "Café". Fields are
-// searched as the terminal shows them: sanitized (model.SanitizeLine,
-// SanitizeText), To and Cc (model.Email.Cc) joined with ", ", the body being
+// searched as the terminal shows them: sanitized (termtext.SanitizeLine,
+// termtext.Sanitize), To and Cc (model.Email.Cc) joined with ", ", the body being
 // the text part and the HTML part converted to text (a word only the HTML
 // of a multipart/alternative mail holds is found). A term never matches
 // across two fields.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -49,7 +50,7 @@ func FuzzQuery(f *testing.F) {
 				checkRanges(t, s, q.Highlights(f, s))
 			}
 		}
-		e := model.Email{ID: "1", HasContent: true, Subject: model.SanitizeLine(text)}
+		e := model.Email{ID: "1", HasContent: true, Subject: termtext.SanitizeLine(text)}
 		matched := q.Match(e)
 		checkTyping(t, query, model.Email{ID: "1", HasContent: true, Text: text})
 		if len(q.terms) == 1 && q.terms[0].kind == kindText && q.terms[0].field == anyField && !q.terms[0].negate {

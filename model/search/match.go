@@ -5,6 +5,7 @@ import (
 
 	"github.com/jaytaylor/html2text"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -200,13 +201,13 @@ func authWord(v model.AuthVerdict) string {
 func fieldText(e *model.Email, f Field) string {
 	switch f {
 	case FieldSubject:
-		return model.SanitizeLine(e.Subject)
+		return termtext.SanitizeLine(e.Subject)
 	case FieldFrom:
-		return model.SanitizeLine(e.From)
+		return termtext.SanitizeLine(e.From)
 	case FieldTo:
-		return model.SanitizeLine(strings.Join(e.To, ", "))
+		return termtext.SanitizeLine(strings.Join(e.To, ", "))
 	case FieldCc:
-		return model.SanitizeLine(strings.Join(e.Cc(), ", "))
+		return termtext.SanitizeLine(strings.Join(e.Cc(), ", "))
 	}
 	return bodyText(e)
 }
@@ -216,14 +217,14 @@ func fieldText(e *model.Email, f Field) string {
 // converted is searched as it is.
 func bodyText(e *model.Email) string {
 	if e.HTML == "" {
-		return model.SanitizeText(e.Text)
+		return termtext.Sanitize(e.Text)
 	}
 	html, err := html2text.FromString(e.HTML, html2text.Options{OmitLinks: false})
 	if err != nil {
 		html = e.HTML
 	}
 	if strings.TrimSpace(e.Text) == "" {
-		return model.SanitizeText(html)
+		return termtext.Sanitize(html)
 	}
-	return model.SanitizeText(e.Text + "\n\n" + html)
+	return termtext.Sanitize(e.Text + "\n\n" + html)
 }

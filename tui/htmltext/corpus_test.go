@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/corpus"
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/theme"
 )
 
@@ -71,7 +71,7 @@ func assertLaidOut(t *testing.T, what string, r Result, width int) {
 		return // plain text, wrapped by the reader
 	}
 	for _, line := range strings.Split(r.Text, "\n") {
-		if w := model.TextWidth(ansi.Strip(line)); w > width && !(line == ansi.Strip(line) && !strings.Contains(strings.TrimSpace(line), " ") && (addressPattern.MatchString(line) || slices.Contains(r.Links, line))) { // without a terminal, an address is whole on a line of its own
+		if w := termtext.Width(ansi.Strip(line)); w > width && !(line == ansi.Strip(line) && !strings.Contains(strings.TrimSpace(line), " ") && (addressPattern.MatchString(line) || slices.Contains(r.Links, line))) { // without a terminal, an address is whole on a line of its own
 			t.Fatalf("%s: a line of %d cells: %q", what, w, line)
 		}
 	}

@@ -3,9 +3,9 @@ package htmltext
 import (
 	"fmt"
 
-	"github.com/jaytaylor/html2text"
+	"sandview/internal/termtext"
 
-	"sandview/model"
+	"github.com/jaytaylor/html2text"
 )
 
 // plainResult is a body shown as plain text, with its links.
@@ -22,7 +22,7 @@ func renderPlain(body string, hyperlinks bool, listed []string) plainResult {
 	links := newLinkSet(hyperlinks, listed)
 	doc, err := parse(body)
 	if err != nil {
-		return plainResult{Result{Text: withLinkList(tidyLines(model.SanitizeText(textOnly(body, links))), links), Links: links.numbered, Problem: fmt.Sprintf("the HTML could not be laid out (%v); showing its text", err)}, links}
+		return plainResult{Result{Text: withLinkList(tidyLines(termtext.Sanitize(textOnly(body, links))), links), Links: links.numbered, Problem: fmt.Sprintf("the HTML could not be laid out (%v); showing its text", err)}, links}
 	}
 	p := pruner{rules: collectHidingRules(doc), links: links}
 	p.prune(doc, false)
@@ -31,12 +31,12 @@ func renderPlain(body string, hyperlinks bool, listed []string) plainResult {
 	tables.AutoFormatHeader = false // keep the header cells as written
 	text, err := html2text.FromHTMLNode(doc, html2text.Options{PrettyTables: true, PrettyTablesOptions: tables, OmitLinks: true})
 	if err != nil {
-		return plainResult{Result{Text: withLinkList(tidyLines(model.SanitizeText(textOnly(body, links))), links), Links: links.numbered, Problem: fmt.Sprintf("the HTML could not be converted (%v); showing its text", err)}, links}
+		return plainResult{Result{Text: withLinkList(tidyLines(termtext.Sanitize(textOnly(body, links))), links), Links: links.numbered, Problem: fmt.Sprintf("the HTML could not be converted (%v); showing its text", err)}, links}
 	}
 	if hyperlinks {
 		text = hyperlinked(text, links.targets)
 	} else {
-		text = model.SanitizeText(text)
+		text = termtext.Sanitize(text)
 	}
 	text = tidyLines(text)
 	if listed := links.listed(); listed != nil {

@@ -10,7 +10,7 @@
 // do not show.
 //
 // It parses the HTML with golang.org/x/net/html, prunes and rewrites the
-// tree (sanitizing every text with model.SanitizeText), converts it to
+// tree (sanitizing every text with termtext.Sanitize), converts it to
 // Markdown with html-to-markdown and lays that out with glamour in the
 // theme's style (theme.Markdown) at the pane's width. The lines glamour
 // writes are rewritten cell by cell: only the styles and the hyperlinks

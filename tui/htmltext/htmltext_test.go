@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/corpus"
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/theme"
 )
 
@@ -87,7 +87,7 @@ func TestRenderKeepsAddressesWhole(t *testing.T) {
 		shown := 0
 		for _, line := range lines {
 			plain := strings.TrimSpace(ansi.Strip(line))
-			if n := model.TextWidth(ansi.Strip(line)); n > width {
+			if n := termtext.Width(ansi.Strip(line)); n > width {
 				t.Fatalf("width %d: line of %d cells: %q", width, n, plain)
 			}
 			if strings.Contains(plain, "segment") || strings.Contains(plain, "news-letter") || strings.Contains(plain, "acme") {

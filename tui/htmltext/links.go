@@ -9,7 +9,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/tui/ui"
 )
 
@@ -52,7 +52,7 @@ func newLinkSet(hyperlinks bool, listed []string) *linkSet {
 	for _, l := range listed {
 		target, ok := linkTarget(l)
 		if !ok {
-			target = model.SanitizeLine(l)
+			target = termtext.SanitizeLine(l)
 		}
 		s.numbered = append(s.numbered, target)
 		if _, seen := s.numbers[target]; !seen {
@@ -135,7 +135,7 @@ func linkTarget(href string) (target string, ok bool) {
 		}
 		return r
 	}, href)
-	href = model.SanitizeLine(strings.TrimSpace(href))
+	href = termtext.SanitizeLine(strings.TrimSpace(href))
 	u, err := url.Parse(href)
 	if err != nil {
 		return "", false
@@ -211,7 +211,7 @@ func lastText(n *html.Node) *html.Node {
 // with targets, they are dropped and no hyperlink is made.
 func hyperlinked(text string, targets []string) string {
 	if strings.Count(text, string(linkStart)) != len(targets) || strings.Count(text, string(linkEnd)) != len(targets) {
-		return model.SanitizeText(text) // drops the sentinels with the other controls
+		return termtext.Sanitize(text) // drops the sentinels with the other controls
 	}
 	lines := strings.Split(text, "\n")
 	next, open := 0, "" // open is the URI of the link being written, if any
@@ -223,10 +223,10 @@ func hyperlinked(text string, targets []string) string {
 		for line != "" {
 			cut := strings.IndexAny(line, string(linkStart)+string(linkEnd))
 			if cut < 0 {
-				b.WriteString(model.SanitizeText(line))
+				b.WriteString(termtext.Sanitize(line))
 				break
 			}
-			b.WriteString(model.SanitizeText(line[:cut]))
+			b.WriteString(termtext.Sanitize(line[:cut]))
 			switch {
 			case line[cut] == linkStart:
 				open = ui.HyperlinkTarget(targets[next])

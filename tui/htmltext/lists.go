@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"sandview/model"
+	"sandview/internal/termtext"
 )
 
 // listItem is a list item's line in the converter's Markdown: its
@@ -56,13 +56,13 @@ func hangListItems(md string, width int) string {
 // wrapWords cuts text at its spaces into lines of at most limit cells (a
 // longer word takes a line of its own); the sentinels take no cells.
 func wrapWords(text string, limit int) []string {
-	if limit < 10 || model.TextWidth(stripSentinels(text)) <= limit {
+	if limit < 10 || termtext.Width(stripSentinels(text)) <= limit {
 		return []string{text}
 	}
 	var lines []string
 	line, cells := "", 0
 	for _, word := range strings.Split(text, " ") {
-		w := model.TextWidth(stripSentinels(word))
+		w := termtext.Width(stripSentinels(word))
 		switch {
 		case line == "":
 			line, cells = word, w

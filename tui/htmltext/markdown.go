@@ -16,7 +16,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/sync/errgroup"
 
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/tui/ui"
 )
 
@@ -129,7 +129,7 @@ func (p *Page) sizedTokens(width int) string {
 		i, ok := tokenNumber(md[start+1 : start+1+end])
 		if ok && i < len(p.links.addresses) {
 			a := p.links.addresses[i]
-			b.WriteString(token(i, min(model.TextWidth(a.text), addressRoom(width, a))))
+			b.WriteString(token(i, min(termtext.Width(a.text), addressRoom(width, a))))
 		}
 		md = md[start+1+end+1:]
 	}
@@ -162,8 +162,8 @@ func referenceList(targets []string, width int, hyperlinks, whole bool) []string
 		}
 		number := "[" + strconv.Itoa(i+1) + "]"
 		shown := target
-		tw := model.TextWidth(target)
-		if model.TextWidth(number)+1+tw <= width {
+		tw := termtext.Width(target)
+		if termtext.Width(number)+1+tw <= width {
 			lines = append(lines, number+" "+linkText(target, shown, hyperlinks))
 			continue
 		}

@@ -8,7 +8,7 @@ import (
 	"charm.land/glamour/v2/ansi"
 	"golang.org/x/net/html"
 
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/theme"
 )
 
@@ -82,14 +82,14 @@ func Prepare(body string, opts Options) *Page {
 	p := &Page{opts: opts, body: body, widths: map[int]Result{}}
 	if len(body) > maxLayoutBytes { // too large even for html2text: its text only
 		p.links = newLinkSet(false, opts.Links)
-		p.plain = withLinkList(tidyLines(model.SanitizeText(textOnly(body, p.links))), p.links)
+		p.plain = withLinkList(tidyLines(termtext.Sanitize(textOnly(body, p.links))), p.links)
 		p.problem = fmt.Sprintf("shown as plain text: the HTML is %.1f MB, more than the reader lays out", float64(len(body))/(1<<20))
 		return p
 	}
 	doc, err := parse(body)
 	if err != nil {
 		p.links = newLinkSet(false, opts.Links)
-		p.plain, p.problem = withLinkList(tidyLines(model.SanitizeText(textOnly(body, p.links))), p.links), fmt.Sprintf("shown as plain text: the HTML could not be laid out (%v)", err)
+		p.plain, p.problem = withLinkList(tidyLines(termtext.Sanitize(textOnly(body, p.links))), p.links), fmt.Sprintf("shown as plain text: the HTML could not be laid out (%v)", err)
 		return p
 	}
 	p.links = newLinkSet(true, opts.Links) // the sentinels mark links for their style too

@@ -4,10 +4,10 @@ import (
 	"strconv"
 	"strings"
 
+	"sandview/internal/termtext"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
-
-	"sandview/model"
 )
 
 // pruner prepares a parsed document for the Markdown converter, or for
@@ -64,7 +64,7 @@ func (p *pruner) pruneNode(n *html.Node, zeroFont bool) {
 			n.Parent.RemoveChild(n)
 			return
 		}
-		n.Data = model.SanitizeText(n.Data)
+		n.Data = termtext.Sanitize(n.Data)
 		if p.markdown {
 			n.Data = p.links.tokenizeAddresses(n.Data, p.nesting)
 		}
@@ -157,7 +157,7 @@ func (p *pruner) pruneForMarkdown(n *html.Node, zeroFont bool) {
 func underline(h *html.Node) {
 	width := 0
 	for _, line := range strings.Split(textContent(h), "\n") {
-		width = max(width, model.TextWidth(strings.Join(strings.Fields(line), " ")))
+		width = max(width, termtext.Width(strings.Join(strings.Fields(line), " ")))
 	}
 	if width == 0 {
 		renameElement(h, atom.P)
@@ -193,7 +193,7 @@ func imageText(img *html.Node) string {
 		}
 	}
 	alt, _ := attr(img, "alt")
-	alt = strings.Join(strings.Fields(model.SanitizeLine(alt)), " ")
+	alt = strings.Join(strings.Fields(termtext.SanitizeLine(alt)), " ")
 	if alt == "" {
 		return "[image]"
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/corpus"
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/theme"
 )
 
@@ -32,7 +32,7 @@ func TestRenderLinkAddressInTableCell(t *testing.T) {
 			}
 			for _, line := range strings.Split(r.Text, "\n") {
 				stripped := ansi.Strip(line)
-				if model.TextWidth(stripped) > width {
+				if termtext.Width(stripped) > width {
 					t.Fatalf("width %d: line too wide: %q", width, stripped)
 				}
 				if !strings.Contains(stripped, "in a cell") {

@@ -8,7 +8,7 @@ import (
 	glamouransi "charm.land/glamour/v2/ansi"
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/tui/ui"
 )
 
@@ -142,7 +142,7 @@ func (w *lineWriter) address(s string) int {
 	}
 	text := w.addresses[i].text
 	shown := text
-	if tw := model.TextWidth(text); tw > cells {
+	if tw := termtext.Width(text); tw > cells {
 		if !w.styled && w.addresses[i].columns == 0 { // no terminal: whole, wider than the line
 			w.b.WriteString(text)
 			w.cells += tw

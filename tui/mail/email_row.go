@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/model/search"
 	"sandview/tui/ui"
@@ -260,7 +261,7 @@ func highlighted(text string, marks []search.Range, width int, base, mark lipglo
 	}
 	sb.WriteString(base.Render(text[at:]))
 	line := sb.String()
-	if w := model.TextWidth(line); w < width {
+	if w := termtext.Width(line); w < width {
 		return line + base.Render(strings.Repeat(" ", width-w))
 	}
 	return ui.Fit(line, width)

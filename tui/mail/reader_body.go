@@ -7,6 +7,7 @@ import (
 
 	"charm.land/glamour/v2/ansi"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/htmltext"
 	"sandview/tui/ui"
@@ -154,7 +155,7 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 // width, which the wrapper cuts.
 func cutLinks(m model.Email, text string, width int) bool {
 	for _, l := range m.Links {
-		if model.TextWidth(l) > width && strings.Contains(text, l) {
+		if termtext.Width(l) > width && strings.Contains(text, l) {
 			return true
 		}
 	}

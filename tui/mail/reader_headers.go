@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sandview/internal/mimeword"
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -23,7 +24,7 @@ func parseHeaders(raw []byte) []header {
 	fields := model.HeaderFields(raw)
 	out := make([]header, len(fields))
 	for i, f := range fields {
-		out[i] = header{name: model.SanitizeLine(f.Name), value: model.SanitizeLine(strings.TrimSpace(mimeword.Decode(f.Value)))}
+		out[i] = header{name: termtext.SanitizeLine(f.Name), value: termtext.SanitizeLine(strings.TrimSpace(mimeword.Decode(f.Value)))}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -85,7 +86,7 @@ func (s *Screen) piped(msg pipeDoneMsg) {
 	if isPrompt {
 		s.ctx.Close(p)
 	}
-	text := model.SanitizeText(strings.ToValidUTF8(string(msg.output), "\uFFFD"))
+	text := termtext.Sanitize(strings.ToValidUTF8(string(msg.output), "\uFFFD"))
 	var notes []string
 	if strings.TrimSpace(text) == "" {
 		notes = append(notes, "(no output)")
@@ -96,9 +97,9 @@ func (s *Screen) piped(msg pipeDoneMsg) {
 	end := "exit 0"
 	level := ui.LevelSuccess
 	if msg.err != nil {
-		end, level = model.SanitizeLine(msg.err.Error()), ui.LevelWarn
+		end, level = termtext.SanitizeLine(msg.err.Error()), ui.LevelWarn
 	}
-	title := model.SanitizeLine("| "+msg.command) + " — " + end
+	title := termtext.SanitizeLine("| "+msg.command) + " — " + end
 	s.ctx.Log(title, level)
 	body := strings.TrimRight(text, "\n")
 	if len(notes) > 0 {

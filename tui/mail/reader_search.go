@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"sandview/internal/termtext"
 	"sandview/keys"
-	"sandview/model"
 	"sandview/model/search"
 	"sandview/tui/ui"
 )
@@ -170,7 +170,7 @@ func (r *reader) markFound(visible []string, offset int) []string {
 		if cur := f.current; cur < len(f.matches) && f.matches[cur] == offset+i {
 			match = st.Selected.Bold(true)
 		}
-		visible[i] = highlighted(plain, marks, model.TextWidth(plain), base, match)
+		visible[i] = highlighted(plain, marks, termtext.Width(plain), base, match)
 	}
 	return visible
 }

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -42,7 +43,7 @@ func (s *source) needed() bool { return !s.loaded && !s.loading && s.err == "" }
 // sanitized is the whole source made safe to print.
 func (s *source) sanitized() string {
 	if s.text == "" && len(s.raw) > 0 {
-		s.text = model.SanitizeText(string(s.raw))
+		s.text = termtext.Sanitize(string(s.raw))
 	}
 	return s.text
 }

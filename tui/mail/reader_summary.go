@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -73,7 +74,7 @@ func subjectLines(m model.Email, room int, two bool) []string {
 	if subject == "" {
 		subject = "(no subject)"
 	}
-	if !two || model.TextWidth(subject) <= room {
+	if !two || termtext.Width(subject) <= room {
 		return []string{subject}
 	}
 	lines := ui.Wrap(subject, room)
@@ -105,7 +106,7 @@ func (r *reader) sentDate(m model.Email, room int) string {
 		if !sameZone {
 			last += " (" + local.Format(form.here) + form.suffix + ")"
 		}
-		if model.TextWidth(last) <= room {
+		if termtext.Width(last) <= room {
 			break
 		}
 	}
@@ -148,10 +149,10 @@ func addressList(addresses []string, room int) string {
 		if i+1 < len(addresses) {
 			tail = more(len(addresses) - i - 1)
 		}
-		if model.TextWidth(next+tail) > room {
+		if termtext.Width(next+tail) > room {
 			tail = more(len(addresses) - i)
-			if i == 1 && model.TextWidth(out+tail) > room {
-				out = ansi.Truncate(out, max(room-model.TextWidth(tail), 1), "…")
+			if i == 1 && termtext.Width(out+tail) > room {
+				out = ansi.Truncate(out, max(room-termtext.Width(tail), 1), "…")
 			}
 			return out + tail
 		}

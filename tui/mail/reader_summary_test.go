@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/desktop"
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
@@ -146,7 +147,7 @@ func TestReaderTabBarShortens(t *testing.T) {
 		}
 		full := " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth "
 		switch {
-		case model.TextWidth(strings.TrimRight(bar, " ")) > inner:
+		case termtext.Width(strings.TrimRight(bar, " ")) > inner:
 			t.Errorf("%v: the bar is wider than the reader (%d): %q", size, inner, bar)
 		case !strings.Contains(bar, " 3 Link"):
 			t.Errorf("%v: the shown tab lost its label: %q", size, bar)

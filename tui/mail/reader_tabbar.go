@@ -3,6 +3,7 @@ package mail
 import (
 	"strings"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -31,7 +32,7 @@ func (r *reader) tabLine(m model.Email, width int) string {
 	fits := func() bool {
 		w := 0
 		for t := range labels {
-			w += model.TextWidth(item(t))
+			w += termtext.Width(item(t))
 		}
 		return w <= width
 	}

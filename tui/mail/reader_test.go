@@ -9,6 +9,7 @@ import (
 
 	"sandview/internal/corpus"
 	"sandview/internal/desktop"
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
@@ -29,7 +30,7 @@ func TestParseHeadersAsSent(t *testing.T) {
 		{"X-Unknown", "abc"},
 	}
 	// Sanitizing turns the tab of the folded line into a space.
-	want[0].value = model.SanitizeLine(want[0].value)
+	want[0].value = termtext.SanitizeLine(want[0].value)
 	if len(got) != len(want) {
 		t.Fatalf("got %d headers: %q", len(got), got)
 	}
@@ -215,7 +216,7 @@ func TestHyperlinksOpenAndCloseOnEachLine(t *testing.T) {
 			if d := corpus.WidthDisagreement(line); d != "" {
 				t.Fatalf("line %d: %s", i, d)
 			}
-			if w := model.TextWidth(line); w != 100 {
+			if w := termtext.Width(line); w != 100 {
 				t.Fatalf("line %d is %d cells", i, w)
 			}
 			opened := strings.Count(line, "\x1b]8;;http")

@@ -1,13 +1,14 @@
 package mail
 
 import (
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
 // sanitizeEmail makes every untrusted field of an email safe to print. It
 // runs once, when the email enters the store.
 func sanitizeEmail(e model.Email) model.Email {
-	line := model.SanitizeLine
+	line := termtext.SanitizeLine
 	e.ID = line(e.ID)
 	e.From = line(e.From)
 	e.Subject = line(e.Subject)
@@ -22,8 +23,8 @@ func sanitizeEmail(e model.Email) model.Email {
 	if !e.HasContent {
 		return e
 	}
-	e.Text = model.SanitizeText(e.Text)
-	e.HTML = model.SanitizeText(e.HTML)
+	e.Text = termtext.Sanitize(e.Text)
+	e.HTML = termtext.Sanitize(e.HTML)
 	if e.Headers != nil {
 		h := make(map[string]string, len(e.Headers))
 		for k, v := range e.Headers {
@@ -61,7 +62,7 @@ func sanitizeEmail(e model.Email) model.Email {
 
 // sanitizeAuth cleans the text fields of authentication results.
 func sanitizeAuth(a model.AuthResults) model.AuthResults {
-	line := model.SanitizeLine
+	line := termtext.SanitizeLine
 	if a.SPF != nil {
 		s := *a.SPF
 		s.Result, s.Domain, s.IP, s.Details = line(s.Result), line(s.Domain), line(s.IP), line(s.Details)
@@ -90,6 +91,6 @@ func sanitizeAuth(a model.AuthResults) model.AuthResults {
 
 // sanitizeInbox cleans the address of an inbox.
 func sanitizeInbox(i model.Inbox) model.Inbox {
-	i.EmailAddress = model.SanitizeLine(i.EmailAddress)
+	i.EmailAddress = termtext.SanitizeLine(i.EmailAddress)
 	return i
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/model/search"
 	"sandview/tui/ui"
@@ -39,7 +40,7 @@ func (f *finder) set(text string, ctx *ui.Context) bool {
 	q, err := search.Parse(text, ctx.Clock())
 	f.err = ""
 	if err != nil {
-		f.err = model.SanitizeLine(err.Error())
+		f.err = termtext.SanitizeLine(err.Error())
 		f.query = search.Query{}
 		return true
 	}
@@ -136,18 +137,18 @@ func (l *emailList) searchLine(width int) string {
 	}
 	label := st.FilterPrompt.Render("/ ")
 	if f.typing {
-		fieldW := max(width-2-min(model.TextWidth(right), width/2)-1, 4)
+		fieldW := max(width-2-min(termtext.Width(right), width/2)-1, 4)
 		return ui.Fit(label+f.field.View(l.ctx, true, fieldW)+" "+right, width)
 	}
 	// The text gives way to the count, then the hint to the text.
 	hint := st.Muted.Render(fmt.Sprintf("  (%s clears)", ui.KeyName(l.ctx.Keys.Back)))
-	textW := width - 2 - 2 - model.TextWidth(right) - model.TextWidth(hint)
-	if textW < min(model.TextWidth(f.text), 12) {
+	textW := width - 2 - 2 - termtext.Width(right) - termtext.Width(hint)
+	if textW < min(termtext.Width(f.text), 12) {
 		hint = ""
-		textW = width - 2 - 2 - model.TextWidth(right)
+		textW = width - 2 - 2 - termtext.Width(right)
 	}
 	text := f.text
-	if textW > 0 && model.TextWidth(text) > textW {
+	if textW > 0 && termtext.Width(text) > textW {
 		text = ui.Fit(text, textW)
 	}
 	return ui.Fit(label+st.Value.Render(text)+"  "+right+hint, width)

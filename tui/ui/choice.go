@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/theme"
 )
 
@@ -35,11 +35,11 @@ func (c *Choice) View(st *theme.Styles, label func(string) string, sep string, w
 			parts[j] = st.Choice.Render(" " + label(o) + " ")
 		}
 	}
-	if all := strings.Join(parts, sep); model.TextWidth(all) <= width {
+	if all := strings.Join(parts, sep); termtext.Width(all) <= width {
 		return all
 	}
 	one := st.Choice.Render("◂") + st.ChoiceActive.Render(label(c.Value())) + st.Choice.Render("▸")
-	if rank := st.Choice.Render(fmt.Sprintf(" %d/%d", c.Index+1, len(c.Options))); model.TextWidth(one+rank) <= width {
+	if rank := st.Choice.Render(fmt.Sprintf(" %d/%d", c.Index+1, len(c.Options))); termtext.Width(one+rank) <= width {
 		return one + rank
 	}
 	return one

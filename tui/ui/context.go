@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/internal/termtext"
 	"sandview/keys"
-	"sandview/model"
 	"sandview/theme"
 )
 
@@ -147,7 +147,7 @@ func (c *Context) Flash(text string, level Level) {
 	if level == LevelError {
 		ttl *= 2
 	}
-	text = model.SanitizeLine(text)
+	text = termtext.SanitizeLine(text)
 	c.status = Status{Text: text, Level: level, Expires: c.Now.Add(ttl)}
 	c.Log(text, level)
 }
@@ -158,7 +158,7 @@ func (c *Context) Log(text string, level Level) {
 	if len(c.log) == LogSize {
 		c.log = append(c.log[:0], c.log[1:]...)
 	}
-	c.log = append(c.log, LogEntry{At: c.Clock(), Text: model.SanitizeLine(text), Level: level})
+	c.log = append(c.log, LogEntry{At: c.Clock(), Text: termtext.SanitizeLine(text), Level: level})
 }
 
 // Status is the status message shown now ("" text when none).

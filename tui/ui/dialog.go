@@ -3,9 +3,9 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"sandview/internal/termtext"
 
-	"sandview/model"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // DialogWidth is the widest a form, prompt or confirmation gets.
@@ -33,12 +33,12 @@ func Place(screen, box string, x, y int) string {
 		line := lines[row]
 		// A wide character cut by either edge of the box becomes spaces.
 		left := ansi.Truncate(line, x, "")
-		if pad := x - model.TextWidth(left); pad > 0 {
+		if pad := x - termtext.Width(left); pad > 0 {
 			left += strings.Repeat(" ", pad)
 		}
-		end := x + model.TextWidth(b)
+		end := x + termtext.Width(b)
 		right := ansi.TruncateLeft(line, end, "")
-		if pad := model.TextWidth(line) - end - model.TextWidth(right); pad > 0 {
+		if pad := termtext.Width(line) - end - termtext.Width(right); pad > 0 {
 			right = strings.Repeat(" ", pad) + right
 		}
 		lines[row] = left + ansi.ResetStyle + b + ansi.ResetStyle + right

@@ -6,6 +6,6 @@
 // help, which flows its groups into as many columns as the width holds;
 // text such as the log or a command's output), the key line, and the
 // helpers that draw frames, wrap text without losing any and fit it to
-// exact widths, all measured with model.TextWidth. It knows nothing of
+// exact widths, all measured with termtext.Width. It knows nothing of
 // mail or webhooks.
 package ui

@@ -3,9 +3,9 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"sandview/internal/termtext"
 
-	"sandview/model"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // focusMarker starts the title of the focused pane, so that the focus
@@ -28,7 +28,7 @@ func Frame(ctx *Context, title string, focused bool, width, height int, body []s
 	b := ctx.Theme.Border(focused)
 	inner := width - 2
 	title = ansi.Truncate(title, inner-3, "…")
-	fill := max(inner-3-model.TextWidth(title), 0)
+	fill := max(inner-3-termtext.Width(title), 0)
 	var sb strings.Builder
 	if inner < 3 { // no room for a title
 		sb.WriteString(edge.Render(b.TopLeft + strings.Repeat(b.Top, inner) + b.TopRight))

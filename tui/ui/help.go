@@ -6,8 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/internal/termtext"
 	"sandview/keys"
-	"sandview/model"
 )
 
 // helpColumnGap is the space between two columns of the help.
@@ -67,13 +67,13 @@ func (h *HelpDialog) block(g keys.Group, width int) []string {
 	hs := h.ctx.Theme.Help()
 	keyW := 0
 	for _, b := range g.Bindings {
-		keyW = max(keyW, model.TextWidth(b.Help().Key))
+		keyW = max(keyW, termtext.Width(b.Help().Key))
 	}
 	out := []string{h.ctx.Styles().Label.Render(g.Title)}
 	for _, b := range g.Bindings {
 		k := Fit(b.Help().Key, keyW)
 		line := hs.FullKey.Render(k) + " " + hs.FullDesc.Render(b.Help().Desc)
-		if model.TextWidth(line) > width {
+		if termtext.Width(line) > width {
 			line = Fit(line, width)
 		}
 		out = append(out, line)
@@ -128,7 +128,7 @@ func splitColumns(blocks [][]string, n, width int) ([]column, bool) {
 		}
 		cur.lines = append(cur.lines, b...)
 		for _, l := range b {
-			cur.width = max(cur.width, model.TextWidth(l))
+			cur.width = max(cur.width, termtext.Width(l))
 		}
 		if i == len(blocks)-1 {
 			cols = append(cols, cur)

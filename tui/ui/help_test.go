@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
@@ -80,7 +80,7 @@ func TestKeyLineKeepsTheHelpKey(t *testing.T) {
 	bindings := append(k.ListKeyMap.ShortHelp(), k.Search, k.Mark, k.Delete, k.Help)
 	for _, width := range []int{24, 40, 80, 200} {
 		line := tuitest.Plain(ui.KeyLine(ctx, bindings, width))
-		if model.TextWidth(line) != width || strings.Contains(line, "…") {
+		if termtext.Width(line) != width || strings.Contains(line, "…") {
 			t.Errorf("width %d: %q", width, line)
 		}
 		if !strings.HasSuffix(strings.TrimRight(line, " "), "? help") {
@@ -115,7 +115,7 @@ func TestLogKeepsTheLastHundred(t *testing.T) {
 	if !strings.Contains(box, "12:00:00 ✗ message 129") {
 		t.Fatalf("the newest message is not first, timestamped:\n%s", box)
 	}
-	if w := ui.BlockWidth(box); w > 80 || model.TextWidth(strings.Split(box, "\n")[0]) != w {
+	if w := ui.BlockWidth(box); w > 80 || termtext.Width(strings.Split(box, "\n")[0]) != w {
 		t.Fatalf("the log box is %d wide", w)
 	}
 }

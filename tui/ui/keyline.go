@@ -3,9 +3,9 @@ package ui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
+	"sandview/internal/termtext"
 
-	"sandview/model"
+	"charm.land/bubbles/v2/key"
 )
 
 // KeyLine draws the key line under the status bar in exactly width cells:
@@ -27,12 +27,12 @@ func KeyLine(ctx *Context, bindings []key.Binding, width int) string {
 		return hs.ShortKey.Render(b.Help().Key) + " " + hs.ShortDesc.Render(b.Help().Desc)
 	}
 	last := item(shown[len(shown)-1])
-	room := width - 1 - model.TextWidth(last) // a space on the left
+	room := width - 1 - termtext.Width(last) // a space on the left
 	var parts []string
 	used := 0
 	for _, b := range shown[:len(shown)-1] {
 		it := item(b)
-		w := model.TextWidth(it) + model.TextWidth(sep)
+		w := termtext.Width(it) + termtext.Width(sep)
 		if used+w > room {
 			break
 		}

@@ -5,22 +5,22 @@ import (
 	"fmt"
 	"strings"
 
+	"sandview/internal/termtext"
+
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
-
-	"sandview/model"
 )
 
 // Fit truncates s (which may hold styling) to width cells, ending it with
-// "…", and pads it with spaces to exactly width, by model.TextWidth.
+// "…", and pads it with spaces to exactly width, by termtext.Width.
 func Fit(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	w := model.TextWidth(s)
+	w := termtext.Width(s)
 	if w > width {
 		s = ansi.Truncate(s, width, "…")
-		w = model.TextWidth(s)
+		w = termtext.Width(s)
 	}
 	if w < width {
 		s += strings.Repeat(" ", width-w)
@@ -30,7 +30,7 @@ func Fit(s string, width int) string {
 
 // FitRight right-aligns s in width cells.
 func FitRight(s string, width int) string {
-	w := model.TextWidth(s)
+	w := termtext.Width(s)
 	if w >= width {
 		return Fit(s, width)
 	}
@@ -41,7 +41,7 @@ func FitRight(s string, width int) string {
 func BlockWidth(s string) int {
 	w := 0
 	for _, line := range strings.Split(s, "\n") {
-		w = max(w, model.TextWidth(line))
+		w = max(w, termtext.Width(line))
 	}
 	return w
 }
@@ -102,5 +102,5 @@ func ErrorText(err error) string {
 			return fmt.Sprintf("%d emails could not be opened (first: %v)", n, joined.Unwrap()[0])
 		}
 	}
-	return model.SanitizeLine(err.Error())
+	return termtext.SanitizeLine(err.Error())
 }

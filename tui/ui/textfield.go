@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"sandview/internal/termtext"
 	"sandview/keys"
-	"sandview/model"
 )
 
 // TextField is a one-line text input: bubbles' textinput with the line
@@ -85,5 +85,5 @@ func printable(s string) string {
 			return r
 		}
 		return -1
-	}, model.SanitizeLine(s))
+	}, termtext.SanitizeLine(s))
 }

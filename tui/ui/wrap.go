@@ -3,9 +3,9 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"sandview/internal/termtext"
 
-	"sandview/model"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TabWidth is how many spaces a tab becomes before text is laid out.
@@ -28,7 +28,7 @@ func Wrap(text string, width int) []string { return WrapHanging(text, width, wid
 // still be followed). Escape sequences take no cells; a style (SGR)
 // or hyperlink (OSC 8) open at a break is closed at the end of the line
 // and opened again at the start of the next, so each line stands alone.
-// Widths are model.TextWidth's.
+// Widths are termtext.Width's.
 func WrapHanging(text string, first, rest int) []string {
 	first, rest = max(first, 1), max(rest, 1)
 	text = strings.ReplaceAll(text, "\t", strings.Repeat(" ", TabWidth))
@@ -36,7 +36,7 @@ func WrapHanging(text string, first, rest int) []string {
 	var scratch []piece
 	for _, line := range strings.Split(text, "\n") {
 		// No character takes more cells than its UTF-8 bytes.
-		if len(line) <= first || model.TextWidth(line) <= first {
+		if len(line) <= first || termtext.Width(line) <= first {
 			out = append(out, line)
 			continue
 		}

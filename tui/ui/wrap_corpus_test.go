@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"sandview/internal/corpus"
-	"sandview/model"
+	"sandview/internal/termtext"
 	"sandview/tui/htmltext"
 	"sandview/tui/ui"
 )
@@ -19,7 +19,7 @@ func TestWrapLosesNothingOfTheCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range mails {
-		text := model.SanitizeText(m.Email.Text) + "\n" + htmltext.Render(model.SanitizeText(m.Email.HTML), 80, htmltext.Options{}).Text
+		text := termtext.Sanitize(m.Email.Text) + "\n" + htmltext.Render(termtext.Sanitize(m.Email.HTML), 80, htmltext.Options{}).Text
 		text = strings.ReplaceAll(text, "\t", "    ")
 		for _, paragraph := range strings.Split(text, "\n") {
 			if len(paragraph) > 4000 {

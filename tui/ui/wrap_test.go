@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"sandview/internal/termtext"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/clipperhouse/uax29/v2/graphemes"
-
-	"sandview/model"
 )
 
 // assertWrapKeepsText fails unless wrapping the one-line paragraph to
@@ -20,7 +20,7 @@ func assertWrapKeepsText(t *testing.T, paragraph string, width int) {
 	rest := paragraph
 	clusters, cutURL := 0, false
 	for i, l := range lines {
-		if w := model.TextWidth(l); w > width && model.TextWidth(firstCluster(l)) <= width {
+		if w := termtext.Width(l); w > width && termtext.Width(firstCluster(l)) <= width {
 			t.Fatalf("width %d: line %d is %d cells: %q", width, i, w, l)
 		}
 		if cut, ok := strings.CutSuffix(l, "…"); ok && !strings.HasPrefix(rest, l) && strings.HasPrefix(strings.TrimLeft(rest, " "), cut) {
@@ -84,7 +84,7 @@ func TestWrapLosesNothing(t *testing.T) {
 		for range rng.IntN(40) + 1 {
 			b.WriteString(trickyPieces[rng.IntN(len(trickyPieces))])
 		}
-		line := model.SanitizeLine(b.String())
+		line := termtext.SanitizeLine(b.String())
 		for _, width := range []int{1, 2, 3, 7, 20, 61} {
 			assertWrapKeepsText(t, line, width)
 		}
@@ -113,7 +113,7 @@ func TestWrapKeepsStylesPerLine(t *testing.T) {
 	lines := Wrap(text, 8)
 	var plain []string
 	for i, l := range lines {
-		if w := model.TextWidth(l); w > 8 {
+		if w := termtext.Width(l); w > 8 {
 			t.Fatalf("line %d is %d cells: %q", i, w, l)
 		}
 		if strings.Count(l, "\x1b]8;;") != 0 && strings.Count(l, "\x1b]8;;")%2 != 0 {
@@ -137,19 +137,19 @@ func FuzzWrap(f *testing.F) {
 		f.Add(s+" "+s+s, 3)
 	}
 	f.Fuzz(func(t *testing.T, s string, width int) {
-		line := strings.ReplaceAll(model.SanitizeLine(s), "\t", " ")
+		line := strings.ReplaceAll(termtext.SanitizeLine(s), "\t", " ")
 		assertWrapKeepsText(t, line, 1+(width&63))
 	})
 }
 
 func TestFitMeasuresByTextWidth(t *testing.T) {
 	for _, s := range []string{"👨‍👩‍👧 family", "日本語のテキスト", "e\u0301te\u0301", "plain"} {
-		s = model.SanitizeLine(s)
+		s = termtext.SanitizeLine(s)
 		for w := 1; w < 14; w++ {
-			if got := model.TextWidth(Fit(s, w)); got != w {
+			if got := termtext.Width(Fit(s, w)); got != w {
 				t.Fatalf("Fit(%q, %d) is %d cells", s, w, got)
 			}
-			if got := model.TextWidth(FitRight(s, w)); got != w {
+			if got := termtext.Width(FitRight(s, w)); got != w {
 				t.Fatalf("FitRight(%q, %d) is %d cells", s, w, got)
 			}
 		}
@@ -186,7 +186,7 @@ func TestWrapNeverBreaksURLs(t *testing.T) {
 		t.Fatalf("the cut hyperlinked URL: %q", got)
 	}
 	for i, l := range got {
-		if w := model.TextWidth(l); w > 20 {
+		if w := termtext.Width(l); w > 20 {
 			t.Fatalf("line %d is %d cells: %q", i, w, l)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sandview/client/webhookrecv"
+	"sandview/internal/termtext"
 	"sandview/model"
 )
 
@@ -191,7 +192,7 @@ func (d *store) addDelivery(r webhookrecv.Delivery) {
 
 // sanitizeWebhook makes every untrusted text of a webhook safe to print.
 func sanitizeWebhook(h model.Webhook) model.Webhook {
-	line := model.SanitizeLine
+	line := termtext.SanitizeLine
 	h.ID, h.URL, h.Scope = line(h.ID), line(h.URL), line(h.Scope)
 	h.InboxEmail, h.InboxHash = line(h.InboxEmail), line(h.InboxHash)
 	h.Secret, h.Description, h.LastDeliveryStatus = line(h.Secret), line(h.Description), line(h.LastDeliveryStatus)
@@ -204,7 +205,7 @@ func sanitizeWebhook(h model.Webhook) model.Webhook {
 	}
 	if h.Template != nil {
 		t := *h.Template
-		t.Type, t.Body, t.ContentType = line(t.Type), model.SanitizeText(t.Body), line(t.ContentType)
+		t.Type, t.Body, t.ContentType = line(t.Type), termtext.Sanitize(t.Body), line(t.ContentType)
 		h.Template = &t
 	}
 	if h.Filter != nil {
@@ -223,11 +224,11 @@ func sanitizeWebhook(h model.Webhook) model.Webhook {
 
 // sanitizeTest cleans a test answer and pretty-prints the payload sent.
 func sanitizeTest(res model.TestWebhookResponse, at time.Time) hookTest {
-	res.ResponseBody = model.SanitizeText(res.ResponseBody)
-	res.Error = model.SanitizeLine(res.Error)
+	res.ResponseBody = termtext.Sanitize(res.ResponseBody)
+	res.Error = termtext.SanitizeLine(res.Error)
 	t := hookTest{at: at, res: res}
 	if len(res.PayloadSent) > 0 {
-		t.payload = newHighlighted(model.SanitizeText(prettyJSON(res.PayloadSent)))
+		t.payload = newHighlighted(termtext.Sanitize(prettyJSON(res.PayloadSent)))
 	}
 	t.res.PayloadSent = nil
 	return t
@@ -235,10 +236,10 @@ func sanitizeTest(res model.TestWebhookResponse, at time.Time) hookTest {
 
 // sanitizeDelivery cleans a delivery of the built-in receiver.
 func sanitizeDelivery(r webhookrecv.Delivery) delivery {
-	line := model.SanitizeLine
+	line := termtext.SanitizeLine
 	d := delivery{
 		receivedAt: r.ReceivedAt, event: line(r.Event), id: line(r.DeliveryID), timestamp: line(r.Timestamp),
-		age: r.Age, signature: r.Signature, body: newHighlighted(model.SanitizeText(r.PrettyBody)),
+		age: r.Age, signature: r.Signature, body: newHighlighted(termtext.Sanitize(r.PrettyBody)),
 	}
 	d.headers = headerLines(r.Headers)
 	return d
@@ -249,7 +250,7 @@ func headerLines(h http.Header) []string {
 	var out []string
 	for name, values := range h {
 		for _, v := range values {
-			out = append(out, model.SanitizeLine(name)+": "+model.SanitizeLine(v))
+			out = append(out, termtext.SanitizeLine(name)+": "+termtext.SanitizeLine(v))
 		}
 	}
 	sort.Strings(out)

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"sandview/internal/termtext"
 	"sandview/keys"
 	"sandview/model"
 	"sandview/theme"
@@ -252,7 +253,7 @@ func (p *detail) filterRows(h model.Webhook, row func(string, string, func(...st
 // sectionTitle is a heading line across the pane.
 func sectionTitle(st *theme.Styles, title string, width int) string {
 	head := "── " + title + " "
-	return st.AuthHeading.Render(head) + st.Pane.Render(strings.Repeat("─", max(width-model.TextWidth(head), 0)))
+	return st.AuthHeading.Render(head) + st.Pane.Render(strings.Repeat("─", max(width-termtext.Width(head), 0)))
 }
 
 func (p *detail) testLines(h model.Webhook, width int) []string {

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -168,7 +169,7 @@ func (f *form) failed(err error) {
 	if !errors.As(err, &apiErr) || apiErr.Message == "" || apiErr.StatusCode >= 500 {
 		return
 	}
-	for _, part := range strings.Split(model.SanitizeLine(apiErr.Message), "; ") {
+	for _, part := range strings.Split(termtext.SanitizeLine(apiErr.Message), "; ") {
 		stop, ok := stopForMessage(part)
 		if !ok || !slices.Contains(f.stops(), stop) {
 			continue

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/theme"
 	"sandview/tui/ui"
@@ -170,7 +171,7 @@ func (f *form) ruleView(i int, cur formStop, focusLine *int, line, inner int) st
 		caseView = st.ChoiceActive.Render(caseText)
 	}
 	opW := 13
-	valueW := max(inner-formLabelWidth-14-opW-model.TextWidth(caseText)-3, 6)
+	valueW := max(inner-formLabelWidth-14-opW-termtext.Width(caseText)-3, 6)
 	op := r.op.View(st, ui.Verbatim, "", opW)
 	return name + r.field.View(f.ctx, at(stopRuleField) && !f.busy, 14) + " " + ui.Fit(op, opW) + " " +
 		r.value.View(f.ctx, at(stopRuleValue) && !f.busy, valueW) + " " + caseView

@@ -8,6 +8,7 @@ import (
 
 	"sandview/client"
 	"sandview/client/webhookrecv"
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -54,7 +55,7 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 		d.templates = make([]model.TemplateOption, 0, len(msg.templates))
 		for _, t := range msg.templates {
-			d.templates = append(d.templates, model.TemplateOption{Label: model.SanitizeLine(t.Label), Value: model.SanitizeLine(t.Value)})
+			d.templates = append(d.templates, model.TemplateOption{Label: termtext.SanitizeLine(t.Label), Value: termtext.SanitizeLine(t.Value)})
 		}
 	case webhookSavedMsg:
 		return s.saved(msg), true
@@ -117,8 +118,8 @@ func (s *Screen) saved(msg webhookSavedMsg) tea.Cmd {
 		s.ctx.Close(f)
 	}
 	s.store.put(msg.hook, msg.hook.Secret != "")
-	s.list.selectID(model.SanitizeLine(msg.hook.ID))
-	s.ctx.Flash("webhook "+model.SanitizeLine(msg.hook.ID)+" "+msg.verb, ui.LevelSuccess)
+	s.list.selectID(termtext.SanitizeLine(msg.hook.ID))
+	s.ctx.Flash("webhook "+termtext.SanitizeLine(msg.hook.ID)+" "+msg.verb, ui.LevelSuccess)
 	return tea.Batch(s.cmds.loadWebhookMetrics(), s.list.loadSelected())
 }
 
@@ -136,7 +137,7 @@ func (s *Screen) showSection(id, title string) {
 func (s *Screen) tested(msg webhookTestedMsg) {
 	d := s.store
 	now := s.ctx.Now
-	id := model.SanitizeLine(msg.id)
+	id := termtext.SanitizeLine(msg.id)
 	if msg.err != nil {
 		d.tests[id] = hookTest{at: now, err: ui.ErrorText(msg.err)}
 		s.ctx.Flash("test "+id+": "+ui.ErrorText(msg.err), ui.LevelError)
@@ -155,7 +156,7 @@ func (s *Screen) tested(msg webhookTestedMsg) {
 func (s *Screen) rotated(msg webhookRotatedMsg) {
 	d := s.store
 	now := s.ctx.Now
-	id := model.SanitizeLine(msg.id)
+	id := termtext.SanitizeLine(msg.id)
 	if msg.err != nil {
 		d.rotations[id] = hookRotation{at: now, err: ui.ErrorText(msg.err)}
 		s.ctx.Flash("rotate "+id+": "+ui.ErrorText(msg.err), ui.LevelError)
@@ -165,7 +166,7 @@ func (s *Screen) rotated(msg webhookRotatedMsg) {
 	old := ""
 	if f, ok := d.full[id]; ok {
 		old = f.Secret
-		f.Secret = model.SanitizeLine(msg.res.Secret)
+		f.Secret = termtext.SanitizeLine(msg.res.Secret)
 		d.full[id] = f
 	}
 	if secrets, ok := d.recvHooks[id]; ok {
@@ -187,14 +188,14 @@ func (s *Screen) receiverStarted(msg ReceiverMsg) tea.Cmd {
 	d := s.store
 	s.starting = false
 	for _, id := range msg.Removed {
-		d.remove(model.SanitizeLine(id))
+		d.remove(termtext.SanitizeLine(id))
 	}
 	if n := len(msg.Removed); n > 0 {
 		s.ctx.Log(fmt.Sprintf("deleted %d webhook(s) an earlier run left pointing at a receiver that no longer listens", n), ui.LevelInfo)
 	}
 	var wait tea.Cmd
 	if msg.Receiver != nil && msg.Started {
-		d.recv, d.recvURL = msg.Receiver, model.SanitizeLine(msg.Receiver.URL())
+		d.recv, d.recvURL = msg.Receiver, termtext.SanitizeLine(msg.Receiver.URL())
 		wait = s.wait(msg.Receiver.Deliveries())
 	}
 	if msg.Err != nil {
@@ -205,7 +206,7 @@ func (s *Screen) receiverStarted(msg ReceiverMsg) tea.Cmd {
 	d.recvErr = ""
 	d.recvHooks[msg.Hook.ID] = []string{msg.Hook.Secret}
 	d.put(msg.Hook, true)
-	id := model.SanitizeLine(msg.Hook.ID)
+	id := termtext.SanitizeLine(msg.Hook.ID)
 	s.list.selectID(id)
 	s.ctx.Flash("webhook "+id+" delivers to the built-in receiver: send mail to any inbox", ui.LevelSuccess)
 	return tea.Batch(wait, s.cmds.loadWebhookMetrics(), s.list.loadSelected())
@@ -221,5 +222,5 @@ func receiverErrorText(recv Receiver, err error) string {
 	if errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 {
 		text += ". Only a local server (sandview --local) accepts HTTP webhooks to 127.0.0.1; a remote server cannot reach this machine's loopback."
 	}
-	return model.SanitizeLine(text)
+	return termtext.SanitizeLine(text)
 }

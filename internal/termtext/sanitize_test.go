@@ -1,4 +1,4 @@
-package model_test
+package termtext_test
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"unicode/utf8"
 
 	"sandview/internal/corpus"
-	"sandview/model"
+	"sandview/internal/termtext"
 )
 
-func TestSanitizeText(t *testing.T) {
+func TestSanitize(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"plain", "Hello, world", "Hello, world"},
 		{"unicode kept", "Grüße 🚀 日本", "Grüße 🚀 日本"},
@@ -55,17 +55,17 @@ func TestSanitizeText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := model.SanitizeText(tt.in)
+			got := termtext.Sanitize(tt.in)
 			if got != tt.want {
-				t.Fatalf("SanitizeText(%+q) = %+q; want %+q", tt.in, got, tt.want)
+				t.Fatalf("Sanitize(%+q) = %+q; want %+q", tt.in, got, tt.want)
 			}
-			corpus.AssertWidthsAgree(t, fmt.Sprintf("SanitizeText(%+q)", tt.in), got)
+			corpus.AssertWidthsAgree(t, fmt.Sprintf("Sanitize(%+q)", tt.in), got)
 		})
 	}
 }
 
 func TestSanitizeLine(t *testing.T) {
-	if got := model.SanitizeLine("a\nb\tc\x1b[1m"); got != "a b c" {
+	if got := termtext.SanitizeLine("a\nb\tc\x1b[1m"); got != "a b c" {
 		t.Fatalf("got %q", got)
 	}
 }
@@ -92,22 +92,22 @@ func TestSanitizedGeneratedStringsMeasureTheSame(t *testing.T) {
 			b.WriteString(trickyPieces[rng.IntN(len(trickyPieces))])
 		}
 		in := b.String()
-		out := model.SanitizeText(in)
-		if again := model.SanitizeText(out); again != out {
+		out := termtext.Sanitize(in)
+		if again := termtext.Sanitize(out); again != out {
 			t.Fatalf("not idempotent: %+q -> %+q -> %+q", in, out, again)
 		}
 		for _, line := range strings.Split(out, "\n") {
 			if d := corpus.WidthDisagreement(line); d != "" {
-				t.Fatalf("SanitizeText(%+q) line %+q: %s", in, line, d)
+				t.Fatalf("Sanitize(%+q) line %+q: %s", in, line, d)
 			}
 		}
-		if d := corpus.WidthDisagreement(model.SanitizeLine(in)); d != "" {
+		if d := corpus.WidthDisagreement(termtext.SanitizeLine(in)); d != "" {
 			t.Fatalf("SanitizeLine(%+q): %s", in, d)
 		}
 	}
 }
 
-func FuzzSanitizeText(f *testing.F) {
+func FuzzSanitize(f *testing.F) {
 	for _, s := range trickyPieces {
 		f.Add(s)
 	}
@@ -115,27 +115,27 @@ func FuzzSanitizeText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		out := model.SanitizeText(in)
+		out := termtext.Sanitize(in)
 		if !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of %q", in)
 		}
 		for _, r := range out {
-			if model.RemovedRune(r) && string(r) != model.ClusterBreak {
+			if termtext.RemovedRune(r) && string(r) != termtext.ClusterBreak {
 				t.Fatalf("removed rune %U left in %q (from %q)", r, out, in)
 			}
 		}
 		if strings.ContainsRune(out, 0x1b) {
 			t.Fatalf("ESC left in %q", out)
 		}
-		if again := model.SanitizeText(out); again != out {
+		if again := termtext.Sanitize(out); again != out {
 			t.Fatalf("not idempotent: %q -> %q", out, again)
 		}
 		for _, line := range strings.Split(out, "\n") {
 			if d := corpus.WidthDisagreement(line); d != "" {
-				t.Fatalf("SanitizeText(%+q) line %+q: %s", in, line, d)
+				t.Fatalf("Sanitize(%+q) line %+q: %s", in, line, d)
 			}
 		}
-		line := model.SanitizeLine(in)
+		line := termtext.SanitizeLine(in)
 		if strings.ContainsAny(line, "\n\t") {
 			t.Fatalf("SanitizeLine(%q) = %q keeps a newline or tab", in, line)
 		}
@@ -148,7 +148,7 @@ func FuzzSanitizeText(f *testing.F) {
 func BenchmarkSanitizeClean(b *testing.B) {
 	s := strings.Repeat("An ordinary subject line with ümlauts ", 4)
 	for b.Loop() {
-		model.SanitizeText(s)
+		termtext.Sanitize(s)
 	}
 }
 
@@ -162,19 +162,19 @@ func mixedBody(n int) string {
 	return strings.Repeat(paragraph, n/len(paragraph)+1)[:n]
 }
 
-func BenchmarkSanitizeText5MB(b *testing.B) {
+func BenchmarkSanitize5MB(b *testing.B) {
 	body := mixedBody(5 << 20)
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		model.SanitizeText(body)
+		termtext.Sanitize(body)
 	}
 }
 
-func BenchmarkSanitizeText5MBASCII(b *testing.B) {
+func BenchmarkSanitize5MBASCII(b *testing.B) {
 	body := strings.Repeat("Plain ASCII mail text, the common case.\n", 5<<20/40)
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		model.SanitizeText(body)
+		termtext.Sanitize(body)
 	}
 }
 
@@ -196,10 +196,10 @@ func TestCorpusSanitizesToAgreeingWidths(t *testing.T) {
 			lines = append(lines, a.Filename, a.ContentType)
 		}
 		for _, line := range lines {
-			corpus.AssertWidthsAgree(t, m.Name+" field", model.SanitizeLine(line))
+			corpus.AssertWidthsAgree(t, m.Name+" field", termtext.SanitizeLine(line))
 		}
 		for what, text := range map[string]string{"text": e.Text, "html source": e.HTML, "raw": string(m.Raw)} {
-			corpus.AssertWidthsAgree(t, m.Name+" "+what, model.SanitizeText(text))
+			corpus.AssertWidthsAgree(t, m.Name+" "+what, termtext.Sanitize(text))
 		}
 	}
 }
@@ -208,10 +208,10 @@ func TestCorpusSanitizesToAgreeingWidths(t *testing.T) {
 // do not assign (emoji newer than Unicode 15, which an older wcwidth draws as
 // nothing) become U+FFFD.
 func TestSanitizeReplacesUnassigned(t *testing.T) {
-	if got := model.SanitizeText("a \U0001fae9 b \U0001faea"); got != "a \uFFFD b \uFFFD" {
-		t.Fatalf("SanitizeText kept unassigned code points: %q", got)
+	if got := termtext.Sanitize("a \U0001fae9 b \U0001faea"); got != "a \uFFFD b \uFFFD" {
+		t.Fatalf("Sanitize kept unassigned code points: %q", got)
 	}
-	if got := model.SanitizeLine("\U0001fae8"); got != "\U0001fae8" {
+	if got := termtext.SanitizeLine("\U0001fae8"); got != "\U0001fae8" {
 		t.Fatalf("SanitizeLine replaced an assigned emoji: %q", got)
 	}
 }

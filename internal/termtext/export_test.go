@@ -1,6 +1,6 @@
-package model
+package termtext
 
-// Internals for the external tests of package model_test.
+// Internals for the external tests of package termtext_test.
 var (
 	RemovedRune         = removedRune
 	IsRegionalIndicator = isRegionalIndicator

@@ -1,11 +1,11 @@
-package model
+package termtext
 
 import "unicode"
 
 // widthConflicts are the characters, other than the removed ones and the
 // regional indicators, that the width tables disagree on when they stand
 // alone: x/ansi by cluster, x/ansi by character and go-runewidth. Most are
-// combining marks newer than Go's Unicode tables. SanitizeText replaces
+// combining marks newer than Go's Unicode tables. Sanitize replaces
 // them with U+FFFD. TestWidthConflictsAreCurrent recomputes this table and
 // prints the new one when a library update changes it.
 var widthConflicts = &unicode.RangeTable{

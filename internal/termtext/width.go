@@ -1,4 +1,4 @@
-package model
+package termtext
 
 import (
 	"strings"
@@ -9,16 +9,16 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// TextWidth is how many terminal cells s occupies: the one width function
+// Width is how many terminal cells s occupies: the one width function
 // the TUI and the CLI lay text out with. Escape sequences (styling,
 // hyperlinks) take no cells; a tab counts 0, so callers expand tabs first.
 //
-// For text that went through SanitizeText or SanitizeLine, TextWidth agrees
+// For text that went through Sanitize or SanitizeLine, Width agrees
 // with lipgloss and x/ansi (ansi.StringWidth, which measures grapheme
 // clusters as terminals in mode 2027 do), with the cell buffer of Bubble Tea
 // in either width mode (ansi.WcWidth sums characters as wcwidth and tmux
 // do), and with go-runewidth; East Asian ambiguous characters are narrow.
-func TextWidth(s string) int {
+func Width(s string) int {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
 			return ansi.StringWidth(s)
@@ -27,7 +27,7 @@ func TextWidth(s string) int {
 	return len(s)
 }
 
-// clusterBreak separates the parts of a grapheme cluster that SanitizeText
+// clusterBreak separates the parts of a grapheme cluster that Sanitize
 // breaks up: the zero width space, a control for grapheme segmentation (a
 // cluster ends at it) that every width function, wcwidth included, gives 0
 // cells.

@@ -1,4 +1,4 @@
-package model
+package termtext
 
 import (
 	"strings"
@@ -8,8 +8,8 @@ import (
 	"golang.org/x/text/unicode/rangetable"
 )
 
-// SanitizeText makes untrusted text safe to print on a terminal and as wide
-// there as TextWidth says. It removes escape sequences (CSI, OSC, DCS and
+// Sanitize makes untrusted text safe to print on a terminal and as wide
+// there as Width says. It removes escape sequences (CSI, OSC, DCS and
 // other ESC-introduced strings), C0 controls other than tab and newline, DEL
 // and C1 controls; it removes the invisible characters that terminals draw
 // inconsistently (every format character, such as the soft hyphen, the zero
@@ -23,10 +23,10 @@ import (
 // are dropped so a line cannot overwrite itself. Last, it makes every
 // grapheme cluster as wide as the sum of its characters' widths, so that a
 // terminal that lays out character by character (wcwidth, tmux) and one that
-// lays out by cluster (mode 2027) agree with TextWidth; see agreeWidths.
+// lays out by cluster (mode 2027) agree with Width; see agreeWidths.
 //
-// SanitizeText is idempotent, and plain ASCII text is returned as it is.
-func SanitizeText(s string) string {
+// Sanitize is idempotent, and plain ASCII text is returned as it is.
+func Sanitize(s string) string {
 	if isPlainASCII(s) {
 		return s
 	}
@@ -37,7 +37,7 @@ func SanitizeText(s string) string {
 	return agreeWidths(filtered)
 }
 
-// SanitizeLine is SanitizeText for one-line fields (subjects, addresses, file
+// SanitizeLine is Sanitize for one-line fields (subjects, addresses, file
 // names): newlines and tabs become spaces too.
 func SanitizeLine(s string) string {
 	if isPlainASCII(s) {
@@ -104,7 +104,7 @@ func removedRune(r rune) bool {
 const firstCombining = 0x300
 
 // filterRunes removes escape sequences and removed runes and makes the
-// replacements SanitizeText describes, copying only when something changes.
+// replacements Sanitize describes, copying only when something changes.
 // combines reports a character at or above firstCombining in the result.
 func filterRunes(s string) (filtered string, combines bool) {
 	var b strings.Builder

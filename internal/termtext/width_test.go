@@ -1,4 +1,4 @@
-package model_test
+package termtext_test
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/corpus"
-	"sandview/model"
+	"sandview/internal/termtext"
 )
 
-func TestTextWidth(t *testing.T) {
+func TestWidth(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
 		want int
@@ -26,8 +26,8 @@ func TestTextWidth(t *testing.T) {
 		{"a\tb", 2},
 		{"é…’", 3},
 	} {
-		if got := model.TextWidth(tt.in); got != tt.want {
-			t.Errorf("TextWidth(%q) = %d; want %d", tt.in, got, tt.want)
+		if got := termtext.Width(tt.in); got != tt.want {
+			t.Errorf("Width(%q) = %d; want %d", tt.in, got, tt.want)
 		}
 		if got := ansi.StringWidth(tt.in); got != tt.want {
 			t.Errorf("ansi.StringWidth(%q) = %d; want %d", tt.in, got, tt.want)
@@ -35,11 +35,11 @@ func TestTextWidth(t *testing.T) {
 	}
 }
 
-// conflictRanges computes the characters model.WidthConflicts must hold.
+// conflictRanges computes the characters termtext.WidthConflicts must hold.
 func conflictRanges() []unicode.Range32 {
 	var out []unicode.Range32
 	for r := rune(0x20); r <= unicode.MaxRune; r++ {
-		if r >= 0xd800 && r <= 0xdfff || model.RemovedRune(r) || model.IsRegionalIndicator(r) || r == '\u2028' || r == '\u2029' {
+		if r >= 0xd800 && r <= 0xdfff || termtext.RemovedRune(r) || termtext.IsRegionalIndicator(r) || r == '\u2028' || r == '\u2029' {
 			continue
 		}
 		s := string(r)
@@ -59,10 +59,10 @@ func conflictRanges() []unicode.Range32 {
 func TestWidthConflictsAreCurrent(t *testing.T) {
 	want := conflictRanges()
 	var have []unicode.Range32
-	for _, r := range model.WidthConflicts.R16 {
+	for _, r := range termtext.WidthConflicts.R16 {
 		have = append(have, unicode.Range32{Lo: uint32(r.Lo), Hi: uint32(r.Hi), Stride: 1})
 	}
-	have = append(have, model.WidthConflicts.R32...)
+	have = append(have, termtext.WidthConflicts.R32...)
 	if fmt.Sprint(have) == fmt.Sprint(want) {
 		return
 	}
