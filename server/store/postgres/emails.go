@@ -9,8 +9,9 @@ import (
 	"sandview/server/store"
 )
 
-// Commit implements store.EmailStore: one implicit transaction, with a notice
-// for each email put or deleted and the deliveries queued.
+// Commit implements store.EmailStore: one implicit transaction, shared
+// with the commits made at the same time (commits.go), with a notice for
+// each email put or deleted and the deliveries queued.
 func (s *emails) Commit(ctx context.Context, batch store.Batch) error {
 	b := &pgx.Batch{}
 	if batch.CheckWebhooks {
@@ -33,7 +34,7 @@ func (s *emails) Commit(ctx context.Context, batch store.Batch) error {
 	if b.Len() == 0 {
 		return nil
 	}
-	return s.check(s.sendBatch(ctx, b), "commit")
+	return s.check(s.submit(ctx, b), "commit")
 }
 
 func nonNil(b []byte) []byte {

@@ -56,13 +56,17 @@ type db struct {
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // listeners
+	wg     sync.WaitGroup // listeners and committers
 }
 
 // The roles, each implementing its part of store.Shared.
 type (
-	inboxes  struct{ *db }
-	emails   struct{ *db }
+	inboxes struct{ *db }
+	emails  struct {
+		*db
+		queue   chan *queuedCommit // Commit calls for the committers
+		stopped chan struct{}      // closed when the committers have ended
+	}
 	webhooks struct{ *db }
 	cluster  struct {
 		*db
@@ -130,7 +134,9 @@ func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) 
 	_, _ = rand.Read(id[:])
 	d := &db{pool: pool, connCfg: cfg.ConnConfig, log: log, replica: hex.EncodeToString(id[:])}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
-	return &Store{db: d, inboxes: &inboxes{d}, emails: &emails{d}, webhooks: &webhooks{d}, cluster: &cluster{db: d}}, nil
+	em := &emails{db: d, queue: make(chan *queuedCommit, maxCommitGroup), stopped: make(chan struct{})}
+	em.startCommitters()
+	return &Store{db: d, inboxes: &inboxes{d}, emails: em, webhooks: &webhooks{d}, cluster: &cluster{db: d}}, nil
 }
 
 // lastAttempt is the reason of a failed connection on one line: pgx
