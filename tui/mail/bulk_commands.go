@@ -99,7 +99,7 @@ func (c commands) saveFiles(refs []emailRef, dir, one, many string, files func(c
 	return func() tea.Msg {
 		ctx, cancel := c.call()
 		defer cancel()
-		dir = expandHome(dir)
+		dir = c.expandHome(dir)
 		var mu sync.Mutex
 		var paths []string
 		_, failed, err := forEach(refs, func(i int, r emailRef) error {

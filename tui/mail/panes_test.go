@@ -34,8 +34,7 @@ func newPaneKit() *paneKit {
 	demo.setEmails(tuitest.Emails())
 	plain, _ := st.find(tuitest.PlainAddr)
 	plain.setEmails(nil)
-	cmds := commands{ctx: context.Background(), svc: tuitest.NewFixtureService(), open: func(context.Context, string) error { return nil },
-		getenv: func(string) string { return "" }, run: execRunner}
+	cmds := commands{ctx: context.Background(), svc: tuitest.NewFixtureService(), set: &ui.Settings{Open: func(context.Context, string) error { return nil }}}
 	return &paneKit{ctx: ctx, store: st, cmds: cmds, acts: &actions{ctx: ctx, cmds: cmds, store: st, current: func() *inboxEntry { return demo }}}
 }
 
@@ -168,7 +167,7 @@ func TestReaderKeysStayInPane(t *testing.T) {
 // other addresses, its list has a recipient column; before, and in other
 // inboxes' lists, it does not.
 func TestCatchAllListShowsRecipients(t *testing.T) {
-	h := newHarnessWith(t, 200, 40, Options{CatchAll: tuitest.DemoAddr})
+	h := newHarnessWith(t, 200, 40, ui.Settings{CatchAll: tuitest.DemoAddr})
 	if h.s.emails.showTo {
 		t.Fatalf("a catch-all holding only its own mail shows recipients:\n%s", h.shown())
 	}
@@ -188,7 +187,7 @@ func TestCatchAllListShowsRecipients(t *testing.T) {
 		t.Fatalf("mail sent to the inbox itself does not name it:\n%s", h.shown())
 	}
 
-	other := newHarnessWith(t, 200, 40, Options{CatchAll: "someone-else@sandbox.test"})
+	other := newHarnessWith(t, 200, 40, ui.Settings{CatchAll: "someone-else@sandbox.test"})
 	other.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{
 		ID: "c1", From: "app@shop.example", To: []string{"qa-17@example.com"}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
 	}})

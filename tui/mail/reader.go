@@ -57,7 +57,7 @@ type contentKey struct {
 }
 
 func newReader(ctx *ui.Context, st *store, cmds commands, acts *actions) *reader {
-	html := &htmlView{hyperlinks: cmds.hyperlinks}
+	html := &htmlView{hyperlinks: cmds.set.Hyperlinks}
 	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
 	r.tabs = []readerTab{ // one line each, in the order of tab's constants
 		tabBody:        r.body,

@@ -53,7 +53,7 @@ func (c commands) pipe(address, id, command string) tea.Cmd {
 		if err != nil {
 			return pipeDoneMsg{command: command, fetchErr: fmt.Errorf("fetch the raw message: %w", err)}
 		}
-		shell := c.getenv("SHELL")
+		shell := c.set.Shell
 		if shell == "" {
 			shell = "/bin/sh"
 		}

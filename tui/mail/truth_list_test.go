@@ -199,7 +199,7 @@ func TestFocusIsMarkedInTheTitle(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
 		ctx := tuitest.Context(true)
 		ctx.Theme = theme.New(true, noColor)
-		h := newHarnessOn(t, ctx, 140, 37, Options{})
+		h := newHarnessOn(t, ctx, 140, 37, ui.Settings{})
 		for _, step := range []struct {
 			key, title string
 		}{{"", "▶ Messages"}, {"tab", "▶ Message "}, {"tab", "▶ Inboxes"}, {"tab", "▶ Messages"}} {
