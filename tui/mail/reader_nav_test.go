@@ -216,7 +216,7 @@ func TestInboxGoneIsFlagged(t *testing.T) {
 		}
 	}
 	h.Send(feed.InboxGoneMsg{Address: tuitest.PlainAddr, Err: context.Canceled})
-	if p, _ := h.s.store.find(tuitest.PlainAddr); p.gone == "" {
+	if p, _ := h.s.state.find(tuitest.PlainAddr); p.gone == "" {
 		t.Fatal("the feed's gone inbox is not flagged")
 	}
 }
@@ -230,7 +230,7 @@ func TestInboxesSavedByAnotherProgramAppear(t *testing.T) {
 	h.svc.SaveToKeystore(tuitest.Inboxes()[0])
 	h.svc.SaveToKeystore(model.Inbox{EmailAddress: "qa-run-17@sandbox.test", ExpiresAt: tuitest.Now().Add(time.Hour)})
 	h.Run(h.s.WatchKeystore())
-	e, _ := h.s.store.find("qa-run-17@sandbox.test")
+	e, _ := h.s.state.find("qa-run-17@sandbox.test")
 	if e == nil || !e.loading || !strings.Contains(h.shown(), "1 inbox from the keystore") {
 		t.Fatalf("the saved inbox is missing\n%s", h.shown())
 	}

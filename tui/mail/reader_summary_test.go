@@ -24,10 +24,10 @@ func readerOn(e model.Email, width, height int, hyperlinks bool, now time.Time) 
 	k := newPaneKit()
 	k.ctx.Clock = func() time.Time { return now }
 	k.ctx.Now = now
-	demo, _ := k.store.find(tuitest.DemoAddr)
+	demo, _ := k.state.find(tuitest.DemoAddr)
 	demo.setEmails([]model.Email{e})
 	k.cmds.set.Hyperlinks = hyperlinks
-	r := newReader(k.ctx, k.store, k.cmds, k.acts)
+	r := newReader(k.ctx, k.state, k.cmds, k.acts)
 	r.open(tuitest.DemoAddr, e.ID)
 	r.SetSize(width, height)
 	return r

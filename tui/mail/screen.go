@@ -25,7 +25,7 @@ const (
 	PaneReader
 )
 
-// Screen is the mail screen: it owns the store and the panes, keeps the
+// Screen is the mail screen: it owns the state and the panes, keeps the
 // focus, lays the panes out, and routes keys to its own keys, then to the
 // focused pane, then to the keys the panes leave to it (moving the focus,
 // acting on the open email).
@@ -33,7 +33,7 @@ type Screen struct {
 	ctx      *ui.Context
 	cmds     commands
 	set      *ui.Settings // shared with the root model
-	store    *store
+	state    *mailState
 	inboxes  *inboxList
 	emails   *emailList
 	reader   *reader
@@ -59,15 +59,15 @@ type Screen struct {
 // the keyboard, so enter opens the mail that just arrived.
 func New(ctx *ui.Context, callCtx context.Context, svc Service, set *ui.Settings) *Screen {
 	cmds := commands{ctx: callCtx, svc: svc, set: set, temp: desktop.NewTempDir(set.TempDir, desktop.DefaultGrace), saveDir: &saveDir{home: set.UserHome}}
-	s := &Screen{ctx: ctx, cmds: cmds, set: set, store: &store{}}
-	acts := &actions{ctx: ctx, cmds: s.cmds, store: s.store, current: func() *inboxEntry { return s.inboxes.selected() }}
-	s.inboxes = newInboxList(ctx, s.store, acts)
-	s.emails = newEmailList(ctx, s.store, acts, search.NewIndex(), s.hint, set.CatchAll)
-	s.reader = newReader(ctx, s.store, s.cmds, acts)
+	s := &Screen{ctx: ctx, cmds: cmds, set: set, state: &mailState{}}
+	acts := &actions{ctx: ctx, cmds: s.cmds, state: s.state, current: func() *inboxEntry { return s.inboxes.selected() }}
+	s.inboxes = newInboxList(ctx, s.state, acts)
+	s.emails = newEmailList(ctx, s.state, acts, search.NewIndex(), s.hint, set.CatchAll)
+	s.reader = newReader(ctx, s.state, s.cmds, acts)
 	s.auth = newAuthReport(ctx, s.reader)
 	s.ring = ui.NewFocusRing(s.inboxes, s.emails, s.reader)
-	s.store.setInboxes(svc.Inboxes())
-	for _, e := range s.store.entries {
+	s.state.setInboxes(svc.Inboxes())
+	for _, e := range s.state.entries {
 		e.loading = true
 	}
 	s.sync()
@@ -78,7 +78,7 @@ func New(ctx *ui.Context, callCtx context.Context, svc Service, set *ui.Settings
 
 // Init starts the loading indicator while inboxes wait for their lists.
 func (s *Screen) Init() tea.Cmd {
-	if s.store.loading() {
+	if s.state.loading() {
 		return s.startSpinner()
 	}
 	return nil
@@ -281,12 +281,12 @@ func (s *Screen) ReloadAll() tea.Cmd {
 }
 
 // LiveInboxes are the addresses of the inboxes not expired and not gone.
-func (s *Screen) LiveInboxes() []string { return s.store.liveAddresses(s.ctx.Now) }
+func (s *Screen) LiveInboxes() []string { return s.state.liveAddresses(s.ctx.Now) }
 
 // Totals counts the emails, the unread ones and the inboxes.
 func (s *Screen) Totals() (emails, unread, inboxes int) {
-	emails, unread = s.store.totals()
-	return emails, unread, len(s.store.entries)
+	emails, unread = s.state.totals()
+	return emails, unread, len(s.state.entries)
 }
 
 // WindowTitle names the selected inbox and its unread count.

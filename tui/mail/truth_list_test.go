@@ -168,7 +168,7 @@ func TestEscInTheListNeverLeavesIt(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.search("e")
 	h.Press("space", "space", "esc")
-	if h.s.store.markedCount() != 0 || !h.s.emails.find.active() {
+	if h.s.state.markedCount() != 0 || !h.s.emails.find.active() {
 		t.Fatal("esc did not clear the marks first")
 	}
 	h.Press("esc")
