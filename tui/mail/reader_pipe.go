@@ -15,8 +15,9 @@ import (
 )
 
 // The pipe: the raw message goes to a shell command the user types, run
-// with $SHELL -c (sh when unset), and what it writes to stdout and stderr
-// is shown, sanitized, in a dialog that scrolls.
+// with the user's shell -c (Settings.Shell, $SHELL; sh when unset), and
+// what it writes to stdout and stderr is shown, sanitized, in a dialog
+// that scrolls.
 const (
 	pipeTimeout = 30 * time.Second
 	// runOutputLimit bounds what a command's output is kept of.
