@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 )
 
@@ -48,7 +48,7 @@ type Client struct {
 	nextID     int
 
 	// engine delivers new mail to subscriptions (see engine.go).
-	engine *delivery.Engine
+	engine *watch.Engine
 }
 
 // New returns a client for the service at baseURL using apiKey. The
@@ -79,7 +79,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		c.ownHTTP = true
 	}
 	c.ctx, c.cancel = context.WithCancelCause(context.Background())
-	c.engine = delivery.New(c.ctx, engineClient{c}, engineConfig(c.opts))
+	c.engine = watch.New(c.ctx, engineClient{c}, engineConfig(c.opts))
 	return c, nil
 }
 

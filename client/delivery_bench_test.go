@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 	"sandview/server/servertest"
 )
@@ -78,7 +78,7 @@ func BenchmarkDeliveryLatency(b *testing.B) {
 				// measured, so the engine gets a large one.
 				cfg := engineConfig(c.opts)
 				cfg.PollBudget = 1000
-				c.engine = delivery.New(c.ctx, engineClient{c}, cfg)
+				c.engine = watch.New(c.ctx, engineClient{c}, cfg)
 				in, err := c.CreateInbox(context.Background(), CreateInboxOptions{Encryption: enc})
 				if err != nil {
 					b.Fatal(err)

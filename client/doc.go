@@ -61,16 +61,16 @@
 // # Delivery
 //
 // OnNewEmail, Watch, WatchInboxes, WatchAll, WaitFor* and ConnState are
-// served by the delivery engine (package client/internal/delivery: event
+// served by the delivery engine (package client/internal/watch: event
 // stream, polling, fallback, no email twice). The engine sees the client
-// only through two interfaces, implemented in engine.go: delivery.Client
-// (open the event stream, report background errors) and delivery.Inbox
+// only through two interfaces, implemented in engine.go: watch.Client
+// (open the event stream, report background errors) and watch.Inbox
 // (list ids, fetch and open one email, open a notification, poll once).
 // The client tells it when the loaded inboxes change, and when a listing
 // answers that an inbox is not found: the engine then ends that inbox's
 // watch (it is gone; Monitor.OnGone tells a UI) and goes on with the
 // others, as it does when a stream open is refused for unknown inboxes.
-// Subscriptions are delivery.Sinks. Reconnect cuts a reconnect wait short;
+// Subscriptions are watch.Callbacks. Reconnect cuts a reconnect wait short;
 // WithSSEBackoff caps and jitters the reconnect delay (the contract's
 // defaults leave it uncapped and exact). WaitForEmailCount returns its
 // emails oldest first by receivedAt, then id.

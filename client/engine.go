@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 )
 
@@ -18,15 +18,15 @@ import (
 // engineInbox are all the engine knows of the client.
 
 // engineConfig maps the options onto the engine's tuning.
-func engineConfig(o Options) delivery.Config {
-	mode := delivery.ModeAuto
+func engineConfig(o Options) watch.Config {
+	mode := watch.ModeAuto
 	switch o.Strategy {
 	case StrategySSE:
-		mode = delivery.ModeStream
+		mode = watch.ModeStream
 	case StrategyPolling:
-		mode = delivery.ModePolling
+		mode = watch.ModePolling
 	}
-	return delivery.Config{
+	return watch.Config{
 		Mode:                     mode,
 		PollingInterval:          o.PollingInterval,
 		PollingMaxBackoff:        o.PollingMaxBackoff,
@@ -162,17 +162,17 @@ func (ei engineInbox) OpenNotification(ev model.StreamEvent) (model.Email, error
 // Poll fetches the sync status in one attempt, without the client's
 // retries: the poller has its own schedule, and a 429 must pause all
 // pollers at once.
-func (ei engineInbox) Poll(ctx context.Context) (delivery.Poll, error) {
+func (ei engineInbox) Poll(ctx context.Context) (watch.Poll, error) {
 	status, err := ei.in.syncStatus(ctx, false)
 	if err != nil {
-		var p delivery.Poll
+		var p watch.Poll
 		var limited *RateLimitedError
 		if errors.As(err, &limited) {
 			p.RateLimited, p.RetryAfter = true, limited.RetryAfter
 		}
 		return p, err
 	}
-	return delivery.Poll{EmailsHash: status.EmailsHash}, nil
+	return watch.Poll{EmailsHash: status.EmailsHash}, nil
 }
 
 // reportSyncError hands a background error to Options.OnSyncError and to

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"sandview/client/internal/async"
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 )
 
@@ -16,7 +16,7 @@ type Monitor struct {
 	q *async.Queue[inboxEmail]
 
 	mu    sync.Mutex
-	sinks map[string]int // inbox hash -> sink id in the delivery engine
+	subs map[string]int // inbox hash -> subscriber id in the delivery engine
 	// gone holds the inbox hashes the server no longer knows: they are
 	// not watched again.
 	gone map[string]bool
@@ -43,11 +43,11 @@ func (c *Client) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
 	if len(inboxes) == 0 {
 		return m, nil
 	}
-	sinks := make([]delivery.Sink, len(inboxes))
+	subs := make([]watch.Callbacks, len(inboxes))
 	for k, in := range inboxes {
-		sinks[k] = m.sinkFor(in)
+		subs[k] = m.callbacksFor(in)
 	}
-	ids, err := c.subscribe(c.ctx, inboxes, sinks, true)
+	ids, err := c.subscribe(c.ctx, inboxes, subs, true)
 	if err != nil {
 		m.q.Stop()
 		return nil, err
@@ -81,7 +81,7 @@ func (c *Client) WatchAll() (*Monitor, error) {
 }
 
 func (c *Client) newMonitor() *Monitor {
-	m := &Monitor{c: c, q: async.NewQueue[inboxEmail](nil), sinks: map[string]int{}, gone: map[string]bool{}}
+	m := &Monitor{c: c, q: async.NewQueue[inboxEmail](nil), subs: map[string]int{}, gone: map[string]bool{}}
 	context.AfterFunc(c.ctx, m.q.Stop)
 	return m
 }
@@ -91,13 +91,13 @@ func (c *Client) newMonitor() *Monitor {
 func (m *Monitor) follow(inboxes []*Inbox) error {
 	for _, in := range inboxes {
 		m.mu.Lock()
-		_, watching := m.sinks[in.info.InboxHash]
+		_, watching := m.subs[in.info.InboxHash]
 		gone := m.gone[in.info.InboxHash]
 		m.mu.Unlock()
 		if watching || gone {
 			continue
 		}
-		ids, err := m.c.subscribe(m.c.ctx, []*Inbox{in}, []delivery.Sink{m.sinkFor(in)}, false)
+		ids, err := m.c.subscribe(m.c.ctx, []*Inbox{in}, []watch.Callbacks{m.callbacksFor(in)}, false)
 		if err != nil {
 			return err
 		}
@@ -108,20 +108,20 @@ func (m *Monitor) follow(inboxes []*Inbox) error {
 	return nil
 }
 
-// sinkFor is the monitor's sink for one inbox.
-func (m *Monitor) sinkFor(in *Inbox) delivery.Sink {
+// callbacksFor is the monitor's callbacks for one inbox.
+func (m *Monitor) callbacksFor(in *Inbox) watch.Callbacks {
 	hash := in.info.InboxHash
-	return delivery.Sink{
+	return watch.Callbacks{
 		Deliver: func(e model.Email) { m.q.Push(inboxEmail{inbox: in, email: e}) },
 		Ended: func() {
 			m.mu.Lock()
-			delete(m.sinks, hash)
+			delete(m.subs, hash)
 			m.mu.Unlock()
 		},
 		Ready: func() { m.q.Push(inboxEmail{inbox: in, ready: true}) },
 		Gone: func(err error) {
 			m.mu.Lock()
-			delete(m.sinks, hash)
+			delete(m.subs, hash)
 			m.gone[hash] = true
 			m.mu.Unlock()
 			m.q.Push(inboxEmail{inbox: in, gone: err})
@@ -129,16 +129,16 @@ func (m *Monitor) sinkFor(in *Inbox) delivery.Sink {
 	}
 }
 
-// keepLocked records the sink id of an inbox; a monitor that was stopped
+// keepLocked records the subscriber id of an inbox; a monitor that was stopped
 // meanwhile, or that watches the inbox already (listed twice), gives it
 // back.
 func (m *Monitor) keepLocked(hash string, id int) {
-	_, watching := m.sinks[hash]
+	_, watching := m.subs[hash]
 	if m.done || watching {
 		m.c.engine.Unsubscribe(map[string]int{hash: id})
 		return
 	}
-	m.sinks[hash] = id
+	m.subs[hash] = id
 }
 
 // On adds a handler of the monitor's events; handlers run in order on the
@@ -192,12 +192,12 @@ func (m *Monitor) Unsubscribe() {
 		return
 	}
 	m.done = true
-	sinks := m.sinks
-	m.sinks = map[string]int{}
+	subs := m.subs
+	m.subs = map[string]int{}
 	m.mu.Unlock()
 	m.c.mu.Lock()
 	delete(m.c.followers, m)
 	m.c.mu.Unlock()
-	m.c.engine.Unsubscribe(sinks)
+	m.c.engine.Unsubscribe(subs)
 	m.q.Stop()
 }

@@ -1,31 +1,31 @@
 package client
 
-import "sandview/client/internal/delivery"
+import "sandview/client/internal/watch"
 
 // ConnState is the state of the client's delivery connection, for UIs:
 // Kind, the next reconnect (Attempt, Delay) while reconnecting, the
 // polling Interval while polling, and the last error (Err).
-type ConnState = delivery.State
+type ConnState = watch.State
 
 // StateKind is what the delivery connection is doing.
-type StateKind = delivery.StateKind
+type StateKind = watch.StateKind
 
 // Connection states, in the order a client usually goes through them.
 const (
 	// StateIdle: nothing is watched, so nothing is connected.
-	StateIdle = delivery.StateIdle
+	StateIdle = watch.StateIdle
 	// StateConnecting: the event stream is being opened.
-	StateConnecting = delivery.StateConnecting
+	StateConnecting = watch.StateConnecting
 	// StateLive: the event stream is open; mail arrives as it is received.
-	StateLive = delivery.StateLive
+	StateLive = watch.StateLive
 	// StateReconnecting: the stream failed; ConnState.Attempt and Delay say
 	// which reconnect comes when, Err why.
-	StateReconnecting = delivery.StateReconnecting
+	StateReconnecting = watch.StateReconnecting
 	// StatePolling: mail is found by polling every ConnState.Interval (at
 	// first); Err is set while polls fail for a server-wide reason.
-	StatePolling = delivery.StatePolling
+	StatePolling = watch.StatePolling
 	// StateClosed: the client is closed.
-	StateClosed = delivery.StateClosed
+	StateClosed = watch.StateClosed
 )
 
 // State returns the delivery connection's current state.

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"sandview/client/internal/async"
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 )
 
@@ -29,18 +29,18 @@ func (f subscriptionFunc) Unsubscribe() { f() }
 // Unsubscribe is called.
 func onceSubscription(fn func()) Subscription { return subscriptionFunc(sync.OnceFunc(fn)) }
 
-// subscribe adds sinks for the inboxes (sinks[k] for inboxes[k]) to the
-// delivery engine; see delivery.Engine.Subscribe for seedCtx and seedNow.
-func (c *Client) subscribe(seedCtx context.Context, inboxes []*Inbox, sinks []delivery.Sink, seedNow bool) ([]int, error) {
+// subscribe adds subscribers for the inboxes (subs[k] for inboxes[k]) to the
+// delivery engine; see watch.Engine.Subscribe for seedCtx and seedNow.
+func (c *Client) subscribe(seedCtx context.Context, inboxes []*Inbox, subs []watch.Callbacks, seedNow bool) ([]int, error) {
 	if c.isClosed() {
 		return nil, ErrClientClosed
 	}
-	watches := make([]delivery.Watch, len(inboxes))
+	watches := make([]watch.Watch, len(inboxes))
 	for k, in := range inboxes {
 		if !c.isLoaded(in) {
 			return nil, fmt.Errorf("watch %s: the inbox is not loaded in this client", in.info.EmailAddress)
 		}
-		watches[k] = delivery.Watch{Inbox: engineInbox{in}, Sink: sinks[k]}
+		watches[k] = watch.Watch{Inbox: engineInbox{in}, Callbacks: subs[k]}
 	}
 	return c.engine.Subscribe(seedCtx, watches, seedNow)
 }
@@ -90,7 +90,7 @@ func (i *Inbox) subscribe(seedCtx context.Context, fn func(model.Email), onExit 
 		*queueOut = q
 	}
 	q.Add(fn)
-	ids, err := i.c.subscribe(seedCtx, []*Inbox{i}, []delivery.Sink{{Deliver: q.Push, Ended: q.Stop}}, true)
+	ids, err := i.c.subscribe(seedCtx, []*Inbox{i}, []watch.Callbacks{{Deliver: q.Push, Ended: q.Stop}}, true)
 	if err != nil {
 		q.Stop()
 		return nil, err

@@ -1,4 +1,4 @@
-package delivery
+package watch
 
 import (
 	"context"
@@ -44,7 +44,7 @@ func (e *Engine) seedInBackground(w *watched) {
 			e.mu.Lock()
 			if !w.seeded {
 				w.seen, w.seeded = ids, true
-				for _, s := range w.sinks {
+				for _, s := range w.subs {
 					if s.Ready != nil {
 						ready = append(ready, s.Ready)
 					}
@@ -99,19 +99,19 @@ func (e *Engine) unclaim(w *watched, id string) {
 	delete(w.seen, id)
 }
 
-// fanout hands an email to every sink of w.
+// fanout hands an email to every subscriber of w.
 func (e *Engine) fanout(w *watched, email model.Email) {
 	e.mu.Lock()
 	if e.watched[w.inbox.Hash()] != w {
 		e.mu.Unlock()
 		return
 	}
-	sinks := make([]Sink, 0, len(w.sinks))
-	for _, s := range w.sinks {
-		sinks = append(sinks, s)
+	subs := make([]Callbacks, 0, len(w.subs))
+	for _, s := range w.subs {
+		subs = append(subs, s)
 	}
 	e.mu.Unlock()
-	for _, s := range sinks {
+	for _, s := range subs {
 		s.Deliver(email)
 	}
 }

@@ -1,4 +1,4 @@
-package delivery
+package watch
 
 import (
 	"context"
@@ -23,7 +23,7 @@ const (
 	defaultPollBudget = 8
 )
 
-// Engine delivers the new mail of watched inboxes to their sinks.
+// Engine delivers the new mail of watched inboxes to their subscribers.
 type Engine struct {
 	ctx    context.Context // the client's lifetime
 	client Client
@@ -48,7 +48,7 @@ type Engine struct {
 // watched is an inbox with at least one subscriber.
 type watched struct {
 	inbox Inbox
-	sinks map[int]Sink
+	subs  map[int]Callbacks
 	// seen holds the ids that existed when the inbox was first watched and
 	// every id claimed since. Events for an inbox are ignored until it is
 	// seeded.
@@ -82,8 +82,8 @@ func New(ctx context.Context, client Client, cfg Config) *Engine {
 	return e
 }
 
-// Subscribe adds each watch's sink to the watch of its inbox, all at once
-// (one reconnect of the stream), and returns the sink ids in order. With
+// Subscribe adds each watch's subscriber to the watch of its inbox, all at once
+// (one reconnect of the stream), and returns the subscriber ids in order. With
 // seedNow, the inboxes not seeded yet are listed (in parallel, with
 // seedCtx) before it returns, and a listing error is returned; otherwise
 // new watches are seeded in the background. After the client is closed it
@@ -111,7 +111,7 @@ func (e *Engine) Subscribe(seedCtx context.Context, watches []Watch, seedNow boo
 		hash := wt.Inbox.Hash()
 		w := e.watched[hash]
 		if w == nil {
-			w = &watched{inbox: wt.Inbox, sinks: map[int]Sink{}, seen: map[string]bool{}}
+			w = &watched{inbox: wt.Inbox, subs: map[int]Callbacks{}, seen: map[string]bool{}}
 			e.watched[hash] = w
 			created = true
 			if seeds[k] == nil {
@@ -123,9 +123,9 @@ func (e *Engine) Subscribe(seedCtx context.Context, watches []Watch, seedNow boo
 		}
 		ids[k] = e.nextID
 		e.nextID++
-		w.sinks[ids[k]] = wt.Sink
-		if w.seeded && wt.Sink.Ready != nil {
-			ready = append(ready, wt.Sink.Ready)
+		w.subs[ids[k]] = wt.Callbacks
+		if w.seeded && wt.Callbacks.Ready != nil {
+			ready = append(ready, wt.Callbacks.Ready)
 		}
 	}
 	if !e.running {
@@ -172,18 +172,18 @@ func (e *Engine) seedAll(ctx context.Context, watches []Watch, seeds []map[strin
 	return errors.Join(errs...)
 }
 
-// Unsubscribe removes sinks (inbox hash -> sink id) at once, so the stream
-// reconnects once; the last sink of an inbox ends its watch.
-func (e *Engine) Unsubscribe(sinks map[string]int) {
+// Unsubscribe removes subscribers (inbox hash -> subscriber id) at once, so the stream
+// reconnects once; the last subscriber of an inbox ends its watch.
+func (e *Engine) Unsubscribe(subs map[string]int) {
 	removed := false
 	e.mu.Lock()
-	for hash, id := range sinks {
+	for hash, id := range subs {
 		w := e.watched[hash]
 		if w == nil {
 			continue
 		}
-		delete(w.sinks, id)
-		if len(w.sinks) == 0 {
+		delete(w.subs, id)
+		if len(w.subs) == 0 {
 			delete(e.watched, hash)
 			removed = true
 		}
@@ -195,7 +195,7 @@ func (e *Engine) Unsubscribe(sinks map[string]int) {
 }
 
 // InboxesChanged ends the watches of inboxes that are no longer loaded
-// (loaded holds the hashes of those that are); their sinks' Ended runs.
+// (loaded holds the hashes of those that are); their subscribers' Ended runs.
 func (e *Engine) InboxesChanged(loaded map[string]bool) {
 	var ended []func()
 	dropped := false
@@ -206,7 +206,7 @@ func (e *Engine) InboxesChanged(loaded map[string]bool) {
 		}
 		delete(e.watched, hash)
 		dropped = true
-		for _, s := range w.sinks {
+		for _, s := range w.subs {
 			if s.Ended != nil {
 				ended = append(ended, s.Ended)
 			}
