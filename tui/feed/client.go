@@ -15,16 +15,16 @@ func FromClient(c *client.Client) Source { return clientSource{c} }
 
 type clientSource struct{ c *client.Client }
 
-func (s clientSource) Subscribe(sink Sink) (func(), error) {
+func (s clientSource) Subscribe(recv Receiver) (func(), error) {
 	mon, err := s.c.WatchAll()
 	if err != nil {
 		return nil, err
 	}
-	mon.On(func(in *client.Inbox, e model.Email) { sink.NewEmail(in.Address(), e) })
-	mon.OnReady(func(in *client.Inbox) { sink.InboxReady(in.Address()) })
-	mon.OnGone(func(in *client.Inbox, err error) { sink.InboxGone(in.Address(), err) })
-	states := s.c.OnStateChange(sink.State)
-	errs := s.c.OnSyncError(sink.SyncError)
+	mon.On(func(in *client.Inbox, e model.Email) { recv.NewEmail(in.Address(), e) })
+	mon.OnReady(func(in *client.Inbox) { recv.InboxReady(in.Address()) })
+	mon.OnGone(func(in *client.Inbox, err error) { recv.InboxGone(in.Address(), err) })
+	states := s.c.OnStateChange(recv.State)
+	errs := s.c.OnSyncError(recv.SyncError)
 	return func() {
 		mon.Unsubscribe()
 		states.Unsubscribe()

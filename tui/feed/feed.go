@@ -11,9 +11,9 @@ import (
 	"sandview/model"
 )
 
-// Sink takes what a Source pushes. Its methods only enqueue: they return
+// Receiver takes what a Source pushes. Its methods only enqueue: they return
 // at once, whatever the UI is doing.
-type Sink interface {
+type Receiver interface {
 	NewEmail(address string, e model.Email)
 	InboxReady(address string)
 	// InboxGone says the server no longer knows the inbox: its watch
@@ -23,10 +23,10 @@ type Sink interface {
 	SyncError(err error)
 }
 
-// Source pushes new mail and connection changes to a sink until stop is
+// Source pushes new mail and connection changes to a Receiver until stop is
 // called: the client in production (FromClient), a fake in tests.
 type Source interface {
-	Subscribe(sink Sink) (stop func(), err error)
+	Subscribe(recv Receiver) (stop func(), err error)
 }
 
 // NewEmailMsg is one email delivered live.
@@ -66,7 +66,7 @@ type SyncErrorMsg struct{ Err error }
 // one (Queue.Next) once it has handled it.
 type EventMsg struct{ Msg tea.Msg }
 
-// Queue is the Sink the program reads: an unbounded first-in first-out
+// Queue is the Receiver the program reads: an unbounded first-in first-out
 // queue of messages, so a push never blocks.
 type Queue struct {
 	ctx  context.Context

@@ -11,10 +11,10 @@ import (
 )
 
 // source pushes what the test asks, like the client's callbacks.
-type source struct{ sink Sink }
+type source struct{ recv Receiver }
 
-func (s *source) Subscribe(sink Sink) (func(), error) {
-	s.sink = sink
+func (s *source) Subscribe(recv Receiver) (func(), error) {
+	s.recv = recv
 	return func() {}, nil
 }
 
@@ -37,12 +37,12 @@ func TestPushNeverWaitsForTheReader(t *testing.T) {
 	defer cancel()
 	const n = 10000
 	for i := range n {
-		src.sink.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
+		src.recv.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
 	}
-	src.sink.InboxReady("a@b.test")
-	src.sink.InboxGone("a@b.test", errors.New("not found"))
-	src.sink.State(client.ConnState{Kind: client.StateLive})
-	src.sink.SyncError(errors.New("boom"))
+	src.recv.InboxReady("a@b.test")
+	src.recv.InboxGone("a@b.test", errors.New("not found"))
+	src.recv.State(client.ConnState{Kind: client.StateLive})
+	src.recv.SyncError(errors.New("boom"))
 	next := q.Next()
 	for i := 0; i < n; {
 		ev, ok := next().(EventMsg)
@@ -80,7 +80,7 @@ func TestReaderWakesOnPush(t *testing.T) {
 	defer cancel()
 	got := make(chan any, 1)
 	go func() { got <- q.Next()() }()
-	src.sink.InboxReady("x@y.test")
+	src.recv.InboxReady("x@y.test")
 	if ev, ok := (<-got).(EventMsg); !ok || ev.Msg != (InboxReadyMsg{Address: "x@y.test"}) {
 		t.Fatalf("reader got %#v", ev)
 	}
@@ -90,7 +90,7 @@ func TestReaderWakesOnPush(t *testing.T) {
 // program's context ends and the queue is drained.
 func TestEndOfContextEndsTheFeed(t *testing.T) {
 	q, src, cancel := start(t)
-	src.sink.InboxReady("x@y.test")
+	src.recv.InboxReady("x@y.test")
 	cancel()
 	if _, ok := q.Next()().(EventMsg); !ok {
 		t.Fatal("a message queued before the end was lost")
@@ -102,7 +102,7 @@ func TestEndOfContextEndsTheFeed(t *testing.T) {
 
 type failing struct{}
 
-func (failing) Subscribe(Sink) (func(), error) { return nil, errors.New("closed") }
+func (failing) Subscribe(Receiver) (func(), error) { return nil, errors.New("closed") }
 
 func TestStartReportsSubscribeErrors(t *testing.T) {
 	if _, err := Start(context.Background(), failing{}); err == nil {
@@ -117,11 +117,11 @@ func TestABurstIsOneBatch(t *testing.T) {
 	q, src, cancel := start(t)
 	defer cancel()
 	for i := range 500 {
-		src.sink.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
+		src.recv.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
 	}
-	src.sink.InboxReady("a@b.test")
+	src.recv.InboxReady("a@b.test")
 	for i := 500; i < 700; i++ {
-		src.sink.NewEmail("c@d.test", model.Email{ID: fmt.Sprint(i)})
+		src.recv.NewEmail("c@d.test", model.Email{ID: fmt.Sprint(i)})
 	}
 	next := q.Next()
 	first, ok := next().(EventMsg).Msg.(NewEmailsMsg)
