@@ -15,7 +15,7 @@ type Monitor struct {
 	c *Client
 	q *async.Queue[inboxEmail]
 
-	mu    sync.Mutex
+	mu   sync.Mutex
 	subs map[string]int // inbox hash -> subscriber id in the delivery engine
 	// gone holds the inbox hashes the server no longer knows: they are
 	// not watched again.
