@@ -28,16 +28,14 @@ const (
 
 // Client talks to one sandbox service. It is safe for concurrent use.
 type Client struct {
-	opts    Options
-	baseURL string // no trailing slash
-	http    *http.Client
+	// transport sends the requests; its context (ctx) lives as long as
+	// the client, and all background work runs under it too.
+	*transport
 	ownHTTP bool
+	cancel  context.CancelCauseFunc
 
-	// ctx lives as long as the client; Close cancels it with
-	// ErrClientClosed as the cause. Every request and all background work
-	// run under it.
-	ctx    context.Context
-	cancel context.CancelCauseFunc
+	// Webhooks manages the webhooks of the service.
+	Webhooks *WebhooksService
 
 	mu         sync.Mutex
 	closed     bool
@@ -70,15 +68,14 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err := o.validate(); err != nil {
 		return nil, fmt.Errorf("invalid client options: %w", err)
 	}
-	c := &Client{
-		opts: o.clone(), baseURL: base, http: o.HTTPClient,
-		followers: map[*Monitor]bool{}, syncErrors: map[int]func(error){},
-	}
-	if c.http == nil {
-		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	t := &transport{opts: o.clone(), baseURL: base, http: o.HTTPClient}
+	c := &Client{transport: t, followers: map[*Monitor]bool{}, syncErrors: map[int]func(error){}}
+	if t.http == nil {
+		t.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 		c.ownHTTP = true
 	}
-	c.ctx, c.cancel = context.WithCancelCause(context.Background())
+	t.ctx, c.cancel = context.WithCancelCause(context.Background())
+	c.Webhooks = &WebhooksService{t: t}
 	c.engine = watch.New(c.ctx, engineClient{c}, engineConfig(c.opts))
 	return c, nil
 }

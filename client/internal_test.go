@@ -37,7 +37,7 @@ func TestParseRetryAfter(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
-	c := &Client{opts: Options{RetryDelay: time.Second}}
+	c := &transport{opts: Options{RetryDelay: time.Second}}
 	for n, want := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second} {
 		if got := c.backoff(n, 0); got != want {
 			t.Errorf("retry %d: %v, want %v", n, got, want)
