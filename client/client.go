@@ -37,16 +37,14 @@ type Client struct {
 	// Webhooks manages the webhooks of the service.
 	Webhooks *WebhooksService
 
+	// live is the live-mail side: watches, monitors, connection state
+	// and background error reports (live.go).
+	*live
+
 	mu         sync.Mutex
 	closed     bool
 	serverInfo *model.ServerInfo
-	inboxes    []*Inbox            // loaded inboxes, in load order
-	followers  map[*Monitor]bool   // monitors of every loaded inbox (WatchAll)
-	syncErrors map[int]func(error) // OnSyncError listeners
-	nextID     int
-
-	// engine delivers new mail to subscriptions (see engine.go).
-	engine *watch.Engine
+	loaded     *registry
 }
 
 // New returns a client for the service at baseURL using apiKey. The
@@ -69,13 +67,15 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("invalid client options: %w", err)
 	}
 	t := &transport{opts: o.clone(), baseURL: base, http: o.HTTPClient}
-	c := &Client{transport: t, followers: map[*Monitor]bool{}, syncErrors: map[int]func(error){}}
+	c := &Client{transport: t}
 	if t.http == nil {
 		t.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 		c.ownHTTP = true
 	}
 	t.ctx, c.cancel = context.WithCancelCause(context.Background())
 	c.Webhooks = &WebhooksService{t: t}
+	c.loaded = &registry{ctx: t.ctx, changed: c.inboxesChanged}
+	c.live = &live{t: t, reg: c.loaded, followers: map[*Monitor]bool{}, syncErrors: map[int]func(error){}}
 	c.engine = watch.New(c.ctx, engineClient{c}, engineConfig(c.opts))
 	return c, nil
 }

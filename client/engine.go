@@ -175,18 +175,3 @@ func (ei engineInbox) Poll(ctx context.Context) (watch.Poll, error) {
 	return watch.Poll{EmailsHash: status.EmailsHash}, nil
 }
 
-// reportSyncError hands a background error to Options.OnSyncError and to
-// the OnSyncError listeners; nothing is reported after Close.
-func (c *Client) reportSyncError(err error) {
-	if err == nil || c.ctx.Err() != nil {
-		return
-	}
-	if c.opts.OnSyncError != nil {
-		c.opts.OnSyncError(err)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, push := range c.syncErrors {
-		push(err)
-	}
-}

@@ -273,17 +273,17 @@ func TestRegistrySyncErrorsAndClose(t *testing.T) {
 	a := &Inbox{c: c, info: model.Inbox{EmailAddress: "a@x.test", InboxHash: "ha"}}
 	b := &Inbox{c: c, info: model.Inbox{EmailAddress: "b@x.test", InboxHash: "hb"}}
 	for _, in := range []*Inbox{a, b} {
-		if err := c.register(in, false); err != nil {
+		if err := c.loaded.add(in, false); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var exists *InboxAlreadyExistsError
 	other := &Inbox{c: c, info: model.Inbox{EmailAddress: "z@x.test", InboxHash: "hb"}}
-	if err := c.register(other, false); !errors.As(err, &exists) {
+	if err := c.loaded.add(other, false); !errors.As(err, &exists) {
 		t.Fatalf("duplicate hash: %v", err)
 	}
-	if !c.isLoaded(b) || c.isLoaded(other) {
-		t.Fatal("isLoaded")
+	if !c.loaded.has(b) || c.loaded.has(other) {
+		t.Fatal("has")
 	}
 	if !c.Forget("A@X.TEST") || c.Forget("a@x.test") {
 		t.Fatal("Forget")
@@ -291,9 +291,9 @@ func TestRegistrySyncErrorsAndClose(t *testing.T) {
 	if got := c.Inboxes(); len(got) != 1 || got[0] != b {
 		t.Fatalf("inboxes %v", got)
 	}
-	c.forgetAll()
+	c.loaded.clear()
 	if len(c.Inboxes()) != 0 {
-		t.Fatal("forgetAll")
+		t.Fatal("clear")
 	}
 
 	c.reportSyncError(errors.New("boom"))
@@ -311,7 +311,7 @@ func TestRegistrySyncErrorsAndClose(t *testing.T) {
 	if len(reported) != 1 {
 		t.Fatalf("reported after Close: %v", reported)
 	}
-	if err := c.register(b, false); !errors.Is(err, ErrClientClosed) {
+	if err := c.loaded.add(b, false); !errors.Is(err, ErrClientClosed) {
 		t.Fatalf("register after Close: %v", err)
 	}
 }

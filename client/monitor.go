@@ -12,7 +12,7 @@ import (
 // Monitor delivers the new mail of several inboxes to its handlers as
 // (inbox, email) events.
 type Monitor struct {
-	c *Client
+	l *live
 	q *async.Queue[inboxEmail]
 
 	mu   sync.Mutex
@@ -35,11 +35,11 @@ type inboxEmail struct {
 // WatchInboxes returns a monitor of the new mail of the inboxes (an empty
 // list gives a valid monitor that delivers nothing). Events are held until
 // the first handler is added with On.
-func (c *Client) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
-	if c.isClosed() {
+func (l *live) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
+	if l.closed() {
 		return nil, ErrClientClosed
 	}
-	m := c.newMonitor()
+	m := l.newMonitor()
 	if len(inboxes) == 0 {
 		return m, nil
 	}
@@ -47,7 +47,7 @@ func (c *Client) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
 	for k, in := range inboxes {
 		subs[k] = m.callbacksFor(in)
 	}
-	ids, err := c.subscribe(c.ctx, inboxes, subs, true)
+	ids, err := l.subscribe(l.t.ctx, inboxes, subs, true)
 	if err != nil {
 		m.q.Stop()
 		return nil, err
@@ -65,24 +65,24 @@ func (c *Client) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
 // leave it. Inboxes are listed in the background to learn which emails
 // exist; listing errors go to the sync-error callbacks and are retried, and
 // an inbox delivers from the moment its listing succeeded.
-func (c *Client) WatchAll() (*Monitor, error) {
-	if c.isClosed() {
+func (l *live) WatchAll() (*Monitor, error) {
+	if l.closed() {
 		return nil, ErrClientClosed
 	}
-	m := c.newMonitor()
-	c.mu.Lock()
-	c.followers[m] = true
-	c.mu.Unlock()
-	if err := m.follow(c.Inboxes()); err != nil {
+	m := l.newMonitor()
+	l.mu.Lock()
+	l.followers[m] = true
+	l.mu.Unlock()
+	if err := m.follow(l.reg.all()); err != nil {
 		m.Unsubscribe()
 		return nil, err
 	}
 	return m, nil
 }
 
-func (c *Client) newMonitor() *Monitor {
-	m := &Monitor{c: c, q: async.NewQueue[inboxEmail](nil), subs: map[string]int{}, gone: map[string]bool{}}
-	context.AfterFunc(c.ctx, m.q.Stop)
+func (l *live) newMonitor() *Monitor {
+	m := &Monitor{l: l, q: async.NewQueue[inboxEmail](nil), subs: map[string]int{}, gone: map[string]bool{}}
+	context.AfterFunc(l.t.ctx, m.q.Stop)
 	return m
 }
 
@@ -97,7 +97,7 @@ func (m *Monitor) follow(inboxes []*Inbox) error {
 		if watching || gone {
 			continue
 		}
-		ids, err := m.c.subscribe(m.c.ctx, []*Inbox{in}, []watch.Callbacks{m.callbacksFor(in)}, false)
+		ids, err := m.l.subscribe(m.l.t.ctx, []*Inbox{in}, []watch.Callbacks{m.callbacksFor(in)}, false)
 		if err != nil {
 			return err
 		}
@@ -135,7 +135,7 @@ func (m *Monitor) callbacksFor(in *Inbox) watch.Callbacks {
 func (m *Monitor) keepLocked(hash string, id int) {
 	_, watching := m.subs[hash]
 	if m.done || watching {
-		m.c.engine.Unsubscribe(map[string]int{hash: id})
+		m.l.engine.Unsubscribe(map[string]int{hash: id})
 		return
 	}
 	m.subs[hash] = id
@@ -195,9 +195,9 @@ func (m *Monitor) Unsubscribe() {
 	subs := m.subs
 	m.subs = map[string]int{}
 	m.mu.Unlock()
-	m.c.mu.Lock()
-	delete(m.c.followers, m)
-	m.c.mu.Unlock()
-	m.c.engine.Unsubscribe(subs)
+	m.l.mu.Lock()
+	delete(m.l.followers, m)
+	m.l.mu.Unlock()
+	m.l.engine.Unsubscribe(subs)
 	m.q.Stop()
 }

@@ -29,17 +29,17 @@ const (
 )
 
 // State returns the delivery connection's current state.
-func (c *Client) State() ConnState { return c.engine.State() }
+func (l *live) State() ConnState { return l.engine.State() }
 
 // OnStateChange calls fn with the current state and then with every change
 // of the delivery connection's state, in order, on a goroutine of its own.
 // After Close, fn gets StateClosed and no more calls.
-func (c *Client) OnStateChange(fn func(ConnState)) Subscription {
-	return onceSubscription(c.engine.OnStateChange(fn))
+func (l *live) OnStateChange(fn func(ConnState)) Subscription {
+	return onceSubscription(l.engine.OnStateChange(fn))
 }
 
 // Reconnect cuts short the wait before the event stream is reconnected
 // (or, while polling instead, probed): the next attempt starts now. It
 // does nothing while the stream is open. A UI calls it when the user asks
 // to retry.
-func (c *Client) Reconnect() { c.engine.Reconnect() }
+func (l *live) Reconnect() { l.engine.Reconnect() }

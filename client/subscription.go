@@ -31,18 +31,18 @@ func onceSubscription(fn func()) Subscription { return subscriptionFunc(sync.Onc
 
 // subscribe adds subscribers for the inboxes (subs[k] for inboxes[k]) to the
 // delivery engine; see watch.Engine.Subscribe for seedCtx and seedNow.
-func (c *Client) subscribe(seedCtx context.Context, inboxes []*Inbox, subs []watch.Callbacks, seedNow bool) ([]int, error) {
-	if c.isClosed() {
+func (l *live) subscribe(seedCtx context.Context, inboxes []*Inbox, subs []watch.Callbacks, seedNow bool) ([]int, error) {
+	if l.closed() {
 		return nil, ErrClientClosed
 	}
 	watches := make([]watch.Watch, len(inboxes))
 	for k, in := range inboxes {
-		if !c.isLoaded(in) {
+		if !l.reg.has(in) {
 			return nil, fmt.Errorf("watch %s: the inbox is not loaded in this client", in.info.EmailAddress)
 		}
 		watches[k] = watch.Watch{Inbox: engineInbox{in}, Callbacks: subs[k]}
 	}
-	return c.engine.Subscribe(seedCtx, watches, seedNow)
+	return l.engine.Subscribe(seedCtx, watches, seedNow)
 }
 
 // OnNewEmail calls fn for every email that arrives in the inbox from now
@@ -107,19 +107,19 @@ func (i *Inbox) subscribe(seedCtx context.Context, fn func(model.Email), onExit 
 // OnSyncError calls fn, on a goroutine of its own and in order, with every
 // error of background delivery work (in addition to Options.OnSyncError,
 // which is called synchronously).
-func (c *Client) OnSyncError(fn func(error)) Subscription {
+func (l *live) OnSyncError(fn func(error)) Subscription {
 	q := async.NewQueue[error](nil)
 	q.Add(fn)
-	context.AfterFunc(c.ctx, q.Stop)
-	c.mu.Lock()
-	id := c.nextID
-	c.nextID++
-	c.syncErrors[id] = q.Push
-	c.mu.Unlock()
+	context.AfterFunc(l.t.ctx, q.Stop)
+	l.mu.Lock()
+	id := l.nextID
+	l.nextID++
+	l.syncErrors[id] = q.Push
+	l.mu.Unlock()
 	return onceSubscription(func() {
-		c.mu.Lock()
-		delete(c.syncErrors, id)
-		c.mu.Unlock()
+		l.mu.Lock()
+		delete(l.syncErrors, id)
+		l.mu.Unlock()
 		q.Stop()
 	})
 }
