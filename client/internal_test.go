@@ -109,7 +109,7 @@ func newSealedInbox(tb testing.TB) sealedInbox {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = c.Close() })
-	in := &Inbox{c: c, secretKey: kp.SecretKey, serverKey: key.PublicKey(), info: model.Inbox{
+	in := &Inbox{c: c, keyring: keyring{secretKey: kp.SecretKey, serverKey: key.PublicKey()}, info: model.Inbox{
 		EmailAddress: "bench@sandbox.test", InboxHash: crypto.InboxHash(kp.PublicKey), Encrypted: true,
 	}}
 	if err := in.setOpener(crypto.DefaultContext); err != nil {

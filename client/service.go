@@ -148,7 +148,7 @@ func (c *Client) inboxFromCreate(res model.CreateInboxResponse, keys crypto.KeyP
 		in.info.InboxHash = crypto.InboxHash(keys.PublicKey)
 	}
 	if err := in.setOpener(info.EncryptionContext()); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("inbox %s: %w", in.info.EmailAddress, err)
 	}
 	return in, nil
 }

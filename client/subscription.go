@@ -57,7 +57,7 @@ func (i *Inbox) OnNewEmail(fn func(model.Email)) (Subscription, error) {
 	if fn == nil {
 		return nil, fmt.Errorf("watch %s: the callback is nil", i.info.EmailAddress)
 	}
-	return i.subscribe(i.c.ctx, fn, nil, nil)
+	return i.c.subscribeInbox(i.c.ctx, i, fn, nil, nil)
 }
 
 // Watch returns a channel of the emails that arrive in the inbox from now
@@ -73,7 +73,7 @@ func (i *Inbox) Watch(ctx context.Context) (<-chan model.Email, error) {
 		case <-q.Done():
 		}
 	}
-	sub, err := i.subscribe(ctx, send, func() { close(ch) }, &q)
+	sub, err := i.c.subscribeInbox(ctx, i, send, func() { close(ch) }, &q)
 	if err != nil {
 		return nil, err
 	}
@@ -81,25 +81,25 @@ func (i *Inbox) Watch(ctx context.Context) (<-chan model.Email, error) {
 	return ch, nil
 }
 
-// subscribe registers fn for the inbox's new mail; onExit runs when the
-// subscription's goroutine ends. When queueOut is set it receives the
+// subscribeInbox registers fn for the new mail of inbox i; onExit runs
+// when the subscription's goroutine ends. When queueOut is set it receives the
 // queue before any email can be delivered.
-func (i *Inbox) subscribe(seedCtx context.Context, fn func(model.Email), onExit func(), queueOut **async.Queue[model.Email]) (Subscription, error) {
+func (l *live) subscribeInbox(seedCtx context.Context, i *Inbox, fn func(model.Email), onExit func(), queueOut **async.Queue[model.Email]) (Subscription, error) {
 	q := async.NewQueue[model.Email](onExit)
 	if queueOut != nil {
 		*queueOut = q
 	}
 	q.Add(fn)
-	ids, err := i.c.subscribe(seedCtx, []*Inbox{i}, []watch.Callbacks{{Deliver: q.Push, Ended: q.Stop}}, true)
+	ids, err := l.subscribe(seedCtx, []*Inbox{i}, []watch.Callbacks{{Deliver: q.Push, Ended: q.Stop}}, true)
 	if err != nil {
 		q.Stop()
 		return nil, err
 	}
-	stopOnClose := context.AfterFunc(i.c.ctx, q.Stop)
+	stopOnClose := context.AfterFunc(l.t.ctx, q.Stop)
 	hash := i.info.InboxHash
 	return onceSubscription(func() {
 		stopOnClose()
-		i.c.engine.Unsubscribe(map[string]int{hash: ids[0]})
+		l.engine.Unsubscribe(map[string]int{hash: ids[0]})
 		q.Stop()
 	}), nil
 }
