@@ -16,8 +16,8 @@ import (
 type Inbox struct {
 	c         *Client
 	info      model.Inbox
-	emailAuth *bool  // as known from creation or import; nil when unknown
-	keyring // nil keys for a plain inbox
+	emailAuth *bool // as known from creation or import; nil when unknown
+	keyring         // nil keys for a plain inbox
 }
 
 // keyring holds an encrypted inbox's keys and the opener built from them
