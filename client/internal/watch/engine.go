@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -29,20 +28,18 @@ type Engine struct {
 	client Client
 	cfg    Config
 
-	mu             sync.Mutex
-	watched        map[string]*watched // by inbox hash
-	nextID         int
-	running        bool
-	state          State
-	stateListeners map[int]*async.Queue[State]
+	states *states
+	// watchSet holds the watched inboxes and their subscribers
+	// (watchset.go); its mutex guards running too.
+	*watchSet
+	running bool
 
-	// changed is signalled (never blocking) when the watched set changes;
-	// kick when Reconnect is called.
-	changed    chan struct{}
+	// kick is signalled when Reconnect is called.
 	kick       chan struct{}
 	fetchSlots chan struct{}
 	listSlots  chan struct{}
-	budget     *limiter
+	streamer   *streamer // the stream and auto modes (stream.go)
+	poller     *poller   // polling (polling.go)
 }
 
 // watched is an inbox with at least one subscriber.
@@ -63,22 +60,22 @@ type watched struct {
 // its goroutine starts with the first subscription.
 func New(ctx context.Context, client Client, cfg Config) *Engine {
 	e := &Engine{
-		ctx:            ctx,
-		client:         client,
-		cfg:            cfg,
-		watched:        map[string]*watched{},
-		stateListeners: map[int]*async.Queue[State]{},
-		changed:        make(chan struct{}, 1),
-		kick:           make(chan struct{}, 1),
-		fetchSlots:     make(chan struct{}, maxParallelFetches),
-		listSlots:      make(chan struct{}, maxParallelLists),
+		ctx:        ctx,
+		client:     client,
+		cfg:        cfg,
+		watchSet:   &watchSet{watched: map[string]*watched{}, changed: make(chan struct{}, 1)},
+		states:     &states{ctx: ctx, listeners: map[int]*async.Queue[State]{}},
+		kick:       make(chan struct{}, 1),
+		fetchSlots: make(chan struct{}, maxParallelFetches),
+		listSlots:  make(chan struct{}, maxParallelLists),
 	}
 	budget := cfg.PollBudget
 	if budget <= 0 {
 		budget = defaultPollBudget
 	}
-	e.budget = newLimiter(budget, budget)
-	context.AfterFunc(ctx, func() { e.setState(State{Kind: StateClosed}) })
+	e.poller = &poller{Engine: e, budget: newLimiter(budget, budget)}
+	e.streamer = &streamer{Engine: e, poller: e.poller}
+	context.AfterFunc(ctx, func() { e.states.set(State{Kind: StateClosed}) })
 	return e
 }
 
@@ -221,53 +218,6 @@ func (e *Engine) InboxesChanged(loaded map[string]bool) {
 	}
 }
 
-func (e *Engine) notifyChanged() {
-	select {
-	case e.changed <- struct{}{}:
-	default:
-	}
-}
-
-// snapshot returns the watched inbox hashes, sorted.
-func (e *Engine) snapshot() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.hashesLocked()
-}
-
-func (e *Engine) hashesLocked() []string {
-	hashes := make([]string, 0, len(e.watched))
-	for hash := range e.watched {
-		hashes = append(hashes, hash)
-	}
-	slices.Sort(hashes)
-	return hashes
-}
-
-// watchedList returns the current watches.
-func (e *Engine) watchedList() []*watched {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := make([]*watched, 0, len(e.watched))
-	for _, w := range e.watched {
-		out = append(out, w)
-	}
-	return out
-}
-
-// current reports whether w is still the watch of its inbox.
-func (e *Engine) current(w *watched) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.watched[w.inbox.Hash()] == w
-}
-
-func (e *Engine) isSeeded(w *watched) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return w.seeded
-}
-
 // waitWatched returns the watched hashes once there are any (state Idle
 // meanwhile); false when the client is closed.
 func (e *Engine) waitWatched(ctx context.Context) ([]string, bool) {
@@ -282,7 +232,7 @@ func (e *Engine) waitWatched(ctx context.Context) ([]string, bool) {
 		if len(hashes) > 0 {
 			return hashes, true
 		}
-		e.setState(State{Kind: StateIdle})
+		e.states.set(State{Kind: StateIdle})
 		select {
 		case <-ctx.Done():
 			return nil, false
@@ -294,16 +244,16 @@ func (e *Engine) waitWatched(ctx context.Context) ([]string, bool) {
 // run is the engine's goroutine; it ends when the client is closed.
 func (e *Engine) run() {
 	ctx := e.ctx
-	defer e.setState(State{Kind: StateClosed})
+	defer e.states.set(State{Kind: StateClosed})
 	if e.cfg.Mode != ModePolling {
-		e.runStream(ctx)
+		e.streamer.runStream(ctx)
 		return
 	}
 	for {
 		if _, ok := e.waitWatched(ctx); !ok {
 			return
 		}
-		if _, ok := e.poll(ctx, false); !ok {
+		if _, ok := e.poller.poll(ctx, false); !ok {
 			return
 		}
 	}

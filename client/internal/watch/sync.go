@@ -70,52 +70,6 @@ func (e *Engine) seedInBackground(w *watched) {
 	}
 }
 
-// claim marks id as seen for w; false when it was seen already, w is not
-// current or not seeded.
-func (e *Engine) claim(w *watched, id string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if id == "" || !w.seeded || w.seen[id] || e.watched[w.inbox.Hash()] != w {
-		return false
-	}
-	w.seen[id] = true
-	return true
-}
-
-// claimByHash claims id in the watch of the inbox hash.
-func (e *Engine) claimByHash(hash, id string) *watched {
-	e.mu.Lock()
-	w := e.watched[hash]
-	e.mu.Unlock()
-	if w == nil || !e.claim(w, id) {
-		return nil
-	}
-	return w
-}
-
-func (e *Engine) unclaim(w *watched, id string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	delete(w.seen, id)
-}
-
-// fanout hands an email to every subscriber of w.
-func (e *Engine) fanout(w *watched, email model.Email) {
-	e.mu.Lock()
-	if e.watched[w.inbox.Hash()] != w {
-		e.mu.Unlock()
-		return
-	}
-	subs := make([]Callbacks, 0, len(w.subs))
-	for _, s := range w.subs {
-		subs = append(subs, s)
-	}
-	e.mu.Unlock()
-	for _, s := range subs {
-		s.Deliver(email)
-	}
-}
-
 // fetchAndDeliver fetches a claimed email in full and delivers it. An
 // email that cannot be opened is delivered with Problem set and the error
 // reported. A transient failure gives the claim back and returns the
