@@ -13,7 +13,11 @@ import (
 // (inbox, email) events.
 type Monitor struct {
 	l *live
-	q *async.Queue[inboxEmail]
+	// q queues the events for the handlers added with On, OnReady and
+	// OnGone, called on the monitor's goroutine. A direct monitor
+	// (WatchAllDirect) has no queue: direct calls its handlers.
+	q      *async.Queue[inboxEmail]
+	direct func(inboxEmail)
 
 	mu   sync.Mutex
 	subs map[string]int // inbox hash -> subscriber id in the delivery engine
@@ -69,7 +73,49 @@ func (l *live) WatchAll() (*Monitor, error) {
 	if l.closed() {
 		return nil, ErrClientClosed
 	}
-	m := l.newMonitor()
+	return l.followAll(l.newMonitor())
+}
+
+// MonitorHandlers are the handlers of a direct monitor (WatchAllDirect);
+// nil ones are skipped.
+type MonitorHandlers struct {
+	Email func(*Inbox, model.Email)
+	Ready func(*Inbox)
+	Gone  func(in *Inbox, err error)
+}
+
+// WatchAllDirect is WatchAll without the monitor's own queue: the
+// handlers are called on the goroutines that deliver (never while the
+// client holds a lock), concurrently when several inboxes deliver at
+// once. A handler may block to hold delivery back (back-pressure: the
+// engine fetches no more while it waits); it must not wait for this
+// client's calls. It is for a caller that queues the events itself, like
+// a UI's event loop, so that mail crosses one queue. On, OnReady and
+// OnGone do nothing on a direct monitor.
+func (l *live) WatchAllDirect(h MonitorHandlers) (*Monitor, error) {
+	if l.closed() {
+		return nil, ErrClientClosed
+	}
+	m := &Monitor{l: l, subs: map[string]int{}, gone: map[string]bool{}}
+	m.direct = func(ev inboxEmail) {
+		switch {
+		case ev.ready:
+			if h.Ready != nil {
+				h.Ready(ev.inbox)
+			}
+		case ev.gone != nil:
+			if h.Gone != nil {
+				h.Gone(ev.inbox, ev.gone)
+			}
+		case h.Email != nil:
+			h.Email(ev.inbox, ev.email)
+		}
+	}
+	return l.followAll(m)
+}
+
+// followAll makes m follow every loaded inbox, now and later.
+func (l *live) followAll(m *Monitor) (*Monitor, error) {
 	l.mu.Lock()
 	l.followers[m] = true
 	l.mu.Unlock()
@@ -84,6 +130,21 @@ func (l *live) newMonitor() *Monitor {
 	m := &Monitor{l: l, q: async.NewQueue[inboxEmail](nil), subs: map[string]int{}, gone: map[string]bool{}}
 	context.AfterFunc(l.t.ctx, m.q.Stop)
 	return m
+}
+
+// emit hands an event to the queue, or to the handlers of a direct
+// monitor that is not stopped.
+func (m *Monitor) emit(ev inboxEmail) {
+	if m.q != nil {
+		m.q.Push(ev)
+		return
+	}
+	m.mu.Lock()
+	done := m.done
+	m.mu.Unlock()
+	if !done {
+		m.direct(ev)
+	}
 }
 
 // follow watches the inboxes of the list the monitor does not watch yet
@@ -112,19 +173,19 @@ func (m *Monitor) follow(inboxes []*Inbox) error {
 func (m *Monitor) callbacksFor(in *Inbox) watch.Callbacks {
 	hash := in.info.InboxHash
 	return watch.Callbacks{
-		Deliver: func(e model.Email) { m.q.Push(inboxEmail{inbox: in, email: e}) },
+		Deliver: func(e model.Email) { m.emit(inboxEmail{inbox: in, email: e}) },
 		Ended: func() {
 			m.mu.Lock()
 			delete(m.subs, hash)
 			m.mu.Unlock()
 		},
-		Ready: func() { m.q.Push(inboxEmail{inbox: in, ready: true}) },
+		Ready: func() { m.emit(inboxEmail{inbox: in, ready: true}) },
 		Gone: func(err error) {
 			m.mu.Lock()
 			delete(m.subs, hash)
 			m.gone[hash] = true
 			m.mu.Unlock()
-			m.q.Push(inboxEmail{inbox: in, gone: err})
+			m.emit(inboxEmail{inbox: in, gone: err})
 		},
 	}
 }
@@ -144,7 +205,7 @@ func (m *Monitor) keepLocked(hash string, id int) {
 // On adds a handler of the monitor's events; handlers run in order on the
 // monitor's own goroutine.
 func (m *Monitor) On(fn func(*Inbox, model.Email)) {
-	if fn == nil {
+	if fn == nil || m.q == nil {
 		return
 	}
 	m.q.Add(func(ev inboxEmail) {
@@ -159,7 +220,7 @@ func (m *Monitor) On(fn func(*Inbox, model.Email)) {
 // restart of a server without persistence); err says how that was learnt.
 // The monitor stops watching the inbox and does not watch it again.
 func (m *Monitor) OnGone(fn func(in *Inbox, err error)) {
-	if fn == nil {
+	if fn == nil || m.q == nil {
 		return
 	}
 	m.q.Add(func(ev inboxEmail) {
@@ -174,7 +235,7 @@ func (m *Monitor) OnGone(fn func(in *Inbox, err error)) {
 // What arrived before is in the inbox's list, so a UI that lists the inbox
 // on this event misses nothing (WatchAll seeds in the background).
 func (m *Monitor) OnReady(fn func(*Inbox)) {
-	if fn == nil {
+	if fn == nil || m.q == nil {
 		return
 	}
 	m.q.Add(func(ev inboxEmail) {
@@ -199,5 +260,7 @@ func (m *Monitor) Unsubscribe() {
 	delete(m.l.followers, m)
 	m.l.mu.Unlock()
 	m.l.engine.Unsubscribe(subs)
-	m.q.Stop()
+	if m.q != nil {
+		m.q.Stop()
+	}
 }
