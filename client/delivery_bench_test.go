@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"sandview/client/internal/testproxy"
 	"sandview/client/internal/watch"
 	"sandview/model"
 	"sandview/server/servertest"
@@ -190,7 +191,7 @@ func (p *countingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func Test500InboxesOneStream(t *testing.T) {
 	const n = 500
 	srv := servertest.Start(t)
-	proxy := &countingProxy{rp: NewTestProxy(t, srv.URL())}
+	proxy := &countingProxy{rp: testproxy.New(t, srv.URL())}
 	hs := httptest.NewServer(proxy)
 	t.Cleanup(hs.Close)
 	c := benchClient(t, hs.URL, WithStrategy(StrategySSE))

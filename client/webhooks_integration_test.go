@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"sandview/client"
+	"sandview/client/internal/clienttest"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"
@@ -29,7 +30,7 @@ func TestIntegrationWebhooks(t *testing.T) {
 		wcfg.AllowLoopbackHTTP = true
 		cfg.Webhooks = &wcfg
 	})
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 
 	templates, err := c.Webhooks.WebhookTemplates(ctx)
 	if err != nil || len(templates.Templates) != 7 || templates.Templates[0].Value != model.TemplateDefault {
