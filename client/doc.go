@@ -43,7 +43,7 @@
 // of it, not the consumer's time. Raw messages are unwrapped from base64 as
 // often as the server wrapped them (see unwrapMessage).
 //
-// Webhook calls take inboxEmail "" for the global scope and accept any 2xx.
+// Webhook calls (Client.Webhooks, a WebhooksService) take inboxEmail "" for the global scope and accept any 2xx.
 // SendTestEmail sends the contract's form and falls back to the deployments'
 // nested form on 400.
 //
@@ -58,11 +58,14 @@
 // export file 0600, atomically; package keystore keeps such files per
 // server, and the config file, under sandview's home.
 //
-// # Delivery
+// # Live mail
 //
-// OnNewEmail, Watch, WatchInboxes, WatchAll, WaitFor* and ConnState are
-// served by the delivery engine (package client/internal/watch: event
-// stream, polling, fallback, no email twice). The engine sees the client
+// OnNewEmail, Watch, WatchInboxes, WatchAll, WatchAllDirect, WaitFor* and
+// ConnState are served by the watch engine (package client/internal/watch:
+// event stream, polling, fallback, no email twice), through the embedded
+// live type (live.go). WatchAllDirect calls its handlers on the engine's
+// delivering goroutines, so that a UI's own queue is the only one mail
+// crosses. The engine sees the client
 // only through two interfaces, implemented in engine.go: watch.Client
 // (open the event stream, report background errors) and watch.Inbox
 // (list ids, fetch and open one email, open a notification, poll once).

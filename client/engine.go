@@ -14,7 +14,7 @@ import (
 	"sandview/model"
 )
 
-// The seam to the delivery engine (package delivery): engineClient and
+// The seam to the watch engine (package delivery): engineClient and
 // engineInbox are all the engine knows of the client.
 
 // engineConfig maps the options onto the engine's tuning.
@@ -39,7 +39,7 @@ func engineConfig(o Options) watch.Config {
 	}
 }
 
-// engineClient is the client as the delivery engine sees it.
+// engineClient is the client as the watch engine sees it.
 type engineClient struct{ c *Client }
 
 // errConnectTimeout is the cause of a stream's context when it did not
@@ -140,7 +140,7 @@ func (ec engineClient) StreamRefused(err error) bool {
 	return code >= 400 && code < 500 && code != http.StatusRequestTimeout && code != http.StatusTooManyRequests
 }
 
-// engineInbox is a loaded inbox as the delivery engine sees it.
+// engineInbox is a loaded inbox as the watch engine sees it.
 type engineInbox struct{ in *Inbox }
 
 func (ei engineInbox) Hash() string { return ei.in.info.InboxHash }

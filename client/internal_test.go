@@ -262,7 +262,7 @@ func TestOpenListAllGood(t *testing.T) {
 	}
 }
 
-// The registry the delivery engine follows, background error reports,
+// The registry the watch engine follows, background error reports,
 // and the client context ended by Close with ErrClientClosed as its cause.
 func TestRegistrySyncErrorsAndClose(t *testing.T) {
 	var reported []error

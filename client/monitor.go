@@ -20,7 +20,7 @@ type Monitor struct {
 	direct func(inboxEmail)
 
 	mu   sync.Mutex
-	subs map[string]int // inbox hash -> subscriber id in the delivery engine
+	subs map[string]int // inbox hash -> subscriber id in the watch engine
 	// gone holds the inbox hashes the server no longer knows: they are
 	// not watched again.
 	gone map[string]bool

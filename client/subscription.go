@@ -30,7 +30,7 @@ func (f subscriptionFunc) Unsubscribe() { f() }
 func onceSubscription(fn func()) Subscription { return subscriptionFunc(sync.OnceFunc(fn)) }
 
 // subscribe adds subscribers for the inboxes (subs[k] for inboxes[k]) to the
-// delivery engine; see watch.Engine.Subscribe for seedCtx and seedNow.
+// watch engine; see watch.Engine.Subscribe for seedCtx and seedNow.
 func (l *live) subscribe(seedCtx context.Context, inboxes []*Inbox, subs []watch.Callbacks, seedNow bool) ([]int, error) {
 	if l.closed() {
 		return nil, ErrClientClosed
