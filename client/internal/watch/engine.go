@@ -74,7 +74,7 @@ func New(ctx context.Context, client Client, cfg Config) *Engine {
 		budget = defaultPollBudget
 	}
 	e.poller = &poller{Engine: e, budget: newLimiter(budget, budget)}
-	e.streamer = &streamer{Engine: e, poller: e.poller}
+	e.streamer = &streamer{e}
 	context.AfterFunc(ctx, func() { e.states.set(State{Kind: StateClosed}) })
 	return e
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // poller finds new mail by polling every watched inbox, all pollers
-// sharing one request budget.
+// sharing one request budget. It shares the engine's watched set, state
+// and fetch bounds.
 type poller struct {
 	*Engine
 	budget *limiter

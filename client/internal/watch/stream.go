@@ -52,12 +52,10 @@ func (s *stream) close() {
 }
 
 // streamer runs the engine in the stream and auto modes: it opens the
-// event stream, reconnects it, falls back to polling and hands the
-// notifications on.
-type streamer struct {
-	*Engine
-	poller *poller // for the fallback
-}
+// event stream, reconnects it, falls back to polling (the engine's
+// poller) and hands the notifications on. It shares the engine's watched
+// set, state and fetch bounds.
+type streamer struct{ *Engine }
 
 // runStream is the engine loop of the stream and auto modes.
 func (st *streamer) runStream(ctx context.Context) {
