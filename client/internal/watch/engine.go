@@ -14,6 +14,12 @@ import (
 const (
 	// maxParallelFetches bounds concurrent full-email fetches.
 	maxParallelFetches = 8
+	// maxPendingNotifications bounds the notifications of the stream
+	// waiting for their fetch; beyond it the stream is not read further
+	// until one is delivered, so that a subscriber that holds delivery
+	// back (back-pressure) holds back the stream rather than piling up
+	// goroutines.
+	maxPendingNotifications = 64
 	// maxParallelLists bounds concurrent inbox listings (seeding, syncs).
 	maxParallelLists = 8
 	// defaultPollBudget bounds the request rate of all pollers of an
@@ -37,6 +43,7 @@ type Engine struct {
 	// kick is signalled when Reconnect is called.
 	kick       chan struct{}
 	fetchSlots chan struct{}
+	pending    chan struct{} // notifications waiting for their fetch
 	listSlots  chan struct{}
 	streamer   *streamer // the stream and auto modes (stream.go)
 	poller     *poller   // polling (polling.go)
@@ -67,6 +74,7 @@ func New(ctx context.Context, client Client, cfg Config) *Engine {
 		states:     &states{ctx: ctx, listeners: map[int]*async.Queue[State]{}},
 		kick:       make(chan struct{}, 1),
 		fetchSlots: make(chan struct{}, maxParallelFetches),
+		pending:    make(chan struct{}, maxPendingNotifications),
 		listSlots:  make(chan struct{}, maxParallelLists),
 	}
 	budget := cfg.PollBudget

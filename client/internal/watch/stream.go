@@ -242,7 +242,8 @@ func (st *streamer) read(ctx context.Context, s *stream) error {
 }
 
 // handleEvent handles one `data:` message: a new-email notification of a
-// watched inbox is claimed and its email fetched and delivered;
+// watched inbox is claimed and its email fetched and delivered (in a
+// goroutine of its own, at most maxPendingNotifications at once);
 // heartbeats and other messages are ignored.
 func (st *streamer) handleEvent(ctx context.Context, data string) {
 	data = strings.TrimSpace(data)
@@ -261,7 +262,13 @@ func (st *streamer) handleEvent(ctx context.Context, data string) {
 	if w == nil {
 		return
 	}
+	select { // wait while maxPendingNotifications wait (back-pressure)
+	case st.pending <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
 	go func() {
+		defer func() { <-st.pending }()
 		if st.fetchAndDeliver(ctx, w, ev.EmailID, &ev) != nil {
 			st.resyncLater(ctx, w)
 		}
