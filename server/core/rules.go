@@ -90,4 +90,3 @@ func checkLocalPart(local string) error {
 	}
 	return nil
 }
-

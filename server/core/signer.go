@@ -27,7 +27,7 @@ import (
 // ingest pauses, or by the first request that reads them, whichever comes
 // first. No request ever serves a placeholder.
 //
-// Background signing waits for a pause of quietPeriod between deliveries,
+// Background signing waits for a pause of quietPeriod between arrivals,
 // so a burst of mail gets all the CPU; but when more than maxBacklog emails
 // wait, it goes on regardless, and ingest slows to the rate at which the
 // server can sign.
@@ -38,8 +38,8 @@ type signer struct {
 	mu         sync.Mutex
 	changed    chan struct{} // closed and replaced when the fields below change
 	queue      []emailRef
-	ingesting  int       // deliveries in progress
-	lastIngest time.Time // end of the latest delivery
+	ingesting  int       // arrivals in progress
+	lastIngest time.Time // end of the latest arrival
 	working    int       // background signings in progress
 
 	locks keyedMutex
@@ -63,7 +63,7 @@ func (g *signer) notifyLocked() {
 	g.changed = make(chan struct{})
 }
 
-// ingestStarted tells the signer a delivery is in progress: background
+// ingestStarted tells the signer an arrival is in progress: background
 // signing gives way to it.
 func (g *signer) ingestStarted() {
 	g.mu.Lock()
@@ -71,7 +71,7 @@ func (g *signer) ingestStarted() {
 	g.mu.Unlock()
 }
 
-// ingestDone ends a delivery and queues the emails it left unsigned.
+// ingestDone ends an arrival and queues the emails it left unsigned.
 func (g *signer) ingestDone(pending []emailRef) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -22,7 +22,7 @@ const (
 //
 //	from HELO ([IP]) by HOST with PROTOCOL id ID for <RCPT>; DATE
 //
-// `for` names the recipient when the copy is delivered for exactly one;
+// `for` names the recipient when the copy is stored for exactly one;
 // DATE is the RFC 5322 date of arrival. It is one line (under the 998
 // characters RFC 5322 allows), so the parsed header reads as written.
 func receivedValue(helo string, ip net.IP, host, protocol, id string, rcpts []string, at time.Time) string {
