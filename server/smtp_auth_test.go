@@ -14,6 +14,7 @@ import (
 
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // loginAuth is the LOGIN mechanism for net/smtp, which has only PLAIN.
@@ -50,7 +51,7 @@ func sendAuth(addr string, auth smtp.Auth, to string, msg []byte) error {
 	if err := c.Auth(auth); err != nil {
 		return err
 	}
-	if err := sendOn(c, "app@example.org", []string{to}, msg); err != nil {
+	if err := servertest.SendOn(c, "app@example.org", []string{to}, msg); err != nil {
 		return err
 	}
 	return c.Quit()
@@ -60,8 +61,8 @@ func sendAuth(addr string, auth smtp.Auth, to string, msg []byte) error {
 func smtpUsers(t *testing.T, a *api, address string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, rec := range a.emails(address, true) {
-		meta, parsed := decodePlain(t, rec)
+	for _, rec := range a.Emails(address, true) {
+		meta, parsed := servertest.DecodePlain(t, rec)
 		user, _ := parsed.Metadata[model.MetadataSMTPUser].(string)
 		out[meta.Subject] = user
 	}
@@ -73,23 +74,23 @@ func smtpUsers(t *testing.T, a *api, address string) map[string]string {
 // and the user name is kept with each mail (and names ESMTPA in the
 // trace header).
 func TestSMTPAuthAnyCredentials(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
-	if err := sendAuth(srv.SMTPAddr(), smtp.PlainAuth("", "alice", "anything", "127.0.0.1"), in.EmailAddress, simpleMessage(in.EmailAddress, "plain")); err != nil {
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
+	if err := sendAuth(srv.SMTPAddr(), smtp.PlainAuth("", "alice", "anything", "127.0.0.1"), in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "plain")); err != nil {
 		t.Fatalf("PLAIN: %v", err)
 	}
-	if err := sendAuth(srv.SMTPAddr(), loginAuth{"bob@app.example", "x"}, in.EmailAddress, simpleMessage(in.EmailAddress, "login")); err != nil {
+	if err := sendAuth(srv.SMTPAddr(), loginAuth{"bob@app.example", "x"}, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "login")); err != nil {
 		t.Fatalf("LOGIN: %v", err)
 	}
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "none"))
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "none"))
 	want := map[string]string{"plain": "alice", "login": "bob@app.example", "none": ""}
 	if got := smtpUsers(t, a, in.EmailAddress); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("SMTP users %v, want %v", got, want)
 	}
-	for _, rec := range a.emails(in.EmailAddress, false) {
-		raw := decodeRaw(t, a.raw(in.EmailAddress, rec.ID))
+	for _, rec := range a.Emails(in.EmailAddress, false) {
+		raw := decodeRaw(t, a.Raw(in.EmailAddress, rec.ID))
 		line, _, _ := strings.Cut(raw, "\r\n")
-		meta, _ := decodePlain(t, rec)
+		meta, _ := servertest.DecodePlain(t, rec)
 		if authed := strings.Contains(line, " with ESMTPA id "); authed != (meta.Subject != "none") {
 			t.Fatalf("%s: Received line %q", meta.Subject, line)
 		}
@@ -109,7 +110,7 @@ func decodeRaw(t *testing.T, rec model.RawRecord) string {
 // TestSMTPAuthMalformedBase64: a response that is not base64 is answered
 // 501 and the session goes on.
 func TestSMTPAuthMalformedBase64(t *testing.T) {
-	srv, _ := startServer(t)
+	srv, _ := servertest.StartAPI(t)
 	sc, _, _ := dialSMTP(t, srv.SMTPAddr(), "127.0.0.1")
 	sc.cmd("EHLO client.example")
 	if code, text := sc.cmd("AUTH PLAIN !!not-base64!!"); code != 501 {
@@ -145,15 +146,15 @@ func TestSMTPAuthFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv, a := startServer(t, func(cfg *server.Config) { cfg.SMTPAuthFile = file })
-	in := a.createPlain(nil)
-	msg := simpleMessage(in.EmailAddress, "authed")
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTPAuthFile = file })
+	in := a.CreatePlain(nil)
+	msg := servertest.SimpleMessage(in.EmailAddress, "authed")
 
-	if err := sendMail(srv.SMTPAddr(), "app@example.org", []string{in.EmailAddress}, msg); smtpCode(err) != 530 {
+	if err := servertest.SendMail(srv.SMTPAddr(), "app@example.org", []string{in.EmailAddress}, msg); servertest.SMTPCode(err) != 530 {
 		t.Fatalf("mail without AUTH: %v, want 530", err)
 	}
 	for _, auth := range []smtp.Auth{smtp.PlainAuth("", "alice", "wrong", "127.0.0.1"), loginAuth{"mallory", "s3cret"}} {
-		if err := sendAuth(srv.SMTPAddr(), auth, in.EmailAddress, msg); smtpCode(err) != 535 {
+		if err := sendAuth(srv.SMTPAddr(), auth, in.EmailAddress, msg); servertest.SMTPCode(err) != 535 {
 			t.Fatalf("bad credentials: %v, want 535", err)
 		}
 	}
@@ -189,8 +190,8 @@ func TestSMTPAuthPythonSmtplib(t *testing.T) {
 	if err != nil {
 		t.Fatal("python3 is needed for this test (apt-get install python3)")
 	}
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
 	host, port, _ := strings.Cut(srv.SMTPAddr(), ":")
 	script := `
 import smtplib, sys

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // smtpConn is a raw SMTP connection from a chosen loopback address.
@@ -63,8 +64,8 @@ func (sc *smtpConn) cmd(line string) (int, string) {
 // refusal is in the refusal log, and the log sums them up instead of a
 // line each.
 func TestSMTPConnectionCaps(t *testing.T) {
-	var logs syncBuffer
-	srv, _ := startServer(t, func(cfg *server.Config) {
+	var logs servertest.SyncBuffer
+	srv, _ := servertest.StartAPI(t, func(cfg *server.Config) {
 		cfg.SMTPMaxConns, cfg.SMTPMaxConnsPerIP = 4, 2
 		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 	})
@@ -129,8 +130,8 @@ func TestSMTPConnectionCaps(t *testing.T) {
 // both are recorded with the envelope and reach a watcher.
 func TestSMTPSizeRefusals(t *testing.T) {
 	const limit = 64 << 10
-	srv, a := startServer(t, func(cfg *server.Config) { cfg.MaxMessageBytes = limit })
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxMessageBytes = limit })
+	in := a.CreatePlain(nil)
 	seen := make(chan server.Refusal, 10)
 	stop := srv.WatchRefusals(func(r server.Refusal) { seen <- r })
 	defer stop()
@@ -154,7 +155,7 @@ func TestSMTPSizeRefusals(t *testing.T) {
 	if code, _ := sc.cmd("DATA"); code != 354 {
 		t.Fatalf("DATA: %d", code)
 	}
-	body := append(simpleMessage(in.EmailAddress, "too big"), bytes.Repeat([]byte("0123456789abcdef0123456789abcdef\r\n"), 4*limit/34)...)
+	body := append(servertest.SimpleMessage(in.EmailAddress, "too big"), bytes.Repeat([]byte("0123456789abcdef0123456789abcdef\r\n"), 4*limit/34)...)
 	if _, err := sc.c.Write(append(body, ".\r\n"...)); err != nil {
 		t.Fatal(err)
 	}
@@ -174,13 +175,13 @@ func TestSMTPSizeRefusals(t *testing.T) {
 	if code, _ := sc.cmd("DATA"); code != 354 {
 		t.Fatalf("DATA: %d", code)
 	}
-	if _, err := sc.c.Write(append(simpleMessage(in.EmailAddress, "fits"), ".\r\n"...)); err != nil {
+	if _, err := sc.c.Write(append(servertest.SimpleMessage(in.EmailAddress, "fits"), ".\r\n"...)); err != nil {
 		t.Fatal(err)
 	}
 	if code, text := sc.reply(); code != 250 {
 		t.Fatalf("mail within the limit: %d %q", code, text)
 	}
-	if n := len(a.emails(in.EmailAddress, false)); n != 1 {
+	if n := len(a.Emails(in.EmailAddress, false)); n != 1 {
 		t.Fatalf("inbox holds %d emails, want 1", n)
 	}
 	sc.cmd("MAIL FROM:<x@example.org>")
@@ -198,7 +199,7 @@ func TestSMTPSizeRefusals(t *testing.T) {
 // TestSMTPIdleTimeout: a connection that sends nothing is closed after
 // the idle timeout with 421.
 func TestSMTPIdleTimeout(t *testing.T) {
-	srv, _ := startServer(t, func(cfg *server.Config) { cfg.SMTPIdleTimeout = 300 * time.Millisecond })
+	srv, _ := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTPIdleTimeout = 300 * time.Millisecond })
 	sc, _, _ := dialSMTP(t, srv.SMTPAddr(), "127.0.0.1")
 	if code, text := sc.reply(); code != 421 || !strings.Contains(text, "Idle timeout") {
 		t.Fatalf("idle connection: %d %q, want 421", code, text)
@@ -209,8 +210,8 @@ func TestSMTPIdleTimeout(t *testing.T) {
 // limit end in 552 and the session goes on.
 func TestSMTPBDATOverTheLimit(t *testing.T) {
 	const limit = 64 << 10
-	srv, a := startServer(t, func(cfg *server.Config) { cfg.MaxMessageBytes = limit })
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxMessageBytes = limit })
+	in := a.CreatePlain(nil)
 	sc, _, _ := dialSMTP(t, srv.SMTPAddr(), "127.0.0.1")
 	sc.cmd("EHLO client.example")
 	sc.cmd("MAIL FROM:<chunks@example.org>")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // TestSMTPRecipientLimitIsRecorded: RCPTs past the limit of 100 are
@@ -15,8 +16,8 @@ import (
 // ones still get the mail, EHLO advertises the limit, and a new
 // transaction counts from zero.
 func TestSMTPRecipientLimitIsRecorded(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
 	seen := make(chan server.Refusal, 100)
 	stop := srv.WatchRefusals(func(r server.Refusal) { seen <- r })
 	defer stop()
@@ -62,13 +63,13 @@ func TestSMTPRecipientLimitIsRecorded(t *testing.T) {
 	if code, _ := sc.cmd("DATA"); code != 354 {
 		t.Fatalf("DATA: %d", code)
 	}
-	if _, err := sc.c.Write(append(simpleMessage(in.EmailAddress, "many"), ".\r\n"...)); err != nil {
+	if _, err := sc.c.Write(append(servertest.SimpleMessage(in.EmailAddress, "many"), ".\r\n"...)); err != nil {
 		t.Fatal(err)
 	}
 	if code, text := sc.reply(); code != 250 {
 		t.Fatalf("end of DATA: %d %q", code, text)
 	}
-	if n := len(a.emails(in.EmailAddress, false)); n != 1 {
+	if n := len(a.Emails(in.EmailAddress, false)); n != 1 {
 		t.Fatalf("inbox holds %d emails, want 1", n)
 	}
 	// A new transaction may name 100 recipients again.

@@ -234,11 +234,11 @@ func TestBackgroundSigningGivesWayToIngest(t *testing.T) {
 	ctx := context.Background()
 	f.signer.ingestStarted()
 	f.signer.enqueue([]emailRef{{inbox: f.inbox, id: "a"}})
-	// While a delivery is in progress the queue is left alone.
+	// While an arrival is in progress the queue is left alone.
 	busy, cancel := context.WithTimeout(ctx, 3*quietPeriod)
 	defer cancel()
 	if batch, ok := f.signer.next(busy); ok {
-		t.Fatalf("took %v during a delivery", batch)
+		t.Fatalf("took %v during an arrival", batch)
 	}
 	// Once ingest has paused for quietPeriod, it is taken.
 	f.signer.ingestDone([]emailRef{{inbox: f.inbox, id: "b"}})
@@ -259,7 +259,7 @@ func TestBackgroundSigningGivesWayToIngest(t *testing.T) {
 	f.signer.enqueue(backlog)
 	batch, ok = f.signer.next(paused)
 	if !ok || len(batch) != backgroundBatch {
-		t.Fatalf("with a long backlog during a delivery: %d emails, %t", len(batch), ok)
+		t.Fatalf("with a long backlog during an arrival: %d emails, %t", len(batch), ok)
 	}
 }
 

@@ -1,4 +1,4 @@
-package server_test
+package httpapi_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // TestStreamRefusesUnknownInboxes: a subscription that names no known
@@ -16,11 +17,11 @@ import (
 // known inbox next to unknown ones streams the known one and logs the
 // unknown ones.
 func TestStreamRefusesUnknownInboxes(t *testing.T) {
-	logs := &syncBuffer{}
-	srv, a := startServer(t, func(cfg *server.Config) {
+	logs := &servertest.SyncBuffer{}
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) {
 		cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	})
-	in := a.createPlain(nil)
+	in := a.CreatePlain(nil)
 	// The status first, so that a stream opened instead does not hang the
 	// test.
 	for _, hashes := range []string{"nope", "nope,also-nope"} {
@@ -28,12 +29,12 @@ func TestStreamRefusesUnknownInboxes(t *testing.T) {
 			t.Fatalf("stream of %s: status %d, want 400", hashes, status)
 		}
 	}
-	a.expectError(http.StatusBadRequest, "GET", "/api/events?inboxes=nope", nil, "No matching inbox hashes")
-	a.expectError(http.StatusBadRequest, "GET", "/api/events?inboxes=nope,also-nope", nil, "No matching inbox hashes")
+	a.ExpectError(http.StatusBadRequest, "GET", "/api/events?inboxes=nope", nil, "No matching inbox hashes")
+	a.ExpectError(http.StatusBadRequest, "GET", "/api/events?inboxes=nope,also-nope", nil, "No matching inbox hashes")
 
-	stream := openStream(t, srv, "unknown-hash-1", in.InboxHash, "unknown-hash-2")
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "streamed"))
-	if ev := stream.nextNotification(t); ev.InboxID != in.InboxHash {
+	stream := servertest.OpenStream(t, srv, "unknown-hash-1", in.InboxHash, "unknown-hash-2")
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "streamed"))
+	if ev := stream.NextNotification(t); ev.InboxID != in.InboxHash {
 		t.Errorf("event for %q, want %q", ev.InboxID, in.InboxHash)
 	}
 	if text := logs.String(); !strings.Contains(text, "unknown-hash-1,unknown-hash-2") {
