@@ -1,4 +1,4 @@
-package server_test
+package smtpd_test
 
 import (
 	"fmt"

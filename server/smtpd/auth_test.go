@@ -1,4 +1,4 @@
-package server_test
+package smtpd_test
 
 import (
 	"encoding/base64"
@@ -58,7 +58,7 @@ func sendAuth(addr string, auth smtp.Auth, to string, msg []byte) error {
 }
 
 // smtpUsers returns the SMTP user of each stored email, by subject.
-func smtpUsers(t *testing.T, a *api, address string) map[string]string {
+func smtpUsers(t *testing.T, a *servertest.Client, address string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, rec := range a.Emails(address, true) {
