@@ -151,7 +151,8 @@ func (c *Core) Start(hooks Webhooks) error {
 	return nil
 }
 
-// Context ends when the core stops (see Cancel).
+// Context ends when the core stops (see WaitWork and Close): arrivals,
+// event streams and the background work run under it.
 func (c *Core) Context() context.Context { return c.baseCtx }
 
 // StopIntake is the first step of a shutdown: Arrive refuses new mail
