@@ -55,15 +55,15 @@ func (c *Core) CatchAll() string {
 // keepCatchAll creates the catch-all inbox when it does not live, and
 // renews its TTL (to MaxTTL) once less than half of it is left.
 func (i Inboxes) keepCatchAll(ctx context.Context) error {
-	s := i.c
-	address := s.CatchAll()
+	c := i.c
+	address := c.CatchAll()
 	if address == "" {
 		return nil
 	}
-	now := s.opts.Now()
-	in, ok := s.reg.byAddr(address, now)
+	now := c.opts.Now()
+	in, ok := c.reg.byAddr(address, now)
 	if !ok {
-		plain, ttl := model.EncryptionPlain, int64(s.opts.MaxTTL/time.Second)
+		plain, ttl := model.EncryptionPlain, int64(c.opts.MaxTTL/time.Second)
 		_, err := i.Create(ctx, CreateRequest{EmailAddress: &address, Encryption: &plain, TTL: &ttl})
 		if errors.Is(err, ErrConflict) {
 			return nil // created meanwhile, or an expired one not yet swept
@@ -71,16 +71,16 @@ func (i Inboxes) keepCatchAll(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("create the catch-all inbox %s: %w", address, err)
 		}
-		s.log.Info("created the catch-all inbox", "inbox", address, "ttl", s.opts.MaxTTL)
+		c.log.Info("created the catch-all inbox", "inbox", address, "ttl", c.opts.MaxTTL)
 		return nil
 	}
-	renewed, ok := s.reg.renew(in, now.UTC().Truncate(time.Millisecond), s.opts.MaxTTL)
+	renewed, ok := c.reg.renew(in, now.UTC().Truncate(time.Millisecond), c.opts.MaxTTL)
 	if !ok {
 		return nil
 	}
-	if err := s.store.PutInbox(ctx, renewed); err != nil {
+	if err := c.store.PutInbox(ctx, renewed); err != nil {
 		return fmt.Errorf("renew the catch-all inbox %s: %w", address, err)
 	}
-	s.log.Debug("renewed the catch-all inbox", "inbox", address, "expiresAt", renewed.ExpiresAt)
+	c.log.Debug("renewed the catch-all inbox", "inbox", address, "expiresAt", renewed.ExpiresAt)
 	return nil
 }

@@ -185,23 +185,23 @@ func (r replica) webhookStore() store.Webhooks { return r.shared }
 
 // onNotice applies another replica's change.
 func (r replica) onNotice(n store.Notice) {
-	s := r.c
-	ctx, cancel := context.WithTimeout(s.baseCtx, noticeTimeout)
+	c := r.c
+	ctx, cancel := context.WithTimeout(c.baseCtx, noticeTimeout)
 	defer cancel()
 	switch n.Kind {
 	case store.NoticeEmail:
 		r.fanOut(ctx, n.Key)
 	case store.NoticeEmailDeleted:
-		s.reg.forget(n.Key.ID)
+		c.reg.forget(n.Key.ID)
 	case store.NoticeInboxDeleted:
-		if in, ok := s.reg.get(n.Key.InboxHash); ok {
-			s.reg.remove(in.Hash)
-			s.hooks.ForgetInbox(in.Address)
+		if in, ok := c.reg.get(n.Key.InboxHash); ok {
+			c.reg.remove(in.Hash)
+			c.hooks.ForgetInbox(in.Address)
 		}
 	case store.NoticeWebhooks:
 		r.reloadWebhooks(ctx)
 	case store.NoticeDeliveries:
-		s.hooks.Wake()
+		c.hooks.Wake()
 	case store.NoticeResync:
 		r.resync(ctx)
 	}
@@ -210,18 +210,18 @@ func (r replica) onNotice(n store.Notice) {
 // fanOut publishes another replica's email on this replica's bus (the
 // event stream); its webhooks were queued by the replica that stored it.
 func (r replica) fanOut(ctx context.Context, key store.EmailKey) {
-	s := r.c
-	if !s.bus.hasSubscribers() {
+	c := r.c
+	if !c.bus.hasSubscribers() {
 		return
 	}
-	in, ok := s.Inboxes().ByHash(ctx, key.InboxHash)
+	in, ok := c.Inboxes().ByHash(ctx, key.InboxHash)
 	if !ok {
 		return
 	}
 	heads, err := r.shared.EmailHeads(ctx, []store.EmailKey{key})
 	if err != nil || len(heads) == 0 {
 		if err != nil {
-			s.log.Warn("reading another replica's email failed; its stream event is lost", "error", err)
+			c.log.Warn("reading another replica's email failed; its stream event is lost", "error", err)
 		}
 		return
 	}
@@ -230,12 +230,12 @@ func (r replica) fanOut(ctx context.Context, key store.EmailKey) {
 	if in.Encrypted {
 		meta, err := in.sealer.AppendJSON(nil, e.Metadata, nil)
 		if err != nil {
-			s.log.Error("rendering another replica's email failed", "email", e.ID, "error", err)
+			c.log.Error("rendering another replica's email failed", "email", e.ID, "error", err)
 			return
 		}
 		stream = streamJSON(in.Hash, e.ID, meta, "")
 	}
-	s.bus.Publish(
+	c.bus.Publish(
 		Event{Type: model.EventEmailReceived, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID, Stream: stream},
 		Event{Type: model.EventEmailStored, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID})
 }
@@ -243,24 +243,24 @@ func (r replica) fanOut(ctx context.Context, key store.EmailKey) {
 // resync drops cached inboxes the store no longer holds and reloads the
 // webhooks, after notices may have been missed.
 func (r replica) resync(ctx context.Context) {
-	s := r.c
-	stored, err := s.store.Inboxes(ctx)
+	c := r.c
+	stored, err := c.store.Inboxes(ctx)
 	if err != nil {
-		s.log.Warn("resync after a lost connection failed", "error", err)
+		c.log.Warn("resync after a lost connection failed", "error", err)
 		return
 	}
 	held := make(map[string]bool, len(stored))
 	for _, in := range stored {
 		held[in.Hash] = true
 	}
-	for _, in := range s.reg.inboxes() {
+	for _, in := range c.reg.inboxes() {
 		if !held[in.Hash] {
-			s.reg.remove(in.Hash)
-			s.hooks.ForgetInbox(in.Address)
+			c.reg.remove(in.Hash)
+			c.hooks.ForgetInbox(in.Address)
 		}
 	}
 	r.reloadWebhooks(ctx)
-	s.hooks.Wake()
+	c.hooks.Wake()
 }
 
 func (r replica) reloadWebhooks(ctx context.Context) {
@@ -286,31 +286,31 @@ func (r replica) all(ctx context.Context) ([]*Inbox, error) {
 
 // sweep does the leader's periodic work when this replica leads.
 func (r replica) sweep(ctx context.Context) {
-	s := r.c
+	c := r.c
 	leading, err := r.shared.Lead(ctx)
 	if err != nil && ctx.Err() == nil {
-		s.log.Warn("leadership check failed", "error", err)
+		c.log.Warn("leadership check failed", "error", err)
 	}
 	if !leading {
 		return
 	}
-	expired, err := r.shared.ExpireInboxes(ctx, s.opts.Now())
+	expired, err := r.shared.ExpireInboxes(ctx, c.opts.Now())
 	if err != nil && ctx.Err() == nil {
-		s.log.Error("expiring inboxes failed", "error", err)
+		c.log.Error("expiring inboxes failed", "error", err)
 	}
 	for _, gone := range expired {
-		s.reg.remove(gone.Hash)
-		s.publishDeleted(&Inbox{Inbox: gone.Inbox}, gone.EmailIDs, model.DeleteReasonTTL)
-		s.hooks.ForgetInbox(gone.Address)
+		c.reg.remove(gone.Hash)
+		c.publishDeleted(&Inbox{Inbox: gone.Inbox}, gone.EmailIDs, model.DeleteReasonTTL)
+		c.hooks.ForgetInbox(gone.Address)
 	}
-	victims, err := r.shared.EnforceLimits(ctx, s.opts.MaxEmailsPerInbox, s.opts.MaxStoreBytes)
+	victims, err := r.shared.EnforceLimits(ctx, c.opts.MaxEmailsPerInbox, c.opts.MaxStoreBytes)
 	if err != nil && ctx.Err() == nil {
-		s.log.Error("enforcing storage limits failed", "error", err)
+		c.log.Error("enforcing storage limits failed", "error", err)
 	}
 	for _, v := range victims {
-		s.reg.forget(v.ID)
-		if in, ok := s.Inboxes().ByHash(ctx, v.InboxHash); ok {
-			s.publishDeleted(in, []string{v.ID}, model.DeleteReasonEviction)
+		c.reg.forget(v.ID)
+		if in, ok := c.Inboxes().ByHash(ctx, v.InboxHash); ok {
+			c.publishDeleted(in, []string{v.ID}, model.DeleteReasonEviction)
 		}
 	}
 	if time.Since(*r.orphansChecked) >= orphanAge {
@@ -322,19 +322,19 @@ func (r replica) sweep(ctx context.Context) {
 // signOrphans queues for signing the payloads a stopped replica left
 // unsigned (reads sign them too).
 func (r replica) signOrphans(ctx context.Context) {
-	s := r.c
+	c := r.c
 	keys, err := r.shared.Unsigned(ctx, orphanAge, orphanBatch)
 	if err != nil {
 		if ctx.Err() == nil {
-			s.log.Warn("listing unsigned emails failed", "error", err)
+			c.log.Warn("listing unsigned emails failed", "error", err)
 		}
 		return
 	}
 	refs := make([]emailRef, 0, len(keys))
 	for _, k := range keys {
-		if in, ok := s.Inboxes().ByHash(ctx, k.InboxHash); ok {
+		if in, ok := c.Inboxes().ByHash(ctx, k.InboxHash); ok {
 			refs = append(refs, emailRef{inbox: in, id: k.ID})
 		}
 	}
-	s.signer.enqueue(refs)
+	c.signer.enqueue(refs)
 }
