@@ -218,7 +218,7 @@ func (r replica) fanOut(ctx context.Context, key store.EmailKey) {
 	if !ok {
 		return
 	}
-	heads, err := r.shared.EmailHeads(ctx, []store.EmailKey{key})
+	heads, err := r.emailHeads(ctx, key)
 	if err != nil || len(heads) == 0 {
 		if err != nil {
 			c.log.Warn("reading another replica's email failed; its stream event is lost", "error", err)
@@ -238,6 +238,28 @@ func (r replica) fanOut(ctx context.Context, key store.EmailKey) {
 	c.bus.Publish(
 		Event{Type: model.EventEmailReceived, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID, Stream: stream},
 		Event{Type: model.EventEmailStored, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID})
+}
+
+// headRetryPause is the pause before reading another replica's email
+// again.
+const headRetryPause = 20 * time.Millisecond
+
+// emailHeads reads another replica's email, again after a failure until
+// ctx ends: when the database cuts its connections, the store's pool
+// still holds them, and each read on a cut one fails (and drops it) while
+// a new connection would answer.
+func (r replica) emailHeads(ctx context.Context, key store.EmailKey) ([]*store.Email, error) {
+	for {
+		heads, err := r.shared.EmailHeads(ctx, []store.EmailKey{key})
+		if err == nil || ctx.Err() != nil {
+			return heads, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(headRetryPause):
+		}
+	}
 }
 
 // resync drops cached inboxes the store no longer holds and reloads the
