@@ -21,7 +21,7 @@ func isGone(err error) bool {
 
 // forget removes an email from its inbox, the search index and the
 // reader; the list gets the keyboard if the reader had it.
-func (s *Screen) forget(e *inboxEntry, id string) {
+func (s *panes) forget(e *inboxEntry, id string) {
 	if m, ok := e.email(id); ok {
 		s.emails.find.index.Forget(m)
 	}
