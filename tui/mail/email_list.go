@@ -27,14 +27,11 @@ type emailList struct {
 	acts     *actions
 	state    *mailState
 	entry    *inboxEntry // the selected inbox
-	scope    listing
-	scopeAt  int     // the state's version when an in:all scope was listed
-	seen     int     // the state's version at the last refresh
-	filtered []int   // positions in scope.emails that match the search
-	list     ui.List // over filtered
-	width    int
-	height   int
-	focused  bool
+	shown
+	scopeAt int // the state's version when an in:all scope was listed
+	seen    int // the state's version at the last refresh
+	width   int
+	height  int
 
 	cur emailRef // the email under the cursor, kept across list changes
 	// moved is set once the user moved the cursor in this inbox (opening
@@ -47,23 +44,17 @@ type emailList struct {
 	find    finder
 	hint    func(e *inboxEntry) string // what to do while an inbox is empty
 	spinner spinner.Model
-	// catchAll is the address of the inbox that takes mail to any
-	// address ("" when none does); showTo: the rows show each mail's
-	// recipient, because the catch-all took some of them for another one.
-	catchAll string
-	showTo   bool
-	// needs are the optional columns the rows need (email_row.go).
-	needs rowNeeds
-	// cache holds the rows rendered for recent frames (row_cache.go).
-	cache rowCache
+	*rowPainter
 }
 
 func newEmailList(ctx *ui.Context, st *mailState, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
-	return &emailList{
-		ctx: ctx, acts: acts, state: st, hint: hint, catchAll: catchAll, list: ui.NewList(1),
+	l := &emailList{
+		ctx: ctx, acts: acts, state: st, hint: hint, shown: shown{list: ui.NewList(1)},
 		find:    finder{field: ui.NewTextField(ctx.Edit, ""), index: index},
 		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
+	l.rowPainter = &rowPainter{ctx: ctx, catchAll: catchAll, shown: &l.shown, find: &l.find}
+	return l
 }
 
 // SetSize sets the outer size of the pane.
@@ -149,7 +140,7 @@ func (l *emailList) hold(on bool) {
 }
 
 // positionOf is the row of an email in the filtered list.
-func (l *emailList) positionOf(ref emailRef) (int, bool) {
+func (l *shown) positionOf(ref emailRef) (int, bool) {
 	if ref.id == "" {
 		return 0, false
 	}
@@ -163,7 +154,7 @@ func (l *emailList) positionOf(ref emailRef) (int, bool) {
 
 // lists reports whether the list holds the email ref (under the cursor,
 // most often).
-func (l *emailList) lists(ref emailRef) bool {
+func (l *shown) lists(ref emailRef) bool {
 	if m, e, ok := l.selected(); ok && m.ID == ref.id && strings.EqualFold(e.info.EmailAddress, ref.address) {
 		return true
 	}
@@ -180,7 +171,7 @@ func (l *emailList) remember() {
 }
 
 // selected returns the email under the cursor and its inbox.
-func (l *emailList) selected() (model.Email, *inboxEntry, bool) {
+func (l *shown) selected() (model.Email, *inboxEntry, bool) {
 	c := l.list.Cursor()
 	if c >= len(l.filtered) {
 		return model.Email{}, nil, false
@@ -283,7 +274,7 @@ func (l *emailList) Paste(text string) tea.Cmd {
 }
 
 // markAll marks every email shown, or unmarks them when all are marked.
-func (l *emailList) markAll() {
+func (l *shown) markAll() {
 	all := true
 	for _, pos := range l.filtered {
 		if !l.scope.owner(pos).marked[l.scope.emails[pos].ID] {

@@ -91,7 +91,7 @@ func columnsFor(width int, need rowNeeds) rowColumns {
 
 // listsForeignMail reports whether the scope holds mail the catch-all
 // took for another address: then the rows show each mail's recipient.
-func (l *emailList) listsForeignMail() bool {
+func (l *rowPainter) listsForeignMail() bool {
 	if l.catchAll == "" {
 		return false
 	}
@@ -106,7 +106,7 @@ func (l *emailList) listsForeignMail() bool {
 
 // rowNeeds are the optional columns the listed emails need. A list of
 // one inbox without a search asks the inbox's fresh set, not each row.
-func (l *emailList) rowNeeds() rowNeeds {
+func (l *rowPainter) rowNeeds() rowNeeds {
 	need := rowNeeds{to: l.showTo}
 	for _, pos := range l.filtered {
 		if len(l.scope.emails[pos].Attachments) > 0 {
@@ -172,7 +172,7 @@ type rowStyles struct {
 
 // row renders one email as a line of exactly width cells: its columns,
 // the query's matches in the sender and subject marked.
-func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width int) string {
+func (l *rowPainter) row(m model.Email, owner *inboxEntry, selected bool, width int) string {
 	st := l.ctx.Styles()
 	cols := columnsFor(width, l.needs)
 	rs := rowStyles{flags: st.Unread, fresh: st.New, from: st.Normal, subject: st.Normal, extra: st.Muted, age: st.Muted, match: st.Match}
