@@ -32,7 +32,7 @@ type reader struct {
 	scroll  ui.Scroller
 	drawn   contentKey // what the scroller holds
 	chosen  [2]int     // the lines of the chosen row of a list tab
-	find    messageFind
+	*findBar
 	// lastPipe is the command the message was last piped to.
 	lastPipe string
 	width    int
@@ -59,6 +59,10 @@ type contentKey struct {
 func newReader(ctx *ui.Context, st *mailState, cmds commands, acts *actions) *reader {
 	html := &htmlView{hyperlinks: cmds.set.Hyperlinks}
 	r := &reader{ctx: ctx, state: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
+	r.findBar = &findBar{ctx: ctx, scroll: &r.scroll, drawn: &r.drawn,
+		relayout: func() { r.refresh(r.email()) },
+		resize:   func() { r.scroll.SetHeight(r.contentHeight()) },
+	}
 	r.tabs = []readerTab{ // one line each, in the order of tab's constants
 		tabBody:        r.body,
 		tabHeaders:     &headersTab{ctx: ctx, source: r.source},
