@@ -23,24 +23,15 @@ type emailRef struct{ address, id string }
 // rows in view; actions apply to the marked emails, else to the one under
 // the cursor.
 type emailList struct {
-	ctx      *ui.Context
-	acts     *actions
-	state    *mailState
-	entry    *inboxEntry // the selected inbox
+	ctx   *ui.Context
+	acts  *actions
+	state *mailState
+	entry *inboxEntry // the selected inbox
 	shown
 	scopeAt int // the state's version when an in:all scope was listed
 	seen    int // the state's version at the last refresh
 	width   int
 	height  int
-
-	cur emailRef // the email under the cursor, kept across list changes
-	// moved is set once the user moved the cursor in this inbox (opening
-	// and closing the reader is no move); until then the cursor stays on
-	// the top row, the newest email, as mail arrives. held: the reader has
-	// the keyboard, and the cursor stays on the email it shows until the
-	// list has the keyboard again.
-	moved   bool
-	held    bool
 	find    finder
 	hint    func(e *inboxEntry) string // what to do while an inbox is empty
 	spinner spinner.Model
@@ -121,7 +112,7 @@ func (l *emailList) refresh() {
 
 // userMoved notes that the user moved the cursor: new mail no longer
 // moves it.
-func (l *emailList) userMoved() {
+func (l *shown) userMoved() {
 	l.moved = true
 	l.remember()
 }
@@ -164,7 +155,7 @@ func (l *shown) lists(ref emailRef) bool {
 
 // remember notes the email under the cursor, to find it again after the
 // list changes.
-func (l *emailList) remember() {
+func (l *shown) remember() {
 	if m, e, ok := l.selected(); ok {
 		l.cur = emailRef{e.info.EmailAddress, m.ID}
 	}
@@ -309,7 +300,7 @@ func (l *emailList) rowAt(y int) int { return l.list.RowAt(y - 1 - l.headerLines
 
 // clickedRow puts the cursor on row i; it reports whether the row was
 // already selected (a second click opens it).
-func (l *emailList) clickedRow(i int) bool {
+func (l *shown) clickedRow(i int) bool {
 	if i == l.list.Cursor() {
 		return true
 	}
@@ -319,7 +310,7 @@ func (l *emailList) clickedRow(i int) bool {
 }
 
 // wheel moves the cursor by a turn of the wheel.
-func (l *emailList) wheel(lines int) {
+func (l *shown) wheel(lines int) {
 	l.list.Wheel(lines)
 	l.userMoved()
 }
