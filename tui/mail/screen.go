@@ -25,10 +25,13 @@ const (
 	PaneReader
 )
 
-// Screen is the mail screen: it owns the state and the panes, keeps the
-// focus, lays the panes out, and routes keys to its own keys, then to the
-// focused pane, then to the keys the panes leave to it (moving the focus,
-// acting on the open email).
+// Screen is the mail screen: it owns the state and its parts, and routes
+// keys to its own keys, then to the focused pane, then to the keys the
+// panes leave to it (moving the focus, acting on the open email), and the
+// service's results to the state and the panes. Its parts each hold one
+// role: panes (the panes, their focus and layout), previewer (the reader
+// following the list's cursor), readTimer (marking the open email read),
+// loadSpinner and mailStatus (what the program's chrome shows).
 type Screen struct {
 	ctx   *ui.Context
 	cmds  commands
