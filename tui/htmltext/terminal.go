@@ -56,11 +56,12 @@ type lineWriter struct {
 
 // write reads one line of glamour's output.
 func (w *lineWriter) write(line string) {
-	for i := 0; i < len(line); {
-		c := line[i]
+	text := strings.TrimRight(line, " ") // glamour pads each line to the width
+	for i := 0; i < len(text); {
+		c := text[i]
 		switch {
 		case c == ansi.ESC:
-			seq, _, n, _ := ansi.DecodeSequence(line[i:], ansi.NormalState, nil)
+			seq, _, n, _ := ansi.DecodeSequence(text[i:], ansi.NormalState, nil)
 			w.escape(seq)
 			i += max(n, 1)
 			continue
@@ -77,7 +78,7 @@ func (w *lineWriter) write(line string) {
 		case c == dimEnd:
 			w.dim = false
 		case c == addressMark:
-			i += w.address(line[i:])
+			i += w.address(text[i:])
 			continue
 		case c == '\t':
 			for range 4 {
@@ -85,10 +86,10 @@ func (w *lineWriter) write(line string) {
 			}
 		case c < 0x20 || c == 0x7f:
 			// no other control reaches the terminal
-		case c < 0x80 && (i+1 == len(line) || line[i+1] < 0x80):
-			w.cell(line[i:i+1], 1)
+		case c < 0x80 && (i+1 == len(text) || text[i+1] < 0x80):
+			w.cell(text[i:i+1], 1)
 		default:
-			cluster, width := ansi.FirstGraphemeCluster(line[i:], ansi.GraphemeWidth)
+			cluster, width := ansi.FirstGraphemeCluster(text[i:], ansi.GraphemeWidth)
 			n := max(len(cluster), 1)
 			if cluster == "\u00a0" {
 				cluster = " "
@@ -101,9 +102,40 @@ func (w *lineWriter) write(line string) {
 		}
 		i++
 	}
+	w.spaces(len(line) - len(text))
 	w.endLine()
 	w.inToken, w.brokenToken = w.brokenToken, false
 	w.leadingSpace, w.afterToken = w.afterToken, false
+}
+
+// spaces writes n spaces, as n cells of " " would be written; spaces that
+// do not show in the style they are in (the padding that ends glamour's
+// lines) are only counted, as they would be trimmed.
+func (w *lineWriter) spaces(n int) {
+	if w.shows(w.cellStyle()) {
+		for range n {
+			w.cell(" ", 1)
+		}
+		return
+	}
+	for ; n > 0; n-- {
+		if w.leadingSpace {
+			w.leadingSpace = false
+			if w.cells == 0 {
+				continue
+			}
+		}
+		if w.cells+1 > w.width && w.cells > 0 {
+			w.endLine()
+		}
+		w.cells++
+	}
+}
+
+// settled tells whether the writer is back in the state it starts in
+// (but for the links it has numbered), as it is between blocks.
+func (w *lineWriter) settled() bool {
+	return w.style == sgr{} && !w.dim && !w.inLink && w.link == "" && !w.inToken && !w.leadingSpace
 }
 
 // escape follows an escape sequence of glamour's: SGR changes the style,
@@ -186,13 +218,7 @@ func (w *lineWriter) cell(cluster string, width int) {
 	if w.cells+width > w.width && w.cells > 0 {
 		w.endLine()
 	}
-	style := w.style
-	if w.dim {
-		style.faint = true
-	}
-	if w.inLink {
-		style = style.over(w.linkStyle)
-	}
+	style := w.cellStyle()
 	if w.styled && style != w.shown {
 		if w.shown != (sgr{}) {
 			w.b.WriteString("\x1b[m")
@@ -211,9 +237,27 @@ func (w *lineWriter) cell(cluster string, width int) {
 	}
 	w.b.WriteString(cluster)
 	w.cells += width
-	if cluster != " " || style.bg != "" || style.reverse || style.underline || style.strike {
+	if cluster != " " || w.shows(style) {
 		w.keep, w.keepStyled, w.keepLinking = w.b.Len(), w.shown != (sgr{}), w.shownLink != ""
 	}
+}
+
+// cellStyle is the style of the next cell.
+func (w *lineWriter) cellStyle() sgr {
+	style := w.style
+	if w.dim {
+		style.faint = true
+	}
+	if w.inLink {
+		style = style.over(w.linkStyle)
+	}
+	return style
+}
+
+// shows tells whether a space in style shows (is kept at the end of a
+// line).
+func (w *lineWriter) shows(style sgr) bool {
+	return style.bg != "" || style.reverse || style.underline || style.strike
 }
 
 // endLine ends the line being written, trimming what follows its last
