@@ -84,6 +84,10 @@ func (w *lineWriter) write(line string) {
 		case c < 0x20 || c == 0x7f:
 			// no other control reaches the terminal
 		case c < 0x80 && (i+1 == len(text) || text[i+1] < 0x80):
+			if n := w.run(text[i:]); n > 0 {
+				i += n
+				continue
+			}
 			w.cell(text[i:i+1], 1)
 		default:
 			cluster, width := ansi.FirstGraphemeCluster(text[i:], ansi.GraphemeWidth)
@@ -215,6 +219,52 @@ func (w *lineWriter) cell(cluster string, width int) {
 	if w.cells+width > w.width && w.cells > 0 {
 		w.endLine()
 	}
+	style := w.pen()
+	w.b.WriteString(cluster)
+	w.cells += width
+	if cluster != " " || w.shows(style) {
+		w.keep, w.keepStyled, w.keepLinking = w.b.Len(), w.shown != (sgr{}), w.shownLink != ""
+	}
+}
+
+// run writes the printable ASCII characters that start s, as cell would
+// one by one, when they fit on the line and no token or leading space
+// asks for more; it returns how many it wrote (none otherwise). The
+// character before one that is not ASCII is left to cell, as a combining
+// mark may follow it.
+func (w *lineWriter) run(s string) int {
+	if w.inToken || w.leadingSpace {
+		return 0
+	}
+	n := 0
+	for n < len(s) && s[n] >= 0x20 && s[n] < 0x7f {
+		n++
+	}
+	if n < len(s) && s[n] >= 0x80 {
+		n--
+	}
+	if n <= 1 || w.cells+n > w.width {
+		return 0
+	}
+	s = s[:n]
+	style := w.pen()
+	w.b.WriteString(s)
+	w.cells += n
+	if w.shows(style) {
+		w.keep = w.b.Len()
+	} else if shown := strings.TrimRight(s, " "); shown != "" {
+		w.keep = w.b.Len() - (n - len(shown))
+	} else {
+		return n // spaces only: as before, and no token ends
+	}
+	w.keepStyled, w.keepLinking = w.shown != (sgr{}), w.shownLink != ""
+	w.afterToken = false
+	return n
+}
+
+// pen writes the sequences that set the style and the hyperlink of the
+// next cell where they change, and returns that style.
+func (w *lineWriter) pen() sgr {
 	style := w.cellStyle()
 	if w.styled && style != w.shown {
 		if w.shown != (sgr{}) {
@@ -232,11 +282,7 @@ func (w *lineWriter) cell(cluster string, width int) {
 		}
 		w.shownLink = w.link
 	}
-	w.b.WriteString(cluster)
-	w.cells += width
-	if cluster != " " || w.shows(style) {
-		w.keep, w.keepStyled, w.keepLinking = w.b.Len(), w.shown != (sgr{}), w.shownLink != ""
-	}
+	return style
 }
 
 // cellStyle is the style of the next cell.
