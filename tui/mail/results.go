@@ -52,7 +52,7 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
 	case linksCheckedMsg:
-		s.reader.checks.done(msg)
+		return s.reader.checks.done(msg), true
 	case rawLoadedMsg:
 		if isGone(msg.err) {
 			s.dropGone([]emailRef{{msg.address, msg.id}})
