@@ -1,0 +1,217 @@
+package mail
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"sandview/client"
+	"sandview/model"
+	"sandview/server/servertest"
+	"sandview/tui/feed"
+	"sandview/tui/tuitest"
+)
+
+// clientLister lists inboxes through the client as the program's
+// service does (tui.clientService.EachEmail): with content, opened on
+// every core, in the server's order.
+type clientLister struct {
+	*tuitest.Service
+	c *client.Client
+}
+
+func (l clientLister) EachEmail(ctx context.Context, address string, fn func(model.Email, error) error) error {
+	in, ok := l.c.Inbox(address)
+	if !ok {
+		return fmt.Errorf("inbox %s is not loaded", address)
+	}
+	return in.EachEmail(ctx, client.ListOptions{IncludeContent: true}, fn)
+}
+
+// encryptedInbox starts an embedded server holding n encrypted emails
+// in one inbox and returns the client holding that inbox.
+func encryptedInbox(t testing.TB, n int) (*client.Client, *client.Inbox) {
+	t.Helper()
+	srv := servertest.Start(t)
+	c, err := client.New(srv.URL(), srv.APIKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{Encryption: model.EncryptionEncrypted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := next.Add(1); i <= int64(n); i = next.Add(1) {
+				req := model.TestEmailRequest{To: in.Address(), Subject: fmt.Sprintf("mail %05d", i), Text: strings.Repeat("body text ", 100)}
+				if _, err := c.SendTestEmail(ctx, req); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	// The server signs content in the background after it arrives: a
+	// user opening the inbox later finds it signed.
+	if err := srv.WaitForSignatures(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c, in
+}
+
+// streamedScreen is the mail screen over the client's inbox in.
+func streamedScreen(t testing.TB, c *client.Client, in *client.Inbox, width, height int) (*harness, clientLister) {
+	t.Helper()
+	svc := clientLister{Service: tuitest.NewService(in.Info()), c: c}
+	ctx := tuitest.Context(true)
+	s := New(ctx, svc, Options{})
+	s.SetSize(width, height)
+	return &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s, svc: svc.Service}, svc
+}
+
+// listedFrom runs cmd (and the commands of a batch) until one returns a
+// batch of a streamed listing; the others' messages are dropped.
+func listedFrom(cmd tea.Cmd) (emailsListedMsg, bool) {
+	if cmd == nil {
+		return emailsListedMsg{}, false
+	}
+	switch msg := cmd().(type) {
+	case emailsListedMsg:
+		return msg, true
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if m, ok := listedFrom(c); ok {
+				return m, true
+			}
+		}
+	}
+	return emailsListedMsg{}, false
+}
+
+// The first listing of an inbox comes in batches: the first holds the
+// newest emails (and is shown at once), the others bring the rest, none
+// twice, and the list ends up as a listing in one piece has it.
+func TestStreamedListingShowsTheNewestFirstAndEveryEmail(t *testing.T) {
+	const n = 300
+	c, in := encryptedInbox(t, n)
+	want, err := in.Emails(context.Background(), client.ListOptions{})
+	if err != nil || len(want) != n {
+		t.Fatalf("listed %d: %v", len(want), err)
+	}
+	h, _ := streamedScreen(t, c, in, 120, 30)
+	var batches [][]model.Email
+	cmd, _ := h.s.Update(feed.InboxReadyMsg{Address: in.Address()})
+	for {
+		msg, ok := listedFrom(cmd)
+		if !ok {
+			t.Fatalf("the listing stopped after %d batches", len(batches))
+		}
+		batches = append(batches, msg.emails)
+		cmd, _ = h.s.Update(msg)
+		if view := h.shown(); len(batches) == 1 && (!strings.Contains(view, "so far") || !strings.Contains(view, msg.emails[0].Subject)) {
+			t.Fatalf("the first batch is not shown with the progress:\n%s", view)
+		}
+		if msg.done {
+			break
+		}
+	}
+	if len(batches) < 2 {
+		t.Fatalf("%d batches, want the first and at least one more", len(batches))
+	}
+	first := batches[0]
+	if len(first) < minFirstBatch || len(first) >= n {
+		t.Fatalf("first batch of %d emails", len(first))
+	}
+	oldestFirst := first[0].ReceivedAt
+	for _, e := range first {
+		if e.ReceivedAt.Before(oldestFirst) {
+			oldestFirst = e.ReceivedAt
+		}
+	}
+	seen := map[string]bool{}
+	for k, batch := range batches {
+		for _, e := range batch {
+			if seen[e.ID] {
+				t.Fatalf("email %s listed twice", e.ID)
+			}
+			seen[e.ID] = true
+			if !e.HasContent || e.Problem != "" {
+				t.Fatalf("email %s not opened: %+v", e.ID, e)
+			}
+			if k > 0 && e.ReceivedAt.After(oldestFirst) {
+				t.Fatalf("email %s of batch %d is newer than the first batch", e.ID, k)
+			}
+		}
+	}
+	e, _ := h.s.store.find(in.Address())
+	if len(e.emails) != n || e.loading || !e.loaded || e.stream != nil {
+		t.Fatalf("after the listing: %d emails, loading %v, loaded %v", len(e.emails), e.loading, e.loaded)
+	}
+	for i := range want {
+		if e.emails[i].ID != want[i].ID {
+			t.Fatalf("position %d holds %s, the listing in one piece %s", i, e.emails[i].ID, want[i].ID)
+		}
+	}
+	if strings.Contains(h.shown(), "so far") {
+		t.Fatalf("progress still shown:\n%s", h.shown())
+	}
+}
+
+// While an inbox is listed in batches, the list's title and the search
+// line say how many emails are in so far.
+func TestStreamedListingShowsProgress(t *testing.T) {
+	h := newHarness(t, 160, 30)
+	e := h.current()
+	e.stream = &listStream{address: e.info.EmailAddress, listed: 1234}
+	h.s.emails.refresh()
+	if !strings.Contains(h.shown(), "loading… 1234 emails so far") {
+		t.Fatalf("no progress in the title:\n%s", h.shown())
+	}
+	h.Press("/")
+	h.Type("body:invoice")
+	if !strings.Contains(h.shown(), "· loading… 1234 emails so far") {
+		t.Fatalf("no progress on the search line:\n%s", h.shown())
+	}
+}
+
+// BenchmarkFirstFrame10k is the first listing of an inbox of 10,000
+// encrypted emails to the first frame that shows its newest mail: the
+// list requested, its first batch opened and drawn (the rest of the
+// listing is cancelled).
+func BenchmarkFirstFrame10k(b *testing.B) {
+	const n = 10000
+	c, in := encryptedInbox(b, n)
+	h, svc := streamedScreen(b, c, in, 160, 50)
+	b.ResetTimer()
+	for b.Loop() {
+		e, _ := h.s.store.find(in.Address())
+		e.loaded, e.emails = false, nil
+		e.reindex()
+		st, cmd := h.s.cmds.streamEmails(svc, in.Address(), max(2*h.s.emails.height, minFirstBatch))
+		e.stream = st
+		h.s.Update(cmd())
+		if view := h.shown(); !strings.Contains(view, e.emails[0].Subject) || !strings.Contains(view, "so far") {
+			b.Fatalf("first frame:\n%s", view)
+		}
+		b.StopTimer()
+		st.cancel()
+		<-st.ended
+		b.StartTimer()
+	}
+}
