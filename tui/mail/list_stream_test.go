@@ -301,3 +301,117 @@ func listedMsgOf(cmd tea.Cmd) tea.Msg {
 	m, _ := listedFrom(cmd)
 	return m
 }
+
+// fakeStreamer lists the fixture service's inboxes as a streaming
+// service does, all at once.
+type fakeStreamer struct{ *tuitest.Service }
+
+func (f fakeStreamer) EachEmail(ctx context.Context, address string, fn func(model.Email, error) error) error {
+	emails, err := f.Emails(ctx, address)
+	for _, e := range emails {
+		if err := fn(e, nil); err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// streamTo runs the batches of a streamed listing that cmd starts, the
+// last one included, and returns what the last one's Update returned.
+func streamTo(t *testing.T, s *Screen, cmd tea.Cmd) tea.Cmd {
+	t.Helper()
+	for {
+		msg, ok := listedFrom(cmd)
+		if !ok {
+			t.Fatal("no batch came")
+		}
+		cmd, _ = s.Update(msg)
+		if msg.done {
+			return cmd
+		}
+	}
+}
+
+// loadedFrom runs cmd (and a batch's commands) until one returns a
+// listing in one piece.
+func loadedFrom(cmd tea.Cmd) (emailsLoadedMsg, bool) {
+	if cmd == nil {
+		return emailsLoadedMsg{}, false
+	}
+	switch msg := cmd().(type) {
+	case emailsLoadedMsg:
+		return msg, true
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if m, ok := loadedFrom(c); ok {
+				return m, true
+			}
+		}
+	}
+	return emailsLoadedMsg{}, false
+}
+
+// An inbox asked to be listed while its streamed listing runs (the feed
+// reconnected) is listed again, in one piece, once that listing ends;
+// mail delivered live meanwhile stays, and later listings are in one
+// piece.
+func TestStreamedListingRelistsAndKeepsLiveMail(t *testing.T) {
+	svc := tuitest.NewFixtureService()
+	ctx := tuitest.Context(true)
+	s := New(ctx, fakeStreamer{svc}, Options{})
+	s.SetSize(160, 30)
+	first, _ := s.Update(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
+	e, _ := s.store.find(tuitest.DemoAddr)
+	if e.stream == nil {
+		t.Fatal("the first listing is not streamed")
+	}
+	if again, _ := s.Update(feed.InboxReadyMsg{Address: tuitest.DemoAddr}); again != nil {
+		if _, ok := listedFrom(again); ok {
+			t.Fatal("a second streamed listing started")
+		}
+	}
+	live := model.Email{ID: "live-1", Subject: "arrived live", ReceivedAt: tuitest.Now().Add(time.Hour)}
+	s.Update(feed.NewEmailsMsg{Emails: []feed.NewEmailMsg{{Address: tuitest.DemoAddr, Email: live}}})
+	last := streamTo(t, s, first)
+	if e.stream != nil || e.loading || !e.loaded {
+		t.Fatalf("after the listing: stream %v, loading %v, loaded %v", e.stream, e.loading, e.loaded)
+	}
+	if len(e.emails) != len(tuitest.Emails())+1 || e.emails[0].ID != "live-1" {
+		t.Fatalf("listed %d emails, first %s", len(e.emails), e.emails[0].ID)
+	}
+	if _, ok := loadedFrom(last); !ok {
+		t.Fatal("the inbox asked for again is not listed again")
+	}
+	if cmd, _ := s.Update(feed.InboxReadyMsg{Address: tuitest.DemoAddr}); e.stream != nil {
+		t.Fatal("a listed inbox is streamed again")
+	} else if _, ok := loadedFrom(cmd); !ok {
+		t.Fatal("a listed inbox is not listed in one piece")
+	}
+}
+
+// A streamed listing of an inbox the server forgot marks it gone; one of
+// an inbox deleted meanwhile ends without touching the others.
+func TestStreamedListingOfAGoneInbox(t *testing.T) {
+	svc := tuitest.NewFixtureService()
+	svc.Forget(tuitest.DemoAddr)
+	ctx := tuitest.Context(true)
+	s := New(ctx, fakeStreamer{svc}, Options{})
+	first, _ := s.Update(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
+	streamTo(t, s, first)
+	e, _ := s.store.find(tuitest.DemoAddr)
+	if e.gone == "" || e.loading || e.stream != nil {
+		t.Fatalf("gone %q, loading %v", e.gone, e.loading)
+	}
+
+	plain, _ := s.Update(feed.InboxReadyMsg{Address: tuitest.PlainAddr})
+	msg, ok := listedFrom(plain)
+	if !ok {
+		t.Fatal("no batch came")
+	}
+	s.store.remove(tuitest.PlainAddr)
+	if cmd, _ := s.Update(msg); cmd != nil {
+		if _, ok := listedFrom(cmd); ok {
+			t.Fatal("the listing of a deleted inbox goes on")
+		}
+	}
+}
