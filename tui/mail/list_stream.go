@@ -37,8 +37,8 @@ type Streamer interface {
 const listBatchInterval = 100 * time.Millisecond
 
 // minFirstBatch is the least number of emails of a listing's first
-// batch: a screen of rows, and then some for the first page down.
-const minFirstBatch = 64
+// batch (firstBatch): the rows of a small terminal.
+const minFirstBatch = 24
 
 // listStream is one streamed listing of an inbox: the reader's side
 // (what was opened and not handed to the screen yet, and how the listing
@@ -160,10 +160,16 @@ func (s *Screen) listInbox(address string) tea.Cmd {
 		return s.cmds.loadEmails(address)
 	}
 	e.loading = true
-	st, cmd := s.cmds.streamEmails(svc, e.info.EmailAddress, max(2*s.emails.height, minFirstBatch))
+	st, cmd := s.cmds.streamEmails(svc, e.info.EmailAddress, s.firstBatch())
 	e.stream = st
 	return tea.Batch(cmd, s.startSpinner())
 }
+
+// firstBatch is how many emails the first batch of a streamed listing
+// holds: as many as the list pane has lines, so the first frame shows a
+// full page of the newest mail and waits for no more (the next batch
+// follows within listBatchInterval).
+func (s *Screen) firstBatch() int { return max(s.emails.height, minFirstBatch) }
 
 // emailsListed merges a batch of a streamed listing into its inbox and
 // asks for the next one; the last batch ends the loading (and reports

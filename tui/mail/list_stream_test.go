@@ -144,7 +144,7 @@ func TestStreamedListingShowsTheNewestFirstAndEveryEmail(t *testing.T) {
 		t.Fatalf("%d batches, want the first and at least one more", len(batches))
 	}
 	first := batches[0]
-	if len(first) < minFirstBatch || len(first) >= n {
+	if len(first) < h.s.firstBatch() || len(first) >= n {
 		t.Fatalf("first batch of %d emails", len(first))
 	}
 	oldestFirst := first[0].ReceivedAt
@@ -215,7 +215,7 @@ func BenchmarkFirstFrame10k(b *testing.B) {
 	c, in := encryptedInbox(b, n)
 	h, svc := streamedScreen(b, c, in, 160, 50)
 	e, _ := h.s.store.find(in.Address())
-	first := max(2*h.s.emails.height, minFirstBatch)
+	first := h.s.firstBatch()
 	forget := func() {
 		e.loaded, e.emails = false, nil
 		e.reindex()
