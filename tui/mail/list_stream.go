@@ -150,7 +150,7 @@ func (st *listStream) next() tea.Cmd {
 // service can stream, else in one piece. An inbox whose streamed listing
 // runs is listed again once it ends.
 func (s *Screen) listInbox(address string) tea.Cmd {
-	e, _ := s.store.find(address)
+	e, _ := s.state.find(address)
 	if e != nil && e.stream != nil {
 		e.stream.relist = true
 		return nil
@@ -176,7 +176,7 @@ func (s *Screen) firstBatch() int { return max(s.emails.height, minFirstBatch) }
 // failures as a listing in one piece does).
 func (s *Screen) emailsListed(msg emailsListedMsg) tea.Cmd {
 	st := msg.stream
-	e, _ := s.store.find(st.address)
+	e, _ := s.state.find(st.address)
 	if e == nil || e.stream != st {
 		st.cancel() // the inbox went, or another listing replaced this one
 		return nil
@@ -216,7 +216,7 @@ func (s *Screen) emailsListed(msg emailsListedMsg) tea.Cmd {
 func (l *emailList) loadProgress() string {
 	listed, streaming := 0, false
 	if l.find.query.AllInboxes() {
-		for _, e := range l.store.entries {
+		for _, e := range l.state.entries {
 			if e.stream != nil {
 				listed, streaming = listed+e.stream.listed, true
 			}

@@ -13,10 +13,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
+	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/server/servertest"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
+	"sandview/tui/ui"
 )
 
 // clientLister lists inboxes through the client as the program's
@@ -84,12 +86,17 @@ func encryptedInbox(t testing.TB, n int) (*client.Client, *client.Inbox) {
 	return c, in
 }
 
+// streamSettings are the settings of the screens of these tests.
+func streamSettings(t testing.TB) *ui.Settings {
+	return &ui.Settings{TempDir: desktop.OpenedDir(t.TempDir())}
+}
+
 // streamedScreen is the mail screen over the client's inbox in.
 func streamedScreen(t testing.TB, c *client.Client, in *client.Inbox, width, height int) (*harness, clientLister) {
 	t.Helper()
 	svc := clientLister{Service: tuitest.NewService(in.Info()), c: c}
 	ctx := tuitest.Context(true)
-	s := New(ctx, svc, Options{})
+	s := New(ctx, context.Background(), svc, streamSettings(t))
 	s.SetSize(width, height)
 	return &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s, svc: svc.Service}, svc
 }
@@ -168,7 +175,7 @@ func TestStreamedListingShowsTheNewestFirstAndEveryEmail(t *testing.T) {
 			}
 		}
 	}
-	e, _ := h.s.store.find(in.Address())
+	e, _ := h.s.state.find(in.Address())
 	if len(e.emails) != n || e.loading || !e.loaded || e.stream != nil {
 		t.Fatalf("after the listing: %d emails, loading %v, loaded %v", len(e.emails), e.loading, e.loaded)
 	}
@@ -214,7 +221,7 @@ func BenchmarkFirstFrame10k(b *testing.B) {
 	const n = 10000
 	c, in := encryptedInbox(b, n)
 	h, svc := streamedScreen(b, c, in, 160, 50)
-	e, _ := h.s.store.find(in.Address())
+	e, _ := h.s.state.find(in.Address())
 	first := h.s.firstBatch()
 	forget := func() {
 		e.loaded, e.emails = false, nil
@@ -386,10 +393,10 @@ func loadedFrom(cmd tea.Cmd) (emailsLoadedMsg, bool) {
 func TestStreamedListingRelistsAndKeepsLiveMail(t *testing.T) {
 	svc := tuitest.NewFixtureService()
 	ctx := tuitest.Context(true)
-	s := New(ctx, fakeStreamer{svc}, Options{})
+	s := New(ctx, context.Background(), fakeStreamer{svc}, streamSettings(t))
 	s.SetSize(160, 30)
 	first, _ := s.Update(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
-	e, _ := s.store.find(tuitest.DemoAddr)
+	e, _ := s.state.find(tuitest.DemoAddr)
 	if e.stream == nil {
 		t.Fatal("the first listing is not streamed")
 	}
@@ -423,10 +430,10 @@ func TestStreamedListingOfAGoneInbox(t *testing.T) {
 	svc := tuitest.NewFixtureService()
 	svc.Forget(tuitest.DemoAddr)
 	ctx := tuitest.Context(true)
-	s := New(ctx, fakeStreamer{svc}, Options{})
+	s := New(ctx, context.Background(), fakeStreamer{svc}, streamSettings(t))
 	first, _ := s.Update(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
 	streamTo(t, s, first)
-	e, _ := s.store.find(tuitest.DemoAddr)
+	e, _ := s.state.find(tuitest.DemoAddr)
 	if e.gone == "" || e.loading || e.stream != nil {
 		t.Fatalf("gone %q, loading %v", e.gone, e.loading)
 	}
@@ -436,7 +443,7 @@ func TestStreamedListingOfAGoneInbox(t *testing.T) {
 	if !ok {
 		t.Fatal("no batch came")
 	}
-	s.store.remove(tuitest.PlainAddr)
+	s.state.remove(tuitest.PlainAddr)
 	if cmd, _ := s.Update(msg); cmd != nil {
 		if _, ok := listedFrom(cmd); ok {
 			t.Fatal("the listing of a deleted inbox goes on")
