@@ -12,6 +12,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
 	"github.com/spf13/cobra"
 )
@@ -68,13 +70,12 @@ func writeJSON(w io.Writer, v any, indent string) error {
 // encoding/json leaves as they are) are written as \u escapes, so the
 // output is safe on a terminal and decodes to the same data.
 func encodeJSON(v any, prefix, indent string) (string, error) {
-	var out []byte
-	var err error
-	if indent == "" {
-		out, err = json.Marshal(v)
-	} else {
-		out, err = json.MarshalIndent(v, prefix, indent)
+	opts := json.DefaultOptionsV1()
+	if indent != "" {
+		// One pass, as MarshalIndent's marshal and reformat write it.
+		opts = jsonv2.JoinOptions(opts, jsontext.Multiline(true), jsontext.WithIndentPrefix(prefix), jsontext.WithIndent(indent))
 	}
+	out, err := jsonv2.Marshal(v, opts)
 	if err != nil {
 		return "", fmt.Errorf("encode JSON: %w", err)
 	}
