@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -86,6 +87,9 @@ func encodeJSON(v any, prefix, indent string) (string, error) {
 // termtext.Sanitize drops written as \u escapes; ASCII text (most of it) is
 // copied as it is.
 func escapeUnsafeRunes(out []byte) string {
+	if isASCII(out) {
+		return string(out)
+	}
 	var b strings.Builder
 	b.Grow(len(out))
 	done := 0 // out[:done] is in b
@@ -104,6 +108,21 @@ func escapeUnsafeRunes(out []byte) string {
 	}
 	b.Write(out[done:])
 	return b.String()
+}
+
+// isASCII reports whether b is all ASCII, eight bytes at a time.
+func isASCII(b []byte) bool {
+	for ; len(b) >= 8; b = b[8:] {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonArray writes an indented JSON array one element at a time: the
