@@ -36,6 +36,24 @@ func (l *StringList) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// UnmarshalJSONFrom is UnmarshalJSON off a stream (see
+// HeaderMap.UnmarshalJSONFrom): a string is read as a token.
+func (l *StringList) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		*l = splitAddressList(tok.String())
+		return nil
+	}
+	value, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	return l.UnmarshalJSON(value)
+}
+
 // splitAddressList splits "a@x, b@y" into its addresses; an empty string is
 // no address. Commas inside quoted display names are kept.
 func splitAddressList(s string) []string {

@@ -162,3 +162,21 @@ func TestHeaderMapDecodersAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestStringListDecodersAgree holds StringList's stream decoder to what
+// encoding/json makes of the same value.
+func TestStringListDecodersAgree(t *testing.T) {
+	for _, in := range []string{`"a@x.test"`, `"\"Doe, Jane\" <j@x.test>, b@x.test"`, `""`, `null`, `["a","b"]`, `[]`, `5`, `{}`,
+		`"\u003ca@x.test\u003e"`, "\"\xff\"", `["a",1]`} {
+		var old, streamed struct{ L StringList }
+		oldErr := json.Unmarshal([]byte(`{"L":`+in+`}`), &old)
+		streamedErr := jsonv1.Unmarshal([]byte(`{"L":`+in+`}`), &streamed)
+		if (oldErr == nil) != (streamedErr == nil) {
+			t.Errorf("%s: encoding/json's error %v, the stream's %v", in, oldErr, streamedErr)
+			continue
+		}
+		if oldErr == nil && !reflect.DeepEqual(old.L, streamed.L) {
+			t.Errorf("%s: encoding/json decodes %#v, the stream %#v", in, old.L, streamed.L)
+		}
+	}
+}
