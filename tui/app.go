@@ -24,7 +24,9 @@ import (
 // line, and it keeps the connection state.
 type App struct {
 	ctx       *ui.Context
-	opts      options
+	cfg       Config       // its svc is the service (nil: none, nothing is watched)
+	set       *ui.Settings // cfg.Settings, never nil
+	runCtx    context.Context
 	mail      *mail.Screen
 	hooks     *webhooks.Screen
 	showHooks bool // the webhooks screen is shown instead of the mail one
@@ -59,37 +61,43 @@ type feedStartedMsg struct {
 	err   error
 }
 
-// newApp builds the root model from options.
-func newApp(o options) App {
-	if o.now == nil {
-		o.now = time.Now
+// newApp builds the root model of cfg; ctx ends with the program.
+func newApp(ctx context.Context, cfg Config) App {
+	if cfg.Settings == nil {
+		cfg.Settings = &ui.Settings{}
 	}
-	if o.ctx == nil {
-		o.ctx = context.Background()
+	set := cfg.Settings
+	if cfg.svc == nil && cfg.Client != nil {
+		cfg.svc = newClientService(cfg.Client, cfg.Keystore)
+	}
+	clock := set.Now
+	if clock == nil {
+		clock = time.Now
 	}
 	dark := true
-	if o.dark != nil {
-		dark = *o.dark
+	if set.DarkTheme != nil {
+		dark = *set.DarkTheme
 	}
-	ctx := ui.NewContext(theme.New(dark, o.noColor), o.now)
-	if o.tick != nil {
-		ctx.Tick = o.tick
+	uctx := ui.NewContext(theme.New(dark, set.NoColor), clock)
+	if cfg.tick != nil {
+		uctx.Tick = cfg.tick
 	}
 	var svc service = disconnected{}
-	if o.svc != nil {
-		svc = o.svc
+	if cfg.svc != nil {
+		svc = cfg.svc
 	}
 	a := App{
-		ctx:    ctx,
-		opts:   o,
-		server: termtext.SanitizeLine(o.serverLabel),
+		ctx:    uctx,
+		cfg:    cfg,
+		set:    set,
+		runCtx: ctx,
+		server: termtext.SanitizeLine(set.ServerLabel),
 	}
-	if o.svc != nil {
+	if cfg.svc != nil {
 		a.conn = connState{kind: connConnecting}
 	}
-	a.mail = mail.New(ctx, svc, mail.Options{Context: o.ctx, SMTPAddr: termtext.SanitizeLine(o.smtpAddr), SMTPHint: termtext.SanitizeLine(o.smtpHint), CatchAll: o.catchAll,
-		Open: o.open, TempDir: o.tempDir, Hyperlinks: o.hyperlinks, Getenv: o.getenv, Run: o.run})
-	a.hooks = webhooks.New(ctx, o.ctx, svc, a.mail.LiveInboxes)
+	a.mail = mail.New(uctx, ctx, svc, set)
+	a.hooks = webhooks.New(uctx, ctx, svc, a.mail.LiveInboxes)
 	a.resize(80, 24)
 	return a
 }
@@ -97,17 +105,17 @@ func newApp(o options) App {
 // Init starts the clock, the key check, the live feed, the keystore
 // watch, the loading indicator and dark/light detection.
 func (a App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.tick(), a.mail.Init(), a.checkKey(), a.watchKeystore(), waitNotice(a.opts.ctx, a.opts.notices)}
-	if a.opts.dark == nil {
+	cmds := []tea.Cmd{a.tick(), a.mail.Init(), a.checkKey(), a.watchKeystore(), waitNotice(a.runCtx, a.cfg.Notices)}
+	if a.set.DarkTheme == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	if svc, ctx := a.opts.svc, a.opts.ctx; svc != nil {
+	if svc, ctx := a.cfg.svc, a.runCtx; svc != nil {
 		cmds = append(cmds, func() tea.Msg {
 			q, err := feed.Start(ctx, svc)
 			return feedStartedMsg{queue: q, err: err}
 		})
 	}
-	if startup, ctx := a.opts.startup, a.opts.ctx; startup != nil {
+	if startup, ctx := a.cfg.Startup, a.runCtx; startup != nil {
 		cmds = append(cmds, func() tea.Msg {
 			if err := startup(ctx); err != nil {
 				return ui.StatusMsg{Text: err.Error(), Level: ui.LevelError}
@@ -168,8 +176,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		a.resize(msg.Width, msg.Height)
 		return a.mail.Resized()
 	case tea.BackgroundColorMsg:
-		if a.opts.dark == nil {
-			a.ctx.Theme = theme.New(msg.IsDark(), a.opts.noColor)
+		if a.set.DarkTheme == nil {
+			a.ctx.Theme = theme.New(msg.IsDark(), a.set.NoColor)
 		}
 	case tickMsg:
 		a.ctx.Advance()
@@ -336,7 +344,7 @@ func (a *App) keyLine() []key.Binding {
 
 // watchKeystore schedules the next look at the keystore.
 func (a *App) watchKeystore() tea.Cmd {
-	if a.opts.svc == nil {
+	if a.cfg.svc == nil {
 		return nil
 	}
 	return a.ctx.Tick(keystoreEvery, func(time.Time) tea.Msg { return keystoreTickMsg{} })

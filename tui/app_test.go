@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -107,7 +108,7 @@ func TestRecoveryListsEveryInboxAgain(t *testing.T) {
 }
 
 func TestBackgroundPicksTheme(t *testing.T) {
-	a := newApp(options{tick: tuitest.NoTick})
+	a := newApp(context.Background(), Config{tick: tuitest.NoTick})
 	next, _ := a.Update(tea.BackgroundColorMsg{Color: lightColor{}})
 	if next.(App).ctx.Theme.Dark {
 		t.Fatal("light background gave the dark theme")
@@ -180,7 +181,7 @@ func TestWebhookScreenOpensAndCloses(t *testing.T) {
 
 func TestWebhooksWithoutService(t *testing.T) {
 	dark := true
-	a := newApp(options{dark: &dark, now: func() time.Time { return tuitest.Now() }, tick: tuitest.NoTick})
+	a := newApp(context.Background(), Config{Settings: &Settings{DarkTheme: &dark, Now: func() time.Time { return tuitest.Now() }}, tick: tuitest.NoTick})
 	d := tuitest.Driver{T: t, Update: func(msg tea.Msg) tea.Cmd {
 		next, cmd := a.Update(msg)
 		a = next.(App)

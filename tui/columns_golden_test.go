@@ -42,9 +42,9 @@ func orderMails(forOthers bool) []model.Email {
 func orderHarness(t *testing.T, width, height int, withTo bool) *harness {
 	svc := tuitest.NewService(tuitest.Inboxes()...)
 	svc.SetEmails(tuitest.DemoAddr, orderMails(withTo))
-	return newHarnessSet(t, svc, width, height, true, func(o *options) {
+	return newHarnessSet(t, svc, width, height, true, func(c *Config) {
 		if withTo {
-			o.catchAll = tuitest.DemoAddr
+			c.Settings.CatchAll = tuitest.DemoAddr
 		}
 	})
 }

@@ -39,7 +39,7 @@ type keyCheckedMsg struct {
 
 // checkKey asks the server whether it accepts the API key.
 func (a *App) checkKey() tea.Cmd {
-	svc, ctx := a.opts.svc, a.opts.ctx
+	svc, ctx := a.cfg.svc, a.runCtx
 	if svc == nil {
 		return nil
 	}

@@ -24,7 +24,10 @@
 // to Bubble Tea, which turns it on where the terminal supports it:
 // sanitized text is as wide with it as without it, so nothing forces it
 // either way. HTML links are OSC 8 hyperlinks only where the terminal is
-// known to show them (hyperlinks.go).
+// known to show them (Settings.Hyperlinks, which the command line decides
+// from the terminal's environment). The TUI reads no environment: its
+// Settings come from the command line, built once and shared by the root
+// model and the screens.
 //
 //	tui/          the root model, Run and Config, status bar, service adapter
 //	tui/ui        Component/Screen/Dialog contracts, shared Context, widgets

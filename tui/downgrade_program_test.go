@@ -37,7 +37,7 @@ func TestProgramShowsDowngradedMailRefused(t *testing.T) {
 	}
 	proxy.SetMode(tamper.Downgrade)
 	dark := true
-	cfg := Config{Client: c, ServerLabel: "test", DarkTheme: &dark}
+	cfg := Config{Client: c, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}
 	cfg.Startup = func(context.Context) error {
 		body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: arriving\r\n\r\nHi\r\n", inbox.Address())
 		return smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body))

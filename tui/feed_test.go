@@ -58,7 +58,7 @@ func TestProgramStartsTheFeed(t *testing.T) {
 	h := newHarness(t, 160, 40, true)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	h.app.opts.ctx = ctx // ended: the feed delivers nothing
+	h.app.runCtx = ctx // ended: the feed delivers nothing
 	h.Run(h.app.Init())
 	if !h.svc.Called("subscribe") {
 		t.Fatalf("Init did not subscribe to the feed: %v", h.svc.Calls())

@@ -33,20 +33,22 @@ func newHarness(t testing.TB, width, height int, dark bool) *harness {
 // newHarnessOver is newHarness over svc.
 func newHarnessOver(t testing.TB, svc *tuitest.Service, width, height int, dark bool) *harness {
 	t.Helper()
-	return newHarnessSet(t, svc, width, height, dark, func(*options) {})
+	return newHarnessSet(t, svc, width, height, dark, func(*Config) {})
 }
 
-// newHarnessSet is newHarnessOver with options set changes.
-func newHarnessSet(t testing.TB, svc *tuitest.Service, width, height int, dark bool, set func(*options)) *harness {
+// newHarnessSet is newHarnessOver with the config changes set makes.
+func newHarnessSet(t testing.TB, svc *tuitest.Service, width, height int, dark bool, set func(*Config)) *harness {
 	t.Helper()
-	o := options{
-		svc: svc, serverLabel: "local 127.0.0.1:8025", smtpHint: "send mail to demo@sandbox.test via SMTP 127.0.0.1:1025",
-		dark: &dark, now: func() time.Time { return tuitest.Now() },
-		open: func(_ context.Context, target string) error { svc.Record("open %s", target); return nil },
-		tick: tuitest.NoTick,
+	cfg := Config{
+		svc: svc, tick: tuitest.NoTick,
+		Settings: &Settings{
+			ServerLabel: "local 127.0.0.1:8025", SMTPHint: "send mail to demo@sandbox.test via SMTP 127.0.0.1:1025",
+			DarkTheme: &dark, Now: func() time.Time { return tuitest.Now() },
+			Open: func(_ context.Context, target string) error { svc.Record("open %s", target); return nil },
+		},
 	}
-	set(&o)
-	app := newApp(o)
+	set(&cfg)
+	app := newApp(context.Background(), cfg)
 	h := &harness{app: &app, svc: svc}
 	h.Driver = tuitest.Driver{T: t, Update: func(msg tea.Msg) tea.Cmd {
 		next, cmd := h.app.Update(msg)

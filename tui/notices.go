@@ -30,5 +30,5 @@ func waitNotice(ctx context.Context, notices <-chan string) tea.Cmd {
 // then waits for the next.
 func (a *App) showNotice(msg noticeMsg) tea.Cmd {
 	a.ctx.Flash(string(msg), ui.LevelWarn)
-	return waitNotice(a.opts.ctx, a.opts.notices)
+	return waitNotice(a.runCtx, a.cfg.Notices)
 }

@@ -28,7 +28,7 @@ func TestProgramReceivesMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	dark := true
-	cfg := Config{Client: c, ServerLabel: "test", DarkTheme: &dark}
+	cfg := Config{Client: c, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}
 	cfg.Startup = func(context.Context) error {
 		body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: Hello from SMTP\r\n\r\nHi there\r\n", inbox.Address())
 		return smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body))

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -159,8 +160,8 @@ func TestWebhookStatsFollowDeliveries(t *testing.T) {
 func TestBannerFollowsTheSelectedInbox(t *testing.T) {
 	svc := tuitest.NewService()
 	dark := true
-	app := newApp(options{svc: svc, serverLabel: "local", smtpAddr: "127.0.0.1:1025", dark: &dark,
-		now: func() time.Time { return tuitest.Now() }, tick: tuitest.NoTick})
+	app := newApp(context.Background(), Config{svc: svc, tick: tuitest.NoTick, Settings: &Settings{ServerLabel: "local", SMTPAddr: "127.0.0.1:1025", DarkTheme: &dark,
+		Now: func() time.Time { return tuitest.Now() }}})
 	h := &harness{app: &app, svc: svc}
 	h.Driver = tuitest.Driver{T: t, Update: func(msg tea.Msg) tea.Cmd {
 		next, cmd := h.app.Update(msg)

@@ -115,7 +115,7 @@ func TestProgramShowsWhatTheMailSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	dark := true
-	cfg := Config{Client: c, ServerLabel: "test", DarkTheme: &dark}
+	cfg := Config{Client: c, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}
 	cfg.Startup = func(context.Context) error {
 		return smtp.SendMail(srv.SMTPAddr(), nil, "orders@acme-shop.example", []string{inbox.Address()}, raw)
 	}

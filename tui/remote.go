@@ -37,7 +37,7 @@ func RunRemote(ctx context.Context, cfg Config, term Terminal) error {
 			return msg
 		}),
 	}
-	if !cfg.NoColor {
+	if cfg.Settings == nil || !cfg.Settings.NoColor {
 		opts = append(opts, tea.WithColorProfile(term.Profile))
 	}
 	return run(ctx, cfg, func(p *tea.Program) {

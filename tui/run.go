@@ -4,87 +4,36 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"sandview/client"
-	"sandview/tui/mail"
+	"sandview/tui/ui"
 )
 
-// Config is what main passes to the TUI.
+// Settings are the TUI's settings (see ui.Settings).
+type Settings = ui.Settings
+
+// Config is what the command line passes to the TUI.
 type Config struct {
-	Client      *client.Client // connected client; inboxes already loaded into it
-	Keystore    Keystore       // created/imported inboxes are saved here, deleted ones removed (may be nil)
-	ServerLabel string         // e.g. "local 127.0.0.1:8025" or the URL
-	// SMTPAddr is where to send mail (host:port), when known: the banner
-	// and the empty-inbox hint name the selected inbox and it.
-	SMTPAddr string
-	// SMTPHint is a fixed hint shown when SMTPAddr is not set.
-	SMTPHint string
-	// CatchAll is the inbox that takes mail to any address (sandview
-	// --local): its hint says so.
-	CatchAll  string
-	DarkTheme *bool // nil = detect from the terminal background
-	NoColor   bool  // NO_COLOR
+	Client   *client.Client // connected client; inboxes already loaded into it
+	Keystore Keystore       // created/imported inboxes are saved here, deleted ones removed (may be nil)
+	// Settings are shared by the root model and the screens (nil: the
+	// defaults).
+	Settings *Settings
 	// Startup is work to run once the UI is up (the --local demo mail);
 	// its error is shown in the status bar.
 	Startup func(ctx context.Context) error
-	// Now is the clock (nil = time.Now); tests fix it.
-	Now func() time.Time
-	// TempDir is the private directory under $SANDVIEW_HOME for the
-	// decrypted files opened with other programs (desktop.OpenedDir);
-	// without it nothing is opened that way.
-	TempDir string
 	// Notices are one-line messages from outside the client (the local
 	// server's SMTP refusals): each shows in the status bar and the log.
 	Notices <-chan string
 
-	// For tests: a service in place of Client, an opener in place of
-	// xdg-open/open, the environment and a runner of programs.
-	svc    service
-	open   func(ctx context.Context, target string) error
-	getenv func(string) string
-	run    mail.Runner
-}
-
-// options are the settings of the root model; Config fills them.
-type options struct {
-	svc         service // nil: no client, nothing is watched
-	serverLabel string
-	smtpAddr    string
-	smtpHint    string
-	catchAll    string
-	dark        *bool
-	noColor     bool
-	hyperlinks  bool // OSC 8 hyperlinks in HTML mail
-	now         func() time.Time
-	open        func(ctx context.Context, target string) error
-	tempDir     string
-	startup     func(ctx context.Context) error
-	notices     <-chan string
-	ctx         context.Context
-	// tick schedules timer messages (tea.Tick; tests switch timers off).
+	// For tests: a service in place of Client, and what schedules timer
+	// messages (tea.Tick; tests switch timers off).
+	svc  service
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
-	// getenv and run (nil: the process's environment, os/exec) reach
-	// $TMUX, $SHELL, tmux and the pipe's shell.
-	getenv func(string) string
-	run    mail.Runner
-}
-
-func (cfg Config) options(ctx context.Context) options {
-	o := options{
-		svc: cfg.svc, serverLabel: cfg.ServerLabel, smtpAddr: cfg.SMTPAddr, smtpHint: cfg.SMTPHint, catchAll: cfg.CatchAll, dark: cfg.DarkTheme,
-		noColor: cfg.NoColor, now: cfg.Now, open: cfg.open, tempDir: cfg.TempDir, ctx: ctx, startup: cfg.Startup, getenv: cfg.getenv, run: cfg.run,
-		notices:    cfg.Notices,
-		hyperlinks: hyperlinksSupported(os.Getenv, tmuxClientFeatures),
-	}
-	if o.svc == nil && cfg.Client != nil {
-		o.svc = newClientService(cfg.Client, cfg.Keystore)
-	}
-	return o
 }
 
 // Run runs the TUI in the terminal (alternate screen, mouse) until the user
@@ -100,10 +49,10 @@ func run(ctx context.Context, cfg Config, started func(*tea.Program), opts ...te
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	base := []tea.ProgramOption{tea.WithContext(ctx)}
-	if cfg.NoColor {
+	app := newApp(ctx, cfg)
+	if app.set.NoColor {
 		base = append(base, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	app := newApp(cfg.options(ctx))
 	p := tea.NewProgram(app, append(base, opts...)...)
 	if started != nil {
 		started(p)

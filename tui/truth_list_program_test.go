@@ -142,7 +142,7 @@ func TestProgramReadStateIsTheUsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	dark := true
-	p := startProgram(t, Config{Client: c, ServerLabel: "test", SMTPAddr: srv.SMTPAddr(), DarkTheme: &dark}, 160, 40)
+	p := startProgram(t, Config{Client: c, Settings: &Settings{ServerLabel: "test", SMTPAddr: srv.SMTPAddr(), DarkTheme: &dark}}, 160, 40)
 	p.waitFor(t, []string{inbox.Address(), "No mail yet"})
 	sendMail(t, srv.SMTPAddr(), inbox.Address(), "Mail A", "the body of A")
 	p.waitFor(t, []string{"Mail A", "the body of A", "1 email · 1 unread"})
@@ -199,7 +199,7 @@ func TestProgramReaderFollowsTheInbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	dark := true
-	p := startProgram(t, Config{Client: c, ServerLabel: "test", SMTPAddr: srv.SMTPAddr(), DarkTheme: &dark}, 160, 40)
+	p := startProgram(t, Config{Client: c, Settings: &Settings{ServerLabel: "test", SMTPAddr: srv.SMTPAddr(), DarkTheme: &dark}}, 160, 40)
 	p.waitFor(t, []string{inbox.Address(), "No mail yet"})
 	sendMail(t, srv.SMTPAddr(), inbox.Address(), "Mail A", "the body of A")
 	p.waitFor(t, []string{"Mail A", "the body of A"})
@@ -239,8 +239,8 @@ func TestHelpOpensOnWhatMatters(t *testing.T) {
 func TestWebhooksScreenPausesTheDwell(t *testing.T) {
 	var fired []func(time.Time) tea.Msg
 	svc := tuitest.NewFixtureService()
-	h := newHarnessSet(t, svc, 140, 40, true, func(o *options) {
-		o.tick = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	h := newHarnessSet(t, svc, 140, 40, true, func(c *Config) {
+		c.tick = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 			fired = append(fired, fn)
 			return nil
 		}

@@ -113,7 +113,7 @@ func TestProgramFlagsInboxesLostInARestart(t *testing.T) {
 	deleteOnServer(t, srv.URL(), srv.APIKey(), lost.Address())
 	dark := true
 	start := time.Now()
-	view := runUntil(t, Config{Client: c, ServerLabel: "test", DarkTheme: &dark}, "gone from the server", kept.Address())
+	view := runUntil(t, Config{Client: c, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}, "gone from the server", kept.Address())
 	elapsed := time.Since(start)
 	if strings.Contains(view, "reconnecting") {
 		t.Fatalf("a refused stream shows as reconnecting:\n%s", view)
@@ -162,7 +162,7 @@ func TestProgramShowsInboxesTheCLISaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	dark := true
-	cfg := Config{Client: c, Keystore: ks, ServerLabel: "test", DarkTheme: &dark}
+	cfg := Config{Client: c, Keystore: ks, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}
 	saved := make(chan error, 1)
 	cfg.Startup = func(context.Context) error {
 		other, err := keystore.Open(dir)

@@ -58,7 +58,7 @@ func TestGoldenScreens(t *testing.T) {
 
 func TestGoldenNoColor(t *testing.T) {
 	h := newHarness(t, 120, 40, true)
-	h.app.opts.noColor = true
+	h.app.set.NoColor = true
 	h.app.ctx.Theme = theme.New(true, true)
 	openFirst(h)
 	out := h.rendered()

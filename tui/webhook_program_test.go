@@ -85,7 +85,7 @@ func TestProgramWebhookReceiver(t *testing.T) {
 	keys, typing := io.Pipe()
 	defer typing.Close()
 	dark := true
-	cfg := Config{Client: c, ServerLabel: "test", DarkTheme: &dark}
+	cfg := Config{Client: c, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, cfg, tea.WithInput(keys), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 40), tea.WithFilter(watch))

@@ -1,5 +1,5 @@
 // Package keystore keeps what sandview remembers between runs, under its
-// home directory (Home): the config file (server URL and API key) and, per
+// home directory (which the command line decides): the config file (server URL and API key) and, per
 // server, the inboxes a user works with, one export file each with its
 // secret key. Files are 0600 in 0700 directories, written atomically. A
 // Watcher tells a running program cheaply when another one (the CLI)
@@ -23,22 +23,6 @@ import (
 	"sandview/internal/securefile"
 	"sandview/model"
 )
-
-// Home returns sandview's home directory: $SANDVIEW_HOME, else
-// $XDG_CONFIG_HOME/sandview, else ~/.config/sandview.
-func Home() (string, error) {
-	if home := os.Getenv("SANDVIEW_HOME"); home != "" {
-		return home, nil
-	}
-	if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
-		return filepath.Join(xdg, "sandview"), nil
-	}
-	userHome, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("find the home directory (set SANDVIEW_HOME): %w", err)
-	}
-	return filepath.Join(userHome, ".config", "sandview"), nil
-}
 
 // Dir returns the keystore directory for one server:
 // home/inboxes/<host_port>, plus the URL path when there is one, with every

@@ -14,23 +14,6 @@ import (
 	"sandview/model"
 )
 
-func TestHome(t *testing.T) {
-	t.Setenv("SANDVIEW_HOME", "/tmp/sv-home")
-	t.Setenv("XDG_CONFIG_HOME", "/tmp/xdg")
-	if h, err := keystore.Home(); err != nil || h != "/tmp/sv-home" {
-		t.Fatalf("SANDVIEW_HOME: %q %v", h, err)
-	}
-	t.Setenv("SANDVIEW_HOME", "")
-	if h, err := keystore.Home(); err != nil || h != "/tmp/xdg/sandview" {
-		t.Fatalf("XDG: %q %v", h, err)
-	}
-	t.Setenv("XDG_CONFIG_HOME", "")
-	t.Setenv("HOME", "/tmp/userhome")
-	if h, err := keystore.Home(); err != nil || h != "/tmp/userhome/.config/sandview" {
-		t.Fatalf("fallback: %q %v", h, err)
-	}
-}
-
 func TestDir(t *testing.T) {
 	for url, want := range map[string]string{
 		"http://127.0.0.1:8025":         "127.0.0.1_8025",

@@ -230,7 +230,7 @@ func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
 					return printJSON(cmd.OutOrStdout(), emailViewOf(e))
 				}
 				if asHTML {
-					return printHTMLBody(cmd.OutOrStdout(), e)
+					return printHTMLBody(cmd.OutOrStdout(), e, g.env.noColor())
 				}
 				printEmail(cmd.OutOrStdout(), e)
 				return nil

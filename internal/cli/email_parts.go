@@ -152,7 +152,7 @@ of an interrupted run (older than 10 minutes) are removed by the next one.`,
 					return err
 				}
 				tmp := desktop.NewTempDir(desktop.OpenedDir(home), desktop.DefaultGrace)
-				path, err := tmp.OpenHTML(cmd.Context(), "message", e.HTML, desktop.Open)
+				path, err := tmp.OpenHTML(cmd.Context(), "message", e.HTML, g.env.opener().Open)
 				if err != nil {
 					return err
 				}

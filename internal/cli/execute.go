@@ -8,12 +8,12 @@ import (
 )
 
 // execute runs one command line (args without the program's name) with
-// the given standard streams and returns its exit status: Run runs it on
-// the process's own, the SSH transport on a session's. signaled, when not
+// the given standard streams in env and returns its exit status: Run runs
+// it on the process's own, the SSH transport on a session's. signaled, when not
 // nil, names the signal that cancelled ctx (0: none): a command it ended
 // with an error exits 128+signal without a message.
-func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, signaled func() int) int {
-	g := &globalOptions{}
+func execute(ctx context.Context, env environment, args []string, stdin io.Reader, stdout, stderr io.Writer, signaled func() int) int {
+	g := &globalOptions{env: env}
 	root := newRootCommand(g)
 	root.SetArgs(args)
 	root.SetIn(stdin)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,6 +20,8 @@ type globalOptions struct {
 	// local: the root command starts the local server; the others use
 	// the running one (see localServer).
 	local bool
+	// env is the environment the command runs in.
+	env environment
 }
 
 func (g *globalOptions) register(root *cobra.Command) {
@@ -37,7 +38,7 @@ func (g *globalOptions) stateHome() (string, error) {
 	if g.home != "" {
 		return g.home, nil
 	}
-	home, err := keystore.Home()
+	home, err := g.env.home()
 	if err != nil {
 		return "", fmt.Errorf("find the state directory: %w", err)
 	}
@@ -54,7 +55,7 @@ func (g *globalOptions) target(ctx context.Context) (url, apiKey string, err err
 		st, err := g.localServer(ctx)
 		return st.URL, st.APIKey, err
 	}
-	url, apiKey = firstNonEmpty(g.url, os.Getenv("SERVICE_URL")), firstNonEmpty(g.apiKey, os.Getenv("SERVICE_API_KEY"))
+	url, apiKey = firstNonEmpty(g.url, g.env.get("SERVICE_URL")), firstNonEmpty(g.apiKey, g.env.get("SERVICE_API_KEY"))
 	if url != "" && apiKey != "" {
 		return url, apiKey, nil
 	}

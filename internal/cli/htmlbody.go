@@ -18,7 +18,7 @@ import (
 // (`email show --html`): on a terminal at its width, in the theme for its
 // background (colourless with NO_COLOR); elsewhere as plain text at 80
 // columns, emphasis written as Markdown, without escape sequences.
-func printHTMLBody(w io.Writer, e model.Email) error {
+func printHTMLBody(w io.Writer, e model.Email, noColor bool) error {
 	if e.HTML == "" {
 		return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", termtext.SanitizeLine(e.ID), termtext.SanitizeLine(e.ID))
 	}
@@ -27,7 +27,7 @@ func printHTMLBody(w io.Writer, e model.Email) error {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
 			width = cols
 		}
-		style := theme.New(lipgloss.HasDarkBackground(os.Stdin, f), os.Getenv("NO_COLOR") != "").Markdown()
+		style := theme.New(lipgloss.HasDarkBackground(os.Stdin, f), noColor).Markdown()
 		opts.Style = &style
 	}
 	r := htmltext.Render(e.HTML, width, opts)

@@ -53,7 +53,9 @@ func TestLocalShowsSMTPRefusals(t *testing.T) {
 	}
 	d := display{opts: []tea.ProgramOption{tea.WithoutSignalHandler(), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(200, 40), tea.WithFilter(watch)}}
 	done := make(chan error, 1)
-	go func() { done <- runLocal(ctx, &globalOptions{home: home, local: true}, l, d) }()
+	go func() {
+		done <- runLocal(ctx, &globalOptions{home: home, local: true, env: processEnvironment()}, l, d)
+	}()
 
 	var st localState
 	for st.SMTP == "" {

@@ -93,7 +93,7 @@ func (g *globalOptions) smtpTarget(ctx context.Context, flag string) (string, er
 		st, err := g.localServer(ctx)
 		return st.SMTP, err
 	}
-	if host, port := os.Getenv("SMTP_HOST"), os.Getenv("SMTP_PORT"); host != "" || port != "" {
+	if host, port := g.env.get("SMTP_HOST"), g.env.get("SMTP_PORT"); host != "" || port != "" {
 		return net.JoinHostPort(firstNonEmpty(host, "127.0.0.1"), firstNonEmpty(port, "25")), nil
 	}
 	home, err := g.stateHome()

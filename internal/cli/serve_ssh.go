@@ -7,42 +7,13 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/colorprofile"
-	"github.com/spf13/pflag"
 
 	"sandview/internal/sshbox"
 	"sandview/server"
 	"sandview/tui"
 )
-
-// sshOptions are serve's flags for the SSH transport (the TUI and the CLI
-// served to a team's SSH keys).
-type sshOptions struct {
-	addr           string
-	authorizedKeys string
-	maxSessions    int
-	maxPerKey      int
-	idleTimeout    time.Duration
-}
-
-// sshEnv maps the SSH flags to their environment variables.
-var sshEnv = map[string]string{
-	"ssh":                      "SVC_SSH",
-	"ssh-authorized-keys":      "SVC_SSH_AUTHORIZED_KEYS",
-	"ssh-max-sessions":         "SVC_SSH_MAX_SESSIONS",
-	"ssh-max-sessions-per-key": "SVC_SSH_MAX_SESSIONS_PER_KEY",
-	"ssh-idle-timeout":         "SVC_SSH_IDLE_TIMEOUT",
-}
-
-func (o *sshOptions) register(f *pflag.FlagSet) {
-	f.StringVar(&o.addr, "ssh", "", "serve the TUI and the CLI over SSH on HOST:PORT, to the keys of --ssh-authorized-keys (SVC_SSH)")
-	f.StringVar(&o.authorizedKeys, "ssh-authorized-keys", "", "authorized_keys file of the SSH users, read again when it changes (SVC_SSH_AUTHORIZED_KEYS; default: ssh/authorized_keys in the data directory)")
-	f.IntVar(&o.maxSessions, "ssh-max-sessions", sshbox.DefaultMaxSessions, "SSH sessions at once, in total (SVC_SSH_MAX_SESSIONS)")
-	f.IntVar(&o.maxPerKey, "ssh-max-sessions-per-key", sshbox.DefaultMaxSessionsPerUser, "SSH sessions at once per key (SVC_SSH_MAX_SESSIONS_PER_KEY)")
-	f.DurationVar(&o.idleTimeout, "ssh-idle-timeout", sshbox.DefaultIdleTimeout, "close an SSH connection idle this long (SVC_SSH_IDLE_TIMEOUT)")
-}
 
 // sshShare serves the running server to SSH users: each key is a user with
 // a sandview home of its own under the state directory (its keystore, its
@@ -56,7 +27,7 @@ type sshShare struct {
 
 // startSSH starts the SSH transport over srv and prints where it listens
 // and its host key's fingerprint.
-func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, apiKey, stateDir string, o sshOptions) (*sshbox.Box, error) {
+func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, apiKey, stateDir string, o sshSettings) (*sshbox.Box, error) {
 	share := &sshShare{srv: srv, apiKey: apiKey, dir: filepath.Join(stateDir, "ssh"), logger: logger}
 	keys := o.authorizedKeys
 	if keys == "" {
@@ -115,12 +86,10 @@ func (x *sshShare) interactive(ctx context.Context, s sshbox.Session) {
 			}
 		}
 	}()
-	cfg := tui.Config{
-		Client: sess.client, Keystore: sess.keystore,
-		ServerLabel: s.User.Name + " @ " + x.srv.SMTPAddr(),
-		SMTPAddr:    x.srv.SMTPAddr(), CatchAll: catchAll,
-		NoColor: envValue(env, "NO_COLOR") != "",
-	}
+	set := listEnvironment(env).tuiSettings(nil)
+	set.ServerLabel = s.User.Name + " @ " + x.srv.SMTPAddr()
+	set.SMTPAddr, set.CatchAll = x.srv.SMTPAddr(), catchAll
+	cfg := tui.Config{Client: sess.client, Keystore: sess.keystore, Settings: set}
 	err = tui.RunRemote(ctx, cfg, tui.Terminal{
 		In: s, Out: s, Env: env, Width: pty.Window.Width, Height: pty.Window.Height,
 		Profile: colorprofile.Env(env), Resize: resize,
@@ -172,21 +141,11 @@ func (x *sshShare) command(ctx context.Context, s sshbox.Session, args []string)
 	}
 	g := x.globals(s.User)
 	full := append([]string{"--url", g.url, "--api-key", g.apiKey, "--home", g.home}, args...)
-	return execute(ctx, full, s, s, s.Stderr(), nil)
+	return execute(ctx, listEnvironment(s.Environ()), full, s, s, s.Stderr(), nil)
 }
 
 // usageExit prints a bad invocation's line and returns its exit code.
 func usageExit(w io.Writer, msg string) int {
 	fmt.Fprintln(w, "sandview: "+msg)
 	return exitUsage
-}
-
-// envValue is the value of name in env (KEY=VALUE lines), or "".
-func envValue(env []string, name string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
-			return v
-		}
-	}
-	return ""
 }

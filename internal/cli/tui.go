@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"sandview/client"
 	"sandview/internal/desktop"
@@ -21,41 +22,47 @@ import (
 )
 
 // localOptions are the root command's own flags (the TUI's, and those of
-// `sandview --local`).
+// `sandview --local`, which takes the server settings marked local).
 type localOptions struct {
-	demo               bool
-	smtpAddr, httpAddr string
-	theme              string
-	limits             smtpLimitOptions
+	demo   bool
+	theme  string
+	server serverSettings
+	flags  *pflag.FlagSet // nil: not registered, the defaults
 }
 
 func (l *localOptions) register(root *cobra.Command) {
 	f := root.Flags()
+	l.flags = f
 	f.BoolVar(&l.demo, "demo", false, "with --local: deliver a handful of varied demo mails")
-	f.StringVar(&l.smtpAddr, "smtp", server.DefaultSMTPAddr, "with --local: SMTP listen address")
-	f.StringVar(&l.httpAddr, "http", server.DefaultHTTPAddr, "with --local: HTTP listen address")
-	// The earlier names stay as hidden aliases.
-	f.StringVar(&l.smtpAddr, "smtp-addr", server.DefaultSMTPAddr, "alias of --smtp")
-	f.StringVar(&l.httpAddr, "http-addr", server.DefaultHTTPAddr, "alias of --http")
-	_ = f.MarkHidden("smtp-addr")
-	_ = f.MarkHidden("http-addr")
 	f.StringVar(&l.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
-	l.limits.register(f, "with --local: ")
+	l.server.registerLocal(f)
+	// The earlier names of --smtp and --http stay as aliases.
+	f.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		switch name {
+		case "smtp-addr":
+			name = "smtp"
+		case "http-addr":
+			name = "http"
+		}
+		return pflag.NormalizedName(name)
+	})
 }
 
-// display holds the settings both modes share: theme, NO_COLOR, and forced
-// true colour (SANDVIEW_TRUECOLOR=1, for screenshots).
+// display holds the settings both modes share: theme, NO_COLOR, forced
+// true colour (SANDVIEW_TRUECOLOR=1, for screenshots), and the terminal's
+// environment, which decides the rest of the TUI's settings.
 type display struct {
 	dark    *bool
 	noColor bool
+	env     environment
 	opts    []tea.ProgramOption
 }
 
-func (l *localOptions) display() (display, error) {
+func (l *localOptions) display(env environment) (display, error) {
 	// Run stops the TUI on SIGINT and SIGTERM by cancelling its context;
 	// Bubble Tea's own handler would race it (v2.0.10 then blocks sending
 	// to the program that the cancellation already stopped).
-	d := display{noColor: os.Getenv("NO_COLOR") != "", opts: []tea.ProgramOption{tea.WithoutSignalHandler()}}
+	d := display{noColor: env.noColor(), env: env, opts: []tea.ProgramOption{tea.WithoutSignalHandler()}}
 	switch l.theme {
 	case "auto":
 	case "dark", "light":
@@ -64,15 +71,22 @@ func (l *localOptions) display() (display, error) {
 	default:
 		return d, usageError{fmt.Sprintf("--theme %q: want auto, dark or light", l.theme)}
 	}
-	if os.Getenv("SANDVIEW_TRUECOLOR") == "1" && !d.noColor {
+	if env.get("SANDVIEW_TRUECOLOR") == "1" && !d.noColor {
 		d.opts = append(d.opts, tea.WithColorProfile(colorprofile.TrueColor))
 	}
 	return d, nil
 }
 
+// settings are the TUI's settings of this display, for this process's
+// terminal; the caller adds the server's.
+func (d display) settings() *tui.Settings {
+	set := d.env.tuiSettings(tmuxClientFeatures)
+	set.DarkTheme, set.NoColor = d.dark, d.noColor
+	return set
+}
+
 // run runs the TUI with these display settings.
 func (d display) run(ctx context.Context, cfg tui.Config) error {
-	cfg.DarkTheme, cfg.NoColor = d.dark, d.noColor
 	return tui.Run(ctx, cfg, d.opts...)
 }
 
@@ -82,7 +96,7 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if l.demo && !g.local {
 		return usageError{"--demo needs --local"}
 	}
-	d, err := l.display()
+	d, err := l.display(g.env)
 	if err != nil {
 		return err
 	}
@@ -115,7 +129,9 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if err != nil {
 		return err
 	}
-	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, ServerLabel: url, TempDir: desktop.OpenedDir(home)})
+	set := d.settings()
+	set.ServerLabel, set.TempDir = url, desktop.OpenedDir(home)
+	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, Settings: set})
 }
 
 // runLocal starts the embedded server with its state under the state
@@ -133,14 +149,11 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 	}
 	notices, stopNotices := refusalNotices(local.srv)
 	defer stopNotices()
-	cfg := tui.Config{
-		Client: local.session.client, Keystore: local.session.keystore,
-		ServerLabel: "local " + local.srv.HTTPAddr(),
-		SMTPAddr:    local.srv.SMTPAddr(),
-		CatchAll:    local.inbox.Address(),
-		TempDir:     desktop.OpenedDir(home),
-		Notices:     notices,
-	}
+	set := d.settings()
+	set.ServerLabel = "local " + local.srv.HTTPAddr()
+	set.SMTPAddr, set.CatchAll = local.srv.SMTPAddr(), local.inbox.Address()
+	set.TempDir = desktop.OpenedDir(home)
+	cfg := tui.Config{Client: local.session.client, Keystore: local.session.keystore, Settings: set, Notices: notices}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
 			return deliverDemo(ctx, local.session.client, local.inbox, local.srv.SMTPAddr())
@@ -165,6 +178,11 @@ type localRun struct {
 // server, opens a session on it with an inbox that is the catch-all, and
 // records the server in the state file.
 func startLocal(ctx context.Context, g *globalOptions, l *localOptions) (*localRun, error) {
+	if l.flags != nil {
+		if err := l.server.applyEnv(l.flags, g.env); err != nil {
+			return nil, err
+		}
+	}
 	home, err := g.stateHome()
 	if err != nil {
 		return nil, err
@@ -191,13 +209,10 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 	webhooks.AllowLoopbackHTTP = true // the pane's built-in receiver listens on loopback
 	webhooks.AllowPrivate = true      // a sandbox on this machine: its receivers are local
 	cfg := server.Config{
-		HTTPAddr: l.httpAddr, SMTPAddr: l.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
+		HTTPAddr: l.server.httpAddr, SMTPAddr: l.server.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
 		Webhooks: &webhooks,
 	}
-	if err := l.limits.applyEnv(); err != nil {
-		return err
-	}
-	l.limits.apply(&cfg)
+	l.server.applyLimits(&cfg)
 	r.srv, err = server.Start(ctx, cfg)
 	if err != nil {
 		if held := holder(home); held != nil {

@@ -59,14 +59,14 @@ func TestOpenUsesBROWSER(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+marker+"\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("BROWSER", script)
-	if err := Open(context.Background(), "https://example.org/x"); err != nil {
+	o := Opener{Browser: script}
+	if err := o.Open(context.Background(), "https://example.org/x"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(marker); string(got) != "https://example.org/x" {
 		t.Fatalf("the browser got %q", got)
 	}
-	if err := Open(context.Background(), "-rf"); err == nil {
+	if err := o.Open(context.Background(), "-rf"); err == nil {
 		t.Fatal("a target starting with - was opened")
 	}
 }
@@ -74,8 +74,7 @@ func TestOpenUsesBROWSER(t *testing.T) {
 // TestOpenWithoutOpenerSaysTheWayOut: with no opener, the error names it
 // and points to $BROWSER and to copying the link with y.
 func TestOpenWithoutOpenerSaysTheWayOut(t *testing.T) {
-	t.Setenv("BROWSER", filepath.Join(t.TempDir(), "no-such-browser"))
-	err := Open(context.Background(), "https://acme-shop.example/p/1")
+	err := Opener{Browser: filepath.Join(t.TempDir(), "no-such-browser")}.Open(context.Background(), "https://acme-shop.example/p/1")
 	if err == nil {
 		t.Fatal("opening with a missing browser did not fail")
 	}
@@ -84,13 +83,12 @@ func TestOpenWithoutOpenerSaysTheWayOut(t *testing.T) {
 			t.Fatalf("the error %q does not say %q", err, want)
 		}
 	}
-	t.Setenv("BROWSER", "false") // found, but fails
-	if err := Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.HasPrefix(err.Error(), "false failed") || !strings.Contains(err.Error(), "$BROWSER") {
+	failing := Opener{Browser: "false"} // found, but fails
+	if err := failing.Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.HasPrefix(err.Error(), "false failed") || !strings.Contains(err.Error(), "$BROWSER") {
 		t.Fatalf("a failing browser: %v", err)
 	}
-	t.Setenv("BROWSER", "")
 	t.Setenv("PATH", t.TempDir()) // no xdg-open
-	if err := Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.Contains(err.Error(), "$BROWSER") {
+	if err := (Opener{}).Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.Contains(err.Error(), "$BROWSER") {
 		t.Fatalf("without xdg-open: %v", err)
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"sandview/internal/netguard"
@@ -53,7 +51,9 @@ func DefaultRetrySchedule() []time.Duration {
 
 // Config configures an Engine. New treats a zero numeric field, a nil
 // schedule, a zero TimeScale and nil funcs as their defaults; Enabled and the
-// boolean switches are taken as they are (DefaultConfig sets Enabled).
+// boolean switches are taken as they are (DefaultConfig sets Enabled). The
+// package reads no environment: the command line fills Config from its
+// flags and the SVC_WEBHOOK_* variables each field names.
 type Config struct {
 	// Enabled turns the webhook system on (SVC_WEBHOOK_ENABLED, default true).
 	Enabled bool
@@ -129,64 +129,6 @@ func DefaultConfig() Config {
 		RetrySchedule:              DefaultRetrySchedule(),
 		TimeScale:                  1,
 	}
-}
-
-// ConfigFromEnv reads the SVC_WEBHOOK_* settings over DefaultConfig. An
-// unset or empty variable keeps its default; a malformed one is an error
-// naming the variable.
-func ConfigFromEnv(getenv func(string) string) (Config, error) {
-	cfg := DefaultConfig()
-	bools := []struct {
-		name string
-		dst  *bool
-	}{
-		{"SVC_WEBHOOK_ENABLED", &cfg.Enabled},
-		{"SVC_WEBHOOK_ALLOW_HTTP", &cfg.AllowHTTP},
-		{"SVC_WEBHOOK_ALLOW_PRIVATE", &cfg.AllowPrivate},
-		{"SVC_WEBHOOK_REQUIRE_AUTH_DEFAULT", &cfg.RequireAuthDefault},
-	}
-	for _, b := range bools {
-		raw := strings.TrimSpace(getenv(b.name))
-		if raw == "" {
-			continue
-		}
-		v, err := strconv.ParseBool(raw)
-		if err != nil {
-			return Config{}, fmt.Errorf("%s: want true or false, got %q", b.name, raw)
-		}
-		*b.dst = v
-	}
-	ints := []struct {
-		name string
-		dst  *int
-		min  int
-	}{
-		{"SVC_WEBHOOK_MAX_GLOBAL", &cfg.MaxGlobal, 0},
-		{"SVC_WEBHOOK_MAX_INBOX", &cfg.MaxPerInbox, 0},
-		{"SVC_WEBHOOK_MAX_RETRIES", &cfg.MaxAttempts, 1},
-		{"SVC_WEBHOOK_MAX_RETRIES_PER_WEBHOOK", &cfg.MaxQueuedRetriesPerWebhook, 0},
-		{"SVC_WEBHOOK_MAX_HEADERS", &cfg.MaxHeaders, 0},
-		{"SVC_WEBHOOK_MAX_HEADER_VALUE_LEN", &cfg.MaxHeaderValueLen, 1},
-	}
-	for _, n := range ints {
-		raw := strings.TrimSpace(getenv(n.name))
-		if raw == "" {
-			continue
-		}
-		v, err := strconv.Atoi(raw)
-		if err != nil || v < n.min {
-			return Config{}, fmt.Errorf("%s: want a whole number of at least %d, got %q", n.name, n.min, raw)
-		}
-		*n.dst = v
-	}
-	if raw := strings.TrimSpace(getenv("SVC_WEBHOOK_TIMEOUT")); raw != "" {
-		ms, err := strconv.Atoi(raw)
-		if err != nil || ms < 1 {
-			return Config{}, fmt.Errorf("SVC_WEBHOOK_TIMEOUT: want milliseconds as a whole number of at least 1, got %q", raw)
-		}
-		cfg.Timeout = time.Duration(ms) * time.Millisecond
-	}
-	return cfg, nil
 }
 
 // withDefaults fills the zero fields of cfg.

@@ -16,7 +16,7 @@ import (
 type actions struct {
 	ctx     *ui.Context
 	cmds    commands
-	store   *store
+	state   *mailState
 	current func() *inboxEntry // the inbox selected in the inbox list
 }
 
@@ -76,7 +76,7 @@ func (a *actions) confirmDeleteInbox() {
 	if e == nil {
 		return
 	}
-	if n := a.store.markedCount(); n > 0 {
+	if n := a.state.markedCount(); n > 0 {
 		a.ctx.Flash(fmt.Sprintf("%s marked: %s in the message list deletes them; esc there clears the marks", ui.Plural(n, "email is", "emails are"), ui.KeyName(a.ctx.Keys.Delete)), ui.LevelWarn)
 		return
 	}

@@ -28,7 +28,7 @@ func (a *actions) bulkKey(msg tea.KeyPressMsg, targets []target, inbox *inboxEnt
 		a.confirmMarkAllRead(inbox)
 	case key.Matches(msg, k.DeleteAll):
 		a.confirmDeleteAll(inbox)
-	case key.Matches(msg, k.Save) && a.store.markedCount() > 0:
+	case key.Matches(msg, k.Save) && a.state.markedCount() > 0:
 		a.promptSaveEmails(targets)
 	case key.Matches(msg, k.SaveAll):
 		a.promptSaveAttachments(targets)

@@ -99,7 +99,7 @@ func (c commands) saveFiles(refs []emailRef, dir, one, many string, files func(c
 	return func() tea.Msg {
 		ctx, cancel := c.call()
 		defer cancel()
-		dir = expandHome(dir)
+		dir = c.expandHome(dir)
 		var mu sync.Mutex
 		var paths []string
 		_, failed, err := forEach(refs, func(i int, r emailRef) error {
@@ -175,7 +175,7 @@ func savedMsg(paths []string, failed int, err error, one, many, dir string) ui.P
 // bulkDone applies a bulk action's result.
 func (s *Screen) bulkDone(msg bulkDoneMsg) {
 	for _, r := range msg.done {
-		e, _ := s.store.find(r.address)
+		e, _ := s.state.find(r.address)
 		if e == nil {
 			continue
 		}
@@ -189,7 +189,7 @@ func (s *Screen) bulkDone(msg bulkDoneMsg) {
 	}
 	if msg.op == opMarkRead {
 		for _, r := range msg.failed {
-			if e, _ := s.store.find(r.address); e != nil {
+			if e, _ := s.state.find(r.address); e != nil {
 				e.setRead(r.id, false)
 			}
 		}

@@ -21,7 +21,7 @@ func (h *harness) confirmText() string {
 func TestMarkAndDeleteTheMarked(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("space", "x")
-	if got := h.s.store.markedCount(); got != 2 || h.selected() != "e3" {
+	if got := h.s.state.markedCount(); got != 2 || h.selected() != "e3" {
 		t.Fatalf("space and x marked %d, cursor on %s; want 2 marked, the cursor moved on", got, h.selected())
 	}
 	if !strings.Contains(h.shown(), "2 marked") {
@@ -37,8 +37,8 @@ func TestMarkAndDeleteTheMarked(t *testing.T) {
 			t.Fatalf("%s not deleted: %v", id, h.svc.Calls())
 		}
 	}
-	if h.svc.Called("deleteEmail demo@sandbox.test e3") || len(h.current().emails) != 2 || h.s.store.markedCount() != 0 {
-		t.Fatalf("deleted too much, or marks left: %d emails, %d marked", len(h.current().emails), h.s.store.markedCount())
+	if h.svc.Called("deleteEmail demo@sandbox.test e3") || len(h.current().emails) != 2 || h.s.state.markedCount() != 0 {
+		t.Fatalf("deleted too much, or marks left: %d emails, %d marked", len(h.current().emails), h.s.state.markedCount())
 	}
 	if !strings.Contains(h.shown(), "deleted 2 emails") {
 		t.Fatalf("no count of what was deleted:\n%s", h.shown())
@@ -63,15 +63,15 @@ func TestMarkAllShownAndEscClearsMarksFirst(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.search("is:unread")
 	h.Press("*")
-	if got := h.s.store.markedCount(); got != 3 {
+	if got := h.s.state.markedCount(); got != 3 {
 		t.Fatalf("* marked %d, want the 3 shown", got)
 	}
 	h.Press("*")
-	if got := h.s.store.markedCount(); got != 0 {
+	if got := h.s.state.markedCount(); got != 0 {
 		t.Fatalf("* again left %d marked", got)
 	}
 	h.Press("*", "esc")
-	if h.s.store.markedCount() != 0 || !h.s.emails.find.active() {
+	if h.s.state.markedCount() != 0 || !h.s.emails.find.active() {
 		t.Fatal("esc did not clear the marks before the search")
 	}
 	h.Press("esc")

@@ -63,7 +63,7 @@ func TestABatchIsAsMailOneByOne(t *testing.T) {
 	if batched.current().unread != 119 || batched.svc.Called("markRead") {
 		t.Fatalf("the batch changed read state: %d unread, calls %v", batched.current().unread, batched.svc.Calls())
 	}
-	demo, _ := batched.s.store.find(tuitest.DemoAddr)
+	demo, _ := batched.s.state.find(tuitest.DemoAddr)
 	if _, ok := demo.email("other"); !ok {
 		t.Fatal("the mail for another inbox in the same batch was lost")
 	}

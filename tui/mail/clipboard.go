@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"time"
 
@@ -15,10 +14,6 @@ import (
 
 // tmuxTimeout bounds `tmux load-buffer`.
 const tmuxTimeout = 5 * time.Second
-
-// Runner runs a program with stdin and returns what it wrote to stdout and
-// stderr; the mail screen runs tmux (and the pipe's shell) through it.
-type Runner func(ctx context.Context, stdin []byte, name string, args ...string) ([]byte, error)
 
 // execRunner runs a program with os/exec, keeping at most one byte more
 // than runOutputLimit of its output (the rest is read and dropped, so the
@@ -48,14 +43,14 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 }
 
 // copyText puts text on the terminal's clipboard with OSC 52 and, inside
-// tmux ($TMUX set), in tmux's paste buffer too (`load-buffer -w` also
+// tmux (Settings.InTmux), in tmux's paste buffer too (`load-buffer -w` also
 // hands it on to the outer terminal when tmux is allowed to): under tmux's
 // default set-clipboard external, OSC 52 from a program reaches no
 // clipboard. The status names where the text went; what is the text as
 // the status shows it.
 func (c commands) copyText(text, what string) tea.Cmd {
 	osc := tea.SetClipboard(text)
-	if c.getenv("TMUX") == "" {
+	if !c.set.InTmux {
 		return tea.Batch(osc, status("copied "+what+" to the terminal's clipboard (OSC 52)", ui.LevelSuccess))
 	}
 	return tea.Batch(osc, func() tea.Msg {
@@ -73,6 +68,3 @@ func (c commands) copyText(text, what string) tea.Cmd {
 func status(text string, level ui.Level) tea.Cmd {
 	return func() tea.Msg { return ui.StatusMsg{Text: text, Level: level} }
 }
-
-// defaultGetenv is os.Getenv.
-func defaultGetenv(name string) string { return os.Getenv(name) }

@@ -24,19 +24,30 @@ const requestTimeout = 60 * time.Second
 
 // commands makes the Cmds of the mail screen.
 type commands struct {
-	ctx  context.Context
-	svc  Service
-	open func(ctx context.Context, target string) error
+	ctx context.Context
+	svc Service
+	// set are the TUI's settings (shared).
+	set *ui.Settings
 	// temp holds the files opened with other programs.
 	temp *desktop.TempDir
 	// saveDir is the directory the save dialogs offer.
 	saveDir *saveDir
-	// hyperlinks makes the links of HTML parts OSC 8 hyperlinks.
-	hyperlinks bool
-	// getenv reads the environment ($TMUX, $SHELL); run runs tmux and the
-	// pipe's shell.
-	getenv func(string) string
-	run    Runner
+}
+
+// open opens a link or a file with another program.
+func (c commands) open(ctx context.Context, target string) error {
+	if c.set.Open != nil {
+		return c.set.Open(ctx, target)
+	}
+	return desktop.Opener{}.Open(ctx, target)
+}
+
+// run runs tmux or the pipe's shell.
+func (c commands) run(ctx context.Context, stdin []byte, name string, args ...string) ([]byte, error) {
+	if c.set.Run != nil {
+		return c.set.Run(ctx, stdin, name, args...)
+	}
+	return execRunner(ctx, stdin, name, args...)
 }
 
 func (c commands) call() (context.Context, context.CancelFunc) {
@@ -162,14 +173,14 @@ func (c commands) importInbox(path string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.call()
 		defer cancel()
-		inbox, err := c.svc.ImportInbox(ctx, expandHome(path))
+		inbox, err := c.svc.ImportInbox(ctx, c.expandHome(path))
 		return inboxAddedMsg{inbox: inbox, verb: "imported", err: err}
 	}
 }
 
 func (c commands) exportInbox(address, path string) tea.Cmd {
 	return func() tea.Msg {
-		path = expandHome(path)
+		path = c.expandHome(path)
 		if _, err := os.Lstat(path); err == nil {
 			return ui.PromptDoneMsg{Err: fmt.Errorf("%s already exists; choose another name (nothing was overwritten)", path)}
 		}
@@ -182,7 +193,7 @@ func (c commands) exportInbox(address, path string) tea.Cmd {
 
 func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 	return func() tea.Msg {
-		path, err := desktop.SaveUnique(expandHome(dir), a.Filename, "attachment", a.Content, 0o600)
+		path, err := desktop.SaveUnique(c.expandHome(dir), a.Filename, "attachment", a.Content, 0o600)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}
 		}
@@ -222,12 +233,11 @@ func isLocalPart(address string) bool {
 	return address != "" && !strings.ContainsAny(address, "@.")
 }
 
-// expandHome replaces a leading ~/ with the home directory.
-func expandHome(path string) string {
-	if len(path) >= 2 && path[:2] == "~/" {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, path[2:])
-		}
+// expandHome replaces a leading ~/ with the user's home directory, when
+// it is known.
+func (c commands) expandHome(path string) string {
+	if home := c.set.UserHome; home != "" && len(path) >= 2 && path[:2] == "~/" {
+		return filepath.Join(home, path[2:])
 	}
 	return path
 }

@@ -1,10 +1,10 @@
 // Package mail is the mail screen of sandview's terminal UI: the inbox
 // list, the email list with its search, the reader with its tabs and the
-// authentication report, laid out side by side or one at a time, and the
-// store of what is known of each inbox. Every call to the service runs in a
+// authentication report, laid out side by side or one at a time, and its
+// state (mailState): what is known of each inbox. Every call to the service runs in a
 // tea.Cmd (commands.go); its result comes back as a message the screen
 // applies (results.go). Untrusted text is sanitized once, when it enters
-// the store.
+// the state.
 //
 // The list searches with the query language of model/search (search.go):
 // the query is parsed on each edit and matched through one search.Index,

@@ -25,11 +25,11 @@ type emailRef struct{ address, id string }
 type emailList struct {
 	ctx      *ui.Context
 	acts     *actions
-	store    *store
+	state    *mailState
 	entry    *inboxEntry // the selected inbox
 	scope    listing
-	scopeAt  int     // the store's version when an in:all scope was listed
-	seen     int     // the store's version at the last refresh
+	scopeAt  int     // the state's version when an in:all scope was listed
+	seen     int     // the state's version at the last refresh
 	filtered []int   // positions in scope.emails that match the search
 	list     ui.List // over filtered
 	width    int
@@ -58,9 +58,9 @@ type emailList struct {
 	cache rowCache
 }
 
-func newEmailList(ctx *ui.Context, st *store, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
+func newEmailList(ctx *ui.Context, st *mailState, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
 	return &emailList{
-		ctx: ctx, acts: acts, store: st, hint: hint, catchAll: catchAll, list: ui.NewList(1),
+		ctx: ctx, acts: acts, state: st, hint: hint, catchAll: catchAll, list: ui.NewList(1),
 		find:    finder{field: ui.NewTextField(ctx.Edit, ""), index: index},
 		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
@@ -88,7 +88,7 @@ func (l *emailList) CapturesInput() bool { return l.find.typing }
 // the emails changed.
 func (l *emailList) setEntry(e *inboxEntry) {
 	if l.entry == e {
-		if l.seen != l.store.version {
+		if l.seen != l.state.version {
 			l.refresh()
 		}
 		return
@@ -107,15 +107,15 @@ func (l *emailList) setEntry(e *inboxEntry) {
 func (l *emailList) refresh() {
 	switch {
 	case l.find.query.AllInboxes():
-		if l.scope.owners == nil || l.scopeAt != l.store.version {
-			l.scope, l.scopeAt = allInboxes(l.store), l.store.version
+		if l.scope.owners == nil || l.scopeAt != l.state.version {
+			l.scope, l.scopeAt = allInboxes(l.state), l.state.version
 		}
 	case l.entry != nil:
 		l.scope = listing{emails: l.entry.emails, entry: l.entry}
 	default:
 		l.scope = listing{}
 	}
-	l.seen = l.store.version
+	l.seen = l.state.version
 	l.showTo = l.listsForeignMail()
 	l.filtered = l.find.index.Filter(l.find.query, l.scope.emails)
 	l.needs = l.rowNeeds()
@@ -214,8 +214,8 @@ func (l *emailList) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	switch {
-	case key.Matches(msg, k.Back) && l.store.markedCount() > 0:
-		l.store.clearMarks()
+	case key.Matches(msg, k.Back) && l.state.markedCount() > 0:
+		l.state.clearMarks()
 	case key.Matches(msg, k.Back) && l.find.active():
 		l.setSearch("")
 	case key.Matches(msg, k.Search):
@@ -304,8 +304,8 @@ func (l *emailList) markAll() {
 // targets are the emails an action applies to: the marked ones, else the
 // one under the cursor.
 func (l *emailList) targets() []target {
-	if l.store.markedCount() > 0 {
-		return l.store.markedTargets()
+	if l.state.markedCount() > 0 {
+		return l.state.markedTargets()
 	}
 	if m, e, ok := l.selected(); ok {
 		return []target{{entry: e, email: m}}
@@ -354,7 +354,7 @@ func (l *emailList) title() string {
 		pos = l.list.Cursor() + 1
 	}
 	title := fmt.Sprintf("%s %d/%d", name, pos, len(l.filtered))
-	if n := l.store.markedCount(); n > 0 {
+	if n := l.state.markedCount(); n > 0 {
 		title += " · " + fmt.Sprintf("%d marked", n)
 	}
 	if l.entry != nil && !l.find.query.AllInboxes() {

@@ -17,14 +17,20 @@ import (
 // one of them this session (it is not kept when sandview quits), else
 // ~/Downloads when it exists, else the working directory. A nil *saveDir
 // offers the default and remembers nothing.
-type saveDir struct{ last string }
+type saveDir struct {
+	home string // the user's home directory ("": unknown)
+	last string
+}
 
 // prompt is a save dialog asking for a directory, offering the one to
 // offer; the directory accepted is remembered, then handed to save.
 func (s *saveDir) prompt(ctx *ui.Context, title, hint string, save func(dir string) tea.Cmd) *ui.Prompt {
-	offer := defaultSaveDir()
-	if s != nil && s.last != "" {
-		offer = s.last
+	offer := defaultSaveDir("")
+	if s != nil {
+		offer = defaultSaveDir(s.home)
+		if s.last != "" {
+			offer = s.last
+		}
 	}
 	return ui.NewPrompt(ctx, title, hint, offer, func(dir string) tea.Cmd {
 		if s != nil {
@@ -34,9 +40,10 @@ func (s *saveDir) prompt(ctx *ui.Context, title, hint string, save func(dir stri
 	})
 }
 
-// defaultSaveDir is where files are saved unless the user says otherwise.
-func defaultSaveDir() string {
-	if home, err := os.UserHomeDir(); err == nil {
+// defaultSaveDir is where files are saved unless the user says otherwise:
+// home/Downloads when it exists, else the working directory.
+func defaultSaveDir(home string) string {
+	if home != "" {
 		dl := filepath.Join(home, "Downloads")
 		if info, err := os.Stat(dl); err == nil && info.IsDir() {
 			return dl

@@ -38,7 +38,7 @@ func (s *Screen) forget(e *inboxEntry, id string) {
 func (s *Screen) dropGone(refs []emailRef) {
 	n := 0
 	for _, r := range refs {
-		if e, _ := s.store.find(r.address); e != nil {
+		if e, _ := s.state.find(r.address); e != nil {
 			if _, ok := e.email(r.id); ok {
 				s.forget(e, r.id)
 				n++

@@ -25,25 +25,25 @@ type harness struct {
 // live feed loads them.
 func newHarness(t testing.TB, width, height int) *harness {
 	t.Helper()
-	return newHarnessWith(t, width, height, Options{SMTPHint: "send mail to demo@sandbox.test via SMTP 127.0.0.1:1025"})
+	return newHarnessWith(t, width, height, ui.Settings{SMTPHint: "send mail to demo@sandbox.test via SMTP 127.0.0.1:1025"})
 }
 
-// newHarnessWith is newHarness with the screen's options (the opener is
+// newHarnessWith is newHarness with the TUI's settings (the opener is
 // the harness's).
-func newHarnessWith(t testing.TB, width, height int, opts Options) *harness {
+func newHarnessWith(t testing.TB, width, height int, set ui.Settings) *harness {
 	t.Helper()
-	return newHarnessOn(t, tuitest.Context(true), width, height, opts)
+	return newHarnessOn(t, tuitest.Context(true), width, height, set)
 }
 
 // newHarnessOn is newHarnessWith on the context ctx.
-func newHarnessOn(t testing.TB, ctx *ui.Context, width, height int, opts Options) *harness {
+func newHarnessOn(t testing.TB, ctx *ui.Context, width, height int, set ui.Settings) *harness {
 	t.Helper()
 	svc := tuitest.NewFixtureService()
-	opts.Open = func(_ context.Context, target string) error { svc.Record("open %s", target); return nil }
-	if opts.TempDir == "" {
-		opts.TempDir = desktop.OpenedDir(t.TempDir())
+	set.Open = func(_ context.Context, target string) error { svc.Record("open %s", target); return nil }
+	if set.TempDir == "" {
+		set.TempDir = desktop.OpenedDir(t.TempDir())
 	}
-	s := New(ctx, svc, opts)
+	s := New(ctx, context.Background(), svc, &set)
 	s.SetSize(width, height)
 	h := &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s, svc: svc}
 	h.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})

@@ -16,7 +16,7 @@ const inboxRowHeight = 2
 // other panes show.
 type inboxList struct {
 	ctx     *ui.Context
-	store   *store
+	state   *mailState
 	acts    *actions
 	list    ui.List
 	width   int
@@ -24,8 +24,8 @@ type inboxList struct {
 	focused bool
 }
 
-func newInboxList(ctx *ui.Context, st *store, acts *actions) *inboxList {
-	return &inboxList{ctx: ctx, store: st, acts: acts, list: ui.NewList(inboxRowHeight)}
+func newInboxList(ctx *ui.Context, st *mailState, acts *actions) *inboxList {
+	return &inboxList{ctx: ctx, state: st, acts: acts, list: ui.NewList(inboxRowHeight)}
 }
 
 // SetSize sets the outer size of the pane.
@@ -37,8 +37,8 @@ func (l *inboxList) SetSize(width, height int) {
 // SetFocus tells the pane whether it has the keyboard.
 func (l *inboxList) SetFocus(focused bool) { l.focused = focused }
 
-// sync follows the store after inboxes came or went.
-func (l *inboxList) sync() { l.list.SetLen(len(l.store.entries)) }
+// sync follows the state after inboxes came or went.
+func (l *inboxList) sync() { l.list.SetLen(len(l.state.entries)) }
 
 // selected returns the entry under the cursor, if any.
 func (l *inboxList) selected() *inboxEntry {
@@ -46,13 +46,13 @@ func (l *inboxList) selected() *inboxEntry {
 	if l.list.Len() == 0 {
 		return nil
 	}
-	return l.store.entries[l.list.Cursor()]
+	return l.state.entries[l.list.Cursor()]
 }
 
 // selectAddress moves the cursor to address.
 func (l *inboxList) selectAddress(address string) {
 	l.sync()
-	if _, i := l.store.find(address); i >= 0 {
+	if _, i := l.state.find(address); i >= 0 {
 		l.list.Select(i)
 	}
 }
@@ -91,15 +91,15 @@ func (l *inboxList) View() string {
 	k := l.ctx.Keys
 	inner := l.width - 2
 	var body []string
-	if len(l.store.entries) == 0 {
+	if len(l.state.entries) == 0 {
 		body = append(body, st.Muted.Render("No inboxes yet."),
 			st.Muted.Render(fmt.Sprintf("Press %s to create one", ui.KeyName(k.New))),
 			st.Muted.Render(fmt.Sprintf("or %s to import one.", ui.KeyName(k.Import))))
 	}
 	body = append(body, l.list.Render(func(i int, selected bool) []string {
-		return l.row(l.store.entries[i], selected, inner)
+		return l.row(l.state.entries[i], selected, inner)
 	})...)
-	title := fmt.Sprintf("Inboxes (%d)", len(l.store.entries))
+	title := fmt.Sprintf("Inboxes (%d)", len(l.state.entries))
 	return ui.Frame(l.ctx, title, l.focused, l.width, l.height, body)
 }
 

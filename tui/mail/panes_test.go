@@ -13,48 +13,47 @@ import (
 	"sandview/tui/ui"
 )
 
-// Each pane is built alone over a seeded store, with the fixed theme,
+// Each pane is built alone over a seeded state, with the fixed theme,
 // keys and clock of tuitest.Context, driven by keys and compared with its
 // golden file at tuitest.PaneSizes; every view must be exactly its size.
 
-// paneKit is what a pane needs: the shared context, a store holding the
+// paneKit is what a pane needs: the shared context, a state holding the
 // fixtures (demo loaded, plain empty, old not loaded) and the actions.
 type paneKit struct {
 	ctx   *ui.Context
-	store *store
+	state *mailState
 	cmds  commands
 	acts  *actions
 }
 
 func newPaneKit() *paneKit {
 	ctx := tuitest.Context(true)
-	st := &store{}
+	st := &mailState{}
 	st.setInboxes(tuitest.Inboxes())
 	demo, _ := st.find(tuitest.DemoAddr)
 	demo.setEmails(tuitest.Emails())
 	plain, _ := st.find(tuitest.PlainAddr)
 	plain.setEmails(nil)
-	cmds := commands{ctx: context.Background(), svc: tuitest.NewFixtureService(), open: func(context.Context, string) error { return nil },
-		getenv: func(string) string { return "" }, run: execRunner}
-	return &paneKit{ctx: ctx, store: st, cmds: cmds, acts: &actions{ctx: ctx, cmds: cmds, store: st, current: func() *inboxEntry { return demo }}}
+	cmds := commands{ctx: context.Background(), svc: tuitest.NewFixtureService(), set: &ui.Settings{Open: func(context.Context, string) error { return nil }}}
+	return &paneKit{ctx: ctx, state: st, cmds: cmds, acts: &actions{ctx: ctx, cmds: cmds, state: st, current: func() *inboxEntry { return demo }}}
 }
 
 func TestInboxListPane(t *testing.T) {
-	list := func(focused bool, entries func(*store)) func() ui.Component {
+	list := func(focused bool, entries func(*mailState)) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
-			entries(k.store)
-			l := newInboxList(k.ctx, k.store, k.acts)
+			entries(k.state)
+			l := newInboxList(k.ctx, k.state, k.acts)
 			l.SetFocus(focused)
 			return l
 		}
 	}
-	keep := func(*store) {}
+	keep := func(*mailState) {}
 	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
 		"first":   {Build: list(true, keep)},
 		"last":    {Build: list(true, keep), Keys: []string{"G"}},
 		"blurred": {Build: list(false, keep), Keys: []string{"j"}},
-		"empty":   {Build: list(true, func(s *store) { s.entries = nil })},
+		"empty":   {Build: list(true, func(s *mailState) { s.entries = nil })},
 	})
 }
 
@@ -62,9 +61,9 @@ func TestEmailListPane(t *testing.T) {
 	list := func(address string) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
-			l := newEmailList(k.ctx, k.store, k.acts, search.NewIndex(), func(e *inboxEntry) string { return "send mail to " + e.info.EmailAddress }, "")
+			l := newEmailList(k.ctx, k.state, k.acts, search.NewIndex(), func(e *inboxEntry) string { return "send mail to " + e.info.EmailAddress }, "")
 			l.SetFocus(true)
-			e, _ := k.store.find(address)
+			e, _ := k.state.find(address)
 			l.setEntry(e)
 			return l
 		}
@@ -96,7 +95,7 @@ func TestReaderPane(t *testing.T) {
 	open := func(id string, tab tab) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
-			r := newReader(k.ctx, k.store, k.cmds, k.acts)
+			r := newReader(k.ctx, k.state, k.cmds, k.acts)
 			r.SetFocus(true)
 			r.open(tuitest.DemoAddr, id)
 			r.setTab(tab)
@@ -124,7 +123,7 @@ func TestAuthReportPane(t *testing.T) {
 	report := func(id string, expanded bool) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
-			r := newReader(k.ctx, k.store, k.cmds, k.acts)
+			r := newReader(k.ctx, k.state, k.cmds, k.acts)
 			r.open(tuitest.DemoAddr, id)
 			p := newAuthReport(k.ctx, r)
 			p.expanded = expanded
@@ -144,7 +143,7 @@ func TestAuthReportPane(t *testing.T) {
 // content.
 func TestReaderKeysStayInPane(t *testing.T) {
 	k := newPaneKit()
-	r := newReader(k.ctx, k.store, k.cmds, k.acts)
+	r := newReader(k.ctx, k.state, k.cmds, k.acts)
 	r.open(tuitest.DemoAddr, "e1")
 	r.SetSize(40, 12)
 	for _, name := range []string{"esc", "enter", "tab"} {
@@ -168,7 +167,7 @@ func TestReaderKeysStayInPane(t *testing.T) {
 // other addresses, its list has a recipient column; before, and in other
 // inboxes' lists, it does not.
 func TestCatchAllListShowsRecipients(t *testing.T) {
-	h := newHarnessWith(t, 200, 40, Options{CatchAll: tuitest.DemoAddr})
+	h := newHarnessWith(t, 200, 40, ui.Settings{CatchAll: tuitest.DemoAddr})
 	if h.s.emails.showTo {
 		t.Fatalf("a catch-all holding only its own mail shows recipients:\n%s", h.shown())
 	}
@@ -188,7 +187,7 @@ func TestCatchAllListShowsRecipients(t *testing.T) {
 		t.Fatalf("mail sent to the inbox itself does not name it:\n%s", h.shown())
 	}
 
-	other := newHarnessWith(t, 200, 40, Options{CatchAll: "someone-else@sandbox.test"})
+	other := newHarnessWith(t, 200, 40, ui.Settings{CatchAll: "someone-else@sandbox.test"})
 	other.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{
 		ID: "c1", From: "app@shop.example", To: []string{"qa-17@example.com"}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
 	}})

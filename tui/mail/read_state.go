@@ -81,7 +81,7 @@ func (s *Screen) markOpened(seq int) tea.Cmd {
 	if seq != s.dwellSeq || ref.id == "" || s.opened() != ref {
 		return nil
 	}
-	e, _ := s.store.find(ref.address)
+	e, _ := s.state.find(ref.address)
 	if e == nil || e.gone != "" {
 		return nil
 	}

@@ -17,7 +17,7 @@ import (
 // and keep them; a frame only slices the lines in view.
 type reader struct {
 	ctx     *ui.Context
-	store   *store
+	state   *mailState
 	cmds    commands
 	acts    *actions
 	address string // inbox of the open email
@@ -56,9 +56,9 @@ type contentKey struct {
 	dark, plain bool
 }
 
-func newReader(ctx *ui.Context, st *store, cmds commands, acts *actions) *reader {
-	html := &htmlView{hyperlinks: cmds.hyperlinks}
-	r := &reader{ctx: ctx, store: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
+func newReader(ctx *ui.Context, st *mailState, cmds commands, acts *actions) *reader {
+	html := &htmlView{hyperlinks: cmds.set.Hyperlinks}
+	r := &reader{ctx: ctx, state: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
 	r.tabs = []readerTab{ // one line each, in the order of tab's constants
 		tabBody:        r.body,
 		tabHeaders:     &headersTab{ctx: ctx, source: r.source},
@@ -112,7 +112,7 @@ func (r *reader) setTab(t tab) {
 
 // entry is the inbox of the open email.
 func (r *reader) entry() *inboxEntry {
-	e, _ := r.store.find(r.address)
+	e, _ := r.state.find(r.address)
 	return e
 }
 

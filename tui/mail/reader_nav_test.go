@@ -146,7 +146,7 @@ func TestSearchInsideTheMessage(t *testing.T) {
 // TestPipeTheMessage pipes the raw message of e1 to a real shell: the
 // output shows in a dialog, sanitized; the status names the exit.
 func TestPipeTheMessage(t *testing.T) {
-	h := newHarnessWith(t, 140, 37, Options{Getenv: func(name string) string { return map[string]string{"SHELL": "/bin/sh"}[name] }})
+	h := newHarnessWith(t, 140, 37, ui.Settings{Shell: "/bin/sh"})
 	h.Press("enter", "|")
 	h.Type(`grep -c Received; printf '\033[2Jbye'; exit 3`)
 	h.Press("enter")
@@ -183,8 +183,8 @@ func TestRunnerCapsAndStops(t *testing.T) {
 
 func TestCopyUnderTmux(t *testing.T) {
 	var stdin, ran string
-	h := newHarnessWith(t, 140, 37, Options{
-		Getenv: func(name string) string { return map[string]string{"TMUX": "/tmp/tmux-1/default,1,0"}[name] },
+	h := newHarnessWith(t, 140, 37, ui.Settings{
+		InTmux: true,
 		Run: func(_ context.Context, in []byte, name string, args ...string) ([]byte, error) {
 			stdin, ran = string(in), name+" "+strings.Join(args, " ")
 			return nil, nil
@@ -216,7 +216,7 @@ func TestInboxGoneIsFlagged(t *testing.T) {
 		}
 	}
 	h.Send(feed.InboxGoneMsg{Address: tuitest.PlainAddr, Err: context.Canceled})
-	if p, _ := h.s.store.find(tuitest.PlainAddr); p.gone == "" {
+	if p, _ := h.s.state.find(tuitest.PlainAddr); p.gone == "" {
 		t.Fatal("the feed's gone inbox is not flagged")
 	}
 }
@@ -230,7 +230,7 @@ func TestInboxesSavedByAnotherProgramAppear(t *testing.T) {
 	h.svc.SaveToKeystore(tuitest.Inboxes()[0])
 	h.svc.SaveToKeystore(model.Inbox{EmailAddress: "qa-run-17@sandbox.test", ExpiresAt: tuitest.Now().Add(time.Hour)})
 	h.Run(h.s.WatchKeystore())
-	e, _ := h.s.store.find("qa-run-17@sandbox.test")
+	e, _ := h.s.state.find("qa-run-17@sandbox.test")
 	if e == nil || !e.loading || !strings.Contains(h.shown(), "1 inbox from the keystore") {
 		t.Fatalf("the saved inbox is missing\n%s", h.shown())
 	}
@@ -253,7 +253,7 @@ func TestCreateCompletesABareName(t *testing.T) {
 }
 
 func TestHintAndBannerNameTheSelectedInbox(t *testing.T) {
-	h := newHarnessWith(t, 140, 37, Options{SMTPAddr: "127.0.0.1:1025"})
+	h := newHarnessWith(t, 140, 37, ui.Settings{SMTPAddr: "127.0.0.1:1025"})
 	h.Press("shift+tab", "j")
 	want := "send mail to plain@sandbox.test via SMTP 127.0.0.1:1025"
 	if h.s.Banner() != want || !strings.Contains(tuitest.Plain(strings.Join(h.s.emails.rows(200), "\n")), want) {
@@ -264,7 +264,7 @@ func TestHintAndBannerNameTheSelectedInbox(t *testing.T) {
 // TestHintOfTheCatchAll: the inbox that takes mail to any address says
 // so; the others name their own address.
 func TestHintOfTheCatchAll(t *testing.T) {
-	h := newHarnessWith(t, 140, 37, Options{SMTPAddr: "127.0.0.1:1025", CatchAll: "plain@sandbox.test"})
+	h := newHarnessWith(t, 140, 37, ui.Settings{SMTPAddr: "127.0.0.1:1025", CatchAll: "plain@sandbox.test"})
 	h.Press("shift+tab", "j")
 	if want := "catch-all: mail to any address via SMTP 127.0.0.1:1025 shows up here"; h.s.Banner() != want {
 		t.Fatalf("banner of the catch-all %q, want %q", h.s.Banner(), want)
@@ -282,7 +282,7 @@ func TestReaderShowsWhatTheCursorIsOnWithoutAKey(t *testing.T) {
 	var rec ticks
 	ctx := tuitest.Context(true)
 	ctx.Tick = rec.tick
-	h := newHarnessOn(t, ctx, 140, 37, Options{})
+	h := newHarnessOn(t, ctx, 140, 37, ui.Settings{})
 	if len(rec.fired) != 1 {
 		t.Fatalf("%d ticks after the lists loaded", len(rec.fired))
 	}

@@ -15,8 +15,9 @@ import (
 )
 
 // The pipe: the raw message goes to a shell command the user types, run
-// with $SHELL -c (sh when unset), and what it writes to stdout and stderr
-// is shown, sanitized, in a dialog that scrolls.
+// with the user's shell -c (Settings.Shell, $SHELL; sh when unset), and
+// what it writes to stdout and stderr is shown, sanitized, in a dialog
+// that scrolls.
 const (
 	pipeTimeout = 30 * time.Second
 	// runOutputLimit bounds what a command's output is kept of.
@@ -53,7 +54,7 @@ func (c commands) pipe(address, id, command string) tea.Cmd {
 		if err != nil {
 			return pipeDoneMsg{command: command, fetchErr: fmt.Errorf("fetch the raw message: %w", err)}
 		}
-		shell := c.getenv("SHELL")
+		shell := c.set.Shell
 		if shell == "" {
 			shell = "/bin/sh"
 		}

@@ -15,6 +15,7 @@ import (
 	"sandview/model"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
+	"sandview/tui/ui"
 )
 
 // readerOn is a reader pane, width x height, open on e alone in the demo
@@ -23,10 +24,10 @@ func readerOn(e model.Email, width, height int, hyperlinks bool, now time.Time) 
 	k := newPaneKit()
 	k.ctx.Clock = func() time.Time { return now }
 	k.ctx.Now = now
-	demo, _ := k.store.find(tuitest.DemoAddr)
+	demo, _ := k.state.find(tuitest.DemoAddr)
 	demo.setEmails([]model.Email{e})
-	k.cmds.hyperlinks = hyperlinks
-	r := newReader(k.ctx, k.store, k.cmds, k.acts)
+	k.cmds.set.Hyperlinks = hyperlinks
+	r := newReader(k.ctx, k.state, k.cmds, k.acts)
 	r.open(tuitest.DemoAddr, e.ID)
 	r.SetSize(width, height)
 	return r
@@ -226,9 +227,9 @@ func TestReaderURLsWholeBehindHyperlinks(t *testing.T) {
 // TestOpenLinkWithoutOpenerSaysTheWayOut: when no program can open a
 // link, the status says to set $BROWSER or copy the link with y.
 func TestOpenLinkWithoutOpenerSaysTheWayOut(t *testing.T) {
-	t.Setenv("BROWSER", filepath.Join(t.TempDir(), "no-browser"))
 	ctx := tuitest.Context(true)
-	s := New(ctx, tuitest.NewFixtureService(), Options{Open: desktop.Open, Context: context.Background()})
+	opener := desktop.Opener{Browser: filepath.Join(t.TempDir(), "no-browser")}
+	s := New(ctx, context.Background(), tuitest.NewFixtureService(), &ui.Settings{Open: opener.Open})
 	s.SetSize(140, 37)
 	h := &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s}
 	h.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})

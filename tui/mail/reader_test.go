@@ -69,7 +69,7 @@ func TestHeadersTabShowsHeadersAsSent(t *testing.T) {
 func TestViewHTMLInBrowser(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	home := t.TempDir()
-	h := newHarnessWith(t, 140, 37, Options{TempDir: desktop.OpenedDir(home)})
+	h := newHarnessWith(t, 140, 37, ui.Settings{TempDir: desktop.OpenedDir(home)})
 	e := tuitest.Emails()[0]
 	e.HTML = `<html><head><meta http-equiv="refresh" content="0;url=https://evil.test/"><base href="https://evil.test/">` +
 		`<script>alert(1)</script></head><body><p>Hi <img src="https://tracker.test/p.gif"></p></body></html>`
@@ -205,7 +205,7 @@ func TestHyperlinksOpenAndCloseOnEachLine(t *testing.T) {
 	svc := tuitest.NewFixtureService()
 	svc.SetEmails(tuitest.DemoAddr, []model.Email{mail.Email})
 	ctx := tuitest.Context(true)
-	s := New(ctx, svc, Options{Hyperlinks: true, Open: func(context.Context, string) error { return nil }})
+	s := New(ctx, context.Background(), svc, &ui.Settings{Hyperlinks: true, Open: func(context.Context, string) error { return nil }})
 	s.SetSize(100, 40)
 	d := tuitest.ScreenDriver(t, ctx, s)
 	d.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})

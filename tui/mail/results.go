@@ -69,14 +69,14 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		if s.reader.address == msg.address {
 			s.reader.close()
 		}
-		s.store.remove(msg.address)
+		s.state.remove(msg.address)
 		s.ctx.Flash("deleted "+msg.address, ui.LevelSuccess)
 	case spinner.TickMsg:
 		if msg.ID != s.emails.spinner.ID() {
 			return nil, false
 		}
 		s.emails.spin(msg)
-		if s.store.loading() {
+		if s.state.loading() {
 			return s.nextSpin(), true
 		}
 		s.spinning = false
@@ -95,7 +95,7 @@ func (s *Screen) newEmails(batch []feed.NewEmailMsg) tea.Cmd {
 		by    = map[*inboxEntry][]model.Email{}
 	)
 	for _, msg := range batch {
-		e, _ := s.store.find(msg.Address)
+		e, _ := s.state.find(msg.Address)
 		if e == nil {
 			continue
 		}
@@ -129,7 +129,7 @@ func (s *Screen) newEmails(batch []feed.NewEmailMsg) tea.Cmd {
 // is not found marks it gone. The emails are prepared for searching in
 // the background.
 func (s *Screen) emailsLoaded(msg emailsLoadedMsg) tea.Cmd {
-	e, _ := s.store.find(msg.address)
+	e, _ := s.state.find(msg.address)
 	if e == nil {
 		return nil
 	}
@@ -170,7 +170,7 @@ func (s *Screen) prepare(emails []model.Email) tea.Cmd {
 // inboxGone flags an inbox the server no longer knows: its watch ended,
 // what it held stays readable until it is deleted here.
 func (s *Screen) inboxGone(address string, err error) {
-	e, _ := s.store.find(address)
+	e, _ := s.state.find(address)
 	if e == nil || e.gone != "" {
 		return
 	}
@@ -186,12 +186,12 @@ func (s *Screen) inboxesLoaded(msg inboxesLoadedMsg) tea.Cmd {
 		s.ctx.Flash("keystore: "+ui.ErrorText(msg.err), ui.LevelWarn)
 	}
 	known := map[string]bool{}
-	for _, e := range s.store.entries {
+	for _, e := range s.state.entries {
 		known[strings.ToLower(e.info.EmailAddress)] = true
 	}
-	s.store.setInboxes(msg.inboxes)
+	s.state.setInboxes(msg.inboxes)
 	var added []string
-	for _, e := range s.store.entries {
+	for _, e := range s.state.entries {
 		if !known[strings.ToLower(e.info.EmailAddress)] {
 			e.loading = true
 			added = append(added, e.info.EmailAddress)
@@ -209,7 +209,7 @@ func (s *Screen) inboxesLoaded(msg inboxesLoadedMsg) tea.Cmd {
 }
 
 func (s *Screen) emailLoaded(msg emailLoadedMsg) {
-	e, _ := s.store.find(msg.address)
+	e, _ := s.state.find(msg.address)
 	if e == nil {
 		return
 	}
@@ -261,7 +261,7 @@ func (s *Screen) inboxAdded(msg inboxAddedMsg) tea.Cmd {
 	case *createForm, *ui.Prompt:
 		s.ctx.Close(top)
 	}
-	e := s.store.add(in)
+	e := s.state.add(in)
 	s.inboxes.selectAddress(e.info.EmailAddress)
 	s.sync()
 	s.ctx.Flash(msg.verb+" "+e.info.EmailAddress, ui.LevelSuccess)

@@ -6,7 +6,7 @@ import (
 )
 
 // sanitizeEmail makes every untrusted field of an email safe to print. It
-// runs once, when the email enters the store.
+// runs once, when the email enters the state.
 func sanitizeEmail(e model.Email) model.Email {
 	line := termtext.SanitizeLine
 	e.ID = line(e.ID)

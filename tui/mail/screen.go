@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/internal/desktop"
+	"sandview/internal/termtext"
 	"sandview/model/search"
 	"sandview/tui/ui"
 )
@@ -24,41 +25,15 @@ const (
 	PaneReader
 )
 
-// Options configure the mail screen.
-type Options struct {
-	// Context cancels the service calls when the program ends.
-	Context context.Context
-	// SMTPAddr is where to send mail (host:port): the hint shown while an
-	// inbox is empty, and the banner, name the selected inbox and it.
-	SMTPAddr string
-	// SMTPHint is a fixed hint, used when SMTPAddr is not known.
-	SMTPHint string
-	// CatchAll is the address of the inbox that takes mail to any
-	// address, if one does.
-	CatchAll string
-	// Open opens a link or a file with the desktop's opener.
-	Open func(ctx context.Context, target string) error
-	// TempDir is the private directory (under $SANDVIEW_HOME, see
-	// desktop.OpenedDir) for the decrypted files handed to Open.
-	TempDir string
-	// Hyperlinks makes the links of HTML parts OSC 8 hyperlinks (for
-	// terminals that support them).
-	Hyperlinks bool
-	// Getenv reads the environment (os.Getenv when nil); Run runs tmux and
-	// the pipe's shell (os/exec when nil).
-	Getenv func(string) string
-	Run    Runner
-}
-
-// Screen is the mail screen: it owns the store and the panes, keeps the
+// Screen is the mail screen: it owns the state and the panes, keeps the
 // focus, lays the panes out, and routes keys to its own keys, then to the
 // focused pane, then to the keys the panes leave to it (moving the focus,
 // acting on the open email).
 type Screen struct {
 	ctx      *ui.Context
 	cmds     commands
-	opts     Options
-	store    *store
+	set      *ui.Settings // shared with the root model
+	state    *mailState
 	inboxes  *inboxList
 	emails   *emailList
 	reader   *reader
@@ -78,32 +53,21 @@ type Screen struct {
 	dwellFor emailRef
 }
 
-// New returns the mail screen over svc, holding the inboxes the service
-// has, each waiting for its list. The message list has the keyboard, so
-// enter opens the mail that just arrived.
-func New(ctx *ui.Context, svc Service, opts Options) *Screen {
-	if opts.Context == nil {
-		opts.Context = context.Background()
-	}
-	if opts.Open == nil {
-		opts.Open = desktop.Open
-	}
-	if opts.Getenv == nil {
-		opts.Getenv = defaultGetenv
-	}
-	if opts.Run == nil {
-		opts.Run = execRunner
-	}
-	cmds := commands{ctx: opts.Context, svc: svc, open: opts.Open, temp: desktop.NewTempDir(opts.TempDir, desktop.DefaultGrace), saveDir: &saveDir{}, hyperlinks: opts.Hyperlinks, getenv: opts.Getenv, run: opts.Run}
-	s := &Screen{ctx: ctx, cmds: cmds, opts: opts, store: &store{}}
-	acts := &actions{ctx: ctx, cmds: s.cmds, store: s.store, current: func() *inboxEntry { return s.inboxes.selected() }}
-	s.inboxes = newInboxList(ctx, s.store, acts)
-	s.emails = newEmailList(ctx, s.store, acts, search.NewIndex(), s.hint, opts.CatchAll)
-	s.reader = newReader(ctx, s.store, s.cmds, acts)
+// New returns the mail screen over svc, with the TUI's settings set,
+// holding the inboxes the service has, each waiting for its list; callCtx
+// cancels the service calls when the program ends. The message list has
+// the keyboard, so enter opens the mail that just arrived.
+func New(ctx *ui.Context, callCtx context.Context, svc Service, set *ui.Settings) *Screen {
+	cmds := commands{ctx: callCtx, svc: svc, set: set, temp: desktop.NewTempDir(set.TempDir, desktop.DefaultGrace), saveDir: &saveDir{home: set.UserHome}}
+	s := &Screen{ctx: ctx, cmds: cmds, set: set, state: &mailState{}}
+	acts := &actions{ctx: ctx, cmds: s.cmds, state: s.state, current: func() *inboxEntry { return s.inboxes.selected() }}
+	s.inboxes = newInboxList(ctx, s.state, acts)
+	s.emails = newEmailList(ctx, s.state, acts, search.NewIndex(), s.hint, set.CatchAll)
+	s.reader = newReader(ctx, s.state, s.cmds, acts)
 	s.auth = newAuthReport(ctx, s.reader)
 	s.ring = ui.NewFocusRing(s.inboxes, s.emails, s.reader)
-	s.store.setInboxes(svc.Inboxes())
-	for _, e := range s.store.entries {
+	s.state.setInboxes(svc.Inboxes())
+	for _, e := range s.state.entries {
 		e.loading = true
 	}
 	s.sync()
@@ -114,7 +78,7 @@ func New(ctx *ui.Context, svc Service, opts Options) *Screen {
 
 // Init starts the loading indicator while inboxes wait for their lists.
 func (s *Screen) Init() tea.Cmd {
-	if s.store.loading() {
+	if s.state.loading() {
 		return s.startSpinner()
 	}
 	return nil
@@ -317,12 +281,12 @@ func (s *Screen) ReloadAll() tea.Cmd {
 }
 
 // LiveInboxes are the addresses of the inboxes not expired and not gone.
-func (s *Screen) LiveInboxes() []string { return s.store.liveAddresses(s.ctx.Now) }
+func (s *Screen) LiveInboxes() []string { return s.state.liveAddresses(s.ctx.Now) }
 
 // Totals counts the emails, the unread ones and the inboxes.
 func (s *Screen) Totals() (emails, unread, inboxes int) {
-	emails, unread = s.store.totals()
-	return emails, unread, len(s.store.entries)
+	emails, unread = s.state.totals()
+	return emails, unread, len(s.state.entries)
 }
 
 // WindowTitle names the selected inbox and its unread count.
@@ -339,13 +303,14 @@ func (s *Screen) Banner() string { return s.hint(s.inboxes.selected()) }
 
 // hint says where to send mail for inbox e.
 func (s *Screen) hint(e *inboxEntry) string {
-	if s.opts.SMTPAddr == "" || e == nil {
-		return s.opts.SMTPHint
+	smtp := termtext.SanitizeLine(s.set.SMTPAddr)
+	if smtp == "" || e == nil {
+		return termtext.SanitizeLine(s.set.SMTPHint)
 	}
-	if s.opts.CatchAll != "" && e.info.EmailAddress == s.opts.CatchAll {
-		return fmt.Sprintf("catch-all: mail to any address via SMTP %s shows up here", s.opts.SMTPAddr)
+	if s.set.CatchAll != "" && e.info.EmailAddress == s.set.CatchAll {
+		return fmt.Sprintf("catch-all: mail to any address via SMTP %s shows up here", smtp)
 	}
-	return fmt.Sprintf("send mail to %s via SMTP %s", e.info.EmailAddress, s.opts.SMTPAddr)
+	return fmt.Sprintf("send mail to %s via SMTP %s", e.info.EmailAddress, smtp)
 }
 
 // startSpinner starts the loading indicator unless it runs.

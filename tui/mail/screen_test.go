@@ -215,7 +215,7 @@ func TestDeleteNeedsConfirmation(t *testing.T) {
 	if !h.svc.Called("deleteInbox demo@sandbox.test") {
 		t.Fatalf("inbox not deleted: %v", h.svc.Calls())
 	}
-	if e, _ := h.s.store.find(tuitest.DemoAddr); e != nil {
+	if e, _ := h.s.state.find(tuitest.DemoAddr); e != nil {
 		t.Fatal("deleted inbox still listed")
 	}
 }
@@ -224,7 +224,7 @@ func TestDeleteFailureKeepsEverything(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.svc.Fail(errors.New("boom"))
 	h.Press("shift+tab", "d", "y")
-	if e, _ := h.s.store.find(tuitest.DemoAddr); e == nil {
+	if e, _ := h.s.state.find(tuitest.DemoAddr); e == nil {
 		t.Fatal("inbox dropped although deletion failed")
 	}
 	if !strings.Contains(h.shown(), "boom") {
@@ -472,7 +472,7 @@ func TestLoadingIndicatorAndErrors(t *testing.T) {
 	h := newHarness(t, 200, 37)
 	h.Send(inboxesLoadedMsg{inboxes: tuitest.Inboxes()[1:]})
 	h.Send(inboxesLoadedMsg{inboxes: tuitest.Inboxes()})
-	e, _ := h.s.store.find(tuitest.DemoAddr)
+	e, _ := h.s.state.find(tuitest.DemoAddr)
 	e.loading = true
 	h.s.inboxes.list.Select(0)
 	h.s.sync()

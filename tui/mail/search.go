@@ -65,7 +65,7 @@ func (s *listing) owner(i int) *inboxEntry {
 }
 
 // allInboxes lists the emails of every inbox of st, newest first.
-func allInboxes(st *store) listing {
+func allInboxes(st *mailState) listing {
 	n := 0
 	for _, e := range st.entries {
 		n += len(e.emails)

@@ -168,7 +168,7 @@ func TestEscInTheListNeverLeavesIt(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.search("e")
 	h.Press("space", "space", "esc")
-	if h.s.store.markedCount() != 0 || !h.s.emails.find.active() {
+	if h.s.state.markedCount() != 0 || !h.s.emails.find.active() {
 		t.Fatal("esc did not clear the marks first")
 	}
 	h.Press("esc")
@@ -199,7 +199,7 @@ func TestFocusIsMarkedInTheTitle(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
 		ctx := tuitest.Context(true)
 		ctx.Theme = theme.New(true, noColor)
-		h := newHarnessOn(t, ctx, 140, 37, Options{})
+		h := newHarnessOn(t, ctx, 140, 37, ui.Settings{})
 		for _, step := range []struct {
 			key, title string
 		}{{"", "▶ Messages"}, {"tab", "▶ Message "}, {"tab", "▶ Inboxes"}, {"tab", "▶ Messages"}} {

@@ -17,11 +17,11 @@ import (
 // maxDeliveries is how many received deliveries the screen keeps.
 const maxDeliveries = 200
 
-// store is what the webhooks screen knows: the webhooks of every
+// hookState is what the webhooks screen knows: the webhooks of every
 // scope, their full records (secret, stats), the metrics, the templates,
 // the results of actions and the deliveries of the built-in receiver.
 // Every text in it was sanitized when it entered.
-type store struct {
+type hookState struct {
 	hooks   []model.Webhook // global first, then per inbox in inbox order
 	loading bool
 	loadErr string
@@ -81,15 +81,15 @@ type delivery struct {
 	headers    []string // "Name: value", sorted
 }
 
-func newStore() *store {
-	return &store{
+func newHookState() *hookState {
+	return &hookState{
 		full: map[string]model.Webhook{}, fullErr: map[string]string{},
 		tests: map[string]hookTest{}, rotations: map[string]hookRotation{}, recvHooks: map[string][]string{},
 	}
 }
 
 // setHooks replaces the list.
-func (d *store) setHooks(hooks []model.Webhook) {
+func (d *hookState) setHooks(hooks []model.Webhook) {
 	out := make([]model.Webhook, len(hooks))
 	for i, h := range hooks {
 		out[i] = sanitizeWebhook(h)
@@ -106,12 +106,12 @@ func (d *store) setHooks(hooks []model.Webhook) {
 }
 
 // index is the position of the webhook id in the list (-1 if absent).
-func (d *store) index(id string) int {
+func (d *hookState) index(id string) int {
 	return slices.IndexFunc(d.hooks, func(h model.Webhook) bool { return h.ID == id })
 }
 
 // hook returns the best record of a webhook: the full one when loaded.
-func (d *store) hook(i int) (model.Webhook, bool) {
+func (d *hookState) hook(i int) (model.Webhook, bool) {
 	if i < 0 || i >= len(d.hooks) {
 		return model.Webhook{}, false
 	}
@@ -125,7 +125,7 @@ func (d *store) hook(i int) (model.Webhook, bool) {
 // put records a webhook answer (create, get, update): the list entry is
 // replaced (or the webhook added in its scope's place) and the full record
 // kept. The secret is kept when the answer has none.
-func (d *store) put(h model.Webhook, full bool) {
+func (d *hookState) put(h model.Webhook, full bool) {
 	h = sanitizeWebhook(h)
 	if old, ok := d.full[h.ID]; ok {
 		if h.Secret == "" {
@@ -157,7 +157,7 @@ func (d *store) put(h model.Webhook, full bool) {
 }
 
 // remove drops a webhook.
-func (d *store) remove(id string) {
+func (d *hookState) remove(id string) {
 	if i := d.index(id); i >= 0 {
 		d.hooks = slices.Delete(d.hooks, i, i+1)
 	}
@@ -169,7 +169,7 @@ func (d *store) remove(id string) {
 }
 
 // receiverSecrets lists the secrets the receiver verifies with.
-func (d *store) receiverSecrets() []string {
+func (d *hookState) receiverSecrets() []string {
 	ids := make([]string, 0, len(d.recvHooks))
 	for id := range d.recvHooks {
 		ids = append(ids, id)
@@ -183,7 +183,7 @@ func (d *store) receiverSecrets() []string {
 }
 
 // addDelivery puts a delivery first, keeping at most maxDeliveries.
-func (d *store) addDelivery(r webhookrecv.Delivery) {
+func (d *hookState) addDelivery(r webhookrecv.Delivery) {
 	d.deliveries = slices.Insert(d.deliveries, 0, sanitizeDelivery(r))
 	if len(d.deliveries) > maxDeliveries {
 		d.deliveries = d.deliveries[:maxDeliveries]

@@ -22,8 +22,8 @@ import (
 type deliveries struct {
 	ctx     *ui.Context
 	keys    keys.WebhookKeyMap
-	store   *store
-	list    ui.List // over store.deliveries, newest first
+	state   *hookState
+	list    ui.List // over state.deliveries, newest first
 	body    viewport.Model
 	width   int
 	height  int
@@ -45,7 +45,7 @@ func (p *deliveries) contentHeight() int { return max(p.height-2, 1) }
 // sync follows the deliveries: a third of the pane lists them (at least
 // three rows), the selected one's body gets the rest.
 func (p *deliveries) sync() {
-	n := len(p.store.deliveries)
+	n := len(p.state.deliveries)
 	p.list.SetLen(n)
 	p.list.SetHeight(ui.Clamp(n, 1, max((p.contentHeight()-len(p.statusLines()))/3, 3)))
 }
@@ -59,7 +59,7 @@ func (p *deliveries) arrived() {
 
 // clear forgets the deliveries.
 func (p *deliveries) clear() {
-	p.store.deliveries = nil
+	p.state.deliveries = nil
 	p.list = ui.NewList(1)
 	p.body.SetYOffset(0)
 	p.sync()
@@ -110,7 +110,7 @@ func (p *deliveries) refresh() {
 func (p *deliveries) statusLines() []string {
 	st := p.ctx.Styles()
 	width := max(p.width-2, 10)
-	d := p.store
+	d := p.state
 	var out []string
 	if d.recvURL != "" {
 		n := len(d.receiverSecrets())
@@ -140,7 +140,7 @@ func (p *deliveries) View() string {
 	st := p.ctx.Styles()
 	width := max(p.width-2, 10)
 	body := p.statusLines()
-	d := p.store
+	d := p.state
 	if len(d.deliveries) == 0 {
 		if d.recvURL != "" {
 			body = append(body, "", st.Muted.Render("Waiting for deliveries…"))
@@ -190,7 +190,7 @@ func (p *deliveries) row(dl delivery, selected bool, width int) string {
 
 // bodyLines renders the selected delivery: verdict, headers, pretty body.
 func (p *deliveries) bodyLines() []string {
-	d := p.store
+	d := p.state
 	if p.list.Cursor() >= len(d.deliveries) {
 		return nil
 	}

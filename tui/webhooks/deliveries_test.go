@@ -22,7 +22,7 @@ import (
 // waitDelivery would.
 func deliver(t *testing.T, h *harness, secret string, old time.Duration, body string) {
 	t.Helper()
-	recv := h.s.store.recv
+	recv := h.s.state.recv
 	ts := strconv.FormatInt(time.Now().Add(-old).Unix(), 10)
 	req, err := http.NewRequest(http.MethodPost, recv.URL(), bytes.NewBufferString(body))
 	if err != nil {
@@ -32,7 +32,7 @@ func deliver(t *testing.T, h *harness, secret string, old time.Duration, body st
 	req.Header.Set("X-Service-Signature", crypto.SignWebhook(secret, ts, []byte(body)))
 	req.Header.Set("X-Service-Timestamp", ts)
 	req.Header.Set("X-Service-Event", "email.received")
-	req.Header.Set("X-Service-Delivery", "dlv_"+strconv.Itoa(len(h.s.store.deliveries)))
+	req.Header.Set("X-Service-Delivery", "dlv_"+strconv.Itoa(len(h.s.state.deliveries)))
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func deliver(t *testing.T, h *harness, secret string, old time.Duration, body st
 func TestWebhookReceiverVerifiesDeliveries(t *testing.T) {
 	h := newHarness(t, 120, 37)
 	h.Press("l")
-	d := h.s.store
+	d := h.s.state
 	if d.recv == nil {
 		t.Fatalf("l did not start the receiver: %s", d.recvErr)
 	}
@@ -119,7 +119,7 @@ func TestWebhookReceiverRefusedByServer(t *testing.T) {
 	h := newHarness(t, 120, 37)
 	h.svc.RejectWebhooks(&client.APIError{StatusCode: 400, Message: "url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)"})
 	h.Press("l")
-	d := h.s.store
+	d := h.s.state
 	if d.recv == nil {
 		t.Fatal("the receiver should keep listening")
 	}
@@ -150,7 +150,7 @@ func TestWebhookDeliveriesPaneKeys(t *testing.T) {
 	}
 	// A new delivery keeps the selection on the same one.
 	h.Send(DeliveryMsg{Delivery: tuitest.Deliveries()[2]})
-	if p.list.Cursor() != 2 || h.s.store.deliveries[p.list.Cursor()].id != "dlv_two" {
+	if p.list.Cursor() != 2 || h.s.state.deliveries[p.list.Cursor()].id != "dlv_two" {
 		t.Fatalf("arrival moved the selection to %d", p.list.Cursor())
 	}
 	h.Press("G")
@@ -162,7 +162,7 @@ func TestWebhookDeliveriesPaneKeys(t *testing.T) {
 		t.Fatal("pgdown did not scroll the body")
 	}
 	h.Press("pgup", "c")
-	if len(h.s.store.deliveries) != 0 || !strings.Contains(h.shown(), "Deliveries (0)") {
+	if len(h.s.state.deliveries) != 0 || !strings.Contains(h.shown(), "Deliveries (0)") {
 		t.Fatal("c did not clear the deliveries")
 	}
 }

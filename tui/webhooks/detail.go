@@ -23,7 +23,7 @@ import (
 type detail struct {
 	ctx     *ui.Context
 	keys    keys.WebhookKeyMap
-	store   *store
+	state   *hookState
 	list    *hookList // whose selected webhook is shown
 	view    viewport.Model
 	shown   string // id of the webhook in the viewport
@@ -170,8 +170,8 @@ func (p *detail) lines(h model.Webhook) []string {
 	case h.Stats != nil:
 		s := h.Stats
 		row("Stats", fmt.Sprintf("%s · %d ok · %d failed", ui.Plural(s.TotalDeliveries, "delivery", "deliveries"), s.SuccessfulDeliveries, s.FailedDeliveries), st.Value.Render)
-	case p.store.fullErr[h.ID] != "":
-		row("Stats", "unavailable: "+p.store.fullErr[h.ID], st.FieldError.Render)
+	case p.state.fullErr[h.ID] != "":
+		row("Stats", "unavailable: "+p.state.fullErr[h.ID], st.FieldError.Render)
 	default:
 		row("Stats", "loading…", st.Muted.Render)
 	}
@@ -200,11 +200,11 @@ func (p *detail) secretRow(h model.Webhook, out *[]string) {
 	st := p.ctx.Styles()
 	label := st.Label.Render(fmt.Sprintf("%-12s ", "Secret"))
 	switch {
-	case h.Secret == "" && p.store.fullErr[h.ID] != "":
+	case h.Secret == "" && p.state.fullErr[h.ID] != "":
 		*out = append(*out, label+st.Muted.Render("unavailable"))
 	case h.Secret == "":
 		*out = append(*out, label+st.Muted.Render("loading…"))
-	case p.store.revealed:
+	case p.state.revealed:
 		*out = append(*out, label+st.Secret.Render(h.Secret)+st.Muted.Render(fmt.Sprintf(" (%s hides)", ui.KeyName(p.keys.Reveal))))
 	default:
 		*out = append(*out, label+st.Secret.Render(maskSecret(h.Secret))+st.Muted.Render(fmt.Sprintf(" (%s shows)", ui.KeyName(p.keys.Reveal))))
@@ -257,7 +257,7 @@ func sectionTitle(st *theme.Styles, title string, width int) string {
 }
 
 func (p *detail) testLines(h model.Webhook, width int) []string {
-	t, ok := p.store.tests[h.ID]
+	t, ok := p.state.tests[h.ID]
 	if !ok {
 		return nil
 	}
@@ -293,7 +293,7 @@ func (p *detail) testLines(h model.Webhook, width int) []string {
 }
 
 func (p *detail) rotationLines(h model.Webhook, width int) []string {
-	r, ok := p.store.rotations[h.ID]
+	r, ok := p.state.rotations[h.ID]
 	if !ok {
 		return nil
 	}

@@ -32,7 +32,7 @@ func newBareHarness(t testing.TB, width, height int) *harness {
 	s.SetSize(width, height)
 	h := &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s, svc: svc}
 	t.Cleanup(func() {
-		if r := s.store.recv; r != nil {
+		if r := s.state.recv; r != nil {
 			_ = r.Close()
 		}
 	})
@@ -67,7 +67,7 @@ func (h *harness) form() *form {
 // withDeliveries puts the fixture deliveries in the screen as if a
 // receiver on a fixed address had received them.
 func withDeliveries(h *harness) {
-	d := h.s.store
+	d := h.s.state
 	d.recvURL = "http://127.0.0.1:40123/hook"
 	d.recvHooks["whk_team"] = []string{"whsec_teamsecret123"}
 	for _, dl := range tuitest.Deliveries() {

@@ -21,7 +21,7 @@ const hookRowHeight = 2
 type hookList struct {
 	ctx     *ui.Context
 	keys    keys.WebhookKeyMap
-	store   *store
+	state   *hookState
 	cmds    commands
 	list    ui.List
 	width   int
@@ -41,7 +41,7 @@ func (l *hookList) SetFocus(focused bool) { l.focused = focused }
 // sync follows the data: the number of webhooks and the height of the
 // metrics summary above them.
 func (l *hookList) sync() {
-	l.list.SetLen(len(l.store.hooks))
+	l.list.SetLen(len(l.state.hooks))
 	l.list.SetHeight(l.height - 2 - len(l.headerLines()))
 }
 
@@ -49,13 +49,13 @@ func (l *hookList) sync() {
 // loaded).
 func (l *hookList) selected() (model.Webhook, bool) {
 	l.sync()
-	return l.store.hook(l.list.Cursor())
+	return l.state.hook(l.list.Cursor())
 }
 
 // selectID moves the cursor to the webhook id.
 func (l *hookList) selectID(id string) {
 	l.sync()
-	if i := l.store.index(id); i >= 0 {
+	if i := l.state.index(id); i >= 0 {
 		l.list.Select(i)
 	}
 }
@@ -101,7 +101,7 @@ func (l *hookList) wheel(lines int) tea.Cmd {
 func (l *hookList) headerLines() []string {
 	st := l.ctx.Styles()
 	width := max(l.width-2, 1)
-	d := l.store
+	d := l.state
 	var text string
 	switch {
 	case d.metricsErr != "":
@@ -127,7 +127,7 @@ func (l *hookList) View() string {
 	st := l.ctx.Styles()
 	inner := l.width - 2
 	body := l.headerLines()
-	d := l.store
+	d := l.state
 	switch {
 	case len(d.hooks) == 0 && d.loading:
 		body = append(body, st.Muted.Render("Loading webhooks…"))
@@ -156,7 +156,7 @@ func (l *hookList) row(h model.Webhook, selected bool, width int) []string {
 		scope = h.InboxEmail
 	}
 	parts := []string{scope, eventsShort(h.Events), templateName(h.Template)}
-	if _, ok := l.store.recvHooks[h.ID]; ok {
+	if _, ok := l.state.recvHooks[h.ID]; ok {
 		parts = append(parts, "receiver")
 	}
 	last := lastDelivery(h, l.ctx.Now)

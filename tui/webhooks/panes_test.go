@@ -12,32 +12,32 @@ import (
 	"sandview/tui/ui"
 )
 
-// Each pane is built alone over a seeded store, with the fixed theme,
+// Each pane is built alone over a seeded state, with the fixed theme,
 // keys and clock of tuitest.Context, driven by keys and compared with its
 // golden file at tuitest.PaneSizes; every view must be exactly its size.
 
-// paneKit is what the panes share: the context, a store holding the
+// paneKit is what the panes share: the context, a state holding the
 // fixture webhooks in list order (the team one with its secret and
 // stats), and the list
 // whose selection the detail shows.
 type paneKit struct {
 	ctx   *ui.Context
 	keys  keys.WebhookKeyMap
-	store *store
+	state *hookState
 	list  *hookList
 }
 
 func newPaneKit() *paneKit {
 	ctx := tuitest.Context(true)
 	k := keys.DefaultWebhook()
-	st := newStore()
+	st := newHookState()
 	hooks := tuitest.Webhooks()
 	st.setHooks([]model.Webhook{hooks[0], hooks[2], hooks[1]}) // global ones first, as listed
 	st.put(hooks[0], true)
 	m := tuitest.Metrics()
 	st.metrics = &m
 	cmds := commands{ctx: context.Background(), svc: tuitest.NewFixtureService()}
-	return &paneKit{ctx: ctx, keys: k, store: st, list: &hookList{ctx: ctx, keys: k, store: st, cmds: cmds, list: ui.NewList(hookRowHeight)}}
+	return &paneKit{ctx: ctx, keys: k, state: st, list: &hookList{ctx: ctx, keys: k, state: st, cmds: cmds, list: ui.NewList(hookRowHeight)}}
 }
 
 func TestHookListPane(t *testing.T) {
@@ -45,7 +45,7 @@ func TestHookListPane(t *testing.T) {
 		return func() ui.Component {
 			k := newPaneKit()
 			if !hooks {
-				k.store.setHooks(nil)
+				k.state.setHooks(nil)
 			}
 			k.list.SetFocus(true)
 			return k.list
@@ -63,10 +63,10 @@ func TestDetailPane(t *testing.T) {
 		return func() ui.Component {
 			k := newPaneKit()
 			if !hooks {
-				k.store.setHooks(nil)
+				k.state.setHooks(nil)
 			}
-			k.store.revealed = revealed
-			p := &detail{ctx: k.ctx, keys: k.keys, store: k.store, list: k.list, view: viewport.New()}
+			k.state.revealed = revealed
+			p := &detail{ctx: k.ctx, keys: k.keys, state: k.state, list: k.list, view: viewport.New()}
 			p.SetFocus(true)
 			return p
 		}
@@ -83,13 +83,13 @@ func TestDeliveriesPane(t *testing.T) {
 	deliveriesOf := func(listening bool) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
-			p := &deliveries{ctx: k.ctx, keys: k.keys, store: k.store, list: ui.NewList(1), body: viewport.New()}
+			p := &deliveries{ctx: k.ctx, keys: k.keys, state: k.state, list: ui.NewList(1), body: viewport.New()}
 			p.SetFocus(true)
 			if listening {
-				k.store.recvURL = "http://127.0.0.1:40123/hook"
-				k.store.recvHooks["whk_team"] = []string{"whsec_teamsecret123"}
+				k.state.recvURL = "http://127.0.0.1:40123/hook"
+				k.state.recvHooks["whk_team"] = []string{"whsec_teamsecret123"}
 				for _, d := range tuitest.Deliveries() {
-					k.store.addDelivery(d)
+					k.state.addDelivery(d)
 					p.arrived()
 				}
 			}

@@ -16,7 +16,7 @@ import (
 // Update applies the result of a webhook Cmd or a delivery of the
 // receiver; ok is false for messages that are not the webhooks screen's.
 func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
-	d := s.store
+	d := s.state
 	switch msg := msg.(type) {
 	case webhooksLoadedMsg:
 		prev, had := s.list.selected()
@@ -117,7 +117,7 @@ func (s *Screen) saved(msg webhookSavedMsg) tea.Cmd {
 	if formOpen && msg.form {
 		s.ctx.Close(f)
 	}
-	s.store.put(msg.hook, msg.hook.Secret != "")
+	s.state.put(msg.hook, msg.hook.Secret != "")
 	s.list.selectID(termtext.SanitizeLine(msg.hook.ID))
 	s.ctx.Flash("webhook "+termtext.SanitizeLine(msg.hook.ID)+" "+msg.verb, ui.LevelSuccess)
 	return tea.Batch(s.cmds.loadWebhookMetrics(), s.list.loadSelected())
@@ -135,7 +135,7 @@ func (s *Screen) showSection(id, title string) {
 }
 
 func (s *Screen) tested(msg webhookTestedMsg) {
-	d := s.store
+	d := s.state
 	now := s.ctx.Now
 	id := termtext.SanitizeLine(msg.id)
 	if msg.err != nil {
@@ -154,7 +154,7 @@ func (s *Screen) tested(msg webhookTestedMsg) {
 }
 
 func (s *Screen) rotated(msg webhookRotatedMsg) {
-	d := s.store
+	d := s.state
 	now := s.ctx.Now
 	id := termtext.SanitizeLine(msg.id)
 	if msg.err != nil {
@@ -185,7 +185,7 @@ func (s *Screen) rotated(msg webhookRotatedMsg) {
 
 // receiverStarted records the receiver and the webhook pointing at it.
 func (s *Screen) receiverStarted(msg ReceiverMsg) tea.Cmd {
-	d := s.store
+	d := s.state
 	s.starting = false
 	for _, id := range msg.Removed {
 		d.remove(termtext.SanitizeLine(id))

@@ -76,7 +76,7 @@ type Screen struct {
 	ctx        *ui.Context
 	keys       keys.WebhookKeyMap
 	cmds       commands
-	store      *store
+	state      *hookState
 	inboxes    func() []string // the inboxes not expired, as scopes
 	list       *hookList
 	detail     *detail
@@ -101,12 +101,12 @@ type Screen struct {
 // service calls when the program ends.
 func New(uc *ui.Context, ctx context.Context, svc Service, inboxes func() []string) *Screen {
 	k := keys.DefaultWebhook()
-	st := newStore()
+	st := newHookState()
 	c := commands{ctx: ctx, svc: svc}
-	s := &Screen{ctx: uc, keys: k, cmds: c, store: st, inboxes: inboxes, wait: waitDelivery}
-	s.list = &hookList{ctx: uc, keys: k, store: st, cmds: c, list: ui.NewList(hookRowHeight)}
-	s.detail = &detail{ctx: uc, keys: k, store: st, list: s.list, view: viewport.New()}
-	s.deliveries = &deliveries{ctx: uc, keys: k, store: st, list: ui.NewList(1), body: viewport.New()}
+	s := &Screen{ctx: uc, keys: k, cmds: c, state: st, inboxes: inboxes, wait: waitDelivery}
+	s.list = &hookList{ctx: uc, keys: k, state: st, cmds: c, list: ui.NewList(hookRowHeight)}
+	s.detail = &detail{ctx: uc, keys: k, state: st, list: s.list, view: viewport.New()}
+	s.deliveries = &deliveries{ctx: uc, keys: k, state: st, list: ui.NewList(1), body: viewport.New()}
 	s.ring = ui.NewFocusRing(s.list, s.detail, s.deliveries)
 	s.SetSize(80, 20)
 	return s
@@ -143,9 +143,9 @@ func (s *Screen) Open() tea.Cmd {
 // reload lists the webhooks of every scope and the metrics again; the
 // templates are loaded once.
 func (s *Screen) reload() tea.Cmd {
-	s.store.loading = true
+	s.state.loading = true
 	cmds := []tea.Cmd{s.cmds.loadWebhooks(s.inboxes()), s.cmds.loadWebhookMetrics()}
-	if s.store.templates == nil {
+	if s.state.templates == nil {
 		cmds = append(cmds, s.cmds.loadWebhookTemplates())
 	}
 	return tea.Batch(cmds...)
@@ -181,8 +181,8 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		s.deliveries.clear()
 		s.ctx.Flash("deliveries cleared", ui.LevelInfo)
 	case key.Matches(msg, k.Reveal):
-		s.store.revealed = !s.store.revealed
-		if s.store.revealed {
+		s.state.revealed = !s.state.revealed
+		if s.state.revealed {
 			s.ctx.Flash("secrets shown: mind who sees your screen", ui.LevelWarn)
 		} else {
 			s.ctx.Flash("secrets hidden", ui.LevelInfo)
@@ -242,8 +242,8 @@ func (s *Screen) act(msg tea.KeyPressMsg) tea.Cmd {
 // openForm opens the form to create (h nil) or edit a webhook.
 func (s *Screen) openForm(h *model.Webhook) {
 	c := s.cmds
-	f := newForm(s.ctx, h, s.store.templates, s.inboxes())
-	if e := s.store.tplErr; e != "" && s.store.templates == nil {
+	f := newForm(s.ctx, h, s.state.templates, s.inboxes())
+	if e := s.state.tplErr; e != "" && s.state.templates == nil {
 		f.tplNote = "built-in templates shown: the list failed (" + e + ")"
 	}
 	f.create = c.createWebhook
@@ -263,7 +263,7 @@ func (s *Screen) startReceiver() tea.Cmd {
 	}
 	s.starting = true
 	s.ctx.Flash("creating a webhook to the built-in receiver…", ui.LevelInfo)
-	return s.cmds.startReceiver(s.store.recv, s.store.receiverSecrets())
+	return s.cmds.startReceiver(s.state.recv, s.state.receiverSecrets())
 }
 
 // HandleMouse focuses the pane under the pointer and selects the webhook

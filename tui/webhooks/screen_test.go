@@ -23,10 +23,10 @@ func TestWebhookScreenLoadsEveryScope(t *testing.T) {
 	if h.svc.Called("listWebhooks " + tuitest.OldAddr) {
 		t.Error("the webhooks of an expired inbox were listed")
 	}
-	if got := len(h.s.store.hooks); got != 3 {
+	if got := len(h.s.state.hooks); got != 3 {
 		t.Fatalf("%d webhooks listed, want 3", got)
 	}
-	if w := h.s.store.hooks; w[0].ID != "whk_team" || w[2].ID != "whk_demo" {
+	if w := h.s.state.hooks; w[0].ID != "whk_team" || w[2].ID != "whk_demo" {
 		t.Fatalf("global webhooks must come first: %s, %s, %s", w[0].ID, w[1].ID, w[2].ID)
 	}
 	view := h.shown()
@@ -134,11 +134,11 @@ func TestWebhookToggleAndDelete(t *testing.T) {
 		t.Fatal("d did not ask for confirmation")
 	}
 	h.Press("n")
-	if h.svc.Called("deleteWebhook") || len(h.s.store.hooks) != 3 {
+	if h.svc.Called("deleteWebhook") || len(h.s.state.hooks) != 3 {
 		t.Fatal("n deleted the webhook")
 	}
 	h.Press("d", "y")
-	if !h.svc.Called("deleteWebhook  whk_team") || h.s.store.index("whk_team") >= 0 {
+	if !h.svc.Called("deleteWebhook  whk_team") || h.s.state.index("whk_team") >= 0 {
 		t.Fatalf("y did not delete: %v", h.svc.Calls())
 	}
 	if !strings.Contains(h.ctx.Status().Text, "deleted") {
@@ -262,7 +262,7 @@ func TestStopForMessage(t *testing.T) {
 
 func TestWebhookMessageErrorsAreShown(t *testing.T) {
 	h := newHarness(t, 120, 37)
-	d := h.s.store
+	d := h.s.state
 	h.Send(webhooksLoadedMsg{hooks: tuitest.Webhooks(), err: errors.New("list webhooks of x@y: boom")})
 	if len(d.hooks) != 3 || !strings.Contains(h.shown(), "⚠ list webhooks of x@y: boom") || h.ctx.Status().Level != ui.LevelError {
 		t.Fatalf("partial list error not shown:\n%s", h.shown())

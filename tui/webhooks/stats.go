@@ -46,7 +46,7 @@ func (s *Screen) refreshStats(seq int) tea.Cmd {
 // it: nothing keeps delivering to a port that is about to close. ctx bounds
 // the requests (the program's own context has ended by then).
 func (s *Screen) Close(ctx context.Context) error {
-	d := s.store
+	d := s.state
 	var errs []error
 	for id := range d.recvHooks {
 		if err := s.cmds.svc.DeleteWebhook(ctx, "", id); err != nil {

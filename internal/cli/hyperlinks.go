@@ -1,4 +1,4 @@
-package tui
+package cli
 
 import (
 	"context"
@@ -17,8 +17,8 @@ import (
 // them: iTerm2, WezTerm, VS Code, Ghostty, Hyper, Tabby, Rio, Warp (by
 // TERM_PROGRAM), kitty, foot, Alacritty, Contour (by TERM), VTE 0.50 and
 // later (GNOME Terminal, Tilix…), Konsole 21.04 and later and Windows
-// Terminal. getenv reads the environment; tmuxFeatures asks tmux for its
-// client's features.
+// Terminal. getenv reads the terminal's environment; tmuxFeatures asks
+// tmux for its client's features.
 func hyperlinksSupported(getenv func(string) string, tmuxFeatures func() string) bool {
 	switch strings.ToLower(getenv("SANDVIEW_HYPERLINKS")) {
 	case "1", "true", "yes", "on":

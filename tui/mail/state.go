@@ -26,7 +26,7 @@ type inboxEntry struct {
 	gone string
 	// marked holds the ids of the emails marked for a bulk action.
 	marked map[string]bool
-	// version is the store's change count, which every change of the
+	// version is the state's change count, which every change of the
 	// emails moves on.
 	version *int
 	// contentAsked is set once the inbox was listed again because a search
@@ -40,16 +40,16 @@ type inboxEntry struct {
 	localUnread map[string]bool
 }
 
-// store holds the inboxes in display order. version counts the changes
+// mailState is what the mail screen knows: the inboxes in display order. version counts the changes
 // to the inboxes and their emails, so that what is derived from all of
 // them (the in:all listing) is made again only when they changed.
-type store struct {
+type mailState struct {
 	entries []*inboxEntry
 	version int
 }
 
 // find returns the entry of address (case-insensitive).
-func (s *store) find(address string) (*inboxEntry, int) {
+func (s *mailState) find(address string) (*inboxEntry, int) {
 	for i, e := range s.entries {
 		if strings.EqualFold(e.info.EmailAddress, address) {
 			return e, i
@@ -60,7 +60,7 @@ func (s *store) find(address string) (*inboxEntry, int) {
 
 // setInboxes replaces the inbox list, keeping what is known of inboxes that
 // stay.
-func (s *store) setInboxes(inboxes []model.Inbox) {
+func (s *mailState) setInboxes(inboxes []model.Inbox) {
 	entries := make([]*inboxEntry, 0, len(inboxes))
 	for _, in := range inboxes {
 		in = sanitizeInbox(in)
@@ -76,7 +76,7 @@ func (s *store) setInboxes(inboxes []model.Inbox) {
 }
 
 // add appends an inbox unless it is already listed, and returns its entry.
-func (s *store) add(in model.Inbox) *inboxEntry {
+func (s *mailState) add(in model.Inbox) *inboxEntry {
 	in = sanitizeInbox(in)
 	if old, _ := s.find(in.EmailAddress); old != nil {
 		old.info = in
@@ -89,19 +89,19 @@ func (s *store) add(in model.Inbox) *inboxEntry {
 }
 
 // remove drops an inbox.
-func (s *store) remove(address string) {
+func (s *mailState) remove(address string) {
 	if _, i := s.find(address); i >= 0 {
 		s.entries = append(s.entries[:i:i], s.entries[i+1:]...)
 		s.version++
 	}
 }
 
-func (s *store) newEntry(in model.Inbox) *inboxEntry {
+func (s *mailState) newEntry(in model.Inbox) *inboxEntry {
 	return &inboxEntry{info: in, index: map[string]int{}, fresh: map[string]bool{}, localUnread: map[string]bool{}, marked: map[string]bool{},
 		version: &s.version}
 }
 
-// admit makes an email fit for the store: sanitized, and carrying its
+// admit makes an email fit for the state: sanitized, and carrying its
 // inbox's hash (the address when the hash is unknown), which keys it in
 // the search index.
 func (e *inboxEntry) admit(m model.Email) model.Email {
@@ -116,7 +116,7 @@ func (e *inboxEntry) admit(m model.Email) model.Email {
 }
 
 // totals counts emails and unread emails over all inboxes.
-func (s *store) totals() (emails, unread int) {
+func (s *mailState) totals() (emails, unread int) {
 	for _, e := range s.entries {
 		emails += len(e.emails)
 		unread += e.unread
@@ -307,7 +307,7 @@ func (e *inboxEntry) recount() {
 
 // liveAddresses lists the addresses of the inboxes not expired at now
 // and not gone from the server.
-func (s *store) liveAddresses(now time.Time) []string {
+func (s *mailState) liveAddresses(now time.Time) []string {
 	var out []string
 	for _, e := range s.entries {
 		if !e.info.IsExpired(now) && e.gone == "" {
@@ -318,7 +318,7 @@ func (s *store) liveAddresses(now time.Time) []string {
 }
 
 // loading reports whether an inbox list is being fetched.
-func (s *store) loading() bool {
+func (s *mailState) loading() bool {
 	for _, e := range s.entries {
 		if e.loading {
 			return true
@@ -328,7 +328,7 @@ func (s *store) loading() bool {
 }
 
 // markedCount counts the marked emails of every inbox.
-func (s *store) markedCount() int {
+func (s *mailState) markedCount() int {
 	n := 0
 	for _, e := range s.entries {
 		n += len(e.marked)
@@ -337,7 +337,7 @@ func (s *store) markedCount() int {
 }
 
 // clearMarks unmarks every email.
-func (s *store) clearMarks() {
+func (s *mailState) clearMarks() {
 	for _, e := range s.entries {
 		clear(e.marked)
 	}
@@ -351,7 +351,7 @@ type target struct {
 
 // markedTargets lists the marked emails of every inbox, newest first
 // within each inbox, the inboxes in display order.
-func (s *store) markedTargets() []target {
+func (s *mailState) markedTargets() []target {
 	var out []target
 	for _, e := range s.entries {
 		for _, m := range e.emails {

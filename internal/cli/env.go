@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sandview/internal/desktop"
+	"sandview/tui"
+)
+
+// environment is the environment a command line runs in: the process's,
+// or an SSH session's for the commands and the TUI the SSH transport
+// runs. Only the command line reads the environment, through this one
+// type, and passes the values down: the SVC_* settings (applyEnv), the
+// service (SERVICE_URL, SERVICE_API_KEY, SMTP_HOST, SMTP_PORT), sandview's
+// home (SANDVIEW_HOME, XDG_CONFIG_HOME) and the terminal's settings
+// (NO_COLOR, SANDVIEW_TRUECOLOR, SANDVIEW_HYPERLINKS, BROWSER, SHELL, TMUX
+// and what tells a terminal's features).
+type environment struct {
+	lookup func(name string) (string, bool)
+}
+
+// processEnvironment is the environment of this process.
+func processEnvironment() environment { return environment{lookup: os.LookupEnv} }
+
+// listEnvironment is an environment given as KEY=VALUE lines (an SSH
+// session's); the last line of a key wins.
+func listEnvironment(lines []string) environment {
+	return environment{lookup: func(name string) (string, bool) {
+		for i := len(lines) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(lines[i], name+"="); ok {
+				return v, true
+			}
+		}
+		return "", false
+	}}
+}
+
+// get is the value of name, "" when it is unset.
+func (e environment) get(name string) string {
+	if e.lookup == nil {
+		return ""
+	}
+	v, _ := e.lookup(name)
+	return v
+}
+
+// opener opens with $BROWSER, else the desktop's opener.
+func (e environment) opener() desktop.Opener { return desktop.Opener{Browser: e.get("BROWSER")} }
+
+// tuiSettings are the TUI's settings this environment, a terminal's,
+// decides: no colour, hyperlinks, tmux, the pipe's shell and the opener.
+// tmuxFeatures asks the tmux the terminal is in for its client's
+// features; nil for a remote terminal (an SSH session's), whose tmux,
+// if any, this process cannot reach: then the TUI does not use tmux.
+func (e environment) tuiSettings(tmuxFeatures func() string) *tui.Settings {
+	inTmux := tmuxFeatures != nil && e.get("TMUX") != ""
+	userHome, _ := e.userHome() // unknown: ~ is not expanded
+	if tmuxFeatures == nil {
+		tmuxFeatures = func() string { return "" }
+	}
+	return &tui.Settings{
+		NoColor:    e.noColor(),
+		Hyperlinks: hyperlinksSupported(e.get, tmuxFeatures),
+		InTmux:     inTmux,
+		Shell:      e.get("SHELL"),
+		UserHome:   userHome,
+		Open:       e.opener().Open,
+	}
+}
+
+// noColor reports NO_COLOR (set to anything but "").
+func (e environment) noColor() bool { return e.get("NO_COLOR") != "" }
+
+// home is sandview's home directory: $SANDVIEW_HOME, else
+// $XDG_CONFIG_HOME/sandview, else ~/.config/sandview.
+func (e environment) home() (string, error) {
+	if home := e.get("SANDVIEW_HOME"); home != "" {
+		return home, nil
+	}
+	if xdg := e.get("XDG_CONFIG_HOME"); xdg != "" {
+		return filepath.Join(xdg, "sandview"), nil
+	}
+	userHome, err := e.userHome()
+	if err != nil {
+		return "", fmt.Errorf("find the home directory (set SANDVIEW_HOME): %w", err)
+	}
+	return filepath.Join(userHome, ".config", "sandview"), nil
+}
+
+// userHome is the user's home directory: $HOME, else the system's idea
+// of it (this process's user's).
+func (e environment) userHome() (string, error) {
+	if home := e.get("HOME"); home != "" {
+		return home, nil
+	}
+	return os.UserHomeDir()
+}

@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"sandview/crypto"
+	"sandview/internal/sshbox"
+	"sandview/server"
+	"sandview/server/webhook"
+)
+
+// Every setting of the embedded server is declared once, in
+// serverSettings.table: its flag, its SVC_* environment variable, its
+// default and its help. `serve --help` (and, for the settings marked local,
+// `sandview --help`) is generated from the table, each flag naming its
+// variable; applyEnv fills the flags not given on the command line from
+// the variables.
+
+// serverSettings are the values of the server's settings.
+type serverSettings struct {
+	httpAddr, smtpAddr string
+	apiKey             string
+	domains            []string
+	policy, context    string
+	dataDir            string
+	store              string
+	dev                bool
+	defaultTTL, maxTTL time.Duration
+	maxMessageBytes    int64
+	maxConns           int
+	maxConnsPerIP      int
+	idleTimeout        time.Duration
+	authFile           string
+	maxEmailsPerInbox  int
+	maxStoreBytes      int64
+	tlsCert, tlsKey    string
+	logLevel           string
+	signAtIngest       bool
+	dns                []string
+	compat             string
+	catchAll           string
+	spamd              string
+	ssh                sshSettings
+	webhooks           webhookSettings
+}
+
+// sshSettings are the settings of the SSH transport (the TUI and the CLI
+// served to a team's SSH keys).
+type sshSettings struct {
+	addr           string
+	authorizedKeys string
+	maxSessions    int
+	maxPerKey      int
+	idleTimeout    time.Duration
+}
+
+// webhookSettings are the settings of the webhook engine.
+type webhookSettings struct {
+	enabled            bool
+	maxGlobal          int
+	maxPerInbox        int
+	timeoutMillis      int
+	maxAttempts        int
+	maxQueuedRetries   int
+	allowHTTP          bool
+	allowPrivate       bool
+	requireAuthDefault bool
+	maxHeaders         int
+	maxHeaderValueLen  int
+}
+
+// setting is one server setting.
+type setting struct {
+	flag string
+	env  string
+	help string
+	// note says what the default means when the flag's own default does
+	// not show it ("default: in memory").
+	note string
+	// local: `sandview --local` takes it too.
+	local bool
+	// bind registers the flag, with its default, on a flag set.
+	bind func(f *pflag.FlagSet, name, usage string)
+}
+
+// usage is the flag's help: prefix, the help, and the variable.
+func (s setting) usage(prefix string) string {
+	variable := "$" + s.env
+	if s.note != "" {
+		variable += "; " + s.note
+	}
+	return prefix + s.help + " (" + variable + ")"
+}
+
+// table declares every server setting over s's fields.
+func (s *serverSettings) table() []setting {
+	w := &s.webhooks
+	return []setting{
+		{flag: "http", env: "SVC_HTTP", local: true, help: "HTTP API listen address", bind: stringFlag(&s.httpAddr, server.DefaultHTTPAddr)},
+		{flag: "smtp", env: "SVC_SMTP", local: true, help: "SMTP listen address", bind: stringFlag(&s.smtpAddr, server.DefaultSMTPAddr)},
+		{flag: "api-key", env: "SVC_API_KEY", note: "default: generated and saved", help: "API key clients must send", bind: stringFlag(&s.apiKey, "")},
+		{flag: "domain", env: "SVC_DOMAINS", help: "allowed recipient domains, comma-separated or repeated", bind: stringsFlag(&s.domains, server.DefaultDomains())},
+		{flag: "encryption-policy", env: "SVC_ENCRYPTION_POLICY", help: "always, enabled, disabled or never", bind: stringFlag(&s.policy, "enabled")},
+		{flag: "encryption-context", env: "SVC_ENCRYPTION_CONTEXT", note: "default with --compat reference: " + server.ReferenceEncryptionContext, help: "encryption context string", bind: stringFlag(&s.context, crypto.DefaultContext)},
+		{flag: "data", env: "SVC_DATA", note: "default: in memory", help: "persist inboxes, emails and keys in this directory", bind: stringFlag(&s.dataDir, "")},
+		{flag: "store", env: "SVC_STORE", note: "excludes --data", help: "keep everything in PostgreSQL, shared by any number of replicas: postgres://USER@HOST:PORT/DB", bind: stringFlag(&s.store, "")},
+		{flag: "dev", env: "SVC_SDK_DEVELOPMENT", help: "enable the test-email endpoint", bind: boolFlag(&s.dev, false)},
+		{flag: "default-ttl", env: "SVC_DEFAULT_TTL", help: "inbox TTL when none is requested", bind: durationFlag(&s.defaultTTL, server.DefaultTTL)},
+		{flag: "max-ttl", env: "SVC_MAX_TTL", help: "longest inbox TTL", bind: durationFlag(&s.maxTTL, server.DefaultMaxTTL)},
+		{flag: "max-message-bytes", env: "SVC_MAX_MESSAGE_BYTES", local: true, help: "SMTP message size limit: a larger declared SIZE or DATA is refused with 552", bind: int64Flag(&s.maxMessageBytes, server.DefaultMaxMessageBytes)},
+		{flag: "smtp-max-conns", env: "SVC_SMTP_MAX_CONNS", local: true, help: "concurrent SMTP connections; more are answered 421", bind: intFlag(&s.maxConns, server.DefaultSMTPMaxConns)},
+		{flag: "smtp-max-conns-per-ip", env: "SVC_SMTP_MAX_CONNS_PER_IP", local: true, help: "concurrent SMTP connections from one client IP", bind: intFlag(&s.maxConnsPerIP, server.DefaultSMTPMaxConnsPerIP)},
+		{flag: "smtp-idle-timeout", env: "SVC_SMTP_IDLE_TIMEOUT", local: true, help: "close an SMTP connection idle this long", bind: durationFlag(&s.idleTimeout, server.DefaultSMTPIdleTimeout)},
+		{flag: "smtp-auth-file", env: "SVC_SMTP_AUTH_FILE", local: true, note: "default: any login is accepted, none is needed", help: "htpasswd-style file of bcrypt logins SMTP clients must AUTH with", bind: stringFlag(&s.authFile, "")},
+		{flag: "max-emails-per-inbox", env: "SVC_MAX_EMAILS_PER_INBOX", help: "oldest emails are evicted beyond this", bind: intFlag(&s.maxEmailsPerInbox, server.DefaultMaxEmailsPerInbox)},
+		{flag: "max-store-bytes", env: "SVC_MAX_STORE_BYTES", help: "oldest emails are evicted beyond this total", bind: int64Flag(&s.maxStoreBytes, server.DefaultMaxStoreBytes)},
+		{flag: "tls-cert", env: "SVC_TLS_CERT", help: "PEM certificate enabling STARTTLS", bind: stringFlag(&s.tlsCert, "")},
+		{flag: "tls-key", env: "SVC_TLS_KEY", help: "PEM private key of --tls-cert", bind: stringFlag(&s.tlsKey, "")},
+		{flag: "log-level", env: "SVC_LOG_LEVEL", help: "debug, info, warn or error", bind: stringFlag(&s.logLevel, "info")},
+		{flag: "sign-at-ingest", env: "SVC_SIGN_AT_INGEST", help: "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after", bind: boolFlag(&s.signAtIngest, false)},
+		{flag: "dns", env: "SVC_DNS", note: "default: the system's resolvers", help: "DNS server(s) HOST:PORT the authentication checks ask, through a cache", bind: stringsFlag(&s.dns, nil)},
+		{flag: "compat", env: "SVC_COMPAT", help: "wire profile: contract or reference", bind: stringFlag(&s.compat, string(server.CompatContract))},
+		{flag: "spamd", env: "SVC_SPAMD", help: "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score", bind: stringFlag(&s.spamd, "")},
+		{flag: "catch-all", env: "SVC_CATCH_ALL", help: "store mail for any address no inbox has, in any domain, in this inbox (created if missing)", bind: stringFlag(&s.catchAll, "")},
+		{flag: "ssh", env: "SVC_SSH", help: "serve the TUI and the CLI over SSH on HOST:PORT, to the keys of --ssh-authorized-keys", bind: stringFlag(&s.ssh.addr, "")},
+		{flag: "ssh-authorized-keys", env: "SVC_SSH_AUTHORIZED_KEYS", note: "default: ssh/authorized_keys in the data directory", help: "authorized_keys file of the SSH users, read again when it changes", bind: stringFlag(&s.ssh.authorizedKeys, "")},
+		{flag: "ssh-max-sessions", env: "SVC_SSH_MAX_SESSIONS", help: "SSH sessions at once, in total", bind: intFlag(&s.ssh.maxSessions, sshbox.DefaultMaxSessions)},
+		{flag: "ssh-max-sessions-per-key", env: "SVC_SSH_MAX_SESSIONS_PER_KEY", help: "SSH sessions at once per key", bind: intFlag(&s.ssh.maxPerKey, sshbox.DefaultMaxSessionsPerUser)},
+		{flag: "ssh-idle-timeout", env: "SVC_SSH_IDLE_TIMEOUT", help: "close an SSH connection idle this long", bind: durationFlag(&s.ssh.idleTimeout, sshbox.DefaultIdleTimeout)},
+		{flag: "webhooks", env: "SVC_WEBHOOK_ENABLED", help: "serve the webhook API and deliver webhooks", bind: boolFlag(&w.enabled, true)},
+		{flag: "webhook-max-global", env: "SVC_WEBHOOK_MAX_GLOBAL", help: "webhooks on the server", bind: atLeastFlag(&w.maxGlobal, webhook.DefaultMaxGlobal, 0, "int")},
+		{flag: "webhook-max-per-inbox", env: "SVC_WEBHOOK_MAX_INBOX", help: "webhooks per inbox", bind: atLeastFlag(&w.maxPerInbox, webhook.DefaultMaxPerInbox, 0, "int")},
+		{flag: "webhook-timeout", env: "SVC_WEBHOOK_TIMEOUT", help: "milliseconds one delivery attempt may take", bind: atLeastFlag(&w.timeoutMillis, int(webhook.DefaultTimeout/time.Millisecond), 1, "ms")},
+		{flag: "webhook-max-attempts", env: "SVC_WEBHOOK_MAX_RETRIES", help: "attempts of one delivery", bind: atLeastFlag(&w.maxAttempts, webhook.DefaultMaxAttempts, 1, "int")},
+		{flag: "webhook-max-queued-retries", env: "SVC_WEBHOOK_MAX_RETRIES_PER_WEBHOOK", help: "retries waiting per webhook", bind: atLeastFlag(&w.maxQueuedRetries, webhook.DefaultMaxQueuedRetriesPerWebhook, 0, "int")},
+		{flag: "webhook-allow-http", env: "SVC_WEBHOOK_ALLOW_HTTP", help: "accept http:// webhook URLs", bind: boolFlag(&w.allowHTTP, false)},
+		{flag: "private-webhooks", env: "SVC_WEBHOOK_ALLOW_PRIVATE", note: "default: such URLs are refused and such connections blocked", help: "let webhooks target loopback, private, link-local and cloud metadata addresses", bind: boolFlag(&w.allowPrivate, false)},
+		{flag: "webhook-require-auth-default", env: "SVC_WEBHOOK_REQUIRE_AUTH_DEFAULT", help: "the default of a webhook filter's requireAuth", bind: boolFlag(&w.requireAuthDefault, false)},
+		{flag: "webhook-max-headers", env: "SVC_WEBHOOK_MAX_HEADERS", help: "headers in an email.received payload", bind: atLeastFlag(&w.maxHeaders, webhook.DefaultMaxHeaders, 0, "int")},
+		{flag: "webhook-max-header-value-len", env: "SVC_WEBHOOK_MAX_HEADER_VALUE_LEN", help: "characters of a header value in an email.received payload", bind: atLeastFlag(&w.maxHeaderValueLen, webhook.DefaultMaxHeaderValueLen, 1, "int")},
+	}
+}
+
+// registerServe adds every setting's flag to f (serve's).
+func (s *serverSettings) registerServe(f *pflag.FlagSet) {
+	for _, st := range s.table() {
+		st.bind(f, st.flag, st.usage(""))
+	}
+}
+
+// registerLocal adds the flags of the settings `sandview --local` takes
+// to f (the root command's).
+func (s *serverSettings) registerLocal(f *pflag.FlagSet) {
+	for _, st := range s.table() {
+		if st.local {
+			st.bind(f, st.flag, st.usage("with --local: "))
+		}
+	}
+}
+
+// applyEnv sets every registered flag of f not given on the command line
+// from its variable in env; an unset or empty variable leaves the flag's
+// default, and surrounding spaces are ignored. A malformed value is an
+// error naming the variable.
+func (s *serverSettings) applyEnv(f *pflag.FlagSet, env environment) error {
+	for _, st := range s.table() {
+		if f.Lookup(st.flag) == nil || f.Changed(st.flag) {
+			continue
+		}
+		value := strings.TrimSpace(env.get(st.env))
+		if value == "" {
+			continue
+		}
+		if err := f.Set(st.flag, value); err != nil {
+			return fmt.Errorf("environment variable %s: %w", st.env, err)
+		}
+	}
+	return nil
+}
+
+// applyLimits puts the SMTP limits, which serve and --local share, in cfg.
+func (s *serverSettings) applyLimits(cfg *server.Config) {
+	cfg.MaxMessageBytes = s.maxMessageBytes
+	cfg.SMTPMaxConns, cfg.SMTPMaxConnsPerIP = s.maxConns, s.maxConnsPerIP
+	cfg.SMTPIdleTimeout = s.idleTimeout
+	cfg.SMTPAuthFile = s.authFile
+}
+
+// config is the webhook engine's configuration of these settings.
+func (w webhookSettings) config() webhook.Config {
+	cfg := webhook.DefaultConfig()
+	cfg.Enabled = w.enabled
+	cfg.MaxGlobal, cfg.MaxPerInbox = w.maxGlobal, w.maxPerInbox
+	cfg.Timeout = time.Duration(w.timeoutMillis) * time.Millisecond
+	cfg.MaxAttempts, cfg.MaxQueuedRetriesPerWebhook = w.maxAttempts, w.maxQueuedRetries
+	cfg.AllowHTTP, cfg.AllowPrivate = w.allowHTTP, w.allowPrivate
+	cfg.RequireAuthDefault = w.requireAuthDefault
+	cfg.MaxHeaders, cfg.MaxHeaderValueLen = w.maxHeaders, w.maxHeaderValueLen
+	return cfg
+}
+
+// The binders of setting.bind, one per kind of value.
+
+func stringFlag(p *string, def string) func(*pflag.FlagSet, string, string) {
+	return func(f *pflag.FlagSet, name, usage string) { f.StringVar(p, name, def, usage) }
+}
+
+func stringsFlag(p *[]string, def []string) func(*pflag.FlagSet, string, string) {
+	return func(f *pflag.FlagSet, name, usage string) { f.StringSliceVar(p, name, def, usage) }
+}
+
+func boolFlag(p *bool, def bool) func(*pflag.FlagSet, string, string) {
+	return func(f *pflag.FlagSet, name, usage string) { f.BoolVar(p, name, def, usage) }
+}
+
+func intFlag(p *int, def int) func(*pflag.FlagSet, string, string) {
+	return func(f *pflag.FlagSet, name, usage string) { f.IntVar(p, name, def, usage) }
+}
+
+func int64Flag(p *int64, def int64) func(*pflag.FlagSet, string, string) {
+	return func(f *pflag.FlagSet, name, usage string) { f.Int64Var(p, name, def, usage) }
+}
+
+func durationFlag(p *time.Duration, def time.Duration) func(*pflag.FlagSet, string, string) {
+	return func(f *pflag.FlagSet, name, usage string) { f.DurationVar(p, name, def, usage) }
+}
+
+// atLeastFlag binds a whole number of at least min; unit names its kind
+// in the help.
+func atLeastFlag(p *int, def, min int, unit string) func(*pflag.FlagSet, string, string) {
+	return func(f *pflag.FlagSet, name, usage string) {
+		*p = def
+		f.Var(atLeast{p: p, min: min, unit: unit}, name, usage)
+	}
+}
+
+// atLeast is a pflag.Value: a whole number of at least min.
+type atLeast struct {
+	p    *int
+	min  int
+	unit string
+}
+
+func (n atLeast) String() string { return strconv.Itoa(*n.p) }
+func (n atLeast) Type() string   { return n.unit }
+
+func (n atLeast) Set(s string) error {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || v < n.min {
+		return fmt.Errorf("want a whole number of at least %d, got %q", n.min, s)
+	}
+	*n.p = v
+	return nil
+}

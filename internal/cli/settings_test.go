@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// mapEnvironment is an environment of the given variables only.
+func mapEnvironment(env map[string]string) environment {
+	return environment{lookup: func(name string) (string, bool) { v, ok := env[name]; return v, ok }}
+}
+
+// serveSettingsFrom registers serve's flags, parses args and applies env,
+// as `serve` does.
+func serveSettingsFrom(t *testing.T, args []string, env map[string]string) (*serverSettings, error) {
+	t.Helper()
+	var s serverSettings
+	f := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	s.registerServe(f)
+	if err := f.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return &s, s.applyEnv(f, mapEnvironment(env))
+}
+
+// TestWebhookSettingsFromEnv: the SVC_WEBHOOK_* variables fill the webhook
+// engine's configuration over its defaults; an empty variable keeps the
+// default, a malformed one is an error naming the variable and the value.
+func TestWebhookSettingsFromEnv(t *testing.T) {
+	s, err := serveSettingsFrom(t, nil, map[string]string{
+		"SVC_WEBHOOK_ENABLED":                 "false",
+		"SVC_WEBHOOK_MAX_GLOBAL":              "7",
+		"SVC_WEBHOOK_MAX_INBOX":               "3",
+		"SVC_WEBHOOK_TIMEOUT":                 "2500",
+		"SVC_WEBHOOK_MAX_RETRIES":             "2",
+		"SVC_WEBHOOK_MAX_RETRIES_PER_WEBHOOK": "9",
+		"SVC_WEBHOOK_ALLOW_HTTP":              "true",
+		"SVC_WEBHOOK_ALLOW_PRIVATE":           "true",
+		"SVC_WEBHOOK_REQUIRE_AUTH_DEFAULT":    "1",
+		"SVC_WEBHOOK_MAX_HEADERS":             "20",
+		"SVC_WEBHOOK_MAX_HEADER_VALUE_LEN":    " 100 ",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.webhooks.config()
+	if cfg.Enabled || cfg.MaxGlobal != 7 || cfg.MaxPerInbox != 3 || cfg.Timeout != 2500*time.Millisecond || cfg.MaxAttempts != 2 ||
+		cfg.MaxQueuedRetriesPerWebhook != 9 || !cfg.AllowHTTP || !cfg.AllowPrivate || !cfg.RequireAuthDefault || cfg.MaxHeaders != 20 || cfg.MaxHeaderValueLen != 100 {
+		t.Errorf("parsed %+v", cfg)
+	}
+
+	s, err = serveSettingsFrom(t, nil, map[string]string{"SVC_WEBHOOK_MAX_GLOBAL": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := s.webhooks.config()
+	if !def.Enabled || def.MaxGlobal != 100 || def.MaxPerInbox != 50 || def.Timeout != 10*time.Second || def.MaxAttempts != 5 ||
+		def.MaxQueuedRetriesPerWebhook != 100 || def.AllowHTTP || def.AllowPrivate || def.RequireAuthDefault || def.MaxHeaders != 50 ||
+		def.MaxHeaderValueLen != 1000 || len(def.RetrySchedule) != 5 || def.RetrySchedule[4] != 4*time.Hour {
+		t.Errorf("defaults %+v", def)
+	}
+
+	for name, value := range map[string]string{
+		"SVC_WEBHOOK_ENABLED":     "maybe",
+		"SVC_WEBHOOK_TIMEOUT":     "10s",
+		"SVC_WEBHOOK_MAX_RETRIES": "0",
+		"SVC_WEBHOOK_MAX_GLOBAL":  "-1",
+	} {
+		_, err := serveSettingsFrom(t, nil, map[string]string{name: value})
+		if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), value) {
+			t.Errorf("%s=%s: error %v should name the variable and the value", name, value, err)
+		}
+	}
+}
+
+// TestFlagWinsOverEnv: a flag given on the command line wins over its
+// variable; the others come from their variables.
+func TestFlagWinsOverEnv(t *testing.T) {
+	s, err := serveSettingsFrom(t, []string{"--private-webhooks=false", "--http", "127.0.0.1:1"},
+		map[string]string{"SVC_WEBHOOK_ALLOW_PRIVATE": "true", "SVC_HTTP": "127.0.0.1:2", "SVC_SMTP": "127.0.0.1:3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.webhooks.allowPrivate || s.httpAddr != "127.0.0.1:1" || s.smtpAddr != "127.0.0.1:3" {
+		t.Errorf("allowPrivate %v, http %q, smtp %q", s.webhooks.allowPrivate, s.httpAddr, s.smtpAddr)
+	}
+}
+
+// TestEverySettingOnce: each setting has a flag, a variable and help of
+// its own, and its help names the variable.
+func TestEverySettingOnce(t *testing.T) {
+	var s serverSettings
+	flags, vars := map[string]bool{}, map[string]bool{}
+	for _, st := range s.table() {
+		if st.flag == "" || !strings.HasPrefix(st.env, "SVC_") || st.help == "" || st.bind == nil {
+			t.Errorf("incomplete setting %+v", st)
+		}
+		if flags[st.flag] || vars[st.env] {
+			t.Errorf("%s (%s) declared twice", st.flag, st.env)
+		}
+		flags[st.flag], vars[st.env] = true, true
+		if !strings.Contains(st.usage(""), "$"+st.env) {
+			t.Errorf("--%s's help %q does not name %s", st.flag, st.usage(""), st.env)
+		}
+	}
+}
+
+// TestLocalTakesItsSettings: `sandview --local` takes the settings marked
+// local, from flags (the earlier --smtp-addr and --http-addr too) or
+// their variables; the others are serve's only.
+func TestLocalTakesItsSettings(t *testing.T) {
+	root := &cobra.Command{}
+	l := &localOptions{}
+	l.register(root)
+	if err := root.Flags().Parse([]string{"--smtp-addr", "127.0.0.1:9", "--max-message-bytes", "5"}); err != nil {
+		t.Fatal(err)
+	}
+	env := mapEnvironment(map[string]string{"SVC_SMTP": "127.0.0.1:1", "SVC_HTTP": "127.0.0.1:2", "SVC_SMTP_MAX_CONNS": "3", "SVC_MAX_TTL": "soon"})
+	if err := l.server.applyEnv(l.flags, env); err != nil {
+		t.Fatal(err)
+	}
+	s := l.server
+	if s.smtpAddr != "127.0.0.1:9" || s.httpAddr != "127.0.0.1:2" || s.maxMessageBytes != 5 || s.maxConns != 3 {
+		t.Errorf("smtp %q, http %q, max message bytes %d, max conns %d", s.smtpAddr, s.httpAddr, s.maxMessageBytes, s.maxConns)
+	}
+	if root.Flags().Lookup("max-ttl") != nil {
+		t.Error("--local takes --max-ttl")
+	}
+}
