@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 )
 
@@ -28,27 +28,23 @@ const (
 
 // Client talks to one sandbox service. It is safe for concurrent use.
 type Client struct {
-	opts    Options
-	baseURL string // no trailing slash
-	http    *http.Client
+	// transport sends the requests; its context (ctx) lives as long as
+	// the client, and all background work runs under it too.
+	*transport
 	ownHTTP bool
+	cancel  context.CancelCauseFunc
 
-	// ctx lives as long as the client; Close cancels it with
-	// ErrClientClosed as the cause. Every request and all background work
-	// run under it.
-	ctx    context.Context
-	cancel context.CancelCauseFunc
+	// Webhooks manages the webhooks of the service.
+	Webhooks *WebhooksService
+
+	// live is the live-mail side: watches, monitors, connection state
+	// and background error reports (live.go).
+	*live
 
 	mu         sync.Mutex
 	closed     bool
 	serverInfo *model.ServerInfo
-	inboxes    []*Inbox            // loaded inboxes, in load order
-	followers  map[*Monitor]bool   // monitors of every loaded inbox (WatchAll)
-	syncErrors map[int]func(error) // OnSyncError listeners
-	nextID     int
-
-	// engine delivers new mail to subscriptions (see engine.go).
-	engine *delivery.Engine
+	loaded     *registry
 }
 
 // New returns a client for the service at baseURL using apiKey. The
@@ -70,16 +66,17 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	if err := o.validate(); err != nil {
 		return nil, fmt.Errorf("invalid client options: %w", err)
 	}
-	c := &Client{
-		opts: o.clone(), baseURL: base, http: o.HTTPClient,
-		followers: map[*Monitor]bool{}, syncErrors: map[int]func(error){},
-	}
-	if c.http == nil {
-		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	t := &transport{opts: o.clone(), baseURL: base, http: o.HTTPClient}
+	c := &Client{transport: t}
+	if t.http == nil {
+		t.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 		c.ownHTTP = true
 	}
-	c.ctx, c.cancel = context.WithCancelCause(context.Background())
-	c.engine = delivery.New(c.ctx, engineClient{c}, engineConfig(c.opts))
+	t.ctx, c.cancel = context.WithCancelCause(context.Background())
+	c.Webhooks = &WebhooksService{t: t}
+	c.loaded = &registry{ctx: t.ctx, changed: c.inboxesChanged}
+	c.live = &live{t: t, reg: c.loaded, followers: map[*Monitor]bool{}, syncErrors: map[int]func(error){}}
+	c.engine = watch.New(c.ctx, engineClient{c}, engineConfig(c.opts))
 	return c, nil
 }
 

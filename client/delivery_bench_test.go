@@ -18,7 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/testproxy"
+	"sandview/client/internal/watch"
 	"sandview/model"
 	"sandview/server/servertest"
 )
@@ -78,7 +79,7 @@ func BenchmarkDeliveryLatency(b *testing.B) {
 				// measured, so the engine gets a large one.
 				cfg := engineConfig(c.opts)
 				cfg.PollBudget = 1000
-				c.engine = delivery.New(c.ctx, engineClient{c}, cfg)
+				c.engine = watch.New(c.ctx, engineClient{c}, cfg)
 				in, err := c.CreateInbox(context.Background(), CreateInboxOptions{Encryption: enc})
 				if err != nil {
 					b.Fatal(err)
@@ -190,7 +191,7 @@ func (p *countingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func Test500InboxesOneStream(t *testing.T) {
 	const n = 500
 	srv := servertest.Start(t)
-	proxy := &countingProxy{rp: NewTestProxy(t, srv.URL())}
+	proxy := &countingProxy{rp: testproxy.New(t, srv.URL())}
 	hs := httptest.NewServer(proxy)
 	t.Cleanup(hs.Close)
 	c := benchClient(t, hs.URL, WithStrategy(StrategySSE))

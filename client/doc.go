@@ -43,7 +43,7 @@
 // of it, not the consumer's time. Raw messages are unwrapped from base64 as
 // often as the server wrapped them (see unwrapMessage).
 //
-// Webhook calls take inboxEmail "" for the global scope and accept any 2xx.
+// Webhook calls (Client.Webhooks, a WebhooksService) take inboxEmail "" for the global scope and accept any 2xx.
 // SendTestEmail sends the contract's form and falls back to the deployments'
 // nested form on 400.
 //
@@ -58,19 +58,22 @@
 // export file 0600, atomically; package keystore keeps such files per
 // server, and the config file, under sandview's home.
 //
-// # Delivery
+// # Live mail
 //
-// OnNewEmail, Watch, WatchInboxes, WatchAll, WaitFor* and ConnState are
-// served by the delivery engine (package client/internal/delivery: event
-// stream, polling, fallback, no email twice). The engine sees the client
-// only through two interfaces, implemented in engine.go: delivery.Client
-// (open the event stream, report background errors) and delivery.Inbox
+// OnNewEmail, Watch, WatchInboxes, WatchAll, WatchAllDirect, WaitFor* and
+// ConnState are served by the watch engine (package client/internal/watch:
+// event stream, polling, fallback, no email twice), through the embedded
+// live type (live.go). WatchAllDirect calls its handlers on the engine's
+// delivering goroutines, so that a UI's own queue is the only one mail
+// crosses. The engine sees the client
+// only through two interfaces, implemented in engine.go: watch.Client
+// (open the event stream, report background errors) and watch.Inbox
 // (list ids, fetch and open one email, open a notification, poll once).
 // The client tells it when the loaded inboxes change, and when a listing
 // answers that an inbox is not found: the engine then ends that inbox's
 // watch (it is gone; Monitor.OnGone tells a UI) and goes on with the
 // others, as it does when a stream open is refused for unknown inboxes.
-// Subscriptions are delivery.Sinks. Reconnect cuts a reconnect wait short;
+// Subscriptions are watch.Callbacks. Reconnect cuts a reconnect wait short;
 // WithSSEBackoff caps and jitters the reconnect delay (the contract's
 // defaults leave it uncapped and exact). WaitForEmailCount returns its
 // emails oldest first by receivedAt, then id.

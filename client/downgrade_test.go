@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/client/internal/clienttest"
 	"sandview/internal/tamper"
 	"sandview/model"
 	"sandview/server/servertest"
@@ -32,9 +33,9 @@ func newDowngradeSetup(t *testing.T, encryption string, opts ...client.Option) d
 	t.Helper()
 	srv := servertest.Start(t)
 	proxy := tamper.Start(t, srv.URL())
-	c := newDeliveryClient(t, proxy.URL, opts...)
-	in := createInbox(t, c, encryption)
-	id, err := c.SendTestEmail(testCtx(t), model.TestEmailRequest{To: in.Address(), Subject: "genuine", Text: "genuine body"})
+	c := clienttest.NewClient(t, proxy.URL, opts...)
+	in := clienttest.CreateInbox(t, c, encryption)
+	id, err := c.SendTestEmail(clienttest.Ctx(t), model.TestEmailRequest{To: in.Address(), Subject: "genuine", Text: "genuine body"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestDowngradeOfEncryptedInboxIsRefused(t *testing.T) {
 	for _, mode := range []tamper.Mode{tamper.Downgrade, tamper.PlainAlongside} {
 		t.Run(fmt.Sprint("mode", int(mode)), func(t *testing.T) {
 			s := newDowngradeSetup(t, model.EncryptionEncrypted)
-			ctx := testCtx(t)
+			ctx := clienttest.Ctx(t)
 			// Untampered, the mail opens: the proxy itself is transparent.
 			if e, err := s.in.Email(ctx, s.id); err != nil || e.Subject != "genuine" {
 				t.Fatalf("through the untouched proxy: %q, %v", e.Subject, err)
@@ -102,7 +103,7 @@ func TestDowngradeOfEncryptedInboxIsRefused(t *testing.T) {
 // checked and is refused the same way.
 func TestEncryptedFieldsOnPlainInboxAreRefused(t *testing.T) {
 	s := newDowngradeSetup(t, model.EncryptionPlain)
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	if e, err := s.in.Email(ctx, s.id); err != nil || e.Subject != "genuine" {
 		t.Fatalf("through the untouched proxy: %q, %v", e.Subject, err)
 	}
@@ -121,27 +122,27 @@ func TestEncryptedFieldsOnPlainInboxAreRefused(t *testing.T) {
 func TestDowngradedStreamEventIsDeliveredRefused(t *testing.T) {
 	var mu sync.Mutex
 	var syncErrs []error
-	s := newDowngradeSetup(t, model.EncryptionEncrypted, append(fast(client.StrategySSE),
+	s := newDowngradeSetup(t, model.EncryptionEncrypted, append(clienttest.Fast(client.StrategySSE),
 		client.WithOnSyncError(func(err error) {
 			mu.Lock()
 			syncErrs = append(syncErrs, err)
 			mu.Unlock()
 		}))...)
-	got := newCollector()
-	sub, err := s.in.OnNewEmail(got.add)
+	got := clienttest.NewCollector()
+	sub, err := s.in.OnNewEmail(got.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sub.Unsubscribe()
 	waitLive(t, s.c)
 	s.proxy.SetMode(tamper.Downgrade)
-	id, err := s.c.SendTestEmail(testCtx(t), model.TestEmailRequest{To: s.in.Address(), Subject: "second"})
+	id, err := s.c.SendTestEmail(clienttest.Ctx(t), model.TestEmailRequest{To: s.in.Address(), Subject: "second"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.After(10 * time.Second)
 	for {
-		emails, _ := got.snapshot()
+		emails, _ := got.Snapshot()
 		if len(emails) > 0 {
 			if len(emails) != 1 || emails[0].ID != id {
 				t.Fatalf("delivered %+v, want only the refused %s", emails, id)
@@ -150,7 +151,7 @@ func TestDowngradedStreamEventIsDeliveredRefused(t *testing.T) {
 			break
 		}
 		select {
-		case <-got.signal:
+		case <-got.Signal():
 		case <-deadline:
 			t.Fatal("the tampered notification was not delivered as a refused email")
 		}
@@ -193,21 +194,21 @@ func TestWaitHaltsOnDowngradedMail(t *testing.T) {
 	t.Run("already there", func(t *testing.T) {
 		s := newDowngradeSetup(t, model.EncryptionEncrypted)
 		s.proxy.SetMode(tamper.Downgrade)
-		_, err := s.in.WaitForEmail(testCtx(t), client.WaitOptions{Timeout: 10 * time.Second})
+		_, err := s.in.WaitForEmail(clienttest.Ctx(t), client.WaitOptions{Timeout: 10 * time.Second})
 		assertRefused(t, "wait", err)
 	})
 	t.Run("arriving", func(t *testing.T) {
-		s := newDowngradeSetup(t, model.EncryptionEncrypted, fast(client.StrategySSE)...)
+		s := newDowngradeSetup(t, model.EncryptionEncrypted, clienttest.Fast(client.StrategySSE)...)
 		// The genuine mail is not what the wait is for.
 		opts := client.WaitOptions{Subject: client.Exactly("second"), Timeout: 10 * time.Second}
 		done := make(chan error, 1)
 		go func() {
-			_, err := s.in.WaitForEmail(testCtx(t), opts)
+			_, err := s.in.WaitForEmail(clienttest.Ctx(t), opts)
 			done <- err
 		}()
 		waitLive(t, s.c)
 		s.proxy.SetMode(tamper.Downgrade)
-		if _, err := s.c.SendTestEmail(testCtx(t), model.TestEmailRequest{To: s.in.Address(), Subject: "second"}); err != nil {
+		if _, err := s.c.SendTestEmail(clienttest.Ctx(t), model.TestEmailRequest{To: s.in.Address(), Subject: "second"}); err != nil {
 			t.Fatal(err)
 		}
 		assertRefused(t, "wait", <-done)

@@ -10,23 +10,23 @@ import (
 	"strings"
 	"time"
 
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 )
 
-// The seam to the delivery engine (package delivery): engineClient and
+// The seam to the watch engine (package delivery): engineClient and
 // engineInbox are all the engine knows of the client.
 
 // engineConfig maps the options onto the engine's tuning.
-func engineConfig(o Options) delivery.Config {
-	mode := delivery.ModeAuto
+func engineConfig(o Options) watch.Config {
+	mode := watch.ModeAuto
 	switch o.Strategy {
 	case StrategySSE:
-		mode = delivery.ModeStream
+		mode = watch.ModeStream
 	case StrategyPolling:
-		mode = delivery.ModePolling
+		mode = watch.ModePolling
 	}
-	return delivery.Config{
+	return watch.Config{
 		Mode:                     mode,
 		PollingInterval:          o.PollingInterval,
 		PollingMaxBackoff:        o.PollingMaxBackoff,
@@ -39,7 +39,7 @@ func engineConfig(o Options) delivery.Config {
 	}
 }
 
-// engineClient is the client as the delivery engine sees it.
+// engineClient is the client as the watch engine sees it.
 type engineClient struct{ c *Client }
 
 // errConnectTimeout is the cause of a stream's context when it did not
@@ -140,14 +140,30 @@ func (ec engineClient) StreamRefused(err error) bool {
 	return code >= 400 && code < 500 && code != http.StatusRequestTimeout && code != http.StatusTooManyRequests
 }
 
-// engineInbox is a loaded inbox as the delivery engine sees it.
+// engineInbox is a loaded inbox as the watch engine sees it.
 type engineInbox struct{ in *Inbox }
 
 func (ei engineInbox) Hash() string { return ei.in.info.InboxHash }
 
 func (ei engineInbox) Address() string { return ei.in.info.EmailAddress }
 
-func (ei engineInbox) ListIDs(ctx context.Context) ([]string, error) { return ei.in.emailIDs(ctx) }
+// ListIDs lists the ids of the inbox's emails in the server's order
+// (newest first) without opening them: ids are not encrypted, and they are
+// all delivery needs to find new mail.
+func (ei engineInbox) ListIDs(ctx context.Context) ([]string, error) {
+	var ids []string
+	err := ei.in.readList(ctx, ListOptions{}, func(body io.Reader) error {
+		return decodeList(body, func(rec struct {
+			ID any `json:"id"`
+		}, err error) error {
+			if err == nil && rec.ID != nil { // a record of the wrong shape costs only itself
+				ids = append(ids, fmt.Sprint(rec.ID))
+			}
+			return nil
+		})
+	})
+	return ids, err
+}
 
 func (ei engineInbox) Fetch(ctx context.Context, id string) (model.Email, bool, error) {
 	e, err := ei.in.Email(ctx, id)
@@ -162,31 +178,15 @@ func (ei engineInbox) OpenNotification(ev model.StreamEvent) (model.Email, error
 // Poll fetches the sync status in one attempt, without the client's
 // retries: the poller has its own schedule, and a 429 must pause all
 // pollers at once.
-func (ei engineInbox) Poll(ctx context.Context) (delivery.Poll, error) {
+func (ei engineInbox) Poll(ctx context.Context) (watch.Poll, error) {
 	status, err := ei.in.syncStatus(ctx, false)
 	if err != nil {
-		var p delivery.Poll
+		var p watch.Poll
 		var limited *RateLimitedError
 		if errors.As(err, &limited) {
 			p.RateLimited, p.RetryAfter = true, limited.RetryAfter
 		}
 		return p, err
 	}
-	return delivery.Poll{EmailsHash: status.EmailsHash}, nil
-}
-
-// reportSyncError hands a background error to Options.OnSyncError and to
-// the OnSyncError listeners; nothing is reported after Close.
-func (c *Client) reportSyncError(err error) {
-	if err == nil || c.ctx.Err() != nil {
-		return
-	}
-	if c.opts.OnSyncError != nil {
-		c.opts.OnSyncError(err)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, push := range c.syncErrors {
-		push(err)
-	}
+	return watch.Poll{EmailsHash: status.EmailsHash}, nil
 }

@@ -87,7 +87,7 @@ func (c *Client) importValidated(ctx context.Context, d model.ExportedInbox) (*I
 		return nil, ErrClientClosed
 	}
 	in := c.inboxFromExport(d)
-	if err := c.checkNotLoaded(in); err != nil {
+	if err := c.loaded.checkNotLoaded(in); err != nil {
 		return nil, err
 	}
 	if in.info.Encrypted {
@@ -95,7 +95,7 @@ func (c *Client) importValidated(ctx context.Context, d model.ExportedInbox) (*I
 			return nil, err
 		}
 	}
-	if err := c.register(in, false); err != nil {
+	if err := c.loaded.add(in, false); err != nil {
 		return nil, err
 	}
 	return in, nil

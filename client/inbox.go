@@ -16,12 +16,18 @@ import (
 type Inbox struct {
 	c         *Client
 	info      model.Inbox
-	emailAuth *bool  // as known from creation or import; nil when unknown
-	secretKey []byte // ML-KEM-768 secret key; nil for a plain inbox
-	serverKey []byte // pinned ML-DSA-65 public key; nil for a plain inbox
+	emailAuth *bool // as known from creation or import; nil when unknown
+	keyring         // nil keys for a plain inbox
+}
+
+// keyring holds an encrypted inbox's keys and the opener built from them
+// once, with the server's context string.
+type keyring struct {
+	secretKey []byte // ML-KEM-768 secret key
+	serverKey []byte // pinned ML-DSA-65 public key
 
 	openerMu sync.Mutex
-	opener   *crypto.Opener // built once, with the server's context string
+	opener   *crypto.Opener
 }
 
 // Info returns the inbox as the service describes it.
@@ -85,22 +91,25 @@ func (i *Inbox) openerFor(ctx context.Context) (*crypto.Opener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inbox %s: the server's encryption context is needed to open mail: %w", i.info.EmailAddress, err)
 	}
-	return i.setOpenerLocked(info.EncryptionContext())
+	if err := i.buildLocked(info.EncryptionContext()); err != nil {
+		return nil, fmt.Errorf("inbox %s: %w", i.info.EmailAddress, err)
+	}
+	return i.opener, nil
 }
 
 // setOpener builds the opener with a known context string.
-func (i *Inbox) setOpener(context string) error {
-	i.openerMu.Lock()
-	defer i.openerMu.Unlock()
-	_, err := i.setOpenerLocked(context)
-	return err
+func (k *keyring) setOpener(context string) error {
+	k.openerMu.Lock()
+	defer k.openerMu.Unlock()
+	return k.buildLocked(context)
 }
 
-func (i *Inbox) setOpenerLocked(context string) (*crypto.Opener, error) {
-	o, err := crypto.NewOpener(i.secretKey, i.serverKey, context)
+// buildLocked builds the opener, with openerMu held.
+func (k *keyring) buildLocked(context string) error {
+	o, err := crypto.NewOpener(k.secretKey, k.serverKey, context)
 	if err != nil {
-		return nil, fmt.Errorf("inbox %s: load keys: %w", i.info.EmailAddress, err)
+		return fmt.Errorf("load keys: %w", err)
 	}
-	i.opener = o
-	return o, nil
+	k.opener = o
+	return nil
 }

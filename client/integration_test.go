@@ -6,7 +6,6 @@ package client_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/client/internal/clienttest"
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
@@ -38,13 +38,6 @@ func newServerClient(t *testing.T, srv *server.Server) *client.Client {
 	}
 	t.Cleanup(func() { _ = c.Close() })
 	return c
-}
-
-func testCtx(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 // sendSMTP delivers a multipart mail with a unicode subject, text, HTML
@@ -86,28 +79,9 @@ func sendSMTP(t *testing.T, srv *server.Server, to, subject string) {
 	}
 }
 
-// waitForCount polls the sync status until the inbox holds n emails.
-func waitForCount(t *testing.T, in *client.Inbox, n int) model.SyncStatus {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		st, err := in.SyncStatus(testCtx(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.EmailCount == n {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("inbox holds %d emails, want %d", st.EmailCount, n)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 func TestIntegrationServerInfoAndKey(t *testing.T) {
 	srv, c := startServer(t)
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	info, err := c.ServerInfo(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +110,7 @@ func TestIntegrationServerInfoAndKey(t *testing.T) {
 
 func TestIntegrationEncryptedInboxOverSMTP(t *testing.T) {
 	srv, c := startServer(t)
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{TTL: 2 * time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +146,7 @@ func TestIntegrationEncryptedInboxOverSMTP(t *testing.T) {
 
 	subject := "Réinitialisez — 你好 " + t.Name()
 	sendSMTP(t, srv, in.Address(), subject)
-	if st := waitForCount(t, in, 1); st.EmailsHash == st1.EmailsHash {
+	if st := clienttest.WaitForCount(t, in, 1); st.EmailsHash == st1.EmailsHash {
 		t.Fatal("emailsHash did not change")
 	}
 
@@ -225,7 +199,7 @@ func TestIntegrationEncryptedInboxOverSMTP(t *testing.T) {
 
 func TestIntegrationPlainInboxAndTestEmail(t *testing.T) {
 	_, c := startServer(t)
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{Encryption: model.EncryptionPlain})
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +244,7 @@ func isStatus(err error, status int) bool {
 
 func TestIntegrationEncryptionPolicy(t *testing.T) {
 	_, c := startServer(t, func(cfg *server.Config) { cfg.EncryptionPolicy = model.PolicyDisabled })
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
 	if err != nil || in.Encrypted() {
 		t.Fatalf("default under policy disabled: %v %v", in, err)
@@ -286,7 +260,7 @@ func TestIntegrationEncryptionPolicy(t *testing.T) {
 
 func TestIntegrationDeleteInboxes(t *testing.T) {
 	_, c := startServer(t)
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	a, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -328,13 +302,13 @@ func TestIntegrationDeleteInboxes(t *testing.T) {
 
 func TestIntegrationExportImportRoundTrip(t *testing.T) {
 	srv, c := startServer(t)
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sendSMTP(t, srv, in.Address(), "round trip")
-	waitForCount(t, in, 1)
+	clienttest.WaitForCount(t, in, 1)
 
 	path := filepath.Join(t.TempDir(), "export.json")
 	if err := c.ExportInboxToFile(in, path); err != nil {
@@ -368,7 +342,7 @@ func TestIntegrationExportImportRoundTrip(t *testing.T) {
 
 func TestIntegrationImportErrors(t *testing.T) {
 	srv, c := startServer(t)
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	for _, tc := range importCases(t) {
 		_, err := c.ImportInbox(ctx, tc.data)
 		var invalid *client.InvalidImportDataError
@@ -396,7 +370,7 @@ func TestIntegrationImportErrors(t *testing.T) {
 
 func TestIntegrationManyEmailsListNewestFirst(t *testing.T) {
 	_, c := startServer(t)
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func TestParseRetryAfter(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
-	c := &Client{opts: Options{RetryDelay: time.Second}}
+	c := &transport{opts: Options{RetryDelay: time.Second}}
 	for n, want := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second} {
 		if got := c.backoff(n, 0); got != want {
 			t.Errorf("retry %d: %v, want %v", n, got, want)
@@ -109,7 +109,7 @@ func newSealedInbox(tb testing.TB) sealedInbox {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = c.Close() })
-	in := &Inbox{c: c, secretKey: kp.SecretKey, serverKey: key.PublicKey(), info: model.Inbox{
+	in := &Inbox{c: c, keyring: keyring{secretKey: kp.SecretKey, serverKey: key.PublicKey()}, info: model.Inbox{
 		EmailAddress: "bench@sandbox.test", InboxHash: crypto.InboxHash(kp.PublicKey), Encrypted: true,
 	}}
 	if err := in.setOpener(crypto.DefaultContext); err != nil {
@@ -262,7 +262,7 @@ func TestOpenListAllGood(t *testing.T) {
 	}
 }
 
-// The registry the delivery engine follows, background error reports,
+// The registry the watch engine follows, background error reports,
 // and the client context ended by Close with ErrClientClosed as its cause.
 func TestRegistrySyncErrorsAndClose(t *testing.T) {
 	var reported []error
@@ -273,17 +273,17 @@ func TestRegistrySyncErrorsAndClose(t *testing.T) {
 	a := &Inbox{c: c, info: model.Inbox{EmailAddress: "a@x.test", InboxHash: "ha"}}
 	b := &Inbox{c: c, info: model.Inbox{EmailAddress: "b@x.test", InboxHash: "hb"}}
 	for _, in := range []*Inbox{a, b} {
-		if err := c.register(in, false); err != nil {
+		if err := c.loaded.add(in, false); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var exists *InboxAlreadyExistsError
 	other := &Inbox{c: c, info: model.Inbox{EmailAddress: "z@x.test", InboxHash: "hb"}}
-	if err := c.register(other, false); !errors.As(err, &exists) {
+	if err := c.loaded.add(other, false); !errors.As(err, &exists) {
 		t.Fatalf("duplicate hash: %v", err)
 	}
-	if !c.isLoaded(b) || c.isLoaded(other) {
-		t.Fatal("isLoaded")
+	if !c.loaded.has(b) || c.loaded.has(other) {
+		t.Fatal("has")
 	}
 	if !c.Forget("A@X.TEST") || c.Forget("a@x.test") {
 		t.Fatal("Forget")
@@ -291,9 +291,9 @@ func TestRegistrySyncErrorsAndClose(t *testing.T) {
 	if got := c.Inboxes(); len(got) != 1 || got[0] != b {
 		t.Fatalf("inboxes %v", got)
 	}
-	c.forgetAll()
+	c.loaded.clear()
 	if len(c.Inboxes()) != 0 {
-		t.Fatal("forgetAll")
+		t.Fatal("clear")
 	}
 
 	c.reportSyncError(errors.New("boom"))
@@ -311,7 +311,7 @@ func TestRegistrySyncErrorsAndClose(t *testing.T) {
 	if len(reported) != 1 {
 		t.Fatalf("reported after Close: %v", reported)
 	}
-	if err := c.register(b, false); !errors.Is(err, ErrClientClosed) {
+	if err := c.loaded.add(b, false); !errors.Is(err, ErrClientClosed) {
 		t.Fatalf("register after Close: %v", err)
 	}
 }

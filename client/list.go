@@ -102,24 +102,6 @@ func EachEmailAs[T any](ctx context.Context, i *Inbox, opts ListOptions, prepare
 	return err
 }
 
-// emailIDs lists the ids of the inbox's emails in the server's order
-// (newest first) without opening them: ids are not encrypted, and they are
-// all delivery needs to find new mail.
-func (i *Inbox) emailIDs(ctx context.Context) ([]string, error) {
-	var ids []string
-	err := i.readList(ctx, ListOptions{}, func(body io.Reader) error {
-		return decodeList(body, func(rec struct {
-			ID any `json:"id"`
-		}, err error) error {
-			if err == nil && rec.ID != nil { // a record of the wrong shape costs only itself
-				ids = append(ids, fmt.Sprint(rec.ID))
-			}
-			return nil
-		})
-	})
-	return ids, err
-}
-
 // readList requests the inbox's list of email records and hands read
 // the body as it arrives (see decodeList). An answer that the inbox is
 // not found ends its watches (delivery stops: it is gone).

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/client/internal/clienttest"
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server/servertest"
@@ -22,7 +23,7 @@ import (
 func TestEachEmailInOrderAndStopsOnTheConsumersError(t *testing.T) {
 	srv := servertest.Start(t)
 	c := newTestClient(t, srv.URL())
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{Encryption: model.EncryptionEncrypted})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestEachEmailInOrderAndStopsOnTheConsumersError(t *testing.T) {
 func TestEachEmailSlowConsumerDoesNotTimeOut(t *testing.T) {
 	srv := servertest.Start(t)
 	c := newTestClient(t, srv.URL())
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	seeded, err := c.CreateInbox(ctx, client.CreateInboxOptions{Encryption: model.EncryptionPlain})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func TestEachEmailBodyStallsOrBreaksOff(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			c := newTestClient(t, srv.URL, client.WithTimeout(200*time.Millisecond), client.WithRetries(0, 0))
-			in, err := c.ImportInboxData(testCtx(t), model.ExportedInbox{
+			in, err := c.ImportInboxData(clienttest.Ctx(t), model.ExportedInbox{
 				Version: model.ExportVersion, EmailAddress: address, InboxHash: hash,
 				ExpiresAt: "2099-01-01T00:00:00Z", ExportedAt: "2026-11-21T12:00:00Z",
 			})
@@ -151,7 +152,7 @@ func TestEachEmailBodyStallsOrBreaksOff(t *testing.T) {
 				t.Fatal(err)
 			}
 			var subjects []string
-			err = in.EachEmail(testCtx(t), client.ListOptions{}, func(e model.Email, openErr error) error {
+			err = in.EachEmail(clienttest.Ctx(t), client.ListOptions{}, func(e model.Email, openErr error) error {
 				subjects = append(subjects, e.Subject)
 				return openErr
 			})

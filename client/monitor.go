@@ -5,18 +5,22 @@ import (
 	"sync"
 
 	"sandview/client/internal/async"
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 )
 
 // Monitor delivers the new mail of several inboxes to its handlers as
 // (inbox, email) events.
 type Monitor struct {
-	c *Client
-	q *async.Queue[inboxEmail]
+	l *live
+	// q queues the events for the handlers added with On, OnReady and
+	// OnGone, called on the monitor's goroutine. A direct monitor
+	// (WatchAllDirect) has no queue: direct calls its handlers.
+	q      *async.Queue[inboxEmail]
+	direct func(inboxEmail)
 
-	mu    sync.Mutex
-	sinks map[string]int // inbox hash -> sink id in the delivery engine
+	mu   sync.Mutex
+	subs map[string]int // inbox hash -> subscriber id in the watch engine
 	// gone holds the inbox hashes the server no longer knows: they are
 	// not watched again.
 	gone map[string]bool
@@ -35,19 +39,19 @@ type inboxEmail struct {
 // WatchInboxes returns a monitor of the new mail of the inboxes (an empty
 // list gives a valid monitor that delivers nothing). Events are held until
 // the first handler is added with On.
-func (c *Client) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
-	if c.isClosed() {
+func (l *live) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
+	if l.closed() {
 		return nil, ErrClientClosed
 	}
-	m := c.newMonitor()
+	m := l.newMonitor()
 	if len(inboxes) == 0 {
 		return m, nil
 	}
-	sinks := make([]delivery.Sink, len(inboxes))
+	subs := make([]watch.Callbacks, len(inboxes))
 	for k, in := range inboxes {
-		sinks[k] = m.sinkFor(in)
+		subs[k] = m.callbacksFor(in)
 	}
-	ids, err := c.subscribe(c.ctx, inboxes, sinks, true)
+	ids, err := l.subscribe(l.t.ctx, inboxes, subs, true)
 	if err != nil {
 		m.q.Stop()
 		return nil, err
@@ -65,25 +69,82 @@ func (c *Client) WatchInboxes(inboxes []*Inbox) (*Monitor, error) {
 // leave it. Inboxes are listed in the background to learn which emails
 // exist; listing errors go to the sync-error callbacks and are retried, and
 // an inbox delivers from the moment its listing succeeded.
-func (c *Client) WatchAll() (*Monitor, error) {
-	if c.isClosed() {
+func (l *live) WatchAll() (*Monitor, error) {
+	if l.closed() {
 		return nil, ErrClientClosed
 	}
-	m := c.newMonitor()
-	c.mu.Lock()
-	c.followers[m] = true
-	c.mu.Unlock()
-	if err := m.follow(c.Inboxes()); err != nil {
+	return l.followAll(l.newMonitor())
+}
+
+// MonitorHandlers are the handlers of a direct monitor (WatchAllDirect);
+// nil ones are skipped.
+type MonitorHandlers struct {
+	Email func(*Inbox, model.Email)
+	Ready func(*Inbox)
+	Gone  func(in *Inbox, err error)
+}
+
+// WatchAllDirect is WatchAll without the monitor's own queue: the
+// handlers are called on the goroutines that deliver (never while the
+// client holds a lock), concurrently when several inboxes deliver at
+// once. A handler may block to hold delivery back (back-pressure: the
+// engine fetches no more while it waits); it must not wait for this
+// client's calls. It is for a caller that queues the events itself, like
+// a UI's event loop, so that mail crosses one queue. On, OnReady and
+// OnGone do nothing on a direct monitor.
+func (l *live) WatchAllDirect(h MonitorHandlers) (*Monitor, error) {
+	if l.closed() {
+		return nil, ErrClientClosed
+	}
+	m := &Monitor{l: l, subs: map[string]int{}, gone: map[string]bool{}}
+	m.direct = func(ev inboxEmail) {
+		switch {
+		case ev.ready:
+			if h.Ready != nil {
+				h.Ready(ev.inbox)
+			}
+		case ev.gone != nil:
+			if h.Gone != nil {
+				h.Gone(ev.inbox, ev.gone)
+			}
+		case h.Email != nil:
+			h.Email(ev.inbox, ev.email)
+		}
+	}
+	return l.followAll(m)
+}
+
+// followAll makes m follow every loaded inbox, now and later.
+func (l *live) followAll(m *Monitor) (*Monitor, error) {
+	l.mu.Lock()
+	l.followers[m] = true
+	l.mu.Unlock()
+	if err := m.follow(l.reg.all()); err != nil {
 		m.Unsubscribe()
 		return nil, err
 	}
 	return m, nil
 }
 
-func (c *Client) newMonitor() *Monitor {
-	m := &Monitor{c: c, q: async.NewQueue[inboxEmail](nil), sinks: map[string]int{}, gone: map[string]bool{}}
-	context.AfterFunc(c.ctx, m.q.Stop)
+func (l *live) newMonitor() *Monitor {
+	m := &Monitor{l: l, q: async.NewQueue[inboxEmail](nil), subs: map[string]int{}, gone: map[string]bool{}}
+	context.AfterFunc(l.t.ctx, m.q.Stop)
 	return m
+}
+
+// emit hands an event to the queue, or to the handlers of a direct
+// monitor that is not stopped.
+func (m *Monitor) emit(ev inboxEmail) {
+	if m.q != nil {
+		m.q.Push(ev)
+		return
+	}
+	m.mu.Lock()
+	done := m.done
+	m.mu.Unlock()
+	if !done {
+		m.direct(ev)
+	}
 }
 
 // follow watches the inboxes of the list the monitor does not watch yet
@@ -91,13 +152,13 @@ func (c *Client) newMonitor() *Monitor {
 func (m *Monitor) follow(inboxes []*Inbox) error {
 	for _, in := range inboxes {
 		m.mu.Lock()
-		_, watching := m.sinks[in.info.InboxHash]
+		_, watching := m.subs[in.info.InboxHash]
 		gone := m.gone[in.info.InboxHash]
 		m.mu.Unlock()
 		if watching || gone {
 			continue
 		}
-		ids, err := m.c.subscribe(m.c.ctx, []*Inbox{in}, []delivery.Sink{m.sinkFor(in)}, false)
+		ids, err := m.l.subscribe(m.l.t.ctx, []*Inbox{in}, []watch.Callbacks{m.callbacksFor(in)}, false)
 		if err != nil {
 			return err
 		}
@@ -108,43 +169,43 @@ func (m *Monitor) follow(inboxes []*Inbox) error {
 	return nil
 }
 
-// sinkFor is the monitor's sink for one inbox.
-func (m *Monitor) sinkFor(in *Inbox) delivery.Sink {
+// callbacksFor is the monitor's callbacks for one inbox.
+func (m *Monitor) callbacksFor(in *Inbox) watch.Callbacks {
 	hash := in.info.InboxHash
-	return delivery.Sink{
-		Deliver: func(e model.Email) { m.q.Push(inboxEmail{inbox: in, email: e}) },
+	return watch.Callbacks{
+		Deliver: func(e model.Email) { m.emit(inboxEmail{inbox: in, email: e}) },
 		Ended: func() {
 			m.mu.Lock()
-			delete(m.sinks, hash)
+			delete(m.subs, hash)
 			m.mu.Unlock()
 		},
-		Ready: func() { m.q.Push(inboxEmail{inbox: in, ready: true}) },
+		Ready: func() { m.emit(inboxEmail{inbox: in, ready: true}) },
 		Gone: func(err error) {
 			m.mu.Lock()
-			delete(m.sinks, hash)
+			delete(m.subs, hash)
 			m.gone[hash] = true
 			m.mu.Unlock()
-			m.q.Push(inboxEmail{inbox: in, gone: err})
+			m.emit(inboxEmail{inbox: in, gone: err})
 		},
 	}
 }
 
-// keepLocked records the sink id of an inbox; a monitor that was stopped
+// keepLocked records the subscriber id of an inbox; a monitor that was stopped
 // meanwhile, or that watches the inbox already (listed twice), gives it
 // back.
 func (m *Monitor) keepLocked(hash string, id int) {
-	_, watching := m.sinks[hash]
+	_, watching := m.subs[hash]
 	if m.done || watching {
-		m.c.engine.Unsubscribe(map[string]int{hash: id})
+		m.l.engine.Unsubscribe(map[string]int{hash: id})
 		return
 	}
-	m.sinks[hash] = id
+	m.subs[hash] = id
 }
 
 // On adds a handler of the monitor's events; handlers run in order on the
 // monitor's own goroutine.
 func (m *Monitor) On(fn func(*Inbox, model.Email)) {
-	if fn == nil {
+	if fn == nil || m.q == nil {
 		return
 	}
 	m.q.Add(func(ev inboxEmail) {
@@ -159,7 +220,7 @@ func (m *Monitor) On(fn func(*Inbox, model.Email)) {
 // restart of a server without persistence); err says how that was learnt.
 // The monitor stops watching the inbox and does not watch it again.
 func (m *Monitor) OnGone(fn func(in *Inbox, err error)) {
-	if fn == nil {
+	if fn == nil || m.q == nil {
 		return
 	}
 	m.q.Add(func(ev inboxEmail) {
@@ -174,7 +235,7 @@ func (m *Monitor) OnGone(fn func(in *Inbox, err error)) {
 // What arrived before is in the inbox's list, so a UI that lists the inbox
 // on this event misses nothing (WatchAll seeds in the background).
 func (m *Monitor) OnReady(fn func(*Inbox)) {
-	if fn == nil {
+	if fn == nil || m.q == nil {
 		return
 	}
 	m.q.Add(func(ev inboxEmail) {
@@ -192,12 +253,14 @@ func (m *Monitor) Unsubscribe() {
 		return
 	}
 	m.done = true
-	sinks := m.sinks
-	m.sinks = map[string]int{}
+	subs := m.subs
+	m.subs = map[string]int{}
 	m.mu.Unlock()
-	m.c.mu.Lock()
-	delete(m.c.followers, m)
-	m.c.mu.Unlock()
-	m.c.engine.Unsubscribe(sinks)
-	m.q.Stop()
+	m.l.mu.Lock()
+	delete(m.l.followers, m)
+	m.l.mu.Unlock()
+	m.l.engine.Unsubscribe(subs)
+	if m.q != nil {
+		m.q.Stop()
+	}
 }

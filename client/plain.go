@@ -69,7 +69,7 @@ func (c *Client) OpenPlainInbox(ctx context.Context, address string) (*Inbox, er
 	case first == nil && !c.streamKnows(ctx, in.info.InboxHash):
 		return nil, &EncryptedInboxError{Address: address}
 	}
-	if err := c.register(in, false); err != nil {
+	if err := c.loaded.add(in, false); err != nil {
 		return nil, err
 	}
 	return in, nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"sandview/client"
+	"sandview/client/internal/clienttest"
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
@@ -16,7 +17,7 @@ import (
 // encrypted inbox, empty or not, or a missing one.
 func TestOpenPlainInboxByAddress(t *testing.T) {
 	srv, owner := startServer(t, func(c *server.Config) { c.CatchAll = "qa@sandbox.test" })
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 	reader := newServerClient(t, srv)
 
 	// Empty: plain is assumed, with the plain hash.

@@ -110,7 +110,7 @@ func (c *Client) CreateInbox(ctx context.Context, opts CreateInboxOptions) (*Inb
 	if err != nil {
 		return nil, fmt.Errorf("create inbox: %w", err)
 	}
-	if err := c.register(in, true); err != nil {
+	if err := c.loaded.add(in, true); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -148,7 +148,7 @@ func (c *Client) inboxFromCreate(res model.CreateInboxResponse, keys crypto.KeyP
 		in.info.InboxHash = crypto.InboxHash(keys.PublicKey)
 	}
 	if err := in.setOpener(info.EncryptionContext()); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("inbox %s: %w", in.info.EmailAddress, err)
 	}
 	return in, nil
 }
@@ -161,7 +161,7 @@ func (c *Client) DeleteInbox(ctx context.Context, address string) error {
 	if err != nil && !errors.As(err, &notFound) {
 		return fmt.Errorf("delete inbox %s: %w", address, err)
 	}
-	c.forget(address)
+	c.loaded.remove(address)
 	return nil
 }
 
@@ -172,7 +172,7 @@ func (c *Client) DeleteAllInboxes(ctx context.Context) (int, error) {
 	if err := c.do(ctx, request{method: http.MethodDelete, path: "/api/inboxes", out: &res}); err != nil {
 		return 0, fmt.Errorf("delete all inboxes: %w", err)
 	}
-	c.forgetAll()
+	c.loaded.clear()
 	return res.Deleted, nil
 }
 

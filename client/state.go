@@ -1,45 +1,45 @@
 package client
 
-import "sandview/client/internal/delivery"
+import "sandview/client/internal/watch"
 
 // ConnState is the state of the client's delivery connection, for UIs:
 // Kind, the next reconnect (Attempt, Delay) while reconnecting, the
 // polling Interval while polling, and the last error (Err).
-type ConnState = delivery.State
+type ConnState = watch.State
 
 // StateKind is what the delivery connection is doing.
-type StateKind = delivery.StateKind
+type StateKind = watch.StateKind
 
 // Connection states, in the order a client usually goes through them.
 const (
 	// StateIdle: nothing is watched, so nothing is connected.
-	StateIdle = delivery.StateIdle
+	StateIdle = watch.StateIdle
 	// StateConnecting: the event stream is being opened.
-	StateConnecting = delivery.StateConnecting
+	StateConnecting = watch.StateConnecting
 	// StateLive: the event stream is open; mail arrives as it is received.
-	StateLive = delivery.StateLive
+	StateLive = watch.StateLive
 	// StateReconnecting: the stream failed; ConnState.Attempt and Delay say
 	// which reconnect comes when, Err why.
-	StateReconnecting = delivery.StateReconnecting
+	StateReconnecting = watch.StateReconnecting
 	// StatePolling: mail is found by polling every ConnState.Interval (at
 	// first); Err is set while polls fail for a server-wide reason.
-	StatePolling = delivery.StatePolling
+	StatePolling = watch.StatePolling
 	// StateClosed: the client is closed.
-	StateClosed = delivery.StateClosed
+	StateClosed = watch.StateClosed
 )
 
 // State returns the delivery connection's current state.
-func (c *Client) State() ConnState { return c.engine.State() }
+func (l *live) State() ConnState { return l.engine.State() }
 
 // OnStateChange calls fn with the current state and then with every change
 // of the delivery connection's state, in order, on a goroutine of its own.
 // After Close, fn gets StateClosed and no more calls.
-func (c *Client) OnStateChange(fn func(ConnState)) Subscription {
-	return onceSubscription(c.engine.OnStateChange(fn))
+func (l *live) OnStateChange(fn func(ConnState)) Subscription {
+	return onceSubscription(l.engine.OnStateChange(fn))
 }
 
 // Reconnect cuts short the wait before the event stream is reconnected
 // (or, while polling instead, probed): the next attempt starts now. It
 // does nothing while the stream is open. A UI calls it when the user asks
 // to retry.
-func (c *Client) Reconnect() { c.engine.Reconnect() }
+func (l *live) Reconnect() { l.engine.Reconnect() }

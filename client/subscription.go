@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"sandview/client/internal/async"
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 )
 
@@ -29,20 +29,20 @@ func (f subscriptionFunc) Unsubscribe() { f() }
 // Unsubscribe is called.
 func onceSubscription(fn func()) Subscription { return subscriptionFunc(sync.OnceFunc(fn)) }
 
-// subscribe adds sinks for the inboxes (sinks[k] for inboxes[k]) to the
-// delivery engine; see delivery.Engine.Subscribe for seedCtx and seedNow.
-func (c *Client) subscribe(seedCtx context.Context, inboxes []*Inbox, sinks []delivery.Sink, seedNow bool) ([]int, error) {
-	if c.isClosed() {
+// subscribe adds subscribers for the inboxes (subs[k] for inboxes[k]) to the
+// watch engine; see watch.Engine.Subscribe for seedCtx and seedNow.
+func (l *live) subscribe(seedCtx context.Context, inboxes []*Inbox, subs []watch.Callbacks, seedNow bool) ([]int, error) {
+	if l.closed() {
 		return nil, ErrClientClosed
 	}
-	watches := make([]delivery.Watch, len(inboxes))
+	watches := make([]watch.Watch, len(inboxes))
 	for k, in := range inboxes {
-		if !c.isLoaded(in) {
+		if !l.reg.has(in) {
 			return nil, fmt.Errorf("watch %s: the inbox is not loaded in this client", in.info.EmailAddress)
 		}
-		watches[k] = delivery.Watch{Inbox: engineInbox{in}, Sink: sinks[k]}
+		watches[k] = watch.Watch{Inbox: engineInbox{in}, Callbacks: subs[k]}
 	}
-	return c.engine.Subscribe(seedCtx, watches, seedNow)
+	return l.engine.Subscribe(seedCtx, watches, seedNow)
 }
 
 // OnNewEmail calls fn for every email that arrives in the inbox from now
@@ -57,7 +57,7 @@ func (i *Inbox) OnNewEmail(fn func(model.Email)) (Subscription, error) {
 	if fn == nil {
 		return nil, fmt.Errorf("watch %s: the callback is nil", i.info.EmailAddress)
 	}
-	return i.subscribe(i.c.ctx, fn, nil, nil)
+	return i.c.subscribeInbox(i.c.ctx, i, fn, nil, nil)
 }
 
 // Watch returns a channel of the emails that arrive in the inbox from now
@@ -73,7 +73,7 @@ func (i *Inbox) Watch(ctx context.Context) (<-chan model.Email, error) {
 		case <-q.Done():
 		}
 	}
-	sub, err := i.subscribe(ctx, send, func() { close(ch) }, &q)
+	sub, err := i.c.subscribeInbox(ctx, i, send, func() { close(ch) }, &q)
 	if err != nil {
 		return nil, err
 	}
@@ -81,25 +81,25 @@ func (i *Inbox) Watch(ctx context.Context) (<-chan model.Email, error) {
 	return ch, nil
 }
 
-// subscribe registers fn for the inbox's new mail; onExit runs when the
-// subscription's goroutine ends. When queueOut is set it receives the
+// subscribeInbox registers fn for the new mail of inbox i; onExit runs
+// when the subscription's goroutine ends. When queueOut is set it receives the
 // queue before any email can be delivered.
-func (i *Inbox) subscribe(seedCtx context.Context, fn func(model.Email), onExit func(), queueOut **async.Queue[model.Email]) (Subscription, error) {
+func (l *live) subscribeInbox(seedCtx context.Context, i *Inbox, fn func(model.Email), onExit func(), queueOut **async.Queue[model.Email]) (Subscription, error) {
 	q := async.NewQueue[model.Email](onExit)
 	if queueOut != nil {
 		*queueOut = q
 	}
 	q.Add(fn)
-	ids, err := i.c.subscribe(seedCtx, []*Inbox{i}, []delivery.Sink{{Deliver: q.Push, Ended: q.Stop}}, true)
+	ids, err := l.subscribe(seedCtx, []*Inbox{i}, []watch.Callbacks{{Deliver: q.Push, Ended: q.Stop}}, true)
 	if err != nil {
 		q.Stop()
 		return nil, err
 	}
-	stopOnClose := context.AfterFunc(i.c.ctx, q.Stop)
+	stopOnClose := context.AfterFunc(l.t.ctx, q.Stop)
 	hash := i.info.InboxHash
 	return onceSubscription(func() {
 		stopOnClose()
-		i.c.engine.Unsubscribe(map[string]int{hash: ids[0]})
+		l.engine.Unsubscribe(map[string]int{hash: ids[0]})
 		q.Stop()
 	}), nil
 }
@@ -107,19 +107,19 @@ func (i *Inbox) subscribe(seedCtx context.Context, fn func(model.Email), onExit 
 // OnSyncError calls fn, on a goroutine of its own and in order, with every
 // error of background delivery work (in addition to Options.OnSyncError,
 // which is called synchronously).
-func (c *Client) OnSyncError(fn func(error)) Subscription {
+func (l *live) OnSyncError(fn func(error)) Subscription {
 	q := async.NewQueue[error](nil)
 	q.Add(fn)
-	context.AfterFunc(c.ctx, q.Stop)
-	c.mu.Lock()
-	id := c.nextID
-	c.nextID++
-	c.syncErrors[id] = q.Push
-	c.mu.Unlock()
+	context.AfterFunc(l.t.ctx, q.Stop)
+	l.mu.Lock()
+	id := l.nextID
+	l.nextID++
+	l.syncErrors[id] = q.Push
+	l.mu.Unlock()
 	return onceSubscription(func() {
-		c.mu.Lock()
-		delete(c.syncErrors, id)
-		c.mu.Unlock()
+		l.mu.Lock()
+		delete(l.syncErrors, id)
+		l.mu.Unlock()
 		q.Stop()
 	})
 }

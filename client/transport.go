@@ -47,10 +47,22 @@ type response struct {
 	readErr error
 }
 
+// transport is the client's HTTP plumbing: it builds authenticated
+// requests, sends them with the contract's retries and timeouts, and maps
+// the answers to the package's error classes.
+type transport struct {
+	opts    Options
+	baseURL string // no trailing slash
+	http    *http.Client
+	// ctx lives as long as the client; Close cancels it with
+	// ErrClientClosed as the cause. Every request runs under it.
+	ctx context.Context
+}
+
 // do runs a request with the retry rules of the contract and maps the
 // outcome to the package's error classes.
-func (c *Client) do(ctx context.Context, r request) error {
-	if c.isClosed() {
+func (c *transport) do(ctx context.Context, r request) error {
+	if c.ctx.Err() != nil {
 		return ErrClientClosed
 	}
 	var body []byte
@@ -103,7 +115,7 @@ func (c *Client) do(ctx context.Context, r request) error {
 
 // withClientContext returns a context cancelled when ctx or the client's
 // context ends.
-func (c *Client) withClientContext(ctx context.Context) (context.Context, context.CancelFunc) {
+func (c *transport) withClientContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	merged, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(c.ctx, cancel)
 	return merged, func() {
@@ -114,7 +126,7 @@ func (c *Client) withClientContext(ctx context.Context) (context.Context, contex
 
 // contextError explains why a request's context ended: the client was
 // closed, or the caller's context was cancelled or ran out.
-func (c *Client) contextError(ctx context.Context, r request) error {
+func (c *transport) contextError(ctx context.Context, r request) error {
 	if c.ctx.Err() != nil {
 		return ErrClientClosed
 	}
@@ -123,7 +135,7 @@ func (c *Client) contextError(ctx context.Context, r request) error {
 
 // backoff is the wait before retry n: RetryDelay·2^n, or the server's
 // Retry-After (capped at maxRetryAfter) when that is longer.
-func (c *Client) backoff(n int, retryAfter time.Duration) time.Duration {
+func (c *transport) backoff(n int, retryAfter time.Duration) time.Duration {
 	d := c.opts.RetryDelay << min(n, 30)
 	if d < 0 { // overflow
 		d = maxRetryAfter
@@ -140,7 +152,7 @@ var errAttemptTimedOut = errors.New("the request timed out")
 // r.read it bounds the wait for the answer and then every wait for more
 // of its body (see bodyReader). A transport failure returns the error; a
 // per-request timeout returns a *TimeoutError.
-func (c *Client) attempt(ctx context.Context, r request, body []byte) (response, error) {
+func (c *transport) attempt(ctx context.Context, r request, body []byte) (response, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(c.opts.Timeout, func() { cancel(errAttemptTimedOut) })
@@ -176,7 +188,7 @@ func (c *Client) attempt(ctx context.Context, r request, body []byte) (response,
 
 // transportError classifies a failed exchange: per-request timeout, or a
 // network failure (returned as is, to be retried).
-func (c *Client) transportError(attemptCtx context.Context, r request, err error) error {
+func (c *transport) transportError(attemptCtx context.Context, r request, err error) error {
 	if context.Cause(attemptCtx) == errAttemptTimedOut {
 		return &TimeoutError{Op: r.op(), After: c.opts.Timeout}
 	}
@@ -191,7 +203,7 @@ func (c *Client) transportError(attemptCtx context.Context, r request, err error
 // *TimeoutError, *NetworkError, ErrClientClosed or the caller's context
 // error.
 type bodyReader struct {
-	c     *Client
+	c     *transport
 	ctx   context.Context // the attempt's
 	r     request
 	body  io.Reader
@@ -224,7 +236,7 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 
 // newRequest builds an authenticated request to path (already escaped)
 // below the base URL.
-func (c *Client) newRequest(ctx context.Context, method, path string, query url.Values, body []byte) (*http.Request, error) {
+func (c *transport) newRequest(ctx context.Context, method, path string, query url.Values, body []byte) (*http.Request, error) {
 	target := c.baseURL + path
 	if len(query) > 0 {
 		target += "?" + query.Encode()

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"sandview/client/internal/delivery"
+	"sandview/client/internal/watch"
 	"sandview/model"
 )
 
@@ -101,7 +101,7 @@ func (i *Inbox) WaitForEmailCount(ctx context.Context, n int, opts WaitOptions) 
 	var mu sync.Mutex
 	var pending []model.Email
 	arrived := make(chan struct{}, 1)
-	ids, err := c.subscribe(ctx, []*Inbox{i}, []delivery.Sink{{Deliver: func(e model.Email) {
+	ids, err := c.subscribe(ctx, []*Inbox{i}, []watch.Callbacks{{Deliver: func(e model.Email) {
 		mu.Lock()
 		pending = append(pending, e)
 		mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/client/internal/clienttest"
 	"sandview/model"
 	"sandview/server/servertest"
 )
@@ -37,11 +38,11 @@ func TestMatchers(t *testing.T) {
 
 func TestWaitTimesOutAndNoWaitReturnsAtOnce(t *testing.T) {
 	srv := servertest.Start(t)
-	c := newDeliveryClient(t, srv.URL(), fast(client.StrategyAuto)...)
-	in := createInbox(t, c, "")
+	c := clienttest.NewClient(t, srv.URL(), clienttest.Fast(client.StrategyAuto)...)
+	in := clienttest.CreateInbox(t, c, "")
 
 	start := time.Now()
-	_, err := in.WaitForEmail(testCtx(t), client.WaitOptions{Timeout: 200 * time.Millisecond})
+	_, err := in.WaitForEmail(clienttest.Ctx(t), client.WaitOptions{Timeout: 200 * time.Millisecond})
 	var timeout *client.TimeoutError
 	if !errors.As(err, &timeout) || time.Since(start) < 200*time.Millisecond {
 		t.Fatalf("wait on an empty inbox: %v after %s", err, time.Since(start))
@@ -51,13 +52,13 @@ func TestWaitTimesOutAndNoWaitReturnsAtOnce(t *testing.T) {
 	}
 
 	start = time.Now()
-	_, err = in.WaitForEmail(testCtx(t), client.WaitOptions{Timeout: client.NoWait})
+	_, err = in.WaitForEmail(clienttest.Ctx(t), client.WaitOptions{Timeout: client.NoWait})
 	if !errors.As(err, &timeout) || time.Since(start) > 2*time.Second {
 		t.Fatalf("NoWait on an empty inbox: %v after %s", err, time.Since(start))
 	}
-	c.SendTestEmail(testCtx(t), model.TestEmailRequest{To: in.Address(), Subject: "here"})
-	waitForCount(t, in, 1)
-	e, err := in.WaitForEmail(testCtx(t), client.WaitOptions{Timeout: client.NoWait, Subject: client.Exactly("here")})
+	c.SendTestEmail(clienttest.Ctx(t), model.TestEmailRequest{To: in.Address(), Subject: "here"})
+	clienttest.WaitForCount(t, in, 1)
+	e, err := in.WaitForEmail(clienttest.Ctx(t), client.WaitOptions{Timeout: client.NoWait, Subject: client.Exactly("here")})
 	if err != nil || e.Subject != "here" || !e.HasContent {
 		t.Fatalf("NoWait with the mail there: %+v, %v", e, err)
 	}
@@ -67,18 +68,18 @@ func TestWaitForCountMixesExistingAndNewMailWithFilters(t *testing.T) {
 	srv := servertest.Start(t)
 	for _, strategy := range []client.Strategy{client.StrategySSE, client.StrategyPolling} {
 		t.Run(string(strategy), func(t *testing.T) {
-			c := newDeliveryClient(t, srv.URL(), fast(strategy)...)
-			in := createInbox(t, c, model.EncryptionEncrypted)
+			c := clienttest.NewClient(t, srv.URL(), clienttest.Fast(strategy)...)
+			in := clienttest.CreateInbox(t, c, model.EncryptionEncrypted)
 			send := func(subject, from, text string) {
 				t.Helper()
-				if _, err := c.SendTestEmail(testCtx(t), model.TestEmailRequest{To: in.Address(), Subject: subject, From: from, Text: text}); err != nil {
+				if _, err := c.SendTestEmail(clienttest.Ctx(t), model.TestEmailRequest{To: in.Address(), Subject: subject, From: from, Text: text}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			send("Code 1", "noreply@shop.example", "your code is 111")
 			send("Newsletter", "noreply@shop.example", "buy")
 			send("Code 2", "spam@evil.example", "your code is 222")
-			waitForCount(t, in, 3)
+			clienttest.WaitForCount(t, in, 3)
 
 			type result struct {
 				emails []model.Email
@@ -86,7 +87,7 @@ func TestWaitForCountMixesExistingAndNewMailWithFilters(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			go func() {
-				emails, err := in.WaitForEmailCount(testCtx(t), 3, client.WaitOptions{
+				emails, err := in.WaitForEmailCount(clienttest.Ctx(t), 3, client.WaitOptions{
 					Subject:   client.Regexp(regexp.MustCompile(`^Code \d$`)),
 					From:      client.Contains("@shop.example"),
 					Predicate: func(e model.Email) bool { return strings.Contains(e.Text, "your code") },
@@ -117,8 +118,8 @@ func TestWaitForCountMixesExistingAndNewMailWithFilters(t *testing.T) {
 
 func TestWaitEndsWithClientClose(t *testing.T) {
 	srv := servertest.Start(t)
-	c := newDeliveryClient(t, srv.URL(), fast(client.StrategyAuto)...)
-	in := createInbox(t, c, "")
+	c := clienttest.NewClient(t, srv.URL(), clienttest.Fast(client.StrategyAuto)...)
+	in := clienttest.CreateInbox(t, c, "")
 	done := make(chan error, 1)
 	go func() {
 		_, err := in.WaitForEmail(context.Background(), client.WaitOptions{Timeout: time.Minute})
@@ -147,16 +148,16 @@ func TestWaitEndsWithClientClose(t *testing.T) {
 
 func TestWaitPollIntervalFindsMailWithoutDelivery(t *testing.T) {
 	srv := servertest.Start(t)
-	proxy := newEventProxy(t, srv.URL())
-	proxy.set("hang")
+	proxy := clienttest.NewEventProxy(t, srv.URL())
+	proxy.Set("hang")
 	// sse with a stream that never opens and a long reconnect delay: only
 	// the wait's own PollInterval can find the mail.
-	opts := append(fast(client.StrategySSE), client.WithSSE(time.Hour, 1, 100*time.Millisecond))
-	c := newDeliveryClient(t, proxy.URL, opts...)
-	in := createInbox(t, c, "")
+	opts := append(clienttest.Fast(client.StrategySSE), client.WithSSE(time.Hour, 1, 100*time.Millisecond))
+	c := clienttest.NewClient(t, proxy.URL, opts...)
+	in := clienttest.CreateInbox(t, c, "")
 	done := make(chan error, 1)
 	go func() {
-		_, err := in.WaitForEmail(testCtx(t), client.WaitOptions{Subject: client.Exactly("late"), Timeout: 10 * time.Second, PollInterval: 50 * time.Millisecond})
+		_, err := in.WaitForEmail(clienttest.Ctx(t), client.WaitOptions{Subject: client.Exactly("late"), Timeout: 10 * time.Second, PollInterval: 50 * time.Millisecond})
 		done <- err
 	}()
 	deadline := time.Now().Add(5 * time.Second)
@@ -166,7 +167,7 @@ func TestWaitPollIntervalFindsMailWithoutDelivery(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	c.SendTestEmail(testCtx(t), model.TestEmailRequest{To: in.Address(), Subject: "late"})
+	c.SendTestEmail(clienttest.Ctx(t), model.TestEmailRequest{To: in.Address(), Subject: "late"})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

@@ -40,8 +40,11 @@ func webhookNotFound(inboxEmail string) notFoundFunc {
 	}
 }
 
-func (c *Client) webhookCall(ctx context.Context, what, method, inboxEmail, id, suffix string, body, out any) error {
-	err := c.do(ctx, request{
+// WebhooksService makes the webhook calls (Client.Webhooks).
+type WebhooksService struct{ t *transport }
+
+func (s *WebhooksService) call(ctx context.Context, what, method, inboxEmail, id, suffix string, body, out any) error {
+	err := s.t.do(ctx, request{
 		method:   method,
 		path:     webhookPath(inboxEmail, id) + suffix,
 		body:     body,
@@ -55,63 +58,63 @@ func (c *Client) webhookCall(ctx context.Context, what, method, inboxEmail, id, 
 }
 
 // ListWebhooks lists the webhooks of a scope (without secrets).
-func (c *Client) ListWebhooks(ctx context.Context, inboxEmail string) (model.WebhookList, error) {
+func (s *WebhooksService) ListWebhooks(ctx context.Context, inboxEmail string) (model.WebhookList, error) {
 	var res model.WebhookList
-	err := c.webhookCall(ctx, "list webhooks", http.MethodGet, inboxEmail, "", "", nil, &res)
+	err := s.call(ctx, "list webhooks", http.MethodGet, inboxEmail, "", "", nil, &res)
 	return res, err
 }
 
 // CreateWebhook creates a webhook; the answer carries its secret.
-func (c *Client) CreateWebhook(ctx context.Context, inboxEmail string, req model.CreateWebhookRequest) (model.Webhook, error) {
+func (s *WebhooksService) CreateWebhook(ctx context.Context, inboxEmail string, req model.CreateWebhookRequest) (model.Webhook, error) {
 	var res model.Webhook
-	err := c.webhookCall(ctx, "create webhook", http.MethodPost, inboxEmail, "", "", req, &res)
+	err := s.call(ctx, "create webhook", http.MethodPost, inboxEmail, "", "", req, &res)
 	return res, err
 }
 
 // GetWebhook returns one webhook with its secret and stats.
-func (c *Client) GetWebhook(ctx context.Context, inboxEmail, id string) (model.Webhook, error) {
+func (s *WebhooksService) GetWebhook(ctx context.Context, inboxEmail, id string) (model.Webhook, error) {
 	var res model.Webhook
-	err := c.webhookCall(ctx, "get webhook "+id, http.MethodGet, inboxEmail, id, "", nil, &res)
+	err := s.call(ctx, "get webhook "+id, http.MethodGet, inboxEmail, id, "", nil, &res)
 	return res, err
 }
 
 // UpdateWebhook changes a webhook.
-func (c *Client) UpdateWebhook(ctx context.Context, inboxEmail, id string, req model.UpdateWebhookRequest) (model.Webhook, error) {
+func (s *WebhooksService) UpdateWebhook(ctx context.Context, inboxEmail, id string, req model.UpdateWebhookRequest) (model.Webhook, error) {
 	var res model.Webhook
-	err := c.webhookCall(ctx, "update webhook "+id, http.MethodPatch, inboxEmail, id, "", req, &res)
+	err := s.call(ctx, "update webhook "+id, http.MethodPatch, inboxEmail, id, "", req, &res)
 	return res, err
 }
 
 // DeleteWebhook deletes a webhook.
-func (c *Client) DeleteWebhook(ctx context.Context, inboxEmail, id string) error {
-	return c.webhookCall(ctx, "delete webhook "+id, http.MethodDelete, inboxEmail, id, "", nil, nil)
+func (s *WebhooksService) DeleteWebhook(ctx context.Context, inboxEmail, id string) error {
+	return s.call(ctx, "delete webhook "+id, http.MethodDelete, inboxEmail, id, "", nil, nil)
 }
 
 // TestWebhook makes the server send a test delivery.
-func (c *Client) TestWebhook(ctx context.Context, inboxEmail, id string) (model.TestWebhookResponse, error) {
+func (s *WebhooksService) TestWebhook(ctx context.Context, inboxEmail, id string) (model.TestWebhookResponse, error) {
 	var res model.TestWebhookResponse
-	err := c.webhookCall(ctx, "test webhook "+id, http.MethodPost, inboxEmail, id, "/test", nil, &res)
+	err := s.call(ctx, "test webhook "+id, http.MethodPost, inboxEmail, id, "/test", nil, &res)
 	return res, err
 }
 
 // RotateWebhookSecret replaces a webhook's secret; the old one stays valid
 // for an hour.
-func (c *Client) RotateWebhookSecret(ctx context.Context, inboxEmail, id string) (model.RotateSecretResponse, error) {
+func (s *WebhooksService) RotateWebhookSecret(ctx context.Context, inboxEmail, id string) (model.RotateSecretResponse, error) {
 	var res model.RotateSecretResponse
-	err := c.webhookCall(ctx, "rotate webhook secret "+id, http.MethodPost, inboxEmail, id, "/rotate-secret", nil, &res)
+	err := s.call(ctx, "rotate webhook secret "+id, http.MethodPost, inboxEmail, id, "/rotate-secret", nil, &res)
 	return res, err
 }
 
 // WebhookTemplates lists the built-in templates.
-func (c *Client) WebhookTemplates(ctx context.Context) (model.WebhookTemplates, error) {
+func (s *WebhooksService) WebhookTemplates(ctx context.Context) (model.WebhookTemplates, error) {
 	var res model.WebhookTemplates
-	err := c.webhookCall(ctx, "list webhook templates", http.MethodGet, "", "templates", "", nil, &res)
+	err := s.call(ctx, "list webhook templates", http.MethodGet, "", "templates", "", nil, &res)
 	return res, err
 }
 
 // WebhookMetrics returns webhook and delivery counts.
-func (c *Client) WebhookMetrics(ctx context.Context) (model.WebhookMetrics, error) {
+func (s *WebhooksService) WebhookMetrics(ctx context.Context) (model.WebhookMetrics, error) {
 	var res model.WebhookMetrics
-	err := c.webhookCall(ctx, "get webhook metrics", http.MethodGet, "", "metrics", "", nil, &res)
+	err := s.call(ctx, "get webhook metrics", http.MethodGet, "", "metrics", "", nil, &res)
 	return res, err
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"sandview/client"
+	"sandview/client/internal/clienttest"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"
@@ -29,14 +30,14 @@ func TestIntegrationWebhooks(t *testing.T) {
 		wcfg.AllowLoopbackHTTP = true
 		cfg.Webhooks = &wcfg
 	})
-	ctx := testCtx(t)
+	ctx := clienttest.Ctx(t)
 
-	templates, err := c.WebhookTemplates(ctx)
+	templates, err := c.Webhooks.WebhookTemplates(ctx)
 	if err != nil || len(templates.Templates) != 7 || templates.Templates[0].Value != model.TemplateDefault {
 		t.Fatalf("templates %+v %v", templates, err)
 	}
 
-	hook, err := c.CreateWebhook(ctx, "", model.CreateWebhookRequest{
+	hook, err := c.Webhooks.CreateWebhook(ctx, "", model.CreateWebhookRequest{
 		URL: receiver.URL + "/hook", Events: []string{model.EventEmailReceived}, Description: "global",
 	})
 	if err != nil {
@@ -45,31 +46,31 @@ func TestIntegrationWebhooks(t *testing.T) {
 	if !strings.HasPrefix(hook.ID, "whk_") || !strings.HasPrefix(hook.Secret, "whsec_") || hook.Scope != model.ScopeGlobal || !hook.Enabled {
 		t.Fatalf("created %+v", hook)
 	}
-	list, err := c.ListWebhooks(ctx, "")
+	list, err := c.Webhooks.ListWebhooks(ctx, "")
 	if err != nil || list.Total != 1 || len(list.Webhooks) != 1 || list.Webhooks[0].Secret != "" {
 		t.Fatalf("list %+v %v", list, err)
 	}
-	got, err := c.GetWebhook(ctx, "", hook.ID)
+	got, err := c.Webhooks.GetWebhook(ctx, "", hook.ID)
 	if err != nil || got.Secret != hook.Secret || got.Stats == nil {
 		t.Fatalf("get %+v %v", got, err)
 	}
 	desc, off := "changed", false
-	updated, err := c.UpdateWebhook(ctx, "", hook.ID, model.UpdateWebhookRequest{Description: &desc, Enabled: &off})
+	updated, err := c.Webhooks.UpdateWebhook(ctx, "", hook.ID, model.UpdateWebhookRequest{Description: &desc, Enabled: &off})
 	if err != nil || updated.Description != "changed" || updated.Enabled {
 		t.Fatalf("update %+v %v", updated, err)
 	}
 	on := true
-	if _, err := c.UpdateWebhook(ctx, "", hook.ID, model.UpdateWebhookRequest{Enabled: &on}); err != nil {
+	if _, err := c.Webhooks.UpdateWebhook(ctx, "", hook.ID, model.UpdateWebhookRequest{Enabled: &on}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.TestWebhook(ctx, "", hook.ID)
+	res, err := c.Webhooks.TestWebhook(ctx, "", hook.ID)
 	if err != nil || !res.Success {
 		t.Fatalf("test delivery %+v %v", res, err)
 	}
 	if body := <-received; body == "" {
 		t.Fatal("test delivery carried no body")
 	}
-	rotated, err := c.RotateWebhookSecret(ctx, "", hook.ID)
+	rotated, err := c.Webhooks.RotateWebhookSecret(ctx, "", hook.ID)
 	if err != nil || rotated.Secret == hook.Secret || !strings.HasPrefix(rotated.Secret, "whsec_") || rotated.PreviousSecretValidUntil.IsZero() {
 		t.Fatalf("rotate %+v %v", rotated, err)
 	}
@@ -78,32 +79,32 @@ func TestIntegrationWebhooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inboxHook, err := c.CreateWebhook(ctx, in.Address(), model.CreateWebhookRequest{
+	inboxHook, err := c.Webhooks.CreateWebhook(ctx, in.Address(), model.CreateWebhookRequest{
 		URL: receiver.URL + "/inbox", Events: []string{model.EventEmailReceived, model.EventEmailDeleted},
 	})
 	if err != nil || inboxHook.Scope != model.ScopeInbox || !strings.EqualFold(inboxHook.InboxEmail, in.Address()) {
 		t.Fatalf("inbox webhook %+v %v", inboxHook, err)
 	}
-	inboxList, err := c.ListWebhooks(ctx, in.Address())
+	inboxList, err := c.Webhooks.ListWebhooks(ctx, in.Address())
 	if err != nil || inboxList.Total != 1 || inboxList.Webhooks[0].ID != inboxHook.ID {
 		t.Fatalf("inbox list %+v %v", inboxList, err)
 	}
-	metrics, err := c.WebhookMetrics(ctx)
+	metrics, err := c.Webhooks.WebhookMetrics(ctx)
 	if err != nil || metrics.Webhooks.Global != 1 || metrics.Webhooks.Inbox != 1 || metrics.Webhooks.Total != 2 {
 		t.Fatalf("metrics %+v %v", metrics, err)
 	}
 
 	var notFound *client.InboxNotFoundError
-	if _, err := c.ListWebhooks(ctx, "nobody@sandbox.test"); !errors.As(err, &notFound) {
+	if _, err := c.Webhooks.ListWebhooks(ctx, "nobody@sandbox.test"); !errors.As(err, &notFound) {
 		t.Fatalf("webhooks of an unknown inbox: %v", err)
 	}
-	if err := c.DeleteWebhook(ctx, in.Address(), inboxHook.ID); err != nil {
+	if err := c.Webhooks.DeleteWebhook(ctx, in.Address(), inboxHook.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.DeleteWebhook(ctx, "", hook.ID); err != nil {
+	if err := c.Webhooks.DeleteWebhook(ctx, "", hook.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.GetWebhook(ctx, "", hook.ID); !isStatus(err, http.StatusNotFound) {
+	if _, err := c.Webhooks.GetWebhook(ctx, "", hook.ID); !isStatus(err, http.StatusNotFound) {
 		t.Fatalf("deleted webhook: %v", err)
 	}
 }

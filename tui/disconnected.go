@@ -64,4 +64,4 @@ func (disconnected) DefaultDomain(context.Context) (string, error)        { retu
 func (disconnected) CheckKey(context.Context) (bool, error)               { return false, errNoService }
 
 // Subscribe fails: there is nothing to watch.
-func (disconnected) Subscribe(feed.Sink) (func(), error) { return nil, errNoService }
+func (disconnected) Subscribe(feed.Receiver) (func(), error) { return nil, errNoService }

@@ -21,7 +21,7 @@ func TestFeedReachesTheScreens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sink := h.svc.Sink()
+	sink := h.svc.Receiver()
 	if sink == nil {
 		t.Fatal("the feed did not subscribe")
 	}

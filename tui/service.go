@@ -48,7 +48,7 @@ type clientService struct {
 }
 
 func newClientService(c *client.Client, ks Keystore) clientService {
-	s := clientService{Service: c, Source: feed.FromClient(c), c: c, ks: ks}
+	s := clientService{Service: c.Webhooks, Source: feed.FromClient(c), c: c, ks: ks}
 	if ks != nil {
 		s.watch = ks.Watch()
 	}

@@ -125,7 +125,7 @@ func TestProgramWebhookReceiver(t *testing.T) {
 	stopProgram(t, cancel, done)
 	listCtx, cancelList := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancelList()
-	list, err := c.ListWebhooks(listCtx, "")
+	list, err := c.Webhooks.ListWebhooks(listCtx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

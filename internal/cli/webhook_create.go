@@ -38,7 +38,7 @@ carries the signing secret (whsec_…) that verifies the deliveries.`,
 			}
 			req := model.CreateWebhookRequest{URL: f.url, Events: events, Template: tmpl, Filter: filter, Description: f.description}
 			return withSession(cmd, g, func(s *session) error {
-				wh, err := s.client.CreateWebhook(cmd.Context(), *inbox, req)
+				wh, err := s.client.Webhooks.CreateWebhook(cmd.Context(), *inbox, req)
 				if err != nil {
 					return err
 				}

@@ -17,7 +17,7 @@ func newWebhookMetricsCommand(g *globalOptions) *cobra.Command {
 		Example: "  sandview webhook metrics\n  sandview webhook metrics --json",
 		Args:    cobra.NoArgs,
 	}, func(ctx context.Context, s *session, _ []string) (model.WebhookMetrics, error) {
-		return s.client.WebhookMetrics(ctx)
+		return s.client.Webhooks.WebhookMetrics(ctx)
 	}, func(w io.Writer, m model.WebhookMetrics) error {
 		_, err := fmt.Fprintf(w, "Webhooks:   %d total (%d global, %d inbox), %d enabled\nDeliveries: %d total, %d successful, %d failed\n",
 			m.Webhooks.Total, m.Webhooks.Global, m.Webhooks.Inbox, m.Webhooks.Enabled,
@@ -33,7 +33,7 @@ func newWebhookTemplatesCommand(g *globalOptions) *cobra.Command {
 		Example: "  sandview webhook templates\n  sandview webhook templates --json",
 		Args:    cobra.NoArgs,
 	}, func(ctx context.Context, s *session, _ []string) (model.WebhookTemplates, error) {
-		return s.client.WebhookTemplates(ctx)
+		return s.client.Webhooks.WebhookTemplates(ctx)
 	}, func(w io.Writer, res model.WebhookTemplates) error {
 		tab := &table{}
 		tab.add("NAME", "LABEL")

@@ -19,7 +19,7 @@ func newWebhookListCommand(g *globalOptions, inbox *string) *cobra.Command {
   sandview webhook list --inbox qa@sandbox.test --json`,
 		Args: cobra.NoArgs,
 	}, func(ctx context.Context, s *session, _ []string) (model.WebhookList, error) {
-		return s.client.ListWebhooks(ctx, *inbox)
+		return s.client.Webhooks.ListWebhooks(ctx, *inbox)
 	}, func(w io.Writer, list model.WebhookList) error {
 		return printWebhookList(w, list.Webhooks)
 	})

@@ -20,7 +20,7 @@ func newWebhookShowCommand(g *globalOptions, inbox *string) *cobra.Command {
   sandview webhook show whk_0123… --inbox qa@sandbox.test --json`,
 		Args: cobra.ExactArgs(1),
 	}, func(ctx context.Context, s *session, args []string) (model.Webhook, error) {
-		return s.client.GetWebhook(ctx, *inbox, args[0])
+		return s.client.Webhooks.GetWebhook(ctx, *inbox, args[0])
 	}, printWebhook)
 }
 
@@ -31,7 +31,7 @@ func newWebhookRotateCommand(g *globalOptions, inbox *string) *cobra.Command {
 		Example: "  sandview webhook rotate whk_0123…\n  sandview webhook rotate whk_0123… --json",
 		Args:    cobra.ExactArgs(1),
 	}, func(ctx context.Context, s *session, args []string) (model.RotateSecretResponse, error) {
-		return s.client.RotateWebhookSecret(ctx, *inbox, args[0])
+		return s.client.Webhooks.RotateWebhookSecret(ctx, *inbox, args[0])
 	}, func(w io.Writer, res model.RotateSecretResponse) error {
 		_, err := fmt.Fprintf(w, "New secret:  %s\nOld secret valid until %s\n",
 			termtext.SanitizeLine(res.Secret), res.PreviousSecretValidUntil.Local().Format(time.RFC1123))
@@ -47,7 +47,7 @@ func newWebhookDeleteCommand(g *globalOptions, inbox *string) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withSession(cmd, g, func(s *session) error {
-				if err := s.client.DeleteWebhook(cmd.Context(), *inbox, args[0]); err != nil {
+				if err := s.client.Webhooks.DeleteWebhook(cmd.Context(), *inbox, args[0]); err != nil {
 					return err
 				}
 				fmt.Fprintln(cmd.OutOrStdout(), "deleted "+termtext.SanitizeLine(args[0]))

@@ -24,7 +24,7 @@ the endpoint's answer. Exits with status 1 when the endpoint did not answer 2xx.
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withSession(cmd, g, func(s *session) error {
-				res, err := s.client.TestWebhook(cmd.Context(), *inbox, args[0])
+				res, err := s.client.Webhooks.TestWebhook(cmd.Context(), *inbox, args[0])
 				if err != nil {
 					return err
 				}

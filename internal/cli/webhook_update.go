@@ -22,7 +22,7 @@ func newWebhookUpdateCommand(g *globalOptions, inbox *string) *cobra.Command {
 				return err
 			}
 			return withSession(cmd, g, func(s *session) error {
-				wh, err := s.client.UpdateWebhook(cmd.Context(), *inbox, args[0], req)
+				wh, err := s.client.Webhooks.UpdateWebhook(cmd.Context(), *inbox, args[0], req)
 				if err != nil {
 					return err
 				}

@@ -46,16 +46,18 @@ func OpenBolt(path string) (*Bolt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	if err := db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketInboxes, bucketEmails} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return err
-			}
-		}
+	// Only a new file needs its buckets: an empty write would still cost
+	// a transaction's two fsyncs at every start.
+	var ready bool
+	_ = db.View(func(tx *bolt.Tx) error {
+		ready = tx.Bucket(bucketInboxes) != nil && tx.Bucket(bucketEmails) != nil
 		return nil
-	}); err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("initialise store %s: %w", path, err)
+	})
+	if !ready {
+		if err := createBuckets(db); err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("initialise store %s: %w", path, err)
+		}
 	}
 	b := &Bolt{
 		db:       db,
@@ -65,6 +67,18 @@ func OpenBolt(path string) (*Bolt, error) {
 	}
 	go b.commitLoop()
 	return b, nil
+}
+
+// createBuckets creates the store's buckets in a new file.
+func createBuckets(db *bolt.DB) error {
+	return db.Update(func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{bucketInboxes, bucketEmails} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // commitLoop takes the first waiting write, gathers every other write

@@ -21,9 +21,8 @@ var ErrConflict = errors.New("store: inbox address or key already in use")
 type Shared interface {
 	Store
 	Webhooks
+	Cluster
 
-	// Ping reports whether the store answers (readiness).
-	Ping(ctx context.Context) error
 	// Inbox returns the inbox with that hash, or ErrNotFound.
 	Inbox(ctx context.Context, hash string) (Inbox, error)
 	// InboxByAddress returns the inbox with that (lowercased) address, or
@@ -32,6 +31,14 @@ type Shared interface {
 	// EmailHeads returns the listed emails without content (those gone are
 	// left out).
 	EmailHeads(ctx context.Context, keys []EmailKey) ([]*Email, error)
+}
+
+// Cluster is what the replicas of a Shared store coordinate through: the
+// readiness check, the cluster's secrets, change notices, leadership and
+// the leader's periodic work.
+type Cluster interface {
+	// Ping reports whether the store answers (readiness).
+	Ping(ctx context.Context) error
 	// Secret returns the secret called name, first storing generate's
 	// value when there is none; created reports that this call stored it.
 	// Concurrent callers all get the one value stored.

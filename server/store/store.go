@@ -121,6 +121,15 @@ var errNoQueue = errors.New("store: this store keeps no webhook delivery queue")
 // Email IDs sort in arrival order (the server makes them so); lists come
 // newest first.
 type Store interface {
+	InboxStore
+	EmailStore
+
+	// Close releases the store; later calls fail with ErrClosed.
+	Close() error
+}
+
+// InboxStore is the inbox role of a Store.
+type InboxStore interface {
 	// PutInbox adds or replaces an inbox.
 	PutInbox(ctx context.Context, inbox Inbox) error
 	// DeleteInbox removes an inbox and all its emails; an unknown inbox is
@@ -128,7 +137,10 @@ type Store interface {
 	DeleteInbox(ctx context.Context, hash string) error
 	// Inboxes lists every stored inbox.
 	Inboxes(ctx context.Context) ([]Inbox, error)
+}
 
+// EmailStore is the email role of a Store.
+type EmailStore interface {
 	// Commit applies a batch atomically and, for a durable store, durably.
 	// Putting into an unknown inbox fails the whole batch with ErrNotFound;
 	// deleting an unknown email is not an error.
@@ -152,7 +164,4 @@ type Store interface {
 	// ForEachEmail reports every stored email, inbox by inbox, in ascending
 	// ID order within an inbox.
 	ForEachEmail(ctx context.Context, fn func(EmailInfo) error) error
-
-	// Close releases the store; later calls fail with ErrClosed.
-	Close() error
 }

@@ -31,18 +31,7 @@ func (e *Engine) dispatch(ev Incoming) error {
 	if err != nil {
 		return err
 	}
-	if e.shared != nil {
-		q, err := queued(ds)
-		if err == nil {
-			err = e.shared.EnqueueDeliveries(e.ctx, q)
-		}
-		e.Wake()
-		return err
-	}
-	for _, d := range ds {
-		e.start(d)
-	}
-	return nil
+	return e.mode.deliver(ds)
 }
 
 // render filters an event per webhook and renders its deliveries, in the

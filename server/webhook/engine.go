@@ -28,18 +28,9 @@ type Engine struct {
 	wire    wire // cfg.wire()
 	inboxes Inboxes
 	log     *slog.Logger
-	store   *diskStore
-	// shared is Config.Shared: the store several engines share.
-	shared store.Webhooks
-	// wake starts a claim of due deliveries (shared mode); claimed counts
-	// the claimed deliveries not yet finished; stopClaims ends the claim
-	// loop, which claiming tracks.
-	wake       chan struct{}
-	claimed    atomic.Int64
-	stopClaims context.CancelFunc
-	claiming   sync.WaitGroup
-	// version is the shared webhooks' version the cache holds (mu).
-	version uint64
+	// mode keeps the webhooks and runs the deliveries: locally or in a
+	// shared store.
+	mode mode
 
 	// intakeMu guards the queue against Close; Handle never waits on mu.
 	intakeMu     sync.Mutex
@@ -82,75 +73,24 @@ func New(cfg Config, inboxes Inboxes) (*Engine, error) {
 		timers:     make(map[string]*retryTimer),
 		memo:       newEmailMemo(rememberedEmails),
 		slots:      make(chan struct{}, maxConcurrentOverall),
-		wake:       make(chan struct{}, 1),
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	if cfg.Shared != nil {
-		e.shared = cfg.Shared
-		if err := e.Reload(e.ctx); err != nil {
-			return nil, fmt.Errorf("load webhooks: %w", err)
+		e.mode = newSharedMode(e, cfg.Shared)
+	} else {
+		local := &localMode{e: e}
+		if cfg.DataDir != "" {
+			if local.disk, err = openDiskStore(cfg.DataDir); err != nil {
+				return nil, err
+			}
 		}
-		claimCtx, stop := context.WithCancel(e.ctx)
-		e.stopClaims = stop
-		e.claiming.Add(1)
-		go func() {
-			defer e.claiming.Done()
-			e.claimLoop(claimCtx)
-		}()
-	} else if cfg.DataDir != "" {
-		if e.store, err = openDiskStore(cfg.DataDir); err != nil {
-			return nil, err
-		}
-		if err := e.restore(); err != nil {
-			_ = e.store.close()
-			return nil, err
-		}
+		e.mode = local
+	}
+	if err := e.mode.load(); err != nil {
+		return nil, err
 	}
 	go e.dispatchLoop()
 	return e, nil
-}
-
-// restore loads the stored webhooks and schedules their pending retries,
-// oldest delivery first; new sequence numbers continue after the stored ones.
-func (e *Engine) restore() error {
-	recs, retries, err := e.store.load()
-	if err != nil {
-		return err
-	}
-	var last uint64
-	for _, r := range recs {
-		last = max(last, r.Seq)
-	}
-	for _, p := range retries {
-		last = max(last, p.Seq)
-	}
-	e.seq.Store(last)
-	slices.SortFunc(retries, func(a, b pending) int {
-		return cmp.Or(cmp.Compare(a.Seq, b.Seq), a.Due.Compare(b.Due), strings.Compare(a.DeliveryID, b.DeliveryID))
-	})
-	for _, r := range recs {
-		filter, _, tmpl, err := e.cfg.compileParts(r.Filter, r.Template)
-		if err != nil {
-			e.log.Error("stored webhook is invalid; it is skipped", "webhook", r.ID, "error", err)
-			continue
-		}
-		e.hooks[r.ID] = newHook(r, filter, tmpl)
-	}
-	now := e.cfg.Now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, p := range retries {
-		h, ok := e.hooks[p.WebhookID]
-		if !ok {
-			if err := e.store.deleteRetry(p.WebhookID, p.DeliveryID); err != nil {
-				return err
-			}
-			continue
-		}
-		h.queuedRetries++
-		e.scheduleLocked(&delivery{pending: p, persisted: true}, max(p.Due.Sub(now), 0))
-	}
-	return nil
 }
 
 // Enabled reports whether the webhook system is on (server-info
@@ -192,14 +132,7 @@ func (e *Engine) ForgetInbox(address string) {
 	}
 	e.memo.forgetInbox(address)
 	e.mu.Unlock()
-	if e.shared != nil {
-		return // the store dropped them with the inbox
-	}
-	for _, id := range gone {
-		if err := e.store.deleteHook(id); err != nil {
-			e.log.Error("forget webhook of deleted inbox", "webhook", id, "error", err)
-		}
-	}
+	e.mode.forgetHooks(gone)
 }
 
 // removeLocked drops a webhook from memory and stops its retries.
@@ -234,10 +167,7 @@ func (e *Engine) Close(ctx context.Context) error {
 		e.cancel()
 		<-e.dispatched
 	}
-	if e.stopClaims != nil {
-		e.stopClaims()
-		e.claiming.Wait()
-	}
+	e.mode.halt()
 	e.mu.Lock()
 	e.closing = true
 	for dlv, t := range e.timers {
@@ -260,22 +190,31 @@ func (e *Engine) Close(ctx context.Context) error {
 	if n := e.interrupted.Load(); n > 0 {
 		errs = append(errs, fmt.Errorf("%d webhook deliveries still running at shutdown were interrupted: %w", n, ctx.Err()))
 	}
-
-	e.mu.Lock()
-	recs := make([]record, 0, len(e.hooks))
-	for _, h := range e.hooks {
-		recs = append(recs, h.rec)
-	}
-	e.mu.Unlock()
-	// (A shared store keeps stats as they change.)
-	if err := e.store.putHooks(recs...); err != nil {
-		errs = append(errs, err)
-	}
-	if err := e.store.close(); err != nil {
+	if err := e.mode.close(); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
+
+// Reload refreshes the cached webhooks from the shared store (nothing to do
+// otherwise): settings, enabled flags and stats.
+func (e *Engine) Reload(ctx context.Context) error { return e.mode.reload(ctx) }
+
+// Prepare renders events' deliveries for the shared queue, to be
+// committed with the email: it fills the batch's Deliveries and the
+// webhook version they were rendered at (a store refuses the batch with
+// store.ErrStale when the webhooks have changed since: Reload and prepare
+// again). It does nothing without a shared store or with the webhook
+// system off.
+func (e *Engine) Prepare(batch *store.Batch, events []Incoming) error {
+	if !e.cfg.Enabled {
+		return nil
+	}
+	return e.mode.prepare(batch, events)
+}
+
+// Wake makes a shared engine look for due deliveries now.
+func (e *Engine) Wake() { e.mode.wake() }
 
 // VerifySignature reports whether signature (an X-Service-Signature value)
 // signs timestamp and body under the webhook's current secret or, during

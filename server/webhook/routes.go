@@ -13,6 +13,7 @@ import (
 // in guard (the server's API-key check). With the webhook system off every
 // route answers 404.
 func (e *Engine) Register(mux *http.ServeMux, guard func(http.Handler) http.Handler) {
+	rt := routes{e}
 	if guard == nil {
 		guard = func(h http.Handler) http.Handler { return h }
 	}
@@ -29,7 +30,7 @@ func (e *Engine) Register(mux *http.ServeMux, guard func(http.Handler) http.Hand
 			}
 			sc := scope{}
 			if inbox {
-				hash, address, ok := e.lookupInbox(r.PathValue("email"))
+				hash, address, ok := rt.lookupInbox(r.PathValue("email"))
 				if !ok && r.Method == http.MethodDelete && e.wire.idempotentDelete {
 					w.WriteHeader(http.StatusNoContent)
 					return
@@ -48,19 +49,22 @@ func (e *Engine) Register(mux *http.ServeMux, guard func(http.Handler) http.Hand
 		inbox bool
 	}{{"/api/webhooks", false}, {"/api/inboxes/{email}/webhooks", true}} {
 		p, in := prefix.path, prefix.inbox
-		handle("POST "+p, in, e.handleCreate)
-		handle("GET "+p, in, e.handleList)
-		handle("GET "+p+"/{id}", in, e.handleGet)
-		handle("PATCH "+p+"/{id}", in, e.handleUpdate)
-		handle("DELETE "+p+"/{id}", in, e.handleDelete)
-		handle("POST "+p+"/{id}/test", in, e.handleTest)
-		handle("POST "+p+"/{id}/rotate-secret", in, e.handleRotate)
+		handle("POST "+p, in, rt.handleCreate)
+		handle("GET "+p, in, rt.handleList)
+		handle("GET "+p+"/{id}", in, rt.handleGet)
+		handle("PATCH "+p+"/{id}", in, rt.handleUpdate)
+		handle("DELETE "+p+"/{id}", in, rt.handleDelete)
+		handle("POST "+p+"/{id}/test", in, rt.handleTest)
+		handle("POST "+p+"/{id}/rotate-secret", in, rt.handleRotate)
 	}
-	handle("GET /api/webhooks/templates", false, e.handleTemplates)
-	handle("GET /api/webhooks/metrics", false, e.handleMetrics)
+	handle("GET /api/webhooks/templates", false, rt.handleTemplates)
+	handle("GET /api/webhooks/metrics", false, rt.handleMetrics)
 }
 
-func (e *Engine) lookupInbox(address string) (hash, canonical string, ok bool) {
+// routes serves the webhook routes of an engine.
+type routes struct{ *Engine }
+
+func (e routes) lookupInbox(address string) (hash, canonical string, ok bool) {
 	if e.inboxes == nil || address == "" {
 		return "", "", false
 	}
@@ -71,7 +75,7 @@ func (e *Engine) lookupInbox(address string) (hash, canonical string, ok bool) {
 	return hash, canonical, ok
 }
 
-func (e *Engine) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) {
+func (e routes) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) {
 	req, ok := decodeCreate(w, r)
 	if !ok {
 		return
@@ -84,7 +88,7 @@ func (e *Engine) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) 
 	httpapi.WriteJSON(w, http.StatusCreated, wh)
 }
 
-func (e *Engine) handleList(w http.ResponseWriter, _ *http.Request, sc scope) {
+func (e routes) handleList(w http.ResponseWriter, _ *http.Request, sc scope) {
 	e.mu.Lock()
 	hooks := e.hooksLocked(sc.matches)
 	list := model.WebhookList{Webhooks: make([]model.Webhook, len(hooks)), Total: len(hooks)}
@@ -95,7 +99,7 @@ func (e *Engine) handleList(w http.ResponseWriter, _ *http.Request, sc scope) {
 	httpapi.WriteJSON(w, http.StatusOK, list)
 }
 
-func (e *Engine) handleGet(w http.ResponseWriter, r *http.Request, sc scope) {
+func (e routes) handleGet(w http.ResponseWriter, r *http.Request, sc scope) {
 	e.mu.Lock()
 	h, ok := e.findLocked(sc, r.PathValue("id"))
 	var wh model.Webhook
@@ -110,7 +114,7 @@ func (e *Engine) handleGet(w http.ResponseWriter, r *http.Request, sc scope) {
 	httpapi.WriteJSON(w, http.StatusOK, wh)
 }
 
-func (e *Engine) handleUpdate(w http.ResponseWriter, r *http.Request, sc scope) {
+func (e routes) handleUpdate(w http.ResponseWriter, r *http.Request, sc scope) {
 	req, ok := decodeUpdate(w, r)
 	if !ok {
 		return
@@ -123,7 +127,7 @@ func (e *Engine) handleUpdate(w http.ResponseWriter, r *http.Request, sc scope) 
 	httpapi.WriteJSON(w, http.StatusOK, wh)
 }
 
-func (e *Engine) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) {
+func (e routes) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) {
 	id := r.PathValue("id")
 	e.mu.Lock()
 	_, ok := e.findLocked(sc, id)
@@ -139,7 +143,7 @@ func (e *Engine) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) 
 		writeNotFound(w, id)
 		return
 	}
-	if err := e.deleteHook(id); err != nil {
+	if err := e.mode.deleteHook(id); err != nil {
 		e.log.Error("delete webhook", "webhook", id, "error", err)
 		httpapi.WriteError(w, http.StatusInternalServerError, "the webhook was removed but could not be deleted from disk")
 		return
@@ -147,7 +151,7 @@ func (e *Engine) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) 
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (e *Engine) handleTest(w http.ResponseWriter, r *http.Request, sc scope) {
+func (e routes) handleTest(w http.ResponseWriter, r *http.Request, sc scope) {
 	res, err := e.test(r.Context(), sc, r.PathValue("id"))
 	if err != nil {
 		writeRequestError(w, err)
@@ -156,7 +160,7 @@ func (e *Engine) handleTest(w http.ResponseWriter, r *http.Request, sc scope) {
 	httpapi.WriteJSON(w, e.wire.actionStatus, res)
 }
 
-func (e *Engine) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) {
+func (e routes) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) {
 	id := r.PathValue("id")
 	now := e.cfg.Now().UTC().Truncate(time.Millisecond)
 	e.mu.Lock()
@@ -174,7 +178,7 @@ func (e *Engine) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) 
 		writeNotFound(w, id)
 		return
 	}
-	if err := e.saveHook(rec); err != nil {
+	if err := e.mode.saveHook(rec); err != nil {
 		e.log.Error("save rotated secret", "webhook", id, "error", err)
 		httpapi.WriteError(w, http.StatusInternalServerError, "the new secret could not be saved")
 		return
@@ -182,11 +186,11 @@ func (e *Engine) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) 
 	httpapi.WriteJSON(w, e.wire.actionStatus, model.RotateSecretResponse{ID: id, Secret: rec.Secret, PreviousSecretValidUntil: rec.PreviousSecretValidUntil})
 }
 
-func (e *Engine) handleTemplates(w http.ResponseWriter, _ *http.Request, _ scope) {
+func (e routes) handleTemplates(w http.ResponseWriter, _ *http.Request, _ scope) {
 	httpapi.WriteJSON(w, http.StatusOK, model.WebhookTemplates{Templates: templateLabels[:]})
 }
 
-func (e *Engine) handleMetrics(w http.ResponseWriter, _ *http.Request, _ scope) {
+func (e routes) handleMetrics(w http.ResponseWriter, _ *http.Request, _ scope) {
 	var m model.WebhookMetrics
 	e.mu.Lock()
 	for _, h := range e.hooks {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"sandview/server/store"
@@ -32,19 +34,51 @@ const (
 // lease is how long a claim lasts: two attempts' time and a second.
 func (cfg Config) lease() time.Duration { return 2*cfg.Timeout + time.Second }
 
-// Reload refreshes the cached webhooks from the shared store (nothing to do
-// otherwise): settings, enabled flags and stats.
-func (e *Engine) Reload(ctx context.Context) error {
-	if e.shared == nil {
-		return nil
+// sharedMode keeps the webhooks and the delivery queue in the shared store
+// (Config.Shared); every delivery it starts is one it claimed.
+type sharedMode struct {
+	e     *Engine
+	store store.Webhooks
+	// wakeup starts a claim of due deliveries; claimed counts the claimed
+	// deliveries not yet finished; stopClaims ends the claim loop, which
+	// claiming tracks.
+	wakeup     chan struct{}
+	claimed    atomic.Int64
+	stopClaims context.CancelFunc
+	claiming   sync.WaitGroup
+	// version is the shared webhooks' version the cache holds (e.mu).
+	version uint64
+}
+
+func newSharedMode(e *Engine, st store.Webhooks) *sharedMode {
+	return &sharedMode{e: e, store: st, wakeup: make(chan struct{}, 1)}
+}
+
+// load loads the webhooks and starts the claim loop.
+func (m *sharedMode) load() error {
+	if err := m.reload(m.e.ctx); err != nil {
+		return fmt.Errorf("load webhooks: %w", err)
 	}
-	rows, version, err := e.shared.LoadWebhooks(ctx)
+	claimCtx, stop := context.WithCancel(m.e.ctx)
+	m.stopClaims = stop
+	m.claiming.Add(1)
+	go func() {
+		defer m.claiming.Done()
+		m.claimLoop(claimCtx)
+	}()
+	return nil
+}
+
+// reload refreshes the cached webhooks: settings, enabled flags and stats.
+func (m *sharedMode) reload(ctx context.Context) error {
+	e := m.e
+	rows, version, err := m.store.LoadWebhooks(ctx)
 	if err != nil {
 		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.version = version
+	m.version = version
 	keep := make(map[string]bool, len(rows))
 	for _, row := range rows {
 		keep[row.ID] = true
@@ -94,17 +128,14 @@ func applyRow(rec *record, row store.WebhookRow) {
 	}
 }
 
-// saveHook writes a webhook's record: to the shared store (which numbers
-// new ones) or the engine's file.
-func (e *Engine) saveHook(rec record) error {
-	if e.shared == nil {
-		return e.store.putHooks(rec)
-	}
+// saveHook writes a webhook's record; the store numbers new ones.
+func (m *sharedMode) saveHook(rec record) error {
+	e := m.e
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("encode webhook: %w", err)
 	}
-	seq, err := e.shared.SaveWebhook(e.ctx, store.WebhookRow{ID: rec.ID, InboxHash: rec.InboxHash, Record: data, Enabled: rec.Enabled})
+	seq, err := m.store.SaveWebhook(e.ctx, store.WebhookRow{ID: rec.ID, InboxHash: rec.InboxHash, Record: data, Enabled: rec.Enabled})
 	if err != nil {
 		return err
 	}
@@ -116,26 +147,17 @@ func (e *Engine) saveHook(rec record) error {
 	return nil
 }
 
-// deleteHook removes a webhook's record and its pending deliveries.
-func (e *Engine) deleteHook(id string) error {
-	if e.shared == nil {
-		return e.store.deleteHook(id)
-	}
-	return e.shared.DeleteWebhook(e.ctx, id)
-}
+func (m *sharedMode) deleteHook(id string) error { return m.store.DeleteWebhook(m.e.ctx, id) }
 
-// Prepare renders events' deliveries for the shared queue, to be
-// committed with the email: it fills the batch's Deliveries and the
-// webhook version they were rendered at (a store refuses the batch with
-// store.ErrStale when the webhooks have changed since: Reload and prepare
-// again). It does nothing without a shared store or with the webhook
-// system off.
-func (e *Engine) Prepare(batch *store.Batch, events []Incoming) error {
-	if e.shared == nil || !e.cfg.Enabled {
-		return nil
-	}
+// forgetHooks has nothing to do: the store dropped them with the inbox.
+func (m *sharedMode) forgetHooks([]string) {}
+
+// prepare renders the deliveries into the batch, with the webhook version
+// they were rendered at.
+func (m *sharedMode) prepare(batch *store.Batch, events []Incoming) error {
+	e := m.e
 	e.mu.Lock()
-	version := e.version
+	version := m.version
 	e.mu.Unlock()
 	var out []store.QueuedDelivery
 	for _, ev := range events {
@@ -165,28 +187,39 @@ func queued(ds []*delivery) ([]store.QueuedDelivery, error) {
 	return out, nil
 }
 
-// Wake makes the claim loop look for due deliveries now.
-func (e *Engine) Wake() {
+// deliver queues the deliveries for whichever replica claims them.
+func (m *sharedMode) deliver(ds []*delivery) error {
+	q, err := queued(ds)
+	if err == nil {
+		err = m.store.EnqueueDeliveries(m.e.ctx, q)
+	}
+	m.wake()
+	return err
+}
+
+// wake makes the claim loop look for due deliveries now.
+func (m *sharedMode) wake() {
 	select {
-	case e.wake <- struct{}{}:
+	case m.wakeup <- struct{}{}:
 	default:
 	}
 }
 
 // claimLoop claims due deliveries while the engine runs.
-func (e *Engine) claimLoop(ctx context.Context) {
+func (m *sharedMode) claimLoop(ctx context.Context) {
+	e := m.e
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-e.wake:
+		case <-m.wakeup:
 		case <-timer.C:
 		}
 		wait := claimPoll
-		free := cap(e.slots) - int(e.claimed.Load())
-		claimed, next, err := e.shared.ClaimDeliveries(ctx, free, e.cfg.lease())
+		free := cap(e.slots) - int(m.claimed.Load())
+		claimed, next, err := m.store.ClaimDeliveries(ctx, free, e.cfg.lease())
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -197,12 +230,12 @@ func (e *Engine) claimLoop(ctx context.Context) {
 			var p pending
 			if err := json.Unmarshal(q.Pending, &p); err != nil {
 				e.log.Error("queued webhook delivery is unreadable; dropped", "delivery", q.ID, "error", err)
-				_ = e.shared.DropDelivery(ctx, q.ID)
+				_ = m.store.DropDelivery(ctx, q.ID)
 				continue
 			}
 			p.Attempt, p.Due, p.Seq = q.Attempt, q.Due, q.Seq
-			e.claimed.Add(1)
-			e.start(&delivery{pending: p, claimed: true})
+			m.claimed.Add(1)
+			e.start(&delivery{pending: p})
 		}
 		if !next.IsZero() {
 			wait = min(wait, max(time.Until(next), time.Millisecond))
@@ -211,10 +244,11 @@ func (e *Engine) claimLoop(ctx context.Context) {
 	}
 }
 
-// finishShared records an attempt of a claimed delivery in the store and
-// refreshes the cached webhook from the answer.
-func (e *Engine) finishShared(h *hook, d *delivery, ok bool) {
-	defer e.unclaim(d)
+// record records the attempt in the store and refreshes the cached
+// webhook from the answer.
+func (m *sharedMode) record(h *hook, d *delivery, ok bool) {
+	e := m.e
+	defer m.unclaim()
 	now := e.cfg.Now()
 	e.mu.Lock()
 	current := e.hooks[d.WebhookID] == h && h.rec.Enabled && !e.closing
@@ -229,7 +263,7 @@ func (e *Engine) finishShared(h *hook, d *delivery, ok bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
 	defer cancel()
-	row, found, err := e.shared.FinishAttempt(ctx, a)
+	row, found, err := m.store.FinishAttempt(ctx, a)
 	if err != nil {
 		e.log.Error("recording a webhook attempt failed; the delivery is retried when its claim lapses", "delivery", d.DeliveryID, "error", err)
 		return
@@ -249,26 +283,37 @@ func (e *Engine) finishShared(h *hook, d *delivery, ok bool) {
 }
 
 // unclaim ends a claimed delivery's hold on this replica's capacity.
-func (e *Engine) unclaim(d *delivery) {
-	if d.claimed {
-		e.claimed.Add(-1)
-		e.Wake()
-	}
+func (m *sharedMode) unclaim() {
+	m.claimed.Add(-1)
+	m.wake()
 }
 
-// releaseShared gives a claimed delivery back (shutdown) or drops it (its
-// webhook is gone or disabled).
-func (e *Engine) releaseShared(d *delivery, drop bool) {
-	defer e.unclaim(d)
+// suspend gives the delivery back for any replica to take at once.
+func (m *sharedMode) suspend(d *delivery) { m.release(d, false) }
+
+// discard drops the delivery without counting it.
+func (m *sharedMode) discard(d *delivery) { m.release(d, true) }
+
+func (m *sharedMode) release(d *delivery, drop bool) {
+	defer m.unclaim()
 	ctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
 	defer cancel()
 	var err error
 	if drop {
-		err = e.shared.DropDelivery(ctx, d.DeliveryID)
+		err = m.store.DropDelivery(ctx, d.DeliveryID)
 	} else {
-		err = e.shared.ReleaseDelivery(ctx, d.DeliveryID)
+		err = m.store.ReleaseDelivery(ctx, d.DeliveryID)
 	}
 	if err != nil {
-		e.log.Warn("giving a webhook delivery back failed; its claim will lapse", "delivery", d.DeliveryID, "error", err)
+		m.e.log.Warn("giving a webhook delivery back failed; its claim will lapse", "delivery", d.DeliveryID, "error", err)
 	}
 }
+
+// halt ends the claim loop.
+func (m *sharedMode) halt() {
+	m.stopClaims()
+	m.claiming.Wait()
+}
+
+// close has nothing to keep: the store holds stats as they change.
+func (m *sharedMode) close() error { return nil }

@@ -11,9 +11,10 @@ import (
 	"sandview/model"
 )
 
-// Sink takes what a Source pushes. Its methods only enqueue: they return
-// at once, whatever the UI is doing.
-type Sink interface {
+// Receiver takes what a Source pushes. Its methods only enqueue; NewEmail
+// may wait while the queue is full (see the package doc), the others
+// return at once, whatever the UI is doing.
+type Receiver interface {
 	NewEmail(address string, e model.Email)
 	InboxReady(address string)
 	// InboxGone says the server no longer knows the inbox: its watch
@@ -23,10 +24,10 @@ type Sink interface {
 	SyncError(err error)
 }
 
-// Source pushes new mail and connection changes to a sink until stop is
+// Source pushes new mail and connection changes to a Receiver until stop is
 // called: the client in production (FromClient), a fake in tests.
 type Source interface {
-	Subscribe(sink Sink) (stop func(), err error)
+	Subscribe(recv Receiver) (stop func(), err error)
 }
 
 // NewEmailMsg is one email delivered live.
@@ -40,6 +41,11 @@ type NewEmailMsg struct {
 // most once a FrameInterval, so the screen updates and draws once for
 // many mails.
 type NewEmailsMsg struct{ Emails []NewEmailMsg }
+
+// MaxQueuedEmails is how many new emails a Queue holds before NewEmail
+// waits for the program to take them (and the most one NewEmailsMsg
+// carries).
+const MaxQueuedEmails = 1024
 
 // FrameInterval is the least time between two NewEmailsMsg of a queue
 // (about 60 frames a second).
@@ -66,20 +72,22 @@ type SyncErrorMsg struct{ Err error }
 // one (Queue.Next) once it has handled it.
 type EventMsg struct{ Msg tea.Msg }
 
-// Queue is the Sink the program reads: an unbounded first-in first-out
-// queue of messages, so a push never blocks.
+// Queue is the Receiver the program reads: a first-in first-out queue of
+// messages holding at most MaxQueuedEmails new emails.
 type Queue struct {
-	ctx  context.Context
-	mu   sync.Mutex
-	msgs []tea.Msg
-	wake chan struct{} // holds a token while msgs is not empty
+	ctx    context.Context
+	mu     sync.Mutex
+	msgs   []tea.Msg
+	emails int           // how many of msgs are NewEmailMsg
+	wake   chan struct{} // holds a token while msgs is not empty
+	room   chan struct{} // holds a token when emails were taken
 	// lastBatch is when the last NewEmailsMsg was handed over.
 	lastBatch time.Time
 }
 
 // Start subscribes a new queue to src until ctx ends.
 func Start(ctx context.Context, src Source) (*Queue, error) {
-	q := &Queue{ctx: ctx, wake: make(chan struct{}, 1)}
+	q := &Queue{ctx: ctx, wake: make(chan struct{}, 1), room: make(chan struct{}, 1)}
 	stop, err := src.Subscribe(q)
 	if err != nil {
 		return nil, err
@@ -92,15 +100,42 @@ func (q *Queue) push(msg tea.Msg) {
 	q.mu.Lock()
 	q.msgs = append(q.msgs, msg)
 	q.mu.Unlock()
+	signal(q.wake)
+}
+
+// signal puts a token in ch unless it holds one.
+func signal(ch chan struct{}) {
 	select {
-	case q.wake <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }
 
-// NewEmail enqueues a NewEmailMsg.
+// NewEmail enqueues a NewEmailMsg, waiting while the queue holds
+// MaxQueuedEmails emails. Once the queue's context has ended nothing reads
+// the queue: a push that would wait is dropped.
 func (q *Queue) NewEmail(address string, e model.Email) {
-	q.push(NewEmailMsg{Address: address, Email: e})
+	msg := NewEmailMsg{Address: address, Email: e}
+	for {
+		q.mu.Lock()
+		if q.emails < MaxQueuedEmails {
+			q.msgs = append(q.msgs, msg)
+			q.emails++
+			room := q.emails < MaxQueuedEmails
+			q.mu.Unlock()
+			signal(q.wake)
+			if room { // wake another waiting push, if any
+				signal(q.room)
+			}
+			return
+		}
+		q.mu.Unlock()
+		select {
+		case <-q.room:
+		case <-q.ctx.Done():
+			return
+		}
+	}
 }
 
 // InboxReady enqueues an InboxReadyMsg.
@@ -140,10 +175,7 @@ func (q *Queue) Next() tea.Cmd {
 				more := len(q.msgs) > 0
 				q.mu.Unlock()
 				if more {
-					select {
-					case q.wake <- struct{}{}:
-					default:
-					}
+					signal(q.wake)
 				}
 				return EventMsg{Msg: msg}
 			}
@@ -179,6 +211,8 @@ func (q *Queue) take() tea.Msg {
 		q.msgs[i] = nil
 	}
 	q.msgs = q.msgs[n:]
+	q.emails -= n
+	signal(q.room)
 	q.lastBatch = time.Now()
 	return NewEmailsMsg{Emails: batch}
 }

@@ -11,10 +11,10 @@ import (
 )
 
 // source pushes what the test asks, like the client's callbacks.
-type source struct{ sink Sink }
+type source struct{ recv Receiver }
 
-func (s *source) Subscribe(sink Sink) (func(), error) {
-	s.sink = sink
+func (s *source) Subscribe(recv Receiver) (func(), error) {
+	s.recv = recv
 	return func() {}, nil
 }
 
@@ -30,36 +30,59 @@ func start(t *testing.T) (*Queue, *source, context.CancelFunc) {
 	return q, src, cancel
 }
 
-// TestPushNeverWaitsForTheReader pushes many messages with nobody reading
-// (a client callback must return at once), then reads them back in order.
-func TestPushNeverWaitsForTheReader(t *testing.T) {
+// TestAFullQueueHoldsTheSenderBack fills the queue with nobody reading:
+// MaxQueuedEmails emails and the other messages return at once, later
+// emails wait for the reader (the client's delivery is held back, the
+// queue never holds more), and everything is read back in order, nothing
+// lost.
+func TestAFullQueueHoldsTheSenderBack(t *testing.T) {
 	q, src, cancel := start(t)
 	defer cancel()
 	const n = 10000
-	for i := range n {
-		src.sink.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
+	for i := range MaxQueuedEmails {
+		src.recv.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
 	}
-	src.sink.InboxReady("a@b.test")
-	src.sink.InboxGone("a@b.test", errors.New("not found"))
-	src.sink.State(client.ConnState{Kind: client.StateLive})
-	src.sink.SyncError(errors.New("boom"))
+	// The queue is full of emails: the other messages still go in at once.
+	src.recv.InboxReady("a@b.test")
+	src.recv.InboxGone("a@b.test", errors.New("not found"))
+	src.recv.State(client.ConnState{Kind: client.StateLive})
+	src.recv.SyncError(errors.New("boom"))
+	pushed := make(chan struct{})
+	go func() {
+		defer close(pushed)
+		for i := MaxQueuedEmails; i < n; i++ {
+			src.recv.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
+		}
+	}()
 	next := q.Next()
-	for i := 0; i < n; {
-		ev, ok := next().(EventMsg)
-		if !ok {
-			t.Fatalf("message %d: not an event", i)
-		}
-		batch, ok := ev.Msg.(NewEmailsMsg)
-		if !ok || len(batch.Emails) == 0 {
-			t.Fatalf("message %d: not a batch of new emails: %#v", i, ev.Msg)
-		}
-		for _, m := range batch.Emails {
-			if m.Email.ID != fmt.Sprint(i) || m.Address != "a@b.test" {
-				t.Fatalf("email %d out of order: %#v", i, m)
+	held := func() int {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		return q.emails
+	}
+	read := func(from, to int) {
+		t.Helper()
+		for i := from; i < to; {
+			if h := held(); h > MaxQueuedEmails {
+				t.Fatalf("the queue holds %d emails, more than %d", h, MaxQueuedEmails)
 			}
-			i++
+			ev, ok := next().(EventMsg)
+			if !ok {
+				t.Fatalf("message %d: not an event", i)
+			}
+			batch, ok := ev.Msg.(NewEmailsMsg)
+			if !ok || len(batch.Emails) == 0 || len(batch.Emails) > MaxQueuedEmails {
+				t.Fatalf("message %d: not a batch of new emails: %#v", i, ev.Msg)
+			}
+			for _, m := range batch.Emails {
+				if m.Email.ID != fmt.Sprint(i) || m.Address != "a@b.test" {
+					t.Fatalf("email %d out of order: %#v", i, m)
+				}
+				i++
+			}
 		}
 	}
+	read(0, MaxQueuedEmails)
 	if m, ok := next().(EventMsg).Msg.(InboxReadyMsg); !ok || m.Address != "a@b.test" {
 		t.Fatalf("inbox ready lost: %#v", m)
 	}
@@ -72,6 +95,24 @@ func TestPushNeverWaitsForTheReader(t *testing.T) {
 	if m, ok := next().(EventMsg).Msg.(SyncErrorMsg); !ok || m.Err.Error() != "boom" {
 		t.Fatalf("sync error lost: %#v", m)
 	}
+	read(MaxQueuedEmails, n)
+	<-pushed
+}
+
+// TestAWaitingPushEndsWithTheFeed checks that a push waiting on a full
+// queue returns once the program's context ends (nothing reads it then).
+func TestAWaitingPushEndsWithTheFeed(t *testing.T) {
+	_, src, cancel := start(t)
+	for i := range MaxQueuedEmails {
+		src.recv.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		src.recv.NewEmail("a@b.test", model.Email{ID: "late"})
+	}()
+	cancel()
+	<-done
 }
 
 // TestReaderWakesOnPush has the reader wait first, then pushes.
@@ -80,7 +121,7 @@ func TestReaderWakesOnPush(t *testing.T) {
 	defer cancel()
 	got := make(chan any, 1)
 	go func() { got <- q.Next()() }()
-	src.sink.InboxReady("x@y.test")
+	src.recv.InboxReady("x@y.test")
 	if ev, ok := (<-got).(EventMsg); !ok || ev.Msg != (InboxReadyMsg{Address: "x@y.test"}) {
 		t.Fatalf("reader got %#v", ev)
 	}
@@ -90,7 +131,7 @@ func TestReaderWakesOnPush(t *testing.T) {
 // program's context ends and the queue is drained.
 func TestEndOfContextEndsTheFeed(t *testing.T) {
 	q, src, cancel := start(t)
-	src.sink.InboxReady("x@y.test")
+	src.recv.InboxReady("x@y.test")
 	cancel()
 	if _, ok := q.Next()().(EventMsg); !ok {
 		t.Fatal("a message queued before the end was lost")
@@ -102,7 +143,7 @@ func TestEndOfContextEndsTheFeed(t *testing.T) {
 
 type failing struct{}
 
-func (failing) Subscribe(Sink) (func(), error) { return nil, errors.New("closed") }
+func (failing) Subscribe(Receiver) (func(), error) { return nil, errors.New("closed") }
 
 func TestStartReportsSubscribeErrors(t *testing.T) {
 	if _, err := Start(context.Background(), failing{}); err == nil {
@@ -117,11 +158,11 @@ func TestABurstIsOneBatch(t *testing.T) {
 	q, src, cancel := start(t)
 	defer cancel()
 	for i := range 500 {
-		src.sink.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
+		src.recv.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(i)})
 	}
-	src.sink.InboxReady("a@b.test")
+	src.recv.InboxReady("a@b.test")
 	for i := 500; i < 700; i++ {
-		src.sink.NewEmail("c@d.test", model.Email{ID: fmt.Sprint(i)})
+		src.recv.NewEmail("c@d.test", model.Email{ID: fmt.Sprint(i)})
 	}
 	next := q.Next()
 	first, ok := next().(EventMsg).Msg.(NewEmailsMsg)

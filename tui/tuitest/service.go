@@ -17,7 +17,7 @@ import (
 )
 
 // Service is an in-memory service for tests: it serves the mail calls,
-// the webhook calls and the live feed (Subscribe, then Sink to push), and
+// the webhook calls and the live feed (Subscribe, then Receiver to push), and
 // records every call as a line ("emails demo@sandbox.test").
 type Service struct {
 	mu       sync.Mutex
@@ -30,7 +30,7 @@ type Service struct {
 	nextHook int
 	reject   error // returned by webhook create and update when set
 	metrics  model.WebhookMetrics
-	sink     feed.Sink
+	sink     feed.Receiver
 	// keystore holds inboxes another program saved, loaded on the next
 	// rescan; vanished the loaded ones whose keystore files went away.
 	keystore []model.Inbox
@@ -99,8 +99,8 @@ func (f *Service) AddEmail(address string, e model.Email) {
 	f.emails[address] = append([]model.Email{e}, f.emails[address]...)
 }
 
-// Subscribe keeps sink for Sink until stop is called.
-func (f *Service) Subscribe(sink feed.Sink) (func(), error) {
+// Subscribe keeps the receiver for Receiver until stop is called.
+func (f *Service) Subscribe(sink feed.Receiver) (func(), error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("subscribe")
@@ -112,9 +112,9 @@ func (f *Service) Subscribe(sink feed.Sink) (func(), error) {
 	}, nil
 }
 
-// Sink is the subscribed feed, to push to as the client would (nil when
+// Receiver is the subscribed feed, to push to as the client would (nil when
 // nothing is subscribed).
-func (f *Service) Sink() feed.Sink {
+func (f *Service) Receiver() feed.Receiver {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.sink

@@ -12,8 +12,8 @@ import (
 	"sandview/server/store"
 )
 
-// Secret implements store.Shared.
-func (s *Store) Secret(ctx context.Context, name string, generate func() ([]byte, error)) ([]byte, bool, error) {
+// Secret implements store.Cluster.
+func (s *cluster) Secret(ctx context.Context, name string, generate func() ([]byte, error)) ([]byte, bool, error) {
 	if s.ctx.Err() != nil {
 		return nil, false, store.ErrClosed
 	}
@@ -42,9 +42,9 @@ func (s *Store) Secret(ctx context.Context, name string, generate func() ([]byte
 	return value, false, s.check(err, "read secret "+name)
 }
 
-// Lead implements store.Shared: the leader holds a session advisory lock
+// Lead implements store.Cluster: the leader holds a session advisory lock
 // on a connection of its own, checked on every call.
-func (s *Store) Lead(ctx context.Context) (bool, error) {
+func (s *cluster) Lead(ctx context.Context) (bool, error) {
 	s.leaderMu.Lock()
 	defer s.leaderMu.Unlock()
 	if s.ctx.Err() != nil {
@@ -72,8 +72,18 @@ func (s *Store) Lead(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// ExpireInboxes implements store.Shared.
-func (s *Store) ExpireInboxes(ctx context.Context, now time.Time) ([]store.ExpiredInbox, error) {
+// resign gives up leadership (Close).
+func (s *cluster) resign() {
+	s.leaderMu.Lock()
+	defer s.leaderMu.Unlock()
+	if s.leader != nil {
+		_ = s.leader.Close(context.Background())
+		s.leader = nil
+	}
+}
+
+// ExpireInboxes implements store.Cluster.
+func (s *cluster) ExpireInboxes(ctx context.Context, now time.Time) ([]store.ExpiredInbox, error) {
 	if s.ctx.Err() != nil {
 		return nil, store.ErrClosed
 	}
@@ -112,8 +122,8 @@ func (s *Store) ExpireInboxes(ctx context.Context, now time.Time) ([]store.Expir
 	return out, s.check(err, "expire inboxes")
 }
 
-// EnforceLimits implements store.Shared.
-func (s *Store) EnforceLimits(ctx context.Context, maxPerInbox int, maxBytes int64) ([]store.EmailKey, error) {
+// EnforceLimits implements store.Cluster.
+func (s *cluster) EnforceLimits(ctx context.Context, maxPerInbox int, maxBytes int64) ([]store.EmailKey, error) {
 	if s.ctx.Err() != nil {
 		return nil, store.ErrClosed
 	}
@@ -181,7 +191,7 @@ func deleteKeys(ctx context.Context, tx pgx.Tx, sql string, args ...any) ([]stor
 }
 
 // notifyKeys sends one notice per key inside tx.
-func (s *Store) notifyKeys(ctx context.Context, tx pgx.Tx, kind byte, keys []store.EmailKey) error {
+func (s *cluster) notifyKeys(ctx context.Context, tx pgx.Tx, kind byte, keys []store.EmailKey) error {
 	if len(keys) == 0 {
 		return nil
 	}
@@ -193,8 +203,8 @@ func (s *Store) notifyKeys(ctx context.Context, tx pgx.Tx, kind byte, keys []sto
 	return err
 }
 
-// Unsigned implements store.Shared.
-func (s *Store) Unsigned(ctx context.Context, olderThan time.Duration, limit int) ([]store.EmailKey, error) {
+// Unsigned implements store.Cluster.
+func (s *cluster) Unsigned(ctx context.Context, olderThan time.Duration, limit int) ([]store.EmailKey, error) {
 	if s.ctx.Err() != nil {
 		return nil, store.ErrClosed
 	}

@@ -1,6 +1,9 @@
 // Package postgres is the PostgreSQL implementation of store.Shared: the
 // store that lets any number of `sandview serve` replicas share inboxes,
 // emails, secrets and webhooks (github.com/jackc/pgx/v5 and its pool).
+// Store is made of one type per role (inboxes, emails, webhooks, cluster)
+// over one pool; concurrent email commits are gathered into one
+// transaction each (commits.go), sharing a round trip and a WAL flush.
 //
 // Schema. Versioned migrations (migrations/NNN_name.sql, embedded) are
 // applied by Open under an advisory lock, so replicas starting together

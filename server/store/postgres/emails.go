@@ -9,71 +9,10 @@ import (
 	"sandview/server/store"
 )
 
-const inboxColumns = "hash, address, encrypted, email_auth, client_kem_pk, created_at, expires_at"
-
-func scanInbox(row pgx.Row) (store.Inbox, error) {
-	var in store.Inbox
-	err := row.Scan(&in.Hash, &in.Address, &in.Encrypted, &in.EmailAuth, &in.ClientKemPk, &in.CreatedAt, &in.ExpiresAt)
-	in.CreatedAt, in.ExpiresAt = in.CreatedAt.UTC(), in.ExpiresAt.UTC()
-	return in, err
-}
-
-// PutInbox implements store.Store. Replacing is allowed for the same hash
-// and address; an address or key another inbox holds is store.ErrConflict.
-func (s *Store) PutInbox(ctx context.Context, in store.Inbox) error {
-	if s.ctx.Err() != nil {
-		return store.ErrClosed
-	}
-	tag, err := s.pool.Exec(ctx, `INSERT INTO inboxes (`+inboxColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7)
-		ON CONFLICT (hash) DO UPDATE SET encrypted = EXCLUDED.encrypted, email_auth = EXCLUDED.email_auth,
-			client_kem_pk = EXCLUDED.client_kem_pk, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-		WHERE inboxes.address = EXCLUDED.address`,
-		in.Hash, in.Address, in.Encrypted, in.EmailAuth, in.ClientKemPk, in.CreatedAt, in.ExpiresAt)
-	if err != nil {
-		return s.check(err, "put inbox "+in.Address)
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("put inbox %s: %w", in.Address, store.ErrConflict)
-	}
-	return nil
-}
-
-// DeleteInbox implements store.Store.
-func (s *Store) DeleteInbox(ctx context.Context, hash string) error {
-	b := &pgx.Batch{}
-	b.Queue("DELETE FROM inboxes WHERE hash = $1", hash)
-	queueNotify(b, s.notice(wireInbox, hash, ""))
-	return s.check(s.sendBatch(ctx, b), "delete inbox")
-}
-
-// Inboxes implements store.Store.
-func (s *Store) Inboxes(ctx context.Context) ([]store.Inbox, error) {
-	if s.ctx.Err() != nil {
-		return nil, store.ErrClosed
-	}
-	rows, err := s.pool.Query(ctx, "SELECT "+inboxColumns+" FROM inboxes")
-	if err != nil {
-		return nil, s.check(err, "list inboxes")
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Inbox, error) { return scanInbox(r) })
-	return out, s.check(err, "list inboxes")
-}
-
-// Inbox implements store.Shared.
-func (s *Store) Inbox(ctx context.Context, hash string) (store.Inbox, error) {
-	in, err := scanInbox(s.pool.QueryRow(ctx, "SELECT "+inboxColumns+" FROM inboxes WHERE hash = $1", hash))
-	return in, s.check(err, "inbox "+hash)
-}
-
-// InboxByAddress implements store.Shared.
-func (s *Store) InboxByAddress(ctx context.Context, address string) (store.Inbox, error) {
-	in, err := scanInbox(s.pool.QueryRow(ctx, "SELECT "+inboxColumns+" FROM inboxes WHERE address = $1", address))
-	return in, s.check(err, "inbox "+address)
-}
-
-// Commit implements store.Store: one implicit transaction, with a notice
-// for each email put or deleted and the deliveries queued.
-func (s *Store) Commit(ctx context.Context, batch store.Batch) error {
+// Commit implements store.EmailStore: one implicit transaction, shared
+// with the commits made at the same time (commits.go), with a notice for
+// each email put or deleted and the deliveries queued.
+func (s *emails) Commit(ctx context.Context, batch store.Batch) error {
 	b := &pgx.Batch{}
 	if batch.CheckWebhooks {
 		b.Queue("SELECT check_webhook_version($1)", int64(batch.WebhookVersion))
@@ -95,7 +34,7 @@ func (s *Store) Commit(ctx context.Context, batch store.Batch) error {
 	if b.Len() == 0 {
 		return nil
 	}
-	return s.check(s.sendBatch(ctx, b), "commit")
+	return s.check(s.submit(ctx, b), "commit")
 }
 
 func nonNil(b []byte) []byte {
@@ -105,8 +44,8 @@ func nonNil(b []byte) []byte {
 	return b
 }
 
-// DeleteEmail implements store.Store.
-func (s *Store) DeleteEmail(ctx context.Context, k store.EmailKey) error {
+// DeleteEmail implements store.EmailStore.
+func (s *emails) DeleteEmail(ctx context.Context, k store.EmailKey) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}
@@ -122,8 +61,8 @@ func (s *Store) DeleteEmail(ctx context.Context, k store.EmailKey) error {
 	return nil
 }
 
-// MarkRead implements store.Store.
-func (s *Store) MarkRead(ctx context.Context, k store.EmailKey) error {
+// MarkRead implements store.EmailStore.
+func (s *emails) MarkRead(ctx context.Context, k store.EmailKey) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}
@@ -137,8 +76,8 @@ func (s *Store) MarkRead(ctx context.Context, k store.EmailKey) error {
 	return nil
 }
 
-// SetSigned implements store.Store.
-func (s *Store) SetSigned(ctx context.Context, changes []store.Signed) error {
+// SetSigned implements store.EmailStore.
+func (s *emails) SetSigned(ctx context.Context, changes []store.Signed) error {
 	b := &pgx.Batch{}
 	for _, c := range changes {
 		var parsed, raw []byte
@@ -178,8 +117,8 @@ func scanEmail(row pgx.Row, withContent bool) (*store.Email, error) {
 	return e, nil
 }
 
-// Email implements store.Store.
-func (s *Store) Email(ctx context.Context, k store.EmailKey) (*store.Email, error) {
+// Email implements store.EmailStore.
+func (s *emails) Email(ctx context.Context, k store.EmailKey) (*store.Email, error) {
 	if s.ctx.Err() != nil {
 		return nil, store.ErrClosed
 	}
@@ -190,8 +129,8 @@ func (s *Store) Email(ctx context.Context, k store.EmailKey) (*store.Email, erro
 	return e, nil
 }
 
-// Emails implements store.Store.
-func (s *Store) Emails(ctx context.Context, hash string, withContent bool, page store.Page) ([]*store.Email, error) {
+// Emails implements store.EmailStore.
+func (s *emails) Emails(ctx context.Context, hash string, withContent bool, page store.Page) ([]*store.Email, error) {
 	if s.ctx.Err() != nil {
 		return nil, store.ErrClosed
 	}
@@ -219,7 +158,7 @@ func (s *Store) Emails(ctx context.Context, hash string, withContent bool, page 
 }
 
 // inboxExists returns ErrNotFound for an unknown inbox.
-func (s *Store) inboxExists(ctx context.Context, hash string) error {
+func (s *emails) inboxExists(ctx context.Context, hash string) error {
 	var exists bool
 	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM inboxes WHERE hash = $1)", hash).Scan(&exists); err != nil {
 		return s.check(err, "inbox "+hash)
@@ -231,7 +170,7 @@ func (s *Store) inboxExists(ctx context.Context, hash string) error {
 }
 
 // EmailHeads implements store.Shared.
-func (s *Store) EmailHeads(ctx context.Context, keys []store.EmailKey) ([]*store.Email, error) {
+func (s *emails) EmailHeads(ctx context.Context, keys []store.EmailKey) ([]*store.Email, error) {
 	if s.ctx.Err() != nil {
 		return nil, store.ErrClosed
 	}
@@ -248,8 +187,8 @@ func (s *Store) EmailHeads(ctx context.Context, keys []store.EmailKey) ([]*store
 	return out, s.check(err, "read emails")
 }
 
-// IDs implements store.Store.
-func (s *Store) IDs(ctx context.Context, hash string) ([]string, error) {
+// IDs implements store.EmailStore.
+func (s *emails) IDs(ctx context.Context, hash string) ([]string, error) {
 	if s.ctx.Err() != nil {
 		return nil, store.ErrClosed
 	}
@@ -267,8 +206,8 @@ func (s *Store) IDs(ctx context.Context, hash string) ([]string, error) {
 	return out, nil
 }
 
-// ForEachEmail implements store.Store.
-func (s *Store) ForEachEmail(ctx context.Context, fn func(store.EmailInfo) error) error {
+// ForEachEmail implements store.EmailStore.
+func (s *emails) ForEachEmail(ctx context.Context, fn func(store.EmailInfo) error) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}

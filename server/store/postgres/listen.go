@@ -26,7 +26,7 @@ const (
 	listenAppName = "sandview-listen"
 )
 
-// Listen implements store.Shared. The first connection is made before it
+// Listen implements store.Cluster. The first connection is made before it
 // returns; its failure is the error.
 //
 // Each email stored by another replica is reported once per process:
@@ -36,8 +36,8 @@ const (
 // moment the connection was known alive (checked every aliveInterval)
 // less catchUpMargin, and skips every email this process already
 // reported, which it remembers for as long as a catch-up can reach it.
-func (s *Store) Listen(ctx context.Context, fn func(store.Notice)) error {
-	l := &listener{s: s, fn: fn, seen: make(map[string]time.Time)}
+func (s *cluster) Listen(ctx context.Context, fn func(store.Notice)) error {
+	l := &listener{s: s.db, fn: fn, seen: make(map[string]time.Time)}
 	// Before LISTEN: what is committed now came before this listener. (An
 	// email committed in the milliseconds between the two is reported
 	// only by a catch-up, should one come within catchUpMargin: after
@@ -63,7 +63,7 @@ func (s *Store) Listen(ctx context.Context, fn func(store.Notice)) error {
 }
 
 // listenConn connects, LISTENs and returns the database's clock.
-func (s *Store) listenConn(ctx context.Context) (*pgx.Conn, time.Time, error) {
+func (s *db) listenConn(ctx context.Context) (*pgx.Conn, time.Time, error) {
 	cfg := s.connCfg.Copy()
 	cfg.RuntimeParams["application_name"] = listenAppName
 	conn, err := pgx.ConnectConfig(ctx, cfg)
@@ -83,7 +83,7 @@ func (s *Store) listenConn(ctx context.Context) (*pgx.Conn, time.Time, error) {
 
 // listener is one Listen loop's state.
 type listener struct {
-	s  *Store
+	s  *db
 	fn func(store.Notice)
 	// alive is the database's clock when the connection was last known
 	// to work; pinged is when (this process's clock) it was read.

@@ -35,8 +35,19 @@ const (
 // channel is the NOTIFY channel of every notice.
 const channel = "sandview"
 
-// Store is a store.Shared on PostgreSQL. Create it with Open.
+// Store is a store.Shared on PostgreSQL, made of one type per role over
+// one connection pool: inboxes, emails, webhooks and cluster (secrets,
+// change notices, leadership and the leader's work). Create it with Open.
 type Store struct {
+	*db
+	*inboxes
+	*emails
+	*webhooks
+	*cluster
+}
+
+// db is what every role shares: the pool and this replica's identity.
+type db struct {
 	pool    *pgxpool.Pool
 	connCfg *pgx.ConnConfig // for the listener's and the leader's own connections
 	log     *slog.Logger
@@ -45,13 +56,32 @@ type Store struct {
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // listeners
-
-	leaderMu sync.Mutex
-	leader   *pgx.Conn // held while this replica leads
+	wg     sync.WaitGroup // listeners and committers
 }
 
-var _ store.Shared = (*Store)(nil)
+// The roles, each implementing its part of store.Shared.
+type (
+	inboxes struct{ *db }
+	emails  struct {
+		*db
+		queue   chan *queuedCommit // Commit calls for the committers
+		stopped chan struct{}      // closed when the committers have ended
+	}
+	webhooks struct{ *db }
+	cluster  struct {
+		*db
+		leaderMu sync.Mutex
+		leader   *pgx.Conn // held while this replica leads
+	}
+)
+
+var (
+	_ store.Shared     = (*Store)(nil)
+	_ store.InboxStore = (*inboxes)(nil)
+	_ store.EmailStore = (*emails)(nil)
+	_ store.Webhooks   = (*webhooks)(nil)
+	_ store.Cluster    = (*cluster)(nil)
+)
 
 // ErrNewerSchema refuses a database migrated by a newer sandview.
 var ErrNewerSchema = errors.New("the database's schema is newer than this sandview knows: upgrade sandview")
@@ -102,9 +132,11 @@ func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) 
 	}
 	var id [6]byte
 	_, _ = rand.Read(id[:])
-	s := &Store{pool: pool, connCfg: cfg.ConnConfig, log: log, replica: hex.EncodeToString(id[:])}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
-	return s, nil
+	d := &db{pool: pool, connCfg: cfg.ConnConfig, log: log, replica: hex.EncodeToString(id[:])}
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+	em := &emails{db: d, queue: make(chan *queuedCommit, maxCommitGroup), stopped: make(chan struct{})}
+	em.startCommitters()
+	return &Store{db: d, inboxes: &inboxes{d}, emails: em, webhooks: &webhooks{d}, cluster: &cluster{db: d}}, nil
 }
 
 // lastAttempt is the reason of a failed connection on one line: pgx
@@ -198,8 +230,8 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return nil
 }
 
-// Ping implements store.Shared.
-func (s *Store) Ping(ctx context.Context) error {
+// Ping implements store.Cluster.
+func (s *cluster) Ping(ctx context.Context) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}
@@ -217,19 +249,14 @@ func (s *Store) Close() error {
 	}
 	s.cancel()
 	s.wg.Wait()
-	s.leaderMu.Lock()
-	if s.leader != nil {
-		_ = s.leader.Close(context.Background())
-		s.leader = nil
-	}
-	s.leaderMu.Unlock()
+	s.resign()
 	s.pool.Close()
 	return nil
 }
 
 // check maps errors: a closed store, a missing row or parent, a taken
 // unique key.
-func (s *Store) check(err error, what string) error {
+func (s *db) check(err error, what string) error {
 	if err == nil {
 		return nil
 	}
@@ -254,7 +281,7 @@ func (s *Store) check(err error, what string) error {
 }
 
 // notice builds a notification payload of this replica.
-func (s *Store) notice(kind byte, hash, id string) string {
+func (s *db) notice(kind byte, hash, id string) string {
 	return string(kind) + "|" + s.replica + "|" + hash + "|" + id
 }
 
@@ -273,7 +300,7 @@ func queueNotify(b *pgx.Batch, payload string) {
 }
 
 // sendBatch runs a batch as one implicit transaction (one round trip).
-func (s *Store) sendBatch(ctx context.Context, b *pgx.Batch) error {
+func (s *db) sendBatch(ctx context.Context, b *pgx.Batch) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}

@@ -20,7 +20,7 @@ var pg *pgtest.Server
 func TestMain(m *testing.M) { pgtest.Main(m, &pg, pgtest.Options{}) }
 
 // open opens n stores (replicas) on one new database.
-func open(t *testing.T, n int) []*postgres.Store {
+func open(t testing.TB, n int) []*postgres.Store {
 	t.Helper()
 	url := pg.NewDatabase(t)
 	var out []*postgres.Store
@@ -232,5 +232,50 @@ func TestSecretsAgree(t *testing.T) {
 		if v != values[0] {
 			t.Fatalf("replicas hold different secrets: %q", values)
 		}
+	}
+}
+
+// TestGroupedCommitsFailAlone: commits made at the same time share a
+// transaction; one into an unknown inbox fails alone and the others are
+// stored.
+func TestGroupedCommitsFailAlone(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, 1)[0]
+	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 64
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			hash := "h"
+			if i%8 == 0 {
+				hash = "unknown"
+			}
+			e := &store.Email{ID: fmt.Sprintf("%04d", i), InboxHash: hash, Metadata: []byte("{}")}
+			errs[i] = db.Commit(ctx, store.Batch{Put: []*store.Email{e}})
+		})
+	}
+	wg.Wait()
+	want := 0
+	for i, err := range errs {
+		if i%8 == 0 {
+			if !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("commit %d into an unknown inbox: %v, want ErrNotFound", i, err)
+			}
+			continue
+		}
+		want++
+		if err != nil {
+			t.Errorf("commit %d: %v", i, err)
+		}
+	}
+	ids, err := db.IDs(ctx, "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != want {
+		t.Fatalf("%d emails stored, want %d", len(ids), want)
 	}
 }

@@ -28,7 +28,7 @@ func scanWebhook(row pgx.Row) (store.WebhookRow, error) {
 }
 
 // LoadWebhooks implements store.Webhooks.
-func (s *Store) LoadWebhooks(ctx context.Context) ([]store.WebhookRow, uint64, error) {
+func (s *webhooks) LoadWebhooks(ctx context.Context) ([]store.WebhookRow, uint64, error) {
 	if s.ctx.Err() != nil {
 		return nil, 0, store.ErrClosed
 	}
@@ -45,7 +45,7 @@ func (s *Store) LoadWebhooks(ctx context.Context) ([]store.WebhookRow, uint64, e
 }
 
 // SaveWebhook implements store.Webhooks.
-func (s *Store) SaveWebhook(ctx context.Context, w store.WebhookRow) (uint64, error) {
+func (s *webhooks) SaveWebhook(ctx context.Context, w store.WebhookRow) (uint64, error) {
 	if s.ctx.Err() != nil {
 		return 0, store.ErrClosed
 	}
@@ -64,7 +64,7 @@ func (s *Store) SaveWebhook(ctx context.Context, w store.WebhookRow) (uint64, er
 }
 
 // DeleteWebhook implements store.Webhooks.
-func (s *Store) DeleteWebhook(ctx context.Context, id string) error {
+func (s *webhooks) DeleteWebhook(ctx context.Context, id string) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}
@@ -78,7 +78,7 @@ func (s *Store) DeleteWebhook(ctx context.Context, id string) error {
 }
 
 // webhooksChanged counts a webhook change and tells the other replicas.
-func (s *Store) webhooksChanged(ctx context.Context, tx pgx.Tx, id string) error {
+func (s *webhooks) webhooksChanged(ctx context.Context, tx pgx.Tx, id string) error {
 	if _, err := tx.Exec(ctx, "UPDATE webhook_version SET v = v + 1"); err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (s *Store) webhooksChanged(ctx context.Context, tx pgx.Tx, id string) error
 }
 
 // queueDeliveries adds deliveries and their notice to a batch.
-func (s *Store) queueDeliveries(b *pgx.Batch, ds []store.QueuedDelivery) {
+func (s *db) queueDeliveries(b *pgx.Batch, ds []store.QueuedDelivery) {
 	for _, d := range ds {
 		b.Queue(`INSERT INTO webhook_deliveries (id, webhook_id, attempt, due, pending)
 			VALUES ($1, $2, $3, coalesce($4, now()), $5)`, d.ID, d.WebhookID, d.Attempt, nullTime(d.Due), d.Pending)
@@ -105,7 +105,7 @@ func nullTime(t time.Time) *time.Time {
 }
 
 // EnqueueDeliveries implements store.Webhooks.
-func (s *Store) EnqueueDeliveries(ctx context.Context, ds []store.QueuedDelivery) error {
+func (s *webhooks) EnqueueDeliveries(ctx context.Context, ds []store.QueuedDelivery) error {
 	b := &pgx.Batch{}
 	s.queueDeliveries(b, ds)
 	if b.Len() == 0 {
@@ -115,7 +115,7 @@ func (s *Store) EnqueueDeliveries(ctx context.Context, ds []store.QueuedDelivery
 }
 
 // ClaimDeliveries implements store.Webhooks.
-func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]store.QueuedDelivery, time.Time, error) {
+func (s *webhooks) ClaimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]store.QueuedDelivery, time.Time, error) {
 	if s.ctx.Err() != nil {
 		return nil, time.Time{}, store.ErrClosed
 	}
@@ -163,7 +163,7 @@ func scanDelivery(r pgx.CollectableRow) (store.QueuedDelivery, error) {
 }
 
 // ReleaseDelivery implements store.Webhooks.
-func (s *Store) ReleaseDelivery(ctx context.Context, id string) error {
+func (s *webhooks) ReleaseDelivery(ctx context.Context, id string) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}
@@ -177,7 +177,7 @@ func (s *Store) ReleaseDelivery(ctx context.Context, id string) error {
 }
 
 // DropDelivery implements store.Webhooks.
-func (s *Store) DropDelivery(ctx context.Context, id string) error {
+func (s *webhooks) DropDelivery(ctx context.Context, id string) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}
@@ -188,7 +188,7 @@ func (s *Store) DropDelivery(ctx context.Context, id string) error {
 // FinishAttempt implements store.Webhooks. Only the replica holding the
 // delivery's claim counts the attempt: one whose claim lapsed and was taken
 // over changes nothing.
-func (s *Store) FinishAttempt(ctx context.Context, a store.Attempt) (store.WebhookRow, bool, error) {
+func (s *webhooks) FinishAttempt(ctx context.Context, a store.Attempt) (store.WebhookRow, bool, error) {
 	if s.ctx.Err() != nil {
 		return store.WebhookRow{}, false, store.ErrClosed
 	}

@@ -1,4 +1,4 @@
-package delivery
+package watch
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func TestReconnectDelaysDouble(t *testing.T) {
 	waitCtx, cancel := context.WithCancel(context.Background())
 	cancel() // reconnectWait records the state, then returns at once
 	for n := 1; n <= 4; n++ {
-		if e.reconnectWait(waitCtx, n, nil) {
+		if e.streamer.reconnectWait(waitCtx, n, nil) {
 			t.Fatal("reconnectWait ignored its context")
 		}
 		if st := e.State(); st.Delay != 5*time.Second<<(n-1) || st.Attempt != n || st.Kind != StateReconnecting {
@@ -54,7 +54,7 @@ func TestReconnectDelaysDouble(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	e.setState(State{Kind: StateLive})
+	e.states.set(State{Kind: StateLive})
 	if e.State().Kind != StateClosed {
 		t.Fatal("a closed engine changed its state")
 	}
@@ -64,18 +64,18 @@ func TestReconnectDelayCapAndJitter(t *testing.T) {
 	e := New(context.Background(), nil, Config{ReconnectInterval: time.Second, MaxReconnectDelay: 30 * time.Second, ReconnectJitter: 0.3})
 	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 30 * time.Second, 30 * time.Second}
 	for n, d := range want {
-		if got := e.reconnectDelay(n+1, 0); got != d {
+		if got := e.streamer.reconnectDelay(n+1, 0); got != d {
 			t.Errorf("attempt %d: %s, want %s", n+1, got, d)
 		}
-		if got, low := e.reconnectDelay(n+1, 0.999), time.Duration(0.7*float64(d)); got < low || got > d {
+		if got, low := e.streamer.reconnectDelay(n+1, 0.999), time.Duration(0.7*float64(d)); got < low || got > d {
 			t.Errorf("attempt %d with jitter: %s, want within [%s, %s]", n+1, got, low, d)
 		}
 	}
 	uncapped := New(context.Background(), nil, Config{ReconnectInterval: 5 * time.Second})
-	if got := uncapped.reconnectDelay(5, 0.5); got != 80*time.Second {
+	if got := uncapped.streamer.reconnectDelay(5, 0.5); got != 80*time.Second {
 		t.Errorf("the contract's defaults changed: attempt 5 waits %s, want 80s", got)
 	}
-	if got := uncapped.reconnectDelay(40, 0); got != maxReconnectDelay {
+	if got := uncapped.streamer.reconnectDelay(40, 0); got != maxReconnectDelay {
 		t.Errorf("attempt 40 waits %s, want the %s bound", got, maxReconnectDelay)
 	}
 }

@@ -1,11 +1,17 @@
-// Package delivery is the client's delivery engine: it keeps new mail
+// Package watch is the client's watch engine: it keeps new mail
 // flowing from the service to the subscribers of watched inboxes. It
 // knows the client only through two interfaces, Client (the event stream
 // and error reports) and Inbox (listing, fetching and polling one inbox),
 // which package client implements; it never sees the client's HTTP code,
 // registry or public types.
 //
-// Every subscription registers a Sink on a watched inbox. One goroutine
+// The engine's parts: states (state.go) holds the connection state and
+// its listeners; watchSet (watchset.go) the watched inboxes, their
+// subscribers and seen ids, claims and fan-out; sync.go seeds and syncs
+// inboxes and fetches new mail; streamer (stream.go) runs the event
+// stream; poller (polling.go) polls under one request budget.
+//
+// Every subscription registers Callbacks on a watched inbox. One goroutine
 // per engine keeps mail flowing for all watched inboxes in the
 // Config.Mode:
 //
@@ -37,6 +43,6 @@
 //
 // An inbox the server does not know (a listing or a poll answers that it
 // is not found; MarkGone for what the client learns elsewhere) is gone:
-// its watch ends at once, its sinks hear Gone (or Ended), and the others
+// its watch ends at once, its subscribers hear Gone (or Ended), and the others
 // keep flowing. Nothing about it is retried.
-package delivery
+package watch

@@ -1,4 +1,4 @@
-package delivery
+package watch
 
 import (
 	"context"
@@ -44,7 +44,7 @@ func (e *Engine) seedInBackground(w *watched) {
 			e.mu.Lock()
 			if !w.seeded {
 				w.seen, w.seeded = ids, true
-				for _, s := range w.sinks {
+				for _, s := range w.subs {
 					if s.Ready != nil {
 						ready = append(ready, s.Ready)
 					}
@@ -67,52 +67,6 @@ func (e *Engine) seedInBackground(w *watched) {
 			return
 		}
 		delay = min(delay*2, max(cfg.PollingMaxBackoff, cfg.PollingInterval))
-	}
-}
-
-// claim marks id as seen for w; false when it was seen already, w is not
-// current or not seeded.
-func (e *Engine) claim(w *watched, id string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if id == "" || !w.seeded || w.seen[id] || e.watched[w.inbox.Hash()] != w {
-		return false
-	}
-	w.seen[id] = true
-	return true
-}
-
-// claimByHash claims id in the watch of the inbox hash.
-func (e *Engine) claimByHash(hash, id string) *watched {
-	e.mu.Lock()
-	w := e.watched[hash]
-	e.mu.Unlock()
-	if w == nil || !e.claim(w, id) {
-		return nil
-	}
-	return w
-}
-
-func (e *Engine) unclaim(w *watched, id string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	delete(w.seen, id)
-}
-
-// fanout hands an email to every sink of w.
-func (e *Engine) fanout(w *watched, email model.Email) {
-	e.mu.Lock()
-	if e.watched[w.inbox.Hash()] != w {
-		e.mu.Unlock()
-		return
-	}
-	sinks := make([]Sink, 0, len(w.sinks))
-	for _, s := range w.sinks {
-		sinks = append(sinks, s)
-	}
-	e.mu.Unlock()
-	for _, s := range sinks {
-		s.Deliver(email)
 	}
 }
 

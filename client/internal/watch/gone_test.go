@@ -1,4 +1,4 @@
-package client_test
+package watch_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/client/internal/clienttest"
 	"sandview/model"
 	"sandview/server/servertest"
 )
@@ -20,7 +21,7 @@ import (
 // program (or a server restart without persistence) would.
 func deleteOnServer(t *testing.T, baseURL, address string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(testCtx(t), http.MethodDelete, baseURL+"/api/inboxes/"+address, nil)
+	req, err := http.NewRequestWithContext(clienttest.Ctx(t), http.MethodDelete, baseURL+"/api/inboxes/"+address, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,24 +93,24 @@ func (r *goneRecorder) count() int {
 // stream reopens for the other alone, which keeps receiving mail.
 func TestInboxDeletedOnTheServerIsGone(t *testing.T) {
 	srv := servertest.Start(t)
-	proxy := newEventProxy(t, srv.URL())
-	c := newDeliveryClient(t, proxy.URL, fast(client.StrategySSE)...)
-	st := watchStates(t, c)
-	a, b := createInbox(t, c, ""), createInbox(t, c, "")
+	proxy := clienttest.NewEventProxy(t, srv.URL())
+	c := clienttest.NewClient(t, proxy.URL, clienttest.Fast(client.StrategySSE)...)
+	st := clienttest.WatchStates(t, c)
+	a, b := clienttest.CreateInbox(t, c, ""), clienttest.CreateInbox(t, c, "")
 	mon, gone := watchGone(t, c)
-	got := newCollector()
-	mon.On(func(_ *client.Inbox, e model.Email) { got.add(e) })
-	st.waitFor(t, client.StateLive, 0, 5*time.Second)
+	got := clienttest.NewCollector()
+	mon.On(func(_ *client.Inbox, e model.Email) { got.Add(e) })
+	st.WaitFor(t, client.StateLive, 0, 5*time.Second)
 
 	deleteOnServer(t, srv.URL(), a.Address())
-	proxy.dropStreams()
+	proxy.DropStreams()
 	var notFound *client.InboxNotFoundError
 	if err := gone.wait(t, a.Address()); !errors.As(err, &notFound) {
 		t.Fatalf("gone because of %v, want the inbox not found", err)
 	}
-	mailTo(t, srv.SMTPAddr(), b.Address(), "still streaming")
-	got.waitSubjects(t, 10*time.Second, "still streaming")
-	queries := proxy.eventQueries()
+	clienttest.MailTo(t, srv.SMTPAddr(), b.Address(), "still streaming")
+	got.WaitSubjects(t, 10*time.Second, "still streaming")
+	queries := proxy.EventQueries()
 	if last := queries[len(queries)-1]; last != b.Hash() {
 		t.Fatalf("the stream reopened for %q, want %s alone", last, b.Hash())
 	}
@@ -123,30 +124,17 @@ func TestInboxDeletedOnTheServerIsGone(t *testing.T) {
 // without waiting for a reconnect.
 func TestListingAnInboxThatIsGoneEndsItsWatch(t *testing.T) {
 	srv := servertest.Start(t)
-	c := newDeliveryClient(t, srv.URL(), fast(client.StrategySSE)...)
-	st := watchStates(t, c)
-	a := createInbox(t, c, "")
+	c := clienttest.NewClient(t, srv.URL(), clienttest.Fast(client.StrategySSE)...)
+	st := clienttest.WatchStates(t, c)
+	a := clienttest.CreateInbox(t, c, "")
 	_, gone := watchGone(t, c)
-	st.waitFor(t, client.StateLive, 0, 5*time.Second)
+	st.WaitFor(t, client.StateLive, 0, 5*time.Second)
 	deleteOnServer(t, srv.URL(), a.Address())
-	if _, err := a.Emails(testCtx(t), client.ListOptions{}); err == nil {
+	if _, err := a.Emails(clienttest.Ctx(t), client.ListOptions{}); err == nil {
 		t.Fatal("listing a deleted inbox succeeded")
 	}
 	gone.wait(t, a.Address())
-	st.waitIdle(t, c)
-}
-
-// waitIdle waits until the client watches nothing and says so.
-func (s *states) waitIdle(t *testing.T, c *client.Client) {
-	t.Helper()
-	deadline := time.After(10 * time.Second)
-	for c.State().Kind != client.StateIdle {
-		select {
-		case <-s.signal:
-		case <-deadline:
-			t.Fatalf("not idle; states: %v", s.kinds())
-		}
-	}
+	st.WaitIdle(t, c)
 }
 
 // TestStreamRefusedForUnknownHashesIsNotRetried plays a deployment that
@@ -155,19 +143,19 @@ func (s *states) waitIdle(t *testing.T, c *client.Client) {
 // reconnect is scheduled and the stream is asked once.
 func TestStreamRefusedForUnknownHashesIsNotRetried(t *testing.T) {
 	srv := servertest.Start(t)
-	proxy := newEventProxy(t, srv.URL())
-	proxy.set("400")
-	c := newDeliveryClient(t, proxy.URL, fast(client.StrategySSE)...)
-	st := watchStates(t, c)
-	a := createInbox(t, c, "")
+	proxy := clienttest.NewEventProxy(t, srv.URL())
+	proxy.Set("400")
+	c := clienttest.NewClient(t, proxy.URL, clienttest.Fast(client.StrategySSE)...)
+	st := clienttest.WatchStates(t, c)
+	a := clienttest.CreateInbox(t, c, "")
 	deleteOnServer(t, srv.URL(), a.Address())
 	_, gone := watchGone(t, c)
 	gone.wait(t, a.Address())
-	st.waitIdle(t, c)
-	if kinds := st.kinds(); slices.Contains(kinds, client.StateReconnecting) || slices.Contains(kinds, client.StatePolling) {
-		t.Fatalf("a refused stream was retried: %v", st.kinds())
+	st.WaitIdle(t, c)
+	if kinds := st.Kinds(); slices.Contains(kinds, client.StateReconnecting) || slices.Contains(kinds, client.StatePolling) {
+		t.Fatalf("a refused stream was retried: %v", st.Kinds())
 	}
-	if n := len(proxy.eventQueries()); n > 1 {
+	if n := len(proxy.EventQueries()); n > 1 {
 		t.Fatalf("the stream was asked %d times", n)
 	}
 }
@@ -177,19 +165,19 @@ func TestStreamRefusedForUnknownHashesIsNotRetried(t *testing.T) {
 // backoff, mail is polled for instead.
 func TestStreamRefusedWithKnownInboxesPolls(t *testing.T) {
 	srv := servertest.Start(t)
-	proxy := newEventProxy(t, srv.URL())
-	proxy.set("400")
-	c := newDeliveryClient(t, proxy.URL, fast(client.StrategySSE)...)
-	st := watchStates(t, c)
-	a := createInbox(t, c, "")
+	proxy := clienttest.NewEventProxy(t, srv.URL())
+	proxy.Set("400")
+	c := clienttest.NewClient(t, proxy.URL, clienttest.Fast(client.StrategySSE)...)
+	st := clienttest.WatchStates(t, c)
+	a := clienttest.CreateInbox(t, c, "")
 	mon, gone := watchGone(t, c)
-	got := newCollector()
-	mon.On(func(_ *client.Inbox, e model.Email) { got.add(e) })
-	st.waitFor(t, client.StatePolling, 0, 5*time.Second)
-	mailTo(t, srv.SMTPAddr(), a.Address(), "polled")
-	got.waitSubjects(t, 10*time.Second, "polled")
-	if slices.Contains(st.kinds(), client.StateReconnecting) {
-		t.Fatalf("a refused stream was retried: %v", st.kinds())
+	got := clienttest.NewCollector()
+	mon.On(func(_ *client.Inbox, e model.Email) { got.Add(e) })
+	st.WaitFor(t, client.StatePolling, 0, 5*time.Second)
+	clienttest.MailTo(t, srv.SMTPAddr(), a.Address(), "polled")
+	got.WaitSubjects(t, 10*time.Second, "polled")
+	if slices.Contains(st.Kinds(), client.StateReconnecting) {
+		t.Fatalf("a refused stream was retried: %v", st.Kinds())
 	}
 	if gone.count() != 0 {
 		t.Fatal("an inbox the server knows was reported gone")
@@ -200,23 +188,23 @@ func TestStreamRefusedWithKnownInboxesPolls(t *testing.T) {
 // attempts: Reconnect starts the next attempt at once.
 func TestReconnectCutsTheWaitShort(t *testing.T) {
 	srv := servertest.Start(t)
-	proxy := newEventProxy(t, srv.URL())
-	opts := append(fast(client.StrategySSE), client.WithSSE(time.Hour, 3, 500*time.Millisecond))
-	c := newDeliveryClient(t, proxy.URL, opts...)
-	st := watchStates(t, c)
-	a := createInbox(t, c, "")
+	proxy := clienttest.NewEventProxy(t, srv.URL())
+	opts := append(clienttest.Fast(client.StrategySSE), client.WithSSE(time.Hour, 3, 500*time.Millisecond))
+	c := clienttest.NewClient(t, proxy.URL, opts...)
+	st := clienttest.WatchStates(t, c)
+	a := clienttest.CreateInbox(t, c, "")
 	if _, err := a.OnNewEmail(func(model.Email) {}); err != nil {
 		t.Fatal(err)
 	}
-	st.waitFor(t, client.StateLive, 0, 5*time.Second)
-	proxy.set("503")
-	proxy.dropStreams()
-	n := st.len()
-	rec := st.waitFor(t, client.StateReconnecting, n, 5*time.Second)
+	st.WaitFor(t, client.StateLive, 0, 5*time.Second)
+	proxy.Set("503")
+	proxy.DropStreams()
+	n := st.Len()
+	rec := st.WaitFor(t, client.StateReconnecting, n, 5*time.Second)
 	if rec.Delay != time.Hour {
 		t.Fatalf("reconnect in %s, want an hour", rec.Delay)
 	}
-	proxy.set("")
+	proxy.Set("")
 	c.Reconnect()
-	st.waitFor(t, client.StateLive, n, 5*time.Second)
+	st.WaitFor(t, client.StateLive, n, 5*time.Second)
 }

@@ -1,7 +1,9 @@
-package delivery
+package watch
 
 import (
+	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"sandview/client/internal/async"
@@ -89,86 +91,100 @@ func errorText(err error) string {
 	return err.Error()
 }
 
+// states is the engine's connection state and its listeners.
+type states struct {
+	ctx context.Context // the client's lifetime
+
+	mu        sync.Mutex
+	state     State
+	listeners map[int]*async.Queue[State]
+	nextID    int
+}
+
 // State returns the delivery connection's current state: StateClosed as
 // soon as the client's context ends (the listeners hear it a moment later,
 // from their own goroutine).
-func (e *Engine) State() State {
-	if e.ctx.Err() != nil {
+func (e *Engine) State() State { return e.states.get() }
+
+func (s *states) get() State {
+	if s.ctx.Err() != nil {
 		return State{Kind: StateClosed}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.state
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
 }
 
 // OnStateChange calls fn with the current state and then with every
 // change, in order, on a goroutine of its own, until the returned function
 // is called. After the client is closed, fn gets StateClosed and no more
 // calls.
-func (e *Engine) OnStateChange(fn func(State)) (stop func()) {
+func (e *Engine) OnStateChange(fn func(State)) (stop func()) { return e.states.listen(fn) }
+
+func (s *states) listen(fn func(State)) (stop func()) {
 	q := async.NewQueue[State](nil)
 	q.Add(fn)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	q.Push(e.state)
-	if e.state.Kind == StateClosed {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q.Push(s.state)
+	if s.state.Kind == StateClosed {
 		q.Finish()
 		return q.Stop
 	}
-	id := e.nextID
-	e.nextID++
-	e.stateListeners[id] = q
+	id := s.nextID
+	s.nextID++
+	s.listeners[id] = q
 	return func() {
-		e.mu.Lock()
-		delete(e.stateListeners, id)
-		e.mu.Unlock()
+		s.mu.Lock()
+		delete(s.listeners, id)
+		s.mu.Unlock()
 		q.Stop()
 	}
 }
 
-// setState records a new state and tells the listeners when a UI would
-// see a difference. Nothing changes once the client is closed.
-func (e *Engine) setState(s State) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.setStateLocked(s)
+// set records a new state and tells the listeners when a UI would see a
+// difference. Nothing changes once the client is closed.
+func (s *states) set(st State) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setLocked(st)
 }
 
-func (e *Engine) setStateLocked(s State) {
-	if e.state.Kind == StateClosed || e.state.same(s) {
+func (s *states) setLocked(st State) {
+	if s.state.Kind == StateClosed || s.state.same(st) {
 		return
 	}
-	if s.Kind != StateClosed && e.ctx.Err() != nil {
+	if st.Kind != StateClosed && s.ctx.Err() != nil {
 		return
 	}
-	e.state = s
-	for id, l := range e.stateListeners {
-		l.Push(s)
-		if s.Kind == StateClosed {
+	s.state = st
+	for id, l := range s.listeners {
+		l.Push(st)
+		if st.Kind == StateClosed {
 			l.Finish()
-			delete(e.stateListeners, id)
+			delete(s.listeners, id)
 		}
 	}
 }
 
-// setStateUnlessLive sets s unless the stream is live (a reconnect for a
+// setUnlessLive sets st unless the stream is live (a reconnect for a
 // changed inbox list is not shown).
-func (e *Engine) setStateUnlessLive(s State) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.state.Kind != StateLive {
-		e.setStateLocked(s)
+func (s *states) setUnlessLive(st State) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state.Kind != StateLive {
+		s.setLocked(st)
 	}
 }
 
 // setPollError updates the error shown with StatePolling (nil clears it).
-func (e *Engine) setPollError(err error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.state.Kind != StatePolling {
+func (s *states) setPollError(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state.Kind != StatePolling {
 		return
 	}
-	st := e.state
+	st := s.state
 	st.Err = err
-	e.setStateLocked(st)
+	s.setLocked(st)
 }

@@ -1,4 +1,4 @@
-package delivery
+package watch
 
 import (
 	"context"
@@ -10,25 +10,33 @@ import (
 	"sandview/client/internal/async"
 )
 
+// poller finds new mail by polling every watched inbox, all pollers
+// sharing one request budget. It shares the engine's watched set, state
+// and fetch bounds.
+type poller struct {
+	*Engine
+	budget *limiter
+}
+
 // poll delivers by polling every watched inbox until nothing is watched
 // (nil, true), the client is closed (nil, false) or, with probe, the event
 // stream could be opened again (the open stream, true).
-func (e *Engine) poll(ctx context.Context, probe bool) (*stream, bool) {
-	cfg := e.cfg
-	e.setState(State{Kind: StatePolling, Interval: cfg.PollingInterval})
+func (p *poller) poll(ctx context.Context, probe bool) (*stream, bool) {
+	cfg := p.cfg
+	p.states.set(State{Kind: StatePolling, Interval: cfg.PollingInterval})
 
 	pollCtx, stopPolling := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	pollers := map[*watched]context.CancelFunc{}
 	reconcile := func() int {
-		list := e.watchedList()
+		list := p.watchedList()
 		keep := make(map[*watched]bool, len(list))
 		for _, w := range list {
 			keep[w] = true
 			if _, ok := pollers[w]; !ok {
 				wctx, cancel := context.WithCancel(pollCtx)
 				pollers[w] = cancel
-				wg.Go(func() { e.pollInbox(wctx, w) })
+				wg.Go(func() { p.pollInbox(wctx, w) })
 			}
 		}
 		for w, cancel := range pollers {
@@ -56,9 +64,9 @@ func (e *Engine) poll(ctx context.Context, probe bool) (*stream, bool) {
 
 	startProbe := func() {
 		probing = true
-		hashes := e.snapshot()
+		hashes := p.snapshot()
 		go func() {
-			s, err := e.open(probeCtx, hashes)
+			s, err := p.open(probeCtx, hashes)
 			if err != nil {
 				s = nil
 			}
@@ -67,7 +75,7 @@ func (e *Engine) poll(ctx context.Context, probe bool) (*stream, bool) {
 	}
 
 	select {
-	case <-e.changed:
+	case <-p.changed:
 	default:
 	}
 	if reconcile() == 0 {
@@ -83,11 +91,11 @@ func (e *Engine) poll(ctx context.Context, probe bool) (*stream, bool) {
 		select {
 		case <-ctx.Done():
 			return nil, false
-		case <-e.changed:
+		case <-p.changed:
 			if reconcile() == 0 {
 				return nil, true
 			}
-		case <-e.kick: // Reconnect: probe now
+		case <-p.kick: // Reconnect: probe now
 			if probe && !probing {
 				timer.Stop()
 				startProbe()
@@ -110,8 +118,8 @@ func (e *Engine) poll(ctx context.Context, probe bool) (*stream, bool) {
 // and resets the interval, else the interval grows by
 // PollingBackoffMultiplier up to PollingMaxBackoff. Failures are reported
 // once per streak; an inbox the server does not know ends the watch.
-func (e *Engine) pollInbox(ctx context.Context, w *watched) {
-	cfg := e.cfg
+func (p *poller) pollInbox(ctx context.Context, w *watched) {
+	cfg := p.cfg
 	interval := cfg.PollingInterval
 	grow := func() {
 		interval = min(time.Duration(float64(interval)*cfg.PollingBackoffMultiplier), cfg.PollingMaxBackoff)
@@ -125,10 +133,10 @@ func (e *Engine) pollInbox(ctx context.Context, w *watched) {
 				return
 			}
 		}
-		if !e.isSeeded(w) {
+		if !p.isSeeded(w) {
 			continue
 		}
-		if e.budget.wait(ctx) != nil {
+		if p.budget.wait(ctx) != nil {
 			return
 		}
 		status, err := w.inbox.Poll(ctx)
@@ -136,30 +144,30 @@ func (e *Engine) pollInbox(ctx context.Context, w *watched) {
 			if ctx.Err() != nil {
 				return
 			}
-			if e.goneAfter(w, err) {
+			if p.goneAfter(w, err) {
 				return
 			}
 			if status.RateLimited {
-				e.budget.pause(max(status.RetryAfter, interval))
+				p.budget.pause(max(status.RetryAfter, interval))
 			}
-			e.setPollError(err)
+			p.states.setPollError(err)
 			if !failing {
 				failing = true
-				e.report(fmt.Errorf("poll %s: %w", w.inbox.Address(), err))
+				p.report(fmt.Errorf("poll %s: %w", w.inbox.Address(), err))
 			}
 			grow()
 			continue
 		}
 		failing = false
-		e.setPollError(nil)
+		p.states.setPollError(nil)
 		if known && status.EmailsHash == lastHash {
 			grow()
 			continue
 		}
-		if e.budget.wait(ctx) != nil {
+		if p.budget.wait(ctx) != nil {
 			return
 		}
-		if e.syncInbox(ctx, w) {
+		if p.syncInbox(ctx, w) {
 			lastHash, known = status.EmailsHash, true
 		}
 		interval = cfg.PollingInterval

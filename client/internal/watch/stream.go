@@ -1,4 +1,4 @@
-package delivery
+package watch
 
 import (
 	"context"
@@ -51,39 +51,45 @@ func (s *stream) close() {
 	s.body.Close()
 }
 
+// streamer runs the engine in the stream and auto modes: it opens the
+// event stream, reconnects it, falls back to polling (the engine's
+// poller) and hands the notifications on. It shares the engine's watched
+// set, state and fetch bounds.
+type streamer struct{ *Engine }
+
 // runStream is the engine loop of the stream and auto modes.
-func (e *Engine) runStream(ctx context.Context) {
-	cfg := e.cfg
+func (st *streamer) runStream(ctx context.Context) {
+	cfg := st.cfg
 	var s *stream
 	attempt := 0    // failed reconnects since the stream was last open
 	opened := false // auto falls back at once until the stream was open
 	for {
-		hashes, ok := e.waitWatched(ctx)
+		hashes, ok := st.waitWatched(ctx)
 		if !ok {
 			return
 		}
 		if s == nil {
 			if attempt == 0 {
-				e.setStateUnlessLive(State{Kind: StateConnecting})
+				st.states.setUnlessLive(State{Kind: StateConnecting})
 			}
 			var err error
-			s, err = e.open(ctx, hashes)
+			s, err = st.open(ctx, hashes)
 			if err != nil {
 				if ctx.Err() != nil {
 					return
 				}
-				refused := e.client.StreamRefused(err)
-				if refused && e.checkRefused(ctx) {
+				refused := st.client.StreamRefused(err)
+				if refused && st.checkRefused(ctx) {
 					continue // without the inboxes that are gone
 				}
 				if !refused && attempt < cfg.MaxReconnectAttempts && (opened || cfg.Mode != ModeAuto) {
 					attempt++
-					if !e.reconnectWait(ctx, attempt, err) {
+					if !st.reconnectWait(ctx, attempt, err) {
 						return
 					}
 					continue
 				}
-				if s, ok = e.fallBack(ctx, err); !ok {
+				if s, ok = st.fallBack(ctx, err); !ok {
 					return
 				}
 				attempt = 0
@@ -94,12 +100,12 @@ func (e *Engine) runStream(ctx context.Context) {
 		}
 		opened, attempt = true, 0
 		select {
-		case <-e.kick: // asked for while it was not open: done
+		case <-st.kick: // asked for while it was not open: done
 		default:
 		}
-		e.setState(State{Kind: StateLive})
-		go e.syncAll(ctx)
-		err := e.read(ctx, s)
+		st.states.set(State{Kind: StateLive})
+		go st.syncAll(ctx)
+		err := st.read(ctx, s)
 		s = nil
 		if ctx.Err() != nil {
 			return
@@ -107,53 +113,53 @@ func (e *Engine) runStream(ctx context.Context) {
 		if errors.Is(err, errWatchListChanged) {
 			continue
 		}
-		e.client.ReportStreamError(err)
+		st.client.ReportStreamError(err)
 		if cfg.MaxReconnectAttempts == 0 {
-			if s, ok = e.fallBack(ctx, err); !ok {
+			if s, ok = st.fallBack(ctx, err); !ok {
 				return
 			}
 			continue
 		}
 		attempt = 1
-		if !e.reconnectWait(ctx, attempt, err) {
+		if !st.reconnectWait(ctx, attempt, err) {
 			return
 		}
 	}
 }
 
 // fallBack polls until the stream can be opened again.
-func (e *Engine) fallBack(ctx context.Context, cause error) (*stream, bool) {
-	e.client.ReportFallback(cause)
-	return e.poll(ctx, true)
+func (st *streamer) fallBack(ctx context.Context, cause error) (*stream, bool) {
+	st.client.ReportFallback(cause)
+	return st.poller.poll(ctx, true)
 }
 
 // reconnectDelay is the delay before reconnect attempt n:
 // ReconnectInterval·2^(n-1) up to MaxReconnectDelay, less the jitter
 // (rnd is a number in [0, 1)).
-func (e *Engine) reconnectDelay(n int, rnd float64) time.Duration {
-	limit := e.cfg.MaxReconnectDelay
+func (st *streamer) reconnectDelay(n int, rnd float64) time.Duration {
+	limit := st.cfg.MaxReconnectDelay
 	if limit <= 0 || limit > maxReconnectDelay {
 		limit = maxReconnectDelay
 	}
-	delay := e.cfg.ReconnectInterval << min(n-1, 30)
+	delay := st.cfg.ReconnectInterval << min(n-1, 30)
 	if delay <= 0 || delay > limit {
 		delay = limit
 	}
-	return delay - time.Duration(rnd*e.cfg.ReconnectJitter*float64(delay))
+	return delay - time.Duration(rnd*st.cfg.ReconnectJitter*float64(delay))
 }
 
 // reconnectWait shows and waits the delay before reconnect attempt n; a
 // Reconnect ends the wait early.
-func (e *Engine) reconnectWait(ctx context.Context, n int, cause error) bool {
-	delay := e.reconnectDelay(n, rand.Float64())
-	e.setState(State{Kind: StateReconnecting, Attempt: n, Delay: delay, Err: cause})
+func (st *streamer) reconnectWait(ctx context.Context, n int, cause error) bool {
+	delay := st.reconnectDelay(n, rand.Float64())
+	st.states.set(State{Kind: StateReconnecting, Attempt: n, Delay: delay, Err: cause})
 	timer := time.NewTimer(delay)
 	defer timer.Stop()
 	select {
 	case <-ctx.Done():
 		return false
 	case <-timer.C:
-	case <-e.kick:
+	case <-st.kick:
 	}
 	return true
 }
@@ -191,9 +197,9 @@ func (e *Engine) open(abort context.Context, hashes []string) (*stream, error) {
 
 // read handles the stream's events until it fails, the watched inboxes
 // change (errWatchListChanged) or the client is closed.
-func (e *Engine) read(ctx context.Context, s *stream) error {
+func (st *streamer) read(ctx context.Context, s *stream) error {
 	defer s.close()
-	if !slices.Equal(e.snapshot(), s.hashes) {
+	if !slices.Equal(st.snapshot(), s.hashes) {
 		return errWatchListChanged
 	}
 	watcherDone := make(chan struct{})
@@ -203,15 +209,15 @@ func (e *Engine) read(ctx context.Context, s *stream) error {
 			select {
 			case <-s.ctx.Done():
 				return
-			case <-e.changed:
-				if !slices.Equal(e.snapshot(), s.hashes) {
+			case <-st.changed:
+				if !slices.Equal(st.snapshot(), s.hashes) {
 					s.cancel(errWatchListChanged)
 					return
 				}
 			}
 		}
 	}()
-	// The watcher must be gone before the caller looks at e.changed again.
+	// The watcher must be gone before the caller looks at st.changed again.
 	defer func() { <-watcherDone }()
 	defer s.cancel(nil)
 
@@ -224,7 +230,7 @@ func (e *Engine) read(ctx context.Context, s *stream) error {
 			break
 		}
 		idle.Reset(streamIdleTimeout)
-		e.handleEvent(ctx, ev.Data)
+		st.handleEvent(ctx, ev.Data)
 	}
 	if s.ctx.Err() != nil {
 		return context.Cause(s.ctx)
@@ -236,28 +242,35 @@ func (e *Engine) read(ctx context.Context, s *stream) error {
 }
 
 // handleEvent handles one `data:` message: a new-email notification of a
-// watched inbox is claimed and its email fetched and delivered;
+// watched inbox is claimed and its email fetched and delivered (in a
+// goroutine of its own, at most maxPendingNotifications at once);
 // heartbeats and other messages are ignored.
-func (e *Engine) handleEvent(ctx context.Context, data string) {
+func (st *streamer) handleEvent(ctx context.Context, data string) {
 	data = strings.TrimSpace(data)
 	if data == "" {
 		return
 	}
 	var ev model.StreamEvent
 	if err := json.Unmarshal([]byte(data), &ev); err != nil {
-		e.client.ReportStreamError(fmt.Errorf("the server sent an event that is not JSON: %w", err))
+		st.client.ReportStreamError(fmt.Errorf("the server sent an event that is not JSON: %w", err))
 		return
 	}
 	if !ev.IsNotification() {
 		return
 	}
-	w := e.claimByHash(ev.InboxID, ev.EmailID)
+	w := st.claimByHash(ev.InboxID, ev.EmailID)
 	if w == nil {
 		return
 	}
+	select { // wait while maxPendingNotifications wait (back-pressure)
+	case st.pending <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
 	go func() {
-		if e.fetchAndDeliver(ctx, w, ev.EmailID, &ev) != nil {
-			e.resyncLater(ctx, w)
+		defer func() { <-st.pending }()
+		if st.fetchAndDeliver(ctx, w, ev.EmailID, &ev) != nil {
+			st.resyncLater(ctx, w)
 		}
 	}()
 }

@@ -1,4 +1,4 @@
-package delivery
+package watch
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 // Inboxes the server no longer knows (deleted, expired, or lost when a
 // server without persistence restarted) are not retried: their watch ends
-// at once, their sinks hear Gone, and the stream goes on without them.
+// at once, their subscribers hear Gone, and the stream goes on without them.
 
 // MarkGone ends the watch of the inbox hash because the server answered,
 // with err, that it does not know the inbox (the client learnt it outside
@@ -22,7 +22,7 @@ func (e *Engine) MarkGone(hash string, err error) {
 	}
 }
 
-// markGone ends watch w, if it is still current, telling its sinks why;
+// markGone ends watch w, if it is still current, telling its subscribers why;
 // the stream then reconnects without the inbox.
 func (e *Engine) markGone(w *watched, err error) {
 	var calls []func()
@@ -32,7 +32,7 @@ func (e *Engine) markGone(w *watched, err error) {
 		return
 	}
 	delete(e.watched, w.inbox.Hash())
-	for _, s := range w.sinks {
+	for _, s := range w.subs {
 		switch {
 		case s.Gone != nil:
 			calls = append(calls, func() { s.Gone(err) })

@@ -1,4 +1,4 @@
-package delivery
+package watch
 
 import (
 	"context"
@@ -93,8 +93,8 @@ type Config struct {
 	PollBudget float64
 }
 
-// Sink is one subscriber of a watched inbox.
-type Sink struct {
+// Callbacks are what one subscriber of a watched inbox is told.
+type Callbacks struct {
 	Deliver func(model.Email) // must not block
 	Ended   func()            // the inbox stopped being loaded; may be nil
 	Ready   func()            // the watch is seeded: delivery starts; may be nil
@@ -104,8 +104,8 @@ type Sink struct {
 	Gone func(err error)
 }
 
-// Watch pairs an inbox with a sink for its new mail.
+// Watch pairs an inbox with a subscriber for its new mail.
 type Watch struct {
-	Inbox Inbox
-	Sink  Sink
+	Inbox     Inbox
+	Callbacks Callbacks
 }

@@ -1,10 +1,9 @@
-package delivery
+package watch
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -15,6 +14,12 @@ import (
 const (
 	// maxParallelFetches bounds concurrent full-email fetches.
 	maxParallelFetches = 8
+	// maxPendingNotifications bounds the notifications of the stream
+	// waiting for their fetch; beyond it the stream is not read further
+	// until one is delivered, so that a subscriber that holds delivery
+	// back (back-pressure) holds back the stream rather than piling up
+	// goroutines.
+	maxPendingNotifications = 64
 	// maxParallelLists bounds concurrent inbox listings (seeding, syncs).
 	maxParallelLists = 8
 	// defaultPollBudget bounds the request rate of all pollers of an
@@ -23,32 +28,31 @@ const (
 	defaultPollBudget = 8
 )
 
-// Engine delivers the new mail of watched inboxes to their sinks.
+// Engine delivers the new mail of watched inboxes to their subscribers.
 type Engine struct {
 	ctx    context.Context // the client's lifetime
 	client Client
 	cfg    Config
 
-	mu             sync.Mutex
-	watched        map[string]*watched // by inbox hash
-	nextID         int
-	running        bool
-	state          State
-	stateListeners map[int]*async.Queue[State]
+	states *states
+	// watchSet holds the watched inboxes and their subscribers
+	// (watchset.go); its mutex guards running too.
+	*watchSet
+	running bool
 
-	// changed is signalled (never blocking) when the watched set changes;
-	// kick when Reconnect is called.
-	changed    chan struct{}
+	// kick is signalled when Reconnect is called.
 	kick       chan struct{}
 	fetchSlots chan struct{}
+	pending    chan struct{} // notifications waiting for their fetch
 	listSlots  chan struct{}
-	budget     *limiter
+	streamer   *streamer // the stream and auto modes (stream.go)
+	poller     *poller   // polling (polling.go)
 }
 
 // watched is an inbox with at least one subscriber.
 type watched struct {
 	inbox Inbox
-	sinks map[int]Sink
+	subs  map[int]Callbacks
 	// seen holds the ids that existed when the inbox was first watched and
 	// every id claimed since. Events for an inbox are ignored until it is
 	// seeded.
@@ -63,27 +67,28 @@ type watched struct {
 // its goroutine starts with the first subscription.
 func New(ctx context.Context, client Client, cfg Config) *Engine {
 	e := &Engine{
-		ctx:            ctx,
-		client:         client,
-		cfg:            cfg,
-		watched:        map[string]*watched{},
-		stateListeners: map[int]*async.Queue[State]{},
-		changed:        make(chan struct{}, 1),
-		kick:           make(chan struct{}, 1),
-		fetchSlots:     make(chan struct{}, maxParallelFetches),
-		listSlots:      make(chan struct{}, maxParallelLists),
+		ctx:        ctx,
+		client:     client,
+		cfg:        cfg,
+		watchSet:   &watchSet{watched: map[string]*watched{}, changed: make(chan struct{}, 1)},
+		states:     &states{ctx: ctx, listeners: map[int]*async.Queue[State]{}},
+		kick:       make(chan struct{}, 1),
+		fetchSlots: make(chan struct{}, maxParallelFetches),
+		pending:    make(chan struct{}, maxPendingNotifications),
+		listSlots:  make(chan struct{}, maxParallelLists),
 	}
 	budget := cfg.PollBudget
 	if budget <= 0 {
 		budget = defaultPollBudget
 	}
-	e.budget = newLimiter(budget, budget)
-	context.AfterFunc(ctx, func() { e.setState(State{Kind: StateClosed}) })
+	e.poller = &poller{Engine: e, budget: newLimiter(budget, budget)}
+	e.streamer = &streamer{e}
+	context.AfterFunc(ctx, func() { e.states.set(State{Kind: StateClosed}) })
 	return e
 }
 
-// Subscribe adds each watch's sink to the watch of its inbox, all at once
-// (one reconnect of the stream), and returns the sink ids in order. With
+// Subscribe adds each watch's subscriber to the watch of its inbox, all at once
+// (one reconnect of the stream), and returns the subscriber ids in order. With
 // seedNow, the inboxes not seeded yet are listed (in parallel, with
 // seedCtx) before it returns, and a listing error is returned; otherwise
 // new watches are seeded in the background. After the client is closed it
@@ -111,7 +116,7 @@ func (e *Engine) Subscribe(seedCtx context.Context, watches []Watch, seedNow boo
 		hash := wt.Inbox.Hash()
 		w := e.watched[hash]
 		if w == nil {
-			w = &watched{inbox: wt.Inbox, sinks: map[int]Sink{}, seen: map[string]bool{}}
+			w = &watched{inbox: wt.Inbox, subs: map[int]Callbacks{}, seen: map[string]bool{}}
 			e.watched[hash] = w
 			created = true
 			if seeds[k] == nil {
@@ -123,9 +128,9 @@ func (e *Engine) Subscribe(seedCtx context.Context, watches []Watch, seedNow boo
 		}
 		ids[k] = e.nextID
 		e.nextID++
-		w.sinks[ids[k]] = wt.Sink
-		if w.seeded && wt.Sink.Ready != nil {
-			ready = append(ready, wt.Sink.Ready)
+		w.subs[ids[k]] = wt.Callbacks
+		if w.seeded && wt.Callbacks.Ready != nil {
+			ready = append(ready, wt.Callbacks.Ready)
 		}
 	}
 	if !e.running {
@@ -172,18 +177,18 @@ func (e *Engine) seedAll(ctx context.Context, watches []Watch, seeds []map[strin
 	return errors.Join(errs...)
 }
 
-// Unsubscribe removes sinks (inbox hash -> sink id) at once, so the stream
-// reconnects once; the last sink of an inbox ends its watch.
-func (e *Engine) Unsubscribe(sinks map[string]int) {
+// Unsubscribe removes subscribers (inbox hash -> subscriber id) at once, so the stream
+// reconnects once; the last subscriber of an inbox ends its watch.
+func (e *Engine) Unsubscribe(subs map[string]int) {
 	removed := false
 	e.mu.Lock()
-	for hash, id := range sinks {
+	for hash, id := range subs {
 		w := e.watched[hash]
 		if w == nil {
 			continue
 		}
-		delete(w.sinks, id)
-		if len(w.sinks) == 0 {
+		delete(w.subs, id)
+		if len(w.subs) == 0 {
 			delete(e.watched, hash)
 			removed = true
 		}
@@ -195,7 +200,7 @@ func (e *Engine) Unsubscribe(sinks map[string]int) {
 }
 
 // InboxesChanged ends the watches of inboxes that are no longer loaded
-// (loaded holds the hashes of those that are); their sinks' Ended runs.
+// (loaded holds the hashes of those that are); their subscribers' Ended runs.
 func (e *Engine) InboxesChanged(loaded map[string]bool) {
 	var ended []func()
 	dropped := false
@@ -206,7 +211,7 @@ func (e *Engine) InboxesChanged(loaded map[string]bool) {
 		}
 		delete(e.watched, hash)
 		dropped = true
-		for _, s := range w.sinks {
+		for _, s := range w.subs {
 			if s.Ended != nil {
 				ended = append(ended, s.Ended)
 			}
@@ -219,53 +224,6 @@ func (e *Engine) InboxesChanged(loaded map[string]bool) {
 	if dropped {
 		e.notifyChanged()
 	}
-}
-
-func (e *Engine) notifyChanged() {
-	select {
-	case e.changed <- struct{}{}:
-	default:
-	}
-}
-
-// snapshot returns the watched inbox hashes, sorted.
-func (e *Engine) snapshot() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.hashesLocked()
-}
-
-func (e *Engine) hashesLocked() []string {
-	hashes := make([]string, 0, len(e.watched))
-	for hash := range e.watched {
-		hashes = append(hashes, hash)
-	}
-	slices.Sort(hashes)
-	return hashes
-}
-
-// watchedList returns the current watches.
-func (e *Engine) watchedList() []*watched {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := make([]*watched, 0, len(e.watched))
-	for _, w := range e.watched {
-		out = append(out, w)
-	}
-	return out
-}
-
-// current reports whether w is still the watch of its inbox.
-func (e *Engine) current(w *watched) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.watched[w.inbox.Hash()] == w
-}
-
-func (e *Engine) isSeeded(w *watched) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return w.seeded
 }
 
 // waitWatched returns the watched hashes once there are any (state Idle
@@ -282,7 +240,7 @@ func (e *Engine) waitWatched(ctx context.Context) ([]string, bool) {
 		if len(hashes) > 0 {
 			return hashes, true
 		}
-		e.setState(State{Kind: StateIdle})
+		e.states.set(State{Kind: StateIdle})
 		select {
 		case <-ctx.Done():
 			return nil, false
@@ -294,16 +252,16 @@ func (e *Engine) waitWatched(ctx context.Context) ([]string, bool) {
 // run is the engine's goroutine; it ends when the client is closed.
 func (e *Engine) run() {
 	ctx := e.ctx
-	defer e.setState(State{Kind: StateClosed})
+	defer e.states.set(State{Kind: StateClosed})
 	if e.cfg.Mode != ModePolling {
-		e.runStream(ctx)
+		e.streamer.runStream(ctx)
 		return
 	}
 	for {
 		if _, ok := e.waitWatched(ctx); !ok {
 			return
 		}
-		if _, ok := e.poll(ctx, false); !ok {
+		if _, ok := e.poller.poll(ctx, false); !ok {
 			return
 		}
 	}

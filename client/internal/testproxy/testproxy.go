@@ -1,4 +1,6 @@
-package client
+// Package testproxy is a test helper of the client's packages: a
+// streaming reverse proxy to a real server, for fault tests.
+package testproxy
 
 import (
 	"io"
@@ -9,11 +11,10 @@ import (
 	"testing"
 )
 
-// NewTestProxy (tests only) is a streaming reverse proxy to target for
-// fault tests. It has its own transport, whose idle connections are closed
+// New returns a streaming reverse proxy to target for fault tests. It has its own transport, whose idle connections are closed
 // before the server stops (a connection that never carried a request holds
 // up the server's graceful shutdown).
-func NewTestProxy(t testing.TB, target string) *httputil.ReverseProxy {
+func New(t testing.TB, target string) *httputil.ReverseProxy {
 	u, err := url.Parse(target)
 	if err != nil {
 		t.Fatal(err)

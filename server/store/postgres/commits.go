@@ -1,0 +1,126 @@
+package postgres
+
+import (
+	"context"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+
+	"sandview/server/store"
+)
+
+// Group commit: concurrent Commit calls are gathered by a few committer
+// goroutines into one transaction each, so that they share one round trip
+// and one WAL flush instead of paying one each.
+const (
+	// committers is how many groups may be in flight at once.
+	committers = 2
+	// maxCommitGroup bounds the commits one transaction carries.
+	maxCommitGroup = 64
+)
+
+// queuedCommit is one Commit call's statements, waiting for its group.
+type queuedCommit struct {
+	batch *pgx.Batch
+	done  chan error
+}
+
+// startCommitters starts the committer goroutines; they end with the
+// store, and stopped is closed once they all have.
+func (s *emails) startCommitters() {
+	var running sync.WaitGroup
+	for range committers {
+		running.Go(s.commitLoop)
+	}
+	s.wg.Go(func() {
+		running.Wait()
+		close(s.stopped)
+	})
+}
+
+// submit queues a commit's statements and waits until they are committed
+// (or failed). A caller whose ctx ends stops waiting; its commit may still
+// be made.
+func (s *emails) submit(ctx context.Context, b *pgx.Batch) error {
+	c := &queuedCommit{batch: b, done: make(chan error, 1)}
+	select {
+	case s.queue <- c:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.ctx.Done():
+		return store.ErrClosed
+	}
+	select {
+	case err := <-c.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.stopped:
+		// The committers answered every commit they took: one still
+		// unanswered was never made.
+		select {
+		case err := <-c.done:
+			return err
+		default:
+			return store.ErrClosed
+		}
+	}
+}
+
+// commitLoop takes the first queued commit, gathers every other one
+// already queued, and commits them together, until the store closes.
+func (s *emails) commitLoop() {
+	group := make([]*queuedCommit, 0, maxCommitGroup)
+	for {
+		select {
+		case <-s.ctx.Done():
+			for {
+				select {
+				case c := <-s.queue:
+					c.done <- store.ErrClosed
+				default:
+					return
+				}
+			}
+		case first := <-s.queue:
+			group = append(group[:0], first)
+		gather:
+			for len(group) < maxCommitGroup {
+				select {
+				case c := <-s.queue:
+					group = append(group, c)
+				default:
+					break gather
+				}
+			}
+			s.commitGroup(group)
+		}
+	}
+}
+
+// commitGroup commits a group in one transaction. When that fails (one of
+// them put into an inbox deleted meanwhile, or was rendered from stale
+// webhooks), each is committed on its own, so that only the failing ones
+// fail.
+func (s *emails) commitGroup(group []*queuedCommit) {
+	if len(group) > 1 {
+		// Copies: pgx keeps a sent query's prepared statement in it, which
+		// a failed batch leaves naming a statement the server dropped.
+		merged := &pgx.Batch{}
+		for _, c := range group {
+			for _, q := range c.batch.QueuedQueries {
+				copied := *q
+				merged.QueuedQueries = append(merged.QueuedQueries, &copied)
+			}
+		}
+		if err := s.sendBatch(s.ctx, merged); err == nil {
+			for _, c := range group {
+				c.done <- nil
+			}
+			return
+		}
+	}
+	for _, c := range group {
+		c.done <- s.sendBatch(s.ctx, c.batch)
+	}
+}
