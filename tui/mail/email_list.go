@@ -33,18 +33,16 @@ type emailList struct {
 	width   int
 	height  int
 	find    finder
-	hint    func(e *inboxEntry) string // what to do while an inbox is empty
-	spinner spinner.Model
 	*rowPainter
 }
 
 func newEmailList(ctx *ui.Context, st *mailState, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
 	l := &emailList{
-		ctx: ctx, acts: acts, state: st, hint: hint, shown: shown{list: ui.NewList(1)},
-		find:    finder{field: ui.NewTextField(ctx.Edit, ""), index: index},
-		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		ctx: ctx, acts: acts, state: st, shown: shown{list: ui.NewList(1)},
+		find: finder{field: ui.NewTextField(ctx.Edit, ""), index: index},
 	}
-	l.rowPainter = &rowPainter{ctx: ctx, catchAll: catchAll, shown: &l.shown, find: &l.find}
+	l.rowPainter = &rowPainter{ctx: ctx, catchAll: catchAll, shown: &l.shown, find: &l.find, hint: hint,
+		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 	return l
 }
 
@@ -316,7 +314,7 @@ func (l *shown) wheel(lines int) {
 }
 
 // spin advances the loading indicator.
-func (l *emailList) spin(msg spinner.TickMsg) { l.spinner, _ = l.spinner.Update(msg) }
+func (l *rowPainter) spin(msg spinner.TickMsg) { l.spinner, _ = l.spinner.Update(msg) }
 
 // title is the pane's title: where the cursor is among the rows, and how
 // many emails are marked.
@@ -360,7 +358,7 @@ func (l *emailList) View() string {
 	if l.entry == nil && !l.find.query.AllInboxes() {
 		body = append(body, st.Muted.Render("No inbox selected."))
 	} else {
-		body = append(body, l.rows(inner)...)
+		body = append(body, l.rows(inner, l.entry)...)
 	}
 	return ui.Frame(l.ctx, l.title(), l.focused, l.width, l.height, body)
 }

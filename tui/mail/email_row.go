@@ -132,8 +132,9 @@ func (l *rowPainter) rowNeeds() rowNeeds {
 	return need
 }
 
-// rows renders the visible rows, or a note when there are none.
-func (l *emailList) rows(width int) []string {
+// rows renders the visible rows, or a note when there are none; e is the
+// selected inbox.
+func (l *rowPainter) rows(width int, e *inboxEntry) []string {
 	st := l.ctx.Styles()
 	if len(l.filtered) > 0 {
 		query := l.find.query.String()
@@ -142,7 +143,6 @@ func (l *emailList) rows(width int) []string {
 			return []string{l.cachedRow(l.scope.emails[pos], l.scope.owner(pos), selected, width, query)}
 		})
 	}
-	e := l.entry
 	switch {
 	case len(l.scope.emails) > 0 || l.find.active() && l.find.err == "":
 		return []string{st.Muted.Render("No emails match the search.")}

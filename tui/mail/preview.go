@@ -66,7 +66,7 @@ func (s *previewer) preview(seq int) tea.Cmd {
 
 // openSelected opens the email under the list's cursor and gives the
 // reader the keyboard.
-func (s *Screen) openSelected() tea.Cmd {
+func (s *previewer) openSelected() tea.Cmd {
 	if _, _, ok := s.emails.selected(); !ok {
 		return nil
 	}

@@ -1,6 +1,8 @@
 package mail
 
 import (
+	"charm.land/bubbles/v2/spinner"
+
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -44,6 +46,10 @@ type rowPainter struct {
 	needs rowNeeds
 	// cache holds the rows rendered for recent frames.
 	cache rowCache
+	// spinner turns while the selected inbox waits for its list; hint
+	// says what to do while an inbox is empty.
+	spinner spinner.Model
+	hint    func(e *inboxEntry) string
 }
 
 // cachedRow is row(m, owner, selected, width), rendered again only when

@@ -31,7 +31,8 @@ const (
 // service's results to the state and the panes. Its parts each hold one
 // role: panes (the panes, their focus and layout), previewer (the reader
 // following the list's cursor), readTimer (marking the open email read),
-// loadSpinner and mailStatus (what the program's chrome shows).
+// loadSpinner, mailStatus (what the program's chrome shows) and dropper
+// (taking deleted emails out).
 type Screen struct {
 	ctx   *ui.Context
 	cmds  commands
@@ -42,6 +43,7 @@ type Screen struct {
 	*readTimer
 	*loadSpinner
 	*mailStatus
+	*dropper
 }
 
 // New returns the mail screen over svc, with the TUI's settings set,
@@ -54,6 +56,7 @@ func New(ctx *ui.Context, callCtx context.Context, svc Service, set *ui.Settings
 	s.previewer = &previewer{ctx: ctx, cmds: cmds, panes: s.panes}
 	s.readTimer = &readTimer{ctx: ctx, state: s.state, panes: s.panes}
 	s.mailStatus = &mailStatus{ctx: ctx, state: s.state, set: set, panes: s.panes}
+	s.dropper = &dropper{ctx: ctx, state: s.state, panes: s.panes}
 	acts := &actions{ctx: ctx, cmds: s.cmds, state: s.state, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.state, acts)
 	s.emails = newEmailList(ctx, s.state, acts, search.NewIndex(), s.hint, set.CatchAll)
