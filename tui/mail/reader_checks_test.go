@@ -89,6 +89,17 @@ func TestLinksTabCheck(t *testing.T) {
 			t.Fatalf("links tab lacks %q:\n%s", want, view)
 		}
 	}
+	// Checking again repeats the same check, private addresses included.
+	h.Press("c")
+	view = h.shown()
+	if strings.Contains(view, "– private address") {
+		t.Fatalf("checking again left the private addresses out:\n%s", view)
+	}
+	for _, want := range []string{"/ok  ✓ 200", "/gone  ✗ 404", "c checks again"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("links tab lacks %q after checking again:\n%s", want, view)
+		}
+	}
 }
 
 // TestLinksTabCheckShowsProgress: each link's status shows as it answers,

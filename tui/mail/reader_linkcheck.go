@@ -61,8 +61,9 @@ func (c *linkChecks) toggle(ctx *ui.Context, parent context.Context, m model.Ema
 		ctx.Flash("this email has no links", ui.LevelWarn)
 		return nil
 	}
-	// Asking again after private links were refused includes them.
-	private := c.id == m.ID && c.refusedPrivate()
+	// Asking again after private links were refused includes them, and so
+	// does checking again after a check that included them.
+	private := c.id == m.ID && (c.private || c.refusedPrivate())
 	checkCtx, cancel := context.WithCancel(parent)
 	updates := make(chan linksCheckedMsg)
 	c.id, c.links, c.results, c.checked, c.private, c.cancel = m.ID, links, make([]linkcheck.Result, len(links)), 0, private, cancel
