@@ -79,15 +79,18 @@ func TestLinksTabCheck(t *testing.T) {
 	}
 	h.Press("c")
 	view := h.shown()
-	if strings.Count(view, "– private address (loopback") != 3 || !strings.Contains(view, "c again checks them too") {
+	if strings.Count(view, "– private address (loopback") != 3 || !strings.Contains(view, "c again checks them too") || !strings.Contains(view, "checked 3 links: 3 not checked") {
 		t.Fatalf("loopback links were not refused:\n%s", view)
 	}
 	h.Press("c")
 	view = h.shown()
-	for _, want := range []string{"/ok  ✓ 200", "/moved  ✓ 301 → 200 " + site.URL + "/ok", "/gone  ✗ 404", "c checks again"} {
+	for _, want := range []string{"/ok  ✓ 200", "/moved  ✓ 301 → 200 " + site.URL + "/ok", "/gone  ✗ 404", "c checks again", "checked 3 links: 2 ok, 1 broken"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("links tab lacks %q:\n%s", want, view)
 		}
+	}
+	if strings.Contains(view, "checking 3 links") {
+		t.Fatalf("the flash still says the check is running after it ended:\n%s", view)
 	}
 	// Checking again repeats the same check, private addresses included.
 	h.Press("c")

@@ -115,14 +115,16 @@ func (c *linkChecks) stop() {
 }
 
 // done takes a result of the check still wanted, and returns the command
-// that waits for the next one.
-func (c *linkChecks) done(msg linksCheckedMsg) tea.Cmd {
+// that waits for the next one. The last replaces the "checking" flash
+// with how the check ended.
+func (c *linkChecks) done(ctx *ui.Context, msg linksCheckedMsg) tea.Cmd {
 	if msg.id != c.id || msg.run != c.run {
 		return nil
 	}
 	c.version++
 	if msg.done {
 		c.results, c.checked, c.cancel, c.updates = msg.results, len(msg.results), nil, nil
+		ctx.Flash(c.summary(), ui.LevelInfo)
 		return nil
 	}
 	for j, l := range c.links { // a link listed twice is checked once
@@ -133,6 +135,22 @@ func (c *linkChecks) done(msg linksCheckedMsg) tea.Cmd {
 	}
 	updates := c.updates
 	return func() tea.Msg { return next(updates) }
+}
+
+// summary says how many links the check found in each outcome, such as
+// "checked 12 links: 10 ok, 1 broken, 1 unreachable".
+func (c *linkChecks) summary() string {
+	counts := map[string]int{}
+	for _, r := range c.results {
+		counts[r.Outcome]++
+	}
+	var parts []string
+	for _, o := range []string{linkcheck.OK, linkcheck.Broken, linkcheck.Unreachable, linkcheck.NotChecked} {
+		if counts[o] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[o], o))
+		}
+	}
+	return fmt.Sprintf("checked %d links: %s", len(c.results), strings.Join(parts, ", "))
 }
 
 // refusedPrivate reports whether the last check left private links out.

@@ -54,7 +54,7 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
 	case linksCheckedMsg:
-		return s.reader.checks.done(msg), true
+		return s.reader.checks.done(s.ctx, msg), true
 	case rawLoadedMsg:
 		if isGone(msg.err) {
 			s.dropGone([]emailRef{{msg.address, msg.id}})
