@@ -133,8 +133,9 @@ func (l *rowPainter) rowNeeds() rowNeeds {
 }
 
 // rows renders the visible rows, or a note when there are none; e is the
-// selected inbox.
-func (l *rowPainter) rows(width int, e *inboxEntry) []string {
+// selected inbox, loading whether the emails searched are still being
+// listed (a match may yet arrive).
+func (l *rowPainter) rows(width int, e *inboxEntry, loading bool) []string {
 	st := l.ctx.Styles()
 	if len(l.filtered) > 0 {
 		query := l.find.query.String()
@@ -144,6 +145,8 @@ func (l *rowPainter) rows(width int, e *inboxEntry) []string {
 		})
 	}
 	switch {
+	case (len(l.scope.emails) > 0 || l.find.active() && l.find.err == "") && loading:
+		return []string{st.Muted.Render("No matches yet — still loading…")}
 	case len(l.scope.emails) > 0 || l.find.active() && l.find.err == "":
 		return []string{st.Muted.Render("No emails match the search.")}
 	case e == nil:

@@ -206,6 +206,25 @@ func TestStreamedListingShowsProgress(t *testing.T) {
 	}
 }
 
+// A search matching nothing while the listing is still coming in says no
+// match has arrived yet, not that none matches; once listed, that none
+// does.
+func TestSearchWhileListingSaysStillLoading(t *testing.T) {
+	h := newHarness(t, 160, 30)
+	e := h.current()
+	e.stream = &listStream{address: e.info.EmailAddress, listed: 3}
+	h.s.emails.refresh()
+	h.search("zzz-nothing")
+	if v := h.shown(); !strings.Contains(v, "No matches yet — still loading…") || strings.Contains(v, "No emails match the search.") {
+		t.Fatalf("a search matching nothing while listing:\n%s", v)
+	}
+	e.stream = nil
+	h.s.emails.refresh()
+	if v := h.shown(); !strings.Contains(v, "No emails match the search.") || strings.Contains(v, "still loading") {
+		t.Fatalf("a search matching nothing once listed:\n%s", v)
+	}
+}
+
 // BenchmarkFirstFrame10k is the first listing of an inbox of 10,000
 // encrypted emails (embedded server, set up once) to the first frame
 // that shows its newest mail. "streamed": the list requested, its first
