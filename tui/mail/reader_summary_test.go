@@ -122,13 +122,23 @@ func TestReaderTabBarShortens(t *testing.T) {
 	for width, want := range map[int]string{
 		108: " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks ",
 		66:  " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chec ",
-		45:  " 1 Body  2  3 Link(4)  4 Att(1)  5  6  7 ",
+		45:  " 1 Body  2 Head  3 Link(4)  4 Att(1)  5  6  7",
 		27:  " 1 Body  2  3  4  5  6  7 ",
-		14:  " 1  2  3  4  5  6  7 ",
+		14:  " 1  2  3  4  5  6  7",
 	} {
 		r := readerOn(e, width+2, 20, false, tuitest.Now())
 		if got := ansi.Strip(r.tabLine(e, width)); got != want {
 			t.Errorf("width %d: %q, want %q", width, got, want)
+		}
+	}
+	// The last tab's closing pad is the first room given up: full labels
+	// that fit without it are kept, the pad cut.
+	r := readerOn(e, 80, 24, false, tuitest.Now())
+	r.body.showHTML = true
+	full := " 1 Body·html  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks"
+	for width, want := range map[int]string{78: full, 79: full + " "} {
+		if got := ansi.Strip(r.tabLine(e, width)); got != want {
+			t.Errorf("Body·html, width %d: %q, want %q", width, got, want)
 		}
 	}
 	// On a screen of each size the bar fits, has every tab's number in

@@ -16,8 +16,9 @@ type tabBar struct {
 	tab  tab
 }
 
-// tabLine renders the tab bar in width cells: every tab's full label
-// when they fit, else the short ones; when even those do not fit, tabs
+// tabLine renders the tab bar in width cells (the last tab's closing pad
+// cut when that is all it takes): every tab's full label when they fit,
+// else the short ones; when even those do not fit, tabs
 // lose their labels to their number one by one (those that count nothing
 // first, from the right) and the shown tab keeps its label the longest.
 func (r *tabBar) tabLine(m model.Email, width int) string {
@@ -37,13 +38,15 @@ func (r *tabBar) tabLine(m model.Email, width int) string {
 		}
 		return " " + name + " " + labels[t] + " "
 	}
-	fits := func() bool {
+	barWidth := func() int {
 		w := 0
 		for t := range labels {
 			w += termtext.Width(item(t))
 		}
-		return w <= width
+		return w
 	}
+	// The last tab's closing pad is cut before any label shortens.
+	fits := func() bool { return barWidth()-1 <= width }
 	if !fits() {
 		for t, rt := range r.tabs {
 			labels[t] = rt.label(m, true)
@@ -55,12 +58,17 @@ func (r *tabBar) tabLine(m model.Email, width int) string {
 		}
 		labels[t] = ""
 	}
+	cutPad := barWidth() > width
 	var sb strings.Builder
 	for t := range labels {
+		it := item(t)
+		if cutPad && t == len(labels)-1 {
+			it = strings.TrimSuffix(it, " ")
+		}
 		if t == int(r.tab) {
-			sb.WriteString(st.TabActive.Render(item(t)))
+			sb.WriteString(st.TabActive.Render(it))
 		} else {
-			sb.WriteString(st.TabInactive.Render(item(t)))
+			sb.WriteString(st.TabInactive.Render(it))
 		}
 	}
 	return sb.String()
