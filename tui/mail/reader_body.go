@@ -96,6 +96,15 @@ func (t *bodyTab) label(_ model.Email, short bool) string {
 	return name
 }
 
+// squeezed is the label when even the short labels leave no room: Html
+// while the HTML part is shown, as long as Body.
+func (t *bodyTab) squeezed() string {
+	if t.showHTML {
+		return "Html"
+	}
+	return "Body"
+}
+
 func (t *bodyTab) lines(m model.Email, width, _ int) tabContent {
 	variant := 0
 	if t.showHTML {

@@ -18,7 +18,14 @@ type checksTab struct {
 	err    error
 }
 
-func (t *checksTab) label(_ model.Email, short bool) string { return shortName("Checks", short) }
+// label is Checks, short Chk (not Chec: the cell it saves lets the bar
+// of a 60-column reader name every tab).
+func (t *checksTab) label(_ model.Email, short bool) string {
+	if short {
+		return "Chk"
+	}
+	return "Checks"
+}
 
 func (t *checksTab) lines(m model.Email, width, _ int) tabContent {
 	st := t.ctx.Styles()

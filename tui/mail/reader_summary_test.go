@@ -121,7 +121,7 @@ func TestReaderTabBarShortens(t *testing.T) {
 	e := tuitest.Emails()[0]
 	for width, want := range map[int]string{
 		108: " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks ",
-		66:  " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chec ",
+		66:  " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chk ",
 		45:  " 1 Body  2 Head  3 Link(4)  4 Att(1)  5  6  7",
 		27:  " 1 Body  2  3  4  5  6  7 ",
 		14:  " 1  2  3  4  5  6  7",
@@ -139,6 +139,17 @@ func TestReaderTabBarShortens(t *testing.T) {
 	for width, want := range map[int]string{78: full, 79: full + " "} {
 		if got := ansi.Strip(r.tabLine(e, width)); got != want {
 			t.Errorf("Body·html, width %d: %q, want %q", width, got, want)
+		}
+	}
+	// Short labels keep every tab named in the reader of a 60-column
+	// screen (58 cells inside), Body·html too.
+	for html, want := range map[bool]string{
+		false: " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chk",
+		true:  " 1 Html  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chk",
+	} {
+		r.body.showHTML = html
+		if got := ansi.Strip(r.tabLine(e, 58)); got != want {
+			t.Errorf("html %v, width 58: %q, want %q", html, got, want)
 		}
 	}
 	// On a screen of each size the bar fits, has every tab's number in

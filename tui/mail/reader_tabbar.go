@@ -16,9 +16,13 @@ type tabBar struct {
 	tab  tab
 }
 
+// squeezer is a tab with a label shorter still than its short one, used
+// before any tab loses its label.
+type squeezer interface{ squeezed() string }
+
 // tabLine renders the tab bar in width cells (the last tab's closing pad
 // cut when that is all it takes): every tab's full label when they fit,
-// else the short ones; when even those do not fit, tabs
+// else the short ones, then the squeezed ones; when even those do not fit, tabs
 // lose their labels to their number one by one (those that count nothing
 // first, from the right) and the shown tab keeps its label the longest.
 func (r *tabBar) tabLine(m model.Email, width int) string {
@@ -50,6 +54,13 @@ func (r *tabBar) tabLine(m model.Email, width int) string {
 	if !fits() {
 		for t, rt := range r.tabs {
 			labels[t] = rt.label(m, true)
+		}
+	}
+	if !fits() {
+		for t, rt := range r.tabs {
+			if s, ok := rt.(squeezer); ok {
+				labels[t] = s.squeezed()
+			}
 		}
 	}
 	for _, t := range r.dropOrder() {

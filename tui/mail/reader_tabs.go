@@ -26,8 +26,8 @@ const (
 // component: it keeps what it needs (the body's rendering, the raw
 // source) and lays its lines out at a width.
 type readerTab interface {
-	// label is the tab's name in the tab bar, cut to four letters when
-	// short, with what it counts.
+	// label is the tab's name in the tab bar, cut (mostly to four
+	// letters) when short, with what it counts.
 	label(e model.Email, short bool) string
 	// lines lays the content for e out at width; choice is the selected
 	// row of tabs that have rows to choose from.
