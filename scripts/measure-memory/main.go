@@ -44,6 +44,7 @@ type options struct {
 	bin          string
 	settleMax    time.Duration
 	serveArgs    []string
+	env          []string
 }
 
 func main() {
@@ -54,6 +55,13 @@ func main() {
 	flag.StringVar(&which, "case", "encrypted,plain", "inboxes to measure: encrypted, plain or both, comma-separated")
 	flag.StringVar(&o.bin, "bin", "", "sandview binary to run (default: build the module's into a temporary directory)")
 	flag.DurationVar(&o.settleMax, "settle", 90*time.Second, "longest wait for the RSS to stop falling after the burst")
+	flag.Func("env", "KEY=VALUE to add to the server's environment (repeatable), e.g. GOGC=50 to compare", func(v string) error {
+		if !strings.Contains(v, "=") {
+			return errors.New("want KEY=VALUE")
+		}
+		o.env = append(o.env, v)
+		return nil
+	})
 	flag.Parse()
 	o.cases = strings.Split(which, ",")
 	o.serveArgs = flag.Args()
@@ -110,8 +118,9 @@ func measure(ctx context.Context, o options, tmp string, encrypted bool) (result
 	const key = "measure-memory-key"
 	args := append([]string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", key, "--log-level", "warn"}, o.serveArgs...)
 	cmd := exec.CommandContext(ctx, o.bin, args...)
-	// Only SANDVIEW_HOME: no GOGC, GOMEMLIMIT or SVC_* from this shell.
-	cmd.Env = []string{"SANDVIEW_HOME=" + home}
+	// Only SANDVIEW_HOME and -env: no GOGC, GOMEMLIMIT or SVC_* from this
+	// shell.
+	cmd.Env = append([]string{"SANDVIEW_HOME=" + home}, o.env...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
