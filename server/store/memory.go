@@ -50,7 +50,9 @@ func NewMemory() *Memory {
 // form to be kept.
 const minSaving = 8 // an eighth
 
-// pack is the stored form of e; it deflates outside the lock.
+// pack is the stored form of e, its three payloads in one allocation
+// (three would each be rounded up to a size class); it deflates outside
+// the lock.
 func (m *Memory) pack(e *Email) *memEmail {
 	out := &memEmail{Email: *e, size: e.Size()}
 	for _, p := range []struct {
@@ -61,6 +63,15 @@ func (m *Memory) pack(e *Email) *memEmail {
 			*p.data = d
 			out.deflated |= p.part
 		}
+	}
+	buf := make([]byte, 0, len(out.Metadata)+len(out.Parsed)+len(out.Raw))
+	for _, data := range []*[]byte{&out.Metadata, &out.Parsed, &out.Raw} {
+		if *data == nil {
+			continue
+		}
+		start := len(buf)
+		buf = append(buf, *data...)
+		*data = buf[start:len(buf):len(buf)]
 	}
 	return out
 }
@@ -85,7 +96,7 @@ func (m *Memory) deflate(data []byte) ([]byte, bool) {
 	if buf.Len() > len(data)-len(data)/minSaving {
 		return nil, false
 	}
-	return bytes.Clone(buf.Bytes()), true
+	return buf.Bytes(), true // copied by pack
 }
 
 // unpack is the Email of a stored one, its payloads inflated (without
