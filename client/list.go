@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -131,13 +132,14 @@ type opened struct {
 // errStopped ends the reading of a list whose consumer failed.
 var errStopped = errors.New("the list's consumer stopped")
 
-// openRecords decodes the records of the list body one at a time (on a
-// goroutine of its own), opens and prepares them on a pool of GOMAXPROCS
+// openRecords splits the list body into its records (on a goroutine of
+// its own), decodes, opens and prepares them on a pool of GOMAXPROCS
 // workers and passes them to yield in list order, each as soon as it and
 // those before it are ready. About two records a worker are in flight
-// (decoded and not passed on yet). When yield fails,
+// (read and not passed on yet). When yield fails, or a record turns out
+// not to be JSON (the body is no list: decodeList's failure),
 // openRecords calls stop (which must end any read of body that is
-// waiting, e.g. by cancelling its request) and returns yield's error once
+// waiting, e.g. by cancelling its request) and returns that error once
 // its goroutines have ended; records still queued are dropped.
 func openRecords[T any](i *Inbox, body io.Reader, stop func(), prepare func(model.Email, error) T, yield func(T) error) error {
 	workers := runtime.GOMAXPROCS(0)
@@ -146,28 +148,31 @@ func openRecords[T any](i *Inbox, body io.Reader, stop func(), prepare func(mode
 			return yield(prepare(i.openListed(rec, err)))
 		})
 	}
+	type result struct {
+		v     T
+		fatal error // the record is not JSON
+	}
 	type job struct {
-		rec  model.EmailRecord
-		err  error // decoding rec
-		done chan<- T
+		raw  []byte
+		done chan<- result
 	}
 	window := 2 * workers
 	jobs := make(chan job, window)
-	inOrder := make(chan chan T, window) // its capacity bounds what is in flight
+	inOrder := make(chan chan result, window) // its capacity bounds what is in flight
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	var readErr error // written before inOrder is closed
 	wg.Go(func() {
 		defer close(inOrder)
 		defer close(jobs)
-		readErr = decodeList(body, func(rec model.EmailRecord, err error) error {
-			done := make(chan T, 1)
+		readErr = splitList(body, func(raw []byte) error {
+			done := make(chan result, 1)
 			select {
 			case inOrder <- done:
 			case <-quit:
 				return errStopped
 			}
-			jobs <- job{rec: rec, err: err, done: done}
+			jobs <- job{raw: bytes.Clone(raw), done: done}
 			return nil
 		})
 	})
@@ -177,22 +182,31 @@ func openRecords[T any](i *Inbox, body io.Reader, stop func(), prepare func(mode
 				select {
 				case <-quit: // nobody waits for it
 				default:
-					j.done <- prepare(i.openListed(j.rec, j.err))
+					rec, err, fatal := decodeElement[model.EmailRecord](j.raw)
+					if fatal != nil {
+						j.done <- result{fatal: fatal}
+						continue
+					}
+					j.done <- result{v: prepare(i.openListed(rec, err))}
 				}
 			}
 		})
 	}
-	var yieldErr error
+	var failed error // yield's or a record's
 	for done := range inOrder {
-		if yieldErr = yield(<-done); yieldErr != nil {
+		r := <-done
+		if failed = r.fatal; failed == nil {
+			failed = yield(r.v)
+		}
+		if failed != nil {
 			close(quit)
 			stop()
 			break
 		}
 	}
 	wg.Wait()
-	if yieldErr != nil {
-		return yieldErr
+	if failed != nil {
+		return failed
 	}
 	return readErr
 }

@@ -27,6 +27,11 @@ const aesKeySize = 32
 // encapsulation.
 func extractKey(sharedSecret, ctKem []byte) ([]byte, error) {
 	salt := sha256.Sum256(ctKem)
+	return extractKeySalted(sharedSecret, &salt)
+}
+
+// extractKeySalted is extractKey with the salt, SHA-256(ctKem), given.
+func extractKeySalted(sharedSecret []byte, salt *[sha256.Size]byte) ([]byte, error) {
 	return hkdf.Extract(sha512.New, sharedSecret, salt[:])
 }
 
@@ -55,15 +60,4 @@ func newAEADFromPRK(prk []byte, context string, aad []byte) (cipher.AEAD, error)
 		return nil, err
 	}
 	return cipher.NewGCM(block)
-}
-
-// newAEAD derives one payload's key from the KEM shared secret (both HKDF
-// steps) and returns its AES-256-GCM cipher.
-func newAEAD(sharedSecret, ctKem []byte, context string, aad []byte) (cipher.AEAD, error) {
-	prk, err := extractKey(sharedSecret, ctKem)
-	if err != nil {
-		return nil, err
-	}
-	defer clear(prk)
-	return newAEADFromPRK(prk, context, aad)
 }

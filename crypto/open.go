@@ -1,6 +1,8 @@
 package crypto
 
 import (
+	"crypto/sha256"
+	"crypto/sha512"
 	"errors"
 	"fmt"
 	"sync"
@@ -33,6 +35,7 @@ type Opener struct {
 	verifier *mldsa65.PublicKey // pinned, unpacked
 	context  string
 	scratch  sync.Pool // *[wireScratchSize]byte; holds only public payload bytes
+	prks     prkCache  // the keys of the last encapsulations opened
 }
 
 // NewOpener parses an inbox's ML-KEM-768 secret key and the server's
@@ -69,7 +72,9 @@ func NewOpener(secretKey, pinnedServerKey []byte, context string) (*Opener, erro
 // (constant time), else ErrServerKeyMismatch; the ML-DSA-65 signature (empty
 // ML-DSA context) must verify over the transcript; then ML-KEM-768
 // decapsulation, HKDF-SHA-512 and AES-256-GCM. Any other failure returns
-// exactly ErrDecryptionFailed.
+// exactly ErrDecryptionFailed. The payloads of one message share their
+// encapsulation (see Envelope): the Opener remembers the HKDF key of the
+// last few it decapsulated, so a message costs one decapsulation.
 func (o *Opener) Open(p *Payload) ([]byte, error) {
 	if p == nil || p.checkHeader() != nil {
 		return nil, ErrDecryptionFailed
@@ -91,11 +96,15 @@ func (o *Opener) Open(p *Payload) ([]byte, error) {
 		return nil, ErrDecryptionFailed
 	}
 
-	var ss [mlkem768.SharedKeySize]byte
-	o.kem.DecapsulateTo(ss[:], w.ctKem)
-	cleanVectorState()
-	aead, err := newAEAD(ss[:], w.ctKem, o.context, w.aad)
-	clear(ss[:])
+	var prk [sha512.Size]byte
+	defer clear(prk[:])
+	salt := sha256.Sum256(w.ctKem)
+	if !o.prks.get(&salt, &prk) {
+		if err := o.decapsulate(w.ctKem, &salt, &prk); err != nil {
+			return nil, ErrDecryptionFailed
+		}
+	}
+	aead, err := newAEADFromPRK(prk[:], o.context, w.aad)
 	if err != nil {
 		return nil, ErrDecryptionFailed
 	}
@@ -104,6 +113,24 @@ func (o *Opener) Open(p *Payload) ([]byte, error) {
 		return nil, ErrDecryptionFailed
 	}
 	return plaintext, nil
+}
+
+// decapsulate recovers the HKDF pseudorandom key of ctKem (whose SHA-256
+// is salt) into prk and remembers it for the other payloads of its
+// message.
+func (o *Opener) decapsulate(ctKem []byte, salt *[sha256.Size]byte, prk *[sha512.Size]byte) error {
+	var ss [mlkem768.SharedKeySize]byte
+	defer clear(ss[:])
+	o.kem.DecapsulateTo(ss[:], ctKem)
+	cleanVectorState()
+	key, err := extractKeySalted(ss[:], salt)
+	if err != nil {
+		return err
+	}
+	defer clear(key)
+	copy(prk[:], key)
+	o.prks.put(salt, key)
+	return nil
 }
 
 // Open opens one payload; see Opener.Open. Errors from parsing the keys are

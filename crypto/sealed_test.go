@@ -2,9 +2,14 @@ package crypto
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
 )
 
 // openSealed renders a sealed payload as JSON and opens it as a client does.
@@ -236,4 +241,79 @@ func payloadJSONOf(t *testing.T, p *Payload) []byte {
 func (p Sealed) signed() bool {
 	f, err := p.fields()
 	return err == nil && f.flags&sealedSigned != 0
+}
+
+// TestOpenerRemembersEnvelopes opens the payloads of more messages than
+// an Opener remembers, each message's second payload from the key its
+// first left: every payload opens to its own plaintext, a message's key
+// is remembered after its first payload, and a payload whose aad was
+// changed still fails with the remembered key.
+func TestOpenerRemembersEnvelopes(t *testing.T) {
+	in := newTestInbox(t, fixtureContext)
+	for k := range prkCacheSize + 3 {
+		env, err := in.sealer.NewEnvelope()
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, err := env.Seal(fmt.Appendf(nil, `{"n":%d}`, k), []byte("vaultsandbox:metadata"), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := env.Seal(fmt.Appendf(nil, `{"text":"%d"}`, k), []byte("vaultsandbox:parsed"), false)
+		env.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		salt := sha256.Sum256(meta.CtKem())
+		var prk [sha512.Size]byte
+		if in.opener.prks.get(&salt, &prk) {
+			t.Fatalf("message %d: a key remembered before its first payload was opened", k)
+		}
+		if got, err := openSealed(t, in, meta, nil); err != nil || string(got) != fmt.Sprintf(`{"n":%d}`, k) {
+			t.Fatalf("message %d: metadata opens to %q, %v", k, got, err)
+		}
+		if !in.opener.prks.get(&salt, &prk) {
+			t.Fatalf("message %d: no key remembered after its first payload", k)
+		}
+		if got, err := openSealed(t, in, parsed, meta.CtKem()); err != nil || string(got) != fmt.Sprintf(`{"text":"%d"}`, k) {
+			t.Fatalf("message %d: content opens to %q, %v", k, got, err)
+		}
+	}
+	// A payload re-signed with another aad under a remembered ct_kem: the
+	// key for its aad differs, so the tag does not check.
+	env, err := in.sealer.NewEnvelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	meta, err := env.Seal([]byte(`{}`), []byte("vaultsandbox:metadata"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openSealed(t, in, meta, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, err := in.sealer.AppendJSON(nil, meta, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePayload(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.AAD = EncodeBase64URL([]byte("vaultsandbox:parsed"))
+	w, _, err := p.decode(fixtureContext, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mldsa65.SignTo(in.key.sk, w.transcript, nil, false, w.sig); err != nil {
+		t.Fatal(err)
+	}
+	p.Sig = EncodeBase64URL(w.sig)
+	if !mldsa65.Verify(in.opener.verifier, w.transcript, nil, w.sig) {
+		t.Fatal("re-signed payload does not verify; the test would not reach decryption")
+	}
+	if _, err := in.opener.Open(p); !errors.Is(err, ErrDecryptionFailed) {
+		t.Fatalf("a payload with another aad under a remembered key: %v, want ErrDecryptionFailed", err)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // StringList decodes from a JSON string or an array of strings.
@@ -32,6 +34,24 @@ func (l *StringList) UnmarshalJSON(data []byte) error {
 	}
 	*l = list
 	return nil
+}
+
+// UnmarshalJSONFrom is UnmarshalJSON off a stream (see
+// HeaderMap.UnmarshalJSONFrom): a string is read as a token.
+func (l *StringList) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		*l = splitAddressList(tok.String())
+		return nil
+	}
+	value, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	return l.UnmarshalJSON(value)
 }
 
 // splitAddressList splits "a@x, b@y" into its addresses; an empty string is
@@ -64,6 +84,51 @@ func splitAddressList(s string) []string {
 // strings, as structured address objects ({value:[{address,name}], text}),
 // as {value, params} objects, or as arrays, into readable text.
 type HeaderMap map[string]string
+
+// UnmarshalJSONFrom decodes the liberal header shapes of deployed servers
+// off a stream (github.com/go-json-experiment/json calls it, as clients
+// decode lists): what UnmarshalJSON makes of the same value, with the
+// common case, a value that is a string, read without a copy of the
+// value or a detour through any.
+func (h *HeaderMap) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() != '{' {
+		value, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		return h.UnmarshalJSON(value)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	out := HeaderMap{}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		name := tok.String() // before the next read voids tok
+		switch dec.PeekKind() {
+		case '"':
+			value, err := dec.ReadToken()
+			if err != nil {
+				return err
+			}
+			out[name] = value.String()
+		default:
+			value, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			out[name] = headerText(json.RawMessage(value))
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	*h = out
+	return nil
+}
 
 // UnmarshalJSON decodes the liberal header shapes of deployed servers.
 func (h *HeaderMap) UnmarshalJSON(data []byte) error {

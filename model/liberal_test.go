@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 func TestMetadataToStringOrArray(t *testing.T) {
@@ -125,5 +127,56 @@ func TestUpdateWebhookNullable(t *testing.T) {
 	}
 	if !u.Template.Set || !u.Template.Null || !u.Filter.Set || u.Filter.Null || u.Filter.Value.Mode != FilterModeAny {
 		t.Fatalf("decoded update = %+v", u)
+	}
+}
+
+// TestHeaderMapDecodersAgree holds the stream decoder (UnmarshalJSONFrom,
+// what clients decode lists with) to what encoding/json makes of the same
+// headers with UnmarshalJSON.
+func TestHeaderMapDecodersAgree(t *testing.T) {
+	for _, in := range []string{
+		`{"subject":"Hi","to":"a@x.test"}`,
+		`{}`,
+		`null`,
+		`"a string"`,
+		`["a"]`,
+		`5`,
+		`{"a":"one","a":"two"}`,
+		`{"a":{"value":"text/plain","params":{"charset":"utf-8"}},"a":"last"}`,
+		`{"x-null":null,"x-num":1e21,"x-bool":true,"x-list":["one",{"address":"b@x.test","name":"B"}]}`,
+		`{"esc":"\u003cid@x\u003e \"q\" \\ \t","bad":"\ud800 lone","utf8":"caf\u00e9 ✓"}`,
+		"{\"invalid\":\"\xff\xfe\",\"\xffname\":\"v\"}",
+		`{"from":{"value":[{"address":"d@x.test","name":"Dana"}],"text":"\"Dana\" <d@x.test>"}}`,
+		`{"a":"unterminated}`,
+		`{"a":}`,
+	} {
+		var old, streamed struct{ H HeaderMap }
+		oldErr := json.Unmarshal([]byte(`{"H":`+in+`}`), &old)
+		streamedErr := jsonv1.Unmarshal([]byte(`{"H":`+in+`}`), &streamed)
+		if (oldErr == nil) != (streamedErr == nil) {
+			t.Errorf("%s: encoding/json's error %v, the stream's %v", in, oldErr, streamedErr)
+			continue
+		}
+		if oldErr == nil && !reflect.DeepEqual(old.H, streamed.H) {
+			t.Errorf("%s: encoding/json decodes %#v, the stream %#v", in, old.H, streamed.H)
+		}
+	}
+}
+
+// TestStringListDecodersAgree holds StringList's stream decoder to what
+// encoding/json makes of the same value.
+func TestStringListDecodersAgree(t *testing.T) {
+	for _, in := range []string{`"a@x.test"`, `"\"Doe, Jane\" <j@x.test>, b@x.test"`, `""`, `null`, `["a","b"]`, `[]`, `5`, `{}`,
+		`"\u003ca@x.test\u003e"`, "\"\xff\"", `["a",1]`} {
+		var old, streamed struct{ L StringList }
+		oldErr := json.Unmarshal([]byte(`{"L":`+in+`}`), &old)
+		streamedErr := jsonv1.Unmarshal([]byte(`{"L":`+in+`}`), &streamed)
+		if (oldErr == nil) != (streamedErr == nil) {
+			t.Errorf("%s: encoding/json's error %v, the stream's %v", in, oldErr, streamedErr)
+			continue
+		}
+		if oldErr == nil && !reflect.DeepEqual(old.L, streamed.L) {
+			t.Errorf("%s: encoding/json decodes %#v, the stream %#v", in, old.L, streamed.L)
+		}
 	}
 }

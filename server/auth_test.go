@@ -20,6 +20,7 @@ import (
 	"sandview/server/dnsresolve"
 	"sandview/server/dnsresolve/dnstest"
 	"sandview/server/emailauth"
+	"sandview/server/servertest"
 )
 
 // authDomain publishes SPF, DKIM, DMARC and reverse DNS for example.org
@@ -69,19 +70,19 @@ func signWith(t *testing.T, opts *dkim.SignOptions, msg []byte) []byte {
 
 func TestEmailAuthenticationWithTestResolver(t *testing.T) {
 	resolver, key := authResolver(t)
-	srv, a := startServer(t, func(cfg *server.Config) { cfg.Resolver = resolver })
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.Resolver = resolver })
+	in := a.CreatePlain(nil)
 	send := func(msg []byte) model.AuthResults {
 		t.Helper()
-		if err := sendMail(srv.SMTPAddr(), "bounce@example.org", []string{in.EmailAddress}, msg); err != nil {
+		if err := servertest.SendMail(srv.SMTPAddr(), "bounce@example.org", []string{in.EmailAddress}, msg); err != nil {
 			t.Fatal(err)
 		}
-		list := a.emails(in.EmailAddress, true)
-		_, parsed := decodePlain(t, list[0])
+		list := a.Emails(in.EmailAddress, true)
+		_, parsed := servertest.DecodePlain(t, list[0])
 		return parsed.AuthResults
 	}
 
-	good := send(signMessage(t, key, "mail", simpleMessage(in.EmailAddress, "signed")))
+	good := send(signMessage(t, key, "mail", servertest.SimpleMessage(in.EmailAddress, "signed")))
 	if good.SPF.Result != "pass" || good.DKIM[0].Result != "pass" || good.DKIM[0].Domain != "example.org" ||
 		good.DMARC.Result != "pass" || good.ReverseDNS.Result != "pass" {
 		t.Fatalf("signed mail from an authorised sender: %+v %+v %+v %+v", good.SPF, good.DKIM, good.DMARC, good.ReverseDNS)
@@ -90,19 +91,19 @@ func TestEmailAuthenticationWithTestResolver(t *testing.T) {
 		t.Fatal("validation does not pass")
 	}
 
-	tampered := signMessage(t, key, "mail", simpleMessage(in.EmailAddress, "signed"))
+	tampered := signMessage(t, key, "mail", servertest.SimpleMessage(in.EmailAddress, "signed"))
 	tampered = bytes.Replace(tampered, []byte("Hello signed"), []byte("Hello forged"), 1)
 	bad := send(tampered)
 	if bad.DKIM[0].Result != "fail" {
 		t.Fatalf("tampered body: DKIM %+v", bad.DKIM)
 	}
 
-	wrongKey := send(signMessage(t, key, "other", simpleMessage(in.EmailAddress, "wrong key")))
+	wrongKey := send(signMessage(t, key, "other", servertest.SimpleMessage(in.EmailAddress, "wrong key")))
 	if wrongKey.DKIM[0].Result != "fail" {
 		t.Fatalf("signature with an unpublished key: DKIM %+v", wrongKey.DKIM)
 	}
 
-	unsigned := send(simpleMessage(in.EmailAddress, "unsigned"))
+	unsigned := send(servertest.SimpleMessage(in.EmailAddress, "unsigned"))
 	if unsigned.DKIM[0].Result != "none" || unsigned.SPF.Result != "pass" {
 		t.Fatalf("unsigned mail: SPF %+v DKIM %+v", unsigned.SPF, unsigned.DKIM)
 	}
@@ -110,17 +111,17 @@ func TestEmailAuthenticationWithTestResolver(t *testing.T) {
 
 func TestEmailAuthWithoutDNSEndsQuickly(t *testing.T) {
 	// A resolver that never answers: checks must give up within the budget.
-	srv, a := startServer(t, func(cfg *server.Config) {
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) {
 		cfg.Resolver = hangingResolver{}
 		cfg.AuthBudget = 300 * time.Millisecond
 	})
-	in := a.createPlain(nil)
+	in := a.CreatePlain(nil)
 	start := time.Now()
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "offline"))
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "offline"))
 	if elapsed := time.Since(start); elapsed > 2*time.Second {
 		t.Fatalf("ingest waited %v on DNS, more than the 2s bound", elapsed)
 	}
-	_, parsed := decodePlain(t, a.emails(in.EmailAddress, true)[0])
+	_, parsed := servertest.DecodePlain(t, a.Emails(in.EmailAddress, true)[0])
 	if r := parsed.AuthResults.SPF.Result; r != "temperror" && r != "none" {
 		t.Fatalf("SPF without DNS: %q", r)
 	}
@@ -154,19 +155,19 @@ func (hangingResolver) LookupAddr(ctx context.Context, _ string) ([]string, erro
 // the budget; the DNS cache's counts are logged at debug level.
 func TestSilentDNSServer(t *testing.T) {
 	deaf := dnstest.Start(t, dnstest.Options{Drop: func(dns.Question, int) bool { return true }})
-	var logs syncBuffer
-	srv, a := startServer(t, func(cfg *server.Config) {
+	var logs servertest.SyncBuffer
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) {
 		cfg.Resolver = nil
 		cfg.DNSServers = []string{deaf.Addr}
 		cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
-	in := a.createPlain(nil)
+	in := a.CreatePlain(nil)
 	start := time.Now()
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "silent-dns"))
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "silent-dns"))
 	if took := time.Since(start); took >= dnsresolve.DefaultQueryTimeout {
 		t.Fatalf("the mail took %s with a silent DNS server: the checks waited for DNS, not their budget", took)
 	}
-	_, parsed := decodePlain(t, a.emails(in.EmailAddress, true)[0])
+	_, parsed := servertest.DecodePlain(t, a.Emails(in.EmailAddress, true)[0])
 	if spf := parsed.AuthResults.SPF; spf == nil || spf.Result != model.ResultTemperror || !strings.Contains(spf.Details, "dns timeout") {
 		t.Fatalf("SPF %+v, want temperror (dns timeout)", spf)
 	}
@@ -177,7 +178,7 @@ func TestSilentDNSServer(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "silent-dns-2"))
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "silent-dns-2"))
 	if err := srv.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"sandview/server"
 	"sandview/server/dnsresolve"
 	"sandview/server/dnsresolve/dnstest"
+	"sandview/server/servertest"
 )
 
 // benchMessage is a small multipart notification email (about 1.5 KB)
@@ -134,22 +135,22 @@ func benchIngest(b *testing.B, c ingestCase) {
 	if c.replicas > 0 {
 		opts = append(opts, onStore(pg.NewDatabase(b)))
 	}
-	srv, a := startServer(b, opts...)
+	srv, a := servertest.StartAPI(b, opts...)
 	srvs := []*server.Server{srv}
 	for range c.replicas - 1 {
-		other, _ := startServer(b, opts...)
+		other, _ := servertest.StartAPI(b, opts...)
 		srvs = append(srvs, other)
 	}
 	req := map[string]any{"emailAuth": !c.checksOff}
 	var to string
 	if c.encrypted {
-		in := a.createEncrypted(req)
+		in := a.CreateEncrypted(req)
 		if !in.Encrypted {
 			b.Fatal("the inbox is not encrypted")
 		}
 		to = in.EmailAddress
 	} else {
-		to = a.createPlain(req).EmailAddress
+		to = a.CreatePlain(req).EmailAddress
 	}
 	sender := func(i int) string {
 		if c.senderDomains == 0 {
@@ -269,13 +270,13 @@ func BenchmarkSMTPIngest(b *testing.B) {
 // replica to another on PostgreSQL (cross-replica).
 func BenchmarkStreamLatency(b *testing.B) {
 	b.Run("one-server", func(b *testing.B) {
-		srv, _ := startServer(b, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
+		srv, _ := servertest.StartAPI(b, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
 		benchStreamLatency(b, srv, srv)
 	})
 	b.Run("cross-replica", func(b *testing.B) {
 		url := pg.NewDatabase(b)
-		a, _ := startServer(b, onStore(url))
-		other, _ := startServer(b, onStore(url))
+		a, _ := servertest.StartAPI(b, onStore(url))
+		other, _ := servertest.StartAPI(b, onStore(url))
 		benchStreamLatency(b, a, other)
 	})
 }
@@ -283,12 +284,12 @@ func BenchmarkStreamLatency(b *testing.B) {
 // benchStreamLatency sends to an inbox on srv and reads its stream on
 // reader.
 func benchStreamLatency(b *testing.B, srv, reader *server.Server) {
-	in := newAPI(b, srv).createPlain(nil)
-	stream := openStream(b, reader, in.InboxHash)
+	in := servertest.NewClient(b, srv).CreatePlain(nil)
+	stream := servertest.OpenStream(b, reader, in.InboxHash)
 	arrivals := make(chan time.Time, 16)
 	go func() {
 		for {
-			ev, err := stream.next()
+			ev, err := stream.Next()
 			if err != nil {
 				close(arrivals)
 				return
@@ -368,14 +369,14 @@ func fill(b *testing.B, srv *server.Server, address string, total int) {
 // BenchmarkListEmails lists an inbox of 10,000 plain emails (metadata only,
 // as a TUI does on start).
 func BenchmarkListEmails(b *testing.B) {
-	srv, a := startServer(b)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(b)
+	in := a.CreatePlain(nil)
 	const total = 10000
 	fill(b, srv, in.EmailAddress, total)
 	path := "/api/inboxes/" + in.EmailAddress + "/emails"
 	b.ResetTimer()
 	for b.Loop() {
-		status, body := a.do("GET", path, nil)
+		status, body := a.Do("GET", path, nil)
 		if status != 200 || len(body) < total*100 {
 			b.Fatalf("list: status %d, %d bytes", status, len(body))
 		}

@@ -26,18 +26,18 @@ func withCatchAll(cfg *server.Config) { cfg.CatchAll = catchAllAddress }
 // catch-all one copy for all the rest. The event stream announces it as
 // mail of the catch-all inbox.
 func TestCatchAllTakesUnmatchedMail(t *testing.T) {
-	srv, a := startServer(t, withCatchAll)
+	srv, a := servertest.StartAPI(t, withCatchAll)
 	if srv.CatchAll() != catchAllAddress {
 		t.Fatalf("CatchAll() = %q", srv.CatchAll())
 	}
-	stream := openStream(t, srv, crypto.PlainInboxHash(catchAllAddress))
-	own := a.createPlain(nil)
+	stream := servertest.OpenStream(t, srv, crypto.PlainInboxHash(catchAllAddress))
+	own := a.CreatePlain(nil)
 
 	lone := []byte("From: a@example.org\r\nTo: Nobody <nobody@elsewhere.example>\r\nSubject: lone\r\n\r\nhi\r\n")
-	if err := sendMail(srv.SMTPAddr(), "a@example.org", []string{"Nobody@Elsewhere.example"}, lone); err != nil {
+	if err := servertest.SendMail(srv.SMTPAddr(), "a@example.org", []string{"Nobody@Elsewhere.example"}, lone); err != nil {
 		t.Fatalf("mail to an unknown address in an unserved domain: %v", err)
 	}
-	ev := stream.nextNotification(t)
+	ev := stream.NextNotification(t)
 	if ev.InboxID != crypto.PlainInboxHash(catchAllAddress) {
 		t.Fatalf("stream event %+v, want one of the catch-all inbox", ev)
 	}
@@ -45,26 +45,26 @@ func TestCatchAllTakesUnmatchedMail(t *testing.T) {
 	if !strings.Contains(value, " for <nobody@elsewhere.example>; ") {
 		t.Fatalf("Received: %s\nwant the real recipient in its for clause", value)
 	}
-	meta, _ := decodePlain(t, a.email(catchAllAddress, ev.EmailID))
+	meta, _ := servertest.DecodePlain(t, a.Email(catchAllAddress, ev.EmailID))
 	if len(meta.To) != 1 || meta.To[0] != `"Nobody" <nobody@elsewhere.example>` {
 		t.Fatalf("metadata to %q, want the header's recipient", meta.To)
 	}
 
 	group := []byte("From: a@example.org\r\nTo: x@sandbox.test, y@localhost, " + own.EmailAddress + "\r\nSubject: group\r\n\r\nhi\r\n")
-	if err := sendMail(srv.SMTPAddr(), "a@example.org", []string{"x@sandbox.test", own.EmailAddress, "y@localhost", catchAllAddress}, group); err != nil {
+	if err := servertest.SendMail(srv.SMTPAddr(), "a@example.org", []string{"x@sandbox.test", own.EmailAddress, "y@localhost", catchAllAddress}, group); err != nil {
 		t.Fatal(err)
 	}
-	groupEv := stream.nextNotification(t)
-	if got := a.emails(own.EmailAddress, false); len(got) != 1 {
+	groupEv := stream.NextNotification(t)
+	if got := a.Emails(own.EmailAddress, false); len(got) != 1 {
 		t.Fatalf("the matching inbox holds %d emails, want 1", len(got))
 	}
-	if got := a.emails(catchAllAddress, false); len(got) != 2 {
+	if got := a.Emails(catchAllAddress, false); len(got) != 2 {
 		t.Fatalf("the catch-all inbox holds %d emails, want 2 (one per message)", len(got))
 	}
 	if value := receivedLine(t, storedRaw(t, a, catchAllAddress, groupEv.EmailID)); strings.Contains(value, " for <") {
 		t.Fatalf("Received: %s\nwant no for clause for a copy delivered for several recipients", value)
 	}
-	if meta, _ := decodePlain(t, a.email(catchAllAddress, groupEv.EmailID)); len(meta.To) != 3 {
+	if meta, _ := servertest.DecodePlain(t, a.Email(catchAllAddress, groupEv.EmailID)); len(meta.To) != 3 {
 		t.Fatalf("metadata to %q, want the three header recipients", meta.To)
 	}
 }
@@ -72,15 +72,15 @@ func TestCatchAllTakesUnmatchedMail(t *testing.T) {
 // TestCatchAllKeepsLimits: the catch-all inbox is an inbox like any other
 // for the size limit and eviction.
 func TestCatchAllKeepsLimits(t *testing.T) {
-	srv, a := startServer(t, withCatchAll, func(cfg *server.Config) { cfg.MaxEmailsPerInbox, cfg.MaxMessageBytes = 2, 4096 })
+	srv, a := servertest.StartAPI(t, withCatchAll, func(cfg *server.Config) { cfg.MaxEmailsPerInbox, cfg.MaxMessageBytes = 2, 4096 })
 	for i := range 3 {
-		mustSend(t, srv, fmt.Sprintf("u%d@sandbox.test", i), simpleMessage("u@sandbox.test", fmt.Sprintf("m%d", i)))
+		servertest.MustSend(t, srv, fmt.Sprintf("u%d@sandbox.test", i), servertest.SimpleMessage("u@sandbox.test", fmt.Sprintf("m%d", i)))
 	}
-	if got := a.emails(catchAllAddress, false); len(got) != 2 {
+	if got := a.Emails(catchAllAddress, false); len(got) != 2 {
 		t.Fatalf("the catch-all inbox holds %d emails, want 2 (the oldest evicted)", len(got))
 	}
-	big := append(simpleMessage("u@sandbox.test", "big"), strings.Repeat(strings.Repeat("x", 70)+"\r\n", 120)...)
-	if err := sendMail(srv.SMTPAddr(), "a@example.org", []string{"u@sandbox.test"}, big); smtpCode(err) != 552 {
+	big := append(servertest.SimpleMessage("u@sandbox.test", "big"), strings.Repeat(strings.Repeat("x", 70)+"\r\n", 120)...)
+	if err := servertest.SendMail(srv.SMTPAddr(), "a@example.org", []string{"u@sandbox.test"}, big); servertest.SMTPCode(err) != 552 {
 		t.Fatalf("oversized mail for the catch-all: %v, want 552", err)
 	}
 }
@@ -90,27 +90,27 @@ func TestCatchAllKeepsLimits(t *testing.T) {
 // deleted.
 func TestCatchAllKeptAlive(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
-	logs := &syncBuffer{}
-	srv, a := startServer(t, withCatchAll, func(cfg *server.Config) {
+	logs := &servertest.SyncBuffer{}
+	srv, a := servertest.StartAPI(t, withCatchAll, func(cfg *server.Config) {
 		cfg.Now, cfg.MaxTTL = clock.Now, 2*time.Hour
 		cfg.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
-	mustSend(t, srv, "someone@sandbox.test", simpleMessage("someone@sandbox.test", "kept"))
+	servertest.MustSend(t, srv, "someone@sandbox.test", servertest.SimpleMessage("someone@sandbox.test", "kept"))
 
 	clock.Advance(90 * time.Minute) // less than half the TTL is left
 	waitFor(t, "the catch-all inbox to be renewed", func() bool { return strings.Contains(logs.String(), "renewed the catch-all inbox") })
 	clock.Advance(90 * time.Minute) // past the first expiry
-	if got := a.emails(catchAllAddress, false); len(got) != 1 {
+	if got := a.Emails(catchAllAddress, false); len(got) != 1 {
 		t.Fatalf("the renewed catch-all inbox holds %d emails, want its 1", len(got))
 	}
 
-	a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+catchAllAddress, nil, nil)
+	a.Expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+catchAllAddress, nil, nil)
 	waitFor(t, "the catch-all inbox to be created again", func() bool {
-		status, _ := a.do("GET", "/api/inboxes/"+catchAllAddress+"/sync", nil)
+		status, _ := a.Do("GET", "/api/inboxes/"+catchAllAddress+"/sync", nil)
 		return status == http.StatusOK
 	})
-	mustSend(t, srv, "again@sandbox.test", simpleMessage("again@sandbox.test", "again"))
-	if got := a.emails(catchAllAddress, false); len(got) != 1 {
+	servertest.MustSend(t, srv, "again@sandbox.test", servertest.SimpleMessage("again@sandbox.test", "again"))
+	if got := a.Emails(catchAllAddress, false); len(got) != 1 {
 		t.Fatalf("the new catch-all inbox holds %d emails, want 1", len(got))
 	}
 }
@@ -129,20 +129,20 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // (SetCatchAll at run time, as `sandview --local` does): catch-all mail is
 // encrypted to its key.
 func TestEncryptedCatchAll(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createEncrypted(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreateEncrypted(nil)
 	if err := srv.SetCatchAll(context.Background(), strings.ToUpper(in.EmailAddress)); err != nil {
 		t.Fatal(err)
 	}
-	mustSend(t, srv, "stray@localhost", simpleMessage("stray@localhost", "stray"))
-	list := a.emails(in.EmailAddress, true)
+	servertest.MustSend(t, srv, "stray@localhost", servertest.SimpleMessage("stray@localhost", "stray"))
+	list := a.Emails(in.EmailAddress, true)
 	if len(list) != 1 || !list[0].Encrypted() || list[0].Metadata != "" {
 		t.Fatalf("catch-all records %+v, want one encrypted email", list)
 	}
 	if err := srv.SetCatchAll(context.Background(), ""); err != nil || srv.CatchAll() != "" {
 		t.Fatalf("turning the catch-all off: %v, CatchAll() = %q", err, srv.CatchAll())
 	}
-	if err := sendMail(srv.SMTPAddr(), "a@example.org", []string{"stray@localhost"}, simpleMessage("stray@localhost", "x")); smtpCode(err) != 550 {
+	if err := servertest.SendMail(srv.SMTPAddr(), "a@example.org", []string{"stray@localhost"}, servertest.SimpleMessage("stray@localhost", "x")); servertest.SMTPCode(err) != 550 {
 		t.Fatalf("mail for an unknown address without a catch-all: %v, want 550", err)
 	}
 }

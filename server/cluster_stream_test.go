@@ -20,16 +20,16 @@ import (
 // life every stored email is streamed once: none lost, none repeated.
 func TestReplicaStreamExactlyOnce(t *testing.T) {
 	storeURL := pg.NewDatabase(t)
-	a, aAPI := startServer(t, onStore(storeURL))
-	in := aAPI.createPlain(nil)
+	a, aAPI := servertest.StartAPI(t, onStore(storeURL))
+	in := aAPI.CreatePlain(nil)
 
 	var mu sync.Mutex
 	got := map[string]int{}
 	follow := func(b *server.Server) {
-		s := openStream(t, b, in.InboxHash)
+		s := servertest.OpenStream(t, b, in.InboxHash)
 		go func() {
 			for {
-				ev, err := s.next()
+				ev, err := s.Next()
 				if err != nil {
 					return // the stream ended (the process stopped or the test did)
 				}
@@ -44,11 +44,11 @@ func TestReplicaStreamExactlyOnce(t *testing.T) {
 	send := func(subject string) {
 		t.Helper()
 		for {
-			err := sendMail(a.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, simpleMessage(in.EmailAddress, subject))
+			err := servertest.SendMail(a.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, subject))
 			if err == nil {
 				return
 			}
-			if smtpCode(err) != 451 { // 451: A's connection to the store was cut too
+			if servertest.SMTPCode(err) != 451 { // 451: A's connection to the store was cut too
 				t.Fatalf("send %s: %v", subject, err)
 			}
 			time.Sleep(20 * time.Millisecond)
@@ -91,10 +91,10 @@ func TestReplicaStreamExactlyOnce(t *testing.T) {
 		}
 	}
 	send("sentinel")
-	list := aAPI.emails(in.EmailAddress, false)
+	list := aAPI.Emails(in.EmailAddress, false)
 	var sentinel string
 	for _, e := range list {
-		if meta, _ := decodePlain(t, e); meta.Subject == "sentinel" {
+		if meta, _ := servertest.DecodePlain(t, e); meta.Subject == "sentinel" {
 			sentinel = e.ID
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"sandview/client/webhookrecv"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 	"sandview/server/store/pgtest"
 	"sandview/server/store/postgres"
 )
@@ -35,7 +36,7 @@ func replicas(t *testing.T, n int, opts ...func(*server.Config)) ([]*server.Serv
 	var srvs []*server.Server
 	var apis []*api
 	for range n {
-		srv, a := startServer(t, append([]func(*server.Config){onStore(url)}, opts...)...)
+		srv, a := servertest.StartAPI(t, append([]func(*server.Config){onStore(url)}, opts...)...)
 		srvs, apis = append(srvs, srv), append(apis, a)
 	}
 	return srvs, apis
@@ -53,20 +54,20 @@ func TestReplicasShareEverything(t *testing.T) {
 	}
 	recv := listen(t)
 	var hook model.Webhook
-	b.expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+	b.Expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
 		URL: recv.URL(), Events: []string{model.EventEmailReceived},
 	}, &hook)
 	recv.SetSecrets(hook.Secret)
 
-	plain := a.createPlain(nil)
-	stream := openStream(t, srvs[1], plain.InboxHash)
-	mustSend(t, srvs[0], plain.EmailAddress, simpleMessage(plain.EmailAddress, "across"))
-	ev := stream.nextNotification(t)
-	listed := b.emails(plain.EmailAddress, true)
+	plain := a.CreatePlain(nil)
+	stream := servertest.OpenStream(t, srvs[1], plain.InboxHash)
+	servertest.MustSend(t, srvs[0], plain.EmailAddress, servertest.SimpleMessage(plain.EmailAddress, "across"))
+	ev := stream.NextNotification(t)
+	listed := b.Emails(plain.EmailAddress, true)
 	if len(listed) != 1 || ev.EmailID != listed[0].ID || ev.InboxID != plain.InboxHash {
 		t.Fatalf("stream on B gave %+v, B lists %+v", ev, listed)
 	}
-	if meta, _ := decodePlain(t, listed[0]); meta.Subject != "across" {
+	if meta, _ := servertest.DecodePlain(t, listed[0]); meta.Subject != "across" {
 		t.Fatalf("B serves metadata %+v", meta)
 	}
 	d := nextDelivery(t, recv)
@@ -74,13 +75,13 @@ func TestReplicasShareEverything(t *testing.T) {
 		t.Fatalf("delivery %s, signature %v", d.Event, d.Signature)
 	}
 
-	enc := b.createEncrypted(nil)
-	mustSend(t, srvs[0], enc.EmailAddress, simpleMessage(enc.EmailAddress, "sealed across"))
+	enc := b.CreateEncrypted(nil)
+	servertest.MustSend(t, srvs[0], enc.EmailAddress, servertest.SimpleMessage(enc.EmailAddress, "sealed across"))
 	d = nextDelivery(t, recv)
 	if d.Event != model.EventEmailReceived {
 		t.Fatalf("second delivery %s", d.Event)
 	}
-	rec := b.emails(enc.EmailAddress, true)
+	rec := b.Emails(enc.EmailAddress, true)
 	if len(rec) != 1 || rec[0].EncryptedParsed == nil {
 		t.Fatalf("B lists %+v", rec)
 	}
@@ -91,7 +92,7 @@ func TestReplicasShareEverything(t *testing.T) {
 		t.Fatalf("metadata %+v, %v", meta, err)
 	}
 	mustOpen(t, opener, rec[0].EncryptedParsed, "parsed")
-	mustOpen(t, opener, a.raw(enc.EmailAddress, rec[0].ID).EncryptedRaw, "raw")
+	mustOpen(t, opener, a.Raw(enc.EmailAddress, rec[0].ID).EncryptedRaw, "raw")
 
 	// Both replicas report the stats of two deliveries, and the
 	// receiver saw no third.
@@ -99,7 +100,7 @@ func TestReplicasShareEverything(t *testing.T) {
 		deadline := time.Now().Add(10 * time.Second)
 		for {
 			var got model.Webhook
-			x.expect(http.StatusOK, "GET", "/api/webhooks/"+hook.ID, nil, &got)
+			x.Expect(http.StatusOK, "GET", "/api/webhooks/"+hook.ID, nil, &got)
 			if got.Stats != nil && got.Stats.TotalDeliveries == 2 && got.Stats.SuccessfulDeliveries == 2 {
 				break
 			}
@@ -116,10 +117,10 @@ func TestReplicasShareEverything(t *testing.T) {
 	}
 
 	// Deleting the inbox on A leaves B without it.
-	a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+plain.EmailAddress, nil, nil)
+	a.Expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+plain.EmailAddress, nil, nil)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		status, _ := b.do("GET", "/api/inboxes/"+plain.EmailAddress+"/emails", nil)
+		status, _ := b.Do("GET", "/api/inboxes/"+plain.EmailAddress+"/emails", nil)
 		if status == http.StatusNotFound {
 			break
 		}
@@ -135,8 +136,8 @@ func TestReplicasShareEverything(t *testing.T) {
 func TestReplicaExpiryRunsOnce(t *testing.T) {
 	clock := &fakeClock{now: time.Now()}
 	srvs, apis := replicas(t, 2, func(cfg *server.Config) { cfg.Now = clock.Now })
-	in := apis[0].createPlain(map[string]any{"ttl": 60})
-	mustSend(t, srvs[1], in.EmailAddress, simpleMessage(in.EmailAddress, "expiring"))
+	in := apis[0].CreatePlain(map[string]any{"ttl": 60})
+	servertest.MustSend(t, srvs[1], in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "expiring"))
 	var subs []<-chan server.Event
 	for _, srv := range srvs {
 		ch, cancel := srv.Events().Subscribe(16)
@@ -164,7 +165,7 @@ func TestReplicaExpiryRunsOnce(t *testing.T) {
 	for _, a := range apis {
 		deadline := time.Now().Add(5 * time.Second)
 		for {
-			if status, _ := a.do("GET", "/api/inboxes/"+in.EmailAddress+"/emails", nil); status == http.StatusNotFound {
+			if status, _ := a.Do("GET", "/api/inboxes/"+in.EmailAddress+"/emails", nil); status == http.StatusNotFound {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -196,7 +197,7 @@ func TestReplicaExpiryRunsOnce(t *testing.T) {
 // one each stop the start with one clear error that shows no password.
 func TestStoreStartErrors(t *testing.T) {
 	good := pg.NewDatabase(t)
-	startServer(t, onStore(good))
+	servertest.StartAPI(t, onStore(good))
 	newer := pg.NewDatabase(t)
 	migrated, err := postgres.Open(context.Background(), newer, nil)
 	if err != nil {
@@ -263,8 +264,8 @@ func TestProbes(t *testing.T) {
 // and /readyz 503; once it is back, mail is taken again.
 func TestStoreOutage(t *testing.T) {
 	storeURL := pg.NewDatabase(t)
-	srv, a := startServer(t, onStore(storeURL))
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t, onStore(storeURL))
+	in := a.CreatePlain(nil)
 	admin, err := pgx.Connect(context.Background(), pg.URL("postgres"))
 	if err != nil {
 		t.Fatal(err)
@@ -283,8 +284,8 @@ func TestStoreOutage(t *testing.T) {
 		}
 	}
 	setConnections(false)
-	err = sendMail(srv.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, simpleMessage(in.EmailAddress, "during the outage"))
-	if smtpCode(err) != 451 {
+	err = servertest.SendMail(srv.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, "during the outage"))
+	if servertest.SMTPCode(err) != 451 {
 		t.Fatalf("SMTP during the outage: %v, want 451", err)
 	}
 	if resp, err := http.Get(srv.URL() + "/readyz"); err != nil || resp.StatusCode != http.StatusServiceUnavailable {
@@ -293,8 +294,8 @@ func TestStoreOutage(t *testing.T) {
 		resp.Body.Close()
 	}
 	setConnections(true)
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "after the outage"))
-	if list := a.emails(in.EmailAddress, false); len(list) != 1 {
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "after the outage"))
+	if list := a.Emails(in.EmailAddress, false); len(list) != 1 {
 		t.Fatalf("%d emails after the outage, want the one sent after it", len(list))
 	}
 }

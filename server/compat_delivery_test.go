@@ -19,6 +19,7 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // referenceDir holds traffic recorded from a reference deployment.
@@ -135,7 +136,7 @@ func TestWebhookDeliveriesByProfile(t *testing.T) {
 		}
 		recv := listen(t)
 		var hook model.Webhook
-		a.expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+		a.Expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
 			URL: recv.URL(), Events: []string{model.EventEmailReceived, model.EventEmailStored, model.EventEmailDeleted},
 		}, &hook)
 		recv.SetSecrets(hook.Secret)
@@ -162,14 +163,14 @@ func TestWebhookDeliveriesByProfile(t *testing.T) {
 			return ev
 		}
 
-		mustSend(t, srv, in.EmailAddress, multipartMessage(in.EmailAddress))
+		servertest.MustSend(t, srv, in.EmailAddress, multipartMessage(in.EmailAddress))
 		got := map[string]webhookrecv.Delivery{}
 		for len(got) < 2 {
 			d := nextDelivery(t, recv)
 			got[d.Event] = d
 		}
-		emailID := a.emails(in.EmailAddress, false)[0].ID
-		a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+emailID, nil, nil)
+		emailID := a.Emails(in.EmailAddress, false)[0].ID
+		a.Expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+emailID, nil, nil)
 		d := nextDelivery(t, recv)
 		got[d.Event] = d
 
@@ -203,7 +204,7 @@ func TestWebhookDeliveriesByProfile(t *testing.T) {
 		}
 
 		// The test operation is signed and labelled like every delivery.
-		a.expect(testStatus, "POST", "/api/webhooks/"+hook.ID+"/test", nil, nil)
+		a.Expect(testStatus, "POST", "/api/webhooks/"+hook.ID+"/test", nil, nil)
 		check(nextDelivery(t, recv))
 	})
 }

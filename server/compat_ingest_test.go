@@ -8,13 +8,14 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // rawJSON decodes base64 JSON into a generic value, to see its shapes.
 func rawJSON(t *testing.T, b64 string) map[string]any {
 	t.Helper()
 	var v map[string]any
-	decodeB64JSON(t, b64, &v)
+	servertest.DecodeB64JSON(t, b64, &v)
 	return v
 }
 
@@ -26,10 +27,10 @@ func TestMetadataToInEveryProfile(t *testing.T) {
 	inEveryProfile(t, func(t *testing.T, p server.Compat, srv *server.Server, a *api, in model.Inbox) {
 		withTo := []byte("From: a@example.org\r\nTo: Team <team@example.org>\r\nSubject: to the team\r\n\r\nhi\r\n")
 		bcc := []byte("From: a@example.org\r\nSubject: bcc\r\n\r\nhi\r\n")
-		mustSend(t, srv, in.EmailAddress, withTo)
-		mustSend(t, srv, in.EmailAddress, bcc)
+		servertest.MustSend(t, srv, in.EmailAddress, withTo)
+		servertest.MustSend(t, srv, in.EmailAddress, bcc)
 		got := map[string]any{}
-		for _, rec := range a.emails(in.EmailAddress, false) {
+		for _, rec := range a.Emails(in.EmailAddress, false) {
 			meta := rawJSON(t, rec.Metadata)
 			got[meta["subject"].(string)] = meta["to"]
 		}
@@ -63,8 +64,8 @@ func TestReverseDNSVerifiedInEveryProfile(t *testing.T) {
 			verified   bool
 		}{{"pass", true}, {"fail", false}, {"none", false}} {
 			var created model.TestEmailResponse
-			a.expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{"to": in.EmailAddress, "auth": map[string]any{"reverseDns": c.reverseDNS}}, &created)
-			parsed := rawJSON(t, a.email(in.EmailAddress, created.EmailID).Parsed)
+			a.Expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{"to": in.EmailAddress, "auth": map[string]any{"reverseDns": c.reverseDNS}}, &created)
+			parsed := rawJSON(t, a.Email(in.EmailAddress, created.EmailID).Parsed)
 			rdns, _ := parsed["authResults"].(map[string]any)["reverseDns"].(map[string]any)
 			if rdns["result"] != c.reverseDNS || rdns["verified"] != c.verified {
 				t.Errorf("reverseDns %s: %v, want result %s and verified %v", c.reverseDNS, rdns, c.reverseDNS, c.verified)
@@ -85,9 +86,9 @@ func TestEncryptionContextPerProfile(t *testing.T) {
 		{server.CompatReference, "", "vaultsandbox:email:v1"},
 		{server.CompatReference, "acme:email:v1", "acme:email:v1"},
 	} {
-		_, a := startServer(t, func(cfg *server.Config) { cfg.Compat, cfg.EncryptionContext = c.compat, c.context })
+		_, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.Compat, cfg.EncryptionContext = c.compat, c.context })
 		var info model.ServerInfo
-		a.expect(http.StatusOK, "GET", "/api/server-info", nil, &info)
+		a.Expect(http.StatusOK, "GET", "/api/server-info", nil, &info)
 		if info.Context != c.want {
 			t.Errorf("%s with context %q: server-info context %q, want %q", c.compat, c.context, info.Context, c.want)
 		}
@@ -99,13 +100,13 @@ func TestEncryptionContextPerProfile(t *testing.T) {
 // honour them and refuses the others by name; the contract profile
 // refuses them as unknown.
 func TestCreateInboxPropertiesOfTheSDKs(t *testing.T) {
-	_, contract := startServer(t)
-	contract.expectError(http.StatusBadRequest, "POST", "/api/inboxes", map[string]any{"encryption": "plain", "persistence": "ephemeral"}, "property persistence should not exist")
-	contract.expectError(http.StatusBadRequest, "POST", "/api/inboxes", map[string]any{"encryption": "plain", "spamAnalysis": false}, "property spamAnalysis should not exist")
+	_, contract := servertest.StartAPI(t)
+	contract.ExpectError(http.StatusBadRequest, "POST", "/api/inboxes", map[string]any{"encryption": "plain", "persistence": "ephemeral"}, "property persistence should not exist")
+	contract.ExpectError(http.StatusBadRequest, "POST", "/api/inboxes", map[string]any{"encryption": "plain", "spamAnalysis": false}, "property spamAnalysis should not exist")
 
 	reference := func(cfg *server.Config) { cfg.Compat = server.CompatReference }
-	_, memory := startServer(t, reference)
-	_, durable := startServer(t, reference, func(cfg *server.Config) { cfg.DataDir = t.TempDir() })
+	_, memory := servertest.StartAPI(t, reference)
+	_, durable := servertest.StartAPI(t, reference, func(cfg *server.Config) { cfg.DataDir = t.TempDir() })
 	for _, c := range []struct {
 		name   string
 		a      *api
@@ -128,14 +129,14 @@ func TestCreateInboxPropertiesOfTheSDKs(t *testing.T) {
 				c.body["encryption"] = "plain"
 			}
 			if c.status != http.StatusCreated {
-				c.a.expectError(c.status, "POST", "/api/inboxes", c.body, c.want)
+				c.a.ExpectError(c.status, "POST", "/api/inboxes", c.body, c.want)
 				return
 			}
 			var resp struct {
 				model.Inbox
 				Persistent *bool `json:"persistent"`
 			}
-			c.a.expect(http.StatusCreated, "POST", "/api/inboxes", c.body, &resp)
+			c.a.Expect(http.StatusCreated, "POST", "/api/inboxes", c.body, &resp)
 			if resp.EmailAddress == "" || resp.Persistent == nil || mustJSON(t, *resp.Persistent) != c.want {
 				t.Fatalf("answer %+v, want an inbox with persistent %s", resp, c.want)
 			}

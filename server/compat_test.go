@@ -16,8 +16,8 @@ import (
 func inEveryProfile(t *testing.T, fn func(t *testing.T, p server.Compat, srv *server.Server, a *api, in model.Inbox)) {
 	for _, p := range []server.Compat{server.CompatContract, server.CompatReference} {
 		t.Run(string(p), func(t *testing.T) {
-			srv, a := startServer(t, loopbackWebhooks, func(cfg *server.Config) { cfg.Compat = p })
-			fn(t, p, srv, a, a.createPlain(nil))
+			srv, a := servertest.StartAPI(t, loopbackWebhooks, func(cfg *server.Config) { cfg.Compat = p })
+			fn(t, p, srv, a, a.CreatePlain(nil))
 		})
 	}
 }
@@ -79,8 +79,8 @@ func TestTestEmailFormsInEveryProfile(t *testing.T) {
 			tc.body["to"] = in.EmailAddress
 			tc.body["subject"] = tc.name
 			var created model.TestEmailResponse
-			a.expect(http.StatusCreated, "POST", "/api/test/emails", tc.body, &created)
-			meta, parsed := decodePlain(t, a.email(in.EmailAddress, created.EmailID))
+			a.Expect(http.StatusCreated, "POST", "/api/test/emails", tc.body, &created)
+			meta, parsed := servertest.DecodePlain(t, a.Email(in.EmailAddress, created.EmailID))
 			auth := parsed.AuthResults
 			got := results{auth.SPF.Result, auth.DKIM[0].Result, auth.DMARC.Result, auth.ReverseDNS.Result}
 			if meta.Subject != tc.name || got != tc.want {
@@ -109,9 +109,9 @@ func TestTestEmailRefusals(t *testing.T) {
 	inEveryProfile(t, func(t *testing.T, _ server.Compat, _ *server.Server, a *api, in model.Inbox) {
 		for _, tc := range cases {
 			tc.body["to"] = in.EmailAddress
-			a.expectError(http.StatusBadRequest, "POST", "/api/test/emails", tc.body, tc.want)
+			a.ExpectError(http.StatusBadRequest, "POST", "/api/test/emails", tc.body, tc.want)
 		}
-		if n := a.sync(in.EmailAddress).EmailCount; n != 0 {
+		if n := a.Sync(in.EmailAddress).EmailCount; n != 0 {
 			t.Fatalf("refused test emails stored %d emails", n)
 		}
 	})

@@ -3,15 +3,26 @@
 // info, check-key, the test-email endpoint and the event stream), in one
 // process.
 //
+// This package is the composition root: Config, the listeners, Start and
+// the shutdown. The service itself is a core and its transports:
+//   - server/core, the domain with no transport code: live inboxes, the
+//     arrival of mail, deferred signing, the sweep, the catch-all, email
+//     ids and the event bus, on its own store or as a replica of a shared
+//     one (chosen once, when it opens);
+//   - server/httpapi, the HTTP API, which registers itself on a mux beside
+//     the routes of the webhook engine (server/webhook);
+//   - server/smtpd, the SMTP session.
+//
 // Start runs it on any addresses (port 0 included) for `sandview serve`, the
 // TUI's --local mode and tests. Mail is parsed by server/mailparse, checked
 // by server/emailauth (its DNS through the caching client of
 // server/dnsresolve), encrypted to the inbox's key for encrypted inboxes
 // (signed at once for the metadata, just after the SMTP answer for the
-// parsed and raw payloads unless Config.SignAtIngest; see signer), kept in a
-// server/store (memory, bbolt with Config.DataDir, or PostgreSQL shared by
-// replicas with Config.StoreURL: see cluster.go), and announced on an
-// internal event Bus that the event stream and webhooks read.
+// parsed and raw payloads unless Config.SignAtIngest; see the core's
+// signer), kept in a server/store (memory, bbolt with Config.DataDir, or
+// PostgreSQL shared by replicas with Config.StoreURL: see the core's
+// replica.go), and announced on an internal event Bus that the event
+// stream and webhooks read.
 //
 // An encrypted email is kept as crypto.Sealed payloads: bytes, not
 // base64url text, without the server key (added when served) and with one
@@ -50,7 +61,7 @@
 //     `to` lists the To header's recipients, or the envelope recipients
 //     when the header names none (see Compat for the reference profile's).
 //   - Every stored message gets a Received trace header on top (see
-//     receivedValue), in the raw source and the parsed headers alike; the
+//     core's receivedValue), in the raw source and the parsed headers alike; the
 //     authentication checks read the message as it arrived.
 //   - Config.CatchAll (or SetCatchAll) names an inbox that takes SMTP mail
 //     for any address, in any domain, that no inbox matches.
@@ -61,14 +72,15 @@
 //     stored once per inbox (the catch-all's once for all the recipients it
 //     takes); 250 is answered once every copy is committed. Each reply
 //     leaves in one write, multi-line ones (EHLO) included.
-//   - SMTP is bounded (smtp_limits.go, smtp_data.go): connection caps in
+//   - SMTP is bounded (server/smtpd's limits.go, data.go): connection caps in
 //     total and per client IP (421 beyond), an idle timeout, messages
 //     being received held in a shared memory budget (a DATA waits for
 //     room), a declared SIZE over the limit refused at MAIL, the rest of an
 //     oversized DATA discarded unread into memory. Refusals are kept in a
 //     ring (Server.Refusals, WatchRefusals); refused connections are
 //     logged once per interval. AUTH PLAIN and LOGIN take any login, or an
-//     htpasswd file's (smtp_auth.go); the user name is kept with the mail.
+//     htpasswd file's (server/smtpd's auth.go); the user name is kept with
+//     the mail.
 //   - Authentication checks run after parsing, within Config.AuthBudget,
 //     and the 250 waits for them, so that a mail is retrievable, checked,
 //     once SMTP accepts it. The DNS cache makes the checks nearly free for

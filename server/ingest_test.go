@@ -12,11 +12,12 @@ import (
 
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 func TestMalformedMailIsStored(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
 	junk := make([]byte, 4096)
 	_, _ = rand.Read(junk)
 	junk = bytes.ReplaceAll(junk, []byte("\r\n.\r\n"), []byte("xxxxx")) // keep the data terminator out
@@ -32,17 +33,17 @@ func TestMalformedMailIsStored(t *testing.T) {
 		"header only":           []byte("Subject: nothing else"),
 	}
 	for name, msg := range messages {
-		if err := sendMail(srv.SMTPAddr(), "s@example.org", []string{in.EmailAddress}, msg); err != nil {
+		if err := servertest.SendMail(srv.SMTPAddr(), "s@example.org", []string{in.EmailAddress}, msg); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	list := a.emails(in.EmailAddress, true)
+	list := a.Emails(in.EmailAddress, true)
 	if len(list) != len(messages) {
 		t.Fatalf("stored %d of %d malformed messages", len(list), len(messages))
 	}
 	for _, rec := range list {
-		decodePlain(t, rec) // metadata and parsed are valid base64 JSON
-		raw := a.raw(in.EmailAddress, rec.ID)
+		servertest.DecodePlain(t, rec) // metadata and parsed are valid base64 JSON
+		raw := a.Raw(in.EmailAddress, rec.ID)
 		if _, err := base64.StdEncoding.DecodeString(raw.Raw); err != nil {
 			t.Fatalf("raw of %s: %v", rec.ID, err)
 		}
@@ -50,19 +51,19 @@ func TestMalformedMailIsStored(t *testing.T) {
 }
 
 func TestTestEmailEndpointBothForms(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
-	stream := openStream(t, srv, in.InboxHash)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
+	stream := servertest.OpenStream(t, srv, in.InboxHash)
 
 	var created model.TestEmailResponse
-	a.expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{
+	a.Expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{
 		"to": strings.ToUpper(in.EmailAddress), "subject": "Top level ✓", "text": "plain body", "html": "<b>html</b>",
 		"spf": "softfail", "dkim": "fail", "dmarc": "none", "reverseDns": false,
 	}, &created)
-	if ev := stream.nextNotification(t); ev.EmailID != created.EmailID {
+	if ev := stream.NextNotification(t); ev.EmailID != created.EmailID {
 		t.Fatalf("stream announced %s, want %s", ev.EmailID, created.EmailID)
 	}
-	meta, parsed := decodePlain(t, a.email(in.EmailAddress, created.EmailID))
+	meta, parsed := servertest.DecodePlain(t, a.Email(in.EmailAddress, created.EmailID))
 	auth := parsed.AuthResults
 	if meta.Subject != "Top level ✓" || parsed.Text != "plain body" || !strings.Contains(parsed.HTML, "<b>html</b>") {
 		t.Fatalf("content %+v %+v", meta, parsed)
@@ -71,10 +72,10 @@ func TestTestEmailEndpointBothForms(t *testing.T) {
 		t.Fatalf("top-level auth %+v", auth)
 	}
 
-	a.expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{
+	a.Expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{
 		"to": in.EmailAddress, "auth": map[string]any{"spf": "pass", "dkim": "pass", "dmarc": "fail", "reverseDns": "none"},
 	}, &created)
-	meta, parsed = decodePlain(t, a.email(in.EmailAddress, created.EmailID))
+	meta, parsed = servertest.DecodePlain(t, a.Email(in.EmailAddress, created.EmailID))
 	auth = parsed.AuthResults
 	if meta.Subject != "Test Email" || parsed.Text != "Test email body" || meta.From == "" {
 		t.Fatalf("defaults %+v %q", meta, parsed.Text)
@@ -82,44 +83,44 @@ func TestTestEmailEndpointBothForms(t *testing.T) {
 	if auth.SPF.Result != "pass" || auth.DKIM[0].Result != "pass" || auth.DMARC.Result != "fail" || auth.ReverseDNS.Result != "none" {
 		t.Fatalf("nested auth %+v", auth)
 	}
-	raw := a.raw(in.EmailAddress, created.EmailID)
+	raw := a.Raw(in.EmailAddress, created.EmailID)
 	decoded, _ := base64.StdEncoding.DecodeString(raw.Raw)
 	if !bytes.HasPrefix(withoutTrace(t, decoded), []byte("From: ")) {
 		t.Fatalf("raw of a test email is not the message itself: %q", decoded)
 	}
 
-	noAuth := a.createPlain(map[string]any{"emailAuth": false})
-	a.expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{"to": noAuth.EmailAddress, "spf": "pass"}, &created)
-	_, parsed = decodePlain(t, a.email(noAuth.EmailAddress, created.EmailID))
+	noAuth := a.CreatePlain(map[string]any{"emailAuth": false})
+	a.Expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{"to": noAuth.EmailAddress, "spf": "pass"}, &created)
+	_, parsed = servertest.DecodePlain(t, a.Email(noAuth.EmailAddress, created.EmailID))
 	if parsed.AuthResults.SPF.Result != "skipped" {
 		t.Fatalf("emailAuth false inbox got %+v", parsed.AuthResults.SPF)
 	}
 }
 
 func TestStreamHeartbeatsAndFiltering(t *testing.T) {
-	srv, a := startServer(t, func(cfg *server.Config) { cfg.HeartbeatInterval = 50 * time.Millisecond })
-	watched := a.createPlain(nil)
-	other := a.createPlain(nil)
-	stream := openStream(t, srv, watched.InboxHash)
-	ev, err := stream.next()
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.HeartbeatInterval = 50 * time.Millisecond })
+	watched := a.CreatePlain(nil)
+	other := a.CreatePlain(nil)
+	stream := servertest.OpenStream(t, srv, watched.InboxHash)
+	ev, err := stream.Next()
 	if err != nil || ev.Type != "heartbeat" || ev.IsNotification() {
 		t.Fatalf("first message %+v (%v), want a heartbeat", ev, err)
 	}
-	mustSend(t, srv, other.EmailAddress, simpleMessage(other.EmailAddress, "not watched"))
-	mustSend(t, srv, watched.EmailAddress, simpleMessage(watched.EmailAddress, "watched"))
-	got := stream.nextNotification(t)
+	servertest.MustSend(t, srv, other.EmailAddress, servertest.SimpleMessage(other.EmailAddress, "not watched"))
+	servertest.MustSend(t, srv, watched.EmailAddress, servertest.SimpleMessage(watched.EmailAddress, "watched"))
+	got := stream.NextNotification(t)
 	if got.InboxID != watched.InboxHash {
 		t.Fatalf("stream delivered an event of another inbox: %+v", got)
 	}
 }
 
 func TestSlowSubscriberIsDroppedWithoutBlockingIngest(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
 	events, cancel := srv.Events().Subscribe(2)
 	defer cancel()
 	for i := range 5 { // 10 events: received + stored each
-		mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, fmt.Sprint(i)))
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprint(i)))
 	}
 	n := 0
 	for range events {
@@ -128,17 +129,17 @@ func TestSlowSubscriberIsDroppedWithoutBlockingIngest(t *testing.T) {
 	if n != 2 {
 		t.Fatalf("slow subscriber got %d events before being dropped, want its buffer of 2", n)
 	}
-	if a.sync(in.EmailAddress).EmailCount != 5 {
+	if a.Sync(in.EmailAddress).EmailCount != 5 {
 		t.Fatal("ingest lost mail while a subscriber was slow")
 	}
 }
 
 func TestReceivedEventCarriesWebhookData(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createEncrypted(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreateEncrypted(nil)
 	events, cancel := srv.Events().Subscribe(16)
 	defer cancel()
-	mustSend(t, srv, in.EmailAddress, multipartMessage(in.EmailAddress))
+	servertest.MustSend(t, srv, in.EmailAddress, multipartMessage(in.EmailAddress))
 	received := waitEvent(t, events, func(ev server.Event) bool { return ev.Type == model.EventEmailReceived })
 	stored := waitEvent(t, events, func(ev server.Event) bool { return ev.Type == model.EventEmailStored })
 	if stored.EmailID != received.EmailID || !received.Inbox.Encrypted {
@@ -158,17 +159,17 @@ func TestReceivedEventCarriesWebhookData(t *testing.T) {
 }
 
 func TestManyStreamClients(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
 	const clients = 25
-	streams := make([]*streamReader, clients)
+	streams := make([]*servertest.StreamReader, clients)
 	for i := range streams {
-		streams[i] = openStream(t, srv, in.InboxHash)
+		streams[i] = servertest.OpenStream(t, srv, in.InboxHash)
 	}
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "broadcast"))
-	id := a.emails(in.EmailAddress, false)[0].ID
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "broadcast"))
+	id := a.Emails(in.EmailAddress, false)[0].ID
 	for i, s := range streams {
-		if ev := s.nextNotification(t); ev.EmailID != id {
+		if ev := s.NextNotification(t); ev.EmailID != id {
 			t.Fatalf("client %d got %+v", i, ev)
 		}
 	}

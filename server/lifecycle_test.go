@@ -13,6 +13,7 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // fakeClock is an adjustable clock for expiry tests.
@@ -35,46 +36,46 @@ func (c *fakeClock) Advance(d time.Duration) {
 
 func TestInboxExpiresAfterTTL(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
-	srv, a := startServer(t, func(cfg *server.Config) {
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) {
 		cfg.Now = clock.Now
 		cfg.SweepInterval = 10 * time.Millisecond
 	})
 	events, cancel := srv.Events().Subscribe(64)
 	defer cancel()
-	short := a.createPlain(map[string]any{"ttl": 60})
-	long := a.createPlain(map[string]any{"ttl": 3600})
+	short := a.CreatePlain(map[string]any{"ttl": 60})
+	long := a.CreatePlain(map[string]any{"ttl": 3600})
 	if want := clock.Now().Add(time.Minute); !short.ExpiresAt.Equal(want) {
 		t.Fatalf("expiresAt %v, want %v", short.ExpiresAt, want)
 	}
-	mustSend(t, srv, short.EmailAddress, simpleMessage(short.EmailAddress, "doomed"))
-	id := a.emails(short.EmailAddress, false)[0].ID
+	servertest.MustSend(t, srv, short.EmailAddress, servertest.SimpleMessage(short.EmailAddress, "doomed"))
+	id := a.Emails(short.EmailAddress, false)[0].ID
 
 	clock.Advance(61 * time.Second)
 	ev := waitEvent(t, events, func(ev server.Event) bool { return ev.Type == model.EventEmailDeleted })
 	if ev.Reason != model.DeleteReasonTTL || ev.EmailID != id || ev.Inbox.Address != short.EmailAddress {
 		t.Fatalf("deleted event %+v", ev)
 	}
-	a.expectError(http.StatusNotFound, "GET", "/api/inboxes/"+short.EmailAddress+"/emails", nil, "Inbox not found")
-	err := sendMail(srv.SMTPAddr(), "s@example.org", []string{short.EmailAddress}, simpleMessage(short.EmailAddress, "late"))
-	if smtpCode(err) != 550 {
+	a.ExpectError(http.StatusNotFound, "GET", "/api/inboxes/"+short.EmailAddress+"/emails", nil, "Inbox not found")
+	err := servertest.SendMail(srv.SMTPAddr(), "s@example.org", []string{short.EmailAddress}, servertest.SimpleMessage(short.EmailAddress, "late"))
+	if servertest.SMTPCode(err) != 550 {
 		t.Fatalf("mail to an expired inbox: %v, want 550", err)
 	}
-	if a.sync(long.EmailAddress).EmailCount != 0 {
+	if a.Sync(long.EmailAddress).EmailCount != 0 {
 		t.Fatal("long-lived inbox changed")
 	}
 }
 
 func TestEvictionKeepsNewestEmails(t *testing.T) {
-	srv, a := startServer(t, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 3 })
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 3 })
 	events, cancel := srv.Events().Subscribe(256)
 	defer cancel()
-	in := a.createPlain(nil)
+	in := a.CreatePlain(nil)
 	for i := range 5 {
-		mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, fmt.Sprintf("m%d", i)))
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("m%d", i)))
 	}
 	var subjects []string
-	for _, rec := range a.emails(in.EmailAddress, false) {
-		meta, _ := decodePlain(t, rec)
+	for _, rec := range a.Emails(in.EmailAddress, false) {
+		meta, _ := servertest.DecodePlain(t, rec)
 		subjects = append(subjects, meta.Subject)
 	}
 	if fmt.Sprint(subjects) != "[m4 m3 m2]" {
@@ -89,21 +90,21 @@ func TestEvictionKeepsNewestEmails(t *testing.T) {
 }
 
 func TestEvictionByTotalSize(t *testing.T) {
-	srv, a := startServer(t, func(cfg *server.Config) { cfg.MaxStoreBytes = 6000 })
-	one := a.createPlain(nil)
-	two := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxStoreBytes = 6000 })
+	one := a.CreatePlain(nil)
+	two := a.CreatePlain(nil)
 	body := func(to, subject string) []byte {
-		msg := simpleMessage(to, subject)
+		msg := servertest.SimpleMessage(to, subject)
 		return append(msg, make([]byte, 1000)...)
 	}
-	mustSend(t, srv, one.EmailAddress, body(one.EmailAddress, "old"))
+	servertest.MustSend(t, srv, one.EmailAddress, body(one.EmailAddress, "old"))
 	for i := range 4 {
-		mustSend(t, srv, two.EmailAddress, body(two.EmailAddress, fmt.Sprintf("new%d", i)))
+		servertest.MustSend(t, srv, two.EmailAddress, body(two.EmailAddress, fmt.Sprintf("new%d", i)))
 	}
-	if n := a.sync(one.EmailAddress).EmailCount; n != 0 {
+	if n := a.Sync(one.EmailAddress).EmailCount; n != 0 {
 		t.Fatalf("oldest email across inboxes was not evicted (%d left)", n)
 	}
-	if n := a.sync(two.EmailAddress).EmailCount; n == 0 {
+	if n := a.Sync(two.EmailAddress).EmailCount; n == 0 {
 		t.Fatal("newest emails were evicted")
 	}
 }
@@ -117,19 +118,19 @@ func TestRestartWithDataDirKeepsEverything(t *testing.T) {
 		if err != nil {
 			t.Fatalf("start: %v", err)
 		}
-		return srv, newAPI(t, srv)
+		return srv, servertest.NewClient(t, srv)
 	}
 	srv, a := start()
-	plain := a.createPlain(map[string]any{"emailAddress": "keep@sandbox.test"})
-	enc := a.createEncrypted(nil)
-	mustSend(t, srv, plain.EmailAddress, simpleMessage(plain.EmailAddress, "first"))
-	mustSend(t, srv, plain.EmailAddress, simpleMessage(plain.EmailAddress, "second"))
-	mustSend(t, srv, enc.EmailAddress, simpleMessage(enc.EmailAddress, "secret"))
-	list := a.emails(plain.EmailAddress, true)
-	a.expect(http.StatusNoContent, "PATCH", "/api/inboxes/"+plain.EmailAddress+"/emails/"+list[1].ID+"/read", nil, nil)
+	plain := a.CreatePlain(map[string]any{"emailAddress": "keep@sandbox.test"})
+	enc := a.CreateEncrypted(nil)
+	servertest.MustSend(t, srv, plain.EmailAddress, servertest.SimpleMessage(plain.EmailAddress, "first"))
+	servertest.MustSend(t, srv, plain.EmailAddress, servertest.SimpleMessage(plain.EmailAddress, "second"))
+	servertest.MustSend(t, srv, enc.EmailAddress, servertest.SimpleMessage(enc.EmailAddress, "secret"))
+	list := a.Emails(plain.EmailAddress, true)
+	a.Expect(http.StatusNoContent, "PATCH", "/api/inboxes/"+plain.EmailAddress+"/emails/"+list[1].ID+"/read", nil, nil)
 	list[1].IsRead = true
 	sigPk := srv.ServerSigPk()
-	syncBefore := a.sync(plain.EmailAddress)
+	syncBefore := a.Sync(plain.EmailAddress)
 	if err := srv.Close(); err != nil {
 		t.Fatalf("close: %v", err)
 	}
@@ -139,21 +140,21 @@ func TestRestartWithDataDirKeepsEverything(t *testing.T) {
 	if srv.ServerSigPk() != sigPk {
 		t.Fatal("server signing key changed across restart")
 	}
-	after := a.emails(plain.EmailAddress, true)
+	after := a.Emails(plain.EmailAddress, true)
 	if fmt.Sprint(after) != fmt.Sprint(list) {
 		t.Fatalf("emails after restart\n%+v\nwant\n%+v", after, list)
 	}
-	if a.sync(plain.EmailAddress) != syncBefore {
+	if a.Sync(plain.EmailAddress) != syncBefore {
 		t.Fatal("sync status changed across restart")
 	}
 	// The encrypted inbox still opens and still receives.
-	mustSend(t, srv, enc.EmailAddress, simpleMessage(enc.EmailAddress, "after restart"))
-	encList := a.emails(enc.EmailAddress, false)
+	servertest.MustSend(t, srv, enc.EmailAddress, servertest.SimpleMessage(enc.EmailAddress, "after restart"))
+	encList := a.Emails(enc.EmailAddress, false)
 	if len(encList) != 2 {
 		t.Fatalf("encrypted inbox holds %d emails, want 2", len(encList))
 	}
 	pinned, _ := crypto.DecodeBase64URL(sigPk)
-	opener, _ := crypto.NewOpener(enc.keys.SecretKey, pinned, "")
+	opener, _ := crypto.NewOpener(enc.Keys.SecretKey, pinned, "")
 	for _, rec := range encList {
 		if _, err := opener.Open(rec.EncryptedMetadata); err != nil {
 			t.Fatalf("open after restart: %v", err)
@@ -165,8 +166,8 @@ func TestRestartWithDataDirKeepsEverything(t *testing.T) {
 }
 
 func TestConcurrentSendersLoseNothing(t *testing.T) {
-	srv, a := startServer(t)
-	inboxes := []model.Inbox{a.createPlain(nil), a.createEncrypted(nil).Inbox}
+	srv, a := servertest.StartAPI(t)
+	inboxes := []model.Inbox{a.CreatePlain(nil), a.CreateEncrypted(nil).Inbox}
 	const senders, perSender = 50, 4
 	var failures atomic.Int32
 	var wg sync.WaitGroup
@@ -182,7 +183,7 @@ func TestConcurrentSendersLoseNothing(t *testing.T) {
 			defer c.Close()
 			for j := range perSender {
 				to := inboxes[(i+j)%2].EmailAddress
-				if err := sendOn(c, "s@example.org", []string{to}, simpleMessage(to, fmt.Sprintf("s%d-%d", i, j))); err != nil {
+				if err := servertest.SendOn(c, "s@example.org", []string{to}, servertest.SimpleMessage(to, fmt.Sprintf("s%d-%d", i, j))); err != nil {
 					failures.Add(1)
 				}
 			}
@@ -194,7 +195,7 @@ func TestConcurrentSendersLoseNothing(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, in := range inboxes {
-		for _, rec := range a.emails(in.EmailAddress, false) {
+		for _, rec := range a.Emails(in.EmailAddress, false) {
 			seen[rec.ID] = true
 		}
 	}

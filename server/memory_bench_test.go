@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // BenchmarkHoldEncryptedMails measures the memory of a server holding
@@ -35,8 +36,8 @@ func benchHold(b *testing.B, opts ...func(*server.Config)) {
 	for b.Loop() {
 		settleMemory()
 		resetPeakRSS(b)
-		srv, a := startServer(b, opts...)
-		in := a.createEncrypted(nil)
+		srv, a := servertest.StartAPI(b, opts...)
+		in := a.CreateEncrypted(nil)
 		fill(b, srv, in.EmailAddress, total)
 		if err := srv.WaitForSignatures(context.Background()); err != nil {
 			b.Fatal(err)

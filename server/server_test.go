@@ -12,6 +12,7 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // multipartMessage has a unicode subject and body, an HTML part with a
@@ -53,31 +54,31 @@ func multipartMessage(to string) []byte {
 }
 
 func TestPlainInboxReceivesMultipartMail(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
 	if in.Encrypted || in.ServerSigPk != "" || !in.EmailAuth || in.InboxHash != crypto.PlainInboxHash(in.EmailAddress) {
 		t.Fatalf("plain inbox %+v", in)
 	}
-	stream := openStream(t, srv, in.InboxHash)
+	stream := servertest.OpenStream(t, srv, in.InboxHash)
 	msg := multipartMessage(in.EmailAddress)
-	mustSend(t, srv, strings.ToUpper(in.EmailAddress), msg)
+	servertest.MustSend(t, srv, strings.ToUpper(in.EmailAddress), msg)
 
-	ev := stream.nextNotification(t)
+	ev := stream.NextNotification(t)
 	if ev.InboxID != in.InboxHash || ev.Metadata == "" || ev.EncryptedMetadata != nil {
 		t.Fatalf("stream event %+v", ev)
 	}
 	var streamMeta model.EmailMetadata
-	decodeB64JSON(t, ev.Metadata, &streamMeta)
+	servertest.DecodeB64JSON(t, ev.Metadata, &streamMeta)
 	if streamMeta.Subject != "Grüße ✓ order" {
 		t.Fatalf("stream metadata %+v", streamMeta)
 	}
 
-	list := a.emails(in.EmailAddress, false)
+	list := a.Emails(in.EmailAddress, false)
 	if len(list) != 1 || list[0].ID != ev.EmailID || list[0].Parsed != "" || list[0].IsRead || list[0].InboxID != in.InboxHash {
 		t.Fatalf("list without content: %+v", list)
 	}
-	rec := a.email(in.EmailAddress, ev.EmailID)
-	meta, parsed := decodePlain(t, rec)
+	rec := a.Email(in.EmailAddress, ev.EmailID)
+	meta, parsed := servertest.DecodePlain(t, rec)
 	if meta.From != `"Dana Example" <dana@example.org>` && meta.From != "Dana Example <dana@example.org>" {
 		t.Errorf("from %q", meta.From)
 	}
@@ -100,36 +101,36 @@ func TestPlainInboxReceivesMultipartMail(t *testing.T) {
 	if parsed.AuthResults.SPF == nil || parsed.AuthResults.DMARC == nil || len(parsed.AuthResults.DKIM) == 0 || parsed.AuthResults.ReverseDNS == nil {
 		t.Errorf("auth results missing: %+v", parsed.AuthResults)
 	}
-	raw := a.raw(in.EmailAddress, ev.EmailID)
+	raw := a.Raw(in.EmailAddress, ev.EmailID)
 	decoded, err := base64.StdEncoding.DecodeString(raw.Raw)
 	if err != nil || !bytes.Equal(withoutTrace(t, decoded), msg) {
 		t.Fatalf("raw %q (err %v), want the sent message", decoded, err)
 	}
 
-	a.expect(http.StatusNoContent, "PATCH", "/api/inboxes/"+in.EmailAddress+"/emails/"+ev.EmailID+"/read", nil, nil)
-	if !a.email(in.EmailAddress, ev.EmailID).IsRead {
+	a.Expect(http.StatusNoContent, "PATCH", "/api/inboxes/"+in.EmailAddress+"/emails/"+ev.EmailID+"/read", nil, nil)
+	if !a.Email(in.EmailAddress, ev.EmailID).IsRead {
 		t.Fatal("email not marked read")
 	}
 }
 
 func TestEncryptedInboxPayloadsOpen(t *testing.T) {
-	srv, a := startServer(t)
+	srv, a := servertest.StartAPI(t)
 	var info model.ServerInfo
-	a.expect(http.StatusOK, "GET", "/api/server-info", nil, &info)
+	a.Expect(http.StatusOK, "GET", "/api/server-info", nil, &info)
 	if info.ServerSigPk != srv.ServerSigPk() || info.Context != crypto.DefaultContext || info.EncryptionPolicy != "enabled" ||
 		info.MaxTTL != 604800 || info.DefaultTTL != 3600 || strings.Join(info.AllowedDomains, ",") != "sandbox.test,localhost" ||
 		info.Algs != crypto.DefaultAlgs() {
 		t.Fatalf("server info %+v", info)
 	}
-	in := a.createEncrypted(map[string]any{"emailAddress": "Secret@Sandbox.Test", "ttl": 120})
+	in := a.CreateEncrypted(map[string]any{"emailAddress": "Secret@Sandbox.Test", "ttl": 120})
 	if !in.Encrypted || in.EmailAddress != "secret@sandbox.test" || in.ServerSigPk != srv.ServerSigPk() ||
-		in.InboxHash != crypto.InboxHash(in.keys.PublicKey) {
+		in.InboxHash != crypto.InboxHash(in.Keys.PublicKey) {
 		t.Fatalf("encrypted inbox %+v", in.Inbox)
 	}
-	stream := openStream(t, srv, "unknown-hash", in.InboxHash)
+	stream := servertest.OpenStream(t, srv, "unknown-hash", in.InboxHash)
 	msg := multipartMessage(in.EmailAddress)
-	mustSend(t, srv, in.EmailAddress, msg)
-	ev := stream.nextNotification(t)
+	servertest.MustSend(t, srv, in.EmailAddress, msg)
+	ev := stream.NextNotification(t)
 	if ev.EncryptedMetadata == nil || ev.Metadata != "" || ev.InboxID != in.InboxHash {
 		t.Fatalf("stream event %+v", ev)
 	}
@@ -138,7 +139,7 @@ func TestEncryptedInboxPayloadsOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opener, err := crypto.NewOpener(in.keys.SecretKey, pinned, info.Context)
+	opener, err := crypto.NewOpener(in.Keys.SecretKey, pinned, info.Context)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,11 +162,11 @@ func TestEncryptedInboxPayloadsOpen(t *testing.T) {
 	var streamMeta model.EmailMetadata
 	open(ev.EncryptedMetadata, &streamMeta)
 
-	list := a.emails(in.EmailAddress, true)
+	list := a.Emails(in.EmailAddress, true)
 	if len(list) != 1 || list[0].EncryptedParsed == nil || list[0].Metadata != "" {
 		t.Fatalf("list %+v", list)
 	}
-	rec := a.email(in.EmailAddress, ev.EmailID)
+	rec := a.Email(in.EmailAddress, ev.EmailID)
 	var meta model.EmailMetadata
 	var parsed model.ParsedContent
 	open(rec.EncryptedMetadata, &meta)
@@ -180,7 +181,7 @@ func TestEncryptedInboxPayloadsOpen(t *testing.T) {
 	if string(aad) != "service:metadata" {
 		t.Errorf("metadata aad %q", aad)
 	}
-	raw := a.raw(in.EmailAddress, ev.EmailID)
+	raw := a.Raw(in.EmailAddress, ev.EmailID)
 	if raw.Raw != "" {
 		t.Fatal("encrypted raw record carries plaintext")
 	}
@@ -199,20 +200,20 @@ func TestEncryptedInboxPayloadsOpen(t *testing.T) {
 }
 
 func TestOneMessageToSeveralInboxesIsStoredOncePerInbox(t *testing.T) {
-	srv, a := startServer(t)
-	plain := a.createPlain(nil)
-	enc := a.createEncrypted(nil)
-	noAuth := a.createPlain(map[string]any{"emailAuth": false})
+	srv, a := servertest.StartAPI(t)
+	plain := a.CreatePlain(nil)
+	enc := a.CreateEncrypted(nil)
+	noAuth := a.CreatePlain(map[string]any{"emailAuth": false})
 	to := []string{plain.EmailAddress, enc.EmailAddress, noAuth.EmailAddress, plain.EmailAddress}
-	if err := sendMail(srv.SMTPAddr(), "sender@example.org", to, simpleMessage(plain.EmailAddress, "fanout")); err != nil {
+	if err := servertest.SendMail(srv.SMTPAddr(), "sender@example.org", to, servertest.SimpleMessage(plain.EmailAddress, "fanout")); err != nil {
 		t.Fatal(err)
 	}
 	for _, addr := range []string{plain.EmailAddress, enc.EmailAddress, noAuth.EmailAddress} {
-		if n := a.sync(addr).EmailCount; n != 1 {
+		if n := a.Sync(addr).EmailCount; n != 1 {
 			t.Fatalf("%s holds %d emails, want 1", addr, n)
 		}
 	}
-	_, parsed := decodePlain(t, a.emails(noAuth.EmailAddress, true)[0])
+	_, parsed := servertest.DecodePlain(t, a.Emails(noAuth.EmailAddress, true)[0])
 	auth := parsed.AuthResults
 	if auth.SPF.Result != "skipped" || auth.DMARC.Result != "skipped" || auth.ReverseDNS.Result != "skipped" || auth.DKIM[0].Result != "skipped" {
 		t.Fatalf("emailAuth false inbox got %+v", auth)
@@ -220,37 +221,37 @@ func TestOneMessageToSeveralInboxesIsStoredOncePerInbox(t *testing.T) {
 }
 
 func TestSyncHash(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
-	empty := a.sync(in.EmailAddress)
-	if empty.EmailCount != 0 || empty.EmailsHash == "" || a.sync(in.EmailAddress) != empty {
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
+	empty := a.Sync(in.EmailAddress)
+	if empty.EmailCount != 0 || empty.EmailsHash == "" || a.Sync(in.EmailAddress) != empty {
 		t.Fatalf("empty sync %+v", empty)
 	}
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "one"))
-	one := a.sync(in.EmailAddress)
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "one"))
+	one := a.Sync(in.EmailAddress)
 	if one.EmailCount != 1 || one.EmailsHash == empty.EmailsHash {
 		t.Fatalf("after one email %+v", one)
 	}
-	id := a.emails(in.EmailAddress, false)[0].ID
-	a.expect(http.StatusNoContent, "PATCH", "/api/inboxes/"+in.EmailAddress+"/emails/"+id+"/read", nil, nil)
-	if a.sync(in.EmailAddress) != one {
+	id := a.Emails(in.EmailAddress, false)[0].ID
+	a.Expect(http.StatusNoContent, "PATCH", "/api/inboxes/"+in.EmailAddress+"/emails/"+id+"/read", nil, nil)
+	if a.Sync(in.EmailAddress) != one {
 		t.Fatal("marking read changed the sync status")
 	}
-	a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+id, nil, nil)
-	if got := a.sync(in.EmailAddress); got != empty {
+	a.Expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+id, nil, nil)
+	if got := a.Sync(in.EmailAddress); got != empty {
 		t.Fatalf("after deleting: %+v, want %+v", got, empty)
 	}
 }
 
 func TestListIsNewestFirst(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
 	for _, s := range []string{"first", "second", "third"} {
-		mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, s))
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, s))
 	}
 	var subjects []string
-	for _, rec := range a.emails(in.EmailAddress, false) {
-		meta, _ := decodePlain(t, rec)
+	for _, rec := range a.Emails(in.EmailAddress, false) {
+		meta, _ := servertest.DecodePlain(t, rec)
 		subjects = append(subjects, meta.Subject)
 	}
 	if strings.Join(subjects, ",") != "third,second,first" {
@@ -259,27 +260,27 @@ func TestListIsNewestFirst(t *testing.T) {
 }
 
 func TestDeleteInboxesAndEmails(t *testing.T) {
-	srv, a := startServer(t)
+	srv, a := servertest.StartAPI(t)
 	events, cancel := srv.Events().Subscribe(64)
 	defer cancel()
-	one := a.createPlain(nil)
-	two := a.createEncrypted(nil)
-	mustSend(t, srv, one.EmailAddress, simpleMessage(one.EmailAddress, "x"))
+	one := a.CreatePlain(nil)
+	two := a.CreateEncrypted(nil)
+	servertest.MustSend(t, srv, one.EmailAddress, servertest.SimpleMessage(one.EmailAddress, "x"))
 
-	a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+one.EmailAddress, nil, nil)
-	a.expectError(http.StatusNotFound, "GET", "/api/inboxes/"+one.EmailAddress+"/emails", nil, "Inbox not found")
-	a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+one.EmailAddress, nil, nil) // idempotent
+	a.Expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+one.EmailAddress, nil, nil)
+	a.ExpectError(http.StatusNotFound, "GET", "/api/inboxes/"+one.EmailAddress+"/emails", nil, "Inbox not found")
+	a.Expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+one.EmailAddress, nil, nil) // idempotent
 	waitEvent(t, events, func(ev server.Event) bool {
 		return ev.Type == model.EventEmailDeleted && ev.Reason == model.DeleteReasonManual && ev.Inbox.Hash == one.InboxHash
 	})
 
-	a.createPlain(nil)
+	a.CreatePlain(nil)
 	var all model.DeleteAllResponse
-	a.expect(http.StatusOK, "DELETE", "/api/inboxes", nil, &all)
+	a.Expect(http.StatusOK, "DELETE", "/api/inboxes", nil, &all)
 	if all.Deleted != 2 {
 		t.Fatalf("deleted %d inboxes, want 2", all.Deleted)
 	}
-	a.expectError(http.StatusNotFound, "GET", "/api/inboxes/"+two.EmailAddress+"/sync", nil, "Inbox not found")
+	a.ExpectError(http.StatusNotFound, "GET", "/api/inboxes/"+two.EmailAddress+"/sync", nil, "Inbox not found")
 }
 
 // waitEvent reads bus events until match accepts one.

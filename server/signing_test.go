@@ -13,17 +13,18 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 	"sandview/server/store"
 )
 
 // openerFor opens an encrypted inbox's payloads the way a client does.
-func openerFor(t testing.TB, srv *server.Server, in encryptedInbox) *crypto.Opener {
+func openerFor(t testing.TB, srv *server.Server, in servertest.EncryptedInbox) *crypto.Opener {
 	t.Helper()
 	pinned, err := crypto.DecodeBase64URL(srv.ServerSigPk())
 	if err != nil {
 		t.Fatal(err)
 	}
-	opener, err := crypto.NewOpener(in.keys.SecretKey, pinned, crypto.DefaultContext)
+	opener, err := crypto.NewOpener(in.Keys.SecretKey, pinned, crypto.DefaultContext)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,14 +47,14 @@ func mustOpen(t testing.TB, opener *crypto.Opener, p *crypto.Payload, what strin
 // after the 250s, racing the background signer: whoever signs, what is
 // served verifies, and it stays the same once served.
 func TestDeferredSignaturesAreMadeBeforeServing(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createEncrypted(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreateEncrypted(nil)
 	opener := openerFor(t, srv, in)
 	const n = 12
 	for i := range n {
-		mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
 	}
-	list := a.emails(in.EmailAddress, true)
+	list := a.Emails(in.EmailAddress, true)
 	if len(list) != n {
 		t.Fatalf("listed %d emails, want %d", len(list), n)
 	}
@@ -64,7 +65,7 @@ func TestDeferredSignaturesAreMadeBeforeServing(t *testing.T) {
 	}
 	raws := map[string]string{}
 	for _, rec := range list {
-		raw := a.raw(in.EmailAddress, rec.ID)
+		raw := a.Raw(in.EmailAddress, rec.ID)
 		mustOpen(t, opener, raw.EncryptedRaw, "raw payload")
 		raws[rec.ID] = raw.EncryptedRaw.Sig
 	}
@@ -75,12 +76,12 @@ func TestDeferredSignaturesAreMadeBeforeServing(t *testing.T) {
 		t.Fatalf("background signing did not finish: %v", err)
 	}
 	for _, rec := range list {
-		again := a.email(in.EmailAddress, rec.ID)
+		again := a.Email(in.EmailAddress, rec.ID)
 		mustOpen(t, opener, again.EncryptedParsed, "parsed payload after background signing")
 		if again.EncryptedParsed.Sig != firstSig[rec.ID] {
 			t.Fatalf("email %s: its parsed payload was signed again after being served", rec.ID)
 		}
-		if raw := a.raw(in.EmailAddress, rec.ID); raw.EncryptedRaw.Sig != raws[rec.ID] {
+		if raw := a.Raw(in.EmailAddress, rec.ID); raw.EncryptedRaw.Sig != raws[rec.ID] {
 			t.Fatalf("email %s: its raw payload was signed again after being served", rec.ID)
 		}
 	}
@@ -91,22 +92,22 @@ func TestDeferredSignaturesAreMadeBeforeServing(t *testing.T) {
 func TestBackgroundSigningLeavesNothingUnsigned(t *testing.T) {
 	for _, signAtIngest := range []bool{false, true} {
 		t.Run(fmt.Sprintf("signAtIngest=%t", signAtIngest), func(t *testing.T) {
-			srv, a := startServer(t, func(cfg *server.Config) { cfg.SignAtIngest = signAtIngest })
-			in := a.createEncrypted(nil)
+			srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SignAtIngest = signAtIngest })
+			in := a.CreateEncrypted(nil)
 			opener := openerFor(t, srv, in)
 			for i := range 5 {
-				mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
+				servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			if err := srv.WaitForSignatures(ctx); err != nil {
 				t.Fatal(err)
 			}
-			for _, rec := range a.emails(in.EmailAddress, false) {
-				got := a.email(in.EmailAddress, rec.ID)
+			for _, rec := range a.Emails(in.EmailAddress, false) {
+				got := a.Email(in.EmailAddress, rec.ID)
 				mustOpen(t, opener, got.EncryptedMetadata, "metadata")
 				mustOpen(t, opener, got.EncryptedParsed, "parsed")
-				mustOpen(t, opener, a.raw(in.EmailAddress, rec.ID).EncryptedRaw, "raw")
+				mustOpen(t, opener, a.Raw(in.EmailAddress, rec.ID).EncryptedRaw, "raw")
 			}
 		})
 	}
@@ -122,30 +123,30 @@ func TestUnsignedEmailsSurviveRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	withData := func(cfg *server.Config) { cfg.DataDir, cfg.SigningKey = dir, key }
-	srv, a := startServer(t, withData)
-	in := a.createEncrypted(nil)
+	srv, a := servertest.StartAPI(t, withData)
+	in := a.CreateEncrypted(nil)
 	const n = 20
 	for i := range n {
-		mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
 	}
 	if err := srv.Close(); err != nil {
 		t.Fatal(err)
 	}
 
-	srv, a = startServer(t, withData)
+	srv, a = servertest.StartAPI(t, withData)
 	opener := openerFor(t, srv, in)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.WaitForSignatures(ctx); err != nil {
 		t.Fatal(err)
 	}
-	list := a.emails(in.EmailAddress, true)
+	list := a.Emails(in.EmailAddress, true)
 	if len(list) != n {
 		t.Fatalf("%d emails after restart, want %d", len(list), n)
 	}
 	for _, rec := range list {
 		mustOpen(t, opener, rec.EncryptedParsed, "parsed after restart")
-		mustOpen(t, opener, a.raw(in.EmailAddress, rec.ID).EncryptedRaw, "raw after restart")
+		mustOpen(t, opener, a.Raw(in.EmailAddress, rec.ID).EncryptedRaw, "raw after restart")
 	}
 }
 
@@ -160,8 +161,8 @@ func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	withData := func(cfg *server.Config) { cfg.DataDir, cfg.SigningKey = dir, key }
-	srv, a := startServer(t, withData)
-	in := a.createEncrypted(nil)
+	srv, a := servertest.StartAPI(t, withData)
+	in := a.CreateEncrypted(nil)
 	if err := srv.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
 		{&legacy.Parsed, `{"text":"kept","headers":{},"attachments":[],"links":[],"authResults":{}}`, "service:parsed", true},
 		{&legacy.Raw, "Subject: from before\r\n\r\nkept\r\n", "service:raw", true},
 	} {
-		p, err := crypto.Seal(in.keys.PublicKey, []byte(part.plaintext), []byte(part.aad), key, "")
+		p, err := crypto.Seal(in.Keys.PublicKey, []byte(part.plaintext), []byte(part.aad), key, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,9 +201,9 @@ func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	srv, a = startServer(t, withData)
+	srv, a = servertest.StartAPI(t, withData)
 	opener := openerFor(t, srv, in)
-	list := a.emails(in.EmailAddress, true)
+	list := a.Emails(in.EmailAddress, true)
 	if len(list) != 1 {
 		t.Fatalf("listed %d emails, want 1", len(list))
 	}
@@ -214,7 +215,7 @@ func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
 	if err := json.Unmarshal(mustOpen(t, opener, list[0].EncryptedParsed, "parsed"), &parsed); err != nil || parsed.Text != "kept" {
 		t.Fatalf("parsed %+v, %v", parsed, err)
 	}
-	if raw := mustOpen(t, opener, a.raw(in.EmailAddress, id).EncryptedRaw, "raw"); string(raw) != "Subject: from before\r\n\r\nkept\r\n" {
+	if raw := mustOpen(t, opener, a.Raw(in.EmailAddress, id).EncryptedRaw, "raw"); string(raw) != "Subject: from before\r\n\r\nkept\r\n" {
 		t.Fatalf("raw %q", raw)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -222,7 +223,7 @@ func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
 
 	// sandview's client reads the raw message of both forms: the message
 	// itself (earlier versions) and base64 text of it (now).
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "now"))
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "now"))
 	c, err := client.New(srv.URL(), srv.APIKey())
 	if err != nil {
 		t.Fatal(err)
@@ -231,11 +232,11 @@ func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
 	yes := true
 	inbox, err := c.ImportInboxData(ctx, model.ExportedInbox{Version: model.ExportVersion, EmailAddress: in.EmailAddress,
 		ExpiresAt: in.ExpiresAt.Format(time.RFC3339), InboxHash: in.InboxHash, Encrypted: true, EmailAuth: &yes,
-		ServerSigPk: srv.ServerSigPk(), SecretKey: crypto.EncodeBase64URL(in.keys.SecretKey), ExportedAt: time.Now().Format(time.RFC3339)})
+		ServerSigPk: srv.ServerSigPk(), SecretKey: crypto.EncodeBase64URL(in.Keys.SecretKey), ExportedAt: time.Now().Format(time.RFC3339)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rec := range a.emails(in.EmailAddress, false) {
+	for _, rec := range a.Emails(in.EmailAddress, false) {
 		raw, err := inbox.Raw(ctx, rec.ID)
 		if err != nil || !bytes.HasSuffix(raw, []byte("\r\n\r\nkept\r\n")) && !bytes.HasSuffix(raw, []byte("Hello now\r\n")) {
 			t.Fatalf("client raw of %s: %q, %v; want the message", rec.ID, raw, err)

@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"sandview/server/servertest"
 )
 
 // BenchmarkHostileSMTP floods a real `sandview serve` process (built for
@@ -45,7 +47,7 @@ func BenchmarkHostileSMTP(b *testing.B) {
 	for b.Loop() {
 		srv := startServeProcess(b, bin, apiKey)
 		inbox, quiet := srv.createInbox(b), srv.createInbox(b)
-		if err := smtp.SendMail(srv.smtpAddr, nil, "app@example.org", []string{quiet}, simpleMessage(quiet, "quiet")); err != nil {
+		if err := smtp.SendMail(srv.smtpAddr, nil, "app@example.org", []string{quiet}, servertest.SimpleMessage(quiet, "quiet")); err != nil {
 			b.Fatal(err)
 		}
 		atRest := make(chan struct{})
@@ -65,7 +67,7 @@ func BenchmarkHostileSMTP(b *testing.B) {
 					return
 				default:
 				}
-				msg := simpleMessage(inbox, fmt.Sprintf("legit %d", i))
+				msg := servertest.SimpleMessage(inbox, fmt.Sprintf("legit %d", i))
 				if smtp.SendMail(srv.smtpAddr, nil, "app@example.org", []string{inbox}, msg) == nil {
 					acked.Add(1)
 				}

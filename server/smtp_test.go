@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 func selfSignedTLS(t *testing.T) *tls.Config {
@@ -37,7 +38,7 @@ func selfSignedTLS(t *testing.T) *tls.Config {
 }
 
 func TestSTARTTLSOnlyWithCertificate(t *testing.T) {
-	plainSrv, _ := startServer(t)
+	plainSrv, _ := servertest.StartAPI(t)
 	c, err := smtp.Dial(plainSrv.SMTPAddr())
 	if err != nil {
 		t.Fatal(err)
@@ -55,8 +56,8 @@ func TestSTARTTLSOnlyWithCertificate(t *testing.T) {
 	}
 	c.Close()
 
-	tlsSrv, a := startServer(t, func(cfg *server.Config) { cfg.TLSConfig = selfSignedTLS(t) })
-	in := a.createPlain(nil)
+	tlsSrv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.TLSConfig = selfSignedTLS(t) })
+	in := a.CreatePlain(nil)
 	c, err = smtp.Dial(tlsSrv.SMTPAddr())
 	if err != nil {
 		t.Fatal(err)
@@ -65,15 +66,15 @@ func TestSTARTTLSOnlyWithCertificate(t *testing.T) {
 	if err := c.StartTLS(&tls.Config{InsecureSkipVerify: true, ServerName: "localhost"}); err != nil {
 		t.Fatalf("STARTTLS: %v", err)
 	}
-	if err := sendOn(c, "s@example.org", []string{in.EmailAddress}, simpleMessage(in.EmailAddress, "over tls")); err != nil {
+	if err := servertest.SendOn(c, "s@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, "over tls")); err != nil {
 		t.Fatal(err)
 	}
-	a.waitForCount(in.EmailAddress, 1)
+	a.WaitForCount(in.EmailAddress, 1)
 }
 
 func TestSMTPUTF8AndEightBitMail(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
 	c, err := dialPipe(srv.SMTPAddr())
 	if err != nil {
 		t.Fatal(err)
@@ -109,21 +110,21 @@ func TestSMTPUTF8AndEightBitMail(t *testing.T) {
 	if _, _, err := c.text.ReadResponse(250); err != nil {
 		t.Fatal(err)
 	}
-	meta, parsed := decodePlain(t, a.emails(in.EmailAddress, true)[0])
+	meta, parsed := servertest.DecodePlain(t, a.Emails(in.EmailAddress, true)[0])
 	if meta.Subject != "Bücher für dich" || !strings.Contains(parsed.Text, "Schöne Grüße") || !strings.Contains(meta.From, "jürgen@bücher.example") {
 		t.Fatalf("metadata %+v text %q", meta, parsed.Text)
 	}
 }
 
 func TestSMTPLineLimit(t *testing.T) {
-	srv, a := startServer(t)
-	in := a.createPlain(nil)
-	msg := append(simpleMessage(in.EmailAddress, "long"), []byte(strings.Repeat("x", 3000)+"\r\n")...)
-	err := sendMail(srv.SMTPAddr(), "s@example.org", []string{in.EmailAddress}, msg)
-	if code := smtpCode(err); code != 500 {
+	srv, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
+	msg := append(servertest.SimpleMessage(in.EmailAddress, "long"), []byte(strings.Repeat("x", 3000)+"\r\n")...)
+	err := servertest.SendMail(srv.SMTPAddr(), "s@example.org", []string{in.EmailAddress}, msg)
+	if code := servertest.SMTPCode(err); code != 500 {
 		t.Fatalf("line over the limit: %v, want SMTP 500", err)
 	}
-	if n := a.sync(in.EmailAddress).EmailCount; n != 0 {
+	if n := a.Sync(in.EmailAddress).EmailCount; n != 0 {
 		t.Fatalf("%d emails stored", n)
 	}
 }
@@ -133,15 +134,15 @@ func TestShutdownEndsStreamsAndIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := newAPI(t, srv)
-	in := a.createPlain(nil)
-	stream := openStream(t, srv, in.InboxHash)
+	a := servertest.NewClient(t, srv)
+	in := a.CreatePlain(nil)
+	stream := servertest.OpenStream(t, srv, in.InboxHash)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil {
 		t.Fatalf("shutdown: %v", err)
 	}
-	if _, err := stream.next(); err == nil {
+	if _, err := stream.Next(); err == nil {
 		t.Fatal("stream still open after shutdown")
 	}
 	if err := srv.Close(); err != nil {

@@ -43,22 +43,22 @@ func with(m map[string]any, extra map[string]any) map[string]any {
 
 // rawRequest sends body as it is and returns the status and the error
 // message.
-func (a *api) rawRequest(method, path, body string) (int, string) {
-	a.t.Helper()
-	req, err := http.NewRequest(method, a.srv.URL()+path, strings.NewReader(body))
+func rawRequest(a *api, method, path, body string) (int, string) {
+	a.T.Helper()
+	req, err := http.NewRequest(method, a.Srv.URL()+path, strings.NewReader(body))
 	if err != nil {
-		a.t.Fatal(err)
+		a.T.Fatal(err)
 	}
-	req.Header.Set("X-API-Key", a.key)
+	req.Header.Set("X-API-Key", a.Key)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		a.t.Fatal(err)
+		a.T.Fatal(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		a.t.Fatal(err)
+		a.T.Fatal(err)
 	}
 	var e model.ErrorBody
 	_ = json.NewDecoder(bytes.NewReader(data)).Decode(&e)
@@ -72,8 +72,8 @@ func (a *api) rawRequest(method, path, body string) (int, string) {
 func TestEveryBodyRefusesWhatTheContractDoesNotName(t *testing.T) {
 	inEveryProfile(t, func(t *testing.T, _ server.Compat, _ *server.Server, a *api, in model.Inbox) {
 		var global, inboxHook model.Webhook
-		a.expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{URL: "http://127.0.0.1:9/g", Events: []string{model.EventEmailReceived}, Description: "kept"}, &global)
-		a.expect(http.StatusCreated, "POST", "/api/inboxes/"+in.EmailAddress+"/webhooks", model.CreateWebhookRequest{URL: "http://127.0.0.1:9/i", Events: []string{model.EventEmailReceived}, Description: "kept"}, &inboxHook)
+		a.Expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{URL: "http://127.0.0.1:9/g", Events: []string{model.EventEmailReceived}, Description: "kept"}, &global)
+		a.Expect(http.StatusCreated, "POST", "/api/inboxes/"+in.EmailAddress+"/webhooks", model.CreateWebhookRequest{URL: "http://127.0.0.1:9/i", Events: []string{model.EventEmailReceived}, Description: "kept"}, &inboxHook)
 
 		for _, r := range bodyRoutes(in.EmailAddress, global.ID, inboxHook.ID) {
 			cased := strings.ToUpper(r.stringProp[:1]) + r.stringProp[1:]
@@ -86,10 +86,10 @@ func TestEveryBodyRefusesWhatTheContractDoesNotName(t *testing.T) {
 				{with(r.valid, map[string]any{r.stringProp: 7}), "field " + r.stringProp + " must be a string, got number"},
 				{[]any{r.valid}, "request body must be an object, got JSON array"},
 			} {
-				a.expectError(http.StatusBadRequest, r.method, r.path, c.body, c.want)
+				a.ExpectError(http.StatusBadRequest, r.method, r.path, c.body, c.want)
 			}
 			for _, raw := range []string{`{"to":`, `{} {}`, `{"` + r.stringProp + `": "a", "` + r.stringProp + `": "b"}`} {
-				status, msg := a.rawRequest(r.method, r.path, raw)
+				status, msg := rawRequest(a, r.method, r.path, raw)
 				if status != http.StatusBadRequest || !strings.Contains(msg, "not valid JSON") && !strings.Contains(msg, "more than once") {
 					t.Errorf("%s %s %s: %d %q, want 400 naming the problem", r.method, r.path, raw, status, msg)
 				}
@@ -115,24 +115,24 @@ func TestEveryBodyRefusesWhatTheContractDoesNotName(t *testing.T) {
 		}
 		for _, r := range bodyRoutes(in.EmailAddress, global.ID, inboxHook.ID)[2:] {
 			for _, c := range nested {
-				a.expectError(http.StatusBadRequest, r.method, r.path, with(r.valid, c.body), c.want)
+				a.ExpectError(http.StatusBadRequest, r.method, r.path, with(r.valid, c.body), c.want)
 			}
 		}
-		a.expectError(http.StatusBadRequest, "POST", "/api/test/emails", map[string]any{"to": in.EmailAddress, "auth": map[string]any{"spf": "pass", "colour": 1}},
+		a.ExpectError(http.StatusBadRequest, "POST", "/api/test/emails", map[string]any{"to": in.EmailAddress, "auth": map[string]any{"spf": "pass", "colour": 1}},
 			"property auth.colour should not exist (allowed here: spf, dkim, dmarc, reverseDns)")
-		a.expectError(http.StatusBadRequest, "POST", "/api/test/emails", map[string]any{"to": in.EmailAddress, "auth": "pass"}, "field auth must be an object, got string")
+		a.ExpectError(http.StatusBadRequest, "POST", "/api/test/emails", map[string]any{"to": in.EmailAddress, "auth": "pass"}, "field auth must be an object, got string")
 
 		// Nothing was created, stored or changed.
 		var list model.WebhookList
-		a.expect(http.StatusOK, "GET", "/api/webhooks", nil, &list)
+		a.Expect(http.StatusOK, "GET", "/api/webhooks", nil, &list)
 		if list.Total != 1 || list.Webhooks[0].Description != "kept" || list.Webhooks[0].Template != nil || list.Webhooks[0].Filter != nil {
 			t.Errorf("refused requests changed the global webhooks: %+v", list)
 		}
-		a.expect(http.StatusOK, "GET", "/api/inboxes/"+in.EmailAddress+"/webhooks", nil, &list)
+		a.Expect(http.StatusOK, "GET", "/api/inboxes/"+in.EmailAddress+"/webhooks", nil, &list)
 		if list.Total != 1 || list.Webhooks[0].Description != "kept" {
 			t.Errorf("refused requests changed the inbox webhooks: %+v", list)
 		}
-		if n := a.sync(in.EmailAddress).EmailCount; n != 0 {
+		if n := a.Sync(in.EmailAddress).EmailCount; n != 0 {
 			t.Errorf("refused test emails stored %d emails", n)
 		}
 	})
@@ -148,7 +148,7 @@ func TestStrictBodiesStillTakeEveryContractForm(t *testing.T) {
 			map[string]any{"field": "subject", "operator": "regex", "value": "^\\[ALERT\\]", "caseSensitive": true},
 		}}
 		var hook model.Webhook
-		a.expect(http.StatusCreated, "POST", "/api/webhooks", map[string]any{
+		a.Expect(http.StatusCreated, "POST", "/api/webhooks", map[string]any{
 			"url": "http://127.0.0.1:9/h", "events": []string{model.EventEmailReceived}, "template": custom, "filter": filter, "description": "d",
 		}, &hook)
 		if hook.Template == nil || hook.Template.Body != custom["body"] || hook.Filter == nil || !hook.Filter.Rules[0].CaseSensitive || !*hook.Filter.RequireAuth {
@@ -157,7 +157,7 @@ func TestStrictBodiesStillTakeEveryContractForm(t *testing.T) {
 		path := "/api/webhooks/" + hook.ID
 		patch := func(body map[string]any) model.Webhook {
 			var patched model.Webhook // fresh: an answer omits what the webhook lacks
-			a.expect(http.StatusOK, "PATCH", path, body, &patched)
+			a.Expect(http.StatusOK, "PATCH", path, body, &patched)
 			return patched
 		}
 		if got := patch(map[string]any{"template": "slack", "filter": nil}); got.Template == nil || got.Template.Type != model.TemplateSlack || got.Filter != nil {

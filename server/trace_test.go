@@ -12,12 +12,13 @@ import (
 
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // storedRaw returns the stored message of a plain inbox's email.
 func storedRaw(t *testing.T, a *api, address, id string) []byte {
 	t.Helper()
-	decoded, err := base64.StdEncoding.DecodeString(a.raw(address, id).Raw)
+	decoded, err := base64.StdEncoding.DecodeString(a.Raw(address, id).Raw)
 	if err != nil {
 		t.Fatalf("raw of %s: %v", id, err)
 	}
@@ -42,10 +43,10 @@ func receivedLine(t *testing.T, raw []byte) string {
 // parsed headers show it first among the Received values the message
 // already had; the rest of the message is kept byte for byte.
 func TestReceivedTraceHeader(t *testing.T) {
-	srv, a := startServer(t, func(cfg *server.Config) { cfg.Hostname = "mx.sandview.test" })
-	first, second := a.createPlain(nil), a.createPlain(nil)
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.Hostname = "mx.sandview.test" })
+	first, second := a.CreatePlain(nil), a.CreatePlain(nil)
 	msg := []byte("Received: from relay.example.org by mx.example.org; Sat, 21 Nov 2026 09:59:00 +0000\r\n" +
-		string(simpleMessage(first.EmailAddress, "traced")))
+		string(servertest.SimpleMessage(first.EmailAddress, "traced")))
 
 	c, err := smtp.Dial(srv.SMTPAddr())
 	if err != nil {
@@ -56,11 +57,11 @@ func TestReceivedTraceHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := time.Now().UTC().Truncate(time.Second)
-	if err := sendOn(c, "sender@example.org", []string{first.EmailAddress, second.EmailAddress}, msg); err != nil {
+	if err := servertest.SendOn(c, "sender@example.org", []string{first.EmailAddress, second.EmailAddress}, msg); err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range []model.Inbox{first, second} {
-		list := a.emails(in.EmailAddress, true)
+		list := a.Emails(in.EmailAddress, true)
 		if len(list) != 1 {
 			t.Fatalf("%s holds %d emails, want 1", in.EmailAddress, len(list))
 		}
@@ -79,14 +80,14 @@ func TestReceivedTraceHeader(t *testing.T) {
 		if !bytes.Equal(withoutTrace(t, raw), msg) {
 			t.Fatalf("stored message after the trace header differs from the sent one:\n%q", raw)
 		}
-		_, parsed := decodePlain(t, list[0])
+		_, parsed := servertest.DecodePlain(t, list[0])
 		if want := value + "\nfrom relay.example.org by mx.example.org; Sat, 21 Nov 2026 09:59:00 +0000"; parsed.Headers["received"] != want {
 			t.Fatalf("parsed received header %q, want %q", parsed.Headers["received"], want)
 		}
 	}
 
 	var created model.TestEmailResponse
-	a.expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{"to": first.EmailAddress}, &created)
+	a.Expect(http.StatusCreated, "POST", "/api/test/emails", map[string]any{"to": first.EmailAddress}, &created)
 	want := fmt.Sprintf("from localhost ([127.0.0.1]) by mx.sandview.test with HTTP id %s for <%s>; ", created.EmailID, first.EmailAddress)
 	if value := receivedLine(t, storedRaw(t, a, first.EmailAddress, created.EmailID)); !strings.HasPrefix(value, want) {
 		t.Fatalf("test email's Received: %s\nwant it to start with %s", value, want)
@@ -99,13 +100,13 @@ func TestReceivedTraceHeader(t *testing.T) {
 // server's own Received header it would fail.
 func TestDKIMRunsOnTheMessageAsReceived(t *testing.T) {
 	resolver, key := authResolver(t)
-	srv, a := startServer(t, func(cfg *server.Config) { cfg.Resolver = resolver })
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.Resolver = resolver })
+	in := a.CreatePlain(nil)
 	msg := []byte("Received: from relay.example.org by mx.example.org; Sat, 21 Nov 2026 09:59:00 +0000\r\n" +
-		string(simpleMessage(in.EmailAddress, "oversigned")))
+		string(servertest.SimpleMessage(in.EmailAddress, "oversigned")))
 	signed := signMessageHeaders(t, key, msg, "From", "To", "Subject", "Date", "Message-ID", "Received", "Received")
-	mustSend(t, srv, in.EmailAddress, signed)
-	_, parsed := decodePlain(t, a.emails(in.EmailAddress, true)[0])
+	servertest.MustSend(t, srv, in.EmailAddress, signed)
+	_, parsed := servertest.DecodePlain(t, a.Emails(in.EmailAddress, true)[0])
 	if dkim := parsed.AuthResults.DKIM; len(dkim) != 1 || dkim[0].Result != model.ResultPass {
 		t.Fatalf("DKIM %+v, want pass: it must be verified on the message as received", dkim)
 	}

@@ -10,6 +10,7 @@ import (
 	"sandview/client/webhookrecv"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/servertest"
 	"sandview/server/webhook"
 )
 
@@ -48,23 +49,23 @@ func nextDelivery(t testing.TB, r *webhookrecv.Receiver) webhookrecv.Delivery {
 // signed email.received and email.stored deliveries, and deleting it sends
 // email.deleted (reason manual).
 func TestWebhookEndToEnd(t *testing.T) {
-	srv, a := startServer(t, loopbackWebhooks)
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(t, loopbackWebhooks)
+	in := a.CreatePlain(nil)
 	recv := listen(t)
 
 	var hook model.Webhook
-	a.expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+	a.Expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
 		URL: recv.URL(), Events: []string{model.EventEmailReceived, model.EventEmailStored, model.EventEmailDeleted},
 	}, &hook)
 	recv.SetSecrets(hook.Secret)
 
 	var info model.ServerInfo
-	a.expect(http.StatusOK, "GET", "/api/server-info", nil, &info)
+	a.Expect(http.StatusOK, "GET", "/api/server-info", nil, &info)
 	if !info.WebhookEnabled {
 		t.Fatal("server-info says webhooks are off")
 	}
 
-	mustSend(t, srv, in.EmailAddress, simpleMessage(in.EmailAddress, "webhook-e2e"))
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "webhook-e2e"))
 	got := map[string]webhookrecv.Delivery{}
 	for len(got) < 2 {
 		d := nextDelivery(t, recv)
@@ -88,8 +89,8 @@ func TestWebhookEndToEnd(t *testing.T) {
 		t.Fatal("no email.stored delivery")
 	}
 
-	emails := a.emails(in.EmailAddress, false)
-	a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+emails[0].ID, nil, nil)
+	emails := a.Emails(in.EmailAddress, false)
+	a.Expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+emails[0].ID, nil, nil)
 	d := nextDelivery(t, recv)
 	var deleted struct {
 		Data model.EmailDeletedData `json:"data"`
@@ -104,17 +105,17 @@ func TestWebhookEndToEnd(t *testing.T) {
 
 // TestInboxWebhooksGoWithTheInbox: deleting an inbox removes its webhooks.
 func TestInboxWebhooksGoWithTheInbox(t *testing.T) {
-	_, a := startServer(t, loopbackWebhooks)
-	in := a.createPlain(nil)
+	_, a := servertest.StartAPI(t, loopbackWebhooks)
+	in := a.CreatePlain(nil)
 	path := "/api/inboxes/" + in.EmailAddress + "/webhooks"
-	a.expect(http.StatusCreated, "POST", path, model.CreateWebhookRequest{
+	a.Expect(http.StatusCreated, "POST", path, model.CreateWebhookRequest{
 		URL: "http://127.0.0.1:9/hook", Events: []string{model.EventEmailReceived},
 	}, nil)
-	a.expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress, nil, nil)
-	a.expectError(http.StatusNotFound, "GET", path, nil, in.EmailAddress)
-	in = a.createPlain(map[string]any{"emailAddress": in.EmailAddress})
+	a.Expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress, nil, nil)
+	a.ExpectError(http.StatusNotFound, "GET", path, nil, in.EmailAddress)
+	in = a.CreatePlain(map[string]any{"emailAddress": in.EmailAddress})
 	var list model.WebhookList
-	a.expect(http.StatusOK, "GET", path, nil, &list)
+	a.Expect(http.StatusOK, "GET", path, nil, &list)
 	if list.Total != 0 {
 		t.Fatalf("a re-created inbox inherited %d webhooks", list.Total)
 	}
@@ -123,10 +124,10 @@ func TestInboxWebhooksGoWithTheInbox(t *testing.T) {
 // BenchmarkWebhookLatency measures SMTP accepted (250) → email.received
 // delivered to a local receiver.
 func BenchmarkWebhookLatency(b *testing.B) {
-	srv, a := startServer(b, loopbackWebhooks, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
-	in := a.createPlain(nil)
+	srv, a := servertest.StartAPI(b, loopbackWebhooks, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
+	in := a.CreatePlain(nil)
 	recv := listen(b)
-	a.expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+	a.Expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
 		URL: recv.URL(), Events: []string{model.EventEmailReceived},
 	}, nil)
 	measureLatency(b, srv, in.EmailAddress, "send-to-webhook-p50-ms", func() time.Time {

@@ -159,15 +159,36 @@ func (s clientService) Emails(ctx context.Context, address string) ([]model.Emai
 	}
 	emails, err := in.Emails(ctx, client.ListOptions{IncludeContent: true})
 	for i := range emails {
-		for j := range emails[i].Attachments {
-			a := &emails[i].Attachments[j]
-			if a.Size == 0 {
-				a.Size = int64(len(a.Content))
-			}
-			a.Content = nil
-		}
+		dropAttachmentBytes(&emails[i])
 	}
 	return emails, err
+}
+
+// EachEmail lists an inbox as Emails does, passing each email on as soon
+// as it and those before it are opened (the server's order, newest
+// first; every core opens mail), so the newest can be shown before the
+// whole list is read.
+func (s clientService) EachEmail(ctx context.Context, address string, fn func(e model.Email, openErr error) error) error {
+	in, err := s.inbox(address)
+	if err != nil {
+		return err
+	}
+	return in.EachEmail(ctx, client.ListOptions{IncludeContent: true}, func(e model.Email, openErr error) error {
+		dropAttachmentBytes(&e)
+		return fn(e, openErr)
+	})
+}
+
+// dropAttachmentBytes leaves out the bytes of an email's attachments,
+// keeping their size: they are fetched when the email is opened.
+func dropAttachmentBytes(e *model.Email) {
+	for j := range e.Attachments {
+		a := &e.Attachments[j]
+		if a.Size == 0 {
+			a.Size = int64(len(a.Content))
+		}
+		a.Content = nil
+	}
 }
 
 // Rescan reconnects the stream now if it waits to and, when the keystore

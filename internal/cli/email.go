@@ -111,6 +111,7 @@ func newEmailListCommand(g *globalOptions, inbox *string) *cobra.Command {
 ` + searchExample,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			defer collectLessOften(g.env)()
 			// A big list leaves in 64 KB writes, not in one a mail.
 			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
 			list := newEmailList(out, asJSON)

@@ -1,6 +1,28 @@
 package cli
 
-import "sandview/model"
+import (
+	"runtime/debug"
+
+	"sandview/model"
+)
+
+// collectLessOften makes the garbage collector of a process that runs
+// one command line run less often, until the returned function is
+// called: a long list allocates many times what it holds at once
+// (records, opened mail, its JSON), and collecting at 800% instead of
+// 100% costs some MB and saves about a fifth of the CPU. A GOGC of the
+// user's own wins, and a server running the command for an SSH session
+// keeps its setting (it is the whole process's).
+func collectLessOften(env environment) (restore func()) {
+	if !env.process {
+		return func() {}
+	}
+	if _, set := env.lookup("GOGC"); set {
+		return func() {}
+	}
+	old := debug.SetGCPercent(800)
+	return func() { debug.SetGCPercent(old) }
+}
 
 // preparedEmail is an email of a list made ready to print on the list's
 // workers (client.EachEmailAs): for JSON its encoded text, so that

@@ -20,10 +20,13 @@ import (
 // and what tells a terminal's features).
 type environment struct {
 	lookup func(name string) (string, bool)
+	// process: the environment is this process's, which runs one command
+	// line (not a session's of a server that runs many).
+	process bool
 }
 
 // processEnvironment is the environment of this process.
-func processEnvironment() environment { return environment{lookup: os.LookupEnv} }
+func processEnvironment() environment { return environment{lookup: os.LookupEnv, process: true} }
 
 // listEnvironment is an environment given as KEY=VALUE lines (an SSH
 // session's); the last line of a key wins.

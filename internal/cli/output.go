@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
 	"github.com/spf13/cobra"
 )
@@ -68,13 +71,12 @@ func writeJSON(w io.Writer, v any, indent string) error {
 // encoding/json leaves as they are) are written as \u escapes, so the
 // output is safe on a terminal and decodes to the same data.
 func encodeJSON(v any, prefix, indent string) (string, error) {
-	var out []byte
-	var err error
-	if indent == "" {
-		out, err = json.Marshal(v)
-	} else {
-		out, err = json.MarshalIndent(v, prefix, indent)
+	opts := json.DefaultOptionsV1()
+	if indent != "" {
+		// One pass, as MarshalIndent's marshal and reformat write it.
+		opts = jsonv2.JoinOptions(opts, jsontext.Multiline(true), jsontext.WithIndentPrefix(prefix), jsontext.WithIndent(indent))
 	}
+	out, err := jsonv2.Marshal(v, opts)
 	if err != nil {
 		return "", fmt.Errorf("encode JSON: %w", err)
 	}
@@ -85,6 +87,9 @@ func encodeJSON(v any, prefix, indent string) (string, error) {
 // termtext.Sanitize drops written as \u escapes; ASCII text (most of it) is
 // copied as it is.
 func escapeUnsafeRunes(out []byte) string {
+	if isASCII(out) {
+		return string(out)
+	}
 	var b strings.Builder
 	b.Grow(len(out))
 	done := 0 // out[:done] is in b
@@ -103,6 +108,21 @@ func escapeUnsafeRunes(out []byte) string {
 	}
 	b.Write(out[done:])
 	return b.String()
+}
+
+// isASCII reports whether b is all ASCII, eight bytes at a time.
+func isASCII(b []byte) bool {
+	for ; len(b) >= 8; b = b[8:] {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonArray writes an indented JSON array one element at a time: the

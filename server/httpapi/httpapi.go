@@ -1,9 +1,15 @@
-// Package httpapi is the HTTP plumbing the embedded server and its webhook
-// engine share, so that every route reads and answers the same way: it
-// decodes JSON request bodies (one size limit, one empty-body rule, one
-// strictness rule for properties the target type does not name, one set of
-// 400 messages) and writes JSON responses and the interface's error body
-// {statusCode, message, error}.
+// Package httpapi is the sandbox service's HTTP transport: the API of
+// http-interface.md over the core (API: inboxes, emails, sync, server
+// info, check-key, the test-email endpoint, the event stream and the
+// load balancer's probes), registered on a mux with the webhook engine's
+// routes.
+//
+// It is also the HTTP plumbing the API and the webhook engine share, so
+// that every route reads and answers the same way: it decodes JSON request
+// bodies (one size limit, one empty-body rule, one strictness rule for
+// properties the target type does not name, one set of 400 messages) and
+// writes JSON responses and the interface's error body {statusCode,
+// message, error}.
 package httpapi
 
 import (

@@ -137,3 +137,46 @@ func assertLinksListed(t *testing.T, what string, r Result) {
 		}
 	}
 }
+
+// TestPartsAreRewrittenAsOneText lays the Markdown of every corpus mail
+// out in two and three parts and checks that the parts' lines, rewritten
+// each by a writer of its own, are those a single writer writes for the
+// parts joined.
+func TestPartsAreRewrittenAsOneText(t *testing.T) {
+	mails, err := corpus.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dark := theme.New(true, false).Markdown()
+	split := false
+	for _, m := range mails {
+		if m.Email.HTML == "" {
+			continue
+		}
+		for _, opts := range []Options{{}, {Style: &dark, Hyperlinks: true}} {
+			p := Prepare(m.Email.HTML, opts)
+			if p.problem != "" {
+				continue
+			}
+			for _, n := range []int{2, 3} {
+				md := hangListItems(p.sizedTokens(56), 56)
+				outs, err := p.glamourParts(splitBlocks(md, n), 56)
+				if err != nil {
+					t.Fatal(err)
+				}
+				split = split || len(outs) > 1
+				links := strings.Count(strings.Join(outs, ""), string(linkStart))
+				one := p.lineWriter(56, opts.Hyperlinks && links == len(p.links.targets))
+				for _, line := range strings.Split(strings.Join(outs, "\n"), "\n") {
+					one.write(line)
+				}
+				if got, want := strings.Join(p.rewrite(outs, 56), "\n"), strings.Join(one.lines, "\n"); got != want {
+					t.Fatalf("%s in %d parts:\n%s\n---\n%s", m.Name, n, got, want)
+				}
+			}
+		}
+	}
+	if !split {
+		t.Fatal("no mail of the corpus was laid out in parts")
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"sandview/internal/corpus"
 	"sandview/internal/termtext"
@@ -153,4 +155,59 @@ func TestRenderShowsTheTextOfHTMLItCannotLayOut(t *testing.T) {
 		t.Fatalf("problem %q, text %.300q", r.Problem, r.Text)
 	}
 	corpus.AssertWidthsAgree(t, "huge", r.Text)
+}
+
+// TestCollapsedDivsConvertAlike: the divs a flattened layout table leaves,
+// one inside the other, are collapsed before the conversion, which writes
+// the same Markdown for the corpus's mails as without collapsing.
+func TestCollapsedDivsConvertAlike(t *testing.T) {
+	mails, err := corpus.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	collapsed := 0
+	for _, m := range mails {
+		if m.Email.HTML == "" || len(m.Email.HTML) > maxLayoutBytes {
+			continue
+		}
+		var docs [2]*html.Node
+		for i := range docs {
+			if docs[i], err = parse(m.Email.HTML); err != nil {
+				break // shown as plain text
+			}
+			pr := pruner{rules: collectHidingRules(docs[i]), links: newLinkSet(true, nil), markdown: true}
+			pr.prune(docs[i], false)
+		}
+		if docs[1] == nil {
+			continue
+		}
+		divs := countDivs(docs[1])
+		collapseDivs(docs[1])
+		collapsed += divs - countDivs(docs[1])
+		want, err := newConverter().ConvertNode(docs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := toMarkdown(docs[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Fatalf("%s: collapsing divs changes the Markdown:\n%s\n---\n%s", m.Name, got, want)
+		}
+	}
+	if collapsed == 0 {
+		t.Fatal("no div of the corpus was collapsed")
+	}
+}
+
+func countDivs(n *html.Node) int {
+	count := 0
+	if n.DataAtom == atom.Div {
+		count++
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		count += countDivs(c)
+	}
+	return count
 }

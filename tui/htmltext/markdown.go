@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/glamour/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -14,36 +15,69 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 	"golang.org/x/sync/errgroup"
 
 	"sandview/internal/termtext"
 	"sandview/tui/ui"
 )
 
-// toMarkdown converts a pruned document to Markdown: CommonMark with
-// strikethrough and tables (a table without header cells takes its first
-// row as header).
+// toMarkdown converts a pruned document to Markdown (see newConverter).
 func toMarkdown(doc *html.Node) (string, error) {
-	conv := converter.NewConverter(converter.WithPlugins(
-		base.NewBasePlugin(),
-		commonmark.NewCommonmarkPlugin(),
-		strikethrough.NewStrikethroughPlugin(),
-		table.NewTablePlugin(table.WithHeaderPromotion(true), table.WithSkipEmptyRows(true)),
-	))
-	md, err := conv.ConvertNode(doc)
+	collapseDivs(doc)
+	md, err := newConverter().ConvertNode(doc)
 	if err != nil {
 		return "", fmt.Errorf("converting to Markdown: %w", err)
 	}
 	return string(md), nil
 }
 
+// newConverter is the converter to Markdown: CommonMark with
+// strikethrough and tables (a table without header cells takes its first
+// row as header).
+func newConverter() *converter.Converter {
+	return converter.NewConverter(converter.WithPlugins(
+		base.NewBasePlugin(),
+		commonmark.NewCommonmarkPlugin(),
+		strikethrough.NewStrikethroughPlugin(),
+		table.NewTablePlugin(table.WithHeaderPromotion(true), table.WithSkipEmptyRows(true)),
+	))
+}
+
+// collapseDivs empties into each div the div that is all it holds (the
+// flattened rows and cells of layout tables): the converter writes the
+// same Markdown for the two as for one, in less time.
+func collapseDivs(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		collapseDivs(c)
+	}
+	only := n.FirstChild
+	if n.DataAtom != atom.Div || only == nil || only != n.LastChild || only.Type != html.ElementNode || only.DataAtom != atom.Div {
+		return
+	}
+	n.RemoveChild(only)
+	for c := only.FirstChild; c != nil; c = only.FirstChild {
+		only.RemoveChild(c)
+		n.AppendChild(c)
+	}
+}
+
 // layout lays the page's Markdown out with glamour at width cells and
 // rewrites its lines for the terminal (see lineWriter). Glamour takes its
-// time (some 0.4 ms a kilobyte), so the Markdown is cut into a part for
+// time (some 0.3 ms a kilobyte), so the Markdown is cut into a part for
 // each processor between its top-level blocks, and the parts laid out at
-// once.
+// once, then their lines rewritten at once.
 func (p *Page) layout(width int) ([]string, error) {
 	parts := splitBlocks(hangListItems(p.sizedTokens(width), width), runtime.GOMAXPROCS(0))
+	outs, err := p.glamourParts(parts, width)
+	if err != nil {
+		return nil, err
+	}
+	return tidyBlankLines(p.rewrite(outs, width)), nil
+}
+
+// glamourParts lays each part of the Markdown out with glamour, at once.
+func (p *Page) glamourParts(parts []string, width int) ([]string, error) {
 	outs := make([]string, len(parts))
 	var g errgroup.Group
 	for i, part := range parts {
@@ -63,16 +97,57 @@ func (p *Page) layout(width int) ([]string, error) {
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	out := strings.Join(outs, "\n")
-	hyperlinks := p.opts.Hyperlinks && p.opts.Style != nil && strings.Count(out, string(linkStart)) == len(p.links.targets)
-	w := lineWriter{width: width, styled: p.opts.Style != nil, hyperlinks: hyperlinks, targets: p.links.targets, addresses: p.links.addresses}
+	return outs, nil
+}
+
+// rewrite rewrites the lines of glamour's parts for the terminal, as one
+// text (the parts joined by line breaks): each part by a lineWriter of
+// its own at once, the link numbers of a part following those of the
+// parts before it. A part whose text leaves the writer in a state the
+// next part's does not start from (a style or link still open) has its
+// lines rewritten again, in order, by a single writer.
+func (p *Page) rewrite(outs []string, width int) []string {
+	firstLink := make([]int, len(outs))
+	links := 0
+	for i, out := range outs {
+		firstLink[i] = links
+		links += strings.Count(out, string(linkStart))
+	}
+	hyperlinks := p.opts.Hyperlinks && p.opts.Style != nil && links == len(p.links.targets)
+	writers := make([]*lineWriter, len(outs))
+	var wg sync.WaitGroup
+	for i, out := range outs {
+		writers[i] = p.lineWriter(width, hyperlinks)
+		writers[i].next = firstLink[i]
+		wg.Go(func() {
+			for _, line := range strings.Split(out, "\n") {
+				writers[i].write(line)
+			}
+		})
+	}
+	wg.Wait()
+	var lines []string
+	for i, w := range writers {
+		if i < len(writers)-1 && !w.settled() {
+			w = p.lineWriter(width, hyperlinks)
+			for _, line := range strings.Split(strings.Join(outs, "\n"), "\n") {
+				w.write(line)
+			}
+			return w.lines
+		}
+		lines = append(lines, w.lines...)
+	}
+	return lines
+}
+
+// lineWriter is a writer of glamour's lines at width, starting at the
+// page's first link.
+func (p *Page) lineWriter(width int, hyperlinks bool) *lineWriter {
+	w := &lineWriter{width: width, styled: p.opts.Style != nil, hyperlinks: hyperlinks, targets: p.links.targets, addresses: p.links.addresses}
 	if p.opts.Style != nil {
 		w.linkStyle = styleOf(p.opts.Style.LinkText)
 	}
-	for _, line := range strings.Split(out, "\n") {
-		w.write(line)
-	}
-	return tidyBlankLines(w.lines), nil
+	return w
 }
 
 // splitBlocks cuts Markdown into at most n parts of about the same size,

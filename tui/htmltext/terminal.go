@@ -1,11 +1,8 @@
 package htmltext
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
-	glamouransi "charm.land/glamour/v2/ansi"
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/termtext"
@@ -56,11 +53,12 @@ type lineWriter struct {
 
 // write reads one line of glamour's output.
 func (w *lineWriter) write(line string) {
-	for i := 0; i < len(line); {
-		c := line[i]
+	text := strings.TrimRight(line, " ") // glamour pads each line to the width
+	for i := 0; i < len(text); {
+		c := text[i]
 		switch {
 		case c == ansi.ESC:
-			seq, _, n, _ := ansi.DecodeSequence(line[i:], ansi.NormalState, nil)
+			seq, _, n, _ := ansi.DecodeSequence(text[i:], ansi.NormalState, nil)
 			w.escape(seq)
 			i += max(n, 1)
 			continue
@@ -77,7 +75,7 @@ func (w *lineWriter) write(line string) {
 		case c == dimEnd:
 			w.dim = false
 		case c == addressMark:
-			i += w.address(line[i:])
+			i += w.address(text[i:])
 			continue
 		case c == '\t':
 			for range 4 {
@@ -85,10 +83,14 @@ func (w *lineWriter) write(line string) {
 			}
 		case c < 0x20 || c == 0x7f:
 			// no other control reaches the terminal
-		case c < 0x80 && (i+1 == len(line) || line[i+1] < 0x80):
-			w.cell(line[i:i+1], 1)
+		case c < 0x80 && (i+1 == len(text) || text[i+1] < 0x80):
+			if n := w.run(text[i:]); n > 0 {
+				i += n
+				continue
+			}
+			w.cell(text[i:i+1], 1)
 		default:
-			cluster, width := ansi.FirstGraphemeCluster(line[i:], ansi.GraphemeWidth)
+			cluster, width := ansi.FirstGraphemeCluster(text[i:], ansi.GraphemeWidth)
 			n := max(len(cluster), 1)
 			if cluster == "\u00a0" {
 				cluster = " "
@@ -101,9 +103,40 @@ func (w *lineWriter) write(line string) {
 		}
 		i++
 	}
+	w.spaces(len(line) - len(text))
 	w.endLine()
 	w.inToken, w.brokenToken = w.brokenToken, false
 	w.leadingSpace, w.afterToken = w.afterToken, false
+}
+
+// spaces writes n spaces, as n cells of " " would be written; spaces that
+// do not show in the style they are in (the padding that ends glamour's
+// lines) are only counted, as they would be trimmed.
+func (w *lineWriter) spaces(n int) {
+	if w.shows(w.cellStyle()) {
+		for range n {
+			w.cell(" ", 1)
+		}
+		return
+	}
+	for ; n > 0; n-- {
+		if w.leadingSpace {
+			w.leadingSpace = false
+			if w.cells == 0 {
+				continue
+			}
+		}
+		if w.cells+1 > w.width && w.cells > 0 {
+			w.endLine()
+		}
+		w.cells++
+	}
+}
+
+// settled tells whether the writer is back in the state it starts in
+// (but for the links it has numbered), as it is between blocks.
+func (w *lineWriter) settled() bool {
+	return w.style == sgr{} && !w.dim && !w.inLink && w.link == "" && !w.inToken && !w.leadingSpace
 }
 
 // escape follows an escape sequence of glamour's: SGR changes the style,
@@ -186,13 +219,53 @@ func (w *lineWriter) cell(cluster string, width int) {
 	if w.cells+width > w.width && w.cells > 0 {
 		w.endLine()
 	}
-	style := w.style
-	if w.dim {
-		style.faint = true
+	style := w.pen()
+	w.b.WriteString(cluster)
+	w.cells += width
+	if cluster != " " || w.shows(style) {
+		w.keep, w.keepStyled, w.keepLinking = w.b.Len(), w.shown != (sgr{}), w.shownLink != ""
 	}
-	if w.inLink {
-		style = style.over(w.linkStyle)
+}
+
+// run writes the printable ASCII characters that start s, as cell would
+// one by one, when they fit on the line and no token or leading space
+// asks for more; it returns how many it wrote (none otherwise). The
+// character before one that is not ASCII is left to cell, as a combining
+// mark may follow it.
+func (w *lineWriter) run(s string) int {
+	if w.inToken || w.leadingSpace {
+		return 0
 	}
+	n := 0
+	for n < len(s) && s[n] >= 0x20 && s[n] < 0x7f {
+		n++
+	}
+	if n < len(s) && s[n] >= 0x80 {
+		n--
+	}
+	if n <= 1 || w.cells+n > w.width {
+		return 0
+	}
+	s = s[:n]
+	style := w.pen()
+	w.b.WriteString(s)
+	w.cells += n
+	if w.shows(style) {
+		w.keep = w.b.Len()
+	} else if shown := strings.TrimRight(s, " "); shown != "" {
+		w.keep = w.b.Len() - (n - len(shown))
+	} else {
+		return n // spaces only: as before, and no token ends
+	}
+	w.keepStyled, w.keepLinking = w.shown != (sgr{}), w.shownLink != ""
+	w.afterToken = false
+	return n
+}
+
+// pen writes the sequences that set the style and the hyperlink of the
+// next cell where they change, and returns that style.
+func (w *lineWriter) pen() sgr {
+	style := w.cellStyle()
 	if w.styled && style != w.shown {
 		if w.shown != (sgr{}) {
 			w.b.WriteString("\x1b[m")
@@ -209,11 +282,25 @@ func (w *lineWriter) cell(cluster string, width int) {
 		}
 		w.shownLink = w.link
 	}
-	w.b.WriteString(cluster)
-	w.cells += width
-	if cluster != " " || style.bg != "" || style.reverse || style.underline || style.strike {
-		w.keep, w.keepStyled, w.keepLinking = w.b.Len(), w.shown != (sgr{}), w.shownLink != ""
+	return style
+}
+
+// cellStyle is the style of the next cell.
+func (w *lineWriter) cellStyle() sgr {
+	style := w.style
+	if w.dim {
+		style.faint = true
 	}
+	if w.inLink {
+		style = style.over(w.linkStyle)
+	}
+	return style
+}
+
+// shows tells whether a space in style shows (is kept at the end of a
+// line).
+func (w *lineWriter) shows(style sgr) bool {
+	return style.bg != "" || style.reverse || style.underline || style.strike
 }
 
 // endLine ends the line being written, trimming what follows its last
@@ -230,130 +317,6 @@ func (w *lineWriter) endLine() {
 	w.b.Reset()
 	w.cells, w.keep, w.keepStyled, w.keepLinking = 0, 0, false, false
 	w.shown, w.shownLink = sgr{}, ""
-}
-
-// sgr is a text style.
-type sgr struct {
-	bold, faint, italic, underline, reverse, strike bool
-	fg, bg                                          string // SGR parameters, "" for the default
-}
-
-// apply follows the parameters of an SGR sequence.
-func (s *sgr) apply(params string) {
-	ps := strings.FieldsFunc(params, func(r rune) bool { return r == ';' || r == ':' })
-	if len(ps) == 0 {
-		*s = sgr{}
-		return
-	}
-	for i := 0; i < len(ps); i++ {
-		n, err := strconv.Atoi(ps[i])
-		if err != nil {
-			continue
-		}
-		switch {
-		case n == 0:
-			*s = sgr{}
-		case n == 1:
-			s.bold = true
-		case n == 2:
-			s.faint = true
-		case n == 3:
-			s.italic = true
-		case n == 4:
-			s.underline = true
-		case n == 7:
-			s.reverse = true
-		case n == 9:
-			s.strike = true
-		case n == 22:
-			s.bold, s.faint = false, false
-		case n == 23:
-			s.italic = false
-		case n == 24:
-			s.underline = false
-		case n == 27:
-			s.reverse = false
-		case n == 29:
-			s.strike = false
-		case n >= 30 && n <= 37 || n >= 90 && n <= 97:
-			s.fg = ps[i]
-		case n == 39:
-			s.fg = ""
-		case n >= 40 && n <= 47 || n >= 100 && n <= 107:
-			s.bg = ps[i]
-		case n == 49:
-			s.bg = ""
-		case n == 38 || n == 48:
-			colour, used := extendedColour(ps[i:])
-			if n == 38 {
-				s.fg = colour
-			} else {
-				s.bg = colour
-			}
-			i += used
-		}
-	}
-}
-
-// extendedColour reads "38;5;n" or "38;2;r;g;b" (or 48) from ps and
-// returns it and the number of parameters it used after the first.
-func extendedColour(ps []string) (string, int) {
-	switch {
-	case len(ps) >= 3 && ps[1] == "5":
-		return strings.Join(ps[:3], ";"), 2
-	case len(ps) >= 5 && ps[1] == "2":
-		return strings.Join(ps[:5], ";"), 4
-	}
-	return "", len(ps) - 1
-}
-
-// over is s with the attributes and colours set in top.
-func (s sgr) over(top sgr) sgr {
-	s.bold, s.faint, s.italic = s.bold || top.bold, s.faint || top.faint, s.italic || top.italic
-	s.underline, s.reverse, s.strike = s.underline || top.underline, s.reverse || top.reverse, s.strike || top.strike
-	if top.fg != "" {
-		s.fg = top.fg
-	}
-	if top.bg != "" {
-		s.bg = top.bg
-	}
-	return s
-}
-
-// styleOf is the style a glamour style primitive sets (its attributes,
-// and colours written "#RRGGBB").
-func styleOf(p glamouransi.StylePrimitive) sgr {
-	is := func(b *bool) bool { return b != nil && *b }
-	s := sgr{bold: is(p.Bold), faint: is(p.Faint), italic: is(p.Italic), underline: is(p.Underline), reverse: is(p.Inverse), strike: is(p.CrossedOut)}
-	rgb := func(c *string, base string) string {
-		var r, g, b uint8
-		if c == nil || len(*c) != 7 {
-			return ""
-		}
-		if _, err := fmt.Sscanf(*c, "#%02x%02x%02x", &r, &g, &b); err != nil {
-			return ""
-		}
-		return fmt.Sprintf("%s;2;%d;%d;%d", base, r, g, b)
-	}
-	s.fg, s.bg = rgb(p.Color, "38"), rgb(p.BackgroundColor, "48")
-	return s
-}
-
-// sequence is the SGR sequence that sets s from the default style.
-func (s sgr) sequence() string {
-	var ps []string
-	for _, a := range []struct {
-		on   bool
-		code string
-	}{{s.bold, "1"}, {s.faint, "2"}, {s.italic, "3"}, {s.underline, "4"}, {s.reverse, "7"}, {s.strike, "9"}, {s.fg != "", s.fg}, {s.bg != "", s.bg}} {
-		if a.on {
-			ps = append(ps, a.code)
-		}
-	}
-	if len(ps) == 0 {
-		return ""
-	}
-	return "\x1b[" + strings.Join(ps, ";") + "m"
 }
 
 // cluster is a grapheme cluster and its width.

@@ -11,9 +11,11 @@
 // which the screen prepares in the background as mail arrives; in:all
 // lists every inbox. Inboxes are listed with their content, so the auth
 // column and a search of bodies need nothing more; a query that needs
-// content an inbox lacks lists it again, once. Emails are marked for the
-// actions on many (bulk.go), which ask once, naming how many, and run as
-// one command.
+// content an inbox lacks lists it again, once. An inbox's first listing
+// is streamed (list_stream.go): its newest emails are shown as soon as
+// they are opened, the rest merge in batches with a progress in the
+// title and the search line. Emails are marked for the actions on many
+// (bulk.go), which ask once, naming how many, and run as one command.
 //
 // The message list has the keyboard at start. Where the reader is on
 // screen beside the list, it follows the cursor once the cursor rests

@@ -357,6 +357,9 @@ func (l *emailList) title() string {
 	if n := l.state.markedCount(); n > 0 {
 		title += " · " + fmt.Sprintf("%d marked", n)
 	}
+	if p := l.loadProgress(); p != "" {
+		title += " · " + p
+	}
 	if l.entry != nil && !l.find.query.AllInboxes() {
 		// Which inbox this is, also when the inbox pane is hidden.
 		title += " · " + l.entry.info.EmailAddress

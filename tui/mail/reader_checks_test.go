@@ -90,3 +90,81 @@ func TestLinksTabCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksTabCheckShowsProgress: each link's status shows as it answers,
+// with how many have, while a slower link is still being checked.
+func TestLinksTabCheckShowsProgress(t *testing.T) {
+	release := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ok", func(http.ResponseWriter, *http.Request) {})
+	mux.HandleFunc("/slow", func(http.ResponseWriter, *http.Request) { <-release })
+	site := httptest.NewServer(mux)
+	defer site.Close()
+	released := false
+	defer func() {
+		if !released {
+			close(release)
+		}
+	}()
+
+	h := newHarness(t, 200, 50)
+	e := tuitest.Emails()[0]
+	e.HTML, e.Text = "", "links"
+	e.Links = []string{site.URL + "/ok", site.URL + "/slow", site.URL + "/ok"}
+	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{e}})
+	h.Press("enter", "3", "c") // refused: loopback
+	start, _ := h.s.HandleKey(tuitest.Key("c"))
+	if start == nil {
+		t.Fatal("no check started")
+	}
+	if view := h.shown(); !strings.Contains(view, "checking 3 links… c cancels") {
+		t.Fatalf("links tab as the check starts:\n%s", view)
+	}
+	first := start() // /ok answers; /slow waits for release
+	rest, _ := h.s.Update(first)
+	view := h.shown()
+	if strings.Count(view, "/ok  ✓ 200") != 2 || !strings.Contains(view, "checked 2 of 3 links… c cancels") || strings.Contains(view, "/slow  ✓") {
+		t.Fatalf("links tab with one link answered:\n%s", view)
+	}
+	close(release)
+	released = true
+	h.Run(rest)
+	view = h.shown()
+	for _, want := range []string{"/slow  ✓ 200", "c checks again"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("links tab lacks %q after the check:\n%s", want, view)
+		}
+	}
+}
+
+// TestLinksTabCheckCancelledKeepsAnswers: cancelling a check keeps the
+// statuses of the links that answered; the rest show none.
+func TestLinksTabCheckCancelledKeepsAnswers(t *testing.T) {
+	release := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ok", func(http.ResponseWriter, *http.Request) {})
+	mux.HandleFunc("/slow", func(http.ResponseWriter, *http.Request) { <-release })
+	site := httptest.NewServer(mux)
+	defer site.Close()
+	defer close(release)
+
+	h := newHarness(t, 200, 50)
+	e := tuitest.Emails()[0]
+	e.HTML, e.Text = "", "links"
+	e.Links = []string{site.URL + "/ok", site.URL + "/slow"}
+	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{e}})
+	h.Press("enter", "3", "c") // refused: loopback
+	start, _ := h.s.HandleKey(tuitest.Key("c"))
+	rest, _ := h.s.Update(start())
+	h.Press("c") // cancels
+	h.Run(rest)  // returns once the cancelled check has stopped
+	view := h.shown()
+	for _, want := range []string{"/ok  ✓ 200", "c checks again"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("links tab lacks %q after cancelling:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "/slow  ✓") || strings.Contains(view, "/slow  –") {
+		t.Fatalf("the unanswered link has a status:\n%s", view)
+	}
+}

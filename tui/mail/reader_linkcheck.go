@@ -13,37 +13,49 @@ import (
 )
 
 // linkChecks is the link check of one email, asked for with the
-// CheckLinks key in the Links tab: running, or its results (one per row
-// of the tab). Private destinations are checked only when the user
-// presses the key again after a check refused some.
+// CheckLinks key in the Links tab: running, with the results of the links
+// that have answered, or done (one result per row of the tab). Private
+// destinations are checked only when the user presses the key again after
+// a check refused some.
 type linkChecks struct {
-	id      string
-	links   []string
+	id    string
+	links []string
+	// results holds a result for each row; the zero Result for a row whose
+	// link has not answered yet.
 	results []linkcheck.Result
+	checked int // rows with a result
 	private bool
 	cancel  context.CancelFunc // running when not nil
-	version int                // changes with what the Links tab shows
+	// run tells the check running from those cancelled before it; updates
+	// brings its results as they are known.
+	run     int
+	updates <-chan linksCheckedMsg
+	version int // changes with what the Links tab shows
 }
 
-// linksCheckedMsg carries the results of a link check.
+// linksCheckedMsg carries the result of one link of a check, or the
+// results of all when the check is done.
 type linksCheckedMsg struct {
-	id      string
-	version int
+	id  string
+	run int
+	// The result of link i, when not done.
+	i       int
+	result  linkcheck.Result
+	done    bool
 	results []linkcheck.Result
 }
 
 // toggle starts a check of links (the rows of m's Links tab), or cancels
-// the one running.
+// the one running; the command it returns brings the first result.
 func (c *linkChecks) toggle(ctx *ui.Context, parent context.Context, m model.Email, links []string) tea.Cmd {
 	if c.cancel != nil && c.id == m.ID {
-		c.cancel()
-		c.cancel = nil
+		c.stop()
 		c.version++
 		ctx.Flash("link check cancelled", ui.LevelInfo)
 		return nil
 	}
 	if c.cancel != nil {
-		c.cancel()
+		c.stop()
 	}
 	if len(links) == 0 {
 		ctx.Flash("this email has no links", ui.LevelWarn)
@@ -52,29 +64,74 @@ func (c *linkChecks) toggle(ctx *ui.Context, parent context.Context, m model.Ema
 	// Asking again after private links were refused includes them.
 	private := c.id == m.ID && c.refusedPrivate()
 	checkCtx, cancel := context.WithCancel(parent)
-	c.id, c.links, c.results, c.private, c.cancel = m.ID, links, nil, private, cancel
+	updates := make(chan linksCheckedMsg)
+	c.id, c.links, c.results, c.checked, c.private, c.cancel = m.ID, links, make([]linkcheck.Result, len(links)), 0, private, cancel
+	c.run++
+	c.updates = updates
 	c.version++
-	id, version := m.ID, c.version
 	what := fmt.Sprintf("checking %d links", len(links))
 	if private {
 		what += ", private addresses included"
 	}
 	ctx.Flash(what+"…", ui.LevelInfo)
-	return func() tea.Msg {
+	id, run := m.ID, c.run
+	start := func() {
+		defer close(updates)
+		defer cancel()
+		send := func(msg linksCheckedMsg) {
+			select {
+			case updates <- msg:
+			case <-checkCtx.Done(): // cancelled: no one waits
+			}
+		}
 		checker := linkcheck.New(linkcheck.Options{AllowPrivate: private})
 		defer checker.Close()
-		defer cancel()
-		return linksCheckedMsg{id: id, version: version, results: checker.Check(checkCtx, links, nil)}
+		results := checker.Check(checkCtx, links, func(i int, r linkcheck.Result) {
+			send(linksCheckedMsg{id: id, run: run, i: i, result: r})
+		})
+		send(linksCheckedMsg{id: id, run: run, done: true, results: results})
+	}
+	return func() tea.Msg {
+		go start()
+		return next(updates)
 	}
 }
 
-// done takes the results of the check still wanted.
-func (c *linkChecks) done(msg linksCheckedMsg) {
-	if msg.id != c.id || msg.version != c.version {
-		return
+// next waits for the next message of a check, nil when there is none.
+func next(updates <-chan linksCheckedMsg) tea.Msg {
+	msg, ok := <-updates
+	if !ok {
+		return nil
 	}
-	c.results, c.cancel = msg.results, nil
+	return msg
+}
+
+// stop cancels the check running; its results so far stay shown.
+func (c *linkChecks) stop() {
+	c.cancel()
+	c.cancel, c.updates = nil, nil
+	c.run++
+}
+
+// done takes a result of the check still wanted, and returns the command
+// that waits for the next one.
+func (c *linkChecks) done(msg linksCheckedMsg) tea.Cmd {
+	if msg.id != c.id || msg.run != c.run {
+		return nil
+	}
 	c.version++
+	if msg.done {
+		c.results, c.checked, c.cancel, c.updates = msg.results, len(msg.results), nil, nil
+		return nil
+	}
+	for j, l := range c.links { // a link listed twice is checked once
+		if l == c.links[msg.i] && c.results[j].Outcome == "" {
+			c.results[j] = msg.result
+			c.checked++
+		}
+	}
+	updates := c.updates
+	return func() tea.Msg { return next(updates) }
 }
 
 // refusedPrivate reports whether the last check left private links out.
@@ -89,7 +146,7 @@ func (c *linkChecks) refusedPrivate() bool {
 
 // of is the result for row i of m's links, if checked.
 func (c *linkChecks) of(m model.Email, links []string, i int) (linkcheck.Result, bool) {
-	if c.id != m.ID || i >= len(c.results) || len(c.links) != len(links) || c.links[i] != links[i] {
+	if c.id != m.ID || i >= len(c.results) || len(c.links) != len(links) || c.links[i] != links[i] || c.results[i].Outcome == "" {
 		return linkcheck.Result{}, false
 	}
 	return c.results[i], true
@@ -135,6 +192,8 @@ func checkedRow(ctx *ui.Context, row choiceRow, r linkcheck.Result) choiceRow {
 func (c *linkChecks) checkHint(ctx *ui.Context, m model.Email) string {
 	key := ui.KeyName(ctx.Keys.CheckLinks)
 	switch {
+	case c.running(m) && c.checked > 0:
+		return fmt.Sprintf("checked %d of %d links… %s cancels", c.checked, len(c.links), key)
 	case c.running(m):
 		return fmt.Sprintf("checking %d links… %s cancels", len(c.links), key)
 	case c.id == m.ID && c.refusedPrivate():

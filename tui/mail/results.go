@@ -31,6 +31,8 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return s.inboxesLoaded(msg), true
 	case emailsLoadedMsg:
 		return s.emailsLoaded(msg), true
+	case emailsListedMsg:
+		return s.emailsListed(msg), true
 	case feed.NewEmailMsg:
 		return s.newEmails([]feed.NewEmailMsg{msg}), true
 	case feed.NewEmailsMsg:
@@ -38,7 +40,7 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case feed.InboxReadyMsg:
 		// Mail that arrived before the inbox started delivering is in its
 		// list.
-		return s.cmds.loadEmails(msg.Address), true
+		return s.listInbox(msg.Address), true
 	case feed.InboxGoneMsg:
 		s.inboxGone(msg.Address, msg.Err)
 	case previewMsg:
@@ -52,7 +54,7 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
 	case linksCheckedMsg:
-		s.reader.checks.done(msg)
+		return s.reader.checks.done(msg), true
 	case rawLoadedMsg:
 		if isGone(msg.err) {
 			s.dropGone([]emailRef{{msg.address, msg.id}})
@@ -269,5 +271,5 @@ func (s *Screen) inboxAdded(msg inboxAddedMsg) tea.Cmd {
 		s.ctx.Flash(msg.verb+" "+e.info.EmailAddress+", but "+ui.ErrorText(err), ui.LevelWarn)
 	}
 	e.loading = true
-	return tea.Batch(s.cmds.loadEmails(e.info.EmailAddress), s.startSpinner())
+	return tea.Batch(s.listInbox(e.info.EmailAddress), s.startSpinner())
 }

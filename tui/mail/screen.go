@@ -275,7 +275,7 @@ func (s *Screen) WatchKeystore() tea.Cmd { return s.cmds.rescan(false) }
 func (s *Screen) ReloadAll() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, address := range s.LiveInboxes() {
-		cmds = append(cmds, s.cmds.loadEmails(address))
+		cmds = append(cmds, s.listInbox(address))
 	}
 	return tea.Batch(cmds...)
 }

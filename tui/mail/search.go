@@ -126,7 +126,9 @@ func (l *emailList) searchLine(width int) string {
 	if f.query.AllInboxes() {
 		count += " in all inboxes"
 	}
-	if l.loadingContent() {
+	if p := l.loadProgress(); p != "" {
+		count += " · " + p
+	} else if l.loadingContent() {
 		count += " · loading content…"
 	}
 	right := st.Muted.Render(count)

@@ -33,6 +33,8 @@ type inboxEntry struct {
 	// needed content its list lacked; contentPending while that listing
 	// runs.
 	contentAsked, contentPending bool
+	// stream is the streamed first listing while it runs (list_stream.go).
+	stream *listStream
 	// fresh marks emails that arrived while the inbox was open.
 	fresh map[string]bool
 	// localUnread marks emails the user marked unread: the service only

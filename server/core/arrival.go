@@ -1,0 +1,288 @@
+package core
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net"
+	"time"
+
+	"sandview/model"
+	"sandview/server/emailauth"
+	"sandview/server/mailparse"
+	"sandview/server/store"
+)
+
+// Arrival is one received message for one or more inboxes.
+type Arrival struct {
+	Raw      []byte
+	RemoteIP net.IP
+	Helo     string
+	MailFrom string
+	// AuthUser is the SMTP AUTH user name, kept with the mail ("" none).
+	AuthUser string
+	// Protocol names how the message came, for the Received header
+	// (ProtocolESMTP, ProtocolESMTPS, with "A" after AUTH, ProtocolHTTP).
+	Protocol string
+	Targets  []Target
+	// Chosen replaces the authentication checks (test emails).
+	Chosen *model.AuthResults
+}
+
+// Target is one inbox of an arrival with the envelope recipients it gets
+// the message for: its own address, or, for the catch-all inbox, the
+// recipients no inbox matched.
+type Target struct {
+	Inbox *Inbox
+	Rcpts []string
+}
+
+// emailRef names a stored email of a live inbox.
+type emailRef struct {
+	inbox *Inbox
+	id    string
+}
+
+// Arrive parses, checks, seals and stores a message once per target
+// inbox, then announces it, and returns the ids of the stored emails. The
+// checks read the message as received; each stored copy gets its Received
+// trace header on top (see traced). It returns when the emails are
+// committed (durably with a data directory). Inboxes deleted meanwhile are
+// skipped. Once the core stops taking mail it returns ErrStopping.
+func (c *Core) Arrive(ctx context.Context, a Arrival) ([]string, error) {
+	if !c.beginWork() {
+		return nil, ErrStopping
+	}
+	defer c.work.Done()
+	out, err := c.arrive(ctx, a)
+	ids := make([]string, len(out))
+	for i, e := range out {
+		ids[i] = e.id
+	}
+	return ids, err
+}
+
+func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error) {
+	c.signer.ingestStarted()
+	defer func() {
+		var unsigned []emailRef
+		for _, e := range out {
+			if signsLater(e.inbox, c.opts) {
+				unsigned = append(unsigned, e)
+			}
+		}
+		c.signer.ingestDone(unsigned)
+	}()
+	msg := mailparse.Parse(a.Raw)
+	spam := c.checks.scoreSpam(ctx, a.Raw, c.log) // alongside the authentication checks
+	ip := ""
+	if a.RemoteIP != nil {
+		ip = a.RemoteIP.String()
+	}
+	var auth model.AuthResults
+	if a.Chosen != nil {
+		auth = *a.Chosen
+	} else {
+		for _, tg := range a.Targets {
+			if tg.Inbox.EmailAuth {
+				auth = c.checks.check(ctx, a, msg)
+				break
+			}
+		}
+	}
+	msg.Content.SpamAnalysis = spam()
+	skipped := emailauth.Skipped(ip)
+	receivedAt := c.opts.Now().UTC()
+
+	entries := make([]*liveEmail, 0, len(a.Targets))
+	emails := make([]*store.Email, 0, len(a.Targets))
+	events := make([]Event, 0, 2*len(a.Targets))
+	for _, tg := range a.Targets {
+		in := tg.Inbox
+		inboxAuth := auth
+		if !in.EmailAuth {
+			inboxAuth = skipped
+		}
+		id := c.ids.next()
+		raw, copyMsg := traced(a.Raw, msg, receivedValue(a.Helo, a.RemoteIP, c.opts.Hostname, a.Protocol, id, tg.Rcpts, receivedAt))
+		parsed, err := parsedJSON(copyMsg, inboxAuth, a.AuthUser)
+		if err != nil {
+			return nil, err
+		}
+		meta, err := metadataJSON(id, copyMsg, tg.Rcpts, FormatTime(receivedAt), c.opts.ReferenceMetadata)
+		if err != nil {
+			return nil, err
+		}
+		email, stream, err := buildEmail(in, id, receivedAt, meta, parsed, raw, c.aadPrefix, signsLater(in, c.opts))
+		if err != nil {
+			return nil, err
+		}
+		emails = append(emails, email)
+		entries = append(entries, &liveEmail{id: id, inbox: in, size: email.Size()})
+		received := &ReceivedEmail{Message: copyMsg, Auth: inboxAuth, ReceivedAt: receivedAt}
+		events = append(events,
+			Event{Type: model.EventEmailReceived, At: receivedAt, Inbox: in.ref(), EmailID: id, Received: received, Stream: stream},
+			Event{Type: model.EventEmailStored, At: receivedAt, Inbox: in.ref(), EmailID: id})
+	}
+	return c.commitEmails(ctx, entries, emails, events)
+}
+
+// commitEmails reserves room for new emails, evicting the oldest when a
+// limit is reached, commits them and publishes the events.
+func (c *Core) commitEmails(ctx context.Context, entries []*liveEmail, emails []*store.Email, events []Event) ([]emailRef, error) {
+	victims, gone := c.reg.reserve(entries)
+	batch := store.Batch{Put: make([]*store.Email, 0, len(emails))}
+	out := make([]emailRef, 0, len(entries))
+	kept := events[:0]
+	for i, e := range emails {
+		if gone[e.ID] {
+			continue
+		}
+		batch.Put = append(batch.Put, e)
+		out = append(out, emailRef{inbox: entries[i].inbox, id: e.ID})
+		kept = append(kept, events[2*i], events[2*i+1])
+	}
+	for _, v := range victims {
+		batch.Delete = append(batch.Delete, store.EmailKey{InboxHash: v.inbox.Hash, ID: v.id})
+	}
+	if len(batch.Put) == 0 && len(batch.Delete) == 0 {
+		return out, nil
+	}
+	if err := c.mode.commit(ctx, batch, kept); err != nil {
+		for _, e := range batch.Put {
+			c.reg.forget(e.ID)
+		}
+		return nil, fmt.Errorf("store email: %w", err)
+	}
+	now := c.opts.Now().UTC()
+	for _, v := range victims {
+		c.publish(Event{Type: model.EventEmailDeleted, At: now, Inbox: v.inbox.ref(), EmailID: v.id, Reason: model.DeleteReasonEviction})
+	}
+	c.publish(kept...)
+	return out, nil
+}
+
+// metadataJSON is the decoded metadata of an email record: id, from, to,
+// subject and receivedAt. `to` is, as the contract says, an array: the To
+// header's recipients, or the envelope recipients rcpts when the header
+// names none (mail sent by Bcc). The reference profile (reference) gives
+// `to` as one string, the envelope recipient, as the official SDKs decode
+// it.
+func metadataJSON(id string, msg *mailparse.Message, rcpts []string, receivedAt string, reference bool) ([]byte, error) {
+	var to any
+	switch {
+	case reference:
+		to = firstOf(rcpts, msg.To)
+	case len(msg.To) > 0:
+		to = msg.To
+	case len(rcpts) > 0:
+		to = rcpts
+	default:
+		to = []string{}
+	}
+	data, err := json.Marshal(struct {
+		ID         string `json:"id"`
+		From       string `json:"from"`
+		To         any    `json:"to"`
+		Subject    string `json:"subject"`
+		ReceivedAt string `json:"receivedAt"`
+	}{id, msg.From, to, msg.Subject, receivedAt})
+	if err != nil {
+		return nil, fmt.Errorf("encode metadata: %w", err)
+	}
+	return data, nil
+}
+
+// firstOf is the first element of the first non-empty list, or "".
+func firstOf(lists ...[]string) string {
+	for _, l := range lists {
+		if len(l) > 0 {
+			return l[0]
+		}
+	}
+	return ""
+}
+
+// parsedJSON is the decoded parsed content of an email record; the SMTP
+// AUTH user, when there was one, goes in its metadata extension object.
+func parsedJSON(msg *mailparse.Message, auth model.AuthResults, authUser string) ([]byte, error) {
+	content := msg.Content
+	content.AuthResults = auth
+	if authUser != "" {
+		content.Metadata = maps.Clone(content.Metadata)
+		if content.Metadata == nil {
+			content.Metadata = map[string]any{}
+		}
+		content.Metadata[model.MetadataSMTPUser] = authUser
+	}
+	if content.Headers == nil {
+		content.Headers = model.HeaderMap{}
+	}
+	if content.Attachments == nil {
+		content.Attachments = []model.Attachment{}
+	}
+	if content.Links == nil {
+		content.Links = []string{}
+	}
+	data, err := json.Marshal(content)
+	if err != nil {
+		return nil, fmt.Errorf("encode parsed content: %w", err)
+	}
+	return data, nil
+}
+
+// signsLater reports whether the inbox's parsed and raw payloads are signed
+// after the SMTP answer (see signer).
+func signsLater(in *Inbox, o Options) bool {
+	return in.Encrypted && !o.SignAtIngest
+}
+
+// buildEmail makes the stored form of an email for one inbox and its
+// event-stream JSON. For an encrypted inbox all three payloads are
+// encrypted in one envelope (the metadata keeps its ct_kem, the others
+// share it), the raw one as base64 text of the message (as the reference
+// deployment and the official SDKs have it); the metadata is signed, and
+// so are the parsed and raw payloads unless signLater; then the signer
+// signs them. aad is the context's prefix.
+func buildEmail(in *Inbox, id string, receivedAt time.Time, meta, parsed, raw []byte, aad string, signLater bool) (*store.Email, []byte, error) {
+	email := &store.Email{ID: id, InboxHash: in.Hash, ReceivedAt: receivedAt}
+	if !in.Encrypted {
+		email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
+		return email, streamJSON(in.Hash, id, nil, base64.StdEncoding.EncodeToString(meta)), nil
+	}
+	env, err := in.sealer.NewEnvelope()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer env.Close()
+	parts := []struct {
+		dst       *[]byte
+		plaintext []byte
+		aad       string
+		signLater store.Parts
+		ownKEM    bool // the metadata carries the envelope's ct_kem
+	}{
+		{&email.Metadata, meta, aad + ":metadata", 0, true},
+		{&email.Parsed, parsed, aad + ":parsed", store.PartParsed, false},
+		{&email.Raw, base64.StdEncoding.AppendEncode(nil, raw), aad + ":raw", store.PartRaw, false},
+	}
+	for _, p := range parts {
+		seal := env.Seal
+		if p.signLater != 0 && signLater {
+			seal = env.Encrypt
+			email.Unsigned |= p.signLater
+		}
+		sealed, err := seal(p.plaintext, []byte(p.aad), p.ownKEM)
+		if err != nil {
+			return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
+		}
+		*p.dst = sealed
+	}
+	metaJSON, err := in.sealer.AppendJSON(nil, email.Metadata, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return email, streamJSON(in.Hash, id, metaJSON, ""), nil
+}

@@ -1,0 +1,286 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"sandview/crypto"
+	"sandview/model"
+	"sandview/server/emailauth"
+	"sandview/server/store"
+)
+
+// Options configures a Core. The composition root fills it from its
+// configuration, defaults applied: every field is used as given.
+type Options struct {
+	// APIKey is the key requests must carry; with StoreURL the store's
+	// wins (and a different one is an error).
+	APIKey string
+	// Domains are the recipient domains inboxes may live in (at least one).
+	Domains []string
+	// EncryptionPolicy is always, enabled, disabled or never.
+	EncryptionPolicy string
+	// EncryptionContext is the payload context string.
+	EncryptionContext string
+	// DataDir keeps the store and the signing key on disk ("" memory).
+	DataDir string
+	// StoreURL makes the core a replica on a shared PostgreSQL store.
+	StoreURL string
+	// Hostname names the server in the Received header.
+	Hostname string
+	// MinTTL, DefaultTTL and MaxTTL bound inbox lifetimes.
+	MinTTL, DefaultTTL, MaxTTL time.Duration
+	// MaxEmailsPerInbox and MaxStoreBytes bound storage (0: no bound).
+	MaxEmailsPerInbox int
+	MaxStoreBytes     int64
+	// SignAtIngest signs every payload before Arrive returns.
+	SignAtIngest bool
+	// SigningKey is the server's key; nil loads or creates one.
+	SigningKey *crypto.SigningKey
+	// DNSServers and Resolver answer the authentication checks' queries
+	// (Resolver when set, else a caching client of DNSServers or the
+	// system's servers).
+	DNSServers []string
+	Resolver   emailauth.Resolver
+	// AuthBudget bounds the checks of one email; LoopbackAuthBudget, when
+	// positive, bounds those of mail from a loopback address checked
+	// through the caching client.
+	AuthBudget, LoopbackAuthBudget time.Duration
+	// Spamd scores each mail (HOST:PORT, "" none) within SpamdBudget.
+	Spamd       string
+	SpamdBudget time.Duration
+	// SweepInterval is how often expired inboxes are removed.
+	SweepInterval time.Duration
+	// ReferenceMetadata gives the metadata's `to` as one string, the
+	// envelope recipient (the reference deployment's profile).
+	ReferenceMetadata bool
+	// Now is the clock.
+	Now func() time.Time
+	// Logger receives operational logs.
+	Logger *slog.Logger
+}
+
+// Webhooks is the webhook engine as the core tells it of its events.
+type Webhooks interface {
+	// Handle takes a published event.
+	Handle(Event)
+	// Prepare queues the deliveries of new emails in their commit (shared
+	// store).
+	Prepare(batch *store.Batch, events []Event) error
+	// Reload reads the webhooks again from the shared store.
+	Reload(ctx context.Context) error
+	// ForgetInbox drops the webhooks of an inbox that is gone.
+	ForgetInbox(address string)
+	// Wake tells the engine that deliveries were queued elsewhere.
+	Wake()
+	// Close stops the engine.
+	Close(ctx context.Context) error
+}
+
+// ErrStopping is Arrive's error once the core stops taking mail.
+var ErrStopping = errors.New("the server is shutting down")
+
+// Core is the sandbox service's domain. Create it with Open, then Start it.
+type Core struct {
+	opts      Options
+	log       *slog.Logger
+	key       *crypto.SigningKey
+	keyB64    string
+	aadPrefix string
+	apiKey    string
+	// apiKeyCreated tells that this start stored a new API key in the
+	// shared store.
+	apiKeyCreated bool
+	store         store.Store
+	mode          mode
+	reg           *registry
+	bus           *Bus
+	ids           *idGenerator
+	signer        *signer
+	checks        *checks
+	hooks         Webhooks
+
+	catchAll atomic.Pointer[string] // the catch-all inbox's address (see SetCatchAll)
+
+	// baseCtx ends when the core stops; arrivals and streams use it.
+	baseCtx context.Context
+	cancel  context.CancelFunc
+
+	workMu   sync.Mutex
+	stopping bool
+	work     sync.WaitGroup // arrivals in progress
+	loops    sync.WaitGroup // the signer's workers, the sweeper, DNS
+}
+
+// Open loads the signing key, opens the store (in the mode the options
+// choose) and rebuilds the live inboxes from it; ctx bounds the opening.
+func Open(ctx context.Context, o Options) (*Core, error) {
+	c := &Core{opts: o, log: o.Logger, apiKey: o.APIKey, bus: newBus(), aadPrefix: aadPrefix(o.EncryptionContext)}
+	c.baseCtx, c.cancel = context.WithCancel(context.Background())
+	if err := c.openState(ctx); err != nil {
+		c.cancel()
+		return nil, err
+	}
+	checks, err := newChecks(o)
+	if err != nil {
+		c.cancel()
+		_ = c.store.Close()
+		return nil, err
+	}
+	c.checks = checks
+	return c, nil
+}
+
+// Start hands the core the webhook engine and starts its background
+// work: notices of the other replicas, deferred signing, the DNS watch
+// and the sweep.
+func (c *Core) Start(hooks Webhooks) error {
+	c.hooks = hooks
+	if err := c.mode.start(c.baseCtx); err != nil {
+		return err
+	}
+	c.signer.run(c.baseCtx, &c.loops)
+	c.checks.watch(c.baseCtx, &c.loops, c.log)
+	c.loops.Go(c.sweep)
+	return nil
+}
+
+// Context ends when the core stops (see WaitWork and Close): arrivals,
+// event streams and the background work run under it.
+func (c *Core) Context() context.Context { return c.baseCtx }
+
+// StopIntake is the first step of a shutdown: Arrive refuses new mail
+// from now on and every event subscription ends.
+func (c *Core) StopIntake() {
+	c.workMu.Lock()
+	c.stopping = true
+	c.workMu.Unlock()
+	c.bus.close()
+}
+
+// WaitWork waits for the arrivals in progress, or until ctx ends; then it
+// ends Context, and with it the background work.
+func (c *Core) WaitWork(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { c.work.Wait(); close(done) }()
+	defer c.cancel()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for arrivals: %w", ctx.Err())
+	}
+}
+
+// Close ends the background work, waits for it and the arrivals in
+// progress, stops the webhook engine and closes the store.
+func (c *Core) Close(ctx context.Context) error {
+	c.cancel()
+	c.loops.Wait()
+	c.work.Wait()
+	var errs []error
+	if c.hooks != nil {
+		if err := c.hooks.Close(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("stop webhooks: %w", err))
+		}
+	}
+	if err := c.store.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("close store: %w", err))
+	}
+	c.checks.close(c.log)
+	return errors.Join(errs...)
+}
+
+// beginWork registers an arrival unless the core is stopping.
+func (c *Core) beginWork() bool {
+	c.workMu.Lock()
+	defer c.workMu.Unlock()
+	if c.stopping {
+		return false
+	}
+	c.work.Add(1)
+	return true
+}
+
+// Events is the internal event bus (see Event for the event types).
+func (c *Core) Events() *Bus { return c.bus }
+
+// ServerSigPk is the base64url ML-DSA-65 public key clients pin.
+func (c *Core) ServerSigPk() string { return c.keyB64 }
+
+// APIKey is the key requests must carry (the shared store's, on one).
+func (c *Core) APIKey() string { return c.apiKey }
+
+// APIKeyCreated reports that this start generated the API key and stored
+// it in the shared store.
+func (c *Core) APIKeyCreated() bool { return c.apiKeyCreated }
+
+// WebhookStore is where the webhook engine keeps its state with the
+// core's: the shared store of the replicas, nil for a core of its own.
+func (c *Core) WebhookStore() store.Webhooks { return c.mode.webhookStore() }
+
+// WaitForSignatures returns once no stored email waits for a background
+// signature (see Options.SignAtIngest), or with ctx's error.
+func (c *Core) WaitForSignatures(ctx context.Context) error { return c.signer.wait(ctx) }
+
+// Ping checks that the store answers (a shared store; a core's own store
+// always does).
+func (c *Core) Ping(ctx context.Context) error { return c.mode.ping(ctx) }
+
+// publish sends events to the bus (the event stream) and to the webhook
+// engine; neither blocks. On a shared store the deliveries of a new email
+// were queued with it (see replica.commit).
+func (c *Core) publish(events ...Event) {
+	c.bus.Publish(events...)
+	for _, ev := range events {
+		if c.mode.handsOver(ev) {
+			c.hooks.Handle(ev)
+		}
+	}
+}
+
+func (c *Core) publishDeleted(in *Inbox, ids []string, reason string) {
+	if len(ids) == 0 {
+		return
+	}
+	now := c.opts.Now().UTC()
+	events := make([]Event, len(ids))
+	for i, id := range ids {
+		events[i] = Event{Type: model.EventEmailDeleted, At: now, Inbox: in.ref(), EmailID: id, Reason: reason}
+	}
+	c.publish(events...)
+}
+
+// sweep, every SweepInterval until the core stops, keeps the catch-all
+// inbox alive (see Inboxes.keepCatchAll) and removes expired inboxes (on
+// a shared store, when this replica leads: see replica.sweep).
+func (c *Core) sweep() {
+	ticker := time.NewTicker(c.opts.SweepInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-c.baseCtx.Done():
+			return
+		case <-ticker.C:
+			if err := c.Inboxes().keepCatchAll(c.baseCtx); err != nil && c.baseCtx.Err() == nil {
+				c.log.Error("keeping the catch-all inbox failed", "error", err)
+			}
+			c.mode.sweep(c.baseCtx)
+		}
+	}
+}
+
+// aadPrefix is the part of the context before its first colon
+// ("service" for "service:email:v1").
+func aadPrefix(context string) string {
+	if i := strings.IndexByte(context, ':'); i > 0 {
+		return context[:i]
+	}
+	return context
+}

@@ -1,0 +1,63 @@
+package core
+
+import (
+	"context"
+	"fmt"
+
+	"sandview/model"
+	"sandview/server/store"
+)
+
+// Emails is the email side of the core: read (signed as served), mark and
+// delete the emails of live inboxes.
+type Emails struct{ c *Core }
+
+// Emails returns the core's emails.
+func (c *Core) Emails() Emails { return Emails{c} }
+
+// IDs lists the ids of an inbox's emails, sorted.
+func (e Emails) IDs(ctx context.Context, in *Inbox) ([]string, error) {
+	return e.c.store.IDs(ctx, in.Hash)
+}
+
+// Page reads one page of an inbox's emails, newest first, with the parsed
+// payloads signed when withContent; next is the id to read the next page
+// before ("" when the list ends with this page).
+func (e Emails) Page(ctx context.Context, in *Inbox, withContent bool, page store.Page) (ready []*store.Email, next string, err error) {
+	emails, err := e.c.store.Emails(ctx, in.Hash, withContent, page)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(emails) == page.Limit {
+		next = emails[len(emails)-1].ID
+	}
+	if withContent {
+		emails, err = e.c.signer.readyAll(ctx, in, emails, store.PartParsed)
+	}
+	return emails, next, err
+}
+
+// Get reads one email with the payloads in need signed; a missing email
+// is store.ErrNotFound.
+func (e Emails) Get(ctx context.Context, in *Inbox, id string, need store.Parts) (*store.Email, error) {
+	email, err := e.c.store.Email(ctx, store.EmailKey{InboxHash: in.Hash, ID: id})
+	if err != nil {
+		return nil, err
+	}
+	return e.c.signer.ready(ctx, in, email, need)
+}
+
+// MarkRead marks one email read.
+func (e Emails) MarkRead(ctx context.Context, in *Inbox, id string) error {
+	return e.c.store.MarkRead(ctx, store.EmailKey{InboxHash: in.Hash, ID: id})
+}
+
+// Delete removes one email (reason manual).
+func (e Emails) Delete(ctx context.Context, in *Inbox, id string) error {
+	if err := e.c.store.DeleteEmail(ctx, store.EmailKey{InboxHash: in.Hash, ID: id}); err != nil {
+		return fmt.Errorf("delete email %s: %w", id, err)
+	}
+	e.c.reg.forget(id)
+	e.c.publishDeleted(in, []string{id}, model.DeleteReasonManual)
+	return nil
+}

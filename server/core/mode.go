@@ -1,0 +1,152 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"sandview/crypto"
+	"sandview/model"
+	"sandview/server/store"
+)
+
+// mode is where a core's inboxes and emails live and who else sees them:
+// local (a store of its own: memory or bbolt) or replica (a PostgreSQL
+// store shared with other replicas, see replica.go). It is chosen once,
+// when the core opens.
+type mode interface {
+	// loadEmails accounts the stored emails of the registered inboxes
+	// (byHash) at start and starts the email id sequence.
+	loadEmails(ctx context.Context, byHash map[string]*Inbox) error
+	// start begins the mode's background work.
+	start(ctx context.Context) error
+	// inboxByHash finds an inbox the registry does not hold.
+	inboxByHash(ctx context.Context, hash string) (*Inbox, bool)
+	// all lists every inbox of the service.
+	all(ctx context.Context) ([]*Inbox, error)
+	// removeInbox unregisters an inbox before it is deleted and returns
+	// the ids of its emails; ok is false when it was not registered.
+	removeInbox(ctx context.Context, in *Inbox) (ids []string, ok bool)
+	// commit stores new emails (events are theirs).
+	commit(ctx context.Context, batch store.Batch, events []Event) error
+	// handsOver reports whether a published event goes to the webhook
+	// engine (or was queued with its commit).
+	handsOver(ev Event) bool
+	// sweep removes expired inboxes and enforces the storage limits
+	// where the registry does not.
+	sweep(ctx context.Context)
+	// ping checks that the store answers.
+	ping(ctx context.Context) error
+	// webhookStore is the store the webhook engine shares, or nil.
+	webhookStore() store.Webhooks
+}
+
+// File names inside a data directory.
+const (
+	signingKeyFile = "server-signing.key"
+	storeFile      = "sandview.db"
+)
+
+// local is the mode of a core with a store of its own: the registry
+// accounts every email and evicts at arrival.
+type local struct{ c *Core }
+
+// openLocal opens the memory store, or bbolt in the data directory, and
+// the signing key kept beside it.
+func (c *Core) openLocal() error {
+	c.mode = local{c}
+	c.reg = newRegistry(c.opts.MaxEmailsPerInbox, c.opts.MaxStoreBytes)
+	if c.opts.DataDir == "" {
+		if c.key == nil {
+			key, err := crypto.GenerateSigningKey()
+			if err != nil {
+				return err
+			}
+			c.key = key
+		}
+		c.store = store.NewMemory()
+		return nil
+	}
+	if err := os.MkdirAll(c.opts.DataDir, 0o700); err != nil {
+		return fmt.Errorf("create data directory: %w", err)
+	}
+	if c.key == nil {
+		key, err := loadOrCreateSigningKey(c.opts.DataDir)
+		if err != nil {
+			return err
+		}
+		c.key = key
+	}
+	db, err := store.OpenBolt(filepath.Join(c.opts.DataDir, storeFile))
+	if err != nil {
+		return err
+	}
+	c.store = db
+	return nil
+}
+
+func (l local) loadEmails(ctx context.Context, byHash map[string]*Inbox) error {
+	var entries []*liveEmail
+	var unsigned []emailRef
+	err := l.c.store.ForEachEmail(ctx, func(info store.EmailInfo) error {
+		if in, ok := byHash[info.InboxHash]; ok {
+			entries = append(entries, &liveEmail{id: info.ID, inbox: in, size: info.Size})
+			if info.Unsigned != 0 {
+				unsigned = append(unsigned, emailRef{inbox: in, id: info.ID})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("load emails: %w", err)
+	}
+	l.c.signer.enqueue(unsigned)
+	sortByID(entries)
+	ids := make([]string, 0, len(entries))
+	for _, e := range entries {
+		l.c.reg.track(e)
+		ids = append(ids, e.id)
+	}
+	l.c.ids = newIDGenerator(uint64(time.Now().UnixNano()), ids)
+	return nil
+}
+
+func (local) start(context.Context) error { return nil }
+
+func (local) inboxByHash(context.Context, string) (*Inbox, bool) { return nil, false }
+
+func (l local) all(context.Context) ([]*Inbox, error) { return l.c.reg.inboxes(), nil }
+
+func (l local) removeInbox(_ context.Context, in *Inbox) ([]string, bool) {
+	return l.c.reg.remove(in.Hash)
+}
+
+func (l local) commit(ctx context.Context, batch store.Batch, _ []Event) error {
+	return l.c.store.Commit(ctx, batch)
+}
+
+func (local) handsOver(Event) bool { return true }
+
+// sweep deletes every inbox whose TTL has run out, with its emails
+// (email.deleted, reason ttl).
+func (l local) sweep(ctx context.Context) {
+	c := l.c
+	for in, ids := range c.reg.expired(c.opts.Now()) {
+		if err := c.store.DeleteInbox(ctx, in.Hash); err != nil {
+			if !errors.Is(err, context.Canceled) {
+				c.log.Error("deleting an expired inbox failed", "inbox", in.Address, "error", err)
+			}
+			continue
+		}
+		c.publishDeleted(in, ids, model.DeleteReasonTTL)
+		c.hooks.ForgetInbox(in.Address)
+		c.log.Debug("inbox expired", "inbox", in.Address, "emails", len(ids))
+	}
+}
+
+func (local) ping(context.Context) error { return nil }
+
+func (local) webhookStore() store.Webhooks { return nil }

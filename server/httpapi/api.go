@@ -1,0 +1,122 @@
+package httpapi
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"sandview/crypto"
+	"sandview/model"
+	"sandview/server/core"
+)
+
+// Settings configures the API; every field is used as given (the
+// composition root applies the defaults).
+type Settings struct {
+	// Dev enables POST /api/test/emails.
+	Dev bool
+	// Reference answers as the reference deployment where it differs
+	// from the contract (the create-inbox body's persistence and
+	// spamAnalysis, and the response's persistent).
+	Reference bool
+	// Persistent tells that inboxes outlive a restart (a data directory).
+	Persistent bool
+	// Server info.
+	EncryptionContext, EncryptionPolicy string
+	DefaultTTL, MaxTTL                  time.Duration
+	Domains                             []string
+	// HeartbeatInterval is the event stream's keep-alive period.
+	HeartbeatInterval time.Duration
+	// Now is the clock (test emails' Date).
+	Now func() time.Time
+	// Logger receives operational logs.
+	Logger *slog.Logger
+}
+
+// Webhooks is the webhook engine as the API serves it.
+type Webhooks interface {
+	// Register registers the webhook routes on mux.
+	Register(mux *http.ServeMux, guard func(http.Handler) http.Handler)
+	Enabled() bool
+	RequireAuthDefault() bool
+}
+
+// API is the HTTP API of one core (http-interface.md).
+type API struct {
+	core     *core.Core
+	webhooks Webhooks
+	set      Settings
+	log      *slog.Logger
+}
+
+// New returns the API of c, with the webhook engine's routes.
+func New(c *core.Core, webhooks Webhooks, set Settings) *API {
+	return &API{core: c, webhooks: webhooks, set: set, log: set.Logger}
+}
+
+// Register registers the API on mux: the probes, which need no API key
+// (see registerProbes), and every other path, which requires X-API-Key.
+func (a *API) Register(mux *http.ServeMux) {
+	a.registerProbes(mux)
+	api := http.NewServeMux()
+	api.HandleFunc("GET /api/check-key", a.handleCheckKey)
+	api.HandleFunc("GET /api/server-info", a.handleServerInfo)
+	api.HandleFunc("POST /api/inboxes", a.handleCreateInbox)
+	api.HandleFunc("DELETE /api/inboxes", a.handleDeleteAllInboxes)
+	api.HandleFunc("DELETE /api/inboxes/{email}", a.handleDeleteInbox)
+	api.HandleFunc("GET /api/inboxes/{email}/sync", a.handleSync)
+	api.HandleFunc("GET /api/inboxes/{email}/emails", a.handleListEmails)
+	api.HandleFunc("GET /api/inboxes/{email}/emails/{id}", a.handleGetEmail)
+	api.HandleFunc("GET /api/inboxes/{email}/emails/{id}/raw", a.handleGetRaw)
+	api.HandleFunc("PATCH /api/inboxes/{email}/emails/{id}/read", a.handleMarkRead)
+	api.HandleFunc("DELETE /api/inboxes/{email}/emails/{id}", a.handleDeleteEmail)
+	api.HandleFunc("GET /api/events", a.handleEvents)
+	if a.set.Dev {
+		api.HandleFunc("POST /api/test/emails", a.handleTestEmail)
+	}
+	a.webhooks.Register(api, nil)
+	api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		WriteError(w, http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path)
+	})
+	mux.Handle("/", a.requireAPIKey(api))
+}
+
+// requireAPIKey answers 401 unless X-API-Key matches, compared in constant
+// time (over digests, so the key's length does not leak either).
+func (a *API) requireAPIKey(next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(a.core.APIKey()))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		values := r.Header.Values("X-API-Key")
+		if len(values) == 0 || values[0] == "" {
+			WriteError(w, http.StatusUnauthorized, "missing X-API-Key header")
+			return
+		}
+		got := sha256.Sum256([]byte(values[0]))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			WriteError(w, http.StatusUnauthorized, "invalid API key")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (a *API) handleCheckKey(w http.ResponseWriter, _ *http.Request) {
+	WriteJSON(w, http.StatusOK, model.CheckKeyResponse{OK: true})
+}
+
+func (a *API) handleServerInfo(w http.ResponseWriter, _ *http.Request) {
+	WriteJSON(w, http.StatusOK, model.ServerInfo{
+		ServerSigPk:      a.core.ServerSigPk(),
+		Algs:             crypto.DefaultAlgs(),
+		Context:          a.set.EncryptionContext,
+		EncryptionPolicy: a.set.EncryptionPolicy,
+		MaxTTL:           int(a.set.MaxTTL.Seconds()),
+		DefaultTTL:       int(a.set.DefaultTTL.Seconds()),
+		AllowedDomains:   a.set.Domains,
+
+		WebhookEnabled:            a.webhooks.Enabled(),
+		WebhookRequireAuthDefault: a.webhooks.RequireAuthDefault(),
+	})
+}

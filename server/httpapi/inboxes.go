@@ -1,0 +1,159 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"sandview/model"
+	"sandview/server/core"
+	"sandview/server/store"
+)
+
+// refusal is a create-inbox request the API refuses itself (400).
+type refusal struct{ msg string }
+
+func (r refusal) Error() string { return r.msg }
+
+func badRequest(format string, args ...any) error {
+	return refusal{fmt.Sprintf(format, args...)}
+}
+
+// referenceInboxRequest is the create-inbox body of the reference
+// profile: the contract's properties and those the official SDKs send.
+type referenceInboxRequest struct {
+	core.CreateRequest
+	Persistence  *string `json:"persistence"`
+	SpamAnalysis *bool   `json:"spamAnalysis"`
+}
+
+// Values of the reference profile's persistence property.
+const (
+	persistencePersistent = "persistent"
+	persistenceEphemeral  = "ephemeral"
+)
+
+// check refuses what the server cannot honour: spam analysis (it does
+// none) and a persistent inbox without a data directory. An ephemeral one
+// is always granted (with a data directory it outlives restarts, which no
+// client can tell from ephemeral).
+func (r referenceInboxRequest) check(persistent bool) error {
+	if r.SpamAnalysis != nil && *r.SpamAnalysis {
+		return badRequest("spamAnalysis true is not supported: this server does no spam analysis (send false or leave it out)")
+	}
+	if r.Persistence == nil {
+		return nil
+	}
+	switch *r.Persistence {
+	case persistenceEphemeral:
+		return nil
+	case persistencePersistent:
+		if persistent {
+			return nil
+		}
+		return badRequest("persistence %q is not available: this server keeps inboxes in memory (start it with a data directory, --data)", *r.Persistence)
+	}
+	return badRequest("persistence must be %q or %q, got %q", persistencePersistent, persistenceEphemeral, *r.Persistence)
+}
+
+func (a *API) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
+	var req core.CreateRequest
+	if a.set.Reference {
+		var ref referenceInboxRequest
+		if !DecodeBody(w, r, &ref) {
+			return
+		}
+		if err := ref.check(a.set.Persistent); err != nil {
+			a.writeInboxError(w, err)
+			return
+		}
+		req = ref.CreateRequest
+	} else if !DecodeBody(w, r, &req) {
+		return
+	}
+	in, err := a.core.Inboxes().Create(r.Context(), req)
+	if err != nil {
+		a.writeInboxError(w, err)
+		return
+	}
+	resp := a.inboxResponse(in)
+	if a.set.Reference {
+		WriteJSON(w, http.StatusCreated, struct {
+			model.Inbox
+			Persistent bool `json:"persistent"`
+		}{resp, a.set.Persistent})
+		return
+	}
+	WriteJSON(w, http.StatusCreated, resp)
+}
+
+// writeInboxError answers a create-inbox failure.
+func (a *API) writeInboxError(w http.ResponseWriter, err error) {
+	var refused refusal
+	switch {
+	case errors.As(err, &refused), errors.Is(err, core.ErrInvalid):
+		WriteError(w, http.StatusBadRequest, "%s", err)
+		return
+	case errors.Is(err, core.ErrConflict):
+		WriteError(w, http.StatusConflict, "%s", err)
+		return
+	}
+	a.log.Error("creating an inbox failed", "error", err)
+	WriteError(w, http.StatusInternalServerError, "creating the inbox failed")
+}
+
+// inboxResponse renders an inbox as created (a snapshot: the registry may
+// renew a live inbox's expiry meanwhile).
+func (a *API) inboxResponse(in store.Inbox) model.Inbox {
+	resp := model.Inbox{
+		EmailAddress: in.Address,
+		ExpiresAt:    in.ExpiresAt.UTC(),
+		InboxHash:    in.Hash,
+		Encrypted:    in.Encrypted,
+		EmailAuth:    in.EmailAuth,
+	}
+	if in.Encrypted {
+		resp.ServerSigPk = a.core.ServerSigPk()
+	}
+	return resp
+}
+
+func (a *API) handleDeleteInbox(w http.ResponseWriter, r *http.Request) {
+	in, ok := a.core.Inboxes().ByAddress(pathAddress(r))
+	if ok {
+		if _, err := a.core.Inboxes().Delete(r.Context(), in); err != nil {
+			a.log.Error("deleting an inbox failed", "error", err)
+			WriteError(w, http.StatusInternalServerError, "deleting the inbox failed")
+			return
+		}
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (a *API) handleDeleteAllInboxes(w http.ResponseWriter, r *http.Request) {
+	deleted := 0
+	inboxes, err := a.core.Inboxes().All(r.Context())
+	if err != nil {
+		a.log.Error("listing inboxes failed", "error", err)
+		WriteError(w, http.StatusInternalServerError, "deleting the inboxes failed")
+		return
+	}
+	for _, in := range inboxes {
+		ok, err := a.core.Inboxes().Delete(r.Context(), in)
+		if err != nil {
+			a.log.Error("deleting an inbox failed", "error", err)
+			WriteError(w, http.StatusInternalServerError, "deleting the inboxes failed after %d", deleted)
+			return
+		}
+		if ok {
+			deleted++
+		}
+	}
+	WriteJSON(w, http.StatusOK, model.DeleteAllResponse{Deleted: deleted})
+}
+
+// pathAddress is the {email} path segment, lowercased.
+func pathAddress(r *http.Request) string {
+	return strings.ToLower(strings.TrimSpace(r.PathValue("email")))
+}

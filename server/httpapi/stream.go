@@ -1,0 +1,129 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	sse "github.com/tmaxmax/go-sse"
+
+	"sandview/model"
+	"sandview/server/core"
+)
+
+// Event stream tuning.
+const (
+	// streamBuffer is how many bus events a stream client may fall behind
+	// before it is disconnected (it reconnects and re-syncs).
+	streamBuffer = 1024
+	// streamWriteTimeout bounds one write to a stream client.
+	streamWriteTimeout = 10 * time.Second
+)
+
+// heartbeat is the keep-alive message of the event stream.
+type heartbeat struct {
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+}
+
+// knownHashes drops from wanted the hashes of no live inbox and reports
+// whether any is left. Unknown hashes next to known ones are named in a
+// log line; with none known the stream is refused, as the reference
+// deployment does.
+func (a *API) knownHashes(ctx context.Context, wanted map[string]bool) bool {
+	var unknown []string
+	for hash := range wanted {
+		if _, ok := a.core.Inboxes().ByHash(ctx, hash); !ok {
+			unknown = append(unknown, hash)
+		}
+	}
+	if len(unknown) == len(wanted) {
+		return false
+	}
+	for _, hash := range unknown {
+		delete(wanted, hash)
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		a.log.Info("event stream subscription names unknown inboxes; streaming the known ones", "unknown", strings.Join(unknown, ","))
+	}
+	return true
+}
+
+// handleEvents serves GET /api/events?inboxes=h1,h2: one `data:` message
+// per new email of the listed inboxes, and a heartbeat message every
+// HeartbeatInterval.
+func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
+	query := r.URL.Query()
+	if !query.Has("inboxes") {
+		WriteError(w, http.StatusBadRequest, "query parameter inboxes is required: a comma-separated list of inbox hashes")
+		return
+	}
+	wanted := make(map[string]bool)
+	for _, hash := range strings.Split(query.Get("inboxes"), ",") {
+		if hash = strings.TrimSpace(hash); hash != "" {
+			wanted[hash] = true
+		}
+	}
+	if len(wanted) == 0 {
+		WriteError(w, http.StatusBadRequest, "query parameter inboxes lists no inbox hash")
+		return
+	}
+	if !a.knownHashes(r.Context(), wanted) {
+		WriteError(w, http.StatusBadRequest, "No matching inbox hashes: none of the inboxes listed exists on this server")
+		return
+	}
+	session, err := sse.Upgrade(w, r)
+	if err != nil {
+		WriteError(w, http.StatusInternalServerError, "this connection cannot stream events")
+		return
+	}
+	events, cancel := a.core.Events().Subscribe(streamBuffer)
+	defer cancel()
+
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Accel-Buffering", "no")
+	control := http.NewResponseController(w)
+	send := func(data []byte) error {
+		_ = control.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+		msg := &sse.Message{}
+		if data != nil {
+			msg.AppendData(string(data))
+		}
+		if err := session.Send(msg); err != nil {
+			return err
+		}
+		return session.Flush()
+	}
+	// Open the stream at once so the client sees 200 and the headers.
+	_ = control.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+	if err := session.Flush(); err != nil {
+		return
+	}
+	ticker := time.NewTicker(a.set.HeartbeatInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return // too slow, or the server is stopping
+			}
+			if ev.Type != model.EventEmailReceived || !wanted[ev.Inbox.Hash] {
+				continue
+			}
+			if err := send(ev.Stream); err != nil {
+				return
+			}
+		case now := <-ticker.C:
+			data, _ := json.Marshal(heartbeat{Type: "heartbeat", Timestamp: core.FormatTime(now)})
+			if err := send(data); err != nil {
+				return
+			}
+		}
+	}
+}

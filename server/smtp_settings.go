@@ -1,0 +1,26 @@
+package server
+
+import "errors"
+
+// smtpDefaults applies and checks the SMTP limits of the config.
+func (cfg *Config) smtpDefaults() error {
+	if cfg.SMTPMaxConns < 0 || cfg.SMTPMaxConnsPerIP < 0 || cfg.SMTPIdleTimeout < 0 || cfg.SMTPBufferBytes < 0 {
+		return errors.New("config: SMTP connection limits, idle timeout and buffer size must be positive")
+	}
+	if cfg.SMTPMaxConns == 0 {
+		cfg.SMTPMaxConns = DefaultSMTPMaxConns
+	}
+	if cfg.SMTPMaxConnsPerIP == 0 {
+		cfg.SMTPMaxConnsPerIP = min(DefaultSMTPMaxConnsPerIP, cfg.SMTPMaxConns)
+	}
+	if cfg.SMTPIdleTimeout == 0 {
+		cfg.SMTPIdleTimeout = DefaultSMTPIdleTimeout
+	}
+	if cfg.SMTPBufferBytes == 0 {
+		cfg.SMTPBufferBytes = DefaultSMTPBufferBytes
+	}
+	// One message of the largest size must fit, with the byte that tells
+	// it is too large.
+	cfg.SMTPBufferBytes = max(cfg.SMTPBufferBytes, cfg.MaxMessageBytes+1)
+	return nil
+}

@@ -1,0 +1,223 @@
+package smtpd
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"time"
+)
+
+// smtpGuard holds what the SMTP connections share: the connection counts,
+// the memory budget of messages being received, the refusal log, the
+// summary of dropped connections and the credentials.
+type smtpGuard struct {
+	maxConns, maxPerIP int
+	budget             smtpBudget
+	refusals           *refusalLog
+	drops              *dropLog
+	users              credentials // nil: any credentials, none required
+
+	mu    sync.Mutex
+	total int
+	perIP map[string]int
+}
+
+func newSMTPGuard(set Settings) (*smtpGuard, error) {
+	users, err := loadCredentials(set.AuthFile)
+	if err != nil {
+		return nil, err
+	}
+	return &smtpGuard{
+		maxConns: set.MaxConns, maxPerIP: set.MaxConnsPerIP,
+		budget:   newSMTPBudget(set.BufferBytes, set.MaxMessageBytes),
+		refusals: newRefusalLog(set.Now),
+		drops:    &dropLog{log: set.Logger.With("component", "smtp"), interval: dropLogInterval, now: set.Now},
+		users:    users,
+		perIP:    make(map[string]int),
+	}, nil
+}
+
+// admit counts a new connection from ip, or says which cap it is over.
+func (g *smtpGuard) admit(ip string) (over string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.total >= g.maxConns:
+		return fmt.Sprintf("too many connections (%d)", g.maxConns)
+	case g.perIP[ip] >= g.maxPerIP:
+		return fmt.Sprintf("too many connections from %s (%d)", ip, g.maxPerIP)
+	}
+	g.total++
+	g.perIP[ip]++
+	return ""
+}
+
+// leave uncounts a connection admit counted.
+func (g *smtpGuard) leave(ip string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.total--
+	if g.perIP[ip]--; g.perIP[ip] <= 0 {
+		delete(g.perIP, ip)
+	}
+}
+
+// limitListener refuses connections beyond the guard's caps with 421.
+type limitListener struct {
+	net.Listener
+	s *Server
+}
+
+// Accept implements net.Listener: it returns the next admitted
+// connection; refused ones are answered and closed in the background.
+func (l limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		ip := hostOf(c.RemoteAddr())
+		over := l.s.guard.admit(ip)
+		if over == "" {
+			return &countedConn{Conn: c, leave: func() { l.s.guard.leave(ip) }}, nil
+		}
+		l.s.guard.drops.refused(ip, over)
+		l.s.guard.refusals.add(Refusal{ClientIP: ip, Code: 421, Reason: over})
+		go refuseConn(c, l.s.set.Hostname, over)
+	}
+}
+
+// refuseConn answers 421 and closes; a client that does not read gets a
+// short write deadline.
+func refuseConn(c net.Conn, host, why string) {
+	_ = c.SetWriteDeadline(time.Now().Add(2 * time.Second))
+	_, _ = fmt.Fprintf(c, "421 4.7.0 %s %s, try again later\r\n", host, why)
+	_ = c.Close()
+}
+
+// hostOf is the IP of a connection's address.
+func hostOf(addr net.Addr) string {
+	if a, ok := addr.(*net.TCPAddr); ok {
+		return a.IP.String()
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	return host
+}
+
+// countedConn uncounts its connection once, when closed.
+type countedConn struct {
+	net.Conn
+	once  sync.Once
+	leave func()
+}
+
+// Close implements net.Conn.
+func (c *countedConn) Close() error {
+	c.once.Do(c.leave)
+	return c.Conn.Close()
+}
+
+// dropLogInterval is how often refused connections are summed up in the
+// log.
+const dropLogInterval = 10 * time.Second
+
+// dropLog logs refused connections and go-smtp's connection errors
+// without a line for each: the first after a quiet interval is logged at
+// once, the others are counted and summed up in one line per interval
+// (see run).
+type dropLog struct {
+	log      *slog.Logger
+	interval time.Duration
+	now      func() time.Time
+
+	mu       sync.Mutex
+	lastLine time.Time
+	nRefused int
+	errors   int
+	byIP     map[string]int
+}
+
+// refused records a connection refused for why.
+func (d *dropLog) refused(ip, why string) {
+	d.note(func() {
+		d.log.Warn("refused an SMTP connection; more are summed up every "+d.interval.String(), "client", ip, "reason", why)
+	},
+		func() {
+			d.nRefused++
+			if d.byIP == nil {
+				d.byIP = make(map[string]int)
+			}
+			if len(d.byIP) < 1000 || d.byIP[ip] > 0 {
+				d.byIP[ip]++
+			}
+		})
+}
+
+// connError records an error of go-smtp's (a connection that failed).
+func (d *dropLog) connError(text string) {
+	d.note(func() { d.log.Warn(text) }, func() { d.errors++ })
+}
+
+// note logs at once when the last line is an interval old and nothing is
+// pending, else counts.
+func (d *dropLog) note(logNow, count func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	now := d.now()
+	if d.nRefused == 0 && d.errors == 0 && now.Sub(d.lastLine) >= d.interval {
+		d.lastLine = now
+		logNow()
+		return
+	}
+	count()
+}
+
+// flush logs the summary of what was counted, if anything.
+func (d *dropLog) flush() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.nRefused == 0 && d.errors == 0 {
+		return
+	}
+	top, topN := "", 0
+	for ip, n := range d.byIP {
+		if n > topN || n == topN && ip < top {
+			top, topN = ip, n
+		}
+	}
+	args := []any{"refused", d.nRefused, "errors", d.errors}
+	if topN > 0 {
+		args = append(args, "mostFrom", top, "fromIt", topN)
+	}
+	d.log.Warn(fmt.Sprintf("SMTP connections refused or failed in the last %s", d.interval), args...)
+	d.nRefused, d.errors, d.byIP = 0, 0, nil
+	d.lastLine = d.now()
+}
+
+// run sums up every interval until done is closed, then once more.
+func (d *dropLog) run(done <-chan struct{}) {
+	t := time.NewTicker(d.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			d.flush()
+		case <-done:
+			d.flush()
+			return
+		}
+	}
+}
+
+// slogPrintf adapts the drop log to go-smtp's Logger.
+type slogPrintf struct{ d *dropLog }
+
+func (p slogPrintf) Printf(format string, v ...any) {
+	p.d.connError(strings.TrimSpace(fmt.Sprintf(format, v...)))
+}
+func (p slogPrintf) Println(v ...any) { p.d.connError(strings.TrimSpace(fmt.Sprint(v...))) }
