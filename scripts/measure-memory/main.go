@@ -1,12 +1,13 @@
 // Command measure-memory measures the memory of the real `sandview serve`
 // process as a user runs it: it builds sandview, starts `sandview serve`
-// (in memory, default flags, random loopback ports, no GOGC or GOMEMLIMIT
-// in its environment), creates an inbox over the HTTP API, sends it a
-// burst of small mails over SMTP on several connections, waits until all
-// are stored and the process has gone idle (every payload signed), then
-// waits for the process to settle (its RSS no longer falling, bounded)
-// and reports VmRSS and VmHWM from /proc/PID/status. Nothing forces a
-// collection in the server. One fresh server per case.
+// (in memory, default flags but a given API key and --log-level warn,
+// random loopback ports, no GOGC or GOMEMLIMIT in its environment),
+// creates an inbox over the HTTP API, sends it a burst of small mails over
+// SMTP on several connections, waits until all are stored and the process
+// has gone idle (every payload signed), then waits for the process to
+// settle (its RSS no longer falling, bounded) and reports VmRSS and VmHWM
+// from /proc/PID/status. Nothing forces a collection in the server. One
+// fresh server per case.
 //
 //	go run ./scripts/measure-memory                  # encrypted and plain, 10,000 mails each
 //	go run ./scripts/measure-memory -case encrypted -- --memory-limit 0
