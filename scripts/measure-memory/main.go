@@ -271,13 +271,11 @@ func burst(smtpAddr, address string, total, conns int) error {
 	}
 	wg.Wait()
 	close(errs)
-	return errors.Join(func() []error {
-		var all []error
-		for err := range errs {
-			all = append(all, err)
-		}
-		return all
-	}()...)
+	var all []error
+	for err := range errs {
+		all = append(all, err)
+	}
+	return errors.Join(all...)
 }
 
 // sendOne sends the i-th mail on c: an order confirmation with a text and
