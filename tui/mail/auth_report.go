@@ -203,7 +203,7 @@ func (p *authReport) FullHelp() [][]key.Binding { return nil }
 
 // toggleAuth expands or collapses the auth pane where the layout has one,
 // and shows the reader's Auth tab where it has not.
-func (s *Screen) toggleAuth() {
+func (s *panes) toggleAuth() {
 	if s.lay.mode != ui.Wide {
 		s.reader.setTab(tabAuth)
 		if s.lay.mode == ui.Narrow && s.reader.id != "" {

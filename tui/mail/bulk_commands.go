@@ -173,7 +173,7 @@ func savedMsg(paths []string, failed int, err error, one, many, dir string) ui.P
 }
 
 // bulkDone applies a bulk action's result.
-func (s *Screen) bulkDone(msg bulkDoneMsg) {
+func (s *dropper) bulkDone(msg bulkDoneMsg) {
 	for _, r := range msg.done {
 		e, _ := s.state.find(r.address)
 		if e == nil {

@@ -23,47 +23,27 @@ type emailRef struct{ address, id string }
 // rows in view; actions apply to the marked emails, else to the one under
 // the cursor.
 type emailList struct {
-	ctx      *ui.Context
-	acts     *actions
-	state    *mailState
-	entry    *inboxEntry // the selected inbox
-	scope    listing
-	scopeAt  int     // the state's version when an in:all scope was listed
-	seen     int     // the state's version at the last refresh
-	filtered []int   // positions in scope.emails that match the search
-	list     ui.List // over filtered
-	width    int
-	height   int
-	focused  bool
-
-	cur emailRef // the email under the cursor, kept across list changes
-	// moved is set once the user moved the cursor in this inbox (opening
-	// and closing the reader is no move); until then the cursor stays on
-	// the top row, the newest email, as mail arrives. held: the reader has
-	// the keyboard, and the cursor stays on the email it shows until the
-	// list has the keyboard again.
-	moved   bool
-	held    bool
+	ctx   *ui.Context
+	acts  *actions
+	state *mailState
+	entry *inboxEntry // the selected inbox
+	shown
+	scopeAt int // the state's version when an in:all scope was listed
+	seen    int // the state's version at the last refresh
+	width   int
+	height  int
 	find    finder
-	hint    func(e *inboxEntry) string // what to do while an inbox is empty
-	spinner spinner.Model
-	// catchAll is the address of the inbox that takes mail to any
-	// address ("" when none does); showTo: the rows show each mail's
-	// recipient, because the catch-all took some of them for another one.
-	catchAll string
-	showTo   bool
-	// needs are the optional columns the rows need (email_row.go).
-	needs rowNeeds
-	// cache holds the rows rendered for recent frames (row_cache.go).
-	cache rowCache
+	*rowPainter
 }
 
 func newEmailList(ctx *ui.Context, st *mailState, acts *actions, index *search.Index, hint func(*inboxEntry) string, catchAll string) *emailList {
-	return &emailList{
-		ctx: ctx, acts: acts, state: st, hint: hint, catchAll: catchAll, list: ui.NewList(1),
-		find:    finder{field: ui.NewTextField(ctx.Edit, ""), index: index},
-		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+	l := &emailList{
+		ctx: ctx, acts: acts, state: st, shown: shown{list: ui.NewList(1)},
+		find: finder{field: ui.NewTextField(ctx.Edit, ""), index: index},
 	}
+	l.rowPainter = &rowPainter{ctx: ctx, catchAll: catchAll, shown: &l.shown, find: &l.find, hint: hint,
+		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+	return l
 }
 
 // SetSize sets the outer size of the pane.
@@ -130,7 +110,7 @@ func (l *emailList) refresh() {
 
 // userMoved notes that the user moved the cursor: new mail no longer
 // moves it.
-func (l *emailList) userMoved() {
+func (l *shown) userMoved() {
 	l.moved = true
 	l.remember()
 }
@@ -149,7 +129,7 @@ func (l *emailList) hold(on bool) {
 }
 
 // positionOf is the row of an email in the filtered list.
-func (l *emailList) positionOf(ref emailRef) (int, bool) {
+func (l *shown) positionOf(ref emailRef) (int, bool) {
 	if ref.id == "" {
 		return 0, false
 	}
@@ -163,7 +143,7 @@ func (l *emailList) positionOf(ref emailRef) (int, bool) {
 
 // lists reports whether the list holds the email ref (under the cursor,
 // most often).
-func (l *emailList) lists(ref emailRef) bool {
+func (l *shown) lists(ref emailRef) bool {
 	if m, e, ok := l.selected(); ok && m.ID == ref.id && strings.EqualFold(e.info.EmailAddress, ref.address) {
 		return true
 	}
@@ -173,14 +153,14 @@ func (l *emailList) lists(ref emailRef) bool {
 
 // remember notes the email under the cursor, to find it again after the
 // list changes.
-func (l *emailList) remember() {
+func (l *shown) remember() {
 	if m, e, ok := l.selected(); ok {
 		l.cur = emailRef{e.info.EmailAddress, m.ID}
 	}
 }
 
 // selected returns the email under the cursor and its inbox.
-func (l *emailList) selected() (model.Email, *inboxEntry, bool) {
+func (l *shown) selected() (model.Email, *inboxEntry, bool) {
 	c := l.list.Cursor()
 	if c >= len(l.filtered) {
 		return model.Email{}, nil, false
@@ -283,7 +263,7 @@ func (l *emailList) Paste(text string) tea.Cmd {
 }
 
 // markAll marks every email shown, or unmarks them when all are marked.
-func (l *emailList) markAll() {
+func (l *shown) markAll() {
 	all := true
 	for _, pos := range l.filtered {
 		if !l.scope.owner(pos).marked[l.scope.emails[pos].ID] {
@@ -318,7 +298,7 @@ func (l *emailList) rowAt(y int) int { return l.list.RowAt(y - 1 - l.headerLines
 
 // clickedRow puts the cursor on row i; it reports whether the row was
 // already selected (a second click opens it).
-func (l *emailList) clickedRow(i int) bool {
+func (l *shown) clickedRow(i int) bool {
 	if i == l.list.Cursor() {
 		return true
 	}
@@ -328,13 +308,13 @@ func (l *emailList) clickedRow(i int) bool {
 }
 
 // wheel moves the cursor by a turn of the wheel.
-func (l *emailList) wheel(lines int) {
+func (l *shown) wheel(lines int) {
 	l.list.Wheel(lines)
 	l.userMoved()
 }
 
 // spin advances the loading indicator.
-func (l *emailList) spin(msg spinner.TickMsg) { l.spinner, _ = l.spinner.Update(msg) }
+func (l *rowPainter) spin(msg spinner.TickMsg) { l.spinner, _ = l.spinner.Update(msg) }
 
 // title is the pane's title: where the cursor is among the rows, and how
 // many emails are marked.
@@ -378,7 +358,7 @@ func (l *emailList) View() string {
 	if l.entry == nil && !l.find.query.AllInboxes() {
 		body = append(body, st.Muted.Render("No inbox selected."))
 	} else {
-		body = append(body, l.rows(inner)...)
+		body = append(body, l.rows(inner, l.entry)...)
 	}
 	return ui.Frame(l.ctx, l.title(), l.focused, l.width, l.height, body)
 }

@@ -91,7 +91,7 @@ func columnsFor(width int, need rowNeeds) rowColumns {
 
 // listsForeignMail reports whether the scope holds mail the catch-all
 // took for another address: then the rows show each mail's recipient.
-func (l *emailList) listsForeignMail() bool {
+func (l *rowPainter) listsForeignMail() bool {
 	if l.catchAll == "" {
 		return false
 	}
@@ -106,7 +106,7 @@ func (l *emailList) listsForeignMail() bool {
 
 // rowNeeds are the optional columns the listed emails need. A list of
 // one inbox without a search asks the inbox's fresh set, not each row.
-func (l *emailList) rowNeeds() rowNeeds {
+func (l *rowPainter) rowNeeds() rowNeeds {
 	need := rowNeeds{to: l.showTo}
 	for _, pos := range l.filtered {
 		if len(l.scope.emails[pos].Attachments) > 0 {
@@ -132,8 +132,9 @@ func (l *emailList) rowNeeds() rowNeeds {
 	return need
 }
 
-// rows renders the visible rows, or a note when there are none.
-func (l *emailList) rows(width int) []string {
+// rows renders the visible rows, or a note when there are none; e is the
+// selected inbox.
+func (l *rowPainter) rows(width int, e *inboxEntry) []string {
 	st := l.ctx.Styles()
 	if len(l.filtered) > 0 {
 		query := l.find.query.String()
@@ -142,7 +143,6 @@ func (l *emailList) rows(width int) []string {
 			return []string{l.cachedRow(l.scope.emails[pos], l.scope.owner(pos), selected, width, query)}
 		})
 	}
-	e := l.entry
 	switch {
 	case len(l.scope.emails) > 0 || l.find.active() && l.find.err == "":
 		return []string{st.Muted.Render("No emails match the search.")}
@@ -172,7 +172,7 @@ type rowStyles struct {
 
 // row renders one email as a line of exactly width cells: its columns,
 // the query's matches in the sender and subject marked.
-func (l *emailList) row(m model.Email, owner *inboxEntry, selected bool, width int) string {
+func (l *rowPainter) row(m model.Email, owner *inboxEntry, selected bool, width int) string {
 	st := l.ctx.Styles()
 	cols := columnsFor(width, l.needs)
 	rs := rowStyles{flags: st.Unread, fresh: st.New, from: st.Normal, subject: st.Normal, extra: st.Muted, age: st.Muted, match: st.Match}

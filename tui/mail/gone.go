@@ -19,9 +19,18 @@ func isGone(err error) bool {
 	return errors.As(err, &nf)
 }
 
+// dropper takes emails out of the mail screen: those a bulk action
+// deleted and those the server answered 404 for leave their inbox, the
+// search index, the list and the reader.
+type dropper struct {
+	ctx   *ui.Context
+	state *mailState
+	*panes
+}
+
 // forget removes an email from its inbox, the search index and the
 // reader; the list gets the keyboard if the reader had it.
-func (s *Screen) forget(e *inboxEntry, id string) {
+func (s *dropper) forget(e *inboxEntry, id string) {
 	if m, ok := e.email(id); ok {
 		s.emails.find.index.Forget(m)
 	}
@@ -35,7 +44,7 @@ func (s *Screen) forget(e *inboxEntry, id string) {
 }
 
 // dropGone forgets the emails the server answered 404 for and says so.
-func (s *Screen) dropGone(refs []emailRef) {
+func (s *dropper) dropGone(refs []emailRef) {
 	n := 0
 	for _, r := range refs {
 		if e, _ := s.state.find(r.address); e != nil {

@@ -18,10 +18,22 @@ const previewDelay = 120 * time.Millisecond
 // tick shows its email.
 type previewMsg struct{ seq int }
 
+// previewer has the reader follow the email list's cursor: it shows the
+// email the cursor rests on, or opens the next one from the reader.
+type previewer struct {
+	ctx  *ui.Context
+	cmds commands
+	*panes
+	// previewSeq numbers the cursor moves the reader follows, the last
+	// one to previewFor; only its tick shows the email.
+	previewSeq int
+	previewFor emailRef
+}
+
 // followCursor schedules the reader to show the email under the list's
 // cursor, in the layouts where both are on screen (wide and stacked),
 // unless it shows it already or is about to.
-func (s *Screen) followCursor() tea.Cmd {
+func (s *previewer) followCursor() tea.Cmd {
 	if s.lay.mode == ui.Narrow || s.Focus() == PaneReader {
 		return nil
 	}
@@ -41,7 +53,7 @@ func (s *Screen) followCursor() tea.Cmd {
 
 // preview shows the email under the cursor if the cursor rested there
 // since the move of tick seq.
-func (s *Screen) preview(seq int) tea.Cmd {
+func (s *previewer) preview(seq int) tea.Cmd {
 	if seq != s.previewSeq {
 		return nil
 	}
@@ -54,7 +66,7 @@ func (s *Screen) preview(seq int) tea.Cmd {
 
 // openSelected opens the email under the list's cursor and gives the
 // reader the keyboard.
-func (s *Screen) openSelected() tea.Cmd {
+func (s *previewer) openSelected() tea.Cmd {
 	if _, _, ok := s.emails.selected(); !ok {
 		return nil
 	}
@@ -65,7 +77,7 @@ func (s *Screen) openSelected() tea.Cmd {
 // show puts the email under the list's cursor in the reader: its content
 // is fetched when the list lacks it. Showing marks nothing read (see
 // read_state.go).
-func (s *Screen) show() tea.Cmd {
+func (s *previewer) show() tea.Cmd {
 	sel, e, ok := s.emails.selected()
 	if !ok {
 		return nil
@@ -86,7 +98,7 @@ func (s *Screen) show() tea.Cmd {
 
 // step opens the next (J) or previous (K) email of the list from the
 // reader.
-func (s *Screen) step(msg tea.KeyPressMsg) tea.Cmd {
+func (s *previewer) step(msg tea.KeyPressMsg) tea.Cmd {
 	delta := 1
 	if key.Matches(msg, s.ctx.Keys.PrevMessage) {
 		delta = -1
@@ -107,13 +119,13 @@ func (s *Screen) step(msg tea.KeyPressMsg) tea.Cmd {
 // after the terminal was resized: a layout that shows the list and the
 // reader together again (one pane at a time before) never shows one email
 // highlighted and another in the reader.
-func (s *Screen) Resized() tea.Cmd { return s.catchUp() }
+func (s *previewer) Resized() tea.Cmd { return s.catchUp() }
 
 // catchUp shows the email under the list's cursor in the reader at once,
 // where both are on screen and the reader does not have the keyboard, if
 // the reader shows another: after a resize, and when the list gets the
 // keyboard back (its cursor may have gone to the newest mail meanwhile).
-func (s *Screen) catchUp() tea.Cmd {
+func (s *previewer) catchUp() tea.Cmd {
 	if s.lay.mode == ui.Narrow || s.Focus() == PaneReader {
 		return nil
 	}

@@ -25,6 +25,18 @@ const readDwell = time.Second
 // marked read if it is still open.
 type readMsg struct{ seq int }
 
+// readTimer marks the email open in the focused reader read once it
+// stayed open for readDwell.
+type readTimer struct {
+	ctx   *ui.Context
+	state *mailState
+	*panes
+	// dwellSeq numbers the read timers, the last one for dwellFor, the
+	// email the focused reader shows.
+	dwellSeq int
+	dwellFor emailRef
+}
+
 // readRule says when an email is marked read, for the help.
 func readRule(markUnread, markAllRead string) string {
 	return fmt.Sprintf("An email is marked read on the server only when you open it (enter, or the reader focused) and it stays open for %d s: "+
@@ -35,7 +47,7 @@ func readRule(markUnread, markAllRead string) string {
 
 // opened is the email the focused reader shows ({} when the reader does
 // not have the keyboard or shows nothing).
-func (s *Screen) opened() emailRef {
+func (s *readTimer) opened() emailRef {
 	if s.Focus() != PaneReader || s.reader.id == "" {
 		return emailRef{}
 	}
@@ -46,7 +58,7 @@ func (s *Screen) opened() emailRef {
 // another email; the timer of the email shown before is void. Opening is
 // no cursor move: the list holds its cursor while the reader has the
 // keyboard (emailList.hold).
-func (s *Screen) dwell() tea.Cmd {
+func (s *readTimer) dwell() tea.Cmd {
 	cur := s.opened()
 	if cur == s.dwellFor {
 		return nil
@@ -62,21 +74,21 @@ func (s *Screen) dwell() tea.Cmd {
 
 // Leave voids the read timer while another screen is shown: an email is
 // marked read only while the user can read it.
-func (s *Screen) Leave() {
+func (s *readTimer) Leave() {
 	s.dwellFor = emailRef{}
 	s.cancelDwell()
 }
 
 // Return starts the read timer again when the mail screen is shown again.
-func (s *Screen) Return() tea.Cmd { return s.dwell() }
+func (s *readTimer) Return() tea.Cmd { return s.dwell() }
 
 // cancelDwell voids the running read timer: the user set the read state
 // of the open email themselves.
-func (s *Screen) cancelDwell() { s.dwellSeq++ }
+func (s *readTimer) cancelDwell() { s.dwellSeq++ }
 
 // markOpened marks the open email read when it stayed open in the focused
 // reader since the tick seq was started.
-func (s *Screen) markOpened(seq int) tea.Cmd {
+func (s *readTimer) markOpened(seq int) tea.Cmd {
 	ref := s.dwellFor
 	if seq != s.dwellSeq || ref.id == "" || s.opened() != ref {
 		return nil

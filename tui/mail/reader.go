@@ -22,17 +22,17 @@ type reader struct {
 	acts    *actions
 	address string // inbox of the open email
 	id      string // open email ("" = none)
-	tab     tab
-	choice  int         // selected row of a list tab
-	tabs    []readerTab // in the order of the tab bar and of keys.Tabs
-	body    *bodyTab
-	html    *htmlView
-	checks  *linkChecks
-	source  *source
-	scroll  ui.Scroller
-	drawn   contentKey // what the scroller holds
-	chosen  [2]int     // the lines of the chosen row of a list tab
-	find    messageFind
+	tabBar
+	sum    summary
+	choice int // selected row of a list tab
+	body   *bodyTab
+	html   *htmlView
+	checks *linkChecks
+	source *source
+	scroll ui.Scroller
+	drawn  contentKey // what the scroller holds
+	chosen [2]int     // the lines of the chosen row of a list tab
+	*findBar
 	// lastPipe is the command the message was last piped to.
 	lastPipe string
 	width    int
@@ -58,7 +58,11 @@ type contentKey struct {
 
 func newReader(ctx *ui.Context, st *mailState, cmds commands, acts *actions) *reader {
 	html := &htmlView{hyperlinks: cmds.set.Hyperlinks}
-	r := &reader{ctx: ctx, state: st, cmds: cmds, acts: acts, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
+	r := &reader{ctx: ctx, state: st, cmds: cmds, acts: acts, tabBar: tabBar{ctx: ctx}, sum: summary{ctx: ctx}, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
+	r.findBar = &findBar{ctx: ctx, scroll: &r.scroll, drawn: &r.drawn,
+		relayout: func() { r.refresh(r.email()) },
+		resize:   func() { r.scroll.SetHeight(r.contentHeight()) },
+	}
 	r.tabs = []readerTab{ // one line each, in the order of tab's constants
 		tabBody:        r.body,
 		tabHeaders:     &headersTab{ctx: ctx, source: r.source},
@@ -74,13 +78,19 @@ func newReader(ctx *ui.Context, st *mailState, cmds commands, acts *actions) *re
 // SetSize sets the outer size of the pane.
 func (r *reader) SetSize(width, height int) {
 	r.width, r.height = width, height
+	r.sum.tall = height >= subjectWrapHeight
 	r.scroll.SetHeight(r.contentHeight())
 }
 
 // SetFocus tells the pane whether it has the keyboard.
 func (r *reader) SetFocus(focused bool) { r.focused = focused }
 
-func (r *reader) contentHeight() int { return max(r.height-2-r.headHeight()-r.find.lines(), 1) }
+// contentHeight is the number of lines under the summary, the tab bar
+// and its rule, and above the search line.
+func (r *reader) contentHeight() int {
+	m, _ := r.email()
+	return max(r.height-2-r.sum.height(m, r.width-2)-2-r.find.lines(), 1)
+}
 
 // open shows another email.
 func (r *reader) open(address, id string) {
@@ -303,7 +313,7 @@ func (r *reader) View() string {
 	}
 	r.scroll.SetHeight(r.contentHeight()) // the summary's height follows the email
 	r.refresh(m, true)
-	head := append(r.head(m, inner), r.tabLine(m, inner), st.Muted.Render(strings.Repeat("─", inner)))
+	head := append(r.sum.head(m, inner), r.tabLine(m, inner), st.Muted.Render(strings.Repeat("─", inner)))
 	if p := r.scroll.Percent(); p >= 0 {
 		title = fmt.Sprintf("Message %d%%", p)
 	}

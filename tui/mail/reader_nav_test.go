@@ -256,8 +256,8 @@ func TestHintAndBannerNameTheSelectedInbox(t *testing.T) {
 	h := newHarnessWith(t, 140, 37, ui.Settings{SMTPAddr: "127.0.0.1:1025"})
 	h.Press("shift+tab", "j")
 	want := "send mail to plain@sandbox.test via SMTP 127.0.0.1:1025"
-	if h.s.Banner() != want || !strings.Contains(tuitest.Plain(strings.Join(h.s.emails.rows(200), "\n")), want) {
-		t.Fatalf("banner %q; the empty list says %q", h.s.Banner(), h.s.emails.rows(200))
+	if h.s.Banner() != want || !strings.Contains(tuitest.Plain(strings.Join(h.s.emails.rows(200, h.s.emails.entry), "\n")), want) {
+		t.Fatalf("banner %q; the empty list says %q", h.s.Banner(), h.s.emails.rows(200, h.s.emails.entry))
 	}
 }
 

@@ -42,9 +42,21 @@ func (f *messageFind) lines() int {
 // reset ends the search (another message is shown).
 func (f *messageFind) reset() { *f = messageFind{} }
 
+// findBar is the reader's search inside the open message: it edits the
+// search, finds the lines of the shown tab that hold it, scrolls the
+// reader's content to them and draws the search line under it.
+type findBar struct {
+	ctx      *ui.Context
+	find     messageFind
+	scroll   *ui.Scroller // the reader's content
+	drawn    *contentKey  // what the scroller holds
+	relayout func()       // lays the shown tab of the open email out again
+	resize   func()       // fits the content to the lines the search takes
+}
+
 // findKey edits the search while it is typed: each edit searches again
 // and shows the first match from the top of the view down.
-func (r *reader) findKey(msg tea.KeyPressMsg) {
+func (r *findBar) findKey(msg tea.KeyPressMsg) {
 	f := &r.find
 	p := keys.DefaultPrompt()
 	switch {
@@ -59,20 +71,20 @@ func (r *reader) findKey(msg tea.KeyPressMsg) {
 		f.field.HandleKey(msg)
 		r.setFind(f.field.Value())
 	}
-	r.scroll.SetHeight(r.contentHeight())
+	r.resize()
 }
 
 // startFind gives the search field the keyboard.
-func (r *reader) startFind() {
+func (r *findBar) startFind() {
 	r.find.typing = true
 	r.find.field = ui.NewTextField(r.ctx.Edit, r.find.text)
-	r.scroll.SetHeight(r.contentHeight())
+	r.resize()
 }
 
 // setFind searches the shown lines for text and shows the first match at
 // or below the top of the view.
-func (r *reader) setFind(text string) {
-	r.refresh(r.email())
+func (r *findBar) setFind(text string) {
+	r.relayout()
 	f := &r.find
 	f.text = strings.TrimSpace(text)
 	f.query = search.Query{}
@@ -91,10 +103,10 @@ func (r *reader) setFind(text string) {
 }
 
 // findAll lists the lines of the shown tab that hold the text.
-func (r *reader) findAll() {
+func (r *findBar) findAll() {
 	f := &r.find
 	f.matches = f.matches[:0]
-	f.laidOut = r.drawn
+	f.laidOut = *r.drawn
 	if f.text == "" {
 		return
 	}
@@ -106,14 +118,14 @@ func (r *reader) findAll() {
 }
 
 // jump moves to the next (delta 1) or previous (-1) match, wrapping.
-func (r *reader) jump(delta int) {
+func (r *findBar) jump(delta int) {
 	f := &r.find
 	if f.text == "" {
 		r.ctx.Flash(fmt.Sprintf("press %s to search this message first", ui.KeyName(r.ctx.Keys.Search)), ui.LevelInfo)
 		return
 	}
-	r.refresh(r.email())
-	if f.laidOut != r.drawn {
+	r.relayout()
+	if f.laidOut != *r.drawn {
 		r.findAll()
 	}
 	if len(f.matches) == 0 {
@@ -124,7 +136,7 @@ func (r *reader) jump(delta int) {
 }
 
 // showMatch scrolls the current match into view.
-func (r *reader) showMatch() {
+func (r *findBar) showMatch() {
 	f := &r.find
 	if f.current < len(f.matches) {
 		line := f.matches[f.current]
@@ -134,7 +146,7 @@ func (r *reader) showMatch() {
 
 // findLine is the search line under the content: the field or the text,
 // and which match is shown.
-func (r *reader) findLine(width int) string {
+func (r *findBar) findLine(width int) string {
 	st := r.ctx.Styles()
 	f := &r.find
 	count := "no match"
@@ -153,7 +165,7 @@ func (r *reader) findLine(width int) string {
 
 // markFound redraws the visible lines that hold the text with the matches
 // marked (the line loses its own colours; its text stays as it was).
-func (r *reader) markFound(visible []string, offset int) []string {
+func (r *findBar) markFound(visible []string, offset int) []string {
 	f := &r.find
 	if f.text == "" {
 		return visible

@@ -15,18 +15,27 @@ import (
 // summaryLabel is the width of the labels of the reader's summary.
 const summaryLabel = 9
 
+// summary is the block above the reader's tabs: who sent the open email
+// to whom, its subject, when it was written and when it came.
+type summary struct {
+	ctx *ui.Context
+	// tall: the reader is tall enough to give a long subject a second
+	// line (subjectWrapHeight).
+	tall bool
+}
+
 // head is the summary above the tabs: from, to, cc (when there is one),
 // subject, the date the message says it was written (its Date header) and
 // the time the server received it.
-func (r *reader) head(m model.Email, width int) []string {
-	st := r.ctx.Styles()
+func (s *summary) head(m model.Email, width int) []string {
+	st := s.ctx.Styles()
 	label := func(name, value string) string {
 		return st.Label.Render(fmt.Sprintf("%-*s", summaryLabel, name)) + st.Value.Render(value)
 	}
 	room := width - summaryLabel
 	date := ""
 	if m.HasContent {
-		date = r.sentDate(m, room)
+		date = s.sentDate(m, room)
 	}
 	from := m.From
 	if user := m.SMTPUser(); user != "" {
@@ -36,25 +45,23 @@ func (r *reader) head(m model.Email, width int) []string {
 	if cc := m.Cc(); len(cc) > 0 {
 		head = append(head, label("Cc", addressList(cc, room)))
 	}
-	subject := subjectLines(m, room, r.height >= subjectWrapHeight)
+	subject := subjectLines(m, room, s.tall)
 	head = append(head, label("Subject", subject[0]))
 	for _, more := range subject[1:] {
 		head = append(head, strings.Repeat(" ", summaryLabel)+st.Value.Render(more))
 	}
-	head = append(head, label("Date", date), label("Received", r.receivedDate(m)))
+	head = append(head, label("Date", date), label("Received", s.receivedDate(m)))
 	if m.Problem != "" {
 		head[len(head)-2] = st.Problem.Render(ui.Fit(" ⚠ CANNOT OPEN THIS EMAIL: "+m.Problem+" — content not shown", width))
 	}
 	return head
 }
 
-// headHeight is the number of lines above the tab content: the summary
-// (with a Cc line only when the open email has a Cc header, and a second
-// Subject line when the subject does not fit on one), the tab bar and a
-// rule.
-func (r *reader) headHeight() int {
-	m, _ := r.email()
-	n := 6 + len(subjectLines(m, r.width-2-summaryLabel, r.height >= subjectWrapHeight))
+// height is the number of lines of the summary of m in width cells:
+// with a Cc line only when m has a Cc header, and a second Subject line
+// when the subject does not fit on one.
+func (s *summary) height(m model.Email, width int) int {
+	n := 4 + len(subjectLines(m, width-summaryLabel, s.tall))
 	if len(m.Cc()) > 0 {
 		n++
 	}
@@ -85,12 +92,12 @@ func subjectLines(m model.Email, room int, two bool) []string {
 // sender's zone and, when it differs, in the user's ("here"); shorter
 // forms when it does not fit in room cells; or why there is no date to
 // show, in the words of model.Email.DateText.
-func (r *reader) sentDate(m model.Email, room int) string {
+func (s *summary) sentDate(m model.Email, room int) string {
 	sent, err := m.SentDate()
 	if err != nil {
 		return err.Error()
 	}
-	local := sent.In(r.ctx.Now.Location())
+	local := sent.In(s.ctx.Now.Location())
 	sameZone := offsetOf(local) == offsetOf(sent)
 	here := "15:04 MST"
 	if local.Format("20060102") != sent.Format("20060102") {
@@ -121,11 +128,11 @@ func offsetOf(t time.Time) int {
 
 // receivedDate is when the server received the message, in the user's
 // zone, with how long ago.
-func (r *reader) receivedDate(m model.Email) string {
+func (s *summary) receivedDate(m model.Email) string {
 	if m.ReceivedAt.IsZero() {
 		return "unknown"
 	}
-	now := r.ctx.Now
+	now := s.ctx.Now
 	age := ui.RelativeTime(m.ReceivedAt, now)
 	if age == "now" {
 		age = "just now"

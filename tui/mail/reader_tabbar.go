@@ -8,11 +8,19 @@ import (
 	"sandview/tui/ui"
 )
 
+// tabBar is the reader's tabs, in the order of the bar and of
+// keys.Tabs, and which of them is shown.
+type tabBar struct {
+	ctx  *ui.Context
+	tabs []readerTab
+	tab  tab
+}
+
 // tabLine renders the tab bar in width cells: every tab's full label
 // when they fit, else the short ones; when even those do not fit, tabs
 // lose their labels to their number one by one (those that count nothing
 // first, from the right) and the shown tab keeps its label the longest.
-func (r *reader) tabLine(m model.Email, width int) string {
+func (r *tabBar) tabLine(m model.Email, width int) string {
 	st := r.ctx.Styles()
 	tabKeys := r.ctx.Keys.Tabs()
 	labels := make([]string, len(r.tabs))
@@ -62,7 +70,7 @@ func (r *reader) tabLine(m model.Email, width int) string {
 // short of room: the tabs that count nothing from the right, then the
 // list tabs (their label holds a count) from the right, then the shown
 // tab.
-func (r *reader) dropOrder() []int {
+func (r *tabBar) dropOrder() []int {
 	var plain, counting []int
 	for t := len(r.tabs) - 1; t >= 0; t-- {
 		switch _, isList := r.tabs[t].(listTab); {

@@ -1,6 +1,8 @@
 package mail
 
 import (
+	"charm.land/bubbles/v2/spinner"
+
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -28,9 +30,31 @@ type rowKey struct {
 // renders the new rows, not the whole screen again).
 type rowCache struct{ rows map[rowKey]string }
 
+// rowPainter renders the email list's rows: it picks the columns the
+// shown emails need and keeps the rows it rendered.
+type rowPainter struct {
+	ctx *ui.Context
+	*shown
+	find    *finder // the search whose matches the rows mark
+	focused bool    // the list has the keyboard: the cursor row is lit
+	// catchAll is the address of the inbox that takes mail to any
+	// address ("" when none does); showTo: the rows show each mail's
+	// recipient, because the catch-all took some of them for another one.
+	catchAll string
+	showTo   bool
+	// needs are the optional columns the rows need (email_row.go).
+	needs rowNeeds
+	// cache holds the rows rendered for recent frames.
+	cache rowCache
+	// spinner turns while the selected inbox waits for its list; hint
+	// says what to do while an inbox is empty.
+	spinner spinner.Model
+	hint    func(e *inboxEntry) string
+}
+
 // cachedRow is row(m, owner, selected, width), rendered again only when
 // its key changed.
-func (l *emailList) cachedRow(m model.Email, owner *inboxEntry, selected bool, width int, query string) string {
+func (l *rowPainter) cachedRow(m model.Email, owner *inboxEntry, selected bool, width int, query string) string {
 	badge, _ := authBadge(l.ctx.Styles(), m)
 	k := rowKey{
 		id: m.ID, from: m.From, subject: m.Subject, problem: m.Problem, badge: badge,

@@ -25,32 +25,25 @@ const (
 	PaneReader
 )
 
-// Screen is the mail screen: it owns the state and the panes, keeps the
-// focus, lays the panes out, and routes keys to its own keys, then to the
-// focused pane, then to the keys the panes leave to it (moving the focus,
-// acting on the open email).
+// Screen is the mail screen: it owns the state and its parts, and routes
+// keys to its own keys, then to the focused pane, then to the keys the
+// panes leave to it (moving the focus, acting on the open email), and the
+// service's results to the state and the panes. Its parts each hold one
+// role: panes (the panes, their focus and layout), previewer (the reader
+// following the list's cursor), readTimer (marking the open email read),
+// loadSpinner, mailStatus (what the program's chrome shows) and dropper
+// (taking deleted emails out).
 type Screen struct {
-	ctx      *ui.Context
-	cmds     commands
-	set      *ui.Settings // shared with the root model
-	state    *mailState
-	inboxes  *inboxList
-	emails   *emailList
-	reader   *reader
-	auth     *authReport
-	ring     ui.FocusRing // inboxes, emails, reader
-	lay      layout
-	width    int
-	height   int
-	spinning bool
-	// previewSeq numbers the cursor moves the reader follows, the last
-	// one to previewFor; only its tick shows the email (see preview.go).
-	previewSeq int
-	previewFor emailRef
-	// dwellSeq numbers the read timers, the last one for dwellFor, the
-	// email the focused reader shows (see read_state.go).
-	dwellSeq int
-	dwellFor emailRef
+	ctx   *ui.Context
+	cmds  commands
+	set   *ui.Settings // shared with the root model
+	state *mailState
+	*panes
+	*previewer
+	*readTimer
+	*loadSpinner
+	*mailStatus
+	*dropper
 }
 
 // New returns the mail screen over svc, with the TUI's settings set,
@@ -59,13 +52,18 @@ type Screen struct {
 // the keyboard, so enter opens the mail that just arrived.
 func New(ctx *ui.Context, callCtx context.Context, svc Service, set *ui.Settings) *Screen {
 	cmds := commands{ctx: callCtx, svc: svc, set: set, temp: desktop.NewTempDir(set.TempDir, desktop.DefaultGrace), saveDir: &saveDir{home: set.UserHome}}
-	s := &Screen{ctx: ctx, cmds: cmds, set: set, state: &mailState{}}
+	s := &Screen{ctx: ctx, cmds: cmds, set: set, state: &mailState{}, panes: &panes{}}
+	s.previewer = &previewer{ctx: ctx, cmds: cmds, panes: s.panes}
+	s.readTimer = &readTimer{ctx: ctx, state: s.state, panes: s.panes}
+	s.mailStatus = &mailStatus{ctx: ctx, state: s.state, set: set, panes: s.panes}
+	s.dropper = &dropper{ctx: ctx, state: s.state, panes: s.panes}
 	acts := &actions{ctx: ctx, cmds: s.cmds, state: s.state, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.state, acts)
 	s.emails = newEmailList(ctx, s.state, acts, search.NewIndex(), s.hint, set.CatchAll)
 	s.reader = newReader(ctx, s.state, s.cmds, acts)
 	s.auth = newAuthReport(ctx, s.reader)
 	s.ring = ui.NewFocusRing(s.inboxes, s.emails, s.reader)
+	s.loadSpinner = &loadSpinner{ctx: ctx, list: s.emails}
 	s.state.setInboxes(svc.Inboxes())
 	for _, e := range s.state.entries {
 		e.loading = true
@@ -85,7 +83,7 @@ func (s *Screen) Init() tea.Cmd {
 }
 
 // SetSize lays the panes out in width x height cells.
-func (s *Screen) SetSize(width, height int) {
+func (s *panes) SetSize(width, height int) {
 	s.width, s.height = width, height
 	s.lay = computeLayout(width, height, s.Focus(), s.auth.expanded)
 	l := s.lay
@@ -96,18 +94,18 @@ func (s *Screen) SetSize(width, height int) {
 }
 
 // setFocus focuses a pane; layouts that show one list at a time follow.
-func (s *Screen) setFocus(p Pane) {
+func (s *panes) setFocus(p Pane) {
 	s.ring.Focus(int(p))
 	s.SetSize(s.width, s.height)
 }
 
 // Focus is the focused pane.
-func (s *Screen) Focus() Pane { return Pane(s.ring.At()) }
+func (s *panes) Focus() Pane { return Pane(s.ring.At()) }
 
 // sync points the email list at the selected inbox, and has it list again
 // when the emails changed; the reader lets go of an email the list no
 // longer holds.
-func (s *Screen) sync() {
+func (s *panes) sync() {
 	s.emails.setEntry(s.inboxes.selected())
 	s.dropStale()
 	s.emails.hold(s.Focus() == PaneReader && s.reader.id != "")
@@ -117,7 +115,7 @@ func (s *Screen) sync() {
 // message list (another inbox is selected, the email is gone), and gives
 // the list the keyboard if the reader had it: the preview then follows the
 // list's cursor.
-func (s *Screen) dropStale() {
+func (s *panes) dropStale() {
 	if s.reader.id == "" || s.emails.lists(emailRef{s.reader.address, s.reader.id}) {
 		return
 	}
@@ -128,10 +126,10 @@ func (s *Screen) dropStale() {
 }
 
 // CapturesInput reports whether a search field has the keyboard.
-func (s *Screen) CapturesInput() bool { return s.emails.CapturesInput() || s.reader.find.typing }
+func (s *panes) CapturesInput() bool { return s.emails.CapturesInput() || s.reader.find.typing }
 
 // Paste types pasted text into the search field that has the keyboard.
-func (s *Screen) Paste(text string) {
+func (s *panes) Paste(text string) {
 	if s.reader.find.typing {
 		s.reader.find.field.Insert(text)
 		s.reader.setFind(s.reader.find.field.Value())
@@ -281,16 +279,16 @@ func (s *Screen) ReloadAll() tea.Cmd {
 }
 
 // LiveInboxes are the addresses of the inboxes not expired and not gone.
-func (s *Screen) LiveInboxes() []string { return s.state.liveAddresses(s.ctx.Now) }
+func (s *mailStatus) LiveInboxes() []string { return s.state.liveAddresses(s.ctx.Now) }
 
 // Totals counts the emails, the unread ones and the inboxes.
-func (s *Screen) Totals() (emails, unread, inboxes int) {
+func (s *mailStatus) Totals() (emails, unread, inboxes int) {
 	emails, unread = s.state.totals()
 	return emails, unread, len(s.state.entries)
 }
 
 // WindowTitle names the selected inbox and its unread count.
-func (s *Screen) WindowTitle() string {
+func (s *mailStatus) WindowTitle() string {
 	if e := s.inboxes.selected(); e != nil {
 		return fmt.Sprintf("sandview · %s (%d unread)", e.info.EmailAddress, e.unread)
 	}
@@ -299,10 +297,10 @@ func (s *Screen) WindowTitle() string {
 
 // Banner is the line above the screen: where to send mail for the
 // selected inbox ("" when not known).
-func (s *Screen) Banner() string { return s.hint(s.inboxes.selected()) }
+func (s *mailStatus) Banner() string { return s.hint(s.inboxes.selected()) }
 
 // hint says where to send mail for inbox e.
-func (s *Screen) hint(e *inboxEntry) string {
+func (s *mailStatus) hint(e *inboxEntry) string {
 	smtp := termtext.SanitizeLine(s.set.SMTPAddr)
 	if smtp == "" || e == nil {
 		return termtext.SanitizeLine(s.set.SMTPHint)
@@ -314,7 +312,7 @@ func (s *Screen) hint(e *inboxEntry) string {
 }
 
 // startSpinner starts the loading indicator unless it runs.
-func (s *Screen) startSpinner() tea.Cmd {
+func (s *loadSpinner) startSpinner() tea.Cmd {
 	if s.spinning {
 		return nil
 	}
@@ -322,8 +320,8 @@ func (s *Screen) startSpinner() tea.Cmd {
 	return s.nextSpin()
 }
 
-func (s *Screen) nextSpin() tea.Cmd {
-	sp := s.emails.spinner
+func (s *loadSpinner) nextSpin() tea.Cmd {
+	sp := s.list.spinner
 	id := sp.ID()
 	return s.ctx.Tick(sp.Spinner.FPS, func(t time.Time) tea.Msg { return spinner.TickMsg{ID: id, Time: t} })
 }

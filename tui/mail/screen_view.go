@@ -60,7 +60,7 @@ func (s *Screen) handleMouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 // View draws the visible panes.
-func (s *Screen) View() string {
+func (s *panes) View() string {
 	l := s.lay
 	switch l.mode {
 	case ui.Wide:

@@ -18,30 +18,54 @@ import (
 
 // Service is an in-memory service for tests: it serves the mail calls,
 // the webhook calls and the live feed (Subscribe, then Receiver to push), and
-// records every call as a line ("emails demo@sandbox.test").
+// records every call as a line ("emails demo@sandbox.test"). Each service
+// interface it implements is its own fake (mailFake, hookFake, connFake);
+// they share one callLog, so one lock orders all calls and one log records
+// them.
 type Service struct {
-	mu       sync.Mutex
-	inboxes  []model.Inbox
-	emails   map[string][]model.Email
-	raw      map[string][]byte
-	calls    []string
-	fail     error // returned by every mutating call when set
-	hooks    []model.Webhook
-	nextHook int
-	reject   error // returned by webhook create and update when set
-	metrics  model.WebhookMetrics
-	sink     feed.Receiver
+	*callLog
+	*mailFake
+	*hookFake
+	*connFake
+}
+
+// callLog is the lock every fake call holds, the log of the calls and the
+// failure the mutating calls return.
+type callLog struct {
+	mu    sync.Mutex
+	calls []string
+	fail  error // returned by every mutating call when set
+}
+
+// mailFake serves the inbox and email calls and the keystore rescans.
+type mailFake struct {
+	*callLog
+	inboxes []model.Inbox
+	emails  map[string][]model.Email
+	raw     map[string][]byte
 	// keystore holds inboxes another program saved, loaded on the next
 	// rescan; vanished the loaded ones whose keystore files went away.
 	keystore []model.Inbox
 	vanished []string
 	gone     map[string]bool // inboxes the server no longer knows
-	keyBad   bool            // the server refuses the API key
+}
+
+// connFake serves the connection calls: the live feed and the API key check.
+type connFake struct {
+	*callLog
+	sink   feed.Receiver
+	keyBad bool // the server refuses the API key
 }
 
 // NewService returns a service holding inboxes and no email.
 func NewService(inboxes ...model.Inbox) *Service {
-	return &Service{inboxes: inboxes, emails: map[string][]model.Email{}, raw: map[string][]byte{}, gone: map[string]bool{}}
+	log := &callLog{}
+	return &Service{
+		callLog:  log,
+		mailFake: &mailFake{callLog: log, inboxes: inboxes, emails: map[string][]model.Email{}, raw: map[string][]byte{}, gone: map[string]bool{}},
+		hookFake: &hookFake{callLog: log},
+		connFake: &connFake{callLog: log},
+	}
 }
 
 // NewFixtureService returns a service holding the fixture inboxes, the
@@ -54,53 +78,53 @@ func NewFixtureService() *Service {
 }
 
 // Record adds a call to the log (tests record their openers here).
-func (f *Service) Record(format string, args ...any) {
+func (f *callLog) Record(format string, args ...any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record(format, args...)
 }
 
-func (f *Service) record(format string, args ...any) {
+func (f *callLog) record(format string, args ...any) {
 	f.calls = append(f.calls, fmt.Sprintf(format, args...))
 }
 
 // Called reports whether a recorded call starts with prefix.
-func (f *Service) Called(prefix string) bool {
+func (f *callLog) Called(prefix string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.ContainsFunc(f.calls, func(c string) bool { return strings.HasPrefix(c, prefix) })
 }
 
 // Calls returns the recorded calls.
-func (f *Service) Calls() []string {
+func (f *callLog) Calls() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.calls)
 }
 
 // Fail makes every mutating call fail with err (nil: succeed again).
-func (f *Service) Fail(err error) {
+func (f *callLog) Fail(err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fail = err
 }
 
 // SetEmails replaces the emails of an inbox.
-func (f *Service) SetEmails(address string, emails []model.Email) {
+func (f *mailFake) SetEmails(address string, emails []model.Email) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.emails[address] = emails
 }
 
 // AddEmail delivers a new email, listed first.
-func (f *Service) AddEmail(address string, e model.Email) {
+func (f *mailFake) AddEmail(address string, e model.Email) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.emails[address] = append([]model.Email{e}, f.emails[address]...)
 }
 
 // Subscribe keeps the receiver for Receiver until stop is called.
-func (f *Service) Subscribe(sink feed.Receiver) (func(), error) {
+func (f *connFake) Subscribe(sink feed.Receiver) (func(), error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("subscribe")
@@ -114,21 +138,21 @@ func (f *Service) Subscribe(sink feed.Receiver) (func(), error) {
 
 // Receiver is the subscribed feed, to push to as the client would (nil when
 // nothing is subscribed).
-func (f *Service) Receiver() feed.Receiver {
+func (f *connFake) Receiver() feed.Receiver {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.sink
 }
 
 // Inboxes lists the inboxes.
-func (f *Service) Inboxes() []model.Inbox {
+func (f *mailFake) Inboxes() []model.Inbox {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.inboxes)
 }
 
 // CreateInbox adds an inbox (new@sandbox.test unless an address is given).
-func (f *Service) CreateInbox(_ context.Context, opts client.CreateInboxOptions) (model.Inbox, error) {
+func (f *mailFake) CreateInbox(_ context.Context, opts client.CreateInboxOptions) (model.Inbox, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("create %s %s %s", opts.TTL, opts.EmailAddress, opts.Encryption)
@@ -145,7 +169,7 @@ func (f *Service) CreateInbox(_ context.Context, opts client.CreateInboxOptions)
 }
 
 // DeleteInbox records the deletion.
-func (f *Service) DeleteInbox(_ context.Context, address string) error {
+func (f *mailFake) DeleteInbox(_ context.Context, address string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("deleteInbox %s", address)
@@ -153,7 +177,7 @@ func (f *Service) DeleteInbox(_ context.Context, address string) error {
 }
 
 // ExportInbox writes a stub export file.
-func (f *Service) ExportInbox(address, path string) error {
+func (f *mailFake) ExportInbox(address, path string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("export %s %s", address, path)
@@ -164,7 +188,7 @@ func (f *Service) ExportInbox(address, path string) error {
 }
 
 // ImportInbox returns imported@sandbox.test when path exists.
-func (f *Service) ImportInbox(_ context.Context, path string) (model.Inbox, error) {
+func (f *mailFake) ImportInbox(_ context.Context, path string) (model.Inbox, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("import %s", path)
@@ -179,7 +203,7 @@ func (f *Service) ImportInbox(_ context.Context, path string) (model.Inbox, erro
 
 // Emails lists the emails of an inbox; one the server no longer knows
 // answers as the client does.
-func (f *Service) Emails(_ context.Context, address string) ([]model.Email, error) {
+func (f *mailFake) Emails(_ context.Context, address string) ([]model.Email, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("emails %s", address)
@@ -191,7 +215,7 @@ func (f *Service) Emails(_ context.Context, address string) ([]model.Email, erro
 
 // Forget makes the server forget an inbox: its listings fail as not
 // found.
-func (f *Service) Forget(address string) {
+func (f *mailFake) Forget(address string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.gone[address] = true
@@ -199,7 +223,7 @@ func (f *Service) Forget(address string) {
 
 // SaveToKeystore saves an inbox to the keystore as another program
 // would; the next rescan loads it.
-func (f *Service) SaveToKeystore(in model.Inbox) {
+func (f *mailFake) SaveToKeystore(in model.Inbox) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.keystore = append(f.keystore, in)
@@ -207,14 +231,14 @@ func (f *Service) SaveToKeystore(in model.Inbox) {
 
 // RemoveFromKeystore removes a loaded inbox's keystore file as another
 // program would.
-func (f *Service) RemoveFromKeystore(address string) {
+func (f *mailFake) RemoveFromKeystore(address string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.vanished = append(f.vanished, address)
 }
 
 // Rescan loads the inboxes saved to the keystore since the last one.
-func (f *Service) Rescan(_ context.Context, force bool) (bool, []string, error) {
+func (f *mailFake) Rescan(_ context.Context, force bool) (bool, []string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("rescan %v", force)
@@ -226,14 +250,14 @@ func (f *Service) Rescan(_ context.Context, force bool) (bool, []string, error) 
 }
 
 // RefuseKey makes the server refuse the API key (or accept it again).
-func (f *Service) RefuseKey(refuse bool) {
+func (f *connFake) RefuseKey(refuse bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.keyBad = refuse
 }
 
 // CheckKey says whether the server accepts the API key.
-func (f *Service) CheckKey(context.Context) (bool, error) {
+func (f *connFake) CheckKey(context.Context) (bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("checkKey")
@@ -241,10 +265,10 @@ func (f *Service) CheckKey(context.Context) (bool, error) {
 }
 
 // DefaultDomain is the domain of the fixture inboxes.
-func (f *Service) DefaultDomain(context.Context) (string, error) { return "sandbox.test", nil }
+func (f *connFake) DefaultDomain(context.Context) (string, error) { return "sandbox.test", nil }
 
 // Email returns one email with its content.
-func (f *Service) Email(_ context.Context, address, id string) (model.Email, error) {
+func (f *mailFake) Email(_ context.Context, address, id string) (model.Email, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("email %s %s", address, id)
@@ -258,7 +282,7 @@ func (f *Service) Email(_ context.Context, address, id string) (model.Email, err
 }
 
 // Raw returns the raw source of an email.
-func (f *Service) Raw(_ context.Context, address, id string) ([]byte, error) {
+func (f *mailFake) Raw(_ context.Context, address, id string) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("raw %s %s", address, id)
@@ -269,7 +293,7 @@ func (f *Service) Raw(_ context.Context, address, id string) ([]byte, error) {
 }
 
 // MarkRead records the call.
-func (f *Service) MarkRead(_ context.Context, address, id string) error {
+func (f *mailFake) MarkRead(_ context.Context, address, id string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("markRead %s %s", address, id)
@@ -277,7 +301,7 @@ func (f *Service) MarkRead(_ context.Context, address, id string) error {
 }
 
 // DeleteEmail records the call.
-func (f *Service) DeleteEmail(_ context.Context, address, id string) error {
+func (f *mailFake) DeleteEmail(_ context.Context, address, id string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("deleteEmail %s %s", address, id)
@@ -285,7 +309,7 @@ func (f *Service) DeleteEmail(_ context.Context, address, id string) error {
 }
 
 // SetRaw sets the raw source of an email.
-func (f *Service) SetRaw(id string, raw []byte) {
+func (f *mailFake) SetRaw(id string, raw []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.raw[id] = raw

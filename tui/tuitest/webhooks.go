@@ -11,31 +11,38 @@ import (
 	"sandview/model"
 )
 
-// The webhook calls of Service: every scope's webhooks in one list, with
-// their secrets and stats.
+// hookFake serves the webhook calls of Service: every scope's webhooks in
+// one list, with their secrets and stats.
+type hookFake struct {
+	*callLog
+	hooks    []model.Webhook
+	nextHook int
+	reject   error // returned by webhook create and update when set
+	metrics  model.WebhookMetrics
+}
 
 // AddWebhook stores a webhook (with its secret and stats).
-func (f *Service) AddWebhook(h model.Webhook) {
+func (f *hookFake) AddWebhook(h model.Webhook) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.hooks = append(f.hooks, h)
 }
 
 // RejectWebhooks makes webhook create and update fail with err.
-func (f *Service) RejectWebhooks(err error) {
+func (f *hookFake) RejectWebhooks(err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reject = err
 }
 
 // SetMetrics sets the metrics WebhookMetrics returns.
-func (f *Service) SetMetrics(m model.WebhookMetrics) {
+func (f *hookFake) SetMetrics(m model.WebhookMetrics) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.metrics = m
 }
 
-func (f *Service) findWebhook(inbox, id string) (int, error) {
+func (f *hookFake) findWebhook(inbox, id string) (int, error) {
 	for i, h := range f.hooks {
 		if h.ID == id && h.InboxEmail == inbox {
 			return i, nil
@@ -45,7 +52,7 @@ func (f *Service) findWebhook(inbox, id string) (int, error) {
 }
 
 // ListWebhooks lists the webhooks of a scope, without secrets and stats.
-func (f *Service) ListWebhooks(_ context.Context, inbox string) (model.WebhookList, error) {
+func (f *hookFake) ListWebhooks(_ context.Context, inbox string) (model.WebhookList, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("listWebhooks %s", inbox)
@@ -60,7 +67,7 @@ func (f *Service) ListWebhooks(_ context.Context, inbox string) (model.WebhookLi
 }
 
 // GetWebhook returns a webhook with its secret and stats.
-func (f *Service) GetWebhook(_ context.Context, inbox, id string) (model.Webhook, error) {
+func (f *hookFake) GetWebhook(_ context.Context, inbox, id string) (model.Webhook, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("getWebhook %s %s", inbox, id)
@@ -72,7 +79,7 @@ func (f *Service) GetWebhook(_ context.Context, inbox, id string) (model.Webhook
 }
 
 // CreateWebhook adds whk_newN with secret whsec_newsecretN.
-func (f *Service) CreateWebhook(_ context.Context, inbox string, req model.CreateWebhookRequest) (model.Webhook, error) {
+func (f *hookFake) CreateWebhook(_ context.Context, inbox string, req model.CreateWebhookRequest) (model.Webhook, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	body, _ := json.Marshal(req)
@@ -94,7 +101,7 @@ func (f *Service) CreateWebhook(_ context.Context, inbox string, req model.Creat
 }
 
 // UpdateWebhook applies the fields set in req.
-func (f *Service) UpdateWebhook(_ context.Context, inbox, id string, req model.UpdateWebhookRequest) (model.Webhook, error) {
+func (f *hookFake) UpdateWebhook(_ context.Context, inbox, id string, req model.UpdateWebhookRequest) (model.Webhook, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	body, _ := json.Marshal(req)
@@ -139,7 +146,7 @@ func (f *Service) UpdateWebhook(_ context.Context, inbox, id string, req model.U
 }
 
 // DeleteWebhook removes a webhook.
-func (f *Service) DeleteWebhook(_ context.Context, inbox, id string) error {
+func (f *hookFake) DeleteWebhook(_ context.Context, inbox, id string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("deleteWebhook %s %s", inbox, id)
@@ -155,7 +162,7 @@ func (f *Service) DeleteWebhook(_ context.Context, inbox, id string) error {
 }
 
 // TestWebhook answers a delivered test with a hostile response body.
-func (f *Service) TestWebhook(_ context.Context, inbox, id string) (model.TestWebhookResponse, error) {
+func (f *hookFake) TestWebhook(_ context.Context, inbox, id string) (model.TestWebhookResponse, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("testWebhook %s %s", inbox, id)
@@ -169,7 +176,7 @@ func (f *Service) TestWebhook(_ context.Context, inbox, id string) (model.TestWe
 }
 
 // RotateWebhookSecret sets the secret to whsec_rotated.
-func (f *Service) RotateWebhookSecret(_ context.Context, inbox, id string) (model.RotateSecretResponse, error) {
+func (f *hookFake) RotateWebhookSecret(_ context.Context, inbox, id string) (model.RotateSecretResponse, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("rotateWebhook %s %s", inbox, id)
@@ -182,7 +189,7 @@ func (f *Service) RotateWebhookSecret(_ context.Context, inbox, id string) (mode
 }
 
 // WebhookTemplates lists the built-in templates, labelled "T <name>".
-func (f *Service) WebhookTemplates(context.Context) (model.WebhookTemplates, error) {
+func (f *hookFake) WebhookTemplates(context.Context) (model.WebhookTemplates, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("webhookTemplates")
@@ -194,7 +201,7 @@ func (f *Service) WebhookTemplates(context.Context) (model.WebhookTemplates, err
 }
 
 // WebhookMetrics returns the metrics set with SetMetrics.
-func (f *Service) WebhookMetrics(context.Context) (model.WebhookMetrics, error) {
+func (f *hookFake) WebhookMetrics(context.Context) (model.WebhookMetrics, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("webhookMetrics")
