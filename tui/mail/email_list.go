@@ -358,7 +358,7 @@ func (l *emailList) View() string {
 	if l.entry == nil && !l.find.query.AllInboxes() {
 		body = append(body, st.Muted.Render("No inbox selected."))
 	} else {
-		body = append(body, l.rows(inner, l.entry, l.loadProgress() != "")...)
+		body = append(body, l.rows(inner, l.entry, l.loadProgress() != "" || l.loadingContent())...)
 	}
 	return ui.Frame(l.ctx, l.title(), l.focused, l.width, l.height, body)
 }
