@@ -66,13 +66,13 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	}
 	webhooks := o.webhooks.config()
 	cfg := server.Config{
-		Compat: compat, CatchAll: o.catchAll, Spamd: o.spamd,
+		Compat: compat, CatchAll: o.catchAll,
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
-		MaxEmailsPerInbox: o.maxEmailsPerInbox, MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
+		Logger: logger, Webhooks: &webhooks,
 	}
-	o.applyLimits(&cfg)
+	o.applyShared(&cfg)
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
 	}

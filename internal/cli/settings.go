@@ -117,15 +117,15 @@ func (s *serverSettings) table() []setting {
 		{flag: "smtp-max-conns-per-ip", env: "SVC_SMTP_MAX_CONNS_PER_IP", local: true, help: "concurrent SMTP connections from one client IP", bind: intFlag(&s.maxConnsPerIP, server.DefaultSMTPMaxConnsPerIP)},
 		{flag: "smtp-idle-timeout", env: "SVC_SMTP_IDLE_TIMEOUT", local: true, help: "close an SMTP connection idle this long", bind: durationFlag(&s.idleTimeout, server.DefaultSMTPIdleTimeout)},
 		{flag: "smtp-auth-file", env: "SVC_SMTP_AUTH_FILE", local: true, note: "default: any login is accepted, none is needed", help: "htpasswd-style file of bcrypt logins SMTP clients must AUTH with", bind: stringFlag(&s.authFile, "")},
-		{flag: "max-emails-per-inbox", env: "SVC_MAX_EMAILS_PER_INBOX", help: "oldest emails are evicted beyond this", bind: intFlag(&s.maxEmailsPerInbox, server.DefaultMaxEmailsPerInbox)},
-		{flag: "max-store-bytes", env: "SVC_MAX_STORE_BYTES", help: "oldest emails are evicted beyond this total", bind: int64Flag(&s.maxStoreBytes, server.DefaultMaxStoreBytes)},
+		{flag: "max-emails-per-inbox", env: "SVC_MAX_EMAILS_PER_INBOX", local: true, help: "oldest emails are evicted beyond this", bind: intFlag(&s.maxEmailsPerInbox, server.DefaultMaxEmailsPerInbox)},
+		{flag: "max-store-bytes", env: "SVC_MAX_STORE_BYTES", local: true, help: "oldest emails are evicted beyond this total", bind: int64Flag(&s.maxStoreBytes, server.DefaultMaxStoreBytes)},
 		{flag: "tls-cert", env: "SVC_TLS_CERT", help: "PEM certificate enabling STARTTLS", bind: stringFlag(&s.tlsCert, "")},
 		{flag: "tls-key", env: "SVC_TLS_KEY", help: "PEM private key of --tls-cert", bind: stringFlag(&s.tlsKey, "")},
 		{flag: "log-level", env: "SVC_LOG_LEVEL", help: "debug, info, warn or error", bind: stringFlag(&s.logLevel, "info")},
-		{flag: "sign-at-ingest", env: "SVC_SIGN_AT_INGEST", help: "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after", bind: boolFlag(&s.signAtIngest, false)},
-		{flag: "dns", env: "SVC_DNS", note: "default: the system's resolvers", help: "DNS server(s) HOST:PORT the authentication checks ask, through a cache", bind: stringsFlag(&s.dns, nil)},
+		{flag: "sign-at-ingest", env: "SVC_SIGN_AT_INGEST", local: true, help: "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after", bind: boolFlag(&s.signAtIngest, false)},
+		{flag: "dns", env: "SVC_DNS", note: "default: the system's resolvers", local: true, help: "DNS server(s) HOST:PORT the authentication checks ask, through a cache", bind: stringsFlag(&s.dns, nil)},
 		{flag: "compat", env: "SVC_COMPAT", help: "wire profile: contract or reference", bind: stringFlag(&s.compat, string(server.CompatContract))},
-		{flag: "spamd", env: "SVC_SPAMD", help: "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score", bind: stringFlag(&s.spamd, "")},
+		{flag: "spamd", env: "SVC_SPAMD", local: true, help: "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score", bind: stringFlag(&s.spamd, "")},
 		{flag: "catch-all", env: "SVC_CATCH_ALL", help: "store mail for any address no inbox has, in any domain, in this inbox (created if missing)", bind: stringFlag(&s.catchAll, "")},
 		{flag: "ssh", env: "SVC_SSH", help: "serve the TUI and the CLI over SSH on HOST:PORT, to the keys of --ssh-authorized-keys", bind: stringFlag(&s.ssh.addr, "")},
 		{flag: "ssh-authorized-keys", env: "SVC_SSH_AUTHORIZED_KEYS", note: "default: ssh/authorized_keys in the data directory", help: "authorized_keys file of the SSH users, read again when it changes", bind: stringFlag(&s.ssh.authorizedKeys, "")},
@@ -183,12 +183,15 @@ func (s *serverSettings) applyEnv(f *pflag.FlagSet, env environment) error {
 	return nil
 }
 
-// applyLimits puts the SMTP limits, which serve and --local share, in cfg.
-func (s *serverSettings) applyLimits(cfg *server.Config) {
+// applyShared puts the settings serve and --local share (those marked
+// local, but for the listen addresses) in cfg.
+func (s *serverSettings) applyShared(cfg *server.Config) {
 	cfg.MaxMessageBytes = s.maxMessageBytes
 	cfg.SMTPMaxConns, cfg.SMTPMaxConnsPerIP = s.maxConns, s.maxConnsPerIP
 	cfg.SMTPIdleTimeout = s.idleTimeout
 	cfg.SMTPAuthFile = s.authFile
+	cfg.MaxEmailsPerInbox, cfg.MaxStoreBytes = s.maxEmailsPerInbox, s.maxStoreBytes
+	cfg.SignAtIngest, cfg.DNSServers, cfg.Spamd = s.signAtIngest, s.dns, s.spamd
 }
 
 // config is the webhook engine's configuration of these settings.
