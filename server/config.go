@@ -167,12 +167,11 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, err
 	}
 	cfg.Domains = domains
-	switch cfg.EncryptionPolicy {
-	case "":
+	if cfg.EncryptionPolicy == "" {
 		cfg.EncryptionPolicy = model.PolicyEnabled
-	case model.PolicyAlways, model.PolicyEnabled, model.PolicyDisabled, model.PolicyNever:
-	default:
-		return cfg, fmt.Errorf("config: encryption policy %q is not one of always, enabled, disabled, never", cfg.EncryptionPolicy)
+	}
+	if err := CheckEncryptionPolicy(cfg.EncryptionPolicy); err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
 	}
 	if err := cfg.applyCompat(); err != nil {
 		return cfg, err
@@ -231,6 +230,16 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return cfg, nil
+}
+
+// CheckEncryptionPolicy returns an error unless policy is one of always,
+// enabled, disabled and never.
+func CheckEncryptionPolicy(policy string) error {
+	switch policy {
+	case model.PolicyAlways, model.PolicyEnabled, model.PolicyDisabled, model.PolicyNever:
+		return nil
+	}
+	return fmt.Errorf("encryption policy %q is not one of always, enabled, disabled, never", policy)
 }
 
 // normalizeDomains lowercases, checks and de-duplicates recipient domains.

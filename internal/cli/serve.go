@@ -54,8 +54,8 @@ Stop with Ctrl-C or SIGTERM: mail in flight is finished before exiting.`,
 
 func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	out := cmd.OutOrStdout()
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+	level, err := o.slogLevel()
+	if err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))

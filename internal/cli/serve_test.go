@@ -93,3 +93,28 @@ func TestServeRefusesWhatItCannotServe(t *testing.T) {
 		}
 	}
 }
+
+// TestServeBadValueNamesItsSource: a bad value is a usage error (exit 2)
+// naming where it came from, the flag or the variable.
+func TestServeBadValueNamesItsSource(t *testing.T) {
+	h := &cli{t: t, home: t.TempDir(), ctx: context.Background()}
+	for _, c := range []struct {
+		flag, env, value string
+	}{
+		{"--log-level", "SVC_LOG_LEVEL", "loud"},
+		{"--encryption-policy", "SVC_ENCRYPTION_POLICY", "bogus"},
+		{"--compat", "SVC_COMPAT", "bogus"},
+		{"--max-ttl", "SVC_MAX_TTL", "soon"},
+	} {
+		base := []string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "k"}
+		byFlag := h.finish(h.startRaw(append(base, c.flag, c.value)...))
+		if byFlag.code != exitUsage || !strings.Contains(byFlag.stderr, c.flag) || strings.Contains(byFlag.stderr, c.env) || !strings.Contains(byFlag.stderr, c.value) {
+			t.Errorf("serve %s %s: exit %d, %q; want %d naming %s", c.flag, c.value, byFlag.code, byFlag.stderr, exitUsage, c.flag)
+		}
+		env := c.env + "=" + c.value
+		byEnv := h.withEnv(env).finish(h.withEnv(env).startRaw(base...))
+		if byEnv.code != exitUsage || !strings.Contains(byEnv.stderr, c.env) || strings.Contains(byEnv.stderr, c.flag) || !strings.Contains(byEnv.stderr, c.value) {
+			t.Errorf("serve with %s: exit %d, %q; want %d naming %s", env, byEnv.code, byEnv.stderr, exitUsage, c.env)
+		}
+	}
+}

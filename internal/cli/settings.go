@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -86,6 +88,9 @@ type setting struct {
 	local bool
 	// bind registers the flag, with its default, on a flag set.
 	bind func(f *pflag.FlagSet, name, usage string)
+	// check, when set, checks the value given (by flag or variable) beyond
+	// its type.
+	check func() error
 }
 
 // usage is the flag's help: prefix, the help, and the variable.
@@ -105,7 +110,7 @@ func (s *serverSettings) table() []setting {
 		{flag: "smtp", env: "SVC_SMTP", local: true, help: "SMTP listen address", bind: stringFlag(&s.smtpAddr, server.DefaultSMTPAddr)},
 		{flag: "api-key", env: "SVC_API_KEY", note: "default: generated and saved", help: "API key clients must send", bind: stringFlag(&s.apiKey, "")},
 		{flag: "domain", env: "SVC_DOMAINS", help: "allowed recipient domains, comma-separated or repeated", bind: stringsFlag(&s.domains, server.DefaultDomains())},
-		{flag: "encryption-policy", env: "SVC_ENCRYPTION_POLICY", help: "always, enabled, disabled or never", bind: stringFlag(&s.policy, "enabled")},
+		{flag: "encryption-policy", env: "SVC_ENCRYPTION_POLICY", help: "always, enabled, disabled or never", bind: stringFlag(&s.policy, "enabled"), check: func() error { return server.CheckEncryptionPolicy(s.policy) }},
 		{flag: "encryption-context", env: "SVC_ENCRYPTION_CONTEXT", note: "default with --compat reference: " + server.ReferenceEncryptionContext, help: "encryption context string", bind: stringFlag(&s.context, crypto.DefaultContext)},
 		{flag: "data", env: "SVC_DATA", note: "default: in memory", help: "persist inboxes, emails and keys in this directory", bind: stringFlag(&s.dataDir, "")},
 		{flag: "store", env: "SVC_STORE", note: "excludes --data", help: "keep everything in PostgreSQL, shared by any number of replicas: postgres://USER@HOST:PORT/DB", bind: stringFlag(&s.store, "")},
@@ -121,10 +126,10 @@ func (s *serverSettings) table() []setting {
 		{flag: "max-store-bytes", env: "SVC_MAX_STORE_BYTES", local: true, help: "oldest emails are evicted beyond this total", bind: int64Flag(&s.maxStoreBytes, server.DefaultMaxStoreBytes)},
 		{flag: "tls-cert", env: "SVC_TLS_CERT", help: "PEM certificate enabling STARTTLS", bind: stringFlag(&s.tlsCert, "")},
 		{flag: "tls-key", env: "SVC_TLS_KEY", help: "PEM private key of --tls-cert", bind: stringFlag(&s.tlsKey, "")},
-		{flag: "log-level", env: "SVC_LOG_LEVEL", help: "debug, info, warn or error", bind: stringFlag(&s.logLevel, "info")},
+		{flag: "log-level", env: "SVC_LOG_LEVEL", help: "debug, info, warn or error", bind: stringFlag(&s.logLevel, "info"), check: func() error { _, err := s.slogLevel(); return err }},
 		{flag: "sign-at-ingest", env: "SVC_SIGN_AT_INGEST", local: true, help: "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after", bind: boolFlag(&s.signAtIngest, false)},
 		{flag: "dns", env: "SVC_DNS", note: "default: the system's resolvers", local: true, help: "DNS server(s) HOST:PORT the authentication checks ask, through a cache", bind: stringsFlag(&s.dns, nil)},
-		{flag: "compat", env: "SVC_COMPAT", help: "wire profile: contract or reference", bind: stringFlag(&s.compat, string(server.CompatContract))},
+		{flag: "compat", env: "SVC_COMPAT", help: "wire profile: contract or reference", bind: stringFlag(&s.compat, string(server.CompatContract)), check: func() error { _, err := server.ParseCompat(s.compat); return err }},
 		{flag: "spamd", env: "SVC_SPAMD", local: true, help: "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score", bind: stringFlag(&s.spamd, "")},
 		{flag: "catch-all", env: "SVC_CATCH_ALL", help: "store mail for any address no inbox has, in any domain, in this inbox (created if missing)", bind: stringFlag(&s.catchAll, "")},
 		{flag: "ssh", env: "SVC_SSH", help: "serve the TUI and the CLI over SSH on HOST:PORT, to the keys of --ssh-authorized-keys", bind: stringFlag(&s.ssh.addr, "")},
@@ -165,22 +170,43 @@ func (s *serverSettings) registerLocal(f *pflag.FlagSet) {
 
 // applyEnv sets every registered flag of f not given on the command line
 // from its variable in env; an unset or empty variable leaves the flag's
-// default, and surrounding spaces are ignored. A malformed value is an
-// error naming the variable.
+// default, and surrounding spaces are ignored. Then it checks every value
+// given: a malformed one is a usage error naming where it came from, the
+// flag or the variable.
 func (s *serverSettings) applyEnv(f *pflag.FlagSet, env environment) error {
 	for _, st := range s.table() {
-		if f.Lookup(st.flag) == nil || f.Changed(st.flag) {
+		if f.Lookup(st.flag) == nil {
 			continue
 		}
-		value := strings.TrimSpace(env.get(st.env))
-		if value == "" {
-			continue
+		source := "--" + st.flag
+		if !f.Changed(st.flag) {
+			value := strings.TrimSpace(env.get(st.env))
+			if value == "" {
+				continue
+			}
+			if err := f.Set(st.flag, value); err != nil {
+				// pflag's error names the flag: name the variable instead.
+				if invalid := (*pflag.InvalidValueError)(nil); errors.As(err, &invalid) {
+					err = fmt.Errorf("invalid value %q: %w", value, invalid.Unwrap())
+				}
+				return usageError{fmt.Sprintf("environment variable %s: %v", st.env, err)}
+			}
+			source = "environment variable " + st.env
 		}
-		if err := f.Set(st.flag, value); err != nil {
-			return fmt.Errorf("environment variable %s: %w", st.env, err)
+		if st.check != nil {
+			if err := st.check(); err != nil {
+				return usageError{fmt.Sprintf("%s: %v", source, err)}
+			}
 		}
 	}
 	return nil
+}
+
+// slogLevel is the log level of --log-level.
+func (s *serverSettings) slogLevel() (slog.Level, error) {
+	var level slog.Level
+	err := level.UnmarshalText([]byte(s.logLevel))
+	return level, err
 }
 
 // applyShared puts the settings serve and --local share (those marked
