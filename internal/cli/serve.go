@@ -128,7 +128,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 		storage = o.dataDir
 	}
 	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n  profile   %s\n",
-		srv.URL(), srv.SMTPAddr(), strings.Join(o.domains, ", "), storage, o.policy, compatLine(compat))
+		srv.URL(), srv.SMTPAddr(), strings.Join(srv.Domains(), ", "), storage, o.policy, compatLine(compat))
 	if address := srv.CatchAll(); address != "" {
 		fmt.Fprintf(out, "  catch-all %s takes mail for any other address\n", address)
 	}

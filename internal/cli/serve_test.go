@@ -26,6 +26,7 @@ func TestServeTakesSettingsFromTheEnvironment(t *testing.T) {
 		{"SVC_COMPAT=reference", "profile   reference (answers like the reference deployment, for the official SDKs)"},
 		{"SVC_CATCH_ALL=All@Sandbox.test", "catch-all all@sandbox.test takes mail for any other address"},
 		{"SVC_SPAMD=127.0.0.1:783", "spam      scored by spamd at 127.0.0.1:783"},
+		{"SVC_DOMAINS=a.test ,  B.test,a.test", "domains   a.test, b.test\n"},
 	} {
 		t.Run(tt.env, func(t *testing.T) {
 			cmd := exec.CommandContext(ctx, builtBinary, "serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0")
