@@ -162,9 +162,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.SMTPAddr == "" {
 		cfg.SMTPAddr = DefaultSMTPAddr
 	}
-	domains, err := normalizeDomains(cfg.Domains)
+	domains, err := NormalizeDomains(cfg.Domains)
 	if err != nil {
-		return cfg, err
+		return cfg, fmt.Errorf("config: %w", err)
 	}
 	cfg.Domains = domains
 	if cfg.EncryptionPolicy == "" {
@@ -242,8 +242,9 @@ func CheckEncryptionPolicy(policy string) error {
 	return fmt.Errorf("encryption policy %q is not one of always, enabled, disabled, never", policy)
 }
 
-// normalizeDomains lowercases, checks and de-duplicates recipient domains.
-func normalizeDomains(in []string) ([]string, error) {
+// NormalizeDomains lowercases, checks and de-duplicates recipient domains;
+// none are the defaults.
+func NormalizeDomains(in []string) ([]string, error) {
 	if len(in) == 0 {
 		return DefaultDomains(), nil
 	}
@@ -255,7 +256,7 @@ func normalizeDomains(in []string) ([]string, error) {
 			continue
 		}
 		if !validDomain(d) {
-			return nil, fmt.Errorf("config: %q is not a valid domain name", d)
+			return nil, fmt.Errorf("%q is not a valid domain name", d)
 		}
 		if !seen[d] {
 			seen[d] = true

@@ -106,6 +106,7 @@ func TestServeBadValueNamesItsSource(t *testing.T) {
 		{"--encryption-policy", "SVC_ENCRYPTION_POLICY", "bogus"},
 		{"--compat", "SVC_COMPAT", "bogus"},
 		{"--max-ttl", "SVC_MAX_TTL", "soon"},
+		{"--domain", "SVC_DOMAINS", "not a domain"},
 	} {
 		base := []string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "k"}
 		byFlag := h.finish(h.startRaw(append(base, c.flag, c.value)...))

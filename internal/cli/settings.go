@@ -109,7 +109,7 @@ func (s *serverSettings) table() []setting {
 		{flag: "http", env: "SVC_HTTP", local: true, help: "HTTP API listen address", bind: stringFlag(&s.httpAddr, server.DefaultHTTPAddr)},
 		{flag: "smtp", env: "SVC_SMTP", local: true, help: "SMTP listen address", bind: stringFlag(&s.smtpAddr, server.DefaultSMTPAddr)},
 		{flag: "api-key", env: "SVC_API_KEY", note: "default: generated and saved", help: "API key clients must send", bind: stringFlag(&s.apiKey, "")},
-		{flag: "domain", env: "SVC_DOMAINS", help: "allowed recipient domains, comma-separated or repeated", bind: stringsFlag(&s.domains, server.DefaultDomains())},
+		{flag: "domain", env: "SVC_DOMAINS", help: "allowed recipient domains, comma-separated or repeated", bind: stringsFlag(&s.domains, server.DefaultDomains()), check: func() error { _, err := server.NormalizeDomains(s.domains); return err }},
 		{flag: "encryption-policy", env: "SVC_ENCRYPTION_POLICY", help: "always, enabled, disabled or never", bind: stringFlag(&s.policy, "enabled"), check: func() error { return server.CheckEncryptionPolicy(s.policy) }},
 		{flag: "encryption-context", env: "SVC_ENCRYPTION_CONTEXT", note: "default with --compat reference: " + server.ReferenceEncryptionContext, help: "encryption context string", bind: stringFlag(&s.context, crypto.DefaultContext)},
 		{flag: "data", env: "SVC_DATA", note: "default: in memory", help: "persist inboxes, emails and keys in this directory", bind: stringFlag(&s.dataDir, "")},
