@@ -45,6 +45,7 @@ Stop with Ctrl-C or SIGTERM: mail in flight is finished before exiting.`,
 			if !cmd.Flags().Changed("encryption-context") {
 				o.context = "" // the profile's default
 			}
+			defer o.applyMemoryPolicy(cmd.Flags(), g.env)()
 			return runServe(cmd, g, o)
 		},
 	}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -129,5 +131,69 @@ func TestLocalTakesItsSettings(t *testing.T) {
 	}
 	if root.Flags().Lookup("max-ttl") != nil {
 		t.Error("--local takes --max-ttl")
+	}
+}
+
+// TestMemoryPolicy: --memory-limit and SVC_MEMORY_LIMIT take sizes as
+// GOMEMLIMIT does; serve sets the runtime's soft limit and GC percent from
+// --memory-limit and --gc-percent when given, else from their defaults
+// unless GOMEMLIMIT or GOGC tune the runtime already, and restores the
+// previous values when it returns.
+func TestMemoryPolicy(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		env  map[string]string
+		want int64
+	}{
+		{nil, nil, defaultMemoryLimit},
+		{[]string{"--memory-limit", "512MiB"}, nil, 512 << 20},
+		{nil, map[string]string{"SVC_MEMORY_LIMIT": " 2GiB "}, 2 << 30},
+		{[]string{"--memory-limit=1000"}, map[string]string{"SVC_MEMORY_LIMIT": "2GiB"}, 1000},
+		{[]string{"--memory-limit=0"}, nil, 0},
+	} {
+		s, err := serveSettingsFrom(t, c.args, c.env)
+		if err != nil || s.memoryLimit != c.want {
+			t.Errorf("%v %v: limit %d (%v), want %d", c.args, c.env, s.memoryLimit, err, c.want)
+		}
+	}
+	if _, err := serveSettingsFrom(t, nil, map[string]string{"SVC_MEMORY_LIMIT": "lots"}); err == nil || !strings.Contains(err.Error(), "SVC_MEMORY_LIMIT") {
+		t.Errorf("a malformed SVC_MEMORY_LIMIT: %v", err)
+	}
+
+	const limitBefore, percentBefore = 7 << 30, 150
+	prevLimit, prevPercent := debug.SetMemoryLimit(limitBefore), debug.SetGCPercent(percentBefore)
+	defer func() { debug.SetMemoryLimit(prevLimit); debug.SetGCPercent(prevPercent) }()
+	current := func() (int64, int) {
+		percent := debug.SetGCPercent(percentBefore)
+		debug.SetGCPercent(percent)
+		return debug.SetMemoryLimit(-1), percent
+	}
+	for _, c := range []struct {
+		args        []string
+		env         map[string]string
+		wantLimit   int64
+		wantPercent int
+	}{
+		{nil, nil, defaultMemoryLimit, defaultGCPercent},
+		{nil, map[string]string{"GOMEMLIMIT": "1GiB"}, limitBefore, percentBefore},
+		{nil, map[string]string{"GOGC": "50"}, limitBefore, percentBefore},
+		{[]string{"--memory-limit=300MiB"}, map[string]string{"GOGC": "50"}, 300 << 20, percentBefore},
+		{[]string{"--gc-percent=40"}, map[string]string{"GOMEMLIMIT": "1GiB"}, limitBefore, 40},
+		{[]string{"--memory-limit=0", "--gc-percent=100"}, nil, math.MaxInt64, 100},
+	} {
+		var s serverSettings
+		f := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+		s.registerServe(f)
+		if err := f.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		restore := s.applyMemoryPolicy(f, mapEnvironment(c.env))
+		if limit, percent := current(); limit != c.wantLimit || percent != c.wantPercent {
+			t.Errorf("%v %v: limit %d, GC percent %d; want %d, %d", c.args, c.env, limit, percent, c.wantLimit, c.wantPercent)
+		}
+		restore()
+		if limit, percent := current(); limit != limitBefore || percent != percentBefore {
+			t.Errorf("%v %v: restored %d, %d", c.args, c.env, limit, percent)
+		}
 	}
 }

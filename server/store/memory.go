@@ -1,24 +1,42 @@
 package store
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"sync"
+
+	"sandview/crypto"
 )
 
-// Memory is a Store that keeps everything in process memory.
+// Memory is a Store that keeps everything in process memory. It keeps the
+// parsed and raw payloads of a plain email deflated (text and JSON take a
+// third or less of their size so); encrypted payloads, which do not
+// shrink, are kept as they are. Reads get them back inflated.
 type Memory struct {
 	mu      sync.RWMutex
 	closed  bool
 	inboxes map[string]*memInbox
+	// writers and readers are reused deflaters and inflaters.
+	writers, readers sync.Pool
 }
 
 type memInbox struct {
 	inbox  Inbox
-	emails map[string]*Email
+	emails map[string]*memEmail
 	ids    []string // ascending
+}
+
+// memEmail is a stored email: the Email with the payloads named by
+// deflated in their deflated form, and its Size before that.
+type memEmail struct {
+	Email
+	deflated Parts
+	size     int64
 }
 
 var _ Store = (*Memory)(nil)
@@ -26,6 +44,96 @@ var _ Store = (*Memory)(nil)
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
 	return &Memory{inboxes: make(map[string]*memInbox)}
+}
+
+// minSaving is the part of a payload deflating must save for the deflated
+// form to be kept.
+const minSaving = 8 // an eighth
+
+// pack is the stored form of e, its three payloads in one allocation
+// (three would each be rounded up to a size class); it deflates outside
+// the lock.
+func (m *Memory) pack(e *Email) *memEmail {
+	out := &memEmail{Email: *e, size: e.Size()}
+	for _, p := range []struct {
+		part Parts
+		data *[]byte
+	}{{PartParsed, &out.Parsed}, {PartRaw, &out.Raw}} {
+		if d, ok := m.deflate(*p.data); ok {
+			*p.data = d
+			out.deflated |= p.part
+		}
+	}
+	buf := make([]byte, 0, len(out.Metadata)+len(out.Parsed)+len(out.Raw))
+	for _, data := range []*[]byte{&out.Metadata, &out.Parsed, &out.Raw} {
+		if *data == nil {
+			continue
+		}
+		start := len(buf)
+		buf = append(buf, *data...)
+		*data = buf[start:len(buf):len(buf)]
+	}
+	return out
+}
+
+// deflate returns data deflated when that saves at least 1/minSaving of
+// it; sealed payloads are not tried.
+func (m *Memory) deflate(data []byte) ([]byte, bool) {
+	if len(data) < 64 || crypto.IsSealed(data) {
+		return nil, false
+	}
+	var buf bytes.Buffer
+	w, _ := m.writers.Get().(*flate.Writer)
+	if w == nil {
+		w, _ = flate.NewWriter(&buf, flate.BestSpeed) // BestSpeed is a valid level
+	} else {
+		w.Reset(&buf)
+	}
+	defer m.writers.Put(w)
+	if _, err := w.Write(data); err != nil || w.Close() != nil {
+		return nil, false
+	}
+	if buf.Len() > len(data)-len(data)/minSaving {
+		return nil, false
+	}
+	return buf.Bytes(), true // copied by pack
+}
+
+// unpack is the Email of a stored one, its payloads inflated (without
+// content: with none).
+func (m *Memory) unpack(e *memEmail, withContent bool) (*Email, error) {
+	out := e.Email
+	if !withContent {
+		out.Parsed, out.Raw = nil, nil
+		return &out, nil
+	}
+	for _, p := range []struct {
+		part Parts
+		data *[]byte
+	}{{PartParsed, &out.Parsed}, {PartRaw, &out.Raw}} {
+		if e.deflated&p.part == 0 {
+			continue
+		}
+		data, err := m.inflate(*p.data)
+		if err != nil {
+			return nil, fmt.Errorf("email %s: inflate a stored payload: %w", e.ID, err)
+		}
+		*p.data = data
+	}
+	return &out, nil
+}
+
+// inflate is the inverse of deflate.
+func (m *Memory) inflate(data []byte) ([]byte, error) {
+	src := bytes.NewReader(data)
+	r, _ := m.readers.Get().(io.ReadCloser)
+	if r == nil {
+		r = flate.NewReader(src)
+	} else if err := r.(flate.Resetter).Reset(src, nil); err != nil {
+		return nil, err
+	}
+	defer m.readers.Put(r)
+	return io.ReadAll(r)
 }
 
 // PutInbox implements Store.
@@ -39,7 +147,7 @@ func (m *Memory) PutInbox(_ context.Context, inbox Inbox) error {
 		existing.inbox = inbox
 		return nil
 	}
-	m.inboxes[inbox.Hash] = &memInbox{inbox: inbox, emails: make(map[string]*Email)}
+	m.inboxes[inbox.Hash] = &memInbox{inbox: inbox, emails: make(map[string]*memEmail)}
 	return nil
 }
 
@@ -70,6 +178,10 @@ func (m *Memory) Inboxes(context.Context) ([]Inbox, error) {
 
 // Commit implements Store.
 func (m *Memory) Commit(_ context.Context, b Batch) error {
+	packed := make([]*memEmail, len(b.Put))
+	for i, e := range b.Put {
+		packed[i] = m.pack(e)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -86,14 +198,13 @@ func (m *Memory) Commit(_ context.Context, b Batch) error {
 	for _, k := range b.Delete {
 		m.deleteLocked(k)
 	}
-	for _, e := range b.Put {
+	for _, e := range packed {
 		in := m.inboxes[e.InboxHash]
-		stored := *e
 		if _, exists := in.emails[e.ID]; !exists {
 			i := sort.SearchStrings(in.ids, e.ID)
 			in.ids = slices.Insert(in.ids, i, e.ID)
 		}
-		in.emails[e.ID] = &stored
+		in.emails[e.ID] = e
 	}
 	return nil
 }
@@ -137,7 +248,9 @@ func (m *Memory) MarkRead(_ context.Context, k EmailKey) error {
 	if err != nil {
 		return err
 	}
-	e.IsRead = true
+	updated := *e // replaced, not changed in place: reads are unlocked
+	updated.IsRead = true
+	m.inboxes[k.InboxHash].emails[k.ID] = &updated
 	return nil
 }
 
@@ -154,14 +267,18 @@ func (m *Memory) SetSigned(_ context.Context, changes []Signed) error {
 		if err != nil {
 			continue
 		}
-		updated := *e
-		c.apply(&updated)
-		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = &updated
+		full, err := m.unpack(e, true) // sealed payloads: a copy of e
+		if err != nil {
+			return err
+		}
+		c.apply(full)
+		updated := m.pack(full)
+		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = updated
 	}
 	return nil
 }
 
-func (m *Memory) emailLocked(k EmailKey) (*Email, error) {
+func (m *Memory) emailLocked(k EmailKey) (*memEmail, error) {
 	in, ok := m.inboxes[k.InboxHash]
 	if !ok {
 		return nil, fmt.Errorf("inbox %s: %w", k.InboxHash, ErrNotFound)
@@ -176,20 +293,36 @@ func (m *Memory) emailLocked(k EmailKey) (*Email, error) {
 // Email implements Store.
 func (m *Memory) Email(_ context.Context, k EmailKey) (*Email, error) {
 	m.mu.RLock()
-	defer m.mu.RUnlock()
 	if m.closed {
+		m.mu.RUnlock()
 		return nil, ErrClosed
 	}
 	e, err := m.emailLocked(k)
+	m.mu.RUnlock()
 	if err != nil {
 		return nil, err
 	}
-	out := *e
-	return &out, nil
+	// A stored email is never changed in place: it is read unlocked.
+	return m.unpack(e, true)
 }
 
 // Emails implements Store.
 func (m *Memory) Emails(_ context.Context, hash string, withContent bool, page Page) ([]*Email, error) {
+	stored, err := m.page(hash, page)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Email, len(stored))
+	for i, e := range stored {
+		if out[i], err = m.unpack(e, withContent); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// page is a page of an inbox's stored emails, newest first.
+func (m *Memory) page(hash string, page Page) ([]*memEmail, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {
@@ -207,13 +340,9 @@ func (m *Memory) Emails(_ context.Context, hash string, withContent bool, page P
 	if page.Limit > 0 {
 		n = min(n, page.Limit)
 	}
-	out := make([]*Email, 0, n)
+	out := make([]*memEmail, 0, n)
 	for i := end - 1; i >= end-n; i-- {
-		e := *in.emails[in.ids[i]]
-		if !withContent {
-			e.Parsed, e.Raw = nil, nil
-		}
-		out = append(out, &e)
+		out = append(out, in.emails[in.ids[i]])
 	}
 	return out, nil
 }
@@ -242,7 +371,7 @@ func (m *Memory) ForEachEmail(_ context.Context, fn func(EmailInfo) error) error
 	for hash, in := range m.inboxes {
 		for _, id := range in.ids {
 			e := in.emails[id]
-			info := EmailInfo{EmailKey: EmailKey{InboxHash: hash, ID: id}, Size: e.Size(), Unsigned: e.Unsigned}
+			info := EmailInfo{EmailKey: EmailKey{InboxHash: hash, ID: id}, Size: e.size, Unsigned: e.Unsigned}
 			if err := fn(info); err != nil {
 				return err
 			}
