@@ -49,6 +49,8 @@ type DMARCResult struct {
 	Policy  string `json:"policy,omitempty"`
 	Aligned bool   `json:"aligned"`
 	Domain  string `json:"domain,omitempty"`
+	// Details says why the result is temperror (such as "dns timeout").
+	Details string `json:"details,omitempty"`
 }
 
 // ReverseDNSResult is the reverse-DNS (PTR with forward confirmation) check.

@@ -162,17 +162,16 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.SMTPAddr == "" {
 		cfg.SMTPAddr = DefaultSMTPAddr
 	}
-	domains, err := normalizeDomains(cfg.Domains)
+	domains, err := NormalizeDomains(cfg.Domains)
 	if err != nil {
-		return cfg, err
+		return cfg, fmt.Errorf("config: %w", err)
 	}
 	cfg.Domains = domains
-	switch cfg.EncryptionPolicy {
-	case "":
+	if cfg.EncryptionPolicy == "" {
 		cfg.EncryptionPolicy = model.PolicyEnabled
-	case model.PolicyAlways, model.PolicyEnabled, model.PolicyDisabled, model.PolicyNever:
-	default:
-		return cfg, fmt.Errorf("config: encryption policy %q is not one of always, enabled, disabled, never", cfg.EncryptionPolicy)
+	}
+	if err := CheckEncryptionPolicy(cfg.EncryptionPolicy); err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
 	}
 	if err := cfg.applyCompat(); err != nil {
 		return cfg, err
@@ -233,8 +232,19 @@ func (cfg Config) withDefaults() (Config, error) {
 	return cfg, nil
 }
 
-// normalizeDomains lowercases, checks and de-duplicates recipient domains.
-func normalizeDomains(in []string) ([]string, error) {
+// CheckEncryptionPolicy returns an error unless policy is one of always,
+// enabled, disabled and never.
+func CheckEncryptionPolicy(policy string) error {
+	switch policy {
+	case model.PolicyAlways, model.PolicyEnabled, model.PolicyDisabled, model.PolicyNever:
+		return nil
+	}
+	return fmt.Errorf("encryption policy %q is not one of always, enabled, disabled, never", policy)
+}
+
+// NormalizeDomains lowercases, checks and de-duplicates recipient domains;
+// none are the defaults.
+func NormalizeDomains(in []string) ([]string, error) {
 	if len(in) == 0 {
 		return DefaultDomains(), nil
 	}
@@ -246,7 +256,7 @@ func normalizeDomains(in []string) ([]string, error) {
 			continue
 		}
 		if !validDomain(d) {
-			return nil, fmt.Errorf("config: %q is not a valid domain name", d)
+			return nil, fmt.Errorf("%q is not a valid domain name", d)
 		}
 		if !seen[d] {
 			seen[d] = true

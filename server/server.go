@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -138,6 +139,10 @@ func (s *Server) HTTPAddr() string { return s.httpListener.Addr().String() }
 
 // SMTPAddr is the address the SMTP server listens on.
 func (s *Server) SMTPAddr() string { return s.smtpListener.Addr().String() }
+
+// Domains are the recipient domains it accepts, normalised (lowercased,
+// trimmed, without duplicates).
+func (s *Server) Domains() []string { return slices.Clone(s.cfg.Domains) }
 
 // APIKey is the key requests must carry.
 func (s *Server) APIKey() string { return s.core.APIKey() }

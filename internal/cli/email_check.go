@@ -126,7 +126,7 @@ func printLinks(w io.Writer, results []linkcheck.Result) error {
 	for _, r := range results {
 		counts[r.Outcome]++
 	}
-	fmt.Fprintf(w, "\nLinks: %d checked: %d ok, %d broken, %d unreachable, %d not checked\n", len(results),
+	fmt.Fprintf(w, "\nLinks: %d: %d ok, %d broken, %d unreachable, %d not checked\n", len(results),
 		counts[linkcheck.OK], counts[linkcheck.Broken], counts[linkcheck.Unreachable], counts[linkcheck.NotChecked]+counts[linkcheck.Cancelled])
 	for _, r := range results {
 		status := "   "

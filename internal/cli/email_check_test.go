@@ -7,6 +7,8 @@ import (
 	"net/smtp"
 	"strings"
 	"testing"
+
+	"sandview/client/linkcheck"
 )
 
 // sendHTML sends an HTML mail to a new inbox and returns its id.
@@ -75,11 +77,24 @@ func TestEmailCheckLinks(t *testing.T) {
 		t.Fatalf("links checked: %v, want %v", got, want)
 	}
 	text := h.must("email", "check", id, "--links", "--private", "--link-timeout", "300ms").stdout
-	if !strings.Contains(text, "Links: 4 checked: 2 ok, 1 broken, 1 unreachable") || !strings.Contains(text, "301 → "+site.URL+"/ok") {
+	if !strings.Contains(text, "Links: 4: 2 ok, 1 broken, 1 unreachable, 0 not checked") || !strings.Contains(text, "301 → "+site.URL+"/ok") {
 		t.Fatalf("email check --links:\n%s", text)
 	}
 	text = h.must("email", "check", id, "--links").stdout
 	if !strings.Contains(text, "4 not checked") || !strings.Contains(text, "private address (loopback") || !strings.Contains(text, "(use --private)") {
 		t.Fatalf("without --private:\n%s", text)
+	}
+}
+
+// TestPrintLinksCountsWhatWasNotChecked: the summary does not call links
+// checked that were not.
+func TestPrintLinksCountsWhatWasNotChecked(t *testing.T) {
+	var out strings.Builder
+	results := []linkcheck.Result{{URL: "https://a.example/", Outcome: linkcheck.Unreachable}, {URL: "https://b.example/", Outcome: linkcheck.NotChecked}, {URL: "https://c.example/", Outcome: linkcheck.Cancelled}}
+	if err := printLinks(&out, results); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Links: 3: 0 ok, 0 broken, 1 unreachable, 2 not checked\n"; !strings.Contains(out.String(), want) || strings.Contains(out.String(), "checked:") {
+		t.Errorf("summary %q, want %q", out.String(), want)
 	}
 }

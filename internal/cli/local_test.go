@@ -8,6 +8,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/miekg/dns"
+	"github.com/spf13/cobra"
+
+	"sandview/server/dnsresolve/dnstest"
 )
 
 // startLocalForTest runs what `sandview --local` runs before its TUI, in
@@ -90,4 +95,40 @@ func (c *cli) mustRaw(args ...string) cliRun {
 		c.t.Fatalf("sandview %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
 	}
 	return r
+}
+
+// TestLocalAsksSVCDNS: `sandview --local` takes SVC_DNS as `serve` does:
+// the authentication checks of a mail to its SMTP port ask that server.
+func TestLocalAsksSVCDNS(t *testing.T) {
+	records := dnstest.Start(t, dnstest.Options{}, `sender.example. 300 IN TXT "v=spf1 ip4:127.0.0.1 -all"`)
+	root := &cobra.Command{}
+	l := &localOptions{}
+	l.register(root)
+	if err := root.Flags().Parse([]string{"--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0"}); err != nil {
+		t.Fatal(err)
+	}
+	if root.Flags().Lookup("dns") == nil {
+		t.Fatal("`sandview --local` has no --dns")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	g := &globalOptions{home: t.TempDir(), env: mapEnvironment(map[string]string{"SVC_DNS": records.Addr})}
+	local, err := startLocal(ctx, g, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer local.close()
+	if err := sendMail(local.srv.SMTPAddr(), outgoingMail{From: "someone@sender.example", To: local.inbox.Address(), Subject: "dns", Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if asked, _ := records.Queries("sender.example.", dns.TypeTXT); asked > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the checks never asked SVC_DNS=%s for sender.example's SPF", records.Addr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -55,8 +55,8 @@ Stop with Ctrl-C or SIGTERM: mail in flight is finished before exiting.`,
 
 func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	out := cmd.OutOrStdout()
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+	level, err := o.slogLevel()
+	if err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
@@ -67,13 +67,13 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	}
 	webhooks := o.webhooks.config()
 	cfg := server.Config{
-		Compat: compat, CatchAll: o.catchAll, Spamd: o.spamd,
+		Compat: compat, CatchAll: o.catchAll,
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
-		MaxEmailsPerInbox: o.maxEmailsPerInbox, MaxStoreBytes: o.maxStoreBytes, SignAtIngest: o.signAtIngest, DNSServers: o.dns, Logger: logger, Webhooks: &webhooks,
+		Logger: logger, Webhooks: &webhooks,
 	}
-	o.applyLimits(&cfg)
+	o.applyShared(&cfg)
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
 	}
@@ -129,7 +129,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 		storage = o.dataDir
 	}
 	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n  profile   %s\n",
-		srv.URL(), srv.SMTPAddr(), strings.Join(o.domains, ", "), storage, o.policy, compatLine(compat))
+		srv.URL(), srv.SMTPAddr(), strings.Join(srv.Domains(), ", "), storage, o.policy, compatLine(compat))
 	if address := srv.CatchAll(); address != "" {
 		fmt.Fprintf(out, "  catch-all %s takes mail for any other address\n", address)
 	}

@@ -26,6 +26,7 @@ func TestServeTakesSettingsFromTheEnvironment(t *testing.T) {
 		{"SVC_COMPAT=reference", "profile   reference (answers like the reference deployment, for the official SDKs)"},
 		{"SVC_CATCH_ALL=All@Sandbox.test", "catch-all all@sandbox.test takes mail for any other address"},
 		{"SVC_SPAMD=127.0.0.1:783", "spam      scored by spamd at 127.0.0.1:783"},
+		{"SVC_DOMAINS=a.test ,  B.test,a.test", "domains   a.test, b.test\n"},
 	} {
 		t.Run(tt.env, func(t *testing.T) {
 			cmd := exec.CommandContext(ctx, builtBinary, "serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0")
@@ -90,6 +91,32 @@ func TestServeRefusesWhatItCannotServe(t *testing.T) {
 		r := h.withEnv(env).finish(h.withEnv(env).startRaw("serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "k"))
 		if r.code == 0 || !strings.Contains(r.stderr, want) {
 			t.Errorf("serve with %s: exit %d, %q; want %q", env, r.code, r.stderr, want)
+		}
+	}
+}
+
+// TestServeBadValueNamesItsSource: a bad value is a usage error (exit 2)
+// naming where it came from, the flag or the variable.
+func TestServeBadValueNamesItsSource(t *testing.T) {
+	h := &cli{t: t, home: t.TempDir(), ctx: context.Background()}
+	for _, c := range []struct {
+		flag, env, value string
+	}{
+		{"--log-level", "SVC_LOG_LEVEL", "loud"},
+		{"--encryption-policy", "SVC_ENCRYPTION_POLICY", "bogus"},
+		{"--compat", "SVC_COMPAT", "bogus"},
+		{"--max-ttl", "SVC_MAX_TTL", "soon"},
+		{"--domain", "SVC_DOMAINS", "not a domain"},
+	} {
+		base := []string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "k"}
+		byFlag := h.finish(h.startRaw(append(base, c.flag, c.value)...))
+		if byFlag.code != exitUsage || !strings.Contains(byFlag.stderr, c.flag) || strings.Contains(byFlag.stderr, c.env) || !strings.Contains(byFlag.stderr, c.value) {
+			t.Errorf("serve %s %s: exit %d, %q; want %d naming %s", c.flag, c.value, byFlag.code, byFlag.stderr, exitUsage, c.flag)
+		}
+		env := c.env + "=" + c.value
+		byEnv := h.withEnv(env).finish(h.withEnv(env).startRaw(base...))
+		if byEnv.code != exitUsage || !strings.Contains(byEnv.stderr, c.env) || strings.Contains(byEnv.stderr, c.flag) || !strings.Contains(byEnv.stderr, c.value) {
+			t.Errorf("serve with %s: exit %d, %q; want %d naming %s", env, byEnv.code, byEnv.stderr, exitUsage, c.env)
 		}
 	}
 }

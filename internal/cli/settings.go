@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"runtime/debug"
 	"strconv"
@@ -90,6 +92,9 @@ type setting struct {
 	local bool
 	// bind registers the flag, with its default, on a flag set.
 	bind func(f *pflag.FlagSet, name, usage string)
+	// check, when set, checks the value given (by flag or variable) beyond
+	// its type.
+	check func() error
 }
 
 // usage is the flag's help: prefix, the help, and the variable.
@@ -108,8 +113,8 @@ func (s *serverSettings) table() []setting {
 		{flag: "http", env: "SVC_HTTP", local: true, help: "HTTP API listen address", bind: stringFlag(&s.httpAddr, server.DefaultHTTPAddr)},
 		{flag: "smtp", env: "SVC_SMTP", local: true, help: "SMTP listen address", bind: stringFlag(&s.smtpAddr, server.DefaultSMTPAddr)},
 		{flag: "api-key", env: "SVC_API_KEY", note: "default: generated and saved", help: "API key clients must send", bind: stringFlag(&s.apiKey, "")},
-		{flag: "domain", env: "SVC_DOMAINS", help: "allowed recipient domains, comma-separated or repeated", bind: stringsFlag(&s.domains, server.DefaultDomains())},
-		{flag: "encryption-policy", env: "SVC_ENCRYPTION_POLICY", help: "always, enabled, disabled or never", bind: stringFlag(&s.policy, "enabled")},
+		{flag: "domain", env: "SVC_DOMAINS", help: "allowed recipient domains, comma-separated or repeated", bind: stringsFlag(&s.domains, server.DefaultDomains()), check: func() error { _, err := server.NormalizeDomains(s.domains); return err }},
+		{flag: "encryption-policy", env: "SVC_ENCRYPTION_POLICY", help: "always, enabled, disabled or never", bind: stringFlag(&s.policy, "enabled"), check: func() error { return server.CheckEncryptionPolicy(s.policy) }},
 		{flag: "encryption-context", env: "SVC_ENCRYPTION_CONTEXT", note: "default with --compat reference: " + server.ReferenceEncryptionContext, help: "encryption context string", bind: stringFlag(&s.context, crypto.DefaultContext)},
 		{flag: "data", env: "SVC_DATA", note: "default: in memory", help: "persist inboxes, emails and keys in this directory", bind: stringFlag(&s.dataDir, "")},
 		{flag: "store", env: "SVC_STORE", note: "excludes --data", help: "keep everything in PostgreSQL, shared by any number of replicas: postgres://USER@HOST:PORT/DB", bind: stringFlag(&s.store, "")},
@@ -121,15 +126,15 @@ func (s *serverSettings) table() []setting {
 		{flag: "smtp-max-conns-per-ip", env: "SVC_SMTP_MAX_CONNS_PER_IP", local: true, help: "concurrent SMTP connections from one client IP", bind: intFlag(&s.maxConnsPerIP, server.DefaultSMTPMaxConnsPerIP)},
 		{flag: "smtp-idle-timeout", env: "SVC_SMTP_IDLE_TIMEOUT", local: true, help: "close an SMTP connection idle this long", bind: durationFlag(&s.idleTimeout, server.DefaultSMTPIdleTimeout)},
 		{flag: "smtp-auth-file", env: "SVC_SMTP_AUTH_FILE", local: true, note: "default: any login is accepted, none is needed", help: "htpasswd-style file of bcrypt logins SMTP clients must AUTH with", bind: stringFlag(&s.authFile, "")},
-		{flag: "max-emails-per-inbox", env: "SVC_MAX_EMAILS_PER_INBOX", help: "oldest emails are evicted beyond this", bind: intFlag(&s.maxEmailsPerInbox, server.DefaultMaxEmailsPerInbox)},
-		{flag: "max-store-bytes", env: "SVC_MAX_STORE_BYTES", help: "oldest emails are evicted beyond this total", bind: int64Flag(&s.maxStoreBytes, server.DefaultMaxStoreBytes)},
+		{flag: "max-emails-per-inbox", env: "SVC_MAX_EMAILS_PER_INBOX", local: true, help: "oldest emails are evicted beyond this", bind: intFlag(&s.maxEmailsPerInbox, server.DefaultMaxEmailsPerInbox)},
+		{flag: "max-store-bytes", env: "SVC_MAX_STORE_BYTES", local: true, help: "oldest emails are evicted beyond this total", bind: int64Flag(&s.maxStoreBytes, server.DefaultMaxStoreBytes)},
 		{flag: "tls-cert", env: "SVC_TLS_CERT", help: "PEM certificate enabling STARTTLS", bind: stringFlag(&s.tlsCert, "")},
 		{flag: "tls-key", env: "SVC_TLS_KEY", help: "PEM private key of --tls-cert", bind: stringFlag(&s.tlsKey, "")},
-		{flag: "log-level", env: "SVC_LOG_LEVEL", help: "debug, info, warn or error", bind: stringFlag(&s.logLevel, "info")},
-		{flag: "sign-at-ingest", env: "SVC_SIGN_AT_INGEST", help: "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after", bind: boolFlag(&s.signAtIngest, false)},
-		{flag: "dns", env: "SVC_DNS", note: "default: the system's resolvers", help: "DNS server(s) HOST:PORT the authentication checks ask, through a cache", bind: stringsFlag(&s.dns, nil)},
-		{flag: "compat", env: "SVC_COMPAT", help: "wire profile: contract or reference", bind: stringFlag(&s.compat, string(server.CompatContract))},
-		{flag: "spamd", env: "SVC_SPAMD", help: "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score", bind: stringFlag(&s.spamd, "")},
+		{flag: "log-level", env: "SVC_LOG_LEVEL", help: "debug, info, warn or error", bind: stringFlag(&s.logLevel, "info"), check: func() error { _, err := s.slogLevel(); return err }},
+		{flag: "sign-at-ingest", env: "SVC_SIGN_AT_INGEST", local: true, help: "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after", bind: boolFlag(&s.signAtIngest, false)},
+		{flag: "dns", env: "SVC_DNS", note: "default: the system's resolvers", local: true, help: "DNS server(s) HOST:PORT the authentication checks ask, through a cache", bind: stringsFlag(&s.dns, nil)},
+		{flag: "compat", env: "SVC_COMPAT", help: "wire profile: contract or reference", bind: stringFlag(&s.compat, string(server.CompatContract)), check: func() error { _, err := server.ParseCompat(s.compat); return err }},
+		{flag: "spamd", env: "SVC_SPAMD", local: true, help: "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score", bind: stringFlag(&s.spamd, "")},
 		{flag: "catch-all", env: "SVC_CATCH_ALL", help: "store mail for any address no inbox has, in any domain, in this inbox (created if missing)", bind: stringFlag(&s.catchAll, "")},
 		{flag: "memory-limit", env: "SVC_MEMORY_LIMIT", note: "ignored while GOMEMLIMIT or GOGC is set, unless given", help: "soft limit of the server's memory, as GOMEMLIMIT: 512MiB, 2GiB; 0 for none", bind: byteSizeFlag(&s.memoryLimit, defaultMemoryLimit)},
 		{flag: "gc-percent", env: "SVC_GC_PERCENT", note: "ignored while GOMEMLIMIT or GOGC is set, unless given", help: "heap growth, in percent of the live heap, that starts a collection, as GOGC", bind: atLeastFlag(&s.gcPercent, defaultGCPercent, 1, "percent")},
@@ -171,30 +176,54 @@ func (s *serverSettings) registerLocal(f *pflag.FlagSet) {
 
 // applyEnv sets every registered flag of f not given on the command line
 // from its variable in env; an unset or empty variable leaves the flag's
-// default, and surrounding spaces are ignored. A malformed value is an
-// error naming the variable.
+// default, and surrounding spaces are ignored. Then it checks every value
+// given: a malformed one is a usage error naming where it came from, the
+// flag or the variable.
 func (s *serverSettings) applyEnv(f *pflag.FlagSet, env environment) error {
 	for _, st := range s.table() {
-		if f.Lookup(st.flag) == nil || f.Changed(st.flag) {
+		if f.Lookup(st.flag) == nil {
 			continue
 		}
-		value := strings.TrimSpace(env.get(st.env))
-		if value == "" {
-			continue
+		source := "--" + st.flag
+		if !f.Changed(st.flag) {
+			value := strings.TrimSpace(env.get(st.env))
+			if value == "" {
+				continue
+			}
+			if err := f.Set(st.flag, value); err != nil {
+				// pflag's error names the flag: name the variable instead.
+				if invalid := (*pflag.InvalidValueError)(nil); errors.As(err, &invalid) {
+					err = fmt.Errorf("invalid value %q: %w", value, invalid.Unwrap())
+				}
+				return usageError{fmt.Sprintf("environment variable %s: %v", st.env, err)}
+			}
+			source = "environment variable " + st.env
 		}
-		if err := f.Set(st.flag, value); err != nil {
-			return fmt.Errorf("environment variable %s: %w", st.env, err)
+		if st.check != nil {
+			if err := st.check(); err != nil {
+				return usageError{fmt.Sprintf("%s: %v", source, err)}
+			}
 		}
 	}
 	return nil
 }
 
-// applyLimits puts the SMTP limits, which serve and --local share, in cfg.
-func (s *serverSettings) applyLimits(cfg *server.Config) {
+// slogLevel is the log level of --log-level.
+func (s *serverSettings) slogLevel() (slog.Level, error) {
+	var level slog.Level
+	err := level.UnmarshalText([]byte(s.logLevel))
+	return level, err
+}
+
+// applyShared puts the settings serve and --local share (those marked
+// local, but for the listen addresses) in cfg.
+func (s *serverSettings) applyShared(cfg *server.Config) {
 	cfg.MaxMessageBytes = s.maxMessageBytes
 	cfg.SMTPMaxConns, cfg.SMTPMaxConnsPerIP = s.maxConns, s.maxConnsPerIP
 	cfg.SMTPIdleTimeout = s.idleTimeout
 	cfg.SMTPAuthFile = s.authFile
+	cfg.MaxEmailsPerInbox, cfg.MaxStoreBytes = s.maxEmailsPerInbox, s.maxStoreBytes
+	cfg.SignAtIngest, cfg.DNSServers, cfg.Spamd = s.signAtIngest, s.dns, s.spamd
 }
 
 // The defaults of --memory-limit and --gc-percent: a server holding

@@ -212,7 +212,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 		HTTPAddr: l.server.httpAddr, SMTPAddr: l.server.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
 		Webhooks: &webhooks,
 	}
-	l.server.applyLimits(&cfg)
+	l.server.applyShared(&cfg)
 	r.srv, err = server.Start(ctx, cfg)
 	if err != nil {
 		if held := holder(home); held != nil {

@@ -95,8 +95,8 @@ func assertTimedOut(t *testing.T, got model.AuthResults) {
 	if len(got.DKIM) != 1 || got.DKIM[0].Result != model.ResultFail || !strings.Contains(got.DKIM[0].Signature, "dns timeout") {
 		t.Errorf("DKIM = %+v, want fail (dns timeout)", got.DKIM)
 	}
-	if got.DMARC.Result != model.ResultNone || got.DMARC.Aligned {
-		t.Errorf("DMARC = %+v, want none, not aligned", *got.DMARC)
+	if got.DMARC.Result != model.ResultTemperror || got.DMARC.Details != dnsTimeout || got.DMARC.Aligned {
+		t.Errorf("DMARC = %+v, want temperror (dns timeout), not aligned", *got.DMARC)
 	}
 	if got.ReverseDNS.Result != model.ResultNone {
 		t.Errorf("ReverseDNS = %+v, want none", *got.ReverseDNS)

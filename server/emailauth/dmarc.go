@@ -2,6 +2,8 @@ package emailauth
 
 import (
 	"context"
+	"errors"
+	"net"
 	"strings"
 
 	"github.com/emersion/go-msgauth/dmarc"
@@ -16,6 +18,9 @@ type dmarcPolicy struct {
 	// inherited is true when the record was found at the organizational
 	// domain of a subdomain, so its sp= applies.
 	inherited bool
+	// unavailable, when the DNS lookup failed (timed out, or the server
+	// failed), says why: the result is then temperror.
+	unavailable string
 }
 
 // lookupDMARC finds the DMARC record for fromDomain: at _dmarc.<domain>,
@@ -24,8 +29,16 @@ func lookupDMARC(ctx context.Context, dns Resolver, fromDomain string) dmarcPoli
 	if !isDomainName(fromDomain) {
 		return dmarcPolicy{}
 	}
+	var failed error // the last lookup's failure other than "no such name"
 	options := &dmarc.LookupOptions{
-		LookupTXT: func(name string) ([]string, error) { return dns.LookupTXT(ctx, name) },
+		LookupTXT: func(name string) ([]string, error) {
+			txts, err := dns.LookupTXT(ctx, name)
+			var dnsErr *net.DNSError
+			if failed = err; errors.As(err, &dnsErr) && dnsErr.IsNotFound {
+				failed = nil
+			}
+			return txts, err
+		},
 	}
 	record, err := dmarc.LookupWithOptions(fromDomain, options)
 	if err == nil {
@@ -33,18 +46,34 @@ func lookupDMARC(ctx context.Context, dns Resolver, fromDomain string) dmarcPoli
 	}
 	org := organizationalDomain(fromDomain)
 	if err != dmarc.ErrNoPolicy || strings.EqualFold(org, fromDomain) {
-		return dmarcPolicy{}
+		return unavailableDMARC(ctx, failed)
 	}
 	if record, err = dmarc.LookupWithOptions(org, options); err == nil {
 		return dmarcPolicy{record: record, inherited: true}
 	}
-	return dmarcPolicy{}
+	return unavailableDMARC(ctx, failed)
+}
+
+// unavailableDMARC is the policy of a lookup that found no usable record:
+// unavailable when DNS failed (failed not nil), with the reason.
+func unavailableDMARC(ctx context.Context, failed error) dmarcPolicy {
+	if failed == nil {
+		return dmarcPolicy{}
+	}
+	if reason, ended := timedOut(ctx); ended {
+		return dmarcPolicy{unavailable: reason}
+	}
+	var dnsErr *net.DNSError
+	if errors.As(failed, &dnsErr) && dnsErr.IsTimeout {
+		return dmarcPolicy{unavailable: dnsTimeout}
+	}
+	return dmarcPolicy{unavailable: shorten(failed.Error())}
 }
 
 // evaluateDMARC combines the record with the SPF and DKIM results. Aligned
 // is true when a passing SPF or DKIM identifier aligns with the From domain
 // (relaxed unless the record asks for strict alignment). Without a usable
-// record the result is none.
+// record the result is none, or temperror when DNS failed.
 func evaluateDMARC(policy dmarcPolicy, fromDomain string, spfResult *model.SPFResult, dkimResults []model.DKIMResult) *model.DMARCResult {
 	res := &model.DMARCResult{Result: model.ResultNone, Domain: fromDomain}
 	if !isDomainName(fromDomain) {
@@ -63,6 +92,9 @@ func evaluateDMARC(policy dmarcPolicy, fromDomain string, spfResult *model.SPFRe
 		}
 	}
 	if policy.record == nil {
+		if policy.unavailable != "" {
+			res.Result, res.Details = model.ResultTemperror, policy.unavailable
+		}
 		return res
 	}
 	res.Policy = string(policy.record.Policy)

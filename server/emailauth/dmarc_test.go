@@ -3,6 +3,7 @@ package emailauth
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-msgauth/dmarc"
 
@@ -71,13 +72,25 @@ func TestDMARC(t *testing.T) {
 	}
 }
 
-func TestDMARCLookupTimeoutIsNone(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
+// TestDMARCLookupFailureIsTemperror: when DNS does not answer, DMARC is
+// temperror saying why, not none (no record), and has no policy.
+func TestDMARCLookupFailureIsTemperror(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
 	policy := lookupDMARC(ctx, newBoundedResolver(blockingResolver{}), "example.org")
 	got := evaluateDMARC(policy, "example.org", &model.SPFResult{Result: model.ResultTemperror}, nil)
-	if got.Result != model.ResultNone || got.Policy != "" {
-		t.Errorf("DMARC = %+v, want none without a policy", *got)
+	if got.Result != model.ResultTemperror || got.Details != dnsTimeout || got.Policy != "" {
+		t.Errorf("DMARC = %+v, want temperror (dns timeout) without a policy", *got)
+	}
+	if verdict := (model.AuthResults{SPF: &model.SPFResult{Result: model.ResultPass}, DMARC: got}).Verdict(); verdict != model.VerdictNotVerified {
+		t.Errorf("verdict %v, want %v", verdict, model.VerdictNotVerified)
+	}
+
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	policy = lookupDMARC(canceled, newBoundedResolver(blockingResolver{}), "example.org")
+	if got := evaluateDMARC(policy, "example.org", nil, nil); got.Result != model.ResultTemperror || got.Details != "check canceled" {
+		t.Errorf("canceled: DMARC = %+v, want temperror (check canceled)", *got)
 	}
 }
 

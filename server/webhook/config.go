@@ -206,7 +206,7 @@ func (cfg Config) checkDestination(ctx context.Context, rawURL string) error {
 	defer cancel()
 	err := cfg.destination().CheckURL(ctx, rawURL, cfg.Resolver)
 	if errors.Is(err, netguard.ErrForbidden) {
-		return badRequest("url is refused: %v; webhooks may not target loopback, private, link-local, unspecified, shared (CGNAT) or cloud metadata addresses on this server (SVC_WEBHOOK_ALLOW_PRIVATE=true allows them)", err)
+		return badRequest("url is refused: %v; webhooks may not target loopback, private, link-local, unspecified, shared (CGNAT) or cloud metadata addresses on this server (--private-webhooks (SVC_WEBHOOK_ALLOW_PRIVATE=true) allows them)", err)
 	}
 	if err != nil {
 		return badRequest("url is not a valid URL: %v", err)

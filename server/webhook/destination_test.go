@@ -61,8 +61,8 @@ func TestDestinationRefusedAtCreateAndUpdate(t *testing.T) {
 	for _, u := range refused {
 		var body model.ErrorBody
 		status := h.call(http.MethodPost, "/api/webhooks", model.CreateWebhookRequest{URL: u, Events: []string{model.EventEmailReceived}}, &body)
-		if status != http.StatusBadRequest || !strings.Contains(body.Message.String(), "SVC_WEBHOOK_ALLOW_PRIVATE") {
-			t.Errorf("create %s: status %d, %q", u, status, body.Message)
+		if status != http.StatusBadRequest || !strings.Contains(body.Message.String(), "--private-webhooks (SVC_WEBHOOK_ALLOW_PRIVATE=true)") {
+			t.Errorf("create %s: status %d, %q; want the refusal naming --private-webhooks and its variable", u, status, body.Message)
 		}
 	}
 	wh := h.create("/api/webhooks", model.CreateWebhookRequest{URL: "https://public.test/hook", Events: []string{model.EventEmailReceived}})

@@ -151,7 +151,7 @@ func (cfg Config) checkURL(raw string) error {
 		if cfg.AllowLoopbackHTTP {
 			return badRequest("url must use https (http is allowed only for loopback hosts on this server)")
 		}
-		return badRequest("url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)")
+		return badRequest("url must use https (http is allowed only when the server runs with --webhook-allow-http (SVC_WEBHOOK_ALLOW_HTTP=true))")
 	}
 	return badRequest("url must be an https URL, not %q", u.Scheme)
 }

@@ -255,3 +255,16 @@ func TestEmptyBodyIsTheEmptyObject(t *testing.T) {
 		t.Errorf("an empty update changed the webhook: %+v, was %+v", patched, wh)
 	}
 }
+
+// TestHTTPRefusalNamesFlagAndVariable: an http:// URL is refused naming
+// both ways to allow it, the flag and the variable.
+func TestHTTPRefusalNamesFlagAndVariable(t *testing.T) {
+	cfg := testConfig()
+	cfg.AllowHTTP = false
+	h := newHarness(t, cfg)
+	var body model.ErrorBody
+	status := h.call(http.MethodPost, "/api/webhooks", model.CreateWebhookRequest{URL: "http://hooks.example.org/x", Events: []string{model.EventEmailReceived}}, &body)
+	if want := "--webhook-allow-http (SVC_WEBHOOK_ALLOW_HTTP=true)"; status != http.StatusBadRequest || !strings.Contains(body.Message.String(), want) {
+		t.Errorf("status %d, %q; want 400 naming %s", status, body.Message, want)
+	}
+}
