@@ -7,8 +7,6 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	jsonv1 "github.com/go-json-experiment/json/v1"
-
-	"sandview/model"
 )
 
 // Lists are split into their elements (splitList) and the elements
@@ -37,17 +35,10 @@ func decodeList[T any](body io.Reader, each func(v T, err error) error) error {
 }
 
 // decodeElement decodes one element of a list, as splitList found it,
-// with jsonv1's rules (a record of the service's own shape by
-// decodeRecord, which decodes it the same). A value of the wrong shape is err, with v holding
+// with jsonv1's rules. A value of the wrong shape is err, with v holding
 // what could be decoded; an element that is not JSON is fatal (wrapping
 // errNotAList): the body is no list.
 func decodeElement[T any](raw []byte) (v T, err, fatal error) {
-	if rec, ok := any(&v).(*model.EmailRecord); ok {
-		if decodeRecord(raw, rec) {
-			return v, nil, nil
-		}
-		*rec = model.EmailRecord{}
-	}
 	err = jsonv2.Unmarshal(raw, &v, jsonv1.DefaultOptionsV1())
 	var syntax *jsonv1.SyntaxError // jsontext's, as jsonv1 reports it
 	if err != nil && (errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF)) {
