@@ -155,7 +155,10 @@ func (s *Sealer) Sign(p Sealed, sharedCtKem []byte) (Sealed, error) {
 
 // signFields writes the signature of f's transcript into f.sig.
 func (s *Sealer) signFields(f *sealedFields, ctKem []byte) error {
-	w := newWire(nil, DefaultAlgs(), s.context, len(f.aad), len(f.ciphertext))
+	algs := DefaultAlgs()
+	scratch := s.key.scratch(transcriptSize(algs, s.context, len(f.aad), len(f.ciphertext)) + SignatureSize)
+	defer s.key.wires.Put(scratch)
+	w := newWire(*scratch, algs, s.context, len(f.aad), len(f.ciphertext))
 	copy(w.ctKem, ctKem)
 	copy(w.nonce, f.nonce)
 	copy(w.aad, f.aad)

@@ -3,6 +3,7 @@ package crypto
 import (
 	"crypto/rand"
 	"fmt"
+	"sync"
 
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
 )
@@ -25,6 +26,21 @@ type SigningKey struct {
 	sk     *mldsa65.PrivateKey
 	pub    []byte // packed public key
 	pubB64 string // EncodeBase64URL(pub), the server_sig_pk of every payload
+	// wires are buffers for the transcripts being signed (*[]byte): a
+	// transcript is the whole payload again, garbage once it is signed.
+	wires sync.Pool
+}
+
+// scratch is a buffer of at least n bytes from k.wires; put it back there.
+func (k *SigningKey) scratch(n int) *[]byte {
+	buf, _ := k.wires.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	if cap(*buf) < n {
+		*buf = make([]byte, n)
+	}
+	return buf
 }
 
 // GenerateSigningKey returns a fresh ML-DSA-65 signing key drawn from

@@ -23,8 +23,7 @@ type wire struct {
 // ciphertext (tag included) and writes the transcript prefix. It uses
 // scratch when that is large enough and allocates otherwise.
 func newWire(scratch []byte, algs Algs, context string, aadLen, ctLen int) wire {
-	prefixLen := 1 + len(algs.KEM) + 1 + len(algs.Sig) + 1 + len(algs.AEAD) + 1 + len(algs.KDF) + len(context)
-	transcriptLen := prefixLen + KEMCiphertextSize + NonceSize + aadLen + ctLen + SigPublicKeySize
+	transcriptLen := transcriptSize(algs, context, aadLen, ctLen)
 	buf := scratch[:0]
 	if cap(buf) < transcriptLen+SignatureSize {
 		buf = make([]byte, 0, transcriptLen+SignatureSize)
@@ -56,4 +55,12 @@ func newWire(scratch []byte, algs Algs, context string, aadLen, ctLen int) wire 
 	w.transcript = buf[:transcriptLen:transcriptLen]
 	w.sig = next(SignatureSize)
 	return w
+}
+
+// transcriptSize is the length of the transcript of a payload with
+// aadLen bytes of aad and ctLen bytes of ciphertext (tag included); a
+// wire takes SignatureSize more.
+func transcriptSize(algs Algs, context string, aadLen, ctLen int) int {
+	prefixLen := 1 + len(algs.KEM) + 1 + len(algs.Sig) + 1 + len(algs.AEAD) + 1 + len(algs.KDF) + len(context)
+	return prefixLen + KEMCiphertextSize + NonceSize + aadLen + ctLen + SigPublicKeySize
 }
