@@ -250,7 +250,8 @@ func buildEmail(in *Inbox, id string, receivedAt time.Time, meta, parsed, raw []
 	email := &store.Email{ID: id, InboxHash: in.Hash, ReceivedAt: receivedAt}
 	if !in.Encrypted {
 		email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
-		return email, streamJSON(in.Hash, id, nil, base64.StdEncoding.EncodeToString(meta)), nil
+		stream, err := streamJSON(in, id, meta)
+		return email, stream, err
 	}
 	env, err := in.sealer.NewEnvelope()
 	if err != nil {
@@ -280,9 +281,6 @@ func buildEmail(in *Inbox, id string, receivedAt time.Time, meta, parsed, raw []
 		}
 		*p.dst = sealed
 	}
-	metaJSON, err := in.sealer.AppendJSON(nil, email.Metadata, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return email, streamJSON(in.Hash, id, metaJSON, ""), nil
+	stream, err := streamJSON(in, id, email.Metadata)
+	return email, stream, err
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/base64"
 	"fmt"
 	"unicode/utf8"
 
@@ -76,20 +77,31 @@ func (in *Inbox) AppendPayload(dst []byte, e *store.Email, stored []byte) ([]byt
 	return out, nil
 }
 
-// streamJSON renders the event stream message of a new email; metadata is
-// the payload JSON (encrypted) or the base64 metadata (plain).
-func streamJSON(inboxHash, emailID string, encryptedMetadata []byte, metadata string) []byte {
-	b := make([]byte, 0, 64+len(inboxHash)+len(emailID)+len(encryptedMetadata)+len(metadata))
+// streamJSON renders the event stream message of a new email of the
+// inbox: its metadata payload as the contract's EncryptedPayload
+// (encrypted inbox) or its JSON in base64 (plain), written in place.
+func streamJSON(in *Inbox, emailID string, metadata []byte) ([]byte, error) {
+	size := 64 + len(in.Hash) + len(emailID)
+	if in.Encrypted {
+		size += in.sealer.JSONSize(metadata)
+	} else {
+		size += base64.StdEncoding.EncodedLen(len(metadata))
+	}
+	b := make([]byte, 0, size)
 	b = append(b, `{"inboxId":`...)
-	b = AppendJSONString(b, inboxHash)
+	b = AppendJSONString(b, in.Hash)
 	b = append(b, `,"emailId":`...)
 	b = AppendJSONString(b, emailID)
-	if encryptedMetadata != nil {
-		b = append(b, `,"encryptedMetadata":`...)
-		b = append(b, encryptedMetadata...)
-	} else {
-		b = append(b, `,"metadata":`...)
-		b = AppendJSONString(b, metadata)
+	if !in.Encrypted {
+		// The base64 alphabet needs no escaping in a JSON string.
+		b = append(b, `,"metadata":"`...)
+		b = base64.StdEncoding.AppendEncode(b, metadata)
+		return append(b, `"}`...), nil
 	}
-	return append(b, '}')
+	b = append(b, `,"encryptedMetadata":`...)
+	b, err := in.sealer.AppendJSON(b, metadata, nil)
+	if err != nil {
+		return nil, fmt.Errorf("email %s: %w", emailID, err)
+	}
+	return append(b, '}'), nil
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"time"
@@ -226,14 +225,10 @@ func (r replica) fanOut(ctx context.Context, key store.EmailKey) {
 		return
 	}
 	e := heads[0]
-	stream := streamJSON(in.Hash, e.ID, nil, base64.StdEncoding.EncodeToString(e.Metadata))
-	if in.Encrypted {
-		meta, err := in.sealer.AppendJSON(nil, e.Metadata, nil)
-		if err != nil {
-			c.log.Error("rendering another replica's email failed", "email", e.ID, "error", err)
-			return
-		}
-		stream = streamJSON(in.Hash, e.ID, meta, "")
+	stream, err := streamJSON(in, e.ID, e.Metadata)
+	if err != nil {
+		c.log.Error("rendering another replica's email failed", "email", e.ID, "error", err)
+		return
 	}
 	c.bus.Publish(
 		Event{Type: model.EventEmailReceived, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID, Stream: stream},
