@@ -77,7 +77,14 @@ func (g *signer) ingestDone(pending []emailRef) {
 	defer g.mu.Unlock()
 	g.ingesting--
 	g.lastIngest = time.Now()
-	g.enqueueLocked(pending)
+	g.queue = append(g.queue, pending...)
+	// The workers wait for a pause or a long backlog, and wait for an empty
+	// queue: while other arrivals go on and the backlog is short, no
+	// waiter can act, so waking them all for every arrival of a burst
+	// would be churn for nothing.
+	if g.ingesting == 0 || len(g.queue) > maxBacklog {
+		g.notifyLocked()
+	}
 }
 
 // enqueue queues emails found unsigned in the store at start.
