@@ -84,6 +84,9 @@ func (e *Engine) render(ev Incoming) ([]*delivery, error) {
 		}
 	}
 
+	if len(targets) == 0 {
+		return nil, nil // the memo is kept; nothing to render
+	}
 	view, err := newEventView(ev, newID("evt_"), at, e.cfg.dataShape(), summary)
 	if err != nil {
 		return nil, err
