@@ -79,38 +79,53 @@ func (e *Envelope) Close() { clear(e.prk) }
 // ownKEM the payload carries ct_kem itself; otherwise it shares the
 // envelope's, which its keeper passes to Sign and AppendJSON.
 func (e *Envelope) Encrypt(plaintext, aad []byte, ownKEM bool) (Sealed, error) {
+	return e.AppendEncrypt(nil, plaintext, aad, ownKEM)
+}
+
+// AppendEncrypt is Encrypt appending the payload to dst: the result is
+// dst extended by SealedSize(len(aad), len(plaintext), ownKEM) bytes, the
+// payload, so that several payloads may share one buffer.
+func (e *Envelope) AppendEncrypt(dst, plaintext, aad []byte, ownKEM bool) ([]byte, error) {
+	_, out, err := e.appendEncrypt(dst, plaintext, aad, ownKEM)
+	return out, err
+}
+
+// appendEncrypt is AppendEncrypt, also returning the payload's fields.
+func (e *Envelope) appendEncrypt(dst, plaintext, aad []byte, ownKEM bool) (sealedFields, []byte, error) {
 	var ctKem []byte
 	if ownKEM {
 		ctKem = e.ctKem
 	}
-	p, f := newSealed(ctKem, aad, len(plaintext))
 	aead, err := newAEADFromPRK(e.prk, e.sealer.context, aad)
 	if err != nil {
-		return nil, fmt.Errorf("crypto: seal: %w", err)
+		return sealedFields{}, nil, fmt.Errorf("crypto: seal: %w", err)
 	}
+	out, f := newSealed(dst, ctKem, aad, len(plaintext))
 	if _, err := rand.Read(f.nonce); err != nil {
-		return nil, fmt.Errorf("crypto: seal: %w", err)
+		return sealedFields{}, nil, fmt.Errorf("crypto: seal: %w", err)
 	}
 	aead.Seal(f.ciphertext[:0], f.nonce, plaintext, aad)
-	return p, nil
+	return f, out, nil
 }
 
 // Seal is Encrypt followed by the signature (hedged ML-DSA-65, empty
 // ML-DSA context): the mirror image of Opener.Open.
 func (e *Envelope) Seal(plaintext, aad []byte, ownKEM bool) (Sealed, error) {
-	p, err := e.Encrypt(plaintext, aad, ownKEM)
-	if err != nil {
-		return nil, err
-	}
-	f, err := p.fields()
+	return e.AppendSeal(nil, plaintext, aad, ownKEM)
+}
+
+// AppendSeal is Seal appending the payload to dst, as AppendEncrypt does.
+func (e *Envelope) AppendSeal(dst, plaintext, aad []byte, ownKEM bool) ([]byte, error) {
+	start := len(dst)
+	f, out, err := e.appendEncrypt(dst, plaintext, aad, ownKEM)
 	if err != nil {
 		return nil, err
 	}
 	if err := e.sealer.signFields(&f, e.ctKem); err != nil {
 		return nil, err
 	}
-	p[1] |= sealedSigned
-	return p, nil
+	out[start+1] |= sealedSigned
+	return out, nil
 }
 
 // Seal encrypts and signs one payload in an envelope of its own and returns

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -105,24 +106,46 @@ func (p Sealed) CtKem() []byte {
 	return f.ctKem
 }
 
-// newSealed lays out an unsigned Sealed for aad and plaintextLen bytes of
-// plaintext, writing everything but the nonce and ciphertext; ctKem is nil
-// to share the envelope's.
-func newSealed(ctKem []byte, aad []byte, plaintextLen int) (Sealed, sealedFields) {
-	p := make(Sealed, 2, 2+len(ctKem)+NonceSize+SignatureSize+binary.MaxVarintLen64+len(aad)+plaintextLen+TagSize)
-	p[0] = sealedTag
+// SealedSize is the length of the Sealed of plaintextLen bytes of
+// plaintext with aadLen bytes of aad (Envelope.AppendEncrypt,
+// Envelope.AppendSeal); with ownKEM the payload carries ct_kem.
+func SealedSize(aadLen, plaintextLen int, ownKEM bool) int {
+	n := 2 + NonceSize + SignatureSize + uvarintLen(uint64(aadLen)) + aadLen + plaintextLen + TagSize
+	if ownKEM {
+		n += KEMCiphertextSize
+	}
+	return n
+}
+
+// uvarintLen is the length of x in binary.AppendUvarint's encoding.
+func uvarintLen(x uint64) int {
+	n := 1
+	for ; x >= 0x80; x >>= 7 {
+		n++
+	}
+	return n
+}
+
+// newSealed appends to dst an unsigned Sealed for aad and plaintextLen
+// bytes of plaintext, writing everything but the nonce and ciphertext,
+// and returns the extended buffer and the new payload's fields; ctKem is
+// nil to share the envelope's. The payload is the last SealedSize bytes.
+func newSealed(dst []byte, ctKem []byte, aad []byte, plaintextLen int) ([]byte, sealedFields) {
+	p := slices.Grow(dst, SealedSize(len(aad), plaintextLen, ctKem != nil))
+	start := len(p)
+	p = append(p, sealedTag, 0)
 	f := sealedFields{}
 	if ctKem != nil {
-		p[1] |= sealedOwnKEM
+		p[start+1] |= sealedOwnKEM
 		p = append(p, ctKem...)
 	}
-	f.flags = p[1]
+	f.flags = p[start+1]
 	grow := func(n int) []byte {
-		p = append(p, make([]byte, n)...)
+		p = append(p, make([]byte, n)...) // within the capacity grown above
 		return p[len(p)-n : len(p) : len(p)]
 	}
 	if ctKem != nil {
-		f.ctKem = p[2 : 2+len(ctKem) : 2+len(ctKem)]
+		f.ctKem = p[start+2 : start+2+len(ctKem) : start+2+len(ctKem)]
 	}
 	f.nonce = grow(NonceSize)
 	f.sig = grow(SignatureSize)
@@ -225,7 +248,8 @@ func (s *Sealer) Import(data []byte) (Sealed, error) {
 	if !keyMatches {
 		return nil, errors.New("crypto: import: payload names another server key")
 	}
-	out, f := newSealed(w.ctKem, w.aad, len(w.ciphertext)-TagSize)
+	buf, f := newSealed(nil, w.ctKem, w.aad, len(w.ciphertext)-TagSize)
+	out := Sealed(buf)
 	copy(f.nonce, w.nonce)
 	copy(f.ciphertext, w.ciphertext)
 	copy(f.sig, w.sig)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
@@ -89,6 +90,63 @@ func TestEnvelopePayloadsOpen(t *testing.T) {
 	}
 	if len(nonces) != 3 {
 		t.Fatal("payloads of one envelope must get distinct nonces")
+	}
+}
+
+// TestAppendedPayloadsShareOneBuffer: AppendSeal and AppendEncrypt lay
+// payloads one after another in one buffer, each SealedSize long, without
+// reallocating a buffer grown for them all, and each opens.
+func TestAppendedPayloadsShareOneBuffer(t *testing.T) {
+	in := newTestInbox(t, fixtureContext)
+	env, err := in.sealer.NewEnvelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	parts := []struct {
+		plaintext, aad string
+		ownKEM         bool
+	}{
+		{`{"subject":"hi"}`, "vaultsandbox:metadata", true},
+		{`{"text":"body"}`, "vaultsandbox:parsed", false},
+		{"From: a\r\n\r\n" + strings.Repeat("long body ", 100), "vaultsandbox:raw", false},
+	}
+	size := 0
+	for _, p := range parts {
+		size += SealedSize(len(p.aad), len(p.plaintext), p.ownKEM)
+	}
+	buf := make([]byte, 0, size)
+	first := &buf[:1][0]
+	var sealed []Sealed
+	for i, p := range parts {
+		start := len(buf)
+		appendPayload := env.AppendEncrypt
+		if i == 0 {
+			appendPayload = env.AppendSeal
+		}
+		if buf, err = appendPayload(buf, []byte(p.plaintext), []byte(p.aad), p.ownKEM); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := len(buf)-start, SealedSize(len(p.aad), len(p.plaintext), p.ownKEM); got != want {
+			t.Fatalf("payload %d takes %d bytes, SealedSize says %d", i, got, want)
+		}
+		sealed = append(sealed, Sealed(buf[start:]))
+	}
+	if len(buf) != size || &buf[0] != first {
+		t.Fatal("the payloads did not fill the buffer grown for them")
+	}
+	ctKem := sealed[0].CtKem()
+	for i, p := range parts {
+		s := sealed[i]
+		if i > 0 {
+			if s, err = in.sealer.Sign(s, ctKem); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := openSealed(t, in, s, ctKem)
+		if err != nil || string(got) != p.plaintext {
+			t.Fatalf("payload %d opens to %q, %v", i, got, err)
+		}
 	}
 }
 
