@@ -9,6 +9,7 @@ import (
 	"net"
 	"time"
 
+	"sandview/crypto"
 	"sandview/model"
 	"sandview/server/emailauth"
 	"sandview/server/mailparse"
@@ -269,17 +270,25 @@ func buildEmail(in *Inbox, id string, receivedAt time.Time, meta, parsed, raw []
 		{&email.Parsed, parsed, aad + ":parsed", store.PartParsed, false},
 		{&email.Raw, base64.StdEncoding.AppendEncode(nil, raw), aad + ":raw", store.PartRaw, false},
 	}
+	// The payloads are laid one after another in one buffer, which the
+	// memory store keeps as it is (three would each be rounded up to a size
+	// class, one copied would be garbage).
+	size := 0
 	for _, p := range parts {
-		seal := env.Seal
+		size += crypto.SealedSize(len(p.aad), len(p.plaintext), p.ownKEM)
+	}
+	buf := make([]byte, 0, size)
+	for _, p := range parts {
+		appendPayload := env.AppendSeal
 		if p.signLater != 0 && signLater {
-			seal = env.Encrypt
+			appendPayload = env.AppendEncrypt
 			email.Unsigned |= p.signLater
 		}
-		sealed, err := seal(p.plaintext, []byte(p.aad), p.ownKEM)
-		if err != nil {
+		start := len(buf)
+		if buf, err = appendPayload(buf, p.plaintext, []byte(p.aad), p.ownKEM); err != nil {
 			return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
 		}
-		*p.dst = sealed
+		*p.dst = buf[start:] // its capacity runs to the buffer's end: see store.Email
 	}
 	stream, err := streamJSON(in, id, email.Metadata)
 	return email, stream, err

@@ -111,3 +111,53 @@ func TestMemoryReadsWhileMarkingRead(t *testing.T) {
 		t.Errorf("read before %v, after %v", before.IsRead, after.IsRead)
 	}
 }
+
+// TestMemoryKeepsOneBufferOfPayloads: payloads handed in one after another
+// in one buffer that ends with them are kept in it, not copied; payloads
+// that only share a buffer with something more are copied, so the store
+// never keeps bytes that are not its own.
+func TestMemoryKeepsOneBufferOfPayloads(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemory()
+	if err := m.PutInbox(ctx, Inbox{Hash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	sealed := func(n int, fill byte) []byte {
+		return append([]byte{0xA5, 0}, bytes.Repeat([]byte{fill}, n)...) // a sealed payload's tag
+	}
+	payloads := func(buf []byte) (meta, parsed, raw []byte) {
+		for _, p := range [][]byte{sealed(100, 1), sealed(200, 2), sealed(300, 3)} {
+			buf = append(buf, p...)
+		}
+		return buf[:102], buf[102:304], buf[304:]
+	}
+	meta, parsed, raw := payloads(make([]byte, 0, 606))
+	extraMeta, extraParsed, extraRaw := payloads(make([]byte, 0, 1000)) // room after them
+	emails := []*Email{
+		{ID: "a", InboxHash: "h", Metadata: meta, Parsed: parsed, Raw: raw},
+		{ID: "b", InboxHash: "h", Metadata: extraMeta, Parsed: extraParsed, Raw: extraRaw},
+		{ID: "c", InboxHash: "h", Metadata: meta[:102:102], Parsed: raw, Raw: parsed}, // out of order
+	}
+	if err := m.Commit(ctx, Batch{Put: emails}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		id   string
+		kept bool
+		want *Email
+	}{{"a", true, emails[0]}, {"b", false, emails[1]}, {"c", false, emails[2]}} {
+		got, err := m.Email(ctx, EmailKey{InboxHash: "h", ID: tt.id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Metadata, tt.want.Metadata) || !bytes.Equal(got.Parsed, tt.want.Parsed) || !bytes.Equal(got.Raw, tt.want.Raw) {
+			t.Fatalf("email %s: payloads changed", tt.id)
+		}
+		if kept := &got.Metadata[0] == &tt.want.Metadata[0]; kept != tt.kept {
+			t.Errorf("email %s: buffer kept %t, want %t", tt.id, kept, tt.kept)
+		}
+		if cap(got.Metadata) != len(got.Metadata) || cap(got.Parsed) != len(got.Parsed) {
+			t.Errorf("email %s: a stored payload's capacity runs past it", tt.id)
+		}
+	}
+}

@@ -38,6 +38,9 @@ const (
 // Raw is the RFC 5322 message; for an encrypted inbox each is an encrypted
 // payload in a form the server chooses (the store does not look inside).
 // The byte slices are never modified after Commit: readers may share them.
+// Payloads that lie one after another in one buffer that ends with them
+// (the capacity of Metadata spanning all three) are kept in that buffer by
+// the memory store; any others it copies.
 type Email struct {
 	ID         string
 	InboxHash  string
