@@ -6,8 +6,9 @@
 // SMTP on several connections, waits until all are stored and the process
 // has gone idle (every payload signed), then waits for the process to
 // settle (its RSS no longer falling, bounded) and reports VmRSS and VmHWM
-// from /proc/PID/status. Nothing forces a collection in the server. One
-// fresh server per case.
+// from /proc/PID/status, and the CPU time the server spent from the
+// burst's start until idle, a mail. Nothing forces a collection in the
+// server. One fresh server per case.
 //
 //	go run ./scripts/measure-memory                  # encrypted and plain, 10,000 mails each
 //	go run ./scripts/measure-memory -case encrypted -- --memory-limit 0
@@ -94,8 +95,9 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("%s: %w", c, err)
 		}
 		fmt.Printf("%-9s %d mails, %d conns: ingest %.0f mails/s; idle %.1fs after the last 250; "+
-			"RSS %.0f MB at idle, %.0f MB settled (after %.0fs more); peak (VmHWM) %.0f MB\n",
-			c, o.mails, o.conns, r.rate, r.idleAfter.Seconds(), r.idleRSS, r.settledRSS, r.settledAfter.Seconds(), r.peak)
+			"server CPU %.0f µs a mail; RSS %.0f MB at idle, %.0f MB settled (after %.0fs more); peak (VmHWM) %.0f MB\n",
+			c, o.mails, o.conns, r.rate, r.idleAfter.Seconds(), float64(r.cpu.Microseconds())/float64(o.mails),
+			r.idleRSS, r.settledRSS, r.settledAfter.Seconds(), r.peak)
 	}
 	return nil
 }
@@ -104,8 +106,9 @@ func run(ctx context.Context, o options) error {
 type result struct {
 	rate                    float64 // mails per second over SMTP
 	idleAfter, settledAfter time.Duration
-	idleRSS, settledRSS     float64 // MB
-	peak                    float64 // MB, VmHWM at the end
+	idleRSS, settledRSS     float64       // MB
+	cpu                     time.Duration // the server's, from the burst's start until idle
+	peak                    float64       // MB, VmHWM at the end
 }
 
 // measure runs one server through one burst.
@@ -144,6 +147,10 @@ func measure(ctx context.Context, o options, tmp string, encrypted bool) (result
 	if err != nil {
 		return r, err
 	}
+	cpuStart, err := cpuTime(pid)
+	if err != nil {
+		return r, err
+	}
 	start := time.Now()
 	if err := burst(smtpAddr, address, o.mails, o.conns); err != nil {
 		return r, err
@@ -157,6 +164,11 @@ func measure(ctx context.Context, o options, tmp string, encrypted bool) (result
 		return r, err
 	}
 	r.idleAfter = time.Since(sent)
+	cpuEnd, err := cpuTime(pid)
+	if err != nil {
+		return r, err
+	}
+	r.cpu = cpuEnd - cpuStart
 	if r.idleRSS, err = statusMB(pid, "VmRSS"); err != nil {
 		return r, err
 	}
