@@ -160,8 +160,16 @@ func newSealed(dst []byte, ctKem []byte, aad []byte, plaintextLen int) ([]byte, 
 // context (a signed p is signed again); sharedCtKem is the envelope's
 // ct_kem when p has none of its own.
 func (s *Sealer) Sign(p Sealed, sharedCtKem []byte) (Sealed, error) {
-	out := Sealed(bytes.Clone(p))
-	f, err := out.fields()
+	return s.AppendSign(make([]byte, 0, len(p)), p, sharedCtKem)
+}
+
+// AppendSign is Sign appending the signed copy to dst: the result is dst
+// extended by len(p) bytes, the signed payload.
+func (s *Sealer) AppendSign(dst []byte, p Sealed, sharedCtKem []byte) ([]byte, error) {
+	start := len(dst)
+	out := append(dst, p...)
+	signed := Sealed(out[start:])
+	f, err := signed.fields()
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +180,7 @@ func (s *Sealer) Sign(p Sealed, sharedCtKem []byte) (Sealed, error) {
 	if err := s.signFields(&f, ctKem); err != nil {
 		return nil, err
 	}
-	out[1] |= sealedSigned
+	signed[1] |= sealedSigned
 	return out, nil
 }
 

@@ -95,7 +95,8 @@ func TestEnvelopePayloadsOpen(t *testing.T) {
 
 // TestAppendedPayloadsShareOneBuffer: AppendSeal and AppendEncrypt lay
 // payloads one after another in one buffer, each SealedSize long, without
-// reallocating a buffer grown for them all, and each opens.
+// reallocating a buffer grown for them all, AppendSign lays signed copies
+// likewise, and each opens.
 func TestAppendedPayloadsShareOneBuffer(t *testing.T) {
 	in := newTestInbox(t, fixtureContext)
 	env, err := in.sealer.NewEnvelope()
@@ -135,15 +136,26 @@ func TestAppendedPayloadsShareOneBuffer(t *testing.T) {
 	if len(buf) != size || &buf[0] != first {
 		t.Fatal("the payloads did not fill the buffer grown for them")
 	}
+	// AppendSign signs the unsigned ones into one new buffer, leaving them
+	// as they were.
 	ctKem := sealed[0].CtKem()
-	for i, p := range parts {
-		s := sealed[i]
-		if i > 0 {
-			if s, err = in.sealer.Sign(s, ctKem); err != nil {
-				t.Fatal(err)
-			}
+	signedBuf := make([]byte, 0, len(sealed[1])+len(sealed[2]))
+	signedFirst := &signedBuf[:1][0]
+	for i := 1; i < len(sealed); i++ {
+		start := len(signedBuf)
+		if signedBuf, err = in.sealer.AppendSign(signedBuf, sealed[i], ctKem); err != nil {
+			t.Fatal(err)
 		}
-		got, err := openSealed(t, in, s, ctKem)
+		if sealed[i].signed() || !Sealed(signedBuf[start:]).signed() {
+			t.Fatal("AppendSign must sign a copy and leave its input alone")
+		}
+		sealed[i] = Sealed(signedBuf[start:])
+	}
+	if &signedBuf[0] != signedFirst {
+		t.Fatal("AppendSign reallocated a buffer grown for its payloads")
+	}
+	for i, p := range parts {
+		got, err := openSealed(t, in, sealed[i], ctKem)
 		if err != nil || string(got) != p.plaintext {
 			t.Fatalf("payload %d opens to %q, %v", i, got, err)
 		}
