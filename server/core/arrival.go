@@ -272,23 +272,31 @@ func buildEmail(in *Inbox, id string, receivedAt time.Time, meta, parsed, raw []
 	}
 	// The payloads are laid one after another in one buffer, which the
 	// memory store keeps as it is (three would each be rounded up to a size
-	// class, one copied would be garbage).
-	size := 0
-	for _, p := range parts {
-		size += crypto.SealedSize(len(p.aad), len(p.plaintext), p.ownKEM)
+	// class, one copied would be garbage); those signed later get one of
+	// their own, which the signer's signed copies replace whole.
+	buffers := [][]int{{0, 1, 2}} // indexes in parts
+	if signLater {
+		buffers = [][]int{{0}, {1, 2}}
 	}
-	buf := make([]byte, 0, size)
-	for _, p := range parts {
-		appendPayload := env.AppendSeal
-		if p.signLater != 0 && signLater {
-			appendPayload = env.AppendEncrypt
-			email.Unsigned |= p.signLater
+	for _, members := range buffers {
+		size := 0
+		for _, i := range members {
+			size += crypto.SealedSize(len(parts[i].aad), len(parts[i].plaintext), parts[i].ownKEM)
 		}
-		start := len(buf)
-		if buf, err = appendPayload(buf, p.plaintext, []byte(p.aad), p.ownKEM); err != nil {
-			return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
+		buf := make([]byte, 0, size)
+		for _, i := range members {
+			p := parts[i]
+			appendPayload := env.AppendSeal
+			if p.signLater != 0 && signLater {
+				appendPayload = env.AppendEncrypt
+				email.Unsigned |= p.signLater
+			}
+			start := len(buf)
+			if buf, err = appendPayload(buf, p.plaintext, []byte(p.aad), p.ownKEM); err != nil {
+				return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
+			}
+			*p.dst = buf[start:] // its capacity runs to the buffer's end: see store.Email
 		}
-		*p.dst = buf[start:] // its capacity runs to the buffer's end: see store.Email
 	}
 	stream, err := streamJSON(in, id, email.Metadata)
 	return email, stream, err

@@ -280,18 +280,40 @@ func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) (
 		if p.inbox.sealer == nil {
 			return nil, fmt.Errorf("email %s has unsigned payloads in a plain inbox", p.id)
 		}
-		if todo&store.PartParsed != 0 {
-			if e.Parsed, err = signPayload(p.inbox.sealer, e, e.Parsed); err != nil {
-				return nil, fmt.Errorf("sign parsed payload of %s: %w", p.id, err)
+		// The signed copies share one buffer (as buildEmail laid the
+		// unsigned ones), which the memory store keeps as it is.
+		change := store.Signed{Key: key, Parts: todo}
+		parts := []struct {
+			part   store.Parts
+			name   string
+			stored []byte
+			signed *[]byte
+		}{{store.PartParsed, "parsed", e.Parsed, &change.Parsed}, {store.PartRaw, "raw", e.Raw, &change.Raw}}
+		size := 0
+		for _, part := range parts {
+			if todo&part.part != 0 {
+				size += len(part.stored)
 			}
+		}
+		buf := make([]byte, 0, size)
+		for _, part := range parts {
+			if todo&part.part == 0 {
+				continue
+			}
+			start := len(buf)
+			if buf, err = appendSigned(buf, p.inbox.sealer, e, part.stored); err != nil {
+				return nil, fmt.Errorf("sign %s payload of %s: %w", part.name, p.id, err)
+			}
+			*part.signed = buf[start:] // its capacity runs to the buffer's end: see store.Email
+		}
+		if todo&store.PartParsed != 0 {
+			e.Parsed = slices.Clip(change.Parsed)
 		}
 		if todo&store.PartRaw != 0 {
-			if e.Raw, err = signPayload(p.inbox.sealer, e, e.Raw); err != nil {
-				return nil, fmt.Errorf("sign raw payload of %s: %w", p.id, err)
-			}
+			e.Raw = slices.Clip(change.Raw)
 		}
 		e.Unsigned &^= todo
-		changes = append(changes, store.Signed{Key: key, Parts: todo, Parsed: e.Parsed, Raw: e.Raw})
+		changes = append(changes, change)
 	}
 	if len(changes) > 0 {
 		if err := g.store.SetSigned(ctx, changes); err != nil {
@@ -301,9 +323,9 @@ func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) (
 	return out, nil
 }
 
-// signPayload returns a signed copy of one of e's stored payloads; one an
-// earlier version stored as JSON becomes a sealed one.
-func signPayload(sealer *crypto.Sealer, e *store.Email, stored []byte) ([]byte, error) {
+// appendSigned appends a signed copy of one of e's stored payloads to
+// dst; one an earlier version stored as JSON becomes a sealed one.
+func appendSigned(dst []byte, sealer *crypto.Sealer, e *store.Email, stored []byte) ([]byte, error) {
 	p := crypto.Sealed(stored)
 	if !crypto.IsSealed(stored) {
 		var err error
@@ -311,7 +333,7 @@ func signPayload(sealer *crypto.Sealer, e *store.Email, stored []byte) ([]byte, 
 			return nil, err
 		}
 	}
-	return sealer.Sign(p, crypto.Sealed(e.Metadata).CtKem())
+	return sealer.AppendSign(dst, p, crypto.Sealed(e.Metadata).CtKem())
 }
 
 // keyedMutex is a set of mutexes by name, each existing while it is held or

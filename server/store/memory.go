@@ -31,7 +31,10 @@ type memInbox struct {
 type memEmail struct {
 	Email
 	deflated Parts
-	size     int64
+	// adopted: the payloads are kept in the buffers they came in (see
+	// pack), not copied into one.
+	adopted bool
+	size    int64
 }
 
 var _ Store = (*Memory)(nil)
@@ -85,7 +88,7 @@ func (m *Memory) Inboxes(context.Context) ([]Inbox, error) {
 func (m *Memory) Commit(_ context.Context, b Batch) error {
 	packed := make([]*memEmail, len(b.Put))
 	for i, e := range b.Put {
-		packed[i] = m.pack(e)
+		packed[i] = m.pack(e, true)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -177,7 +180,9 @@ func (m *Memory) SetSigned(_ context.Context, changes []Signed) error {
 			return err
 		}
 		c.apply(full)
-		updated := m.pack(full)
+		// The payloads kept lie in buffers of their own if e's did; then
+		// so may the new ones.
+		updated := m.pack(full, e.adopted)
 		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = updated
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"fmt"
 	"io"
+	"slices"
 
 	"sandview/crypto"
 )
@@ -16,10 +17,11 @@ import (
 // form to be kept.
 const minSaving = 8 // an eighth
 
-// pack is the stored form of e, its three payloads in one allocation
-// (three would each be rounded up to a size class); it deflates outside
-// the lock.
-func (m *Memory) pack(e *Email) *memEmail {
+// pack is the stored form of e, its payloads in one allocation (three
+// would each be rounded up to a size class); it deflates outside the lock.
+// When adopt is set, payloads that lie in buffers of their own (see Email)
+// are kept there instead.
+func (m *Memory) pack(e *Email, adopt bool) *memEmail {
 	out := &memEmail{Email: *e, size: e.Size()}
 	for _, p := range []struct {
 		part Parts
@@ -31,43 +33,44 @@ func (m *Memory) pack(e *Email) *memEmail {
 		}
 	}
 	payloads := []*[]byte{&out.Metadata, &out.Parsed, &out.Raw}
-	total := len(out.Metadata) + len(out.Parsed) + len(out.Raw)
-	buf, shared := oneBuffer(total, payloads)
-	if !shared {
-		buf = make([]byte, 0, total)
+	if adopt && ownBuffers(payloads) {
+		out.adopted = true
+		for _, data := range payloads {
+			*data = slices.Clip(*data)
+		}
+		return out
 	}
+	buf := make([]byte, 0, len(out.Metadata)+len(out.Parsed)+len(out.Raw))
 	for _, data := range payloads {
 		if *data == nil {
 			continue
 		}
 		start := len(buf)
-		if !shared {
-			buf = append(buf, *data...)
-		} else {
-			buf = buf[:start+len(*data)]
-		}
+		buf = append(buf, *data...)
 		*data = buf[start:len(buf):len(buf)]
 	}
 	return out
 }
 
-// oneBuffer reports whether the payloads, total bytes in all, lie one
-// after another in one buffer that ends with them (see Email), and returns
-// that buffer, empty, if so.
-func oneBuffer(total int, payloads []*[]byte) ([]byte, bool) {
-	first := *payloads[0]
-	if len(first) == 0 || cap(first) != total {
-		return nil, false
-	}
-	all := first[:total]
-	at := 0
+// ownBuffers reports whether the payloads lie in buffers of their own
+// (see Email): each one either ends its buffer or is followed in it by the
+// next one.
+func ownBuffers(payloads []*[]byte) bool {
+	var open []byte // a payload whose buffer goes on after it
 	for _, data := range payloads {
-		if len(*data) > 0 && &all[at] != &(*data)[0] {
-			return nil, false
+		d := *data
+		if len(d) == 0 {
+			continue
 		}
-		at += len(*data)
+		if open != nil && (cap(open) != len(open)+cap(d) || &open[:len(open)+1][len(open)] != &d[0]) {
+			return false
+		}
+		open = nil
+		if cap(d) > len(d) {
+			open = d
+		}
 	}
-	return all[:0], true
+	return open == nil
 }
 
 // deflate returns data deflated when that saves at least 1/minSaving of

@@ -161,3 +161,61 @@ func TestMemoryKeepsOneBufferOfPayloads(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryKeepsSignedPayloadsInTheirBuffer: an email whose payloads came
+// in buffers of their own (the metadata in one, the unsigned parsed and
+// raw in another) keeps its metadata's buffer when SetSigned replaces the
+// other two with signed ones handed in one buffer, and keeps that; an
+// email whose payloads were copied gets its signed ones copied too.
+func TestMemoryKeepsSignedPayloadsInTheirBuffer(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemory()
+	if err := m.PutInbox(ctx, Inbox{Hash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	sealed := func(n int, fill byte) []byte {
+		return append([]byte{0xA5, 0}, bytes.Repeat([]byte{fill}, n)...) // a sealed payload's tag
+	}
+	// two returns two payloads one after another in a buffer of their own.
+	two := func(a, b []byte) ([]byte, []byte) {
+		buf := append(append(make([]byte, 0, len(a)+len(b)), a...), b...)
+		return buf[:len(a)], buf[len(a):]
+	}
+	meta := sealed(100, 1)
+	parsed, raw := two(sealed(200, 2), sealed(300, 3))
+	copiedMeta := append(sealed(100, 1), 0)[:102] // room after it: copied
+	emails := []*Email{
+		{ID: "a", InboxHash: "h", Unsigned: PartParsed | PartRaw, Metadata: meta[:len(meta):len(meta)], Parsed: parsed, Raw: raw},
+		{ID: "b", InboxHash: "h", Unsigned: PartParsed | PartRaw, Metadata: copiedMeta, Parsed: parsed, Raw: raw},
+	}
+	if err := m.Commit(ctx, Batch{Put: emails}); err != nil {
+		t.Fatal(err)
+	}
+	signedParsed, signedRaw := two(sealed(200, 4), sealed(300, 5))
+	var changes []Signed
+	for _, id := range []string{"a", "b"} {
+		changes = append(changes, Signed{Key: EmailKey{InboxHash: "h", ID: id}, Parts: PartParsed | PartRaw, Parsed: signedParsed, Raw: signedRaw})
+	}
+	if err := m.SetSigned(ctx, changes); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		id   string
+		kept bool
+	}{{"a", true}, {"b", false}} {
+		got, err := m.Email(ctx, EmailKey{InboxHash: "h", ID: tt.id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Unsigned != 0 || !bytes.Equal(got.Parsed, signedParsed) || !bytes.Equal(got.Raw, signedRaw) || !bytes.Equal(got.Metadata, meta) {
+			t.Fatalf("email %s: the signed payloads are not stored", tt.id)
+		}
+		kept := &got.Parsed[0] == &signedParsed[0] && &got.Raw[0] == &signedRaw[0]
+		if kept != tt.kept || (&got.Metadata[0] == &meta[0]) != tt.kept {
+			t.Errorf("email %s: buffers kept %t, want %t", tt.id, kept, tt.kept)
+		}
+		if cap(got.Parsed) != len(got.Parsed) {
+			t.Errorf("email %s: the stored parsed payload's capacity runs past it", tt.id)
+		}
+	}
+}

@@ -38,9 +38,10 @@ const (
 // Raw is the RFC 5322 message; for an encrypted inbox each is an encrypted
 // payload in a form the server chooses (the store does not look inside).
 // The byte slices are never modified after Commit: readers may share them.
-// Payloads that lie one after another in one buffer that ends with them
-// (the capacity of Metadata spanning all three) are kept in that buffer by
-// the memory store; any others it copies.
+// Payloads that lie in buffers of their own, each one either ending its
+// buffer (its capacity is its length) or followed in it by the next, are
+// kept in them by the memory store, and so are the signed payloads of such
+// an email that SetSigned gets in that form; others it copies into one.
 type Email struct {
 	ID         string
 	InboxHash  string
