@@ -270,34 +270,39 @@ func buildEmail(in *Inbox, id string, receivedAt time.Time, meta, parsed, raw []
 		{&email.Parsed, parsed, aad + ":parsed", store.PartParsed, false},
 		{&email.Raw, base64.StdEncoding.AppendEncode(nil, raw), aad + ":raw", store.PartRaw, false},
 	}
-	// The payloads are laid one after another in one buffer, which the
-	// memory store keeps as it is (three would each be rounded up to a size
-	// class, one copied would be garbage); those signed later get one of
-	// their own, which the signer's signed copies replace whole.
-	buffers := [][]int{{0, 1, 2}} // indexes in parts
-	if signLater {
-		buffers = [][]int{{0}, {1, 2}}
+	// The payloads are laid out as the memory store keeps them (see
+	// store.Email), so that it need not copy them.
+	var sizes [3]int
+	for i, p := range parts {
+		sizes[i] = crypto.SealedSize(len(p.aad), len(p.plaintext), p.ownKEM)
 	}
-	for _, members := range buffers {
-		size := 0
-		for _, i := range members {
-			size += crypto.SealedSize(len(parts[i].aad), len(parts[i].plaintext), parts[i].ownKEM)
+	groups, bufs := payloadBuffers(sizes)
+	for i, p := range parts {
+		appendPayload := env.AppendSeal
+		if p.signLater != 0 && signLater {
+			appendPayload = env.AppendEncrypt
+			email.Unsigned |= p.signLater
 		}
-		buf := make([]byte, 0, size)
-		for _, i := range members {
-			p := parts[i]
-			appendPayload := env.AppendSeal
-			if p.signLater != 0 && signLater {
-				appendPayload = env.AppendEncrypt
-				email.Unsigned |= p.signLater
-			}
-			start := len(buf)
-			if buf, err = appendPayload(buf, p.plaintext, []byte(p.aad), p.ownKEM); err != nil {
-				return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
-			}
-			*p.dst = buf[start:] // its capacity runs to the buffer's end: see store.Email
+		buf := &bufs[groups[i]]
+		start := len(*buf)
+		if *buf, err = appendPayload(*buf, p.plaintext, []byte(p.aad), p.ownKEM); err != nil {
+			return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
 		}
+		*p.dst = (*buf)[start:] // its capacity runs to its buffer's end
 	}
 	stream, err := streamJSON(in, id, email.Metadata)
 	return email, stream, err
+}
+
+// payloadBuffers returns empty buffers for an email's payloads of the given
+// sizes (metadata, parsed, raw), laid out as store.Layout says: payload i
+// is appended to bufs[groups[i]], after those before it.
+func payloadBuffers(sizes [3]int) (groups [3]int, bufs [2][]byte) {
+	groups, totals := store.Layout(sizes)
+	for g, n := range totals {
+		if n > 0 {
+			bufs[g] = make([]byte, 0, n)
+		}
+	}
+	return groups, bufs
 }

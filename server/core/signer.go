@@ -280,38 +280,23 @@ func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) (
 		if p.inbox.sealer == nil {
 			return nil, fmt.Errorf("email %s has unsigned payloads in a plain inbox", p.id)
 		}
-		// The signed copies share one buffer (as buildEmail laid the
-		// unsigned ones), which the memory store keeps as it is.
+		// The payloads are laid out anew, the unsigned ones signed, as the
+		// memory store keeps them (see store.Signed).
 		change := store.Signed{Key: key, Parts: todo}
-		parts := []struct {
-			part   store.Parts
-			name   string
-			stored []byte
-			signed *[]byte
-		}{{store.PartParsed, "parsed", e.Parsed, &change.Parsed}, {store.PartRaw, "raw", e.Raw, &change.Raw}}
-		size := 0
-		for _, part := range parts {
-			if todo&part.part != 0 {
-				size += len(part.stored)
+		stored := [3][]byte{e.Metadata, e.Parsed, e.Raw}
+		laid := [3]*[]byte{&change.Metadata, &change.Parsed, &change.Raw}
+		groups, bufs := payloadBuffers([3]int{len(e.Metadata), len(e.Parsed), len(e.Raw)})
+		for i, part := range []store.Parts{0, store.PartParsed, store.PartRaw} {
+			buf := &bufs[groups[i]]
+			start := len(*buf)
+			if todo&part == 0 {
+				*buf = append(*buf, stored[i]...)
+			} else if *buf, err = appendSigned(*buf, p.inbox.sealer, e, stored[i]); err != nil {
+				return nil, fmt.Errorf("sign %s payload of %s: %w", [3]string{"", "parsed", "raw"}[i], p.id, err)
 			}
+			*laid[i] = (*buf)[start:] // its capacity runs to its buffer's end
 		}
-		buf := make([]byte, 0, size)
-		for _, part := range parts {
-			if todo&part.part == 0 {
-				continue
-			}
-			start := len(buf)
-			if buf, err = appendSigned(buf, p.inbox.sealer, e, part.stored); err != nil {
-				return nil, fmt.Errorf("sign %s payload of %s: %w", part.name, p.id, err)
-			}
-			*part.signed = buf[start:] // its capacity runs to the buffer's end: see store.Email
-		}
-		if todo&store.PartParsed != 0 {
-			e.Parsed = slices.Clip(change.Parsed)
-		}
-		if todo&store.PartRaw != 0 {
-			e.Raw = slices.Clip(change.Raw)
-		}
+		e.Metadata, e.Parsed, e.Raw = slices.Clip(change.Metadata), slices.Clip(change.Parsed), slices.Clip(change.Raw)
 		e.Unsigned &^= todo
 		changes = append(changes, change)
 	}

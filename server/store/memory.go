@@ -31,10 +31,7 @@ type memInbox struct {
 type memEmail struct {
 	Email
 	deflated Parts
-	// adopted: the payloads are kept in the buffers they came in (see
-	// pack), not copied into one.
-	adopted bool
-	size    int64
+	size     int64
 }
 
 var _ Store = (*Memory)(nil)
@@ -180,9 +177,10 @@ func (m *Memory) SetSigned(_ context.Context, changes []Signed) error {
 			return err
 		}
 		c.apply(full)
-		// The payloads kept lie in buffers of their own if e's did; then
-		// so may the new ones.
-		updated := m.pack(full, e.adopted)
+		if c.Metadata != nil {
+			full.Metadata, full.Parsed, full.Raw = c.Metadata, c.Parsed, c.Raw
+		}
+		updated := m.pack(full, c.Metadata != nil)
 		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = updated
 	}
 	return nil

@@ -17,10 +17,9 @@ import (
 // form to be kept.
 const minSaving = 8 // an eighth
 
-// pack is the stored form of e, its payloads in one allocation (three
-// would each be rounded up to a size class); it deflates outside the lock.
-// When adopt is set, payloads that lie in buffers of their own (see Email)
-// are kept there instead.
+// pack is the stored form of e, its payloads laid out as Layout says; it
+// deflates outside the lock. When adopt is set, payloads that already lie
+// so (see Email) are kept as they are, not copied.
 func (m *Memory) pack(e *Email, adopt bool) *memEmail {
 	out := &memEmail{Email: *e, size: e.Size()}
 	for _, p := range []struct {
@@ -33,44 +32,93 @@ func (m *Memory) pack(e *Email, adopt bool) *memEmail {
 		}
 	}
 	payloads := []*[]byte{&out.Metadata, &out.Parsed, &out.Raw}
-	if adopt && ownBuffers(payloads) {
-		out.adopted = true
+	groups, totals := Layout([3]int{len(out.Metadata), len(out.Parsed), len(out.Raw)})
+	if adopt && laidOut(payloads, groups, totals) {
 		for _, data := range payloads {
 			*data = slices.Clip(*data)
 		}
 		return out
 	}
-	buf := make([]byte, 0, len(out.Metadata)+len(out.Parsed)+len(out.Raw))
-	for _, data := range payloads {
+	var bufs [2][]byte
+	for i, data := range payloads {
 		if *data == nil {
 			continue
 		}
-		start := len(buf)
-		buf = append(buf, *data...)
-		*data = buf[start:len(buf):len(buf)]
+		g := groups[i]
+		if bufs[g] == nil {
+			bufs[g] = make([]byte, 0, totals[g])
+		}
+		start := len(bufs[g])
+		bufs[g] = append(bufs[g], *data...)
+		*data = bufs[g][start:len(bufs[g]):len(bufs[g])]
 	}
 	return out
 }
 
-// ownBuffers reports whether the payloads lie in buffers of their own
-// (see Email): each one either ends its buffer or is followed in it by the
-// next one.
-func ownBuffers(payloads []*[]byte) bool {
-	var open []byte // a payload whose buffer goes on after it
-	for _, data := range payloads {
+// Layout is how the memory store lays out an email's payloads (sizes:
+// metadata, parsed, raw) in allocations: in one, or in two when those
+// round up to less (an encrypted mail of 15.3 KB takes 16 KB in one, 15.6
+// KB in two). Payload i goes in allocation groups[i], of totals[groups[i]]
+// bytes, after the payloads before it in the same one.
+func Layout(sizes [3]int) (groups [3]int, totals [2]int) {
+	all := sizes[0] + sizes[1] + sizes[2]
+	best := allocated(all)
+	for alone := range sizes { // one payload in an allocation of its own
+		if sizes[alone] == 0 || sizes[alone] == all {
+			continue
+		}
+		if cost := allocated(all-sizes[alone]) + allocated(sizes[alone]); cost < best {
+			best = cost
+			groups = [3]int{}
+			groups[alone] = 1
+		}
+	}
+	for i, n := range sizes {
+		totals[groups[i]] += n
+	}
+	return groups, totals
+}
+
+// allocClasses are the sizes the Go allocator rounds an allocation of 1 KB
+// to 32 KB up to (runtime's size classes; larger ones take whole 8 KB
+// pages). TestAllocClasses checks them against the running allocator.
+var allocClasses = [...]int{1024, 1152, 1280, 1408, 1536, 1792, 2048, 2304, 2688, 3072, 3200, 3456,
+	4096, 4864, 5376, 6144, 6528, 6784, 6912, 8192, 9472, 9728, 10240, 10880, 12288, 13568, 14336,
+	16384, 18432, 19072, 20480, 21760, 24576, 27264, 28672, 32768}
+
+// allocated is about what an allocation of n bytes takes (below 1 KB, n).
+func allocated(n int) int {
+	const page = 8 << 10
+	switch i, _ := slices.BinarySearch(allocClasses[:], n); {
+	case n < allocClasses[0]:
+		return n
+	case i < len(allocClasses):
+		return allocClasses[i]
+	default:
+		return (n + page - 1) / page * page
+	}
+}
+
+// laidOut reports whether the payloads lie as Layout lays them out (see
+// Email): those of an allocation one after another, in order, in a buffer
+// that holds nothing after them.
+func laidOut(payloads []*[]byte, groups [3]int, totals [2]int) bool {
+	var last [2][]byte // the last payload seen in each allocation
+	for i, data := range payloads {
 		d := *data
 		if len(d) == 0 {
 			continue
 		}
-		if open != nil && (cap(open) != len(open)+cap(d) || &open[:len(open)+1][len(open)] != &d[0]) {
+		g := groups[i]
+		switch prev := last[g]; {
+		case prev == nil && cap(d) != totals[g]:
+			return false
+		case prev != nil && (cap(prev) != len(prev)+cap(d) || &prev[:len(prev)+1][len(prev)] != &d[0]):
 			return false
 		}
-		open = nil
-		if cap(d) > len(d) {
-			open = d
-		}
+		last[g] = d
 	}
-	return open == nil
+	return true
 }
 
 // deflate returns data deflated when that saves at least 1/minSaving of

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -162,11 +163,9 @@ func TestMemoryKeepsOneBufferOfPayloads(t *testing.T) {
 	}
 }
 
-// TestMemoryKeepsSignedPayloadsInTheirBuffer: an email whose payloads came
-// in buffers of their own (the metadata in one, the unsigned parsed and
-// raw in another) keeps its metadata's buffer when SetSigned replaces the
-// other two with signed ones handed in one buffer, and keeps that; an
-// email whose payloads were copied gets its signed ones copied too.
+// TestMemoryKeepsSignedPayloadsInTheirBuffer: SetSigned keeps a change
+// that carries all three payloads in one buffer of their own (Metadata
+// set) in that buffer; one without Metadata is copied.
 func TestMemoryKeepsSignedPayloadsInTheirBuffer(t *testing.T) {
 	ctx := context.Background()
 	m := NewMemory()
@@ -176,46 +175,108 @@ func TestMemoryKeepsSignedPayloadsInTheirBuffer(t *testing.T) {
 	sealed := func(n int, fill byte) []byte {
 		return append([]byte{0xA5, 0}, bytes.Repeat([]byte{fill}, n)...) // a sealed payload's tag
 	}
-	// two returns two payloads one after another in a buffer of their own.
-	two := func(a, b []byte) ([]byte, []byte) {
-		buf := append(append(make([]byte, 0, len(a)+len(b)), a...), b...)
-		return buf[:len(a)], buf[len(a):]
+	// laid returns three payloads one after another in a buffer of their own.
+	laid := func(fills ...byte) (meta, parsed, raw []byte) {
+		buf := make([]byte, 0, 606)
+		for i, fill := range fills {
+			buf = append(buf, sealed(100*(i+1), fill)...)
+		}
+		return buf[:102], buf[102:304], buf[304:]
 	}
-	meta := sealed(100, 1)
-	parsed, raw := two(sealed(200, 2), sealed(300, 3))
-	copiedMeta := append(sealed(100, 1), 0)[:102] // room after it: copied
-	emails := []*Email{
-		{ID: "a", InboxHash: "h", Unsigned: PartParsed | PartRaw, Metadata: meta[:len(meta):len(meta)], Parsed: parsed, Raw: raw},
-		{ID: "b", InboxHash: "h", Unsigned: PartParsed | PartRaw, Metadata: copiedMeta, Parsed: parsed, Raw: raw},
-	}
-	if err := m.Commit(ctx, Batch{Put: emails}); err != nil {
-		t.Fatal(err)
-	}
-	signedParsed, signedRaw := two(sealed(200, 4), sealed(300, 5))
+	meta, parsed, raw := laid(1, 2, 3)
 	var changes []Signed
 	for _, id := range []string{"a", "b"} {
-		changes = append(changes, Signed{Key: EmailKey{InboxHash: "h", ID: id}, Parts: PartParsed | PartRaw, Parsed: signedParsed, Raw: signedRaw})
+		e := &Email{ID: id, InboxHash: "h", Unsigned: PartParsed | PartRaw, Metadata: meta, Parsed: parsed, Raw: raw}
+		if err := m.Commit(ctx, Batch{Put: []*Email{e}}); err != nil {
+			t.Fatal(err)
+		}
+		newMeta, signedParsed, signedRaw := laid(1, 4, 5)
+		c := Signed{Key: EmailKey{InboxHash: "h", ID: id}, Parts: PartParsed | PartRaw, Parsed: signedParsed, Raw: signedRaw}
+		if id == "a" {
+			c.Metadata = newMeta
+		}
+		changes = append(changes, c)
 	}
 	if err := m.SetSigned(ctx, changes); err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range []struct {
+	for i, tt := range []struct {
 		id   string
 		kept bool
 	}{{"a", true}, {"b", false}} {
-		got, err := m.Email(ctx, EmailKey{InboxHash: "h", ID: tt.id})
+		c := changes[i]
+		got, err := m.Email(ctx, c.Key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Unsigned != 0 || !bytes.Equal(got.Parsed, signedParsed) || !bytes.Equal(got.Raw, signedRaw) || !bytes.Equal(got.Metadata, meta) {
+		if got.Unsigned != 0 || !bytes.Equal(got.Parsed, c.Parsed) || !bytes.Equal(got.Raw, c.Raw) || !bytes.Equal(got.Metadata, meta) {
 			t.Fatalf("email %s: the signed payloads are not stored", tt.id)
 		}
-		kept := &got.Parsed[0] == &signedParsed[0] && &got.Raw[0] == &signedRaw[0]
-		if kept != tt.kept || (&got.Metadata[0] == &meta[0]) != tt.kept {
-			t.Errorf("email %s: buffers kept %t, want %t", tt.id, kept, tt.kept)
+		if kept := &got.Parsed[0] == &c.Parsed[0] && &got.Raw[0] == &c.Raw[0]; kept != tt.kept {
+			t.Errorf("email %s: buffer kept %t, want %t", tt.id, kept, tt.kept)
 		}
-		if cap(got.Parsed) != len(got.Parsed) {
-			t.Errorf("email %s: the stored parsed payload's capacity runs past it", tt.id)
+		if tt.kept && &got.Metadata[0] != &c.Metadata[0] {
+			t.Errorf("email %s: the metadata is not kept with the signed payloads", tt.id)
+		}
+		if cap(got.Metadata) != len(got.Metadata) || cap(got.Parsed) != len(got.Parsed) {
+			t.Errorf("email %s: a stored payload's capacity runs past it", tt.id)
+		}
+	}
+}
+
+// TestAllocClasses: the size classes Layout goes by are the running
+// allocator's.
+func TestAllocClasses(t *testing.T) {
+	prev := allocClasses[0] - 1
+	for _, class := range allocClasses {
+		for _, n := range []int{prev + 1, class} {
+			if got := cap(slices.Grow([]byte(nil), n)); got != class {
+				t.Errorf("an allocation of %d bytes takes %d, allocClasses says %d", n, got, class)
+			}
+		}
+		prev = class
+	}
+}
+
+// TestMemoryLaysPayloadsOutInTwoWhenRoundingWastes: an encrypted mail's
+// payloads go in two allocations when those round up to less than one;
+// payloads handed in one are copied so, payloads handed so are kept.
+func TestMemoryLaysPayloadsOutInTwoWhenRoundingWastes(t *testing.T) {
+	sizes := [3]int{4637, 5107, 5536} // a 1.4 KB mail's sealed payloads
+	groups, totals := Layout(sizes)
+	one := allocated(sizes[0] + sizes[1] + sizes[2])
+	if two := allocated(totals[0]) + allocated(totals[1]); totals[1] == 0 || two >= one {
+		t.Fatalf("layout %v takes %d bytes in %v, one allocation %d", groups, two, totals, one)
+	}
+	payload := func(i int) []byte { return append([]byte{0xA5, 0}, bytes.Repeat([]byte{byte(i)}, sizes[i]-2)...) }
+	m := NewMemory()
+	for _, split := range []bool{false, true} {
+		var e Email
+		dst := [3]*[]byte{&e.Metadata, &e.Parsed, &e.Raw}
+		var bufs [2][]byte
+		for i := range sizes {
+			g, size := 0, totals[0]+totals[1]
+			if split {
+				g, size = groups[i], totals[groups[i]]
+			}
+			if bufs[g] == nil {
+				bufs[g] = make([]byte, 0, size)
+			}
+			start := len(bufs[g])
+			bufs[g] = append(bufs[g], payload(i)...)
+			*dst[i] = bufs[g][start:]
+		}
+		got := m.pack(&e, true)
+		for i, stored := range [3][]byte{got.Metadata, got.Parsed, got.Raw} {
+			if !bytes.Equal(stored, payload(i)) {
+				t.Fatal("packing changed the payloads")
+			}
+			if kept := &stored[0] == &(*dst[i])[0]; kept != split {
+				t.Errorf("handed split %t: payload %d kept %t", split, i, kept)
+			}
+			if cap(stored) != len(stored) {
+				t.Errorf("payload %d: its capacity runs past it", i)
+			}
 		}
 	}
 }

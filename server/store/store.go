@@ -38,10 +38,9 @@ const (
 // Raw is the RFC 5322 message; for an encrypted inbox each is an encrypted
 // payload in a form the server chooses (the store does not look inside).
 // The byte slices are never modified after Commit: readers may share them.
-// Payloads that lie in buffers of their own, each one either ending its
-// buffer (its capacity is its length) or followed in it by the next, are
-// kept in them by the memory store, and so are the signed payloads of such
-// an email that SetSigned gets in that form; others it copies into one.
+// Payloads laid out as Layout says, each slice's capacity running to the
+// end of its allocation, are kept as they are by the memory store (and so
+// are those of a Signed with Metadata); others it copies.
 type Email struct {
 	ID         string
 	InboxHash  string
@@ -68,6 +67,11 @@ type Signed struct {
 	Key         EmailKey
 	Parts       Parts
 	Parsed, Raw []byte
+	// Metadata, when set, is the email's metadata payload as it was, laid
+	// out with Parsed and Raw (then both set, one not in Parts as it was)
+	// as Email says, so that the memory store keeps them instead of
+	// copying the three again. Other stores need not read it.
+	Metadata []byte
 }
 
 // apply makes the change to e.
