@@ -280,21 +280,9 @@ func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) (
 		if p.inbox.sealer == nil {
 			return nil, fmt.Errorf("email %s has unsigned payloads in a plain inbox", p.id)
 		}
-		// The payloads are laid out anew, the unsigned ones signed, as the
-		// memory store keeps them (see store.Signed).
-		change := store.Signed{Key: key, Parts: todo}
-		stored := [3][]byte{e.Metadata, e.Parsed, e.Raw}
-		laid := [3]*[]byte{&change.Metadata, &change.Parsed, &change.Raw}
-		groups, bufs := payloadBuffers([3]int{len(e.Metadata), len(e.Parsed), len(e.Raw)})
-		for i, part := range []store.Parts{0, store.PartParsed, store.PartRaw} {
-			buf := &bufs[groups[i]]
-			start := len(*buf)
-			if todo&part == 0 {
-				*buf = append(*buf, stored[i]...)
-			} else if *buf, err = appendSigned(*buf, p.inbox.sealer, e, stored[i]); err != nil {
-				return nil, fmt.Errorf("sign %s payload of %s: %w", [3]string{"", "parsed", "raw"}[i], p.id, err)
-			}
-			*laid[i] = (*buf)[start:] // its capacity runs to its buffer's end
+		change, err := signAnew(p.inbox.sealer, key, e, todo)
+		if err != nil {
+			return nil, fmt.Errorf("sign payloads of %s: %w", p.id, err)
 		}
 		e.Metadata, e.Parsed, e.Raw = slices.Clip(change.Metadata), slices.Clip(change.Parsed), slices.Clip(change.Raw)
 		e.Unsigned &^= todo
@@ -306,6 +294,29 @@ func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) (
 		}
 	}
 	return out, nil
+}
+
+// signAnew lays e's payloads out anew as the memory store keeps them (see
+// store.Signed), those in todo signed.
+func signAnew(sealer *crypto.Sealer, key store.EmailKey, e *store.Email, todo store.Parts) (store.Signed, error) {
+	change := store.Signed{Key: key, Parts: todo}
+	stored := [3][]byte{e.Metadata, e.Parsed, e.Raw}
+	laid := [3]*[]byte{&change.Metadata, &change.Parsed, &change.Raw}
+	groups, bufs := payloadBuffers([3]int{len(e.Metadata), len(e.Parsed), len(e.Raw)})
+	for i, part := range []store.Parts{0, store.PartParsed, store.PartRaw} {
+		buf := &bufs[groups[i]]
+		start := len(*buf)
+		if todo&part == 0 {
+			*buf = append(*buf, stored[i]...)
+		} else {
+			var err error
+			if *buf, err = appendSigned(*buf, sealer, e, stored[i]); err != nil {
+				return store.Signed{}, fmt.Errorf("%s payload: %w", [3]string{"", "parsed", "raw"}[i], err)
+			}
+		}
+		*laid[i] = (*buf)[start:] // its capacity runs to its buffer's end
+	}
+	return change, nil
 }
 
 // appendSigned appends a signed copy of one of e's stored payloads to
