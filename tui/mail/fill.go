@@ -1,0 +1,144 @@
+package mail
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"sandview/tui/ui"
+)
+
+// New mail comes from the live feed with its metadata only (sender,
+// recipients, subject, date: what the event stream carries), so a burst
+// costs the service no fetch per mail. Its row shows what it has and
+// marks the attachments and the auth verdict unknown; the reader fetches
+// the content of the email it shows, and the filler fetches the content
+// of the rows in view once the feed and the cursor rest, in one batch
+// applied at once.
+
+// fillDelay is how long the feed and the cursor must rest before the
+// rows in view that lack their content are fetched: a burst, or a key
+// held down, fetches nothing until it stops.
+const fillDelay = 300 * time.Millisecond
+
+// fillParallel is how many emails a fill fetches at once.
+const fillParallel = 4
+
+// fillMsg is the tick of one rest (seq); only the latest one fills.
+type fillMsg struct{ seq int }
+
+// filledMsg carries what a fill fetched, one result per email.
+type filledMsg struct{ results []emailLoadedMsg }
+
+// filler fetches the content of the rows in view that lack it.
+type filler struct {
+	ctx  *ui.Context
+	cmds commands
+	*panes
+	seq     int
+	running bool
+	// tried holds the emails a fill could not fetch: they are not asked
+	// again on their own (the reader asks when one is shown).
+	tried map[emailRef]bool
+}
+
+// missing lists the emails in view listed without their content.
+func (f *filler) missing() []emailRef {
+	l := f.emails
+	from, to := l.list.Visible()
+	var out []emailRef
+	for i := from; i < to; i++ {
+		pos := l.filtered[i]
+		m := l.scope.emails[pos]
+		if m.HasContent || m.Problem != "" {
+			continue
+		}
+		ref := emailRef{l.scope.owner(pos).info.EmailAddress, m.ID}
+		if !f.tried[ref] {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+// fillRows schedules a fill of the rows in view that lack their content,
+// after fillDelay unless something moves the list again; nothing while a
+// fill runs or when every row in view has its content.
+func (f *filler) fillRows() tea.Cmd {
+	if f.running || len(f.missing()) == 0 {
+		return nil
+	}
+	f.seq++
+	seq := f.seq
+	return f.ctx.Tick(fillDelay, func(time.Time) tea.Msg { return fillMsg{seq: seq} })
+}
+
+// fill fetches the rows in view that lack their content, if the list
+// rested since the tick seq was scheduled.
+func (f *filler) fill(seq int) tea.Cmd {
+	if seq != f.seq || f.running {
+		return nil
+	}
+	refs := f.missing()
+	if len(refs) == 0 {
+		return nil
+	}
+	f.running = true
+	cmds := f.cmds
+	return func() tea.Msg {
+		results := make([]emailLoadedMsg, len(refs))
+		slots := make(chan struct{}, fillParallel)
+		var wg sync.WaitGroup
+		for k, r := range refs {
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				ctx, cancel := cmds.call()
+				defer cancel()
+				e, err := cmds.svc.Email(ctx, r.address, r.id)
+				if e.ID == "" {
+					e.ID = r.id
+				}
+				results[k] = emailLoadedMsg{address: r.address, email: e, err: err}
+			})
+		}
+		wg.Wait()
+		return filledMsg{results: results}
+	}
+}
+
+// filled applies a fill: the emails fetched take their content, those
+// deleted meanwhile leave; a failure is said once for the batch and the
+// email not asked again.
+func (s *Screen) filled(msg filledMsg) {
+	s.filler.running = false
+	var gone []emailRef
+	var failed []string
+	for _, r := range msg.results {
+		ref := emailRef{r.address, r.email.ID}
+		switch {
+		case isGone(r.err):
+			gone = append(gone, ref)
+			continue
+		case r.err != nil && r.email.Problem == "":
+			s.filler.tried[ref] = true
+			failed = append(failed, ui.ErrorText(r.err))
+			continue
+		}
+		if e, _ := s.state.find(r.address); e != nil {
+			if _, ok := e.email(ref.id); ok { // not deleted meanwhile
+				applyLoaded(e, r.email)
+			}
+		}
+	}
+	s.emails.refresh()
+	if len(gone) > 0 {
+		s.dropGone(gone)
+	}
+	if len(failed) > 0 {
+		s.ctx.Flash(fmt.Sprintf("could not load the content of %s: %s", ui.Plural(len(failed), "email", "emails"), strings.Join(failed[:1], "")), ui.LevelError)
+	}
+}
