@@ -43,15 +43,26 @@ type filler struct {
 	// tried holds the emails a fill could not fetch: they are not asked
 	// again on their own (the reader asks when one is shown).
 	tried map[emailRef]bool
+	// pending are the inboxes a fill for a search marked contentPending.
+	pending []*inboxEntry
 }
 
-// missing lists the emails in view listed without their content.
+// missing lists the emails in view listed without their content; while
+// the search needs content (auth:fail, a word of the body), every email
+// it searches that lacks it, so that the matches are true.
 func (f *filler) missing() []emailRef {
 	l := f.emails
 	from, to := l.list.Visible()
+	all := l.find.query.NeedsContent()
+	if all {
+		from, to = 0, len(l.scope.emails)
+	}
 	var out []emailRef
 	for i := from; i < to; i++ {
-		pos := l.filtered[i]
+		pos := i
+		if !all {
+			pos = l.filtered[i]
+		}
 		m := l.scope.emails[pos]
 		if m.HasContent || m.Problem != "" {
 			continue
@@ -87,6 +98,14 @@ func (f *filler) fill(seq int) tea.Cmd {
 		return nil
 	}
 	f.running = true
+	if f.emails.find.query.NeedsContent() { // the search line says content is loading
+		for _, r := range refs {
+			if e, _ := f.emails.state.find(r.address); e != nil && !e.contentPending {
+				e.contentPending = true
+				f.pending = append(f.pending, e)
+			}
+		}
+	}
 	cmds := f.cmds
 	return func() tea.Msg {
 		results := make([]emailLoadedMsg, len(refs))
@@ -115,6 +134,10 @@ func (f *filler) fill(seq int) tea.Cmd {
 // email not asked again.
 func (s *Screen) filled(msg filledMsg) {
 	s.filler.running = false
+	for _, e := range s.filler.pending {
+		e.contentPending = false
+	}
+	s.filler.pending = nil
 	var gone []emailRef
 	var failed []string
 	for _, r := range msg.results {
