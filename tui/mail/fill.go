@@ -27,7 +27,8 @@ const fillDelay = 300 * time.Millisecond
 // fillParallel is how many emails a fill fetches at once.
 const fillParallel = 4
 
-// fillMsg is the tick of one rest (seq); only the latest one fills.
+// fillMsg is the tick of a wait for a rest: seq is the move it was
+// scheduled after; when the list moved since, it waits again.
 type fillMsg struct{ seq int }
 
 // filledMsg carries what a fill fetched, one result per email.
@@ -38,7 +39,10 @@ type filler struct {
 	ctx  *ui.Context
 	cmds commands
 	*panes
+	// seq counts the moves of the list (mail, keys, listings); waiting:
+	// a fillMsg is on its way (one at a time, whatever the moves).
 	seq     int
+	waiting bool
 	running bool
 	// tried holds the emails a fill could not fetch: they are not asked
 	// again on their own (the reader asks when one is shown).
@@ -75,23 +79,34 @@ func (f *filler) missing() []emailRef {
 	return out
 }
 
-// fillRows schedules a fill of the rows in view that lack their content,
-// after fillDelay unless something moves the list again; nothing while a
-// fill runs or when every row in view has its content.
+// fillRows notes a move of the list and, when rows in view lack their
+// content, waits fillDelay for a rest before fetching them; nothing while
+// a fill runs. One wait at a time: a burst costs a tick a fillDelay, not
+// one a frame.
 func (f *filler) fillRows() tea.Cmd {
-	if f.running || len(f.missing()) == 0 {
+	f.seq++
+	if f.running || f.waiting || len(f.missing()) == 0 {
 		return nil
 	}
-	f.seq++
+	return f.wait()
+}
+
+// wait schedules the fillMsg of the latest move.
+func (f *filler) wait() tea.Cmd {
+	f.waiting = true
 	seq := f.seq
 	return f.ctx.Tick(fillDelay, func(time.Time) tea.Msg { return fillMsg{seq: seq} })
 }
 
-// fill fetches the rows in view that lack their content, if the list
-// rested since the tick seq was scheduled.
+// fill fetches the rows in view that lack their content if the list
+// rested since the move seq; else it waits again.
 func (f *filler) fill(seq int) tea.Cmd {
-	if seq != f.seq || f.running {
+	f.waiting = false
+	if f.running {
 		return nil
+	}
+	if seq != f.seq {
+		return f.wait()
 	}
 	refs := f.missing()
 	if len(refs) == 0 {

@@ -22,8 +22,10 @@ import (
 func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	defer func() {
 		s.sync()
-		if ok {
+		if _, rest := msg.(fillMsg); ok && !rest {
 			cmd = tea.Batch(cmd, s.followCursor(), s.dwell(), s.fillRows())
+		} else if ok {
+			cmd = tea.Batch(cmd, s.followCursor(), s.dwell())
 		}
 	}()
 	switch msg := msg.(type) {
