@@ -44,11 +44,14 @@ type filler struct {
 	seq     int
 	waiting bool
 	running bool
-	// tried holds the emails a fill could not fetch: they are not asked
-	// again on their own (the reader asks when one is shown).
-	tried map[emailRef]bool
-	// pending are the inboxes a fill for a search marked contentPending.
-	pending []*inboxEntry
+}
+
+// lacksContent reports whether the email at pos of the list's scope was
+// listed without its content and a fill may still fetch it (one could
+// not before: the reader asks when it is shown).
+func (l *emailList) lacksContent(pos int) bool {
+	m := l.scope.emails[pos]
+	return !m.HasContent && m.Problem == "" && !l.scope.owner(pos).unfetched[m.ID]
 }
 
 // missing lists the emails in view listed without their content; while
@@ -67,13 +70,8 @@ func (f *filler) missing() []emailRef {
 		if !all {
 			pos = l.filtered[i]
 		}
-		m := l.scope.emails[pos]
-		if m.HasContent || m.Problem != "" {
-			continue
-		}
-		ref := emailRef{l.scope.owner(pos).info.EmailAddress, m.ID}
-		if !f.tried[ref] {
-			out = append(out, ref)
+		if l.lacksContent(pos) {
+			out = append(out, emailRef{l.scope.owner(pos).info.EmailAddress, l.scope.emails[pos].ID})
 		}
 	}
 	return out
@@ -113,14 +111,6 @@ func (f *filler) fill(seq int) tea.Cmd {
 		return nil
 	}
 	f.running = true
-	if f.emails.find.query.NeedsContent() { // the search line says content is loading
-		for _, r := range refs {
-			if e, _ := f.emails.state.find(r.address); e != nil && !e.contentPending {
-				e.contentPending = true
-				f.pending = append(f.pending, e)
-			}
-		}
-	}
 	cmds := f.cmds
 	return func() tea.Msg {
 		results := make([]emailLoadedMsg, len(refs))
@@ -149,28 +139,27 @@ func (f *filler) fill(seq int) tea.Cmd {
 // email not asked again.
 func (s *Screen) filled(msg filledMsg) {
 	s.filler.running = false
-	for _, e := range s.filler.pending {
-		e.contentPending = false
-	}
-	s.filler.pending = nil
 	var gone []emailRef
 	var failed []string
 	for _, r := range msg.results {
 		ref := emailRef{r.address, r.email.ID}
-		switch {
-		case isGone(r.err):
+		if isGone(r.err) {
 			gone = append(gone, ref)
 			continue
-		case r.err != nil && r.email.Problem == "":
-			s.filler.tried[ref] = true
+		}
+		e, _ := s.state.find(r.address)
+		if e == nil {
+			continue
+		}
+		if _, ok := e.email(ref.id); !ok { // deleted meanwhile
+			continue
+		}
+		if r.err != nil && r.email.Problem == "" {
+			e.unfetched[ref.id] = true
 			failed = append(failed, ui.ErrorText(r.err))
 			continue
 		}
-		if e, _ := s.state.find(r.address); e != nil {
-			if _, ok := e.email(ref.id); ok { // not deleted meanwhile
-				applyLoaded(e, r.email)
-			}
-		}
+		applyLoaded(e, r.email)
 	}
 	s.emails.refresh()
 	if len(gone) > 0 {

@@ -58,7 +58,7 @@ func New(ctx *ui.Context, callCtx context.Context, svc Service, set *ui.Settings
 	s.readTimer = &readTimer{ctx: ctx, state: s.state, panes: s.panes}
 	s.mailStatus = &mailStatus{ctx: ctx, state: s.state, set: set, panes: s.panes}
 	s.dropper = &dropper{ctx: ctx, state: s.state, panes: s.panes}
-	s.filler = &filler{ctx: ctx, cmds: cmds, panes: s.panes, tried: map[emailRef]bool{}}
+	s.filler = &filler{ctx: ctx, cmds: cmds, panes: s.panes}
 	acts := &actions{ctx: ctx, cmds: s.cmds, state: s.state, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.state, acts)
 	s.emails = newEmailList(ctx, s.state, acts, search.NewIndex(), s.hint, set.CatchAll)
