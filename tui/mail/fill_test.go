@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -87,5 +88,31 @@ func TestNewMailRowsAreFilledWhenTheListRests(t *testing.T) {
 	}
 	if n := calls(h, "email demo@sandbox.test lost"); n != 1 {
 		t.Fatalf("the row that could not be fetched was asked %d times", n)
+	}
+}
+
+// TestContentSearchFetchesNewMail: a search that needs content (a word of
+// the body) cannot judge mail that came with its metadata only: the
+// search line says content is loading, and once the list rests the mail
+// is fetched and judged, in view or not.
+func TestContentSearchFetchesNewMail(t *testing.T) {
+	h := newHarness(t, 140, 12)
+	h.search("parcel")
+	for i := range 12 { // more than the rows in view
+		id := fmt.Sprintf("b%02d", i)
+		e := model.Email{ID: id, From: "Shop <shop@example.org>", To: []string{tuitest.DemoAddr}, Subject: "Order " + id,
+			ReceivedAt: tuitest.Now().Add(time.Duration(i) * time.Second), HasContent: true, Text: "your order"}
+		if i == 0 { // the oldest: out of view
+			e.Text = "your parcel is on its way"
+		}
+		h.svc.AddEmail(tuitest.DemoAddr, e)
+		h.Send(feedNewEmail(tuitest.DemoAddr, model.Email{ID: id, From: e.From, To: e.To, Subject: e.Subject, ReceivedAt: e.ReceivedAt}))
+	}
+	if v := h.shown(); !strings.Contains(v, "loading content…") || strings.Contains(v, "Order b00") {
+		t.Fatalf("a content search over mail without content:\n%s", v)
+	}
+	h.rest()
+	if v := h.shown(); strings.Contains(v, "loading content…") || !strings.Contains(v, "Order b00") || strings.Contains(v, "Order b01") {
+		t.Fatalf("once the list rested, the search did not judge the new mail by its body:\n%s", v)
 	}
 }
