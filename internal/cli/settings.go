@@ -227,10 +227,10 @@ func (s *serverSettings) applyShared(cfg *server.Config) {
 }
 
 // The defaults of --memory-limit and --gc-percent: a server holding
-// 10,000 small encrypted mails (about 162 MB of heap, mostly payloads the
-// collector need not scan) stays under 195 MB, one holding 10,000 plain
-// ones under 60 MB (scripts/measure-memory). The limit trades CPU for
-// memory: at 184 MiB the collector ran half as often for 6 MB more RSS;
+// 10,000 small encrypted mails (about 162 MiB of heap, mostly payloads
+// the collector need not scan) stays under 195 MiB, one holding 10,000
+// plain ones under 60 MiB (scripts/measure-memory). The limit trades CPU for
+// memory: at 184 MiB the collector ran half as often for 5 MiB more RSS;
 // at 172 MiB no less RSS, the heap being what it is.
 const (
 	defaultMemoryLimit = 176 << 20
