@@ -16,7 +16,7 @@ import (
 // 8 concurrent writers (the group committer shares fsyncs between them).
 func BenchmarkBoltCommit(b *testing.B) {
 	ctx := context.Background()
-	db, err := store.OpenBolt(filepath.Join(b.TempDir(), "bench.db"))
+	db, err := store.OpenBolt(filepath.Join(b.TempDir(), "bench.db"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -19,48 +21,72 @@ var (
 // maxGroup bounds how many queued writes share one transaction.
 const maxGroup = 512
 
-// Bolt is a durable Store in one bbolt file. Writes from concurrent callers
-// are grouped by a committer goroutine into one transaction and one fsync;
-// each call returns once its write is on disk.
+// maxKeptRecord bounds the record buffer kept for the next group.
+const maxKeptRecord = 1 << 20
+
+// A checkpoint (the bbolt file synced, then the write-ahead log emptied)
+// follows a group commit that leaves the log at checkpointBytes or more,
+// and comes checkpointIdle after the last write otherwise.
+const (
+	checkpointBytes = 4 << 20
+	checkpointIdle  = 2 * time.Second
+)
+
+// Bolt is a durable Store in one bbolt file and its write-ahead log.
+// Writes from concurrent callers are grouped by a committer goroutine into
+// one transaction, whose changes are appended to the log as one record:
+// each call returns once that record is on disk (one fdatasync per group).
+// The bbolt file itself is opened NoSync and synced at checkpoints.
 type Bolt struct {
 	db       *bolt.DB
+	wal      *wal
 	requests chan *writeRequest
 	closing  chan struct{}
 	done     chan struct{}
 	closeMu  sync.Once
+	// broken is the error that stopped writes: a group whose changes
+	// could not be made durable, after which the file and the log may
+	// disagree (only the committer touches it).
+	broken error
+	// record is the buffer of the group's log record, kept between groups.
+	record []byte
+	log    *slog.Logger
 }
 
 // writeRequest is one caller's write. check runs first and may refuse the
 // write without changing anything; apply must not fail halfway.
 type writeRequest struct {
 	check func(tx *bolt.Tx) error
-	apply func(tx *bolt.Tx) error
+	apply func(c *changes) error
 	done  chan error
 }
 
 var _ Store = (*Bolt)(nil)
 
-// OpenBolt opens (or creates, mode 0600) the store file at path.
-func OpenBolt(path string) (*Bolt, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+// OpenBolt opens (or creates, mode 0600) the store file at path and its
+// write-ahead log (path + ".wal"), replaying the log into the file. A new
+// store costs one fdatasync: its buckets are made by the first write.
+// log receives the replay's warnings (nil: none are logged).
+func OpenBolt(path string, log *slog.Logger) (*Bolt, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, NoSync: true, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	// Only a new file needs its buckets: an empty write would still cost
-	// a transaction's two fsyncs at every start.
-	var ready bool
-	_ = db.View(func(tx *bolt.Tx) error {
-		ready = tx.Bucket(bucketInboxes) != nil && tx.Bucket(bucketEmails) != nil
-		return nil
-	})
-	if !ready {
-		if err := createBuckets(db); err != nil {
-			_ = db.Close()
-			return nil, fmt.Errorf("initialise store %s: %w", path, err)
-		}
+	w, records, err := openWAL(path+".wal", log)
+	if err == nil && len(records) > 0 {
+		err = replay(db, w, records)
+	}
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	b := &Bolt{
 		db:       db,
+		wal:      w,
+		log:      log,
 		requests: make(chan *writeRequest, maxGroup),
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
@@ -69,28 +95,53 @@ func OpenBolt(path string) (*Bolt, error) {
 	return b, nil
 }
 
-// createBuckets creates the store's buckets in a new file.
-func createBuckets(db *bolt.DB) error {
-	return db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketInboxes, bucketEmails} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+// replay makes the log's changes in the file in one transaction and
+// checkpoints.
+func replay(db *bolt.DB, w *wal, records [][]byte) error {
+	err := db.Update(func(tx *bolt.Tx) error {
+		c := &changes{tx: tx}
+		for _, r := range records {
+			if err := c.replay(r); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		return fmt.Errorf("replay write-ahead log: %w", err)
+	}
+	return checkpoint(db, w)
+}
+
+// checkpoint makes the file hold every change durably, then empties the
+// log.
+func checkpoint(db *bolt.DB, w *wal) error {
+	if w.size == 0 {
+		return nil
+	}
+	if err := db.Sync(); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return w.reset()
 }
 
 // commitLoop takes the first waiting write, gathers every other write
-// already queued, and commits them together.
+// already queued, and commits them together; it checkpoints when the log
+// has grown or writes have paused, and at Close.
 func (b *Bolt) commitLoop() {
 	defer close(b.done)
 	group := make([]*writeRequest, 0, maxGroup)
+	idle := time.NewTimer(checkpointIdle)
+	idle.Stop()
+	defer idle.Stop()
 	for {
 		select {
 		case <-b.closing:
 			b.failQueued()
+			b.checkpoint()
 			return
+		case <-idle.C:
+			b.checkpoint()
 		case first := <-b.requests:
 			group = append(group[:0], first)
 		gather:
@@ -103,7 +154,25 @@ func (b *Bolt) commitLoop() {
 				}
 			}
 			b.commitGroup(group)
+			if b.wal.size >= checkpointBytes {
+				b.checkpoint()
+			}
+			if b.wal.size > 0 {
+				idle.Reset(checkpointIdle)
+			}
 		}
+	}
+}
+
+// checkpoint checkpoints unless writes have stopped; a failure stops
+// them (the log keeps every change the file may have lost).
+func (b *Bolt) checkpoint() {
+	if b.broken != nil {
+		return
+	}
+	if err := checkpoint(b.db, b.wal); err != nil {
+		b.broken = err
+		b.log.Error("store: writes stopped", "err", err)
 	}
 }
 
@@ -118,21 +187,49 @@ func (b *Bolt) failQueued() {
 	}
 }
 
+// commitGroup makes the group's writes in one transaction and appends
+// their changes to the log, synced, before the transaction commits: a
+// failure leaves neither the file nor the log changed. If the commit
+// itself fails after the record is on disk, the log and the file
+// disagree and writes stop (a restart replays the record).
 func (b *Bolt) commitGroup(group []*writeRequest) {
+	if b.broken != nil {
+		for _, r := range group {
+			r.done <- fmt.Errorf("commit: %w", b.broken)
+		}
+		return
+	}
 	results := make([]error, len(group))
+	logged := false
+	c := &changes{record: b.record[:0]}
 	err := b.db.Update(func(tx *bolt.Tx) error {
+		c.tx = tx
 		for i, r := range group {
 			if r.check != nil {
 				if results[i] = r.check(tx); results[i] != nil {
 					continue
 				}
 			}
-			if err := r.apply(tx); err != nil {
+			if err := r.apply(c); err != nil {
 				return err
 			}
 		}
+		if len(c.record) == 0 {
+			return nil
+		}
+		if err := b.wal.append(c.record); err != nil {
+			return err
+		}
+		logged = true
 		return nil
 	})
+	if cap(c.record) <= maxKeptRecord {
+		b.record = c.record[:0]
+	}
+	if err != nil && logged {
+		b.broken = err
+		b.log.Error("store: writes stopped", "err", err)
+	}
 	for i, r := range group {
 		if err != nil {
 			r.done <- fmt.Errorf("commit: %w", err)
@@ -143,7 +240,7 @@ func (b *Bolt) commitGroup(group []*writeRequest) {
 }
 
 // write queues a request and waits until it is committed.
-func (b *Bolt) write(ctx context.Context, check, apply func(tx *bolt.Tx) error) error {
+func (b *Bolt) write(ctx context.Context, check func(tx *bolt.Tx) error, apply func(c *changes) error) error {
 	r := &writeRequest{check: check, apply: apply, done: make(chan error, 1)}
 	select {
 	case <-b.closing:
@@ -175,13 +272,13 @@ func (b *Bolt) write(ctx context.Context, check, apply func(tx *bolt.Tx) error) 
 }
 
 // Close implements Store: it stops the committer (queued writes fail with
-// ErrClosed) and closes the file.
+// ErrClosed), checkpoints and closes the files.
 func (b *Bolt) Close() error {
 	var err error
 	b.closeMu.Do(func() {
 		close(b.closing)
 		<-b.done
-		err = b.db.Close()
+		err = errors.Join(b.wal.close(), b.db.Close())
 	})
 	return err
 }
