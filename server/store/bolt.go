@@ -50,6 +50,7 @@ type Bolt struct {
 	broken error
 	// record is the buffer of the group's log record, kept between groups.
 	record []byte
+	idle   time.Duration
 	log    *slog.Logger
 }
 
@@ -68,6 +69,12 @@ var _ Store = (*Bolt)(nil)
 // store costs one fdatasync: its buckets are made by the first write.
 // log receives the replay's warnings (nil: none are logged).
 func OpenBolt(path string, log *slog.Logger) (*Bolt, error) {
+	return openBolt(path, log, checkpointIdle)
+}
+
+// openBolt is OpenBolt with the pause in writes after which the log is
+// checkpointed.
+func openBolt(path string, log *slog.Logger, idle time.Duration) (*Bolt, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -86,6 +93,7 @@ func OpenBolt(path string, log *slog.Logger) (*Bolt, error) {
 	b := &Bolt{
 		db:       db,
 		wal:      w,
+		idle:     idle,
 		log:      log,
 		requests: make(chan *writeRequest, maxGroup),
 		closing:  make(chan struct{}),
@@ -131,7 +139,7 @@ func checkpoint(db *bolt.DB, w *wal) error {
 func (b *Bolt) commitLoop() {
 	defer close(b.done)
 	group := make([]*writeRequest, 0, maxGroup)
-	idle := time.NewTimer(checkpointIdle)
+	idle := time.NewTimer(b.idle)
 	idle.Stop()
 	defer idle.Stop()
 	for {
@@ -158,7 +166,7 @@ func (b *Bolt) commitLoop() {
 				b.checkpoint()
 			}
 			if b.wal.size > 0 {
-				idle.Reset(checkpointIdle)
+				idle.Reset(b.idle)
 			}
 		}
 	}
