@@ -124,7 +124,7 @@ func replay(db *bolt.DB, w *wal, records [][]byte) error {
 // checkpoint makes the file hold every change durably, then empties the
 // log.
 func checkpoint(db *bolt.DB, w *wal) error {
-	if w.size == 0 {
+	if w.empty() {
 		return nil
 	}
 	if err := db.Sync(); err != nil {
@@ -162,10 +162,10 @@ func (b *Bolt) commitLoop() {
 				}
 			}
 			b.commitGroup(group)
-			if b.wal.size >= checkpointBytes {
+			if b.wal.length() >= checkpointBytes {
 				b.checkpoint()
 			}
-			if b.wal.size > 0 {
+			if !b.wal.empty() {
 				idle.Reset(b.idle)
 			}
 		}

@@ -11,3 +11,17 @@ import (
 func OpenBoltWithoutIdleCheckpoint(path string, log *slog.Logger) (*Bolt, error) {
 	return openBolt(path, log, time.Hour)
 }
+
+// LogEnd is the offset in the write-ahead log file at path where its
+// records end (where a torn record would begin).
+func LogEnd(path string) (int64, error) {
+	w, _, err := openWAL(path, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return 0, err
+	}
+	defer w.close()
+	return w.size, nil
+}
+
+// LogHeader is where the records of a log begin (LogEnd of an empty log).
+const LogHeader = int64(walHeader)

@@ -99,12 +99,12 @@ func checkStored(t *testing.T, path string, log *slog.Logger, kept []store.Email
 func TestBoltReplaysLogAfterCrash(t *testing.T) {
 	path, kept, deleted := crashCopy(t)
 	wal, err := os.ReadFile(path + ".wal")
-	if err != nil || len(wal) == 0 {
-		t.Fatalf("the crash left no log: %d bytes, %v", len(wal), err)
+	if end, _ := store.LogEnd(path + ".wal"); err != nil || end == store.LogHeader {
+		t.Fatalf("the crash left no record in the log: %v", err)
 	}
 	checkStored(t, path, nil, kept, deleted)
-	if info, err := os.Stat(path + ".wal"); err != nil || info.Size() != 0 {
-		t.Fatalf("the log after replaying it: %v, %v", info, err)
+	if end, err := store.LogEnd(path + ".wal"); err != nil || end != store.LogHeader {
+		t.Fatalf("the log after replaying it ends at %d (%v), want it empty", end, err)
 	}
 	// Replayed over the file that holds it already.
 	if err := os.WriteFile(path+".wal", wal, 0o600); err != nil {
@@ -118,28 +118,32 @@ func TestBoltReplaysLogAfterCrash(t *testing.T) {
 // every record before it is kept.
 func TestBoltDropsTornLastRecord(t *testing.T) {
 	path, kept, deleted := crashCopy(t)
-	// A torn record: a full header announcing more than was written, and
-	// a record whose payload does not match its checksum.
+	// A torn record, where the log ends: a frame header announcing more
+	// than the file holds, and a record failing its checksum.
 	for name, tail := range map[string][]byte{
-		"cut short":    {200, 0, 0, 0, 1, 2, 3, 4, 3, 1},
-		"bad checksum": {3, 0, 0, 0, 9, 9, 9, 9, 2, 1, 'h'},
+		"cut short":    {0, 0, 0, 64, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 3, 1},
+		"bad checksum": {3, 0, 0, 0, 9, 9, 9, 9, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 'h'},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			torn := filepath.Join(dir, "torn.db")
 			copyFile(t, path, torn)
 			copyFile(t, path+".wal", torn+".wal")
-			f, err := os.OpenFile(torn+".wal", os.O_APPEND|os.O_WRONLY, 0)
+			end, err := store.LogEnd(torn + ".wal")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := f.Write(tail); err != nil {
+			f, err := os.OpenFile(torn+".wal", os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.WriteAt(tail, end); err != nil {
 				t.Fatal(err)
 			}
 			f.Close()
 			var logged bytes.Buffer
 			checkStored(t, torn, slog.New(slog.NewTextHandler(&logged, nil)), kept, deleted)
-			if !strings.Contains(logged.String(), "torn record") || !strings.Contains(logged.String(), fmt.Sprintf("bytes=%d", len(tail))) {
+			if !strings.Contains(logged.String(), "torn record") || !strings.Contains(logged.String(), fmt.Sprintf("offset=%d", end)) {
 				t.Fatalf("no warning of the torn record: %q", logged.String())
 			}
 		})
