@@ -43,6 +43,11 @@ const smtpSizeSlack = 64 << 10
 // smtpReadChunk is the most read at once.
 const smtpReadChunk = 64 << 10
 
+// smtpFirstBuffer is a message's first buffer, doubled as the message
+// needs: most mail is a few KB, and a buffer of smtpReadChunk for each
+// made the collector run every few messages.
+const smtpFirstBuffer = 8 << 10
+
 // smtpBudget is the two lanes of room for messages being received, and
 // the turns of discarding refused data.
 type smtpBudget struct {
@@ -108,7 +113,7 @@ func (ss *smtpSession) readMessage(r io.Reader) (raw []byte, release func(), err
 		}
 		rm.small = want
 	}
-	buf := make([]byte, 0, min(rm.total(), smtpReadChunk))
+	buf := make([]byte, 0, min(rm.total(), smtpFirstBuffer))
 	for {
 		if int64(len(buf)) == rm.total() {
 			more := most - rm.total()

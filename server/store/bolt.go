@@ -48,7 +48,7 @@ type Bolt struct {
 	// could not be made durable, after which the file and the log may
 	// disagree (only the committer touches it).
 	broken error
-	// record is the buffer of the group's log record, kept between groups.
+	// record is the buffer of the group's log frame, kept between groups.
 	record []byte
 	idle   time.Duration
 	log    *slog.Logger
@@ -209,7 +209,8 @@ func (b *Bolt) commitGroup(group []*writeRequest) {
 	}
 	results := make([]error, len(group))
 	logged := false
-	c := &changes{record: b.record[:0]}
+	// The record is built after room for its frame header.
+	c := &changes{record: append(b.record[:0], make([]byte, walFrameHeader)...)}
 	err := b.db.Update(func(tx *bolt.Tx) error {
 		c.tx = tx
 		for i, r := range group {
@@ -222,7 +223,7 @@ func (b *Bolt) commitGroup(group []*writeRequest) {
 				return err
 			}
 		}
-		if len(c.record) == 0 {
+		if len(c.record) == walFrameHeader {
 			return nil
 		}
 		if err := b.wal.append(c.record); err != nil {

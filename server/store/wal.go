@@ -46,6 +46,7 @@ const (
 	walHeader      = len(walMagic) + 8
 	walFrameHeader = 16
 	walChunk       = 1 << 20
+	walZeros       = 64 << 10 // the most zeros written at once
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -117,20 +118,22 @@ func frameSum(epoch uint64, payload []byte) uint32 {
 	return crc32.Update(crc32.Checksum(e[:], castagnoli), castagnoli, payload)
 }
 
-// append writes one record and waits until it is on disk.
-func (w *wal) append(payload []byte) error {
+// append writes one record and waits until it is on disk. frame is the
+// record's payload after walFrameHeader bytes of room for its header,
+// which append fills in; it also appends the zero frame header that ends
+// the log.
+func (w *wal) append(frame []byte) error {
 	if w.file == nil {
 		if err := w.create(); err != nil {
 			return err
 		}
 	}
-	frame := make([]byte, walFrameHeader, 2*walFrameHeader+len(payload))
+	payload := frame[walFrameHeader:]
 	binary.LittleEndian.PutUint32(frame, uint32(len(payload)))
 	binary.LittleEndian.PutUint32(frame[4:], frameSum(w.epoch, payload))
 	binary.LittleEndian.PutUint64(frame[8:], w.epoch)
-	frame = append(frame, payload...)
 	end := w.size + int64(len(frame))
-	frame = append(frame, make([]byte, walFrameHeader)...) // where the log ends
+	frame = append(frame, make([]byte, walFrameHeader)...)
 	if err := w.allocate(w.size + int64(len(frame))); err != nil {
 		return err
 	}
@@ -151,10 +154,14 @@ func (w *wal) allocate(length int64) error {
 		return nil
 	}
 	grown := (length + walChunk - 1) / walChunk * walChunk
-	if _, err := w.file.WriteAt(make([]byte, grown-w.allocated), w.allocated); err != nil {
-		return fmt.Errorf("grow write-ahead log: %w", err)
+	zeros := make([]byte, min(grown-w.allocated, walZeros))
+	for w.allocated < grown {
+		n, err := w.file.WriteAt(zeros[:min(int64(len(zeros)), grown-w.allocated)], w.allocated)
+		w.allocated += int64(n)
+		if err != nil {
+			return fmt.Errorf("grow write-ahead log: %w", err)
+		}
 	}
-	w.allocated = grown
 	return nil
 }
 
