@@ -18,6 +18,9 @@ type Monitor struct {
 	// (WatchAllDirect) has no queue: direct calls its handlers.
 	q      *async.Queue[inboxEmail]
 	direct func(inboxEmail)
+	// metadataOnly: new mail the event stream announces is delivered
+	// with its metadata only (MonitorHandlers.MetadataOnly).
+	metadataOnly bool
 
 	mu   sync.Mutex
 	subs map[string]int // inbox hash -> subscriber id in the watch engine
@@ -82,6 +85,13 @@ type MonitorHandlers struct {
 	Email func(*Inbox, model.Email)
 	Ready func(*Inbox)
 	Gone  func(in *Inbox, err error)
+	// MetadataOnly delivers the mail the event stream announces with the
+	// notification's metadata only (from, to, subject, receivedAt;
+	// HasContent false) instead of fetching each email in full: a burst
+	// then costs no request per mail, and the caller fetches the content
+	// (Inbox.Email) of what it shows. Mail found by a sync after a
+	// reconnection, and all mail while polling, still comes in full.
+	MetadataOnly bool
 }
 
 // WatchAllDirect is WatchAll without the monitor's own queue: the
@@ -96,7 +106,7 @@ func (l *live) WatchAllDirect(h MonitorHandlers) (*Monitor, error) {
 	if l.closed() {
 		return nil, ErrClientClosed
 	}
-	m := &Monitor{l: l, subs: map[string]int{}, gone: map[string]bool{}}
+	m := &Monitor{l: l, subs: map[string]int{}, gone: map[string]bool{}, metadataOnly: h.MetadataOnly}
 	m.direct = func(ev inboxEmail) {
 		switch {
 		case ev.ready:
@@ -179,7 +189,8 @@ func (m *Monitor) callbacksFor(in *Inbox) watch.Callbacks {
 			delete(m.subs, hash)
 			m.mu.Unlock()
 		},
-		Ready: func() { m.emit(inboxEmail{inbox: in, ready: true}) },
+		Ready:        func() { m.emit(inboxEmail{inbox: in, ready: true}) },
+		MetadataOnly: m.metadataOnly,
 		Gone: func(err error) {
 			m.mu.Lock()
 			delete(m.subs, hash)

@@ -12,10 +12,11 @@ import (
 	"sandview/tui/tuitest"
 )
 
-// burstPerFrame is how many mails a frame interval gathers when the
-// server ingests about 1,200 encrypted mails a second (its headless rate
-// on 2 cores) and the feed delivers at most 60 batches a second.
-const burstPerFrame = 20
+// burstPerFrame is how many mails a frame gathers when the server
+// ingests about 1,200 encrypted mails a second (its headless rate on 2
+// cores) and the feed delivers a batch a feed.BurstInterval (ten a
+// second) during a burst.
+const burstPerFrame = 120
 
 // BenchmarkBurst is the cost per arriving mail of a burst into the demo
 // inbox at 160x50, with 0 and 10,000 mails already listed: the program

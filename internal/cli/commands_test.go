@@ -36,7 +36,7 @@ func TestCLIInboxAndEmailCommands(t *testing.T) {
 	if !enc.Encrypted || !strings.Contains(enc.EmailAddress, "@") || enc.InboxHash == "" {
 		t.Fatalf("default inbox %+v: want an encrypted inbox with an address and hash", enc)
 	}
-	if plain.Encrypted || plain.EmailAuth || time.Until(plain.ExpiresAt) < 119*time.Minute || time.Until(plain.ExpiresAt) > 2*time.Hour {
+	if plain.Encrypted || plain.EmailAuth == nil || *plain.EmailAuth || enc.EmailAuth == nil || !*enc.EmailAuth || time.Until(plain.ExpiresAt) < 119*time.Minute || time.Until(plain.ExpiresAt) > 2*time.Hour {
 		t.Fatalf("plain inbox %+v: want plain, no auth, 2h", plain)
 	}
 	if listed := decodeJSON[[]inboxView](t, h.must("inbox", "list", "--json")); len(listed) != 2 {

@@ -31,8 +31,9 @@ func finishTree(root *cobra.Command) {
 				sub.Args = cobra.ArbitraryArgs
 				sub.RunE = runGroup
 				// Its usage shows "sandview email [command]" only: run
-				// alone it is the error above.
-				sub.SetUsageTemplate(strings.Replace(sub.UsageTemplate(), "Usage:{{if .Runnable}}\n  {{.UseLine}}{{end}}", "Usage:", 1))
+				// alone it is the error above. Its commands inherit the
+				// template and show their usage line.
+				sub.SetUsageTemplate(strings.Replace(sub.UsageTemplate(), "Usage:{{if .Runnable}}", "Usage:{{if and .Runnable (not .HasAvailableSubCommands)}}", 1))
 			case sub.Args != nil:
 				sub.Args = usageArgs(sub.Args)
 			}

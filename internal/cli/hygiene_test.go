@@ -81,6 +81,11 @@ func TestCLIHelpShowsFlagsThatApply(t *testing.T) {
 	if inbox := help("inbox"); !strings.Contains(inbox, "Usage:\n  sandview inbox [command]\n") {
 		t.Errorf("inbox --help offers to run the group alone:\n%s", inbox)
 	}
+	for _, leaf := range [][]string{{"inbox", "create"}, {"email", "show"}, {"webhook", "list"}} {
+		if usage := "Usage:\n  sandview " + strings.Join(leaf, " ") + " "; !strings.Contains(help(leaf...), usage) {
+			t.Errorf("%v --help has no usage line:\n%s", leaf, help(leaf...))
+		}
+	}
 	// The flags are still there for the commands that use them.
 	if !strings.Contains(help("email", "list"), "--url") {
 		t.Error("email list --help lost --url")

@@ -22,19 +22,32 @@ func newInboxCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// inboxView is how the CLI prints an inbox.
+// inboxView is how the CLI prints an inbox. EmailAuth is null when it is
+// not known: an inbox attached by address, or imported from an export
+// that does not say.
 type inboxView struct {
 	EmailAddress string    `json:"emailAddress"`
 	ExpiresAt    time.Time `json:"expiresAt"`
 	InboxHash    string    `json:"inboxHash"`
 	Encrypted    bool      `json:"encrypted"`
-	EmailAuth    bool      `json:"emailAuth"`
+	EmailAuth    *bool     `json:"emailAuth"`
 	Expired      bool      `json:"expired"`
 }
 
-func viewOf(in model.Inbox) inboxView {
-	return inboxView{EmailAddress: in.EmailAddress, ExpiresAt: in.ExpiresAt, InboxHash: in.InboxHash,
-		Encrypted: in.Encrypted, EmailAuth: in.EmailAuth, Expired: in.IsExpired(time.Now())}
+// viewOf is how an inbox in the export format is printed (an unreadable
+// expiry stays zero).
+func viewOf(d model.ExportedInbox) inboxView {
+	expires, _ := client.ParseTimestamp(d.ExpiresAt)
+	return inboxView{EmailAddress: d.EmailAddress, ExpiresAt: expires, InboxHash: d.InboxHash,
+		Encrypted: d.Encrypted, EmailAuth: d.EmailAuth, Expired: model.Inbox{ExpiresAt: expires}.IsExpired(time.Now())}
+}
+
+// authText is what the CLI prints for an inbox's emailAuth setting.
+func authText(auth *bool) string {
+	if auth == nil {
+		return "unknown"
+	}
+	return strconv.FormatBool(*auth)
 }
 
 func newInboxCreateCommand(g *globalOptions) *cobra.Command {
@@ -116,11 +129,11 @@ func newInboxListCommand(g *globalOptions) *cobra.Command {
 			}
 			defer s.close()
 			stored, loadErr := s.keystore.Load()
-			infos := make([]model.Inbox, 0, len(stored))
+			views := make([]inboxView, 0, len(stored))
 			for _, st := range stored {
-				infos = append(infos, exportedInfo(st.Data))
+				views = append(views, viewOf(st.Data))
 			}
-			if err := printInboxes(cmd.OutOrStdout(), asJSON, false, infos...); err != nil {
+			if err := printInboxes(cmd.OutOrStdout(), asJSON, false, views...); err != nil {
 				return err
 			}
 			return loadErr
@@ -130,22 +143,7 @@ func newInboxListCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// exportedInfo is the inbox an export describes (an unreadable expiry stays zero).
-func exportedInfo(d model.ExportedInbox) model.Inbox {
-	expires, _ := client.ParseTimestamp(d.ExpiresAt)
-	in := model.Inbox{EmailAddress: d.EmailAddress, ExpiresAt: expires, InboxHash: d.InboxHash,
-		Encrypted: d.Encrypted, EmailAuth: true, ServerSigPk: d.ServerSigPk}
-	if d.EmailAuth != nil {
-		in.EmailAuth = *d.EmailAuth
-	}
-	return in
-}
-
-func printInboxes(w io.Writer, asJSON, single bool, inboxes ...model.Inbox) error {
-	views := make([]inboxView, len(inboxes))
-	for i, in := range inboxes {
-		views[i] = viewOf(in)
-	}
+func printInboxes(w io.Writer, asJSON, single bool, views ...inboxView) error {
 	if asJSON {
 		if single && len(views) == 1 {
 			return printJSON(w, views[0])
@@ -154,8 +152,8 @@ func printInboxes(w io.Writer, asJSON, single bool, inboxes ...model.Inbox) erro
 	}
 	if single && len(views) == 1 {
 		v := views[0]
-		fmt.Fprintf(w, "emailAddress: %s\nexpiresAt:    %s\ninboxHash:    %s\nencrypted:    %t\nemailAuth:    %t\n",
-			termtext.SanitizeLine(v.EmailAddress), v.ExpiresAt.Format(time.RFC3339), v.InboxHash, v.Encrypted, v.EmailAuth)
+		fmt.Fprintf(w, "emailAddress: %s\nexpiresAt:    %s\ninboxHash:    %s\nencrypted:    %t\nemailAuth:    %s\n",
+			termtext.SanitizeLine(v.EmailAddress), v.ExpiresAt.Format(time.RFC3339), v.InboxHash, v.Encrypted, authText(v.EmailAuth))
 		return nil
 	}
 	if len(views) == 0 {
@@ -169,7 +167,7 @@ func printInboxes(w io.Writer, asJSON, single bool, inboxes ...model.Inbox) erro
 		if v.Expired {
 			state = "expired"
 		}
-		tab.add(v.EmailAddress, v.ExpiresAt.Local().Format("2006-01-02 15:04"), strconv.FormatBool(v.Encrypted), strconv.FormatBool(v.EmailAuth), state)
+		tab.add(v.EmailAddress, v.ExpiresAt.Local().Format("2006-01-02 15:04"), strconv.FormatBool(v.Encrypted), authText(v.EmailAuth), state)
 	}
 	return tab.write(w)
 }

@@ -89,14 +89,24 @@ func keepAndPrint(cmd *cobra.Command, s *session, asJSON bool, in *client.Inbox)
 	if err := saveToKeystore(s, in); err != nil {
 		return err
 	}
-	return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+	return printInbox(cmd, asJSON, in)
 }
 
 // printKept prints an inbox the keystore holds already, saying so on
 // stderr.
 func printKept(cmd *cobra.Command, asJSON bool, in *client.Inbox) error {
 	fmt.Fprintf(cmd.ErrOrStderr(), "sandview: %s is in the keystore already\n", termtext.SanitizeLine(in.Address()))
-	return printInboxes(cmd.OutOrStdout(), asJSON, true, in.Info())
+	return printInbox(cmd, asJSON, in)
+}
+
+// printInbox prints one inbox as its export describes it (the export
+// knows whether its emailAuth setting is known).
+func printInbox(cmd *cobra.Command, asJSON bool, in *client.Inbox) error {
+	d, err := in.Export()
+	if err != nil {
+		return err
+	}
+	return printInboxes(cmd.OutOrStdout(), asJSON, true, viewOf(d))
 }
 
 // sameExport reports whether the loaded inbox is the one the export

@@ -149,8 +149,11 @@ func TestServeCatchAllReadableByAnyone(t *testing.T) {
 	}
 
 	attached := decodeJSON[inboxView](t, must(`sandview inbox attach qa@sandbox.test --json`))
-	if attached.EmailAddress != "qa@sandbox.test" || attached.Encrypted {
-		t.Fatalf("attach: %+v", attached)
+	if attached.EmailAddress != "qa@sandbox.test" || attached.Encrypted || attached.EmailAuth != nil {
+		t.Fatalf("attach: %+v (emailAuth is not known by address)", attached)
+	}
+	if r := must(`sandview inbox list`); !strings.Contains(r.stdout, "unknown") {
+		t.Fatalf("the list does not say the attached inbox's emailAuth is unknown:\n%s", r.stdout)
 	}
 	if r := must(`sandview email list --json`); len(decodeJSON[[]emailView](t, r)) != 2 {
 		t.Fatalf("the attached inbox, the only one, lists %s", r.stdout)

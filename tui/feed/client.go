@@ -21,6 +21,8 @@ func (s clientSource) Subscribe(recv Receiver) (func(), error) {
 		Email: func(in *client.Inbox, e model.Email) { recv.NewEmail(in.Address(), e) },
 		Ready: func(in *client.Inbox) { recv.InboxReady(in.Address()) },
 		Gone:  func(in *client.Inbox, err error) { recv.InboxGone(in.Address(), err) },
+		// The screen fetches the content of the mail it shows.
+		MetadataOnly: true,
 	})
 	if err != nil {
 		return nil, err

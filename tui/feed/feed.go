@@ -37,9 +37,9 @@ type NewEmailMsg struct {
 }
 
 // NewEmailsMsg is the emails delivered live since the last frame, in
-// the order they arrived: during a burst the queue hands them over at
-// most once a FrameInterval, so the screen updates and draws once for
-// many mails.
+// the order they arrived: the queue hands them over at most once a
+// FrameInterval, and once a BurstInterval while a burst goes on, so the
+// screen updates and draws once for many mails.
 type NewEmailsMsg struct{ Emails []NewEmailMsg }
 
 // MaxQueuedEmails is how many new emails a Queue holds before NewEmail
@@ -50,6 +50,14 @@ const MaxQueuedEmails = 1024
 // FrameInterval is the least time between two NewEmailsMsg of a queue
 // (about 60 frames a second).
 const FrameInterval = time.Second / 60
+
+// BurstInterval is the least time between two NewEmailsMsg while a burst
+// goes on: a batch that followed the one before within BurstInterval and
+// a frame (mail kept coming) is in a burst, and the next one waits this
+// long. Ten frames a second show a burst well (as ten batches a second
+// show a long listing), and a frame of a busy list costs milliseconds of
+// the CPU the server ingests with; a lone mail is still shown at once.
+const BurstInterval = 100 * time.Millisecond
 
 // InboxReadyMsg says an inbox started delivering: the mail that arrived
 // before is in its list, which should be loaded again.
@@ -81,8 +89,10 @@ type Queue struct {
 	emails int           // how many of msgs are NewEmailMsg
 	wake   chan struct{} // holds a token while msgs is not empty
 	room   chan struct{} // holds a token when emails were taken
-	// lastBatch is when the last NewEmailsMsg was handed over.
+	// lastBatch is when the last NewEmailsMsg was handed over; burst: it
+	// followed the one before closely (see BurstInterval).
 	lastBatch time.Time
+	burst     bool
 }
 
 // Start subscribes a new queue to src until ctx ends.
@@ -155,15 +165,16 @@ func (q *Queue) SyncError(err error) { q.push(SyncErrorMsg{Err: err}) }
 // Next is the Cmd that waits for the next message and delivers it as an
 // EventMsg; it delivers nothing once the queue's context ends. New emails
 // come as one NewEmailsMsg holding every email queued in a row, at most
-// one such message a FrameInterval: the first email after a quiet spell
-// is delivered at once, the ones of a burst are gathered.
+// one such message a FrameInterval (a BurstInterval during a burst): the
+// first email after a quiet spell is delivered at once, the ones of a
+// burst are gathered.
 func (q *Queue) Next() tea.Cmd {
 	return func() tea.Msg {
 		for {
 			q.mu.Lock()
 			if len(q.msgs) > 0 {
 				if _, ok := q.msgs[0].(NewEmailMsg); ok {
-					if wait := time.Until(q.lastBatch.Add(FrameInterval)); wait > 0 {
+					if wait := time.Until(q.lastBatch.Add(q.interval())); wait > 0 {
 						q.mu.Unlock()
 						if !q.sleep(wait) {
 							return nil
@@ -213,8 +224,19 @@ func (q *Queue) take() tea.Msg {
 	q.msgs = q.msgs[n:]
 	q.emails -= n
 	signal(q.room)
-	q.lastBatch = time.Now()
+	now := time.Now()
+	q.burst = !q.lastBatch.IsZero() && now.Sub(q.lastBatch) <= BurstInterval+FrameInterval
+	q.lastBatch = now
 	return NewEmailsMsg{Emails: batch}
+}
+
+// interval is the least time from the last NewEmailsMsg to the next, with
+// q.mu held.
+func (q *Queue) interval() time.Duration {
+	if q.burst {
+		return BurstInterval
+	}
+	return FrameInterval
 }
 
 // sleep waits d unless the queue's context ends first (false).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"sandview/client"
 	"sandview/model"
@@ -180,5 +181,45 @@ func TestABurstIsOneBatch(t *testing.T) {
 	second, ok := next().(EventMsg).Msg.(NewEmailsMsg)
 	if !ok || len(second.Emails) != 200 || second.Emails[0].Email.ID != "500" || second.Emails[199].Email.ID != "699" {
 		t.Fatalf("the second burst was not one batch of 200 in order: %#v", second)
+	}
+}
+
+// TestABurstSlowsTheFrames: a batch that follows the one before within
+// BurstInterval and a frame is part of a burst, and the next batch waits
+// a BurstInterval after it; a batch after a quiet spell is not, and the
+// next one waits only a FrameInterval.
+func TestABurstSlowsTheFrames(t *testing.T) {
+	q, src, cancel := start(t)
+	defer cancel()
+	take := func(since time.Duration) (time.Duration, bool) {
+		t.Helper()
+		q.mu.Lock()
+		q.lastBatch = time.Now().Add(-since)
+		last := q.lastBatch
+		q.mu.Unlock()
+		src.recv.NewEmail("a@b.test", model.Email{ID: fmt.Sprint(since)})
+		if _, ok := q.Next()().(EventMsg).Msg.(NewEmailsMsg); !ok {
+			t.Fatal("no batch")
+		}
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		return q.lastBatch.Sub(last), q.burst
+	}
+	if gap, burst := take(time.Second); burst || gap < time.Second {
+		t.Fatalf("a batch after a quiet second is part of a burst (%v) or came early (%v)", burst, gap)
+	}
+	if gap, burst := take(FrameInterval); !burst || gap < FrameInterval {
+		t.Fatalf("a batch right after another is not part of a burst (%v) or came within a frame (%v)", burst, gap)
+	}
+	q.mu.Lock()
+	last := q.lastBatch
+	q.mu.Unlock()
+	src.recv.NewEmail("a@b.test", model.Email{ID: "next"})
+	q.Next()()
+	q.mu.Lock()
+	gap := q.lastBatch.Sub(last)
+	q.mu.Unlock()
+	if gap < BurstInterval {
+		t.Fatalf("during a burst a batch came %v after the one before, under %v", gap, BurstInterval)
 	}
 }

@@ -15,8 +15,9 @@ import (
 
 // Sentinels mark where a link's text starts and ends in the converters'
 // output when hyperlinks are on, where an image's text starts and ends
-// (Markdown only; it is shown dim) and where an address in the text is
-// (see tokenizeAddresses). They are C0 controls: the sanitizer has removed
+// (Markdown only; it is shown dim), where an address in the text is
+// (see tokenizeAddresses) and the edges of a part converted on its own
+// (see blockParts). They are C0 controls: the sanitizer has removed
 // every control from the mail's text, the converters and table writers
 // give them no width and never treat them as space.
 const (
@@ -25,6 +26,7 @@ const (
 	dimStart    = '\x0e'
 	dimEnd      = '\x0f'
 	addressMark = '\x05'
+	partEdge    = '\x01'
 )
 
 // linkSet numbers the links of a document as the pruner meets them.

@@ -8,59 +8,12 @@ import (
 	"sync"
 
 	"charm.land/glamour/v2"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"github.com/charmbracelet/x/ansi"
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 	"golang.org/x/sync/errgroup"
 
 	"sandview/internal/termtext"
 	"sandview/tui/ui"
 )
-
-// toMarkdown converts a pruned document to Markdown (see newConverter).
-func toMarkdown(doc *html.Node) (string, error) {
-	collapseDivs(doc)
-	md, err := newConverter().ConvertNode(doc)
-	if err != nil {
-		return "", fmt.Errorf("converting to Markdown: %w", err)
-	}
-	return string(md), nil
-}
-
-// newConverter is the converter to Markdown: CommonMark with
-// strikethrough and tables (a table without header cells takes its first
-// row as header).
-func newConverter() *converter.Converter {
-	return converter.NewConverter(converter.WithPlugins(
-		base.NewBasePlugin(),
-		commonmark.NewCommonmarkPlugin(),
-		strikethrough.NewStrikethroughPlugin(),
-		table.NewTablePlugin(table.WithHeaderPromotion(true), table.WithSkipEmptyRows(true)),
-	))
-}
-
-// collapseDivs empties into each div the div that is all it holds (the
-// flattened rows and cells of layout tables): the converter writes the
-// same Markdown for the two as for one, in less time.
-func collapseDivs(n *html.Node) {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		collapseDivs(c)
-	}
-	only := n.FirstChild
-	if n.DataAtom != atom.Div || only == nil || only != n.LastChild || only.Type != html.ElementNode || only.DataAtom != atom.Div {
-		return
-	}
-	n.RemoveChild(only)
-	for c := only.FirstChild; c != nil; c = only.FirstChild {
-		only.RemoveChild(c)
-		n.AppendChild(c)
-	}
-}
 
 // layout lays the page's Markdown out with glamour at width cells and
 // rewrites its lines for the terminal (see lineWriter). Glamour takes its

@@ -14,10 +14,15 @@ import (
 )
 
 // authBadge is the short auth verdict shown in the message list, only when
-// the content (and so the auth results) is loaded.
+// the content (and so the auth results) is loaded: unknownMark while it
+// is not (new mail comes with its metadata only), nothing for an email
+// that could not be opened.
 func authBadge(st *theme.Styles, m model.Email) (string, lipgloss.Style) {
-	if !m.HasContent || m.Problem != "" {
+	switch {
+	case m.Problem != "":
 		return "", st.Muted
+	case !m.HasContent:
+		return unknownMark, st.Muted
 	}
 	v := m.AuthResults.Verdict()
 	return v.Badge(), verdictStyle(st, v)

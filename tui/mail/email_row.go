@@ -35,6 +35,9 @@ const (
 	attRowWidth   = 64
 	// Rows at least this wide show the recipient in a catch-all list.
 	toRowWidth = 56
+	// unknownMark stands in the attachments and auth columns of an email
+	// whose content is not loaded yet: neither "none" nor a verdict.
+	unknownMark = "…"
 )
 
 // rowColumns are the widths of a row's columns at a width.
@@ -232,6 +235,8 @@ func (l *rowPainter) row(m model.Email, owner *inboxEntry, selected bool, width 
 	if cols.att > 0 {
 		att := ""
 		switch n := len(m.Attachments); {
+		case !m.HasContent && m.Problem == "":
+			att = unknownMark
 		case n > 0 && cols.att == attCompact:
 			att = fmt.Sprintf("+%d", min(n, 99))
 		case n > 0:

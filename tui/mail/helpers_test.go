@@ -63,6 +63,10 @@ func (h *harness) selected() string {
 	return e.ID
 }
 
+// rest lets the list rest: the fill the last move waits for runs (the
+// timers are off in tests), fetching what the rows lack.
+func (h *harness) rest() { h.Send(fillMsg{seq: h.s.filler.seq}) }
+
 // feedNewEmail is a live email as the feed delivers it.
 func feedNewEmail(address string, e model.Email) feed.NewEmailMsg {
 	return feed.NewEmailMsg{Address: address, Email: e}

@@ -220,6 +220,7 @@ func TestSearchWhileListingSaysStillLoading(t *testing.T) {
 	}
 	e.stream = nil
 	h.s.emails.refresh()
+	h.rest()
 	if v := h.shown(); !strings.Contains(v, "No emails match the search.") || strings.Contains(v, "still loading") {
 		t.Fatalf("a search matching nothing once listed:\n%s", v)
 	}

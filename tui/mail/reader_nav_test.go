@@ -16,10 +16,14 @@ import (
 )
 
 // ticks records the timers the screen asks for, so a test fires them
-// when it chooses.
-type ticks struct{ fired []func(time.Time) tea.Msg }
+// when it chooses: those of the filler (fillMsg) apart.
+type ticks struct{ fired, fills []func(time.Time) tea.Msg }
 
 func (r *ticks) tick(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	if _, ok := fn(time.Time{}).(fillMsg); ok {
+		r.fills = append(r.fills, fn)
+		return nil
+	}
 	r.fired = append(r.fired, fn)
 	return nil
 }

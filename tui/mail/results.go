@@ -22,7 +22,9 @@ import (
 func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	defer func() {
 		s.sync()
-		if ok {
+		if _, rest := msg.(fillMsg); ok && !rest {
+			cmd = tea.Batch(cmd, s.followCursor(), s.dwell(), s.fillRows())
+		} else if ok {
 			cmd = tea.Batch(cmd, s.followCursor(), s.dwell())
 		}
 	}()
@@ -53,6 +55,10 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		s.piped(msg)
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
+	case fillMsg:
+		return s.fill(msg.seq), true
+	case filledMsg:
+		s.filled(msg)
 	case linksCheckedMsg:
 		return s.reader.checks.done(s.ctx, msg), true
 	case rawLoadedMsg:
@@ -225,22 +231,24 @@ func (s *Screen) emailLoaded(msg emailLoadedMsg) {
 			return
 		}
 	}
-	wasRead := false
-	if old, ok := e.email(msg.email.ID); ok {
-		wasRead = old.IsRead
-	}
-	em := msg.email
-	em.HasContent = em.HasContent || em.Problem == ""
-	if wasRead {
-		em.IsRead = true
-	}
-	e.replaceEmail(em)
+	em := applyLoaded(e, msg.email)
 	if e == s.emails.entry {
 		s.emails.refresh()
 	}
 	if em.Problem != "" {
 		s.ctx.Flash("⚠ "+strings.ToUpper(em.Problem)+": this email could not be opened", ui.LevelError)
 	}
+}
+
+// applyLoaded puts an email fetched in full in its inbox e, keeping the
+// read flag the list has, and returns it as kept.
+func applyLoaded(e *inboxEntry, em model.Email) model.Email {
+	if old, ok := e.email(em.ID); ok && old.IsRead {
+		em.IsRead = true
+	}
+	em.HasContent = em.HasContent || em.Problem == ""
+	e.replaceEmail(em)
+	return em
 }
 
 // inboxAdded puts a created or imported inbox in the list and selects it;

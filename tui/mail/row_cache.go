@@ -18,6 +18,7 @@ const rowCacheSize = 512
 type rowKey struct {
 	id, from, subject, problem, badge, age, to string
 	att                                        int
+	known                                      bool // the content is loaded
 	read, fresh, marked, selected, focused     bool
 	width                                      int
 	needs                                      rowNeeds
@@ -58,7 +59,7 @@ func (l *rowPainter) cachedRow(m model.Email, owner *inboxEntry, selected bool, 
 	badge, _ := authBadge(l.ctx.Styles(), m)
 	k := rowKey{
 		id: m.ID, from: m.From, subject: m.Subject, problem: m.Problem, badge: badge,
-		age: ui.RelativeTime(m.ReceivedAt, l.ctx.Now), att: len(m.Attachments),
+		age: ui.RelativeTime(m.ReceivedAt, l.ctx.Now), att: len(m.Attachments), known: m.HasContent,
 		read: m.IsRead, fresh: owner.fresh[m.ID], marked: owner.marked[m.ID], selected: selected, focused: l.focused,
 		width: width, needs: l.needs, query: query, dark: l.ctx.Theme.Dark, noColor: l.ctx.Theme.NoColor,
 	}

@@ -44,6 +44,7 @@ type Screen struct {
 	*loadSpinner
 	*mailStatus
 	*dropper
+	*filler
 }
 
 // New returns the mail screen over svc, with the TUI's settings set,
@@ -57,6 +58,7 @@ func New(ctx *ui.Context, callCtx context.Context, svc Service, set *ui.Settings
 	s.readTimer = &readTimer{ctx: ctx, state: s.state, panes: s.panes}
 	s.mailStatus = &mailStatus{ctx: ctx, state: s.state, set: set, panes: s.panes}
 	s.dropper = &dropper{ctx: ctx, state: s.state, panes: s.panes}
+	s.filler = &filler{ctx: ctx, cmds: cmds, panes: s.panes}
 	acts := &actions{ctx: ctx, cmds: s.cmds, state: s.state, current: func() *inboxEntry { return s.inboxes.selected() }}
 	s.inboxes = newInboxList(ctx, s.state, acts)
 	s.emails = newEmailList(ctx, s.state, acts, search.NewIndex(), s.hint, set.CatchAll)
@@ -151,7 +153,7 @@ func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if reading && s.Focus() != PaneReader {
 		cmd = tea.Batch(cmd, s.catchUp())
 	}
-	return tea.Batch(cmd, s.followCursor(), s.dwell()), ok
+	return tea.Batch(cmd, s.followCursor(), s.dwell(), s.fillRows()), ok
 }
 
 func (s *Screen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {

@@ -16,7 +16,7 @@ func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
 	if reading && s.Focus() != PaneReader {
 		cmd = tea.Batch(cmd, s.catchUp())
 	}
-	return tea.Batch(cmd, s.followCursor(), s.dwell())
+	return tea.Batch(cmd, s.followCursor(), s.dwell(), s.fillRows())
 }
 
 func (s *Screen) handleMouse(msg tea.MouseMsg) tea.Cmd {

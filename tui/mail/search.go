@@ -156,13 +156,14 @@ func (l *emailList) searchLine(width int) string {
 	return ui.Fit(label+st.Value.Render(text)+"  "+right+hint, width)
 }
 
-// loadingContent reports whether content a query needs is being listed.
+// loadingContent reports whether content a query needs is being listed
+// or fetched (new mail comes without it, see fill.go).
 func (l *emailList) loadingContent() bool {
 	if !l.find.query.NeedsContent() {
 		return false
 	}
 	for i := range l.scope.emails {
-		if l.scope.owner(i).contentPending {
+		if l.scope.owner(i).contentPending || l.lacksContent(i) {
 			return true
 		}
 	}

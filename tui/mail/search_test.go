@@ -140,6 +140,7 @@ func TestBadQuerySaysWhyOnItsOwnLine(t *testing.T) {
 func TestSearchMatchingNothingSaysSo(t *testing.T) {
 	h := newHarness(t, 200, 37)
 	h.search("zzz-nothing")
+	h.rest() // the mail listed without content is fetched
 	if v := h.shown(); !strings.Contains(v, "No emails match the search.") || strings.Contains(v, "No mail yet") {
 		t.Fatalf("a search matching nothing:\n%s", v)
 	}

@@ -40,6 +40,9 @@ type inboxEntry struct {
 	// localUnread marks emails the user marked unread: the service only
 	// knows "read", so this is kept here and wins over the server's flag.
 	localUnread map[string]bool
+	// unfetched holds the emails whose content a fill could not fetch
+	// (fill.go): not asked again on their own.
+	unfetched map[string]bool
 }
 
 // mailState is what the mail screen knows: the inboxes in display order. version counts the changes
@@ -99,7 +102,7 @@ func (s *mailState) remove(address string) {
 }
 
 func (s *mailState) newEntry(in model.Inbox) *inboxEntry {
-	return &inboxEntry{info: in, index: map[string]int{}, fresh: map[string]bool{}, localUnread: map[string]bool{}, marked: map[string]bool{},
+	return &inboxEntry{info: in, index: map[string]int{}, fresh: map[string]bool{}, localUnread: map[string]bool{}, marked: map[string]bool{}, unfetched: map[string]bool{},
 		version: &s.version}
 }
 

@@ -40,6 +40,9 @@ func (l *List) SetHeight(lines int) {
 	l.Select(l.cursor)
 }
 
+// Visible is the rows in view: from up to, not including, to.
+func (l *List) Visible() (from, to int) { return l.offset, min(l.offset+l.Rows(), l.n) }
+
 // Cursor is the index of the selected row (0 when the list is empty).
 func (l *List) Cursor() int { return l.cursor }
 
@@ -134,9 +137,9 @@ func (l *List) RowAt(line int) int {
 // Render draws the rows in view with row, which returns the rowHeight
 // lines of row i.
 func (l *List) Render(row func(i int, selected bool) []string) []string {
-	end := min(l.offset+l.Rows(), l.n)
-	out := make([]string, 0, (end-l.offset)*l.rowHeight)
-	for i := l.offset; i < end; i++ {
+	from, end := l.Visible()
+	out := make([]string, 0, (end-from)*l.rowHeight)
+	for i := from; i < end; i++ {
 		out = append(out, row(i, i == l.cursor)...)
 	}
 	return out

@@ -102,6 +102,12 @@ type Callbacks struct {
 	// server no longer knows the inbox (err says how that was learnt);
 	// may be nil, and then Ended is called.
 	Gone func(err error)
+	// MetadataOnly: the subscriber takes an email the event stream
+	// announced with the notification's metadata only (HasContent false)
+	// and fetches its content when it needs it, so a burst costs no
+	// fetch. The email is fetched in full when any subscriber of its inbox
+	// wants the content; mail found by a sync (no notification) always is.
+	MetadataOnly bool
 }
 
 // Watch pairs an inbox with a subscriber for its new mail.

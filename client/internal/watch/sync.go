@@ -70,7 +70,9 @@ func (e *Engine) seedInBackground(w *watched) {
 	}
 }
 
-// fetchAndDeliver fetches a claimed email in full and delivers it. An
+// fetchAndDeliver fetches a claimed email in full and delivers it; an
+// email the event stream announced (ev) to subscribers that all want
+// the metadata only is delivered from the notification, unfetched. An
 // email that cannot be opened is delivered with Problem set and the error
 // reported. A transient failure gives the claim back and returns the
 // error, so that a later sync fetches it again.
@@ -85,6 +87,10 @@ func (e *Engine) fetchAndDeliver(ctx context.Context, w *watched, id string, ev 
 			return e.deliverFailure(w, id, m, fmt.Errorf("new email %s in %s: %w", id, in.Address(), err))
 		}
 		meta = m
+		if e.metadataOnly(w) {
+			e.fanout(w, meta)
+			return nil
+		}
 	}
 	email, gone, err := in.Fetch(ctx, id)
 	switch {

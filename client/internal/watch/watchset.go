@@ -94,6 +94,19 @@ func (s *watchSet) unclaim(w *watched, id string) {
 	delete(w.seen, id)
 }
 
+// metadataOnly reports whether every subscriber of w takes new mail
+// with its metadata only (Callbacks.MetadataOnly).
+func (s *watchSet) metadataOnly(w *watched) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sub := range w.subs {
+		if !sub.MetadataOnly {
+			return false
+		}
+	}
+	return len(w.subs) > 0
+}
+
 // fanout hands an email to every subscriber of w.
 func (s *watchSet) fanout(w *watched, email model.Email) {
 	s.mu.Lock()
