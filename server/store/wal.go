@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 )
@@ -129,6 +130,10 @@ func (w *wal) append(frame []byte) error {
 		}
 	}
 	payload := frame[walFrameHeader:]
+	if len(payload) > math.MaxUint32 {
+		// Not reached: SMTP's buffer bounds the mail in flight far below.
+		return fmt.Errorf("append to write-ahead log: a record of %d bytes", len(payload))
+	}
 	binary.LittleEndian.PutUint32(frame, uint32(len(payload)))
 	binary.LittleEndian.PutUint32(frame[4:], frameSum(w.epoch, payload))
 	binary.LittleEndian.PutUint64(frame[8:], w.epoch)
