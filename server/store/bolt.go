@@ -87,7 +87,10 @@ func openBolt(path string, log *slog.Logger, idle time.Duration) (*Bolt, error) 
 	}
 	w, records, err := openWAL(path+".wal", log)
 	if err == nil && len(records) > 0 {
-		err = replay(db, w, records)
+		log.Info("store: replaying the write-ahead log (the last run stopped without a checkpoint)", "log", w.path, "records", len(records))
+		if err = replay(db, w, records); err != nil {
+			_ = w.close()
+		}
 	}
 	if err != nil {
 		_ = db.Close()
