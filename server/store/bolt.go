@@ -203,9 +203,9 @@ func (b *Bolt) failQueued() {
 
 // commitGroup makes the group's writes in one transaction and appends
 // their changes to the log, synced, before the transaction commits: a
-// failure leaves neither the file nor the log changed. If the commit
-// itself fails after the record is on disk, the log and the file
-// disagree and writes stop (a restart replays the record).
+// failure before the append leaves neither the file nor the log changed.
+// A failure of the append or of the commit after it may leave a record
+// the file lacks on disk (a restart replays it), so writes stop.
 func (b *Bolt) commitGroup(group []*writeRequest) {
 	if b.broken != nil {
 		for _, r := range group {
@@ -232,11 +232,9 @@ func (b *Bolt) commitGroup(group []*writeRequest) {
 		if len(c.record) == walFrameHeader {
 			return nil
 		}
-		if err := b.wal.append(c.record); err != nil {
-			return err
-		}
+		// From here on a failure may leave the record on disk.
 		logged = true
-		return nil
+		return b.wal.append(c.record)
 	})
 	if cap(c.record) <= maxKeptRecord {
 		b.record = c.record[:0]
