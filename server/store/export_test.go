@@ -1,7 +1,10 @@
 package store
 
 import (
+	"encoding/binary"
+	"fmt"
 	"log/slog"
+	"os"
 	"time"
 )
 
@@ -13,14 +16,17 @@ func OpenBoltWithoutIdleCheckpoint(path string, log *slog.Logger) (*Bolt, error)
 }
 
 // LogEnd is the offset in the write-ahead log file at path where its
-// records end (where a torn record would begin).
+// records end (where a torn record would begin). It only reads the file.
 func LogEnd(path string) (int64, error) {
-	w, _, err := openWAL(path, slog.New(slog.DiscardHandler))
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return 0, err
 	}
-	defer w.close()
-	return w.size, nil
+	if len(data) < walHeader {
+		return 0, fmt.Errorf("a log of %d bytes", len(data))
+	}
+	_, end, _ := parseWAL(data[walHeader:], binary.LittleEndian.Uint64(data[len(walMagic):]))
+	return int64(walHeader + end), nil
 }
 
 // LogHeader is where the records of a log begin (LogEnd of an empty log).

@@ -149,3 +149,44 @@ func TestBoltDropsTornLastRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestBoltCheckpoints: the log is emptied once it holds 1 MiB, and at
+// Close, so it neither grows without bound nor is replayed after a clean
+// stop.
+func TestBoltCheckpoints(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "test.db")
+	db, err := store.OpenBoltWithoutIdleCheckpoint(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	most := int64(0)
+	for i := range 300 {
+		e := email("h", i+1)
+		e.Raw = bytes.Repeat([]byte("x"), 4096)
+		if err := db.Commit(ctx, store.Batch{Put: []*store.Email{e}}); err != nil {
+			t.Fatal(err)
+		}
+		end, err := store.LogEnd(path + ".wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, end)
+	}
+	if most > 1<<20+8192 {
+		t.Fatalf("the log reached %d bytes without a checkpoint", most)
+	}
+	if end, _ := store.LogEnd(path + ".wal"); end == store.LogHeader || end >= most {
+		t.Fatalf("after 1.2 MB of mail the log ends at %d (at most %d): no checkpoint, or nothing since", end, most)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if end, err := store.LogEnd(path + ".wal"); err != nil || end != store.LogHeader {
+		t.Fatalf("the log after Close ends at %d (%v), want it empty", end, err)
+	}
+}
