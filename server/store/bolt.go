@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -24,29 +25,40 @@ const maxGroup = 512
 // maxKeptRecord bounds the record buffer kept for the next group.
 const maxKeptRecord = 1 << 20
 
-// A checkpoint (the bbolt file synced, then the write-ahead log emptied)
+// The committer keeps one bbolt write transaction open across group
+// commits; a checkpoint commits it (bbolt syncs the file as it commits, so
+// the file is always whole) and empties the write-ahead log. A checkpoint
 // follows a group commit that leaves the log at checkpointBytes or more,
-// and comes checkpointIdle after the last write otherwise. Between two,
-// the file is written unsynced: short intervals keep what a power cut can
-// damage small, and cost one fdatasync of the file every few hundred
-// mails.
+// comes checkpointIdle after the last write otherwise, and before any read
+// (a read sees every write that has returned).
 const (
 	checkpointBytes = 1 << 20
 	checkpointIdle  = time.Second
 )
 
 // Bolt is a durable Store in one bbolt file and its write-ahead log.
-// Writes from concurrent callers are grouped by a committer goroutine into
-// one transaction, whose changes are appended to the log as one record:
-// each call returns once that record is on disk (one fdatasync per group).
-// The bbolt file itself is opened NoSync and synced at checkpoints.
+// Writes from concurrent callers are grouped by a committer goroutine and
+// made in its open transaction; a group's changes are appended to the log
+// as one record, and each call returns once that record is on disk (one
+// fdatasync per group). The transaction commits at checkpoints, synced
+// as bbolt always commits: a crash or a power cut leaves the file as of
+// the last checkpoint and the log holding every write since.
 type Bolt struct {
 	db       *bolt.DB
 	wal      *wal
 	requests chan *writeRequest
-	closing  chan struct{}
-	done     chan struct{}
-	closeMu  sync.Once
+	// settles are the reads waiting for a checkpoint (see settle).
+	settles chan chan error
+	closing chan struct{}
+	done    chan struct{}
+	closeMu sync.Once
+	// tx is the committer's open transaction, nil between a checkpoint
+	// and the next write; pending are the log records made in it.
+	tx      *bolt.Tx
+	pending [][]byte
+	// dirty says a transaction is open: set by the committer before it
+	// answers a write, cleared after the checkpoint (see settle).
+	dirty atomic.Bool
 	// broken is the error that stopped writes: a group whose changes
 	// could not be made durable, after which the file and the log may
 	// disagree (only the committer touches it).
@@ -63,6 +75,8 @@ type writeRequest struct {
 	check func(tx *bolt.Tx) error
 	apply func(c *changes) error
 	done  chan error
+	// result is check's answer.
+	result error
 }
 
 var _ Store = (*Bolt)(nil)
@@ -75,13 +89,13 @@ func OpenBolt(path string, log *slog.Logger) (*Bolt, error) {
 	return openBolt(path, log, checkpointIdle)
 }
 
-// openBolt is OpenBolt with the pause in writes after which the log is
-// checkpointed.
+// openBolt is OpenBolt with the pause in writes after which the store
+// checkpoints.
 func openBolt(path string, log *slog.Logger, idle time.Duration) (*Bolt, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, NoSync: true, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
@@ -102,6 +116,7 @@ func openBolt(path string, log *slog.Logger, idle time.Duration) (*Bolt, error) 
 		idle:     idle,
 		log:      log,
 		requests: make(chan *writeRequest, maxGroup),
+		settles:  make(chan chan error),
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -109,39 +124,32 @@ func openBolt(path string, log *slog.Logger, idle time.Duration) (*Bolt, error) 
 	return b, nil
 }
 
-// replay makes the log's changes in the file in one transaction and
-// checkpoints.
+// replay makes the log's changes in the file in one transaction, commits
+// it (synced) and empties the log.
 func replay(db *bolt.DB, w *wal, records [][]byte) error {
 	err := db.Update(func(tx *bolt.Tx) error {
-		c := &changes{tx: tx}
-		for _, r := range records {
-			if err := c.replay(r); err != nil {
-				return err
-			}
-		}
-		return nil
+		return replayInto(tx, records)
 	})
 	if err != nil {
 		return fmt.Errorf("replay write-ahead log: %w", err)
 	}
-	return checkpoint(db, w)
+	return w.reset()
 }
 
-// checkpoint makes the file hold every change durably, then empties the
-// log.
-func checkpoint(db *bolt.DB, w *wal) error {
-	if w.empty() {
-		return nil
+// replayInto makes the changes of records in tx.
+func replayInto(tx *bolt.Tx, records [][]byte) error {
+	c := &changes{tx: tx}
+	for _, r := range records {
+		if err := c.replay(r); err != nil {
+			return err
+		}
 	}
-	if err := db.Sync(); err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	return w.reset()
+	return nil
 }
 
 // commitLoop takes the first waiting write, gathers every other write
 // already queued, and commits them together; it checkpoints when the log
-// has grown or writes have paused, and at Close.
+// has grown, writes have paused or a read waits, and at Close.
 func (b *Bolt) commitLoop() {
 	defer close(b.done)
 	group := make([]*writeRequest, 0, maxGroup)
@@ -156,6 +164,9 @@ func (b *Bolt) commitLoop() {
 			return
 		case <-idle.C:
 			b.checkpoint()
+		case settled := <-b.settles:
+			b.checkpoint()
+			settled <- b.broken
 		case first := <-b.requests:
 			group = append(group[:0], first)
 		gather:
@@ -171,23 +182,41 @@ func (b *Bolt) commitLoop() {
 			if b.wal.length() >= checkpointBytes {
 				b.checkpoint()
 			}
-			if !b.wal.empty() {
+			if b.tx != nil {
 				idle.Reset(b.idle)
 			}
 		}
 	}
 }
 
-// checkpoint checkpoints unless writes have stopped; a failure stops
-// them (the log keeps every change the file may have lost).
+// checkpoint commits the open transaction and empties the log, unless
+// writes have stopped; a failure stops them (the log keeps every change
+// since the last checkpoint, which a restart replays).
 func (b *Bolt) checkpoint() {
-	if b.broken != nil {
+	if b.broken != nil || b.tx == nil {
 		return
 	}
-	if err := checkpoint(b.db, b.wal); err != nil {
-		b.broken = err
-		b.log.Error("store: writes stopped", "err", err)
+	tx := b.tx
+	b.tx, b.pending = nil, nil
+	err := tx.Commit()
+	if err == nil {
+		b.dirty.Store(false)
+		err = b.wal.reset()
 	}
+	if err != nil {
+		b.stop(fmt.Errorf("checkpoint: %w", err))
+	}
+}
+
+// stop stops writes after a failure that may leave the file and the log
+// apart (only a restart, replaying the log, brings them together).
+func (b *Bolt) stop(err error) {
+	if b.tx != nil {
+		_ = b.tx.Rollback()
+		b.tx, b.pending = nil, nil
+	}
+	b.broken = err
+	b.log.Error("store: writes stopped", "err", err)
 }
 
 func (b *Bolt) failQueued() {
@@ -201,11 +230,12 @@ func (b *Bolt) failQueued() {
 	}
 }
 
-// commitGroup makes the group's writes in one transaction and appends
-// their changes to the log, synced, before the transaction commits: a
-// failure before the append leaves neither the file nor the log changed.
-// A failure of the append or of the commit after it may leave a record
-// the file lacks on disk (a restart replays it), so writes stop.
+// commitGroup makes the group's writes in the open transaction and
+// appends their changes to the log, synced, before it answers. A write
+// that fails halfway takes the transaction back to the records before
+// the group (the group's writes fail, nothing else does); a failure of
+// the append may leave a record the file lacks (a restart replays it), so
+// writes stop.
 func (b *Bolt) commitGroup(group []*writeRequest) {
 	if b.broken != nil {
 		for _, r := range group {
@@ -213,42 +243,97 @@ func (b *Bolt) commitGroup(group []*writeRequest) {
 		}
 		return
 	}
-	results := make([]error, len(group))
-	logged := false
-	// The record is built after room for its frame header.
-	c := &changes{record: append(b.record[:0], make([]byte, walFrameHeader)...)}
-	err := b.db.Update(func(tx *bolt.Tx) error {
-		c.tx = tx
-		for i, r := range group {
-			if r.check != nil {
-				if results[i] = r.check(tx); results[i] != nil {
-					continue
-				}
-			}
-			if err := r.apply(c); err != nil {
-				return err
-			}
-		}
-		if len(c.record) == walFrameHeader {
-			return nil
-		}
-		// From here on a failure may leave the record on disk.
-		logged = true
-		return b.wal.append(c.record)
-	})
-	if cap(c.record) <= maxKeptRecord {
-		b.record = c.record[:0]
-	}
-	if err != nil && logged {
-		b.broken = err
-		b.log.Error("store: writes stopped", "err", err)
-	}
-	for i, r := range group {
+	err := b.apply(group)
+	for _, r := range group {
 		if err != nil {
 			r.done <- fmt.Errorf("commit: %w", err)
 			continue
 		}
-		r.done <- results[i]
+		r.done <- r.result
+	}
+}
+
+// apply makes the group's writes in the open transaction (begun if there
+// is none) and logs them.
+func (b *Bolt) apply(group []*writeRequest) error {
+	if b.tx == nil {
+		tx, err := b.db.Begin(true)
+		if err != nil {
+			return fmt.Errorf("begin: %w", err)
+		}
+		b.tx = tx
+		b.dirty.Store(true)
+	}
+	// The record is built after room for its frame header.
+	c := &changes{tx: b.tx, record: append(b.record[:0], make([]byte, walFrameHeader)...)}
+	defer func() {
+		if cap(c.record) <= maxKeptRecord {
+			b.record = c.record[:0]
+		}
+	}()
+	for _, r := range group {
+		r.result = nil
+		if r.check != nil {
+			if r.result = r.check(b.tx); r.result != nil {
+				continue
+			}
+		}
+		if err := r.apply(c); err != nil {
+			b.rewind()
+			return err
+		}
+	}
+	if len(c.record) == walFrameHeader {
+		return nil
+	}
+	if err := b.wal.append(c.record); err != nil {
+		b.stop(err)
+		return err
+	}
+	b.pending = append(b.pending, append([]byte(nil), c.record[walFrameHeader:]...))
+	return nil
+}
+
+// rewind takes the open transaction back to the records logged before:
+// it is rolled back and they are made again in a new one.
+func (b *Bolt) rewind() {
+	_ = b.tx.Rollback()
+	b.tx = nil
+	tx, err := b.db.Begin(true)
+	if err == nil {
+		if err = replayInto(tx, b.pending); err != nil {
+			_ = tx.Rollback()
+		}
+	}
+	if err != nil {
+		b.stop(fmt.Errorf("rewind after a failed write: %w", err))
+		return
+	}
+	b.tx = tx
+}
+
+// settle waits for a checkpoint, so that a read that follows sees every
+// write that has returned; it returns at once when no transaction is open.
+func (b *Bolt) settle(ctx context.Context) error {
+	if !b.dirty.Load() {
+		return nil
+	}
+	settled := make(chan error, 1)
+	select {
+	case b.settles <- settled:
+	case <-b.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-settled:
+		if err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

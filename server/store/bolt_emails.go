@@ -27,7 +27,10 @@ func (b *Bolt) DeleteInbox(ctx context.Context, hash string) error {
 }
 
 // Inboxes implements Store.
-func (b *Bolt) Inboxes(context.Context) ([]Inbox, error) {
+func (b *Bolt) Inboxes(ctx context.Context) ([]Inbox, error) {
+	if err := b.settle(ctx); err != nil {
+		return nil, err
+	}
 	var out []Inbox
 	err := b.db.View(func(tx *bolt.Tx) error {
 		inboxes := tx.Bucket(bucketInboxes)
@@ -154,7 +157,10 @@ func (b *Bolt) SetSigned(ctx context.Context, signed []Signed) error {
 }
 
 // Email implements Store.
-func (b *Bolt) Email(_ context.Context, k EmailKey) (*Email, error) {
+func (b *Bolt) Email(ctx context.Context, k EmailKey) (*Email, error) {
+	if err := b.settle(ctx); err != nil {
+		return nil, err
+	}
 	var out *Email
 	err := b.db.View(func(tx *bolt.Tx) error {
 		mb := mailbox(tx, k.InboxHash)
@@ -173,7 +179,10 @@ func (b *Bolt) Email(_ context.Context, k EmailKey) (*Email, error) {
 }
 
 // Emails implements Store.
-func (b *Bolt) Emails(_ context.Context, hash string, withContent bool, page Page) ([]*Email, error) {
+func (b *Bolt) Emails(ctx context.Context, hash string, withContent bool, page Page) ([]*Email, error) {
+	if err := b.settle(ctx); err != nil {
+		return nil, err
+	}
 	var out []*Email
 	err := b.db.View(func(tx *bolt.Tx) error {
 		mb := mailbox(tx, hash)
@@ -205,7 +214,10 @@ func (b *Bolt) Emails(_ context.Context, hash string, withContent bool, page Pag
 }
 
 // IDs implements Store.
-func (b *Bolt) IDs(_ context.Context, hash string) ([]string, error) {
+func (b *Bolt) IDs(ctx context.Context, hash string) ([]string, error) {
+	if err := b.settle(ctx); err != nil {
+		return nil, err
+	}
 	var out []string
 	err := b.db.View(func(tx *bolt.Tx) error {
 		mb := mailbox(tx, hash)
@@ -222,7 +234,10 @@ func (b *Bolt) IDs(_ context.Context, hash string) ([]string, error) {
 }
 
 // ForEachEmail implements Store.
-func (b *Bolt) ForEachEmail(_ context.Context, fn func(EmailInfo) error) error {
+func (b *Bolt) ForEachEmail(ctx context.Context, fn func(EmailInfo) error) error {
+	if err := b.settle(ctx); err != nil {
+		return err
+	}
 	return b.db.View(func(tx *bolt.Tx) error {
 		emails := tx.Bucket(bucketEmails)
 		if emails == nil {

@@ -16,8 +16,8 @@ import (
 // The write-ahead log of a Bolt store (the bbolt file's name + ".wal")
 // holds the changes committed since the last checkpoint, one record per
 // group commit. A write is acknowledged once its record is written and
-// fdatasync'd; the bbolt file, opened NoSync, is synced at the checkpoint,
-// which then empties the log. Opening the store replays the log into the
+// fdatasync'd; the bbolt transaction holding the writes since the last
+// checkpoint commits (synced) at the next, which then empties the log. Opening the store replays the log into the
 // file: each change puts or deletes one key's final value, so replaying a
 // record the file already holds changes nothing.
 //
