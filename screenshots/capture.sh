@@ -28,8 +28,12 @@ for font in "DejaVu Sans Mono" "Noto Sans Mono CJK SC" "Noto Color Emoji"; do
 done
 
 work=$(mktemp -d)
-session="sandview-shots-$$"
-cleanup() { tmux -L "$session" kill-server 2>/dev/null || true; rm -rf "$work"; }
+# Each start gets a tmux server of its own (a new session on a server
+# still exiting fails with "server exited unexpectedly").
+starts=0
+session="sandview-shots-$$-$starts"
+sockets="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"
+cleanup() { tmux -L "$session" kill-server 2>/dev/null || true; rm -f "$sockets/sandview-shots-$$-"*; rm -rf "$work"; }
 trap cleanup EXIT
 t() { tmux -L "$session" "$@"; }
 
@@ -112,6 +116,8 @@ start() {
   aha_background=""
   [ "$3" = dark ] && aha_background="--black"
   t kill-server 2>/dev/null || true
+  starts=$((starts + 1))
+  session="sandview-shots-$$-$starts"
   rm -rf "$work/home"
   local http smtp
   http=$(free_port); smtp=$(free_port)
