@@ -36,10 +36,10 @@ func TestRegistryEvictsOldestFirstAndForgets(t *testing.T) {
 		}
 		return out
 	}
-	put(a, 10) // e01
-	put(b, 10) // e02
-	put(a, 10) // e03
-	put(a, 10) // e04
+	put(a, 10)                                                          // e01
+	put(b, 10)                                                          // e02
+	put(a, 10)                                                          // e03
+	put(a, 10)                                                          // e04
 	if got := ids(put(a, 10)); !slices.Equal(got, []string{"ha/e01"}) { // e05: a holds 3 at most
 		t.Errorf("per-inbox victims %v", got)
 	}
