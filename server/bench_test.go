@@ -109,13 +109,15 @@ type ingestCase struct {
 	// deadDNS points the server's own resolver (--dns) at a DNS server that
 	// never answers, instead of senderDNS.
 	deadDNS bool
-	opts    []func(*server.Config)
+	// conns is the number of SMTP connections sending at once (0: 8).
+	conns int
+	opts  []func(*server.Config)
 }
 
 // dnsDelay is how long the benchmarks' DNS server takes to answer.
 const dnsDelay = 30 * time.Millisecond
 
-// benchIngest sends b.N messages over `conns` SMTP connections and reports
+// benchIngest sends b.N messages over its SMTP connections and reports
 // messages per second, the median SMTP time of a message (p50-ms) and the
 // CPU time of the whole process (client included) per message. For
 // an encrypted inbox it also reports signed-msg/s: messages per second
@@ -158,7 +160,10 @@ func benchIngest(b *testing.B, c ingestCase) {
 		}
 		return fmt.Sprintf("orders@d%d.example", i%c.senderDomains)
 	}
-	const conns = 8
+	conns := 8
+	if c.conns > 0 {
+		conns = c.conns
+	}
 	clients := make([]*pipeClient, conns)
 	for i := range clients {
 		c, err := dialPipe(srvs[i%len(srvs)].SMTPAddr())
@@ -256,6 +261,7 @@ func BenchmarkSMTPIngest(b *testing.B) {
 		"encrypted":                         {encrypted: true},
 		"encrypted-sign-at-ingest":          {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.SignAtIngest = true }}},
 		"plain-durable":                     {opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
+		"plain-durable-1-conn":              {conns: 1, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
 		"encrypted-durable":                 {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
 		"plain-postgres-1-replica":          {checksOff: true, replicas: 1},
 		"plain-postgres-2-replicas":         {checksOff: true, replicas: 2},

@@ -167,7 +167,7 @@ func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	db, err := store.OpenBolt(filepath.Join(dir, "sandview.db"))
+	db, err := store.OpenBolt(filepath.Join(dir, "sandview.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,8 @@ import (
 	"sandview/model"
 )
 
-// replica is a `sandview serve --store` process.
+// replica is a `sandview serve` process (a replica on a shared store,
+// or a server on its own data directory).
 type replica struct {
 	cmd        *exec.Cmd
 	http, smtp string
@@ -33,8 +34,17 @@ const replicaKey = "replica-test-key"
 // banner.
 func startReplica(t *testing.T, storeURL string) *replica {
 	t.Helper()
-	cmd := exec.Command(builtBinary, "serve", "--store", storeURL, "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0",
+	return startServe(t, "--store", storeURL)
+}
+
+// startServe runs `sandview serve` with the storage flags given and waits
+// for its banner.
+func startServe(t *testing.T, storage ...string) *replica {
+	t.Helper()
+	args := append([]string{"serve"}, storage...)
+	args = append(args, "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0",
 		"--api-key", replicaKey, "--log-level", "error", "--home", t.TempDir())
+	cmd := exec.Command(builtBinary, args...)
 	cmd.Env = append(os.Environ(), "SVC_WEBHOOK_ALLOW_HTTP=true", "SVC_WEBHOOK_ALLOW_PRIVATE=true", "SVC_WEBHOOK_TIMEOUT=1000")
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()

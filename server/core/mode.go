@@ -80,7 +80,7 @@ func (c *Core) openLocal() error {
 		}
 		c.key = key
 	}
-	db, err := store.OpenBolt(filepath.Join(c.opts.DataDir, storeFile))
+	db, err := store.OpenBolt(filepath.Join(c.opts.DataDir, storeFile), c.log)
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -19,49 +22,101 @@ var (
 // maxGroup bounds how many queued writes share one transaction.
 const maxGroup = 512
 
-// Bolt is a durable Store in one bbolt file. Writes from concurrent callers
-// are grouped by a committer goroutine into one transaction and one fsync;
-// each call returns once its write is on disk.
+// maxKeptRecord bounds the record buffer kept for the next group.
+const maxKeptRecord = 1 << 20
+
+// The committer keeps one bbolt write transaction open across group
+// commits; a checkpoint commits it (bbolt syncs the file as it commits, so
+// the file is always whole) and empties the write-ahead log. A checkpoint
+// follows a group commit that leaves the log at checkpointBytes or more,
+// comes checkpointIdle after the last write otherwise, and before any read
+// (a read sees every write that has returned).
+const (
+	checkpointBytes = 1 << 20
+	checkpointIdle  = time.Second
+)
+
+// Bolt is a durable Store in one bbolt file and its write-ahead log.
+// Writes from concurrent callers are grouped by a committer goroutine and
+// made in its open transaction; a group's changes are appended to the log
+// as one record, and each call returns once that record is on disk (one
+// fdatasync per group). The transaction commits at checkpoints, synced
+// as bbolt always commits: a crash or a power cut leaves the file as of
+// the last checkpoint and the log holding every write since.
 type Bolt struct {
 	db       *bolt.DB
+	wal      *wal
 	requests chan *writeRequest
-	closing  chan struct{}
-	done     chan struct{}
-	closeMu  sync.Once
+	// settles are the reads waiting for a checkpoint (see settle).
+	settles chan chan error
+	closing chan struct{}
+	done    chan struct{}
+	closeMu sync.Once
+	// tx is the committer's open transaction, nil between a checkpoint
+	// and the next write; pending are the log records made in it.
+	tx      *bolt.Tx
+	pending [][]byte
+	// dirty says a transaction is open: set by the committer before it
+	// answers a write, cleared after the checkpoint (see settle).
+	dirty atomic.Bool
+	// broken is the error that stopped writes: a group whose changes
+	// could not be made durable, after which the file and the log may
+	// disagree (only the committer touches it).
+	broken error
+	// record is the buffer of the group's log frame, kept between groups.
+	record []byte
+	idle   time.Duration
+	log    *slog.Logger
 }
 
 // writeRequest is one caller's write. check runs first and may refuse the
 // write without changing anything; apply must not fail halfway.
 type writeRequest struct {
 	check func(tx *bolt.Tx) error
-	apply func(tx *bolt.Tx) error
+	apply func(c *changes) error
 	done  chan error
+	// result is check's answer.
+	result error
 }
 
 var _ Store = (*Bolt)(nil)
 
-// OpenBolt opens (or creates, mode 0600) the store file at path.
-func OpenBolt(path string) (*Bolt, error) {
+// OpenBolt opens (or creates, mode 0600) the store file at path and its
+// write-ahead log (path + ".wal"), replaying the log into the file. A new
+// store costs one fdatasync: its buckets are made by the first write.
+// log receives the replay's warnings (nil: none are logged).
+func OpenBolt(path string, log *slog.Logger) (*Bolt, error) {
+	return openBolt(path, log, checkpointIdle)
+}
+
+// openBolt is OpenBolt with the pause in writes after which the store
+// checkpoints.
+func openBolt(path string, log *slog.Logger, idle time.Duration) (*Bolt, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	// Only a new file needs its buckets: an empty write would still cost
-	// a transaction's two fsyncs at every start.
-	var ready bool
-	_ = db.View(func(tx *bolt.Tx) error {
-		ready = tx.Bucket(bucketInboxes) != nil && tx.Bucket(bucketEmails) != nil
-		return nil
-	})
-	if !ready {
-		if err := createBuckets(db); err != nil {
-			_ = db.Close()
-			return nil, fmt.Errorf("initialise store %s: %w", path, err)
+	w, records, err := openWAL(path+".wal", log)
+	if err == nil && len(records) > 0 {
+		log.Info("store: replaying the write-ahead log (the last run stopped without a checkpoint)", "log", w.path, "records", len(records))
+		if err = replay(db, w, records); err != nil {
+			_ = w.close()
 		}
+	}
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	b := &Bolt{
 		db:       db,
+		wal:      w,
+		idle:     idle,
+		log:      log,
 		requests: make(chan *writeRequest, maxGroup),
+		settles:  make(chan chan error),
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -69,28 +124,49 @@ func OpenBolt(path string) (*Bolt, error) {
 	return b, nil
 }
 
-// createBuckets creates the store's buckets in a new file.
-func createBuckets(db *bolt.DB) error {
-	return db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketInboxes, bucketEmails} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return err
-			}
-		}
-		return nil
+// replay makes the log's changes in the file in one transaction, commits
+// it (synced) and empties the log.
+func replay(db *bolt.DB, w *wal, records [][]byte) error {
+	err := db.Update(func(tx *bolt.Tx) error {
+		return replayInto(tx, records)
 	})
+	if err != nil {
+		return fmt.Errorf("replay write-ahead log: %w", err)
+	}
+	return w.reset()
+}
+
+// replayInto makes the changes of records in tx.
+func replayInto(tx *bolt.Tx, records [][]byte) error {
+	c := &changes{tx: tx}
+	for _, r := range records {
+		if err := c.replay(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // commitLoop takes the first waiting write, gathers every other write
-// already queued, and commits them together.
+// already queued, and commits them together; it checkpoints when the log
+// has grown, writes have paused or a read waits, and at Close.
 func (b *Bolt) commitLoop() {
 	defer close(b.done)
 	group := make([]*writeRequest, 0, maxGroup)
+	idle := time.NewTimer(b.idle)
+	idle.Stop()
+	defer idle.Stop()
 	for {
 		select {
 		case <-b.closing:
 			b.failQueued()
+			b.checkpoint()
 			return
+		case <-idle.C:
+			b.checkpoint()
+		case settled := <-b.settles:
+			b.checkpoint()
+			settled <- b.broken
 		case first := <-b.requests:
 			group = append(group[:0], first)
 		gather:
@@ -103,8 +179,44 @@ func (b *Bolt) commitLoop() {
 				}
 			}
 			b.commitGroup(group)
+			if b.wal.length() >= checkpointBytes {
+				b.checkpoint()
+			}
+			if b.tx != nil {
+				idle.Reset(b.idle)
+			}
 		}
 	}
+}
+
+// checkpoint commits the open transaction and empties the log, unless
+// writes have stopped; a failure stops them (the log keeps every change
+// since the last checkpoint, which a restart replays).
+func (b *Bolt) checkpoint() {
+	if b.broken != nil || b.tx == nil {
+		return
+	}
+	tx := b.tx
+	b.tx, b.pending = nil, nil
+	err := tx.Commit()
+	if err == nil {
+		b.dirty.Store(false)
+		err = b.wal.reset()
+	}
+	if err != nil {
+		b.stop(fmt.Errorf("checkpoint: %w", err))
+	}
+}
+
+// stop stops writes after a failure that may leave the file and the log
+// apart (only a restart, replaying the log, brings them together).
+func (b *Bolt) stop(err error) {
+	if b.tx != nil {
+		_ = b.tx.Rollback()
+		b.tx, b.pending = nil, nil
+	}
+	b.broken = err
+	b.log.Error("store: writes stopped", "err", err)
 }
 
 func (b *Bolt) failQueued() {
@@ -118,32 +230,115 @@ func (b *Bolt) failQueued() {
 	}
 }
 
+// commitGroup makes the group's writes in the open transaction and
+// appends their changes to the log, synced, before it answers. A write
+// that fails halfway takes the transaction back to the records before
+// the group (the group's writes fail, nothing else does); a failure of
+// the append may leave a record the file lacks (a restart replays it), so
+// writes stop.
 func (b *Bolt) commitGroup(group []*writeRequest) {
-	results := make([]error, len(group))
-	err := b.db.Update(func(tx *bolt.Tx) error {
-		for i, r := range group {
-			if r.check != nil {
-				if results[i] = r.check(tx); results[i] != nil {
-					continue
-				}
-			}
-			if err := r.apply(tx); err != nil {
-				return err
-			}
+	if b.broken != nil {
+		for _, r := range group {
+			r.done <- fmt.Errorf("commit: %w", b.broken)
 		}
-		return nil
-	})
-	for i, r := range group {
+		return
+	}
+	err := b.apply(group)
+	for _, r := range group {
 		if err != nil {
 			r.done <- fmt.Errorf("commit: %w", err)
 			continue
 		}
-		r.done <- results[i]
+		r.done <- r.result
+	}
+}
+
+// apply makes the group's writes in the open transaction (begun if there
+// is none) and logs them.
+func (b *Bolt) apply(group []*writeRequest) error {
+	if b.tx == nil {
+		tx, err := b.db.Begin(true)
+		if err != nil {
+			return fmt.Errorf("begin: %w", err)
+		}
+		b.tx = tx
+		b.dirty.Store(true)
+	}
+	// The record is built after room for its frame header.
+	c := &changes{tx: b.tx, record: append(b.record[:0], make([]byte, walFrameHeader)...)}
+	defer func() {
+		if cap(c.record) <= maxKeptRecord {
+			b.record = c.record[:0]
+		}
+	}()
+	for _, r := range group {
+		r.result = nil
+		if r.check != nil {
+			if r.result = r.check(b.tx); r.result != nil {
+				continue
+			}
+		}
+		if err := r.apply(c); err != nil {
+			b.rewind()
+			return err
+		}
+	}
+	if len(c.record) == walFrameHeader {
+		return nil
+	}
+	if err := b.wal.append(c.record); err != nil {
+		b.stop(err)
+		return err
+	}
+	b.pending = append(b.pending, append([]byte(nil), c.record[walFrameHeader:]...))
+	return nil
+}
+
+// rewind takes the open transaction back to the records logged before:
+// it is rolled back and they are made again in a new one.
+func (b *Bolt) rewind() {
+	_ = b.tx.Rollback()
+	b.tx = nil
+	tx, err := b.db.Begin(true)
+	if err == nil {
+		if err = replayInto(tx, b.pending); err != nil {
+			_ = tx.Rollback()
+		}
+	}
+	if err != nil {
+		b.stop(fmt.Errorf("rewind after a failed write: %w", err))
+		return
+	}
+	b.tx = tx
+}
+
+// settle waits for a checkpoint, so that a read that follows sees every
+// write that has returned; it returns at once when no transaction is open.
+func (b *Bolt) settle(ctx context.Context) error {
+	if !b.dirty.Load() {
+		return nil
+	}
+	settled := make(chan error, 1)
+	select {
+	case b.settles <- settled:
+	case <-b.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-settled:
+		if err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
 // write queues a request and waits until it is committed.
-func (b *Bolt) write(ctx context.Context, check, apply func(tx *bolt.Tx) error) error {
+func (b *Bolt) write(ctx context.Context, check func(tx *bolt.Tx) error, apply func(c *changes) error) error {
 	r := &writeRequest{check: check, apply: apply, done: make(chan error, 1)}
 	select {
 	case <-b.closing:
@@ -175,13 +370,13 @@ func (b *Bolt) write(ctx context.Context, check, apply func(tx *bolt.Tx) error) 
 }
 
 // Close implements Store: it stops the committer (queued writes fail with
-// ErrClosed) and closes the file.
+// ErrClosed), checkpoints and closes the files.
 func (b *Bolt) Close() error {
 	var err error
 	b.closeMu.Do(func() {
 		close(b.closing)
 		<-b.done
-		err = b.db.Close()
+		err = errors.Join(b.wal.close(), b.db.Close())
 	})
 	return err
 }

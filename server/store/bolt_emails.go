@@ -3,11 +3,9 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // PutInbox implements Store.
@@ -16,34 +14,30 @@ func (b *Bolt) PutInbox(ctx context.Context, inbox Inbox) error {
 	if err != nil {
 		return fmt.Errorf("encode inbox: %w", err)
 	}
-	return b.write(ctx, nil, func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketInboxes).Put([]byte(inbox.Hash), data); err != nil {
-			return err
-		}
-		_, err := tx.Bucket(bucketEmails).CreateBucketIfNotExists([]byte(inbox.Hash))
-		return err
+	return b.write(ctx, nil, func(c *changes) error {
+		return c.putInbox([]byte(inbox.Hash), data)
 	})
 }
 
 // DeleteInbox implements Store.
 func (b *Bolt) DeleteInbox(ctx context.Context, hash string) error {
-	return b.write(ctx, nil, func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketInboxes).Delete([]byte(hash)); err != nil {
-			return err
-		}
-		err := tx.Bucket(bucketEmails).DeleteBucket([]byte(hash))
-		if errors.Is(err, bolterrors.ErrBucketNotFound) {
-			return nil
-		}
-		return err
+	return b.write(ctx, nil, func(c *changes) error {
+		return c.deleteInbox([]byte(hash))
 	})
 }
 
 // Inboxes implements Store.
-func (b *Bolt) Inboxes(context.Context) ([]Inbox, error) {
+func (b *Bolt) Inboxes(ctx context.Context) ([]Inbox, error) {
+	if err := b.settle(ctx); err != nil {
+		return nil, err
+	}
 	var out []Inbox
 	err := b.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketInboxes).ForEach(func(k, v []byte) error {
+		inboxes := tx.Bucket(bucketInboxes)
+		if inboxes == nil {
+			return nil // a new store: the first write makes the bucket
+		}
+		return inboxes.ForEach(func(k, v []byte) error {
 			var in Inbox
 			if err := json.Unmarshal(v, &in); err != nil {
 				return fmt.Errorf("decode inbox %s: %w", k, err)
@@ -58,8 +52,13 @@ func (b *Bolt) Inboxes(context.Context) ([]Inbox, error) {
 	return out, nil
 }
 
+// mailbox is an inbox's bucket of emails, or nil.
 func mailbox(tx *bolt.Tx, hash string) *bolt.Bucket {
-	return tx.Bucket(bucketEmails).Bucket([]byte(hash))
+	emails := tx.Bucket(bucketEmails)
+	if emails == nil {
+		return nil
+	}
+	return emails.Bucket([]byte(hash))
 }
 
 // Commit implements Store.
@@ -79,16 +78,16 @@ func (b *Bolt) Commit(ctx context.Context, batch Batch) error {
 		}
 		return nil
 	}
-	apply := func(tx *bolt.Tx) error {
+	apply := func(c *changes) error {
 		for _, k := range batch.Delete {
-			if mb := mailbox(tx, k.InboxHash); mb != nil {
-				if err := mb.Delete([]byte(k.ID)); err != nil {
+			if mailbox(c.tx, k.InboxHash) != nil {
+				if err := c.deleteEmail([]byte(k.InboxHash), []byte(k.ID)); err != nil {
 					return err
 				}
 			}
 		}
 		for i, e := range batch.Put {
-			if err := mailbox(tx, e.InboxHash).Put([]byte(e.ID), encoded[i]); err != nil {
+			if err := c.putEmail([]byte(e.InboxHash), []byte(e.ID), encoded[i]); err != nil {
 				return err
 			}
 		}
@@ -106,8 +105,8 @@ func (b *Bolt) DeleteEmail(ctx context.Context, k EmailKey) error {
 		}
 		return nil
 	}
-	return b.write(ctx, check, func(tx *bolt.Tx) error {
-		return mailbox(tx, k.InboxHash).Delete([]byte(k.ID))
+	return b.write(ctx, check, func(c *changes) error {
+		return c.deleteEmail([]byte(k.InboxHash), []byte(k.ID))
 	})
 }
 
@@ -120,38 +119,37 @@ func (b *Bolt) MarkRead(ctx context.Context, k EmailKey) error {
 		}
 		return nil
 	}
-	return b.write(ctx, check, func(tx *bolt.Tx) error {
-		mb := mailbox(tx, k.InboxHash)
-		v := mb.Get([]byte(k.ID))
+	return b.write(ctx, check, func(c *changes) error {
+		v := mailbox(c.tx, k.InboxHash).Get([]byte(k.ID))
 		if len(v) < headerSize || v[1]&flagRead != 0 {
 			return nil
 		}
 		updated := make([]byte, len(v))
 		copy(updated, v)
 		updated[1] |= flagRead
-		return mb.Put([]byte(k.ID), updated)
+		return c.putEmail([]byte(k.InboxHash), []byte(k.ID), updated)
 	})
 }
 
 // SetSigned implements Store.
-func (b *Bolt) SetSigned(ctx context.Context, changes []Signed) error {
-	return b.write(ctx, nil, func(tx *bolt.Tx) error {
-		for _, c := range changes {
-			mb := mailbox(tx, c.Key.InboxHash)
+func (b *Bolt) SetSigned(ctx context.Context, signed []Signed) error {
+	return b.write(ctx, nil, func(c *changes) error {
+		for _, s := range signed {
+			mb := mailbox(c.tx, s.Key.InboxHash)
 			if mb == nil {
 				continue
 			}
-			v := mb.Get([]byte(c.Key.ID))
+			v := mb.Get([]byte(s.Key.ID))
 			if v == nil {
 				continue
 			}
-			e, err := decodeEmail(c.Key, v, true)
+			e, err := decodeEmail(s.Key, v, true)
 			if err != nil {
 				return err
 			}
-			c.apply(e)
-			if err := mb.Put([]byte(c.Key.ID), encodeEmail(e)); err != nil {
-				return fmt.Errorf("sign email %s: %w", c.Key.ID, err)
+			s.apply(e)
+			if err := c.putEmail([]byte(s.Key.InboxHash), []byte(s.Key.ID), encodeEmail(e)); err != nil {
+				return fmt.Errorf("sign email %s: %w", s.Key.ID, err)
 			}
 		}
 		return nil
@@ -159,7 +157,10 @@ func (b *Bolt) SetSigned(ctx context.Context, changes []Signed) error {
 }
 
 // Email implements Store.
-func (b *Bolt) Email(_ context.Context, k EmailKey) (*Email, error) {
+func (b *Bolt) Email(ctx context.Context, k EmailKey) (*Email, error) {
+	if err := b.settle(ctx); err != nil {
+		return nil, err
+	}
 	var out *Email
 	err := b.db.View(func(tx *bolt.Tx) error {
 		mb := mailbox(tx, k.InboxHash)
@@ -178,7 +179,10 @@ func (b *Bolt) Email(_ context.Context, k EmailKey) (*Email, error) {
 }
 
 // Emails implements Store.
-func (b *Bolt) Emails(_ context.Context, hash string, withContent bool, page Page) ([]*Email, error) {
+func (b *Bolt) Emails(ctx context.Context, hash string, withContent bool, page Page) ([]*Email, error) {
+	if err := b.settle(ctx); err != nil {
+		return nil, err
+	}
 	var out []*Email
 	err := b.db.View(func(tx *bolt.Tx) error {
 		mb := mailbox(tx, hash)
@@ -210,7 +214,10 @@ func (b *Bolt) Emails(_ context.Context, hash string, withContent bool, page Pag
 }
 
 // IDs implements Store.
-func (b *Bolt) IDs(_ context.Context, hash string) ([]string, error) {
+func (b *Bolt) IDs(ctx context.Context, hash string) ([]string, error) {
+	if err := b.settle(ctx); err != nil {
+		return nil, err
+	}
 	var out []string
 	err := b.db.View(func(tx *bolt.Tx) error {
 		mb := mailbox(tx, hash)
@@ -227,10 +234,17 @@ func (b *Bolt) IDs(_ context.Context, hash string) ([]string, error) {
 }
 
 // ForEachEmail implements Store.
-func (b *Bolt) ForEachEmail(_ context.Context, fn func(EmailInfo) error) error {
+func (b *Bolt) ForEachEmail(ctx context.Context, fn func(EmailInfo) error) error {
+	if err := b.settle(ctx); err != nil {
+		return err
+	}
 	return b.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketEmails).ForEachBucket(func(hash []byte) error {
-			c := tx.Bucket(bucketEmails).Bucket(hash).Cursor()
+		emails := tx.Bucket(bucketEmails)
+		if emails == nil {
+			return nil // a new store: the first write makes the bucket
+		}
+		return emails.ForEachBucket(func(hash []byte) error {
+			c := emails.Bucket(hash).Cursor()
 			for k, v := c.First(); k != nil; k, v = c.Next() {
 				size, err := payloadSize(v)
 				if err != nil {

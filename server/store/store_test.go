@@ -26,7 +26,7 @@ func implementations(t *testing.T) map[string]func(t *testing.T) store.Store {
 	return map[string]func(t *testing.T) store.Store{
 		"memory": func(t *testing.T) store.Store { return store.NewMemory() },
 		"bolt": func(t *testing.T) store.Store {
-			db, err := store.OpenBolt(filepath.Join(t.TempDir(), "test.db"))
+			db, err := store.OpenBolt(filepath.Join(t.TempDir(), "test.db"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +172,7 @@ func TestPagedLists(t *testing.T) {
 // openBoltWithInbox opens a bbolt store at path holding the inbox "h".
 func openBoltWithInbox(t *testing.T, path string) *store.Bolt {
 	t.Helper()
-	db, err := store.OpenBolt(path)
+	db, err := store.OpenBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestBoltGroupsConcurrentWritesAndPersists(t *testing.T) {
 	if err := db.PutInbox(ctx, store.Inbox{Hash: "late"}); !errors.Is(err, store.ErrClosed) {
 		t.Fatalf("write after close: %v", err)
 	}
-	db, err := store.OpenBolt(path)
+	db, err := store.OpenBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestBoltKeepsUnsignedAcrossRestart(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.OpenBolt(path)
+	db, err := store.OpenBolt(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,9 @@ type diskStore struct {
 }
 
 // openDiskStore opens (or creates) dir/webhooks.db, the directory 0700 and
-// the file 0600: it holds signing secrets.
+// the file 0600: it holds signing secrets. Its buckets are made by the
+// first write that needs each: a new store costs no transaction (and its
+// fsyncs) at start.
 func openDiskStore(dir string) (*diskStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create webhook data directory: %w", err)
@@ -55,18 +57,15 @@ func openDiskStore(dir string) (*diskStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open webhook store %s: %w", path, err)
 	}
-	if err := db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketHooks, bucketRetries} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("initialise webhook store %s: %w", path, err)
-	}
 	return &diskStore{db: db}, nil
+}
+
+// forEach calls fn for each key of a bucket, none if it is not made yet.
+func forEach(tx *bolt.Tx, name []byte, fn func(k, v []byte) error) error {
+	if b := tx.Bucket(name); b != nil {
+		return b.ForEach(fn)
+	}
+	return nil
 }
 
 // load reads every webhook and pending retry.
@@ -77,7 +76,7 @@ func (s *diskStore) load() ([]record, []pending, error) {
 	var recs []record
 	var retries []pending
 	err := s.db.View(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketHooks).ForEach(func(k, v []byte) error {
+		if err := forEach(tx, bucketHooks, func(k, v []byte) error {
 			var r record
 			if err := json.Unmarshal(v, &r); err != nil {
 				return fmt.Errorf("webhook %s: %w", k, err)
@@ -87,7 +86,7 @@ func (s *diskStore) load() ([]record, []pending, error) {
 		}); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketRetries).ForEach(func(k, v []byte) error {
+		return forEach(tx, bucketRetries, func(k, v []byte) error {
 			var p pending
 			if err := json.Unmarshal(v, &p); err != nil {
 				return fmt.Errorf("retry %s: %w", k, err)
@@ -108,7 +107,10 @@ func (s *diskStore) putHooks(recs ...record) error {
 		return nil
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketHooks)
+		b, err := tx.CreateBucketIfNotExists(bucketHooks)
+		if err != nil {
+			return err
+		}
 		for _, r := range recs {
 			data, err := json.Marshal(r)
 			if err != nil {
@@ -132,10 +134,18 @@ func (s *diskStore) deleteHook(id string) error {
 		return nil
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketHooks).Delete([]byte(id)); err != nil {
+		hooks, err := tx.CreateBucketIfNotExists(bucketHooks)
+		if err != nil {
 			return err
 		}
-		c := tx.Bucket(bucketRetries).Cursor()
+		if err := hooks.Delete([]byte(id)); err != nil {
+			return err
+		}
+		retries, err := tx.CreateBucketIfNotExists(bucketRetries)
+		if err != nil {
+			return err
+		}
+		c := retries.Cursor()
 		prefix := []byte(id + "/")
 		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
 			if err := c.Delete(); err != nil {
@@ -160,7 +170,11 @@ func (s *diskStore) putRetry(p pending) error {
 		return fmt.Errorf("encode retry: %w", err)
 	}
 	err = s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketRetries).Put(retryKey(p.WebhookID, p.DeliveryID), data)
+		retries, err := tx.CreateBucketIfNotExists(bucketRetries)
+		if err != nil {
+			return err
+		}
+		return retries.Put(retryKey(p.WebhookID, p.DeliveryID), data)
 	})
 	if err != nil {
 		return fmt.Errorf("save retry %s: %w", p.DeliveryID, err)
@@ -174,7 +188,11 @@ func (s *diskStore) deleteRetry(webhookID, deliveryID string) error {
 		return nil
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketRetries).Delete(retryKey(webhookID, deliveryID))
+		retries, err := tx.CreateBucketIfNotExists(bucketRetries)
+		if err != nil {
+			return err
+		}
+		return retries.Delete(retryKey(webhookID, deliveryID))
 	})
 	if err != nil {
 		return fmt.Errorf("delete retry %s: %w", deliveryID, err)

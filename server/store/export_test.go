@@ -1,0 +1,33 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+)
+
+// OpenBoltWithoutIdleCheckpoint opens a Bolt store that checkpoints only
+// when its log is full or at Close, so that a test can copy its files
+// while the log holds every write (what a crash leaves behind).
+func OpenBoltWithoutIdleCheckpoint(path string, log *slog.Logger) (*Bolt, error) {
+	return openBolt(path, log, time.Hour)
+}
+
+// LogEnd is the offset in the write-ahead log file at path where its
+// records end (where a torn record would begin). It only reads the file.
+func LogEnd(path string) (int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	if len(data) < walHeader {
+		return 0, fmt.Errorf("a log of %d bytes", len(data))
+	}
+	_, end, _ := parseWAL(data[walHeader:], binary.LittleEndian.Uint64(data[len(walMagic):]))
+	return int64(walHeader + end), nil
+}
+
+// LogHeader is where the records of a log begin (LogEnd of an empty log).
+const LogHeader = int64(walHeader)

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package store
+
+import "os"
+
+// fdatasync writes the file to disk (fsync: fdatasync is Linux's).
+func fdatasync(f *os.File) error { return f.Sync() }
