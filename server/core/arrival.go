@@ -116,7 +116,7 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 		if err != nil {
 			return nil, err
 		}
-		email, stream, err := buildEmail(in, id, receivedAt, meta, parsed, raw, c.aadPrefix, signsLater(in, c.opts))
+		email, err := buildEmail(in, id, receivedAt, meta, parsed, raw, c.aadPrefix, signsLater(in, c.opts))
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +124,8 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 		entries = append(entries, &liveEmail{id: id, inbox: in, size: email.Size()})
 		received := &ReceivedEmail{Message: copyMsg, Auth: inboxAuth, ReceivedAt: receivedAt}
 		events = append(events,
-			Event{Type: model.EventEmailReceived, At: receivedAt, Inbox: in.ref(), EmailID: id, Received: received, Stream: stream},
+			Event{Type: model.EventEmailReceived, At: receivedAt, Inbox: in.ref(), EmailID: id, Received: received,
+				inbox: in, metadata: email.Metadata},
 			Event{Type: model.EventEmailStored, At: receivedAt, Inbox: in.ref(), EmailID: id})
 	}
 	return c.commitEmails(ctx, entries, emails, events)
@@ -240,23 +241,22 @@ func signsLater(in *Inbox, o Options) bool {
 	return in.Encrypted && !o.SignAtIngest
 }
 
-// buildEmail makes the stored form of an email for one inbox and its
-// event-stream JSON. For an encrypted inbox all three payloads are
-// encrypted in one envelope (the metadata keeps its ct_kem, the others
-// share it), the raw one as base64 text of the message (as the reference
-// deployment and the official SDKs have it); the metadata is signed, and
-// so are the parsed and raw payloads unless signLater; then the signer
-// signs them. aad is the context's prefix.
-func buildEmail(in *Inbox, id string, receivedAt time.Time, meta, parsed, raw []byte, aad string, signLater bool) (*store.Email, []byte, error) {
+// buildEmail makes the stored form of an email for one inbox. For an
+// encrypted inbox all three payloads are encrypted in one envelope (the
+// metadata keeps its ct_kem, the others share it), the raw one as base64
+// text of the message (as the reference deployment and the official SDKs
+// have it); the metadata is signed, and so are the parsed and raw payloads
+// unless signLater; then the signer signs them. aad is the context's
+// prefix.
+func buildEmail(in *Inbox, id string, receivedAt time.Time, meta, parsed, raw []byte, aad string, signLater bool) (*store.Email, error) {
 	email := &store.Email{ID: id, InboxHash: in.Hash, ReceivedAt: receivedAt}
 	if !in.Encrypted {
 		email.Metadata, email.Parsed, email.Raw = meta, parsed, raw
-		stream, err := streamJSON(in, id, meta)
-		return email, stream, err
+		return email, nil
 	}
 	env, err := in.sealer.NewEnvelope()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer env.Close()
 	parts := []struct {
@@ -286,12 +286,11 @@ func buildEmail(in *Inbox, id string, receivedAt time.Time, meta, parsed, raw []
 		buf := &bufs[groups[i]]
 		start := len(*buf)
 		if *buf, err = appendPayload(*buf, p.plaintext, []byte(p.aad), p.ownKEM); err != nil {
-			return nil, nil, fmt.Errorf("seal %s: %w", p.aad, err)
+			return nil, fmt.Errorf("seal %s: %w", p.aad, err)
 		}
 		*p.dst = (*buf)[start:] // its capacity runs to its buffer's end
 	}
-	stream, err := streamJSON(in, id, email.Metadata)
-	return email, stream, err
+	return email, nil
 }
 
 // payloadBuffers returns empty buffers for an email's payloads of the given

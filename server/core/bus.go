@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -16,8 +17,8 @@ import (
 //
 //   - email.received: an email has arrived and is retrievable through the
 //     API. Received holds the parsed message in plaintext (also for encrypted
-//     inboxes: it lives only in memory, in this event) and Stream the event
-//     stream's `data:` JSON for it.
+//     inboxes: it lives only in memory, in this event); StreamJSON renders
+//     the event stream's `data:` JSON for it.
 //   - email.stored: the email is persisted (right after email.received; with
 //     Config.DataDir it is on disk).
 //   - email.deleted: the email is gone; Reason is model.DeleteReasonManual,
@@ -33,9 +34,22 @@ type Event struct {
 	Reason string
 	// Received is set on email.received.
 	Received *ReceivedEmail
-	// Stream is the event-stream JSON of an email.received event:
-	// {inboxId, emailId, encryptedMetadata} or {inboxId, emailId, metadata}.
-	Stream []byte
+
+	// inbox and metadata (the stored metadata payload) are set on
+	// email.received, for StreamJSON.
+	inbox    *Inbox
+	metadata []byte
+}
+
+// StreamJSON renders the event-stream JSON of an email.received event:
+// {inboxId, emailId, encryptedMetadata} or {inboxId, emailId, metadata}.
+// It is rendered for a listener that wants it, not for every email (about
+// 10 KB for an encrypted one, built for nobody when no one listens).
+func (e Event) StreamJSON() ([]byte, error) {
+	if e.Type != model.EventEmailReceived || e.inbox == nil {
+		return nil, fmt.Errorf("%s event of email %s: no stream message", e.Type, e.EmailID)
+	}
+	return streamJSON(e.inbox, e.EmailID, e.metadata)
 }
 
 // InboxRef names the inbox of an event.

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"container/list"
 	"errors"
 	"slices"
 	"strings"
@@ -23,7 +22,7 @@ var (
 type Inbox struct {
 	store.Inbox
 	sealer *crypto.Sealer // encrypted inboxes only
-	emails *list.List     // of *liveEmail, oldest first
+	emails emailList      // oldest first
 }
 
 func (in *Inbox) ref() InboxRef {
@@ -39,8 +38,8 @@ type liveEmail struct {
 	id    string
 	inbox *Inbox
 	size  int64
-	all   *list.Element
-	own   *list.Element
+	all   links // in the registry's list of every email
+	own   links // in its inbox's list
 }
 
 // registry holds the live inboxes and accounts stored emails for the
@@ -51,7 +50,7 @@ type registry struct {
 	byAddress map[string]*Inbox
 	byHash    map[string]*Inbox
 	emails    map[string]*liveEmail
-	all       *list.List // of *liveEmail, oldest first
+	all       emailList // every email, oldest first
 	total     int64
 
 	maxPerInbox int
@@ -66,7 +65,6 @@ func newRegistry(maxPerInbox int, maxBytes int64) *registry {
 		byAddress:   make(map[string]*Inbox),
 		byHash:      make(map[string]*Inbox),
 		emails:      make(map[string]*liveEmail),
-		all:         list.New(),
 		maxPerInbox: maxPerInbox,
 		maxBytes:    maxBytes,
 	}
@@ -82,7 +80,7 @@ func (r *registry) add(in *Inbox) error {
 	if _, ok := r.byHash[in.Hash]; ok {
 		return errKeyTaken
 	}
-	in.emails = list.New()
+	in.emails = emailList{own: true}
 	r.byAddress[in.Address] = in
 	r.byHash[in.Hash] = in
 	return nil
@@ -138,9 +136,9 @@ func (r *registry) remove(hash string) (ids []string, ok bool) {
 func (r *registry) removeLocked(in *Inbox) []string {
 	delete(r.byAddress, in.Address)
 	delete(r.byHash, in.Hash)
-	ids := make([]string, 0, in.emails.Len())
-	for el := in.emails.Front(); el != nil; el = el.Next() {
-		e := el.Value.(*liveEmail)
+	ids := make([]string, 0, in.emails.len())
+	for in.emails.front != nil {
+		e := in.emails.front
 		ids = append(ids, e.id)
 		r.forgetLocked(e)
 	}
@@ -198,13 +196,13 @@ func (r *registry) reserve(entries []*liveEmail) (victims []victim, gone map[str
 			gone[e.id] = true
 			continue
 		}
-		for r.maxPerInbox > 0 && e.inbox.emails.Len() >= r.maxPerInbox {
-			old := e.inbox.emails.Front().Value.(*liveEmail)
+		for r.maxPerInbox > 0 && e.inbox.emails.len() >= r.maxPerInbox {
+			old := e.inbox.emails.front
 			victims = append(victims, victim{inbox: old.inbox, id: old.id})
 			r.forgetLocked(old)
 		}
-		for r.maxBytes > 0 && r.total+e.size > r.maxBytes && r.all.Len() > 0 {
-			old := r.all.Front().Value.(*liveEmail)
+		for r.maxBytes > 0 && r.total+e.size > r.maxBytes && r.all.len() > 0 {
+			old := r.all.front
 			victims = append(victims, victim{inbox: old.inbox, id: old.id})
 			r.forgetLocked(old)
 		}
@@ -221,8 +219,8 @@ func (r *registry) track(e *liveEmail) {
 }
 
 func (r *registry) trackLocked(e *liveEmail) {
-	e.all = r.all.PushBack(e)
-	e.own = e.inbox.emails.PushBack(e)
+	r.all.pushBack(e)
+	e.inbox.emails.pushBack(e)
 	r.emails[e.id] = e
 	r.total += e.size
 }
@@ -243,8 +241,8 @@ func (r *registry) forgetLocked(e *liveEmail) {
 	if _, ok := r.emails[e.id]; !ok {
 		return
 	}
-	r.all.Remove(e.all)
-	e.inbox.emails.Remove(e.own)
+	r.all.remove(e)
+	e.inbox.emails.remove(e)
 	delete(r.emails, e.id)
 	r.total -= e.size
 }

@@ -225,13 +225,8 @@ func (r replica) fanOut(ctx context.Context, key store.EmailKey) {
 		return
 	}
 	e := heads[0]
-	stream, err := streamJSON(in, e.ID, e.Metadata)
-	if err != nil {
-		c.log.Error("rendering another replica's email failed", "email", e.ID, "error", err)
-		return
-	}
 	c.bus.Publish(
-		Event{Type: model.EventEmailReceived, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID, Stream: stream},
+		Event{Type: model.EventEmailReceived, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID, inbox: in, metadata: e.Metadata},
 		Event{Type: model.EventEmailStored, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID})
 }
 

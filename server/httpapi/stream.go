@@ -116,7 +116,12 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if ev.Type != model.EventEmailReceived || !wanted[ev.Inbox.Hash] {
 				continue
 			}
-			if err := send(ev.Stream); err != nil {
+			data, err := ev.StreamJSON()
+			if err != nil {
+				a.log.Error("an email's stream message could not be rendered; not sent", "error", err)
+				continue
+			}
+			if err := send(data); err != nil {
 				return
 			}
 		case now := <-ticker.C:

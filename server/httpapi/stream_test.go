@@ -1,13 +1,16 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -58,4 +61,34 @@ func streamStatus(t *testing.T, srv *server.Server, hashes string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestStreamMessageIsTheStoredMetadata: the stream message of a new email
+// carries the metadata the API lists for it, sealed for an encrypted inbox
+// and base64 for a plain one; an email that arrived before the stream
+// opened is not sent.
+func TestStreamMessageIsTheStoredMetadata(t *testing.T) {
+	srv, a := servertest.StartAPI(t)
+	enc := a.CreateEncrypted(nil)
+	plain := a.CreatePlain(nil)
+	servertest.MustSend(t, srv, plain.EmailAddress, servertest.SimpleMessage(plain.EmailAddress, "before the stream"))
+	stream := servertest.OpenStream(t, srv, enc.InboxHash, plain.InboxHash)
+	for _, address := range []string{enc.EmailAddress, plain.EmailAddress} {
+		servertest.MustSend(t, srv, address, servertest.SimpleMessage(address, "streamed"))
+		ev := stream.NextNotification(t)
+		var listed *model.EmailRecord
+		for _, r := range a.Emails(address, false) {
+			if r.ID == ev.EmailID {
+				listed = &r
+			}
+		}
+		if listed == nil || ev.InboxID != listed.InboxID {
+			t.Fatalf("stream message %+v names no email of %s", ev, address)
+		}
+		got, _ := json.Marshal(ev.EncryptedMetadata)
+		want, _ := json.Marshal(listed.EncryptedMetadata)
+		if ev.Metadata != listed.Metadata || !bytes.Equal(got, want) || (ev.Metadata == "") == (ev.EncryptedMetadata == nil) {
+			t.Errorf("%s: stream message %+v, listed %+v", address, ev, listed)
+		}
+	}
 }

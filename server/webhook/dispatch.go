@@ -1,10 +1,6 @@
 package webhook
 
-import (
-	"strings"
-
-	"sandview/model"
-)
+import "sandview/model"
 
 // dispatchLoop turns queued events into deliveries until the queue closes.
 func (e *Engine) dispatchLoop() {
@@ -52,7 +48,11 @@ func (e *Engine) render(ev Incoming) ([]*delivery, error) {
 		}
 		targets = append(targets, target{id: h.rec.ID, subscribed: subscribed, filter: h.filter, template: h.template})
 	}
-	remembered, known := e.memo.get(ev.EmailID)
+	var remembered memoEntry
+	known := false
+	if len(targets) > 0 && ev.Type != model.EventEmailReceived {
+		remembered, known = e.memo.get(ev.EmailID) // decoded only for a delivery
+	}
 	e.mu.Unlock()
 
 	var summary *emailSummary
@@ -111,49 +111,4 @@ func (e *Engine) render(ev Incoming) ([]*delivery, error) {
 		}})
 	}
 	return out, nil
-}
-
-// memoEntry is what the engine remembers of an email.received for the
-// stored and deleted events of the same email.
-type memoEntry struct {
-	inbox   string
-	summary emailSummary
-	passed  map[string]bool // filter verdicts by webhook id
-}
-
-// emailMemo remembers the latest emails, oldest evicted first.
-type emailMemo struct {
-	entries map[string]memoEntry
-	ring    []string
-	next    int
-}
-
-func newEmailMemo(size int) *emailMemo {
-	return &emailMemo{entries: make(map[string]memoEntry), ring: make([]string, size)}
-}
-
-func (m *emailMemo) put(emailID string, entry memoEntry) {
-	if _, ok := m.entries[emailID]; !ok {
-		if old := m.ring[m.next]; old != "" {
-			delete(m.entries, old)
-		}
-		m.ring[m.next] = emailID
-		m.next = (m.next + 1) % len(m.ring)
-	}
-	m.entries[emailID] = entry
-}
-
-func (m *emailMemo) get(emailID string) (memoEntry, bool) {
-	entry, ok := m.entries[emailID]
-	return entry, ok
-}
-
-func (m *emailMemo) forget(emailID string) { delete(m.entries, emailID) }
-
-func (m *emailMemo) forgetInbox(address string) {
-	for id, entry := range m.entries {
-		if strings.EqualFold(entry.inbox, address) {
-			delete(m.entries, id)
-		}
-	}
 }
