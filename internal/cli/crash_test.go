@@ -130,59 +130,10 @@ func TestReplicaCrashLosesNoMail(t *testing.T) {
 	streamed := make(chan string, 10000)
 	openReplicaStream(t, ctx, b, inbox.InboxHash, streamed)
 
-	const conns, perConn, killAfter = 8, 60, 150
-	var accepted sync.Map // subject -> true, for each 250
-	var sent, ok250 atomic.Int64
-	killed := make(chan struct{})
-	var once sync.Once
-	var wg sync.WaitGroup
-	for c := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			client, err := smtp.Dial(a.smtp)
-			if err != nil {
-				return
-			}
-			defer client.Close()
-			for i := range perConn {
-				subject := fmt.Sprintf("crash-%d-%d", c, i)
-				sent.Add(1)
-				msg := fmt.Sprintf("From: sender@example.org\r\nTo: %s\r\nSubject: %s\r\n\r\nbody of %s\r\n", inbox.EmailAddress, subject, subject)
-				if err := sendOn(client, inbox.EmailAddress, msg); err != nil {
-					return // the replica died under this connection
-				}
-				accepted.Store(subject, true)
-				if ok250.Add(1) == killAfter {
-					once.Do(func() {
-						_ = a.cmd.Process.Kill()
-						close(killed)
-					})
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	select {
-	case <-killed:
-	default:
-		t.Fatalf("the burst ended (%d sent, %d accepted) before the kill", sent.Load(), ok250.Load())
-	}
-	want := map[string]bool{}
-	accepted.Range(func(k, _ any) bool { want[k.(string)] = true; return true })
+	want := burstAndKill(t, a, inbox.EmailAddress, 8, 60, 150)
 
 	// Stored: B lists every accepted mail.
-	var listed []model.EmailRecord
-	b.call(t, "GET", "/api/inboxes/"+inbox.EmailAddress+"/emails", nil, &listed)
-	subjectOf := map[string]string{}
-	for _, rec := range listed {
-		var meta model.EmailMetadata
-		raw, err := base64.StdEncoding.DecodeString(rec.Metadata)
-		if err != nil || json.Unmarshal(raw, &meta) != nil {
-			t.Fatalf("metadata of %s: %q", rec.ID, rec.Metadata)
-		}
-		subjectOf[rec.ID] = meta.Subject
-	}
+	subjectOf := listedSubjects(t, b, inbox.EmailAddress)
 	stored := 0
 	for _, subject := range subjectOf {
 		if want[subject] {
@@ -230,8 +181,8 @@ func TestReplicaCrashLosesNoMail(t *testing.T) {
 	for _, n := range deliveries {
 		duplicates += n - 1
 	}
-	t.Logf("crash: %d sent, %d answered 250, %d stored (of %d listed), %d streamed on the survivor, %d webhook deliveries, %d repeated",
-		sent.Load(), len(want), stored, len(listed), len(seen), len(deliveries)+duplicates, duplicates)
+	t.Logf("crash: %d answered 250, %d stored (of %d listed), %d streamed on the survivor, %d webhook deliveries, %d repeated",
+		len(want), stored, len(subjectOf), len(seen), len(deliveries)+duplicates, duplicates)
 }
 
 // openReplicaStream sends the email ids of a replica's event stream to out.
@@ -260,4 +211,67 @@ func openReplicaStream(t *testing.T, ctx context.Context, r *replica, hash strin
 			}
 		}
 	}()
+}
+
+// burstAndKill sends perConn mails on each of conns SMTP connections to
+// the server a and kills it (SIGKILL) once killAfter of them have had
+// their 250; it returns the subjects of the mails answered 250.
+func burstAndKill(t *testing.T, a *replica, to string, conns, perConn int, killAfter int64) map[string]bool {
+	t.Helper()
+	var accepted sync.Map // subject -> true, for each 250
+	var sent, ok250 atomic.Int64
+	killed := make(chan struct{})
+	var once sync.Once
+	var wg sync.WaitGroup
+	for c := range conns {
+		wg.Go(func() {
+			client, err := smtp.Dial(a.smtp)
+			if err != nil {
+				return
+			}
+			defer client.Close()
+			for i := range perConn {
+				subject := fmt.Sprintf("crash-%d-%d", c, i)
+				sent.Add(1)
+				msg := fmt.Sprintf("From: sender@example.org\r\nTo: %s\r\nSubject: %s\r\n\r\nbody of %s\r\n", to, subject, subject)
+				if err := sendOn(client, to, msg); err != nil {
+					return // the server died under this connection
+				}
+				accepted.Store(subject, true)
+				if ok250.Add(1) == killAfter {
+					once.Do(func() {
+						_ = a.cmd.Process.Kill()
+						close(killed)
+					})
+				}
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case <-killed:
+	default:
+		t.Fatalf("the burst ended (%d sent, %d accepted) before the kill", sent.Load(), ok250.Load())
+	}
+	want := map[string]bool{}
+	accepted.Range(func(k, _ any) bool { want[k.(string)] = true; return true })
+	return want
+}
+
+// listedSubjects lists the inbox on the server and returns each mail's
+// subject by id.
+func listedSubjects(t *testing.T, srv *replica, address string) map[string]string {
+	t.Helper()
+	var listed []model.EmailRecord
+	srv.call(t, "GET", "/api/inboxes/"+address+"/emails", nil, &listed)
+	subjectOf := map[string]string{}
+	for _, rec := range listed {
+		var meta model.EmailMetadata
+		raw, err := base64.StdEncoding.DecodeString(rec.Metadata)
+		if err != nil || json.Unmarshal(raw, &meta) != nil {
+			t.Fatalf("metadata of %s: %q", rec.ID, rec.Metadata)
+		}
+		subjectOf[rec.ID] = meta.Subject
+	}
+	return subjectOf
 }
