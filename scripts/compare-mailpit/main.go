@@ -93,7 +93,7 @@ func startSandview(bin, dir string) (*target, error) {
 	cmd := exec.Command(bin, "serve", "--data", filepath.Join(dir, "sandview-data"), "--home", filepath.Join(dir, "home"),
 		"--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", key, "--log-level", "error",
 		"--max-emails-per-inbox", "1000000", "--max-store-bytes", "100000000000")
-	cmd.Env = append(os.Environ(), "SANDVIEW_HOME=")
+	cmd.Env = []string{} // no SVC_* variable of the caller changes the server
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
