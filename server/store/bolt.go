@@ -283,7 +283,12 @@ func (b *Bolt) apply(group []*writeRequest) error {
 			return err
 		}
 	}
-	if len(c.record) == walFrameHeader {
+	if len(c.record) == walFrameHeader { // nothing changed
+		if len(b.pending) == 0 { // nor before: no checkpoint needed
+			_ = b.tx.Rollback()
+			b.tx = nil
+			b.dirty.Store(false)
+		}
 		return nil
 	}
 	if err := b.wal.append(c.record); err != nil {
