@@ -29,6 +29,19 @@ func copyFile(t *testing.T, src, dst string) {
 	}
 }
 
+// openLive opens a store at path that checkpoints only when its log is
+// full, before a read and at Close (so that a test can copy its files
+// while the log holds the writes); it is closed when the test ends.
+func openLive(t *testing.T, path string) *store.Bolt {
+	t.Helper()
+	db, err := store.OpenBoltWithoutIdleCheckpoint(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
 // crashCopy writes to a store and returns the path of a copy of its
 // files as a crash between the writes' acknowledgement and the next
 // checkpoint leaves them: the bbolt file as it was before the emails
@@ -39,11 +52,7 @@ func crashCopy(t *testing.T) (path string, kept []store.EmailKey, deleted store.
 	ctx := context.Background()
 	dir := t.TempDir()
 	live := filepath.Join(dir, "live.db")
-	db, err := store.OpenBoltWithoutIdleCheckpoint(live, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openLive(t, live)
 	path = filepath.Join(dir, "crashed.db")
 	copyFile(t, live, path) // the file before any write
 	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
@@ -158,11 +167,7 @@ func TestBoltDropsTornLastRecord(t *testing.T) {
 func TestBoltCheckpoints(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "test.db")
-	db, err := store.OpenBoltWithoutIdleCheckpoint(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openLive(t, path)
 	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
@@ -203,11 +208,7 @@ func TestBoltFileChangesOnlyAtCheckpoints(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	live := filepath.Join(dir, "live.db")
-	db, err := store.OpenBoltWithoutIdleCheckpoint(live, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openLive(t, live)
 	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
