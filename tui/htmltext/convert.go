@@ -24,8 +24,8 @@ func toMarkdown(doc *html.Node) (string, error) {
 	return convertInParts(doc, runtime.GOMAXPROCS(0), minPartNodes)
 }
 
-// convertInParts converts doc in at most n parts of at least minNodes
-// nodes each.
+// convertInParts converts doc in at most n parts (see blockParts: its
+// blocks are cut when they hold 2 × minNodes nodes or more).
 func convertInParts(doc *html.Node, n, minNodes int) (string, error) {
 	collapseDivs(doc)
 	parts := blockParts(doc, n, minNodes)
