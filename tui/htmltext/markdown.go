@@ -178,37 +178,62 @@ func addressRoom(width int, a address) int {
 	return max(room, 1)
 }
 
-// referenceList writes "[n] address" lines at width cells: an address too
-// long for the line goes on a line of its own, cut with "…" when longer
-// than that (unless whole is set: for output without a terminal, where
-// the cut address would be lost), and is hyperlinked whole.
-func referenceList(targets []string, width int, hyperlinks, whole bool) []string {
-	var lines []string
+// referenceList writes "[n] address" lines at width cells to b, each
+// after a line break: an address too long for the line goes on a line of
+// its own, cut with "…" when longer than that (unless whole is set: for
+// output without a terminal, where the cut address would be lost), and is
+// hyperlinked whole.
+func referenceList(b *strings.Builder, targets []string, width int, hyperlinks, whole bool) {
+	size := 0
+	for _, target := range targets {
+		if target != "" {
+			size += len(target) + 16 // with its number, and a line break if cut
+			if hyperlinks {
+				size += len(target) + 16
+			}
+		}
+	}
+	b.Grow(size)
 	for i, target := range targets {
 		if target == "" { // not referred to in the text
 			continue
 		}
-		number := "[" + strconv.Itoa(i+1) + "]"
+		number := strconv.Itoa(i + 1)
+		b.WriteString("\n[")
+		b.WriteString(number)
+		b.WriteByte(']')
 		shown := target
 		tw := termtext.Width(target)
-		if termtext.Width(number)+1+tw <= width {
-			lines = append(lines, number+" "+linkText(target, shown, hyperlinks))
+		if len(number)+3+tw <= width { // "[n] "
+			b.WriteByte(' ')
+			writeLink(b, target, shown, hyperlinks)
 			continue
 		}
 		if tw > width && !whole {
-			shown = ansi.Truncate(target, width-1, "") + "…"
+			shown = cutCells(target, width-1) + "…"
 		}
-		lines = append(lines, number, linkText(target, shown, hyperlinks))
+		b.WriteByte('\n')
+		writeLink(b, target, shown, hyperlinks)
 	}
-	return lines
 }
 
-// linkText is text as a hyperlink to target, or as it is.
-func linkText(target, text string, hyperlinks bool) string {
-	if hyperlinks {
-		return ui.Hyperlink(target, text)
+// cutCells is the start of s that takes at most n cells.
+func cutCells(s string, n int) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f { // not only printable ASCII, a cell a byte
+			return ansi.Truncate(s, n, "")
+		}
 	}
-	return text
+	return s[:min(n, len(s))]
+}
+
+// writeLink writes text as a hyperlink to target, or as it is.
+func writeLink(b *strings.Builder, target, text string, hyperlinks bool) {
+	if hyperlinks {
+		ui.WriteHyperlink(b, target, text)
+		return
+	}
+	b.WriteString(text)
 }
 
 // tidyBlankLines keeps at most one blank line in a row, and none at the

@@ -142,11 +142,23 @@ func (p *Page) render(width int) Result {
 		p.plainText(p.body, fmt.Sprintf("shown as plain text: the HTML could not be laid out (%v)", err))
 		return Result{Text: p.plain, Links: p.links.numbered, Problem: p.problem}
 	}
-	text := strings.Join(lines, "\n")
-	if listed := p.links.listed(); listed != nil {
-		text += "\n\nLinks:\n" + strings.Join(referenceList(listed, width, p.opts.Hyperlinks, p.opts.Style == nil), "\n")
+	var b strings.Builder
+	size := len(lines)
+	for _, line := range lines {
+		size += len(line)
 	}
-	return Result{Text: text, Links: p.links.numbered}
+	b.Grow(size)
+	for i, line := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+	}
+	if listed := p.links.listed(); listed != nil {
+		b.WriteString("\n\nLinks:")
+		referenceList(&b, listed, width, p.opts.Hyperlinks, p.opts.Style == nil)
+	}
+	return Result{Text: b.String(), Links: p.links.numbered}
 }
 
 // plainText sets the page to body as plain text, by html2text.

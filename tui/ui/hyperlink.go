@@ -12,12 +12,21 @@ func Hyperlink(target, text string) string {
 	return ansi.SetHyperlink(HyperlinkTarget(target)) + text + ansi.ResetHyperlink()
 }
 
+// WriteHyperlink writes Hyperlink(target, text) to b, for text made of
+// many links.
+func WriteHyperlink(b *strings.Builder, target, text string) {
+	b.WriteString(ansi.SetHyperlink(HyperlinkTarget(target)))
+	b.WriteString(text)
+	b.WriteString(ansi.ResetHyperlink())
+}
+
 // HyperlinkTarget is target as an OSC 8 hyperlink carries it: every byte
 // outside printable ASCII percent-encoded, as the OSC 8 convention asks, so
 // the target cannot end the sequence early.
 func HyperlinkTarget(target string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
+	b.Grow(len(target))
 	for i := 0; i < len(target); i++ {
 		if c := target[i]; c > 0x20 && c < 0x7f {
 			b.WriteByte(c)
