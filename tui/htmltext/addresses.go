@@ -24,7 +24,7 @@ var addressPattern = regexp.MustCompile(`(?i)\b(?:https?://|www\.)[^\s<>"]+`)
 // converter and glamour would break an address at its hyphens and slashes,
 // but keep a word of letters whole (see expandTokens).
 func (s *linkSet) tokenizeAddresses(text string, nesting int) string {
-	if !strings.Contains(text, "://") && !strings.Contains(strings.ToLower(text), "www.") {
+	if !strings.Contains(text, "://") && !containsWWW(text) {
 		return text
 	}
 	return addressPattern.ReplaceAllStringFunc(text, func(found string) string {
@@ -32,6 +32,17 @@ func (s *linkSet) tokenizeAddresses(text string, nesting int) string {
 		s.addresses = append(s.addresses, address{text: found, nesting: nesting})
 		return token(len(s.addresses)-1, 0) + tail
 	})
+}
+
+// containsWWW reports whether text holds "www." in any case (only 'W'
+// folds to 'w').
+func containsWWW(text string) bool {
+	for i := 0; i+4 <= len(text); i++ {
+		if text[i]|0x20 == 'w' && strings.EqualFold(text[i:i+4], "www.") {
+			return true
+		}
+	}
+	return false
 }
 
 // trimAddress leaves the punctuation that ends a sentence, and a closing

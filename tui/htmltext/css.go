@@ -173,7 +173,10 @@ func (r hidingRules) elementVisibility(n *html.Node) visibility {
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "class":
-			for _, class := range strings.Fields(a.Val) {
+			if len(r.classes) == 0 {
+				continue
+			}
+			for class := range strings.FieldsSeq(a.Val) {
 				for _, rule := range r.classes[class] {
 					if rule.tag == "" || rule.tag == n.Data {
 						apply(rule.vis)
@@ -201,28 +204,26 @@ func (r hidingRules) elementVisibility(n *html.Node) visibility {
 // declarations evaluates a declaration block such as a style attribute.
 func declarations(block string) visibility {
 	var vis visibility
-	for _, decl := range strings.Split(block, ";") {
+	for decl := range strings.SplitSeq(block, ";") {
 		name, value, ok := strings.Cut(decl, ":")
 		if !ok {
 			continue
 		}
-		name = strings.ToLower(strings.TrimSpace(name))
-		value = strings.ToLower(strings.TrimSpace(value))
-		value = strings.TrimSpace(strings.TrimSuffix(value, "!important"))
-		switch name {
+		switch strings.ToLower(strings.TrimSpace(name)) {
 		case "display":
-			vis.hidden = vis.hidden || value == "none"
+			vis.hidden = vis.hidden || cssValue(value) == "none"
 		case "visibility":
+			value = cssValue(value)
 			vis.hidden = vis.hidden || value == "hidden" || value == "collapse"
 		case "opacity":
-			vis.hidden = vis.hidden || isZeroLength(value)
+			vis.hidden = vis.hidden || isZeroLength(cssValue(value))
 		case "mso-hide": // hidden from Outlook, which ignores display:none: a preheader
-			vis.hidden = vis.hidden || value == "all"
+			vis.hidden = vis.hidden || cssValue(value) == "all"
 		case "width", "height", "max-width", "max-height":
-			vis.hidden = vis.hidden || isZeroLength(value)
+			vis.hidden = vis.hidden || isZeroLength(cssValue(value))
 		case "font-size":
 			vis.fontSize = positiveFontSize
-			if isZeroLength(value) {
+			if isZeroLength(cssValue(value)) {
 				vis.fontSize = zeroFontSize
 			}
 		}
@@ -230,11 +231,17 @@ func declarations(block string) visibility {
 	return vis
 }
 
+// cssValue is a declaration's value in lower case, without "!important".
+func cssValue(value string) string {
+	value = strings.ToLower(strings.TrimSpace(value))
+	return strings.TrimSpace(strings.TrimSuffix(value, "!important"))
+}
+
 // isZeroLength reports a CSS length or number that is zero: "0", "0px",
 // "0.0em", "0%".
 func isZeroLength(value string) bool {
 	value = strings.TrimSpace(value)
-	number := strings.TrimRight(value, "abcdefghijklmnopqrstuvwxyz%")
+	number := strings.TrimRightFunc(value, func(r rune) bool { return r >= 'a' && r <= 'z' || r == '%' })
 	if number == "" {
 		return false
 	}

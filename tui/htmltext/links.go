@@ -35,8 +35,9 @@ type linkSet struct {
 	// numbered are the targets of the references [1], [2] ... in order.
 	numbered []string
 	numbers  map[string]int
-	// used are the numbers the text refers to.
-	used map[int]bool
+	// used says which numbers the text refers to: used[n-1] for [n]
+	// (numbers past its end are not used).
+	used []bool
 	// targets are the hyperlink targets in document order, one per pair of
 	// sentinels (hyperlinks only).
 	targets []string
@@ -50,7 +51,7 @@ type linkSet struct {
 // numbered i+1 (the links the server found, so that every surface numbers
 // a mail's links alike); links not in it are numbered after them.
 func newLinkSet(hyperlinks bool, listed []string) *linkSet {
-	s := &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}, used: map[int]bool{}}
+	s := &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}}
 	for _, l := range listed {
 		target, ok := linkTarget(l)
 		if !ok {
@@ -109,7 +110,10 @@ func (s *linkSet) number(target string) int {
 		n = len(s.numbered)
 		s.numbers[target] = n
 	}
-	s.used[n] = true
+	if len(s.used) < n {
+		s.used = append(s.used, make([]bool, n-len(s.used))...)
+	}
+	s.used[n-1] = true
 	return n
 }
 
@@ -117,12 +121,14 @@ func (s *linkSet) number(target string) int {
 // of their numbers, "" for the others (listed[n-1] is [n]); nil when the
 // text refers to none.
 func (s *linkSet) listed() []string {
-	if len(s.used) == 0 {
-		return nil
-	}
-	out := make([]string, len(s.numbered))
-	for n := range s.used {
-		out[n-1] = s.numbered[n-1]
+	var out []string
+	for i, used := range s.used {
+		if used {
+			if out == nil {
+				out = make([]string, len(s.numbered))
+			}
+			out[i] = s.numbered[i]
+		}
 	}
 	return out
 }
@@ -131,12 +137,14 @@ func (s *linkSet) listed() []string {
 // removed, spaces trimmed) and sanitizes it; ok is false for anything but
 // an absolute http, https, mailto, tel or ftp address.
 func linkTarget(href string) (target string, ok bool) {
-	href = strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' {
-			return -1
-		}
-		return r
-	}, href)
+	if strings.ContainsAny(href, "\t\n\r") {
+		href = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, href)
+	}
 	href = termtext.SanitizeLine(strings.TrimSpace(href))
 	u, err := url.Parse(href)
 	if err != nil {
@@ -281,18 +289,28 @@ func isButton(a *html.Node) bool {
 func buttonStyle(n *html.Node) buttonLook {
 	style, _ := attr(n, "style")
 	look := notButton
-	for _, decl := range strings.Split(strings.ToLower(style), ";") {
+	for decl := range strings.SplitSeq(style, ";") {
 		name, value, ok := strings.Cut(decl, ":")
-		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-		if !ok || value == "" || value == "none" || value == "transparent" || isZeroLength(value) {
+		if !ok {
 			continue
 		}
-		switch name {
+		var found buttonLook
+		switch strings.ToLower(strings.TrimSpace(name)) {
 		case "background", "background-color", "border-radius":
-			return buttonBackground
+			found = buttonBackground
 		case "padding", "padding-top", "padding-left":
-			look = buttonPadding
+			found = buttonPadding
+		default:
+			continue
 		}
+		value = strings.ToLower(strings.TrimSpace(value))
+		if value == "" || value == "none" || value == "transparent" || isZeroLength(value) {
+			continue
+		}
+		if found == buttonBackground {
+			return buttonBackground
+		}
+		look = found
 	}
 	return look
 }
