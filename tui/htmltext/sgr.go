@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,13 +17,26 @@ type sgr struct {
 
 // apply follows the parameters of an SGR sequence.
 func (s *sgr) apply(params string) {
-	ps := strings.FieldsFunc(params, func(r rune) bool { return r == ';' || r == ':' })
-	if len(ps) == 0 {
+	fields := make([]field, 0, 16) // most sequences have fewer parameters: no allocation
+	for i := 0; i < len(params); {
+		if params[i] == ';' || params[i] == ':' {
+			i++
+			continue
+		}
+		end := i + strings.IndexAny(params[i:], ";:")
+		if end < i {
+			end = len(params)
+		}
+		fields = append(fields, field{i, end})
+		i = end
+	}
+	if len(fields) == 0 {
 		*s = sgr{}
 		return
 	}
-	for i := 0; i < len(ps); i++ {
-		n, err := strconv.Atoi(ps[i])
+	for i := 0; i < len(fields); i++ {
+		p := fields[i].of(params)
+		n, err := strconv.Atoi(p)
 		if err != nil {
 			continue
 		}
@@ -52,15 +66,15 @@ func (s *sgr) apply(params string) {
 		case n == 29:
 			s.strike = false
 		case n >= 30 && n <= 37 || n >= 90 && n <= 97:
-			s.fg = ps[i]
+			s.fg = p
 		case n == 39:
 			s.fg = ""
 		case n >= 40 && n <= 47 || n >= 100 && n <= 107:
-			s.bg = ps[i]
+			s.bg = p
 		case n == 49:
 			s.bg = ""
 		case n == 38 || n == 48:
-			colour, used := extendedColour(ps[i:])
+			colour, used := extendedColour(params, fields[i:])
 			if n == 38 {
 				s.fg = colour
 			} else {
@@ -71,16 +85,33 @@ func (s *sgr) apply(params string) {
 	}
 }
 
-// extendedColour reads "38;5;n" or "38;2;r;g;b" (or 48) from ps and
-// returns it and the number of parameters it used after the first.
-func extendedColour(ps []string) (string, int) {
+// field is where a parameter is in the parameters of a sequence.
+type field struct{ start, end int }
+
+func (f field) of(params string) string { return params[f.start:f.end] }
+
+// extendedColour reads "38;5;n" or "38;2;r;g;b" (or 48) from fields (of
+// params, from the colour's on), and returns it, its parameters joined by
+// ';', and the number of parameters it used after the first.
+func extendedColour(params string, fields []field) (string, int) {
+	n := 0
 	switch {
-	case len(ps) >= 3 && ps[1] == "5":
-		return strings.Join(ps[:3], ";"), 2
-	case len(ps) >= 5 && ps[1] == "2":
-		return strings.Join(ps[:5], ";"), 4
+	case len(fields) >= 3 && fields[1].of(params) == "5":
+		n = 3
+	case len(fields) >= 5 && fields[1].of(params) == "2":
+		n = 5
+	default:
+		return "", len(fields) - 1
 	}
-	return "", len(ps) - 1
+	colour := params[fields[0].start:fields[n-1].end]
+	if strings.Count(colour, ";") != n-1 || strings.ContainsRune(colour, ':') { // not written as joined
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fields[i].of(params)
+		}
+		colour = strings.Join(parts, ";")
+	}
+	return colour, n - 1
 }
 
 // over is s with the attributes and colours set in top.
@@ -115,19 +146,26 @@ func styleOf(p glamouransi.StylePrimitive) sgr {
 	return s
 }
 
-// sequence is the SGR sequence that sets s from the default style.
-func (s sgr) sequence() string {
-	var ps []string
-	for _, a := range []struct {
+// writeSequence writes the SGR sequence that sets s from the default
+// style (nothing for the default style).
+func (s sgr) writeSequence(b *bytes.Buffer) {
+	first := true
+	for _, a := range [...]struct {
 		on   bool
 		code string
 	}{{s.bold, "1"}, {s.faint, "2"}, {s.italic, "3"}, {s.underline, "4"}, {s.reverse, "7"}, {s.strike, "9"}, {s.fg != "", s.fg}, {s.bg != "", s.bg}} {
-		if a.on {
-			ps = append(ps, a.code)
+		if !a.on {
+			continue
 		}
+		if first {
+			b.WriteString("\x1b[")
+			first = false
+		} else {
+			b.WriteByte(';')
+		}
+		b.WriteString(a.code)
 	}
-	if len(ps) == 0 {
-		return ""
+	if !first {
+		b.WriteByte('m')
 	}
-	return "\x1b[" + strings.Join(ps, ";") + "m"
 }

@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -41,8 +42,8 @@ type lineWriter struct {
 	// with the space that followed the token.
 	afterToken, leadingSpace bool
 
-	// The line being written.
-	b           strings.Builder
+	// The line being written (its buffer kept from line to line).
+	b           bytes.Buffer
 	cells       int
 	shown       sgr    // the style written last
 	shownLink   string // the hyperlink written last
@@ -270,7 +271,7 @@ func (w *lineWriter) pen() sgr {
 		if w.shown != (sgr{}) {
 			w.b.WriteString("\x1b[m")
 		}
-		w.b.WriteString(style.sequence())
+		style.writeSequence(&w.b)
 		w.shown = style
 	}
 	if w.link != w.shownLink {
@@ -306,14 +307,14 @@ func (w *lineWriter) shows(style sgr) bool {
 // endLine ends the line being written, trimming what follows its last
 // cell that shows.
 func (w *lineWriter) endLine() {
-	line := w.b.String()[:w.keep]
+	w.b.Truncate(w.keep)
 	if w.keepStyled {
-		line += "\x1b[m"
+		w.b.WriteString("\x1b[m")
 	}
 	if w.keepLinking {
-		line += ansi.ResetHyperlink()
+		w.b.WriteString(ansi.ResetHyperlink())
 	}
-	w.lines = append(w.lines, line)
+	w.lines = append(w.lines, w.b.String())
 	w.b.Reset()
 	w.cells, w.keep, w.keepStyled, w.keepLinking = 0, 0, false, false
 	w.shown, w.shownLink = sgr{}, ""
