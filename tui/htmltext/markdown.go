@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"charm.land/glamour/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -18,20 +17,36 @@ import (
 // layout lays the page's Markdown out with glamour at width cells and
 // rewrites its lines for the terminal (see lineWriter). Glamour takes its
 // time (some 0.3 ms a kilobyte), so the Markdown is cut into a part for
-// each processor between its top-level blocks, and the parts laid out at
-// once, then their lines rewritten at once.
+// each processor between its top-level blocks, and each part laid out and
+// its lines rewritten at once with the others.
 func (p *Page) layout(width int) ([]string, error) {
 	parts := splitBlocks(hangListItems(p.sizedTokens(width), width), runtime.GOMAXPROCS(0))
-	outs, err := p.glamourParts(parts, width)
+	outs, writers, err := p.glamourParts(parts, width)
 	if err != nil {
 		return nil, err
 	}
-	return tidyBlankLines(p.rewrite(outs, width)), nil
+	lines, ok := joinLines(writers)
+	if !ok {
+		lines = p.rewrite(outs, width)
+	}
+	return tidyBlankLines(lines), nil
 }
 
-// glamourParts lays each part of the Markdown out with glamour, at once.
-func (p *Page) glamourParts(parts []string, width int) ([]string, error) {
+// glamourParts lays each part of the Markdown out with glamour and
+// rewrites its lines by a lineWriter of its own, at once, the link
+// numbers of a part following those of the parts before it. A part whose
+// layout holds more or fewer links than its Markdown has no writer: the
+// numbers of the parts after it would be wrong.
+func (p *Page) glamourParts(parts []string, width int) ([]string, []*lineWriter, error) {
+	counts, firstLink := make([]int, len(parts)), make([]int, len(parts))
+	links := 0
+	for i, part := range parts {
+		counts[i] = strings.Count(part, string(linkStart))
+		firstLink[i], links = links, links+counts[i]
+	}
+	hyperlinks := p.opts.Hyperlinks && p.opts.Style != nil && links == len(p.links.targets)
 	outs := make([]string, len(parts))
+	writers := make([]*lineWriter, len(parts))
 	var g errgroup.Group
 	for i, part := range parts {
 		g.Go(func() error {
@@ -44,53 +59,47 @@ func (p *Page) glamourParts(parts []string, width int) ([]string, error) {
 			if err != nil {
 				return fmt.Errorf("laying out: %w", err)
 			}
+			if strings.Count(outs[i], string(linkStart)) != counts[i] {
+				return nil
+			}
+			w := p.lineWriter(width, hyperlinks)
+			w.next = firstLink[i]
+			for _, line := range strings.Split(outs[i], "\n") {
+				w.write(line)
+			}
+			writers[i] = w
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return outs, nil
+	return outs, writers, nil
 }
 
-// rewrite rewrites the lines of glamour's parts for the terminal, as one
-// text (the parts joined by line breaks): each part by a lineWriter of
-// its own at once, the link numbers of a part following those of the
-// parts before it. A part whose text leaves the writer in a state the
-// next part's does not start from (a style or link still open) has its
-// lines rewritten again, in order, by a single writer.
-func (p *Page) rewrite(outs []string, width int) []string {
-	firstLink := make([]int, len(outs))
-	links := 0
-	for i, out := range outs {
-		firstLink[i] = links
-		links += strings.Count(out, string(linkStart))
-	}
-	hyperlinks := p.opts.Hyperlinks && p.opts.Style != nil && links == len(p.links.targets)
-	writers := make([]*lineWriter, len(outs))
-	var wg sync.WaitGroup
-	for i, out := range outs {
-		writers[i] = p.lineWriter(width, hyperlinks)
-		writers[i].next = firstLink[i]
-		wg.Go(func() {
-			for _, line := range strings.Split(out, "\n") {
-				writers[i].write(line)
-			}
-		})
-	}
-	wg.Wait()
-	var lines []string
+// joinLines joins the lines of the parts' writers; ok is false when a
+// part has no writer or leaves its writer in a state the next part's does
+// not start from (a style or link still open).
+func joinLines(writers []*lineWriter) (lines []string, ok bool) {
 	for i, w := range writers {
-		if i < len(writers)-1 && !w.settled() {
-			w = p.lineWriter(width, hyperlinks)
-			for _, line := range strings.Split(strings.Join(outs, "\n"), "\n") {
-				w.write(line)
-			}
-			return w.lines
+		if w == nil || i < len(writers)-1 && !w.settled() {
+			return nil, false
 		}
 		lines = append(lines, w.lines...)
 	}
-	return lines
+	return lines, true
+}
+
+// rewrite rewrites the lines of glamour's parts for the terminal, in
+// order, by a single lineWriter.
+func (p *Page) rewrite(outs []string, width int) []string {
+	text := strings.Join(outs, "\n")
+	hyperlinks := p.opts.Hyperlinks && p.opts.Style != nil && strings.Count(text, string(linkStart)) == len(p.links.targets)
+	w := p.lineWriter(width, hyperlinks)
+	for _, line := range strings.Split(text, "\n") {
+		w.write(line)
+	}
+	return w.lines
 }
 
 // lineWriter is a writer of glamour's lines at width, starting at the
