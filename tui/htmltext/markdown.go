@@ -193,16 +193,6 @@ func addressRoom(width int, a address) int {
 // output without a terminal, where the cut address would be lost), and is
 // hyperlinked whole.
 func referenceList(b *strings.Builder, targets []string, width int, hyperlinks, whole bool) {
-	size := 0
-	for _, target := range targets {
-		if target != "" {
-			size += len(target) + 16 // with its number, and a line break if cut
-			if hyperlinks {
-				size += len(target) + 16
-			}
-		}
-	}
-	b.Grow(size)
 	for i, target := range targets {
 		if target == "" { // not referred to in the text
 			continue
@@ -224,6 +214,20 @@ func referenceList(b *strings.Builder, targets []string, width int, hyperlinks, 
 		b.WriteByte('\n')
 		writeLink(b, target, shown, hyperlinks)
 	}
+}
+
+// referenceListSize is about the length referenceList writes.
+func referenceListSize(targets []string, hyperlinks bool) int {
+	size := 0
+	for _, target := range targets {
+		if target != "" {
+			size += len(target) + 16 // with its number, and a line break if cut
+			if hyperlinks {
+				size += len(target) + 16
+			}
+		}
+	}
+	return size
 }
 
 // cutCells is the start of s that takes at most n cells.

@@ -142,11 +142,12 @@ func (p *Page) render(width int) Result {
 		p.plainText(p.body, fmt.Sprintf("shown as plain text: the HTML could not be laid out (%v)", err))
 		return Result{Text: p.plain, Links: p.links.numbered, Problem: p.problem}
 	}
-	var b strings.Builder
-	size := len(lines)
+	listed := p.links.listed()
+	size := len(lines) + len("\n\nLinks:") + referenceListSize(listed, p.opts.Hyperlinks)
 	for _, line := range lines {
 		size += len(line)
 	}
+	var b strings.Builder
 	b.Grow(size)
 	for i, line := range lines {
 		if i > 0 {
@@ -154,7 +155,7 @@ func (p *Page) render(width int) Result {
 		}
 		b.WriteString(line)
 	}
-	if listed := p.links.listed(); listed != nil {
+	if listed != nil {
 		b.WriteString("\n\nLinks:")
 		referenceList(&b, listed, width, p.opts.Hyperlinks, p.opts.Style == nil)
 	}
