@@ -21,21 +21,35 @@ func hangListItems(md string, width int) string {
 	if !strings.Contains(md, "- ") && !strings.Contains(md, ". ") {
 		return md
 	}
-	lines := strings.Split(md, "\n")
-	out := make([]string, 0, len(lines))
+	var b strings.Builder // md with its items hung, from the first item that wraps on
+	started := false
 	var levels []int // the indentation of the lists open around the line
 	fenced := false
-	for _, line := range lines {
+	for start := 0; start <= len(md); {
+		lineStart, end := start, strings.IndexByte(md[start:], '\n')
+		if end < 0 {
+			end = len(md)
+		} else {
+			end += start
+		}
+		line := md[start:end]
+		start = end + 1
 		trimmed := strings.TrimLeft(line, " ")
 		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
 			fenced = !fenced
 		}
-		m := listItem.FindStringSubmatch(line)
+		var m []string
+		if !fenced && trimmed != "" && strings.IndexByte("-*+0123456789", trimmed[0]) >= 0 { // what listItem can match
+			m = listItem.FindStringSubmatch(line)
+		}
 		if fenced || m == nil {
 			if trimmed != "" && trimmed == line {
 				levels = levels[:0] // a block at the left margin ends the lists
 			}
-			out = append(out, line)
+			if started {
+				b.WriteByte('\n')
+				b.WriteString(line)
+			}
 			continue
 		}
 		indent := len(m[1])
@@ -45,12 +59,25 @@ func hangListItems(md string, width int) string {
 		levels = append(levels, indent)
 		marker := len(m[2]) + 1 // "- " is shown "• ", "1. " as it is
 		wrapped := wrapWords(m[3], width-2*(len(levels)-1)-marker)
-		out = append(out, m[1]+m[2]+" "+wrapped[0])
+		if len(wrapped) == 1 && !started { // the line as it is
+			continue
+		}
+		if !started {
+			b.Grow(len(md) + len(md)/8)
+			b.WriteString(md[:lineStart])
+			started = true
+		} else {
+			b.WriteByte('\n')
+		}
+		b.WriteString(m[1] + m[2] + " " + wrapped[0])
 		for _, rest := range wrapped[1:] {
-			out = append(out, m[1]+strings.Repeat(" ", marker)+strings.Repeat("\u00a0", marker)+rest)
+			b.WriteString("\n" + m[1] + strings.Repeat(" ", marker) + strings.Repeat("\u00a0", marker) + rest)
 		}
 	}
-	return strings.Join(out, "\n")
+	if !started {
+		return md
+	}
+	return b.String()
 }
 
 // wrapWords cuts text at its spaces into lines of at most limit cells (a
