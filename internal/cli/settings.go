@@ -226,15 +226,11 @@ func (s *serverSettings) applyShared(cfg *server.Config) {
 	cfg.SignAtIngest, cfg.DNSServers, cfg.Spamd = s.signAtIngest, s.dns, s.spamd
 }
 
-// The defaults of --memory-limit and --gc-percent: a server holding
-// 10,000 small encrypted mails (about 162 MiB of heap, mostly payloads
-// the collector need not scan) stays under 195 MiB, one holding 10,000
-// plain ones under 60 MiB (scripts/measure-memory). The limit trades CPU for
-// memory: at 184 MiB the collector ran half as often for 5 MiB more RSS;
-// at 172 MiB no less RSS, the heap being what it is.
+// The defaults of --memory-limit and --gc-percent (see
+// server.DefaultMemoryLimit).
 const (
-	defaultMemoryLimit = 176 << 20
-	defaultGCPercent   = 25
+	defaultMemoryLimit = server.DefaultMemoryLimit
+	defaultGCPercent   = server.DefaultGCPercent
 )
 
 // applyMemoryPolicy sets the Go runtime's soft memory limit and GC percent
