@@ -111,10 +111,7 @@ type ingestCase struct {
 	deadDNS bool
 	// conns is the number of SMTP connections sending at once (0: 8).
 	conns int
-	// serveMemory runs the process at sandview serve's memory policy
-	// (withServeMemoryPolicy).
-	serveMemory bool
-	opts        []func(*server.Config)
+	opts  []func(*server.Config)
 }
 
 // dnsDelay is how long the benchmarks' DNS server takes to answer.
@@ -130,9 +127,6 @@ const dnsDelay = 30 * time.Millisecond
 // measured in the same process (floorMetrics). With sender domains it reports the share of
 // DNS lookups answered from the cache (dns-hit-%).
 func benchIngest(b *testing.B, c ingestCase) {
-	if c.serveMemory {
-		withServeMemoryPolicy(b)
-	}
 	opts := append(c.opts, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
 	var dns *dnsresolve.Resolver
 	if c.deadDNS {
@@ -275,7 +269,6 @@ func BenchmarkSMTPIngest(b *testing.B) {
 		"plain-checks-dead-dns-500-domains": {senderDomains: 500, deadDNS: true},
 		"encrypted":                         {encrypted: true},
 		"encrypted-sign-at-ingest":          {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.SignAtIngest = true }}},
-		"encrypted-serve-memory":            {encrypted: true, serveMemory: true},
 		"plain-durable":                     {opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
 		"plain-durable-1-conn":              {conns: 1, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},
 		"encrypted-durable":                 {encrypted: true, opts: []func(*server.Config){func(cfg *server.Config) { cfg.DataDir = b.TempDir() }}},

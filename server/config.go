@@ -15,18 +15,6 @@ import (
 	"sandview/server/webhook"
 )
 
-// The runtime's soft memory limit and GC percent a long-running server
-// process (`sandview serve`) sets by default: a server holding 10,000
-// small encrypted mails (about 162 MiB of heap, mostly payloads the
-// collector need not scan) stays under 195 MiB, one holding 10,000 plain
-// ones under 60 MiB (scripts/measure-memory). The limit trades CPU for
-// memory: at 184 MiB the collector ran half as often for 5 MiB more RSS;
-// at 172 MiB no less RSS, the heap being what it is.
-const (
-	DefaultMemoryLimit = 176 << 20
-	DefaultGCPercent   = 25
-)
-
 // Defaults of Config.
 const (
 	DefaultHTTPAddr          = "127.0.0.1:8025"
