@@ -20,8 +20,8 @@ const signaturesPerMail = 3
 
 // floorSignatures is how many signatures signingFloor makes on each CPU:
 // hedged ML-DSA-65 signing repeats a random number of rounds, so the mean
-// of a few hundred is stable to a few percent.
-const floorSignatures = 200
+// of a thousand is stable to a few percent.
+const floorSignatures = 500
 
 // signingFloor is the most encrypted mails a second this process could
 // store if it did nothing but sign them, and the CPU time a signature
