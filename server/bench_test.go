@@ -124,8 +124,8 @@ const dnsDelay = 30 * time.Millisecond
 // until the last deferred signature is made, so that every payload is
 // signed by the time a reader asks (the same as msg/s with
 // Config.SignAtIngest), and how it compares with the signing floor
-// measured in the same process (floorMetrics). With sender domains it reports the share of
-// DNS lookups answered from the cache (dns-hit-%).
+// measured in the same process (floorMetrics). With sender domains it
+// reports the share of DNS lookups answered from the cache (dns-hit-%).
 func benchIngest(b *testing.B, c ingestCase) {
 	opts := append(c.opts, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 1 << 30 })
 	var dns *dnsresolve.Resolver
