@@ -19,8 +19,9 @@ import (
 //	tag ‖ flags ‖ [ct_kem] ‖ nonce ‖ sig ‖ uvarint(len(aad)) ‖ aad ‖ ciphertext
 //
 // The sig of an unsigned payload (see Envelope.Encrypt) is a placeholder of
-// zero bytes and its flags say so; Sign fills it in a copy. A Sealed is
-// never modified in place, so it may be shared.
+// zero bytes and its flags say so; Sign fills it in a copy, SignInPlace
+// where it lies. A Sealed is otherwise never modified in place, so it may
+// be shared once signed.
 type Sealed []byte
 
 // sealedTag starts every Sealed; it is not '{', so a stored payload of
@@ -160,28 +161,31 @@ func newSealed(dst []byte, ctKem []byte, aad []byte, plaintextLen int) ([]byte, 
 // context (a signed p is signed again); sharedCtKem is the envelope's
 // ct_kem when p has none of its own.
 func (s *Sealer) Sign(p Sealed, sharedCtKem []byte) (Sealed, error) {
-	return s.AppendSign(make([]byte, 0, len(p)), p, sharedCtKem)
+	signed := slices.Clone(p)
+	if err := s.SignInPlace(signed, sharedCtKem); err != nil {
+		return nil, err
+	}
+	return signed, nil
 }
 
-// AppendSign is Sign appending the signed copy to dst: the result is dst
-// extended by len(p) bytes, the signed payload.
-func (s *Sealer) AppendSign(dst []byte, p Sealed, sharedCtKem []byte) ([]byte, error) {
-	start := len(dst)
-	out := append(dst, p...)
-	signed := Sealed(out[start:])
-	f, err := signed.fields()
+// SignInPlace is Sign writing the signature and the flag that says so into
+// p itself, which keeps its length: for a keeper that lets no one else
+// read p until it has recorded it signed (a reader of the other bytes of
+// p's buffer reads bytes SignInPlace does not write).
+func (s *Sealer) SignInPlace(p Sealed, sharedCtKem []byte) error {
+	f, err := p.fields()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ctKem, err := f.kem(sharedCtKem)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.signFields(&f, ctKem); err != nil {
-		return nil, err
+		return err
 	}
-	signed[1] |= sealedSigned
-	return out, nil
+	p[1] |= sealedSigned
+	return nil
 }
 
 // signFields writes the signature of f's transcript into f.sig.

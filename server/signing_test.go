@@ -113,6 +113,42 @@ func TestBackgroundSigningLeavesNothingUnsigned(t *testing.T) {
 	}
 }
 
+// TestListingWhileSignedInPlace lists an encrypted inbox (metadata only,
+// whose payload shares its allocation with the parsed and raw ones) again
+// and again while the background signer signs the others where they lie:
+// under -race, a reader of a byte the signer writes fails it; every
+// metadata payload listed verifies, and so does everything once signed.
+func TestListingWhileSignedInPlace(t *testing.T) {
+	srv, a := servertest.StartAPI(t)
+	in := a.CreateEncrypted(nil)
+	opener := openerFor(t, srv, in)
+	const n = 30
+	for i := range n {
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("mail %d", i)))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	signed := make(chan error, 1)
+	go func() { signed <- srv.WaitForSignatures(ctx) }()
+	for listing := true; listing; {
+		select {
+		case err := <-signed:
+			if err != nil {
+				t.Fatal(err)
+			}
+			listing = false
+		default:
+		}
+		for _, rec := range a.Emails(in.EmailAddress, false) {
+			mustOpen(t, opener, rec.EncryptedMetadata, "listed metadata")
+		}
+	}
+	for _, rec := range a.Emails(in.EmailAddress, true) {
+		mustOpen(t, opener, rec.EncryptedParsed, "parsed")
+		mustOpen(t, opener, a.Raw(in.EmailAddress, rec.ID).EncryptedRaw, "raw")
+	}
+}
+
 // TestUnsignedEmailsSurviveRestart stops the server right after the 250s,
 // while signatures may still be pending, and reads everything after a
 // restart on the same data directory.

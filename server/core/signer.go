@@ -280,11 +280,11 @@ func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) (
 		if p.inbox.sealer == nil {
 			return nil, fmt.Errorf("email %s has unsigned payloads in a plain inbox", p.id)
 		}
-		change, err := signAnew(p.inbox.sealer, key, e, todo)
+		change, err := signStored(p.inbox.sealer, key, e, todo)
 		if err != nil {
 			return nil, fmt.Errorf("sign payloads of %s: %w", p.id, err)
 		}
-		e.Metadata, e.Parsed, e.Raw = slices.Clip(change.Metadata), slices.Clip(change.Parsed), slices.Clip(change.Raw)
+		e.Parsed, e.Raw = change.Parsed, change.Raw
 		e.Unsigned &^= todo
 		changes = append(changes, change)
 	}
@@ -296,40 +296,33 @@ func (g *signer) sign(ctx context.Context, batch []emailRef, need store.Parts) (
 	return out, nil
 }
 
-// signAnew lays e's payloads out anew as the memory store keeps them (see
-// store.Signed), those in todo signed.
-func signAnew(sealer *crypto.Sealer, key store.EmailKey, e *store.Email, todo store.Parts) (store.Signed, error) {
-	change := store.Signed{Key: key, Parts: todo}
-	stored := [3][]byte{e.Metadata, e.Parsed, e.Raw}
-	laid := [3]*[]byte{&change.Metadata, &change.Parsed, &change.Raw}
-	groups, bufs := payloadBuffers([3]int{len(e.Metadata), len(e.Parsed), len(e.Raw)})
-	for i, part := range []store.Parts{0, store.PartParsed, store.PartRaw} {
-		buf := &bufs[groups[i]]
-		start := len(*buf)
-		if todo&part == 0 {
-			*buf = append(*buf, stored[i]...)
-		} else {
-			var err error
-			if *buf, err = appendSigned(*buf, sealer, e, stored[i]); err != nil {
-				return store.Signed{}, fmt.Errorf("%s payload: %w", [3]string{"", "parsed", "raw"}[i], err)
-			}
+// signStored signs those of e's payloads in todo, where they lie (see
+// store.Signed): no reader reads an unsigned payload, and the caller holds
+// e's lock. One an earlier version stored as JSON becomes a new, sealed
+// one.
+func signStored(sealer *crypto.Sealer, key store.EmailKey, e *store.Email, todo store.Parts) (store.Signed, error) {
+	change := store.Signed{Key: key, Parts: todo, Metadata: e.Metadata, Parsed: e.Parsed, Raw: e.Raw}
+	ctKem := crypto.Sealed(e.Metadata).CtKem()
+	for _, p := range []struct {
+		part    store.Parts
+		name    string
+		payload *[]byte
+	}{{store.PartParsed, "parsed", &change.Parsed}, {store.PartRaw, "raw", &change.Raw}} {
+		if todo&p.part == 0 {
+			continue
 		}
-		*laid[i] = (*buf)[start:] // its capacity runs to its buffer's end
+		if !crypto.IsSealed(*p.payload) {
+			imported, err := sealer.Import(*p.payload)
+			if err != nil {
+				return store.Signed{}, fmt.Errorf("%s payload: %w", p.name, err)
+			}
+			*p.payload = imported
+		}
+		if err := sealer.SignInPlace(*p.payload, ctKem); err != nil {
+			return store.Signed{}, fmt.Errorf("%s payload: %w", p.name, err)
+		}
 	}
 	return change, nil
-}
-
-// appendSigned appends a signed copy of one of e's stored payloads to
-// dst; one an earlier version stored as JSON becomes a sealed one.
-func appendSigned(dst []byte, sealer *crypto.Sealer, e *store.Email, stored []byte) ([]byte, error) {
-	p := crypto.Sealed(stored)
-	if !crypto.IsSealed(stored) {
-		var err error
-		if p, err = sealer.Import(stored); err != nil {
-			return nil, err
-		}
-	}
-	return sealer.AppendSign(dst, p, crypto.Sealed(e.Metadata).CtKem())
 }
 
 // keyedMutex is a set of mutexes by name, each existing while it is held or

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -21,6 +22,9 @@ const (
 	streamBuffer = 1024
 	// streamWriteTimeout bounds one write to a stream client.
 	streamWriteTimeout = 10 * time.Second
+	// streamBatchBytes bounds the messages written to a stream client
+	// with one write while more events wait.
+	streamBatchBytes = 256 << 10
 )
 
 // heartbeat is the keep-alive message of the event stream.
@@ -87,15 +91,24 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
 	control := http.NewResponseController(w)
-	send := func(data []byte) error {
-		_ = control.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+	// Messages are gathered in out and written with one write and one
+	// flush once no other event waits (or out is large): in a burst of
+	// mail the client wakes once for many messages, not once for each,
+	// and a lone message leaves at once.
+	var out bytes.Buffer
+	queue := func(data []byte) {
 		msg := &sse.Message{}
 		if data != nil {
 			msg.AppendData(string(data))
 		}
-		if err := session.Send(msg); err != nil {
+		_, _ = msg.WriteTo(&out) // a bytes.Buffer write never fails
+	}
+	send := func() error {
+		_ = control.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+		if _, err := w.Write(out.Bytes()); err != nil {
 			return err
 		}
+		out.Reset()
 		return session.Flush()
 	}
 	// Open the stream at once so the client sees 200 and the headers.
@@ -113,20 +126,24 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				return // too slow, or the server is stopping
 			}
-			if ev.Type != model.EventEmailReceived || !wanted[ev.Inbox.Hash] {
+			if ev.Type == model.EventEmailReceived && wanted[ev.Inbox.Hash] {
+				data, err := ev.StreamJSON()
+				if err != nil {
+					a.log.Error("an email's stream message could not be rendered; not sent", "error", err)
+				} else {
+					queue(data)
+				}
+			}
+			if out.Len() == 0 || (len(events) > 0 && out.Len() < streamBatchBytes) {
 				continue
 			}
-			data, err := ev.StreamJSON()
-			if err != nil {
-				a.log.Error("an email's stream message could not be rendered; not sent", "error", err)
-				continue
-			}
-			if err := send(data); err != nil {
+			if err := send(); err != nil {
 				return
 			}
 		case now := <-ticker.C:
 			data, _ := json.Marshal(heartbeat{Type: "heartbeat", Timestamp: core.FormatTime(now)})
-			if err := send(data); err != nil {
+			queue(data)
+			if err := send(); err != nil {
 				return
 			}
 		}

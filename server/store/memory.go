@@ -160,7 +160,9 @@ func (m *Memory) MarkRead(_ context.Context, k EmailKey) error {
 }
 
 // SetSigned implements Store. Stored emails are replaced, not changed in
-// place: copies handed out earlier stay as they were.
+// place: copies handed out earlier keep their Unsigned parts. A change
+// whose payloads are the stored ones, signed where they lie (see Signed),
+// keeps them as they are.
 func (m *Memory) SetSigned(_ context.Context, changes []Signed) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -172,16 +174,18 @@ func (m *Memory) SetSigned(_ context.Context, changes []Signed) error {
 		if err != nil {
 			continue
 		}
+		if c.signedWhereStored(&e.Email) {
+			updated := *e
+			updated.Unsigned &^= c.Parts
+			m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = &updated
+			continue
+		}
 		full, err := m.unpack(e, true) // sealed payloads: a copy of e
 		if err != nil {
 			return err
 		}
 		c.apply(full)
-		if c.Metadata != nil {
-			full.Metadata, full.Parsed, full.Raw = c.Metadata, c.Parsed, c.Raw
-		}
-		updated := m.pack(full, c.Metadata != nil)
-		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = updated
+		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = m.pack(full, false)
 	}
 	return nil
 }

@@ -37,8 +37,10 @@ const (
 // Email is a stored email. For a plain inbox Metadata and Parsed are JSON and
 // Raw is the RFC 5322 message; for an encrypted inbox each is an encrypted
 // payload in a form the server chooses (the store does not look inside).
-// The byte slices are never modified after Commit: readers may share them.
-// Payloads laid out as Layout says, each slice's capacity running to the
+// The byte slices are never modified after Commit, so readers may share
+// them, but for the signature of an Unsigned payload: no one reads that
+// payload but its signer, which holds the email and signs it where it lies
+// (crypto.Sealer.SignInPlace) before SetSigned records it signed. Payloads laid out as Layout says, each slice's capacity running to the
 // end of its allocation, are kept as they are by the memory store (and so
 // are those of a Signed with Metadata); others it copies.
 type Email struct {
@@ -67,10 +69,11 @@ type Signed struct {
 	Key         EmailKey
 	Parts       Parts
 	Parsed, Raw []byte
-	// Metadata, when set, is the email's metadata payload as it was, laid
-	// out with Parsed and Raw (then both set, one not in Parts as it was)
-	// as Email says, so that the memory store keeps them instead of
-	// copying the three again. Other stores need not read it.
+	// Metadata, when set, is the email's metadata payload as it was, and
+	// Parsed and Raw are both set (one not in Parts as it was): when the
+	// three are the very slices the memory store handed out, signed where
+	// they lie (see Email), it keeps them instead of copying them. Other
+	// stores need not read it.
 	Metadata []byte
 }
 
@@ -83,6 +86,15 @@ func (c Signed) apply(e *Email) {
 		e.Raw = c.Raw
 	}
 	e.Unsigned &^= c.Parts
+}
+
+// signedWhereStored reports whether c's payloads are e's own (the same
+// bytes, not copies of them).
+func (c Signed) signedWhereStored(e *Email) bool {
+	same := func(a, b []byte) bool {
+		return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+	}
+	return c.Metadata != nil && same(c.Metadata, e.Metadata) && same(c.Parsed, e.Parsed) && same(c.Raw, e.Raw)
 }
 
 // EmailKey names one email.
