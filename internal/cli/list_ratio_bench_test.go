@@ -56,7 +56,7 @@ func BenchmarkEmailListVsCurl(b *testing.B) {
 	}
 	const apiKey = "list-bench-key"
 	// The server holds 2n mails: at 10,000 a kind they are over 200 MB of
-	// live heap, above the default soft memory limit (176 MiB), under which
+	// live heap, above the default soft memory limit (180 MiB), under which
 	// the server collects garbage continuously (up to half the CPU) for as
 	// long as it serves a list, on the cores the CLI runs on: during the
 	// CLI's encrypted list it spent 2.5 s of CPU, during curl's 1.1 s. As
