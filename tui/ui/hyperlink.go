@@ -9,7 +9,9 @@ import (
 // Hyperlink writes text as an OSC 8 hyperlink to target (HyperlinkTarget).
 // Wrap and Fit keep such a link whole across lines and cuts.
 func Hyperlink(target, text string) string {
-	return ansi.SetHyperlink(HyperlinkTarget(target)) + text + ansi.ResetHyperlink()
+	var b strings.Builder
+	WriteHyperlink(&b, target, text)
+	return b.String()
 }
 
 // WriteHyperlink writes Hyperlink(target, text) to b, for text made of
