@@ -2,8 +2,9 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // Result values of authentication checks.

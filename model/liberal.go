@@ -2,12 +2,12 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // StringList decodes from a JSON string or an array of strings.
