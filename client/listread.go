@@ -38,7 +38,19 @@ func decodeList[T any](body io.Reader, each func(v T, err error) error) error {
 // with jsonv1's rules. A value of the wrong shape is err, with v holding
 // what could be decoded; an element that is not JSON is fatal (wrapping
 // errNotAList): the body is no list.
+//
+// Under jsonv1's rules the decoder reads an element twice: it checks all
+// of it before it decodes any (to report errors as encoding/json does).
+// An element that decodes without error is read once, with errors
+// reported as jsonv2 does, which changes nothing but errors; only an
+// element with an error is decoded again under jsonv1's own rules, for
+// its error and for what can be decoded of it.
 func decodeElement[T any](raw []byte) (v T, err, fatal error) {
+	if jsonv2.Unmarshal(raw, &v, jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false)) == nil {
+		return v, nil, nil
+	}
+	var zero T
+	v = zero
 	err = jsonv2.Unmarshal(raw, &v, jsonv1.DefaultOptionsV1())
 	var syntax *jsonv1.SyntaxError // jsontext's, as jsonv1 reports it
 	if err != nil && (errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF)) {
