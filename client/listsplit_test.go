@@ -76,7 +76,7 @@ func outcome(read func(io.Reader, func(splitElement, error) error) error, body i
 func FuzzSplitList(f *testing.F) {
 	for _, seed := range []string{
 		``, ` `, `[]`, ` [ ] `, `{}`, `null`, `"x"`, `[1,]`, `[,1]`, `[1 2]`, `[}`, `[{"id":"a"}`, `[{"id": tru}]`, `["abc]`,
-		`[{"id":"a","n":1},{"id":2,"n":"x"},{"n":3}]`, `[{"id":"a\"b\\","n":1} , {"id":["\\\"",{"k":"]}"}]}]`,
+		`[{"id":"a","n":1},{"id":2,"n":"x"},{"n":3}]`, `[{"id":2,"n":1},{"n":"x","id":"b"}]`, `[{"id":"a\"b\\","n":1} , {"id":["\\\"",{"k":"]}"}]}]`,
 		`[1, "two", null, true, [3], {"id":{}}]`, `[{"id":"a"}]trailing`, `[{"id":"a"}x]`, `[{"id":[1}]]`,
 		`[{"id":"a" "n":1}]`, `[{"id":"a",}]`, `[{"n":1e400}]`, "[{\"id\":\"\xff\"}]", `[{"id":"\ud800"}]`, `[01]`,
 		`[{"id":"a"},{"id":"b"}`, `[{"id":"a"},`, `[-]`, `[{"n":-}]`, "[\"a\nb\"]", `[{"id":"a","id":"b"}]`,
