@@ -40,7 +40,8 @@ const exitCodesHelp = `Exit codes: 0 success; 1 failure (also: the server cannot
 var errKeyRefused = errors.New("the server refused the API key")
 
 // Run runs the command line of os.Args and returns the process's exit
-// code; errors go to stderr as one line. SIGINT and SIGTERM cancel the
+// code; errors go to stderr as one line. SIGINT, SIGTERM and SIGHUP (the
+// terminal closed: a window, an SSH connection) cancel the
 // command's context: a command that then ends with an error exits
 // 128+signal (130 for Ctrl-C) without a message; one that stops cleanly
 // (a server shutting down) exits 0. A second signal is not caught.
@@ -49,7 +50,7 @@ func Run() int {
 	defer cancel()
 	var received atomic.Int32
 	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(signals)
 	go func() {
 		select {

@@ -110,7 +110,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	srv, err := server.Start(cmd.Context(), cfg)
 	if err != nil {

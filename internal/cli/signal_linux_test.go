@@ -37,9 +37,11 @@ func openPTY(t *testing.T) (controller *os.File, terminal string) {
 }
 
 // TestLocalStateGoesOnSignals: `sandview --local`, running its TUI in a
-// terminal, removes its state file when SIGTERM or SIGINT stops it.
+// terminal, removes its state file when SIGTERM or SIGINT stops it, or
+// its terminal closes (the kernel's SIGHUP to the session's process, as
+// when a window or an SSH connection closes).
 func TestLocalStateGoesOnSignals(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			home := t.TempDir()
 			controller, terminalPath := openPTY(t)
@@ -81,7 +83,9 @@ func TestLocalStateGoesOnSignals(t *testing.T) {
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
-			if err := cmd.Process.Signal(sig); err != nil {
+			if sig == syscall.SIGHUP {
+				controller.Close() // the terminal closes: the kernel sends the hangup
+			} else if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
 			select {

@@ -59,7 +59,7 @@ type display struct {
 }
 
 func (l *localOptions) display(env environment) (display, error) {
-	// Run stops the TUI on SIGINT and SIGTERM by cancelling its context;
+	// Run stops the TUI on SIGINT, SIGTERM and SIGHUP by cancelling its context;
 	// Bubble Tea's own handler would race it (v2.0.10 then blocks sending
 	// to the program that the cancellation already stopped).
 	d := display{noColor: env.noColor(), env: env, opts: []tea.ProgramOption{tea.WithoutSignalHandler()}}
