@@ -98,9 +98,7 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 	var out bytes.Buffer
 	queue := func(data []byte) {
 		msg := &sse.Message{}
-		if data != nil {
-			msg.AppendData(string(data))
-		}
+		msg.AppendData(string(data))
 		_, _ = msg.WriteTo(&out) // a bytes.Buffer write never fails
 	}
 	send := func() error {

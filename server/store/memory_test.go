@@ -123,9 +123,6 @@ func TestMemoryKeepsOneBufferOfPayloads(t *testing.T) {
 	if err := m.PutInbox(ctx, Inbox{Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
-	sealed := func(n int, fill byte) []byte {
-		return append([]byte{0xA5, 0}, bytes.Repeat([]byte{fill}, n)...) // a sealed payload's tag
-	}
 	payloads := func(buf []byte) (meta, parsed, raw []byte) {
 		for _, p := range [][]byte{sealed(100, 1), sealed(200, 2), sealed(300, 3)} {
 			buf = append(buf, p...)
@@ -171,9 +168,6 @@ func TestMemoryKeepsSignedPayloadsInTheirBuffer(t *testing.T) {
 	m := NewMemory()
 	if err := m.PutInbox(ctx, Inbox{Hash: "h"}); err != nil {
 		t.Fatal(err)
-	}
-	sealed := func(n int, fill byte) []byte {
-		return append([]byte{0xA5, 0}, bytes.Repeat([]byte{fill}, n)...) // a sealed payload's tag
 	}
 	// laid returns three payloads one after another in a buffer of their own.
 	laid := func(fills ...byte) (meta, parsed, raw []byte) {
@@ -285,4 +279,9 @@ func TestMemoryLaysPayloadsOutInTwoWhenRoundingWastes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sealed is a payload of n fill bytes behind a sealed payload's tag.
+func sealed(n int, fill byte) []byte {
+	return append([]byte{0xA5, 0}, bytes.Repeat([]byte{fill}, n)...)
 }

@@ -40,7 +40,8 @@ const (
 // The byte slices are never modified after Commit, so readers may share
 // them, but for the signature of an Unsigned payload: no one reads that
 // payload but its signer, which holds the email and signs it where it lies
-// (crypto.Sealer.SignInPlace) before SetSigned records it signed. Payloads laid out as Layout says, each slice's capacity running to the
+// (crypto.Sealer.SignInPlace) before SetSigned records it signed.
+// Payloads laid out as Layout says, each slice's capacity running to the
 // end of its allocation, are kept as they are by the memory store (and so
 // are those of a Signed with Metadata); others it copies.
 type Email struct {

@@ -44,7 +44,7 @@ func (p *Page) glamourParts(parts []string, width int) ([]string, []*lineWriter,
 		counts[i] = strings.Count(part, string(linkStart))
 		firstLink[i], links = links, links+counts[i]
 	}
-	hyperlinks := p.opts.Hyperlinks && p.opts.Style != nil && links == len(p.links.targets)
+	hyperlinks := p.hyperlinked(links)
 	outs := make([]string, len(parts))
 	writers := make([]*lineWriter, len(parts))
 	var g errgroup.Group
@@ -77,6 +77,13 @@ func (p *Page) glamourParts(parts []string, width int) ([]string, []*lineWriter,
 	return outs, writers, nil
 }
 
+// hyperlinked reports whether a layout holding links link marks writes
+// them as OSC 8 hyperlinks: when asked for, styled, and only when the
+// marks are as many as the page's links (their numbers are then right).
+func (p *Page) hyperlinked(links int) bool {
+	return p.opts.Hyperlinks && p.opts.Style != nil && links == len(p.links.targets)
+}
+
 // joinLines joins the lines of the parts' writers; ok is false when a
 // part has no writer or leaves its writer in a state the next part's does
 // not start from (a style or link still open).
@@ -94,7 +101,7 @@ func joinLines(writers []*lineWriter) (lines []string, ok bool) {
 // order, by a single lineWriter.
 func (p *Page) rewrite(outs []string, width int) []string {
 	text := strings.Join(outs, "\n")
-	hyperlinks := p.opts.Hyperlinks && p.opts.Style != nil && strings.Count(text, string(linkStart)) == len(p.links.targets)
+	hyperlinks := p.hyperlinked(strings.Count(text, string(linkStart)))
 	w := p.lineWriter(width, hyperlinks)
 	for _, line := range strings.Split(text, "\n") {
 		w.write(line)

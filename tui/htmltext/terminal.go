@@ -183,7 +183,7 @@ func (w *lineWriter) address(s string) int {
 			w.keep, w.afterToken = w.b.Len(), closed
 			return n
 		}
-		shown = ansi.Truncate(text, max(cells-1, 0), "") + "…"
+		shown = cutCells(text, max(cells-1, 0)) + "…"
 	}
 	link := w.link
 	if w.hyperlinks && link == "" {
