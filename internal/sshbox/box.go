@@ -1,8 +1,3 @@
-// Package sshbox is the SSH transport of a shared test box: it accepts SSH
-// users by public key only (an authorized_keys file, read again when it
-// changes), keeps its host key, limits sessions per user and in total, and
-// hands each session to the interactive or command handler that the binary
-// composes (the TUI, the CLI). It knows nothing of mail.
 package sshbox
 
 import (
@@ -15,6 +10,7 @@ import (
 
 	"charm.land/ssh"
 	"charm.land/wish/v2"
+	"github.com/pkg/sftp"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -39,11 +35,21 @@ type Config struct {
 	// command (the TUI). It returns when the user is done or ctx ends.
 	Interactive func(ctx context.Context, s Session)
 	// Command runs a command line without a terminal and returns its exit
-	// status.
+	// status. The line has at most MaxCommandBytes bytes and
+	// MaxCommandWords words.
 	Command func(ctx context.Context, s Session, args []string) int
+	// Files, when set, serves the sftp subsystem (and so OpenSSH 9's scp):
+	// the handlers of the session's virtual tree. Nil: no sftp.
+	Files func(ctx context.Context, s Session) sftp.Handlers
+	// Removed, when set, is called once for each user whose key is taken
+	// out of the authorized keys file (its connections are closed).
+	Removed func(u User)
 }
 
-// Session is one SSH session of a known user.
+// Session is one SSH session of a known user. Its Environ holds only
+// TERM, COLORTERM, LANG, LC_* and NO_COLOR (the client's other env
+// requests are refused), and its Pty's sizes (the first and each change)
+// are within MaxWidth x MaxHeight.
 type Session struct {
 	ssh.Session
 	User User
@@ -56,14 +62,13 @@ type Box struct {
 	ln          net.Listener
 	keys        *authorizedKeys
 	limits      *limiter
+	conns       connections
 	fingerprint string
 	base        context.Context
 	stop        context.CancelFunc
 	served      chan error
+	watching    chan struct{} // closed when watchKeys returns
 }
-
-// userKey is the session context's key of the logged-in User.
-type userKey struct{}
 
 // Start listens on cfg.Addr and serves until Shutdown.
 func Start(cfg Config) (*Box, error) {
@@ -91,25 +96,48 @@ func Start(cfg Config) (*Box, error) {
 		keys:        &authorizedKeys{path: cfg.AuthorizedKeysPath, logger: cfg.Logger},
 		limits:      newLimiter(cfg.MaxSessions, cfg.MaxSessionsPerUser),
 		fingerprint: gossh.FingerprintSHA256(hostPublic),
+		conns:       connections{set: map[ssh.Context]struct{}{}},
 		served:      make(chan error, 1),
+		watching:    make(chan struct{}),
 	}
 	b.base, b.stop = context.WithCancel(context.Background())
-	b.keys.lookup(hostPublic) // reads the file once now, so a bad line is logged at start
-	b.srv, err = wish.NewServer(
+	b.keys.refresh() // reads the file once now, so a bad line is logged at start
+	opts := []ssh.Option{
 		wish.WithHostKeyPEM(hostKey),
 		wish.WithPublicKeyAuth(b.authorize),
 		wish.WithIdleTimeout(cfg.IdleTimeout),
 		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return b.handle }),
-	)
-	if err != nil {
+		ssh.WrapConn(b.track),
+		onlySessions(b.sessionChannel),
+	}
+	if cfg.Files != nil {
+		opts = append(opts, wish.WithSubsystem("sftp", b.handleSFTP))
+	}
+	if b.srv, err = wish.NewServer(opts...); err != nil {
+		b.stop()
 		return nil, fmt.Errorf("ssh: %w", err)
 	}
 	b.srv.HandshakeTimeout = 10 * time.Second
 	if b.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+		b.stop()
 		return nil, fmt.Errorf("ssh: listen on %s: %w", cfg.Addr, err)
 	}
+	go b.watchKeys()
 	go func() { b.served <- b.srv.Serve(b.ln) }()
 	return b, nil
+}
+
+// onlySessions makes session channels (opened by open) the only channels
+// and requests a client may open or make: no port forwarding (direct-tcpip,
+// tcpip-forward), no agent or X11 channel, no other global request.
+func onlySessions(open ssh.ChannelHandler) ssh.Option {
+	return func(s *ssh.Server) error {
+		s.ChannelHandlers = map[string]ssh.ChannelHandler{"session": open}
+		s.RequestHandlers = map[string]ssh.RequestHandler{}
+		s.LocalPortForwardingCallback = nil
+		s.ReversePortForwardingCallback = nil
+		return nil
+	}
 }
 
 // Addr is the address the box listens on.
@@ -135,49 +163,32 @@ func (b *Box) Shutdown(ctx context.Context) error {
 		err = errors.Join(err, closeErr)
 	}
 	<-b.served
+	<-b.watching
 	return err
 }
 
-// authorize accepts a public key listed in the authorized keys file and
-// remembers its user on the connection.
+// authorize accepts a public key that the authorized keys file (read
+// again if it changed) lets in from the client's address, and records its
+// fingerprint in the permissions of the attempt. x/crypto/ssh also asks
+// about keys a client only offers without signing; the permissions kept
+// are those of the key that signs, so sessions take their user from them.
 func (b *Box) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
-	user, ok := b.keys.lookup(key)
-	if !ok {
-		b.cfg.Logger.Info("ssh: key refused", "remote", ctx.RemoteAddr().String(), "key", gossh.FingerprintSHA256(key))
+	b.reload()
+	fp := gossh.FingerprintSHA256(key)
+	remote := ctx.RemoteAddr()
+	g, ok := b.keys.lookup(fp)
+	reason := "unknown key"
+	if ok {
+		reason = g.refusal(time.Now(), remote)
+	}
+	if reason != "" {
+		b.audit("refused", "fp", fp, "user", g.Name, "remote", remote.String(), "reason", reason)
 		return false
 	}
-	ctx.SetValue(userKey{}, user)
+	perms := ctx.Permissions()
+	if perms.Extensions == nil {
+		perms.Extensions = map[string]string{}
+	}
+	perms.Extensions[fingerprintExtension] = fp
 	return true
-}
-
-// handle routes one session: a command runs without a terminal, no command
-// opens the interactive handler (which needs a terminal).
-func (b *Box) handle(sess ssh.Session) {
-	user, ok := sess.Context().Value(userKey{}).(User)
-	if !ok {
-		_ = sess.Exit(1)
-		return
-	}
-	release, err := b.limits.acquire(user.ID)
-	if err != nil {
-		fmt.Fprintf(sess.Stderr(), "sandview: %v\r\n", err)
-		_ = sess.Exit(1)
-		return
-	}
-	defer release()
-	ctx, cancel := context.WithCancel(sess.Context())
-	defer cancel()
-	defer context.AfterFunc(b.base, cancel)()
-	s := Session{Session: sess, User: user}
-	if args := sess.Command(); len(args) > 0 {
-		_ = sess.Exit(b.cfg.Command(ctx, s, args))
-		return
-	}
-	if _, _, isTerminal := sess.Pty(); !isTerminal {
-		fmt.Fprint(sess.Stderr(), "sandview: the inbox viewer needs a terminal (ssh -t), or give a command: email list --json\r\n")
-		_ = sess.Exit(2)
-		return
-	}
-	b.cfg.Interactive(ctx, s)
-	_ = sess.Exit(0)
 }

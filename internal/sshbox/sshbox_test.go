@@ -37,11 +37,14 @@ func TestParseAuthorizedKeys(t *testing.T) {
 		line(a, "alice@laptop"),
 		"",
 		"garbage here",
-		`no-pty,command="x" ` + line(b, "bob \x1b[31mred"),
+		`no-pty ` + line(b, "bob \x1b[31mred"),
 		line(c, ""),
 		"ssh-ed25519 AAAAnotbase64!!",
 	}, "\n")
-	users, problems := parseAuthorizedKeys([]byte(data))
+	users, problems, err := parseAuthorizedKeys(strings.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(users) != 3 {
 		t.Fatalf("users %v, want 3", users)
 	}
@@ -62,14 +65,16 @@ func TestParseAuthorizedKeys(t *testing.T) {
 func TestAuthorizedKeysAreReadAgainWhenTheFileChanges(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "authorized_keys")
 	a, b := newKey(t), newKey(t)
+	fa, fb := gossh.FingerprintSHA256(a), gossh.FingerprintSHA256(b)
 	if err := os.WriteFile(path, []byte(line(a, "alice")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	keys := &authorizedKeys{path: path, logger: slog.New(slog.DiscardHandler)}
-	if _, ok := keys.lookup(a); !ok {
+	keys.refresh()
+	if _, ok := keys.lookup(fa); !ok {
 		t.Fatal("alice refused")
 	}
-	if _, ok := keys.lookup(b); ok {
+	if _, ok := keys.lookup(fb); ok {
 		t.Fatal("bob accepted before being added")
 	}
 	if err := os.WriteFile(path, []byte(line(b, "bob")+"\n"), 0o600); err != nil {
@@ -81,16 +86,35 @@ func TestAuthorizedKeysAreReadAgainWhenTheFileChanges(t *testing.T) {
 	if err := os.Chtimes(path, later, later); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := keys.lookup(b); !ok {
+	ch := keys.refresh()
+	if len(ch.gone) != 1 || ch.gone[0].ID != fa || len(ch.changed) != 0 {
+		t.Fatalf("changes %+v, want alice gone", ch)
+	}
+	if _, ok := keys.lookup(fb); !ok {
 		t.Fatal("bob refused after being added")
 	}
-	if _, ok := keys.lookup(a); ok {
+	if _, ok := keys.lookup(fa); ok {
 		t.Fatal("alice accepted after being removed")
+	}
+	if ch := keys.refresh(); len(ch.gone)+len(ch.changed) != 0 || ch.failed {
+		t.Fatalf("an unchanged file changed: %+v", ch)
+	}
+	if err := os.WriteFile(path, []byte(`role="admin" `+line(b, "bob")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ch := keys.refresh(); len(ch.changed) != 1 || ch.changed[0].ID != fb {
+		t.Fatalf("changes %+v, want bob changed", ch)
+	}
+	if g, _ := keys.lookup(fb); g.Role != RoleAdmin {
+		t.Fatalf("bob's role %q", g.Role)
 	}
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := keys.lookup(b); ok {
+	if ch := keys.refresh(); len(ch.gone) != 1 || ch.gone[0].ID != fb {
+		t.Fatalf("changes %+v, want bob gone with the file", ch)
+	}
+	if _, ok := keys.lookup(fb); ok {
 		t.Fatal("a key accepted after the file was removed")
 	}
 }

@@ -1,20 +1,26 @@
 package sshbox
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
-	"fmt"
+	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"sandview/internal/termtext"
-
-	gossh "golang.org/x/crypto/ssh"
 )
+
+// Roles of a user, given by the role="…" option of its key.
+const (
+	RoleViewer = "viewer"
+	RoleMember = "member" // the default
+	RoleAdmin  = "admin"
+)
+
+func validRole(r string) bool { return r == RoleViewer || r == RoleMember || r == RoleAdmin }
 
 // User is one SSH user of the box: one authorized public key.
 type User struct {
@@ -23,94 +29,142 @@ type User struct {
 	ID string
 	// Name is the key's comment (sanitized), else a short fingerprint.
 	Name string
+	// Role is RoleViewer, RoleMember or RoleAdmin.
+	Role string
 }
 
-// authorizedKeys is the authorized_keys file, read again whenever its size
-// or modification time changes (checked at each login).
+// grant is one loaded line of the authorized_keys file: a user and what
+// its key's options allow.
+type grant struct {
+	User
+	line    int
+	options string       // as written: a change of options is a change of rights
+	from    hostPatterns // nil: from any address
+	expires time.Time    // zero: never
+	noPty   bool         // the key may not ask for a terminal
+}
+
+// refusal says why g does not let a client at remote in at now: "" when
+// it does, else "expired" or "from".
+func (g grant) refusal(now time.Time, remote net.Addr) string {
+	switch {
+	case !g.expires.IsZero() && !now.Before(g.expires):
+		return "expired"
+	case !g.from.allows(remote):
+		return "from"
+	}
+	return ""
+}
+
+// keyChanges is what a new reading of the file took away.
+type keyChanges struct {
+	gone    []User // keys no longer in the file
+	changed []User // keys whose role or options changed
+	failed  bool   // the file could not be read: nobody is let in
+}
+
+// authorizedKeys is the authorized_keys file, read again whenever it
+// changes (its identity, size or modification time).
 type authorizedKeys struct {
 	path   string
 	logger *slog.Logger
 
-	mu      sync.Mutex
-	modTime time.Time
-	size    int64
-	loaded  bool
-	users   map[string]User // by fingerprint
+	mu     sync.Mutex
+	seen   os.FileInfo // of the last reading; nil when the file was missing
+	read   bool        // seen is meaningful
+	usable bool        // the last reading succeeded
+	grants map[string]grant
 }
 
-// lookup returns the user of key, reading the file again if it changed.
-func (a *authorizedKeys) lookup(key gossh.PublicKey) (User, bool) {
+// lookup returns the current grant of the key with fingerprint fp.
+func (a *authorizedKeys) lookup(fp string) (grant, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.refreshLocked()
-	u, ok := a.users[gossh.FingerprintSHA256(key)]
-	return u, ok
+	g, ok := a.grants[fp]
+	return g, ok && a.usable
 }
 
-// refreshLocked reads the file when it changed since the last read; a file
-// that cannot be read leaves no user authorized.
-func (a *authorizedKeys) refreshLocked() {
-	info, err := os.Stat(a.path)
-	if err != nil {
-		if a.loaded || a.users == nil {
-			a.logger.Warn("ssh: no authorized keys: every login is refused", "file", a.path, "err", err)
+// expired returns the users whose key expired by now.
+func (a *authorizedKeys) expired(now time.Time) []User {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []User
+	for _, g := range a.grants {
+		if !g.expires.IsZero() && !now.Before(g.expires) {
+			out = append(out, g.User)
 		}
-		a.users, a.loaded = map[string]User{}, false
-		return
 	}
-	if a.loaded && info.ModTime().Equal(a.modTime) && info.Size() == a.size {
-		return
+	return out
+}
+
+// refresh reads the file again if it changed since the last reading and
+// says which keys that took away. A missing file lists no key; a file
+// that cannot be read lets nobody in until it can.
+func (a *authorizedKeys) refresh() keyChanges {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	info, err := os.Stat(a.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if a.read && a.seen == nil && a.usable {
+			return keyChanges{}
+		}
+		a.logger.Warn("ssh: no authorized keys file: every login is refused", "file", a.path)
+		return a.replaceLocked(nil, map[string]grant{})
 	}
-	data, err := os.ReadFile(a.path)
+	if err == nil && a.read && a.usable && a.seen != nil && unchanged(a.seen, info) {
+		return keyChanges{}
+	}
+	var grants map[string]grant
+	if err == nil {
+		grants, err = a.readLocked()
+	}
 	if err != nil {
-		a.logger.Warn("ssh: read authorized keys: every login is refused", "file", a.path, "err", err)
-		a.users, a.loaded = map[string]User{}, false
-		return
+		if a.usable || !a.read {
+			a.logger.Warn("ssh: authorized keys unreadable: every login is refused", "file", a.path, "err", err)
+		}
+		a.read, a.usable = false, false
+		return keyChanges{failed: true}
 	}
-	users, problems := parseAuthorizedKeys(data)
+	return a.replaceLocked(info, grants)
+}
+
+// readLocked parses the file, logging the lines it skips.
+func (a *authorizedKeys) readLocked() (map[string]grant, error) {
+	f, err := os.Open(a.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	grants, problems, err := parseAuthorizedKeys(f)
 	for _, p := range problems {
 		a.logger.Warn("ssh: authorized keys: line skipped", "file", a.path, "line", p.line, "err", p.err)
 	}
-	a.users, a.loaded, a.modTime, a.size = users, true, info.ModTime(), info.Size()
-	a.logger.Info("ssh: authorized keys loaded", "file", a.path, "users", len(users))
+	return grants, err
 }
 
-// lineProblem is a line of an authorized_keys file that does not parse.
-type lineProblem struct {
-	line int
-	err  error
+// replaceLocked makes grants the file's keys and returns what changed.
+func (a *authorizedKeys) replaceLocked(info os.FileInfo, grants map[string]grant) keyChanges {
+	var ch keyChanges
+	for fp, old := range a.grants {
+		now, ok := grants[fp]
+		switch {
+		case !ok:
+			ch.gone = append(ch.gone, old.User)
+		case now.Role != old.Role || now.options != old.options:
+			ch.changed = append(ch.changed, old.User)
+		}
+	}
+	a.grants, a.seen, a.read, a.usable = grants, info, true, true
+	if info != nil {
+		a.logger.Info("ssh: authorized keys loaded", "file", a.path, "users", len(grants))
+	}
+	return ch
 }
 
-// parseAuthorizedKeys reads the OpenSSH authorized_keys format: one key a
-// line, blank lines and # comments skipped; options before the key are
-// accepted and ignored. A line that does not parse is reported by number
-// and the others still load.
-func parseAuthorizedKeys(data []byte) (map[string]User, []lineProblem) {
-	users := map[string]User{}
-	var problems []lineProblem
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		key, comment, _, rest, err := gossh.ParseAuthorizedKey([]byte(line))
-		if err != nil {
-			problems = append(problems, lineProblem{n, fmt.Errorf("not a public key: %w", err)})
-			continue
-		}
-		if len(bytes.TrimSpace(rest)) > 0 {
-			problems = append(problems, lineProblem{n, errors.New("more than one key on the line")})
-			continue
-		}
-		id := gossh.FingerprintSHA256(key)
-		users[id] = User{ID: id, Name: userName(comment, id)}
-	}
-	if err := sc.Err(); err != nil {
-		problems = append(problems, lineProblem{0, fmt.Errorf("read: %w", err)})
-	}
-	return users, problems
+// unchanged reports whether two readings of a file's metadata are of the
+// same, unmodified file.
+func unchanged(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // userName is the display name of a key: its comment, made safe for a
