@@ -66,7 +66,7 @@ type Box struct {
 	fingerprint string
 	base        context.Context
 	stop        context.CancelFunc
-	served      chan error
+	served      chan struct{} // closed when Serve returns
 	watching    chan struct{} // closed when watchKeys returns
 }
 
@@ -97,7 +97,7 @@ func Start(cfg Config) (*Box, error) {
 		limits:      newLimiter(cfg.MaxSessions, cfg.MaxSessionsPerUser),
 		fingerprint: gossh.FingerprintSHA256(hostPublic),
 		conns:       connections{set: map[ssh.Context]struct{}{}},
-		served:      make(chan error, 1),
+		served:      make(chan struct{}),
 		watching:    make(chan struct{}),
 	}
 	b.base, b.stop = context.WithCancel(context.Background())
@@ -123,7 +123,10 @@ func Start(cfg Config) (*Box, error) {
 		return nil, fmt.Errorf("ssh: listen on %s: %w", cfg.Addr, err)
 	}
 	go b.watchKeys()
-	go func() { b.served <- b.srv.Serve(b.ln) }()
+	go func() {
+		defer close(b.served)
+		_ = b.srv.Serve(b.ln) // returns when Shutdown closes the server
+	}()
 	return b, nil
 }
 
@@ -162,6 +165,8 @@ func (b *Box) Shutdown(ctx context.Context) error {
 	if closeErr := b.srv.Close(); closeErr != nil {
 		err = errors.Join(err, closeErr)
 	}
+	// Serve may not have tracked the listener yet: close it here too.
+	_ = b.ln.Close()
 	<-b.served
 	<-b.watching
 	return err

@@ -78,7 +78,6 @@ func (b *Box) handleSFTP(sess ssh.Session) {
 		if err := server.Serve(); err != nil && !errors.Is(err, io.EOF) {
 			b.cfg.Logger.Info("ssh: sftp session ended", "user", s.User.Name, "err", err)
 		}
-		_ = server.Close()
 		return 0
 	})
 }
