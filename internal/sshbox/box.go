@@ -42,7 +42,10 @@ type Config struct {
 	// the handlers of the session's virtual tree. Nil: no sftp.
 	Files func(ctx context.Context, s Session) sftp.Handlers
 	// Removed, when set, is called once for each user whose key is taken
-	// out of the authorized keys file (its connections are closed).
+	// out of the authorized keys file (its connections are closed by
+	// then), from a goroutine of the box: it should not block for long.
+	// A key whose role or options change, or that expires, has its
+	// connections closed but is not Removed.
 	Removed func(u User)
 }
 
@@ -187,7 +190,11 @@ func (b *Box) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
 		reason = g.refusal(time.Now(), remote)
 	}
 	if reason != "" {
-		b.audit("refused", "fp", fp, "user", g.Name, "remote", remote.String(), "reason", reason)
+		attrs := []any{"fp", fp, "remote", remote.String(), "reason", reason}
+		if ok {
+			attrs = append(attrs, "user", g.Name, "role", g.Role)
+		}
+		b.audit("refused", attrs...)
 		return false
 	}
 	perms := ctx.Permissions()

@@ -369,3 +369,55 @@ func TestTheWatcherStopsAtShutdown(t *testing.T) {
 		t.Fatal("the box still listens")
 	}
 }
+
+func TestAChangedOrExpiringKeyEndsItsConnections(t *testing.T) {
+	alice, bob := newAccount(t), newAccount(t)
+	var removed atomic.Int32
+	soon := time.Now().UTC().Add(4 * time.Second).Format("20060102150405")
+	tb := startBox(t, []string{alice.entry("", "alice"), bob.entry(`expiry-time="`+soon+`"`, "bob")}, func(cfg *Config) {
+		cfg.Removed = func(User) { removed.Add(1) }
+	})
+	a, b := tb.dial(t, alice), tb.dial(t, bob)
+	defer a.Close()
+	defer b.Close()
+	closed := func(c *gossh.Client) func() bool {
+		done := make(chan struct{})
+		go func() { _ = c.Wait(); close(done) }()
+		return func() bool {
+			select {
+			case <-done:
+				return true
+			default:
+				return false
+			}
+		}
+	}
+	aClosed, bClosed := closed(a), closed(b)
+	tb.write(t, alice.entry(`role="viewer"`, "alice"), bob.entry(`expiry-time="`+soon+`"`, "bob"))
+	waitFor(t, "alice's connection to close after her role changed", aClosed)
+	waitFor(t, "bob's connection to close when his key expired", bClosed)
+	if n := removed.Load(); n != 0 {
+		t.Fatalf("Removed called %d times for keys still listed", n)
+	}
+	a = tb.dial(t, alice)
+	defer a.Close()
+	if out, _, _ := run(t, a, "whoami"); !strings.HasPrefix(out, "alice viewer ") {
+		t.Fatalf("alice after the change: %q", out)
+	}
+	if len(tb.log.lines("event=changed", "fp="+alice.fp)) != 1 {
+		t.Fatalf("no change line:\n%s", tb.log)
+	}
+}
+
+func TestARefusedLineIsLoggedAndTheOthersLoad(t *testing.T) {
+	alice, mallory := newAccount(t), newAccount(t)
+	tb := startBox(t, []string{"# keys", mallory.entry(`command="sh"`, "mallory"), alice.entry("", "alice")}, nil)
+	if len(tb.log.lines("line skipped", "file="+tb.keys, "line=2", "option command")) != 1 {
+		t.Fatalf("no line naming the file, line and option:\n%s", tb.log)
+	}
+	if _, err := tb.tryDial(gossh.PublicKeys(mallory.signer)); err == nil {
+		t.Fatal("a key with command= got in")
+	}
+	c := tb.dial(t, alice)
+	c.Close()
+}

@@ -2,15 +2,23 @@ package sshbox
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pkg/sftp"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // memTree is a read-only tree of files in memory: path -> content.
@@ -139,5 +147,59 @@ func TestNoFilesNoSFTP(t *testing.T) {
 	if client, err := sftp.NewClient(c); err == nil {
 		client.Close()
 		t.Fatal("sftp was served without Files")
+	}
+}
+
+func TestOpenSSHScpGoesThroughSFTP(t *testing.T) {
+	scp, err := exec.LookPath("scp")
+	if err != nil {
+		t.Skip("no scp here")
+	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := gossh.MarshalPrivateKey(priv, "scp test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "id_ed25519")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tree := memTree{"/welcome.eml": "Subject: hi\r\n\r\nhello\r\n"}
+	tb := startBox(t, []string{line(signer.PublicKey(), "scp")}, func(cfg *Config) {
+		cfg.Files = func(context.Context, Session) sftp.Handlers { return tree.handlers() }
+	})
+	_, port, _ := net.SplitHostPort(tb.Addr())
+	copyOut := func(legacy bool) (string, error) {
+		args := []string{"-F", "/dev/null", "-i", keyFile, "-P", port, "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+			"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR"}
+		if legacy {
+			args = append(args, "-O")
+		}
+		dst := filepath.Join(dir, fmt.Sprintf("copy-%v.eml", legacy))
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, scp, append(args, "anyone@127.0.0.1:/welcome.eml", dst)...).CombinedOutput()
+		if err != nil {
+			return string(out), fmt.Errorf("scp: %w: %s", err, out)
+		}
+		got, err := os.ReadFile(dst)
+		return string(got), err
+	}
+	if got, err := copyOut(false); err != nil || got != tree["/welcome.eml"] {
+		t.Fatalf("scp copied %q, %v", got, err)
+	}
+	if _, err := copyOut(true); err == nil {
+		t.Fatal("scp -O (the legacy protocol) copied a file")
+	}
+	if len(tb.log.lines("event=login", "kind=sftp", "user=scp")) != 1 || len(tb.log.lines("event=refused", "reason=command")) != 1 {
+		t.Fatalf("want one sftp login and one refused command:\n%s", tb.log)
 	}
 }
