@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"context"
 	"fmt"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -13,11 +14,13 @@ import (
 // the stream with model.StreamNoticesParam), also sends a
 // model.StreamNoticeEvent message whenever an email or an inbox of a
 // watched inbox is deleted, by anyone. An email's deletion is handed to
-// the subscribers' Deleted; an inbox's ends its watch as gone. Other
-// servers send none, and nothing else depends on them.
+// the subscribers' Deleted; an inbox's has the inbox listed at once, and
+// the server's answer (not found) ends its watch as gone, as any other
+// way of learning it does. Other servers send none, and nothing else
+// depends on them.
 
 // handleNotice handles the data of one sandview.notice message.
-func (st *streamer) handleNotice(data string) {
+func (st *streamer) handleNotice(ctx context.Context, data string) {
 	var n model.StreamNotice
 	if err := jsonv2.Unmarshal([]byte(data), &n, jsonv1.DefaultOptionsV1()); err != nil {
 		st.client.ReportStreamError(fmt.Errorf("the server sent a notice that is not JSON: %w", err))
@@ -33,7 +36,10 @@ func (st *streamer) handleNotice(data string) {
 	case model.NoticeEmailDeleted:
 		st.deleted(w, n.EmailID)
 	case model.NoticeInboxDeleted:
-		st.markGone(w, fmt.Errorf("the server deleted the inbox %s (reason %s)", w.inbox.Address(), n.Reason))
+		go func() {
+			_, err := st.listOrdered(ctx, w.inbox)
+			st.goneAfter(w, err)
+		}()
 	}
 }
 

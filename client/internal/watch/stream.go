@@ -232,7 +232,7 @@ func (st *streamer) read(ctx context.Context, s *stream) error {
 		}
 		idle.Reset(streamIdleTimeout)
 		if ev.Type == model.StreamNoticeEvent {
-			st.handleNotice(ev.Data)
+			st.handleNotice(ctx, ev.Data)
 			continue
 		}
 		st.handleEvent(ctx, ev.Data)
