@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"sandview/model"
 	"sandview/server"
@@ -216,4 +217,38 @@ func TestOwnershipSurvivesRestart(t *testing.T) {
 	principalClient(t, srv, "SHA256:alice", "alice", access.RoleMember).Sync(in.EmailAddress)
 	principalClient(t, srv, "SHA256:bob", "bob", access.RoleMember).
 		ExpectError(http.StatusNotFound, "GET", "/api/inboxes/"+in.EmailAddress+"/sync", nil, "Inbox not found")
+}
+
+// TestRevokedPrincipalsStreamEnds: a principal's open event stream ends
+// when its key is revoked, without the mail that arrives after.
+func TestRevokedPrincipalsStreamEnds(t *testing.T) {
+	srv := servertest.Start(t)
+	key := srv.PrincipalKey(access.Principal{ID: "SHA256:alice", Name: "alice"})
+	alice := &servertest.Client{T: t, Srv: srv, Key: key}
+	in := alice.CreatePlain(nil)
+	lines := rawStream(t, srv, key, "inboxes="+in.InboxHash)
+	srv.RevokePrincipal("SHA256:alice")
+	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "after"))
+	ended := make(chan string, 1)
+	go func() {
+		for lines.Scan() {
+			if strings.Contains(lines.Text(), in.InboxHash) {
+				ended <- "the revoked stream sent " + lines.Text()
+				return
+			}
+		}
+		if err := lines.Err(); err != nil {
+			ended <- "the stream failed instead of ending: " + err.Error()
+			return
+		}
+		ended <- ""
+	}()
+	select {
+	case problem := <-ended:
+		if problem != "" {
+			t.Fatal(problem)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the revoked principal's stream still runs")
+	}
 }

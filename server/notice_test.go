@@ -13,9 +13,8 @@ import (
 	"sandview/server/servertest"
 )
 
-// rawStream opens GET /api/events?query with the server's key and returns
-// its lines.
-func rawStream(t *testing.T, srv *server.Server, query string) *bufio.Scanner {
+// rawStream opens GET /api/events?query with key and returns its lines.
+func rawStream(t *testing.T, srv *server.Server, key, query string) *bufio.Scanner {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -23,7 +22,7 @@ func rawStream(t *testing.T, srv *server.Server, query string) *bufio.Scanner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("X-API-Key", srv.APIKey())
+	req.Header.Set("X-API-Key", key)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -70,8 +69,8 @@ func nextNotice(t *testing.T, lines *bufio.Scanner) model.StreamNotice {
 func TestDeletionNoticesOnlyWhenAskedFor(t *testing.T) {
 	srv, a := servertest.StartAPI(t)
 	in := a.CreatePlain(nil)
-	plain := rawStream(t, srv, "inboxes="+in.InboxHash)
-	notices := rawStream(t, srv, "inboxes="+in.InboxHash+"&"+model.StreamNoticesParam+"="+model.StreamNoticesValue)
+	plain := rawStream(t, srv, srv.APIKey(), "inboxes="+in.InboxHash)
+	notices := rawStream(t, srv, srv.APIKey(), "inboxes="+in.InboxHash+"&"+model.StreamNoticesParam+"="+model.StreamNoticesValue)
 	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "doomed"))
 	id := a.Emails(in.EmailAddress, false)[0].ID
 	a.Expect(http.StatusNoContent, "DELETE", "/api/inboxes/"+in.EmailAddress+"/emails/"+id, nil, nil)

@@ -81,6 +81,16 @@ func (a *API) requireAPIKey(next http.Handler) http.Handler {
 	})
 }
 
+// revoked reports that r was made with a principal's key that no longer
+// works (a long request, the event stream, ends).
+func (a *API) revoked(r *http.Request) bool {
+	if callerOf(r).serverKey {
+		return false
+	}
+	_, ok := a.principal(r.Header.Get("X-API-Key"))
+	return !ok
+}
+
 func (a *API) principal(key string) (access.Principal, bool) {
 	if a.set.Principals == nil {
 		return access.Principal{}, false

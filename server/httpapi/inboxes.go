@@ -125,7 +125,9 @@ func (a *API) handleDeleteInbox(w http.ResponseWriter, r *http.Request) {
 	if answered {
 		return
 	}
-	if in != nil { // none, or one hidden from the caller: deleted already
+	// No inbox (none, or one hidden from the caller) answers as deleted
+	// already.
+	if in != nil {
 		emails, ok, err := a.core.Inboxes().Delete(r.Context(), in)
 		if err != nil {
 			a.log.Error("deleting an inbox failed", "error", err)

@@ -47,10 +47,9 @@ type heartbeat struct {
 }
 
 // knownHashes drops from wanted the hashes of no live inbox the caller may
-// read, and reports
-// whether any is left. Unknown hashes next to known ones are named in a
-// log line; with none known the stream is refused, as the reference
-// deployment does.
+// read, and reports whether any is left. Unknown hashes next to known ones
+// are named in a log line; with none known the stream is refused, as the
+// reference deployment does.
 func (a *API) knownHashes(r *http.Request, wanted map[string]bool) bool {
 	var unknown []string
 	for hash := range wanted {
@@ -75,7 +74,8 @@ func (a *API) knownHashes(r *http.Request, wanted map[string]bool) bool {
 // handleEvents serves GET /api/events?inboxes=h1,h2: one `data:` message
 // per new email of the listed inboxes, and a heartbeat message every
 // HeartbeatInterval; with sandview=notices also a sandview.notice message
-// per email or inbox of theirs deleted (model.StreamNotice).
+// per email or inbox of theirs deleted (model.StreamNotice). A
+// principal's stream ends when its key is revoked.
 func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 	query := r.URL.Query()
 	if !query.Has("inboxes") {
@@ -142,6 +142,9 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				return // too slow, or the server is stopping
 			}
+			if a.revoked(r) {
+				return
+			}
 			switch {
 			case !wanted[ev.Inbox.Hash]:
 			case ev.Type == model.EventEmailReceived:
@@ -161,6 +164,9 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case now := <-ticker.C:
+			if a.revoked(r) {
+				return
+			}
 			data, _ := json.Marshal(heartbeat{Type: "heartbeat", Timestamp: core.FormatTime(now)})
 			queue(data, sse.EventType{})
 			if err := send(); err != nil {
