@@ -69,7 +69,7 @@ func TestPrincipalsSeeOnlyTheirInboxes(t *testing.T) {
 	if alice.Sync(mine.EmailAddress).EmailCount != 1 || alice.Sync(catchAllAddress).EmailCount != 1 {
 		t.Fatal("alice does not see her mail or the catch-all's")
 	}
-	alice.ExpectError(http.StatusForbidden, "DELETE", "/api/inboxes/"+catchAllAddress, nil, "admin")
+	alice.ExpectError(http.StatusForbidden, "DELETE", "/api/inboxes/"+catchAllAddress, nil, "delete inbox on "+catchAllAddress+" is not allowed for role member")
 
 	// Her delete-all takes her inboxes only.
 	bob.CreatePlain(nil)
@@ -122,8 +122,8 @@ func TestViewerAndSharedMail(t *testing.T) {
 	mail := "/api/inboxes/" + catchAllAddress + "/emails/" + id
 
 	viewer.Expect(http.StatusNoContent, "PATCH", mail+"/read", nil, nil)
-	viewer.ExpectError(http.StatusForbidden, "DELETE", mail, nil, "may not delete email")
-	viewer.ExpectError(http.StatusForbidden, "DELETE", "/api/inboxes", nil, "may not delete all inboxes")
+	viewer.ExpectError(http.StatusForbidden, "DELETE", mail, nil, "delete email on "+catchAllAddress+" is not allowed for role viewer")
+	viewer.ExpectError(http.StatusForbidden, "DELETE", "/api/inboxes", nil, "delete all inboxes is not allowed for role viewer")
 	if admin.Sync(catchAllAddress).EmailCount != 1 {
 		t.Fatal("the viewer's refused delete deleted the mail")
 	}
@@ -157,11 +157,11 @@ func TestPrincipalWebhooks(t *testing.T) {
 	create := model.CreateWebhookRequest{URL: "http://127.0.0.1:9/hook", Events: []string{model.EventEmailReceived}}
 	hooks := func(address string) string { return "/api/inboxes/" + url.PathEscape(address) + "/webhooks" }
 
-	alice.ExpectError(http.StatusForbidden, "POST", "/api/webhooks", create, "may not change webhooks")
-	alice.ExpectError(http.StatusForbidden, "GET", "/api/webhooks", nil, "may not read webhooks")
-	alice.ExpectError(http.StatusForbidden, "POST", hooks(catchAllAddress), create, "may not change webhooks")
+	alice.ExpectError(http.StatusForbidden, "POST", "/api/webhooks", create, "change webhooks is not allowed for role member")
+	alice.ExpectError(http.StatusForbidden, "GET", "/api/webhooks", nil, "read webhooks is not allowed for role member")
+	alice.ExpectError(http.StatusForbidden, "POST", hooks(catchAllAddress), create, "change webhooks on "+catchAllAddress+" is not allowed")
 	alice.ExpectError(http.StatusNotFound, "POST", hooks(theirs.EmailAddress), create, "not found")
-	viewer.ExpectError(http.StatusForbidden, "POST", hooks(viewers.EmailAddress), create, "may not change webhooks")
+	viewer.ExpectError(http.StatusForbidden, "POST", hooks(viewers.EmailAddress), create, "is not allowed for role viewer")
 	alice.Expect(http.StatusOK, "GET", "/api/webhooks/templates", nil, nil)
 
 	var hers, his model.Webhook

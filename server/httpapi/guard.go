@@ -124,7 +124,7 @@ func (a *API) verdict(r *http.Request, act access.Action, in *core.Inbox) access
 // it is refused.
 func (a *API) allowed(w http.ResponseWriter, r *http.Request, act access.Action) bool {
 	if a.verdict(r, act, nil) != access.Allow {
-		forbid(w, act, nil)
+		forbid(w, r, act, nil)
 		return false
 	}
 	return true
@@ -145,16 +145,18 @@ func (a *API) inboxFor(w http.ResponseWriter, r *http.Request, act access.Action
 	case access.Hide:
 		return nil, false
 	}
-	forbid(w, act, in)
+	forbid(w, r, act, in)
 	return nil, true
 }
 
-func forbid(w http.ResponseWriter, act access.Action, in *core.Inbox) {
+// forbid answers 403 for act on in (nil: none), naming the caller's role.
+func forbid(w http.ResponseWriter, r *http.Request, act access.Action, in *core.Inbox) {
+	role := callerOf(r).p.Role
 	if in == nil {
-		WriteError(w, http.StatusForbidden, "your role may not %s on this server", act)
+		WriteError(w, http.StatusForbidden, "%s is not allowed for role %s", act, role)
 		return
 	}
-	WriteError(w, http.StatusForbidden, "your role may not %s in %s (an admin may)", act, in.Address)
+	WriteError(w, http.StatusForbidden, "%s on %s is not allowed for role %s", act, in.Address, role)
 }
 
 // guardWebhooks is the webhook routes' guard: a principal reads and
