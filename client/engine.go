@@ -46,7 +46,7 @@ type engineClient struct{ c *Client }
 // open within SSEConnectionTimeout.
 var errConnectTimeout = errors.New("connect timeout")
 
-// OpenStream opens GET /api/events?inboxes=h1,h2. The connection lives
+// OpenStream opens GET /api/events?inboxes=h1,h2&sandview=notices. The connection lives
 // until ctx ends or the body is closed; opening takes at most
 // SSEConnectionTimeout. Failures are *SSEError, except ErrClientClosed and
 // the cause of ctx when it ended.
@@ -59,7 +59,9 @@ func (ec engineClient) OpenStream(ctx context.Context, hashes []string) (io.Read
 		return nil, &SSEError{Err: err}
 	}
 	// Hashes are base64url: the comma-separated list needs no escaping.
-	req.URL.RawQuery = "inboxes=" + strings.Join(hashes, ",")
+	// sandview's server also sends deletion notices when asked; other
+	// servers ignore the parameter.
+	req.URL.RawQuery = "inboxes=" + strings.Join(hashes, ",") + "&" + model.StreamNoticesParam + "=" + model.StreamNoticesValue
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Cache-Control", "no-cache")
 

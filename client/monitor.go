@@ -13,8 +13,8 @@ import (
 // (inbox, email) events.
 type Monitor struct {
 	l *live
-	// q queues the events for the handlers added with On, OnReady and
-	// OnGone, called on the monitor's goroutine. A direct monitor
+	// q queues the events for the handlers added with On, OnReady,
+	// OnGone and OnDeleted, called on the monitor's goroutine. A direct monitor
 	// (WatchAllDirect) has no queue: direct calls its handlers.
 	q      *async.Queue[inboxEmail]
 	direct func(inboxEmail)
@@ -31,12 +31,14 @@ type Monitor struct {
 }
 
 // inboxEmail is one event of a monitor: an email, or (ready) an inbox
-// starting to deliver, or (gone set) an inbox the server no longer knows.
+// starting to deliver, or (gone set) an inbox the server no longer knows,
+// or (deleted set) the id of an email deleted on the server.
 type inboxEmail struct {
-	inbox *Inbox
-	email model.Email
-	ready bool
-	gone  error
+	inbox   *Inbox
+	email   model.Email
+	ready   bool
+	gone    error
+	deleted string
 }
 
 // WatchInboxes returns a monitor of the new mail of the inboxes (an empty
@@ -85,6 +87,9 @@ type MonitorHandlers struct {
 	Email func(*Inbox, model.Email)
 	Ready func(*Inbox)
 	Gone  func(in *Inbox, err error)
+	// Deleted is told the id of an email of the inbox deleted on the
+	// server, by this client or another (see Monitor.OnDeleted).
+	Deleted func(in *Inbox, emailID string)
 	// MetadataOnly delivers the mail the event stream announces with the
 	// notification's metadata only (from, to, subject, receivedAt;
 	// HasContent false) instead of fetching each email in full: a burst
@@ -116,6 +121,10 @@ func (l *live) WatchAllDirect(h MonitorHandlers) (*Monitor, error) {
 		case ev.gone != nil:
 			if h.Gone != nil {
 				h.Gone(ev.inbox, ev.gone)
+			}
+		case ev.deleted != "":
+			if h.Deleted != nil {
+				h.Deleted(ev.inbox, ev.deleted)
 			}
 		case h.Email != nil:
 			h.Email(ev.inbox, ev.email)
@@ -198,6 +207,7 @@ func (m *Monitor) callbacksFor(in *Inbox) watch.Callbacks {
 			m.mu.Unlock()
 			m.emit(inboxEmail{inbox: in, gone: err})
 		},
+		Deleted: func(id string) { m.emit(inboxEmail{inbox: in, deleted: id}) },
 	}
 }
 
@@ -220,7 +230,7 @@ func (m *Monitor) On(fn func(*Inbox, model.Email)) {
 		return
 	}
 	m.q.Add(func(ev inboxEmail) {
-		if !ev.ready && ev.gone == nil {
+		if !ev.ready && ev.gone == nil && ev.deleted == "" {
 			fn(ev.inbox, ev.email)
 		}
 	})
@@ -237,6 +247,22 @@ func (m *Monitor) OnGone(fn func(in *Inbox, err error)) {
 	m.q.Add(func(ev inboxEmail) {
 		if ev.gone != nil {
 			fn(ev.inbox, ev.gone)
+		}
+	})
+}
+
+// OnDeleted adds a handler called, in order with the emails, with the id
+// of an email of a watched inbox deleted on the server, by this client or
+// another (a user sharing the inbox). Only sandview's server tells, and
+// only while the event stream is open: a caller that must not show
+// deleted mail still lists the inbox now and then.
+func (m *Monitor) OnDeleted(fn func(in *Inbox, emailID string)) {
+	if fn == nil || m.q == nil {
+		return
+	}
+	m.q.Add(func(ev inboxEmail) {
+		if ev.deleted != "" {
+			fn(ev.inbox, ev.deleted)
 		}
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"sandview/server/access"
 	"sandview/server/core"
 	"sandview/server/httpapi"
 	"sandview/server/smtpd"
@@ -24,6 +25,8 @@ type Server struct {
 	log  *slog.Logger
 	core *core.Core
 	smtp *smtpd.Server
+	// principals are the keys that act as principals (PrincipalKey).
+	principals *access.Keyring
 
 	httpListener, smtpListener net.Listener
 	httpServer                 *http.Server
@@ -44,7 +47,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("start server: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger}
+	s := &Server{cfg: cfg, log: cfg.Logger, principals: newKeyring()}
 	if s.core, err = core.Open(ctx, coreOptions(cfg)); err != nil {
 		return nil, err
 	}
@@ -53,7 +56,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		_ = s.core.Close(ctx)
 		return nil, err
 	}
-	api := httpapi.New(s.core, webhooks, apiSettings(cfg))
+	settings := apiSettings(cfg)
+	settings.Principals = s.principals
+	api := httpapi.New(s.core, webhooks, settings)
 	mux := http.NewServeMux()
 	api.Register(mux)
 	s.httpServer = &http.Server{

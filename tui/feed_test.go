@@ -64,3 +64,30 @@ func TestProgramStartsTheFeed(t *testing.T) {
 		t.Fatalf("Init did not subscribe to the feed: %v", h.svc.Calls())
 	}
 }
+
+// TestFeedDeletionLeavesTheList: an email another user deleted on the
+// server (the feed's deletion notice) leaves the list at once, and the
+// screen says so; a notice for an email no longer listed changes nothing.
+func TestFeedDeletionLeavesTheList(t *testing.T) {
+	h := newHarness(t, 160, 40, true)
+	if !strings.Contains(h.plain(), "Read and old") {
+		t.Fatalf("the fixture email is not listed:\n%s", h.plain())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	q, err := feed.Start(ctx, h.svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := h.svc.Receiver()
+	sink.EmailDeleted(tuitest.DemoAddr, "e4")
+	sink.EmailDeleted(tuitest.DemoAddr, "e4") // told twice: gone already
+	cancel()
+	h.Send(feedStartedMsg{queue: q})
+	view := h.plain()
+	if strings.Contains(view, "Read and old") {
+		t.Fatalf("the deleted email is still listed:\n%s", view)
+	}
+	if !strings.Contains(view, "removed 1 email deleted on the server") || !strings.Contains(view, "Welcome to the sand") {
+		t.Fatalf("want the other emails and a note of the removal:\n%s", view)
+	}
+}

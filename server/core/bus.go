@@ -11,9 +11,15 @@ import (
 	"sandview/server/mailparse"
 )
 
+// EventInboxDeleted is the bus event of an inbox deleted (by a request or
+// its TTL), after the email.deleted events of its emails. Only the bus
+// carries it (the event stream's deletion notices), not the webhook
+// engine.
+const EventInboxDeleted = "inbox.deleted"
+
 // Event is one message of the internal event bus. Type is one of
-// model.EventEmailReceived, model.EventEmailStored and
-// model.EventEmailDeleted:
+// model.EventEmailReceived, model.EventEmailStored,
+// model.EventEmailDeleted and EventInboxDeleted:
 //
 //   - email.received: an email has arrived and is retrievable through the
 //     API. Received holds the parsed message in plaintext (also for encrypted
@@ -23,6 +29,8 @@ import (
 //     Config.DataDir it is on disk).
 //   - email.deleted: the email is gone; Reason is model.DeleteReasonManual,
 //     DeleteReasonTTL or DeleteReasonEviction.
+//   - inbox.deleted: the inbox is gone; Reason is model.DeleteReasonManual
+//     or DeleteReasonTTL.
 //
 // Events are shared between subscribers: treat every field as read-only.
 type Event struct {

@@ -64,7 +64,7 @@ func (i Inboxes) keepCatchAll(ctx context.Context) error {
 	in, ok := c.reg.byAddr(address, now)
 	if !ok {
 		plain, ttl := model.EncryptionPlain, int64(c.opts.MaxTTL/time.Second)
-		_, err := i.Create(ctx, CreateRequest{EmailAddress: &address, Encryption: &plain, TTL: &ttl})
+		_, err := i.Create(ctx, CreateRequest{EmailAddress: &address, Encryption: &plain, TTL: &ttl}, "")
 		if errors.Is(err, ErrConflict) {
 			return nil // created meanwhile, or an expired one not yet swept
 		}

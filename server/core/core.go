@@ -257,6 +257,12 @@ func (c *Core) publishDeleted(in *Inbox, ids []string, reason string) {
 	c.publish(events...)
 }
 
+// publishInboxDeleted tells the bus (the event stream, not the webhook
+// engine) that an inbox is gone (EventInboxDeleted).
+func (c *Core) publishInboxDeleted(in *Inbox, reason string) {
+	c.bus.Publish(Event{Type: EventInboxDeleted, At: c.opts.Now().UTC(), Inbox: in.ref(), Reason: reason})
+}
+
 // sweep, every SweepInterval until the core stops, keeps the catch-all
 // inbox alive (see Inboxes.keepCatchAll) and removes expired inboxes (on
 // a shared store, when this replica leads: see replica.sweep).

@@ -104,26 +104,29 @@ func (i Inboxes) ServesDomain(domain string) bool {
 	return false
 }
 
-// Delete removes a live inbox and its emails (reason manual); ok is false
-// when there was no such inbox.
-func (i Inboxes) Delete(ctx context.Context, in *Inbox) (bool, error) {
+// Delete removes a live inbox and its emails (reason manual) and returns
+// how many emails it held; ok is false when there was no such inbox.
+func (i Inboxes) Delete(ctx context.Context, in *Inbox) (emails int, ok bool, err error) {
 	c := i.c
 	ids, ok := c.mode.removeInbox(ctx, in)
 	if !ok {
-		return false, nil
+		return 0, false, nil
 	}
 	if err := c.store.DeleteInbox(ctx, in.Hash); err != nil {
-		return true, fmt.Errorf("delete inbox %s: %w", in.Address, err)
+		return len(ids), true, fmt.Errorf("delete inbox %s: %w", in.Address, err)
 	}
 	c.publishDeleted(in, ids, model.DeleteReasonManual)
+	c.publishInboxDeleted(in, model.DeleteReasonManual)
 	c.hooks.ForgetInbox(in.Address)
-	return true, nil
+	return len(ids), true, nil
 }
 
 // Create validates a request under the encryption policy and the TTL and
 // address rules (see rules.go), then registers and stores the inbox; it
-// returns the inbox as stored. A refusal wraps ErrInvalid or ErrConflict.
-func (i Inboxes) Create(ctx context.Context, req CreateRequest) (store.Inbox, error) {
+// returns the inbox as stored, owned by owner (a principal's ID, "" for
+// the server's API key: see server/access). A refusal wraps ErrInvalid or
+// ErrConflict.
+func (i Inboxes) Create(ctx context.Context, req CreateRequest, owner string) (store.Inbox, error) {
 	o := i.c.opts
 	ttl := o.DefaultTTL
 	if req.TTL != nil {
@@ -143,6 +146,7 @@ func (i Inboxes) Create(ctx context.Context, req CreateRequest) (store.Inbox, er
 		EmailAuth: req.EmailAuth == nil || *req.EmailAuth,
 		CreatedAt: now,
 		ExpiresAt: now.Add(ttl),
+		Owner:     owner,
 	}
 	if encrypted {
 		if req.ClientKemPk == nil || *req.ClientKemPk == "" {

@@ -142,6 +142,7 @@ func (l local) sweep(ctx context.Context) {
 			continue
 		}
 		c.publishDeleted(in, ids, model.DeleteReasonTTL)
+		c.publishInboxDeleted(in, model.DeleteReasonTTL)
 		c.hooks.ForgetInbox(in.Address)
 		c.log.Debug("inbox expired", "inbox", in.Address, "emails", len(ids))
 	}

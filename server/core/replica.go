@@ -312,7 +312,9 @@ func (r replica) sweep(ctx context.Context) {
 	}
 	for _, gone := range expired {
 		c.reg.remove(gone.Hash)
-		c.publishDeleted(&Inbox{Inbox: gone.Inbox}, gone.EmailIDs, model.DeleteReasonTTL)
+		in := &Inbox{Inbox: gone.Inbox}
+		c.publishDeleted(in, gone.EmailIDs, model.DeleteReasonTTL)
+		c.publishInboxDeleted(in, model.DeleteReasonTTL)
 		c.hooks.ForgetInbox(gone.Address)
 	}
 	victims, err := r.shared.EnforceLimits(ctx, c.opts.MaxEmailsPerInbox, c.opts.MaxStoreBytes)

@@ -1,14 +1,13 @@
 package httpapi
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"sandview/crypto"
 	"sandview/model"
+	"sandview/server/access"
 	"sandview/server/core"
 )
 
@@ -31,8 +30,11 @@ type Settings struct {
 	HeartbeatInterval time.Duration
 	// Now is the clock (test emails' Date).
 	Now func() time.Time
-	// Logger receives operational logs.
+	// Logger receives operational logs and the audit trail.
 	Logger *slog.Logger
+	// Principals are the keys that act as principals (see guard.go); nil
+	// for none: the server's API key is the only key.
+	Principals *access.Keyring
 }
 
 // Webhooks is the webhook engine as the API serves it.
@@ -57,7 +59,8 @@ func New(c *core.Core, webhooks Webhooks, set Settings) *API {
 }
 
 // Register registers the API on mux: the probes, which need no API key
-// (see registerProbes), and every other path, which requires X-API-Key.
+// (see registerProbes), and every other path, which requires X-API-Key:
+// the server's key, or a principal's, under the checks of guard.go.
 func (a *API) Register(mux *http.ServeMux) {
 	a.registerProbes(mux)
 	api := http.NewServeMux()
@@ -76,30 +79,11 @@ func (a *API) Register(mux *http.ServeMux) {
 	if a.set.Dev {
 		api.HandleFunc("POST /api/test/emails", a.handleTestEmail)
 	}
-	a.webhooks.Register(api, nil)
+	a.webhooks.Register(api, a.guardWebhooks)
 	api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path)
 	})
 	mux.Handle("/", a.requireAPIKey(api))
-}
-
-// requireAPIKey answers 401 unless X-API-Key matches, compared in constant
-// time (over digests, so the key's length does not leak either).
-func (a *API) requireAPIKey(next http.Handler) http.Handler {
-	want := sha256.Sum256([]byte(a.core.APIKey()))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		values := r.Header.Values("X-API-Key")
-		if len(values) == 0 || values[0] == "" {
-			WriteError(w, http.StatusUnauthorized, "missing X-API-Key header")
-			return
-		}
-		got := sha256.Sum256([]byte(values[0]))
-		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
-			WriteError(w, http.StatusUnauthorized, "invalid API key")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 func (a *API) handleCheckKey(w http.ResponseWriter, _ *http.Request) {

@@ -12,6 +12,7 @@ import (
 
 	"sandview/crypto"
 	"sandview/model"
+	"sandview/server/access"
 	"sandview/server/core"
 	"sandview/server/store"
 )
@@ -58,13 +59,20 @@ func writeJSONBytes(w http.ResponseWriter, body []byte) {
 	_, _ = w.Write(body)
 }
 
-// inboxFromPath finds the live inbox of the {email} path segment, or
-// answers 404.
-func (a *API) inboxFromPath(w http.ResponseWriter, r *http.Request) (*core.Inbox, bool) {
-	address := pathAddress(r)
-	in, ok := a.core.Inboxes().ByAddress(address)
-	if !ok {
-		WriteError(w, http.StatusNotFound, "Inbox not found: %s", address)
+// inboxFromPath finds the live inbox of the {email} path segment for act
+// (see inboxAt).
+func (a *API) inboxFromPath(w http.ResponseWriter, r *http.Request, act access.Action) (*core.Inbox, bool) {
+	return a.inboxAt(w, r, act, pathAddress(r))
+}
+
+// inboxAt finds the live inbox at address for act, or answers 404 (also
+// for an inbox hidden from the caller) or 403.
+func (a *API) inboxAt(w http.ResponseWriter, r *http.Request, act access.Action, address string) (*core.Inbox, bool) {
+	in, answered := a.inboxFor(w, r, act, address)
+	if in == nil {
+		if !answered {
+			WriteError(w, http.StatusNotFound, "Inbox not found: %s", address)
+		}
 		return nil, false
 	}
 	return in, true
@@ -86,7 +94,7 @@ func (a *API) storeError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func (a *API) handleSync(w http.ResponseWriter, r *http.Request) {
-	in, ok := a.inboxFromPath(w, r)
+	in, ok := a.inboxFromPath(w, r, access.ReadInbox)
 	if !ok {
 		return
 	}
@@ -105,7 +113,7 @@ func emailsHash(sortedIDs []string) string {
 }
 
 func (a *API) handleListEmails(w http.ResponseWriter, r *http.Request) {
-	in, ok := a.inboxFromPath(w, r)
+	in, ok := a.inboxFromPath(w, r, access.ReadInbox)
 	if !ok {
 		return
 	}
@@ -196,7 +204,7 @@ func (a *API) streamList(ctx context.Context, w io.Writer, in *core.Inbox, withC
 // emailFromPath finds the email of the {email} and {id} path segments with
 // the payloads in need signed, or answers 404.
 func (a *API) emailFromPath(w http.ResponseWriter, r *http.Request, need store.Parts) (*core.Inbox, *store.Email, bool) {
-	in, ok := a.inboxFromPath(w, r)
+	in, ok := a.inboxFromPath(w, r, access.ReadInbox)
 	if !ok {
 		return nil, nil, false
 	}
@@ -249,7 +257,7 @@ func (a *API) handleGetRaw(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) handleMarkRead(w http.ResponseWriter, r *http.Request) {
-	in, ok := a.inboxFromPath(w, r)
+	in, ok := a.inboxFromPath(w, r, access.MarkRead)
 	if !ok {
 		return
 	}
@@ -261,13 +269,15 @@ func (a *API) handleMarkRead(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) handleDeleteEmail(w http.ResponseWriter, r *http.Request) {
-	in, ok := a.inboxFromPath(w, r)
+	in, ok := a.inboxFromPath(w, r, access.DeleteEmail)
 	if !ok {
 		return
 	}
-	if err := a.core.Emails().Delete(r.Context(), in, r.PathValue("id")); err != nil {
+	id := r.PathValue("id")
+	if err := a.core.Emails().Delete(r.Context(), in, id); err != nil {
 		a.storeError(w, r, err)
 		return
 	}
+	Audit(a.log, r, "delete", "inbox", in.Address, "email", id, "emails", 1)
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -2,7 +2,11 @@
 // http-interface.md over the core (API: inboxes, emails, sync, server
 // info, check-key, the test-email endpoint, the event stream and the
 // load balancer's probes), registered on a mux with the webhook engine's
-// routes.
+// routes. Every route but the probes takes the server's API key, which may
+// do everything, or a principal's (server/access), checked in guard.go:
+// a principal sees its own inboxes and the catch-all, and does what its
+// role may; the audit trail (Audit) records deletions, webhook changes and
+// refusals.
 //
 // It is also the HTTP plumbing the API and the webhook engine share, so
 // that every route reads and answers the same way: it decodes JSON request

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sandview/model"
+	"sandview/server/access"
 	"sandview/server/core"
 	"sandview/server/store"
 )
@@ -72,7 +73,7 @@ func (a *API) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
 	} else if !DecodeBody(w, r, &req) {
 		return
 	}
-	in, err := a.core.Inboxes().Create(r.Context(), req)
+	in, err := a.core.Inboxes().Create(r.Context(), req, callerOf(r).p.ID)
 	if err != nil {
 		a.writeInboxError(w, err)
 		return
@@ -120,27 +121,48 @@ func (a *API) inboxResponse(in store.Inbox) model.Inbox {
 }
 
 func (a *API) handleDeleteInbox(w http.ResponseWriter, r *http.Request) {
-	in, ok := a.core.Inboxes().ByAddress(pathAddress(r))
-	if ok {
-		if _, err := a.core.Inboxes().Delete(r.Context(), in); err != nil {
+	in, answered := a.inboxFor(w, r, access.DeleteInbox, pathAddress(r))
+	if answered {
+		return
+	}
+	// No inbox (none, or one hidden from the caller) answers as deleted
+	// already.
+	if in != nil {
+		emails, ok, err := a.core.Inboxes().Delete(r.Context(), in)
+		if err != nil {
 			a.log.Error("deleting an inbox failed", "error", err)
 			WriteError(w, http.StatusInternalServerError, "deleting the inbox failed")
 			return
+		}
+		if ok {
+			Audit(a.log, r, "delete", "inbox", in.Address, "emails", emails)
 		}
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// handleDeleteAllInboxes deletes every inbox the caller may delete: all
+// of them for the server's key and an admin, a member's own (never the
+// catch-all).
 func (a *API) handleDeleteAllInboxes(w http.ResponseWriter, r *http.Request) {
-	deleted := 0
+	if !a.allowed(w, r, access.DeleteAll) {
+		return
+	}
 	inboxes, err := a.core.Inboxes().All(r.Context())
 	if err != nil {
 		a.log.Error("listing inboxes failed", "error", err)
 		WriteError(w, http.StatusInternalServerError, "deleting the inboxes failed")
 		return
 	}
+	who := callerOf(r).p
+	deleted, emails := 0, 0
+	defer func() { Audit(a.log, r, "delete", "inbox", "*", "inboxes", deleted, "emails", emails) }()
 	for _, in := range inboxes {
-		ok, err := a.core.Inboxes().Delete(r.Context(), in)
+		if access.Decide(who, access.DeleteInbox, a.target(in)) != access.Allow {
+			continue
+		}
+		n, ok, err := a.core.Inboxes().Delete(r.Context(), in)
+		emails += n
 		if err != nil {
 			a.log.Error("deleting an inbox failed", "error", err)
 			WriteError(w, http.StatusInternalServerError, "deleting the inboxes failed after %d", deleted)

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	sse "github.com/tmaxmax/go-sse"
 
 	"sandview/model"
+	"sandview/server/access"
 	"sandview/server/core"
 )
 
@@ -27,20 +27,34 @@ const (
 	streamBatchBytes = 256 << 10
 )
 
+// noticeJSON renders the deletion notice of an email.deleted or
+// inbox.deleted bus event.
+func noticeJSON(ev core.Event) []byte {
+	kind := model.NoticeEmailDeleted
+	if ev.Type == core.EventInboxDeleted {
+		kind = model.NoticeInboxDeleted
+	}
+	data, _ := json.Marshal(model.StreamNotice{ // strings only: it cannot fail
+		Kind: kind, InboxHash: ev.Inbox.Hash, EmailAddress: ev.Inbox.Address, EmailID: ev.EmailID, Reason: ev.Reason,
+	})
+	return data
+}
+
 // heartbeat is the keep-alive message of the event stream.
 type heartbeat struct {
 	Type      string `json:"type"`
 	Timestamp string `json:"timestamp"`
 }
 
-// knownHashes drops from wanted the hashes of no live inbox and reports
-// whether any is left. Unknown hashes next to known ones are named in a
-// log line; with none known the stream is refused, as the reference
-// deployment does.
-func (a *API) knownHashes(ctx context.Context, wanted map[string]bool) bool {
+// knownHashes drops from wanted the hashes of no live inbox the caller may
+// read, and reports whether any is left. Unknown hashes next to known ones
+// are named in a log line; with none known the stream is refused, as the
+// reference deployment does.
+func (a *API) knownHashes(r *http.Request, wanted map[string]bool) bool {
 	var unknown []string
 	for hash := range wanted {
-		if _, ok := a.core.Inboxes().ByHash(ctx, hash); !ok {
+		// An inbox hidden from the caller is unknown to it.
+		if in, ok := a.core.Inboxes().ByHash(r.Context(), hash); !ok || a.verdict(r, access.ReadInbox, in) != access.Allow {
 			unknown = append(unknown, hash)
 		}
 	}
@@ -59,7 +73,9 @@ func (a *API) knownHashes(ctx context.Context, wanted map[string]bool) bool {
 
 // handleEvents serves GET /api/events?inboxes=h1,h2: one `data:` message
 // per new email of the listed inboxes, and a heartbeat message every
-// HeartbeatInterval.
+// HeartbeatInterval; with sandview=notices also a sandview.notice message
+// per email or inbox of theirs deleted (model.StreamNotice). A
+// principal's stream ends when its key is revoked.
 func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 	query := r.URL.Query()
 	if !query.Has("inboxes") {
@@ -76,7 +92,7 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusBadRequest, "query parameter inboxes lists no inbox hash")
 		return
 	}
-	if !a.knownHashes(r.Context(), wanted) {
+	if !a.knownHashes(r, wanted) {
 		WriteError(w, http.StatusBadRequest, "No matching inbox hashes: none of the inboxes listed exists on this server")
 		return
 	}
@@ -96,11 +112,13 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 	// mail the client wakes once for many messages, not once for each,
 	// and a lone message leaves at once.
 	var out bytes.Buffer
-	queue := func(data []byte) {
-		msg := &sse.Message{}
+	queue := func(data []byte, event sse.EventType) {
+		msg := &sse.Message{Type: event}
 		msg.AppendData(string(data))
 		_, _ = msg.WriteTo(&out) // a bytes.Buffer write never fails
 	}
+	notices := query.Get(model.StreamNoticesParam) == model.StreamNoticesValue
+	noticeEvent := sse.Type(model.StreamNoticeEvent)
 	send := func() error {
 		_ = control.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
 		if _, err := w.Write(out.Bytes()); err != nil {
@@ -124,13 +142,20 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				return // too slow, or the server is stopping
 			}
-			if ev.Type == model.EventEmailReceived && wanted[ev.Inbox.Hash] {
+			if a.revoked(r) {
+				return
+			}
+			switch {
+			case !wanted[ev.Inbox.Hash]:
+			case ev.Type == model.EventEmailReceived:
 				data, err := ev.StreamJSON()
 				if err != nil {
 					a.log.Error("an email's stream message could not be rendered; not sent", "error", err)
 				} else {
-					queue(data)
+					queue(data, sse.EventType{})
 				}
+			case notices && (ev.Type == model.EventEmailDeleted || ev.Type == core.EventInboxDeleted):
+				queue(noticeJSON(ev), noticeEvent)
 			}
 			if out.Len() == 0 || (len(events) > 0 && out.Len() < streamBatchBytes) {
 				continue
@@ -139,8 +164,11 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case now := <-ticker.C:
+			if a.revoked(r) {
+				return
+			}
 			data, _ := json.Marshal(heartbeat{Type: "heartbeat", Timestamp: core.FormatTime(now)})
-			queue(data)
+			queue(data, sse.EventType{})
 			if err := send(); err != nil {
 				return
 			}

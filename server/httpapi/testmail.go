@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"sandview/model"
+	"sandview/server/access"
 	"sandview/server/core"
 )
 
@@ -68,9 +69,8 @@ func (a *API) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusBadRequest, "to is required: the address of an inbox")
 		return
 	}
-	in, ok := a.core.Inboxes().ByAddress(to)
+	in, ok := a.inboxAt(w, r, access.SendTest, to)
 	if !ok {
-		WriteError(w, http.StatusNotFound, "Inbox not found: %s", to)
 		return
 	}
 	from := strings.TrimSpace(body.From)

@@ -23,6 +23,9 @@ type Inbox struct {
 	ClientKemPk []byte    `json:"clientKemPk,omitempty"`
 	CreatedAt   time.Time `json:"createdAt"`
 	ExpiresAt   time.Time `json:"expiresAt"`
+	// Owner is the ID of the principal that created it (see
+	// server/access); "" when it was created with the server's API key.
+	Owner string `json:"owner,omitempty"`
 }
 
 // Parts is a set of an email's content payloads.

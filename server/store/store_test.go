@@ -59,7 +59,7 @@ func TestStoreContract(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := open(t)
 			defer s.Close()
-			inbox := store.Inbox{Address: "a@sandbox.test", Hash: "h1", ExpiresAt: time.Unix(100, 0).UTC(), CreatedAt: time.Unix(1, 0).UTC()}
+			inbox := store.Inbox{Address: "a@sandbox.test", Hash: "h1", ExpiresAt: time.Unix(100, 0).UTC(), CreatedAt: time.Unix(1, 0).UTC(), Owner: "SHA256:owner"}
 			if err := s.PutInbox(ctx, inbox); err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestStoreContract(t *testing.T) {
 				t.Fatalf("sizes %d, want %d", total, want)
 			}
 			inboxes, _ := s.Inboxes(ctx)
-			if len(inboxes) != 1 || inboxes[0].Address != inbox.Address || !inboxes[0].ExpiresAt.Equal(inbox.ExpiresAt) {
+			if len(inboxes) != 1 || inboxes[0].Address != inbox.Address || !inboxes[0].ExpiresAt.Equal(inbox.ExpiresAt) || inboxes[0].Owner != inbox.Owner {
 				t.Fatalf("inboxes %+v", inboxes)
 			}
 			if err := s.DeleteInbox(ctx, "h1"); err != nil {
@@ -116,6 +116,42 @@ func TestStoreContract(t *testing.T) {
 				t.Fatalf("deleting twice: %v", err)
 			}
 		})
+	}
+}
+
+// TestBoltKeepsInboxOwner: an inbox's owner is read back after the store
+// is closed and opened again, and an inbox without one stays without.
+func TestBoltKeepsInboxOwner(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "test.db")
+	db, err := store.OpenBolt(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned := store.Inbox{Address: "a@sandbox.test", Hash: "h1", ExpiresAt: time.Unix(100, 0).UTC(), CreatedAt: time.Unix(1, 0).UTC(), Owner: "SHA256:owner"}
+	keyed := store.Inbox{Address: "b@sandbox.test", Hash: "h2", ExpiresAt: time.Unix(100, 0).UTC(), CreatedAt: time.Unix(1, 0).UTC()}
+	for _, in := range []store.Inbox{owned, keyed} {
+		if err := db.PutInbox(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if db, err = store.OpenBolt(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	inboxes, err := db.Inboxes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owners := map[string]string{}
+	for _, in := range inboxes {
+		owners[in.Hash] = in.Owner
+	}
+	if len(owners) != 2 || owners["h1"] != owned.Owner || owners["h2"] != "" {
+		t.Fatalf("owners after reopening %v, want h1 %s and h2 none", owners, owned.Owner)
 	}
 }
 

@@ -10,8 +10,10 @@ import (
 )
 
 // Register mounts every global and inbox webhook route on mux, each wrapped
-// in guard (the server's API-key check). With the webhook system off every
-// route answers 404.
+// in guard (the API's access check: an inbox it marks hidden,
+// httpapi.InboxHidden, is answered as a nonexistent one). With the webhook
+// system off every route answers 404. Changes go into the audit trail
+// (httpapi.Audit).
 func (e *Engine) Register(mux *http.ServeMux, guard func(http.Handler) http.Handler) {
 	rt := routes{e}
 	if guard == nil {
@@ -31,6 +33,7 @@ func (e *Engine) Register(mux *http.ServeMux, guard func(http.Handler) http.Hand
 			sc := scope{}
 			if inbox {
 				hash, address, ok := rt.lookupInbox(r.PathValue("email"))
+				ok = ok && !httpapi.InboxHidden(r) // as nonexistent to the caller
 				if !ok && r.Method == http.MethodDelete && e.wire.idempotentDelete {
 					w.WriteHeader(http.StatusNoContent)
 					return
@@ -64,6 +67,11 @@ func (e *Engine) Register(mux *http.ServeMux, guard func(http.Handler) http.Hand
 // routes serves the webhook routes of an engine.
 type routes struct{ *Engine }
 
+// audit writes a change of webhook id in scope sc to the audit trail.
+func (e routes) audit(r *http.Request, action, id string, sc scope) {
+	httpapi.Audit(e.log, r, "webhook", "action", action, "id", id, "inbox", sc.inboxEmail)
+}
+
 func (e routes) lookupInbox(address string) (hash, canonical string, ok bool) {
 	if e.inboxes == nil || address == "" {
 		return "", "", false
@@ -85,6 +93,7 @@ func (e routes) handleCreate(w http.ResponseWriter, r *http.Request, sc scope) {
 		writeRequestError(w, err)
 		return
 	}
+	e.audit(r, "create", wh.ID, sc)
 	httpapi.WriteJSON(w, http.StatusCreated, wh)
 }
 
@@ -124,6 +133,7 @@ func (e routes) handleUpdate(w http.ResponseWriter, r *http.Request, sc scope) {
 		writeRequestError(w, err)
 		return
 	}
+	e.audit(r, "update", wh.ID, sc)
 	httpapi.WriteJSON(w, http.StatusOK, wh)
 }
 
@@ -143,6 +153,7 @@ func (e routes) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) {
 		writeNotFound(w, id)
 		return
 	}
+	e.audit(r, "delete", id, sc)
 	if err := e.mode.deleteHook(id); err != nil {
 		e.log.Error("delete webhook", "webhook", id, "error", err)
 		httpapi.WriteError(w, http.StatusInternalServerError, "the webhook was removed but could not be deleted from disk")
@@ -178,6 +189,7 @@ func (e routes) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) {
 		writeNotFound(w, id)
 		return
 	}
+	e.audit(r, "rotate-secret", id, sc)
 	if err := e.mode.saveHook(rec); err != nil {
 		e.log.Error("save rotated secret", "webhook", id, "error", err)
 		httpapi.WriteError(w, http.StatusInternalServerError, "the new secret could not be saved")

@@ -9,7 +9,8 @@ import (
 // Client.WatchAllDirect pushes, from the client's delivering goroutines
 // and with no queue of its own, every new email of every loaded inbox
 // (inboxes created or imported later included) and says when an inbox
-// starts delivering or is gone from the server;
+// starts delivering or is gone from the server, and which emails were
+// deleted on it;
 // Client.OnStateChange pushes the connection state and
 // Client.OnSyncError background errors.
 func FromClient(c *client.Client) Source { return clientSource{c} }
@@ -21,6 +22,9 @@ func (s clientSource) Subscribe(recv Receiver) (func(), error) {
 		Email: func(in *client.Inbox, e model.Email) { recv.NewEmail(in.Address(), e) },
 		Ready: func(in *client.Inbox) { recv.InboxReady(in.Address()) },
 		Gone:  func(in *client.Inbox, err error) { recv.InboxGone(in.Address(), err) },
+		// Mail deleted by another user sharing the inbox leaves the
+		// screen at once.
+		Deleted: func(in *client.Inbox, id string) { recv.EmailDeleted(in.Address(), id) },
 		// The screen fetches the content of the mail it shows.
 		MetadataOnly: true,
 	})

@@ -20,6 +20,9 @@ type Receiver interface {
 	// InboxGone says the server no longer knows the inbox: its watch
 	// ended.
 	InboxGone(address string, err error)
+	// EmailDeleted says an email was deleted on the server, by this
+	// program or another user's.
+	EmailDeleted(address, id string)
 	State(st client.ConnState)
 	SyncError(err error)
 }
@@ -69,6 +72,10 @@ type InboxGoneMsg struct {
 	Address string
 	Err     error
 }
+
+// EmailDeletedMsg says an email was deleted on the server (by anyone
+// sharing the inbox): it leaves the screen.
+type EmailDeletedMsg struct{ Address, ID string }
 
 // StateMsg is a change of the delivery connection.
 type StateMsg struct{ State client.ConnState }
@@ -154,6 +161,11 @@ func (q *Queue) InboxReady(address string) { q.push(InboxReadyMsg{Address: addre
 // InboxGone enqueues an InboxGoneMsg.
 func (q *Queue) InboxGone(address string, err error) {
 	q.push(InboxGoneMsg{Address: address, Err: err})
+}
+
+// EmailDeleted enqueues an EmailDeletedMsg.
+func (q *Queue) EmailDeleted(address, id string) {
+	q.push(EmailDeletedMsg{Address: address, ID: id})
 }
 
 // State enqueues a StateMsg.

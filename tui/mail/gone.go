@@ -7,11 +7,12 @@ import (
 	"sandview/tui/ui"
 )
 
-// The event stream announces new mail only (the contract shows no other
-// stream event, and the server sends none): an email deleted by another
-// client stays listed until the service answers 404 for it. Opening it
-// (the read mark after the dwell, its content or source fetched) or
-// acting on it then drops it from the list and the reader.
+// The interface's event stream announces new mail only: an email deleted
+// by another client stays listed until the service answers 404 for it.
+// Opening it (the read mark after the dwell, its content or source
+// fetched) or acting on it then drops it from the list and the reader.
+// sandview's own server also tells of deletions (feed.EmailDeletedMsg,
+// its deletion notices), and the email leaves at once.
 
 // isGone reports whether err says the server no longer holds the email.
 func isGone(err error) bool {

@@ -45,6 +45,8 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return s.listInbox(msg.Address), true
 	case feed.InboxGoneMsg:
 		s.inboxGone(msg.Address, msg.Err)
+	case feed.EmailDeletedMsg:
+		s.dropGone([]emailRef{{msg.Address, msg.ID}})
 	case previewMsg:
 		return s.preview(msg.seq), true
 	case readMsg:

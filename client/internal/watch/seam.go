@@ -13,7 +13,8 @@ import (
 
 // Client is what the engine needs from the client as a whole.
 type Client interface {
-	// OpenStream opens the event stream for the inbox hashes. The stream
+	// OpenStream opens the event stream for the inbox hashes, asking for
+	// the deletion notices (notice.go). The stream
 	// lives until ctx ends or the body is closed; opening is bounded by the
 	// client's connect timeout. Errors carry the client's error classes.
 	OpenStream(ctx context.Context, hashes []string) (io.ReadCloser, error)
@@ -102,6 +103,11 @@ type Callbacks struct {
 	// server no longer knows the inbox (err says how that was learnt);
 	// may be nil, and then Ended is called.
 	Gone func(err error)
+	// Deleted is called with the id of an email of the inbox deleted on
+	// the server, by anyone (a deletion notice of the event stream: only
+	// while streaming, from a sandview server); may be nil. It must not
+	// block.
+	Deleted func(emailID string)
 	// MetadataOnly: the subscriber takes an email the event stream
 	// announced with the notification's metadata only (HasContent false)
 	// and fetches its content when it needs it, so a burst costs no

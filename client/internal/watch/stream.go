@@ -231,6 +231,10 @@ func (st *streamer) read(ctx context.Context, s *stream) error {
 			break
 		}
 		idle.Reset(streamIdleTimeout)
+		if ev.Type == model.StreamNoticeEvent {
+			st.handleNotice(ctx, ev.Data)
+			continue
+		}
 		st.handleEvent(ctx, ev.Data)
 	}
 	if s.ctx.Err() != nil {

@@ -9,11 +9,11 @@ import (
 	"sandview/server/store"
 )
 
-const inboxColumns = "hash, address, encrypted, email_auth, client_kem_pk, created_at, expires_at"
+const inboxColumns = "hash, address, encrypted, email_auth, client_kem_pk, created_at, expires_at, owner"
 
 func scanInbox(row pgx.Row) (store.Inbox, error) {
 	var in store.Inbox
-	err := row.Scan(&in.Hash, &in.Address, &in.Encrypted, &in.EmailAuth, &in.ClientKemPk, &in.CreatedAt, &in.ExpiresAt)
+	err := row.Scan(&in.Hash, &in.Address, &in.Encrypted, &in.EmailAuth, &in.ClientKemPk, &in.CreatedAt, &in.ExpiresAt, &in.Owner)
 	in.CreatedAt, in.ExpiresAt = in.CreatedAt.UTC(), in.ExpiresAt.UTC()
 	return in, err
 }
@@ -24,11 +24,12 @@ func (s *inboxes) PutInbox(ctx context.Context, in store.Inbox) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}
-	tag, err := s.pool.Exec(ctx, `INSERT INTO inboxes (`+inboxColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7)
+	tag, err := s.pool.Exec(ctx, `INSERT INTO inboxes (`+inboxColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (hash) DO UPDATE SET encrypted = EXCLUDED.encrypted, email_auth = EXCLUDED.email_auth,
-			client_kem_pk = EXCLUDED.client_kem_pk, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+			client_kem_pk = EXCLUDED.client_kem_pk, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
+			owner = EXCLUDED.owner
 		WHERE inboxes.address = EXCLUDED.address`,
-		in.Hash, in.Address, in.Encrypted, in.EmailAuth, in.ClientKemPk, in.CreatedAt, in.ExpiresAt)
+		in.Hash, in.Address, in.Encrypted, in.EmailAuth, in.ClientKemPk, in.CreatedAt, in.ExpiresAt, in.Owner)
 	if err != nil {
 		return s.check(err, "put inbox "+in.Address)
 	}

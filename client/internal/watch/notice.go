@@ -1,0 +1,66 @@
+package watch
+
+import (
+	"context"
+	"fmt"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"sandview/model"
+)
+
+// Deletion notices: sandview's server, asked for them (the client opens
+// the stream with model.StreamNoticesParam), also sends a
+// model.StreamNoticeEvent message whenever an email or an inbox of a
+// watched inbox is deleted, by anyone. An email's deletion is handed to
+// the subscribers' Deleted; an inbox's has the inbox listed at once, and
+// the server's answer (not found) ends its watch as gone, as any other
+// way of learning it does. Other servers send none, and nothing else
+// depends on them.
+
+// handleNotice handles the data of one sandview.notice message.
+func (st *streamer) handleNotice(ctx context.Context, data string) {
+	var n model.StreamNotice
+	if err := jsonv2.Unmarshal([]byte(data), &n, jsonv1.DefaultOptionsV1()); err != nil {
+		st.client.ReportStreamError(fmt.Errorf("the server sent a notice that is not JSON: %w", err))
+		return
+	}
+	st.mu.Lock()
+	w := st.watched[n.InboxHash]
+	st.mu.Unlock()
+	if w == nil {
+		return
+	}
+	switch n.Kind {
+	case model.NoticeEmailDeleted:
+		st.deleted(w, n.EmailID)
+	case model.NoticeInboxDeleted:
+		go func() {
+			_, err := st.listOrdered(ctx, w.inbox)
+			st.goneAfter(w, err)
+		}()
+	}
+}
+
+// deleted tells every subscriber of w that its email id was deleted.
+func (s *watchSet) deleted(w *watched, id string) {
+	if id == "" {
+		return
+	}
+	s.mu.Lock()
+	if s.watched[w.inbox.Hash()] != w {
+		s.mu.Unlock()
+		return
+	}
+	var calls []func(string)
+	for _, sub := range w.subs {
+		if sub.Deleted != nil {
+			calls = append(calls, sub.Deleted)
+		}
+	}
+	s.mu.Unlock()
+	for _, fn := range calls {
+		fn(id)
+	}
+}
