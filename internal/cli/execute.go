@@ -5,21 +5,32 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/spf13/cobra"
 )
 
 // execute runs one command line (args without the program's name) with
 // the given standard streams in env and returns its exit status: Run runs
 // it on the process's own, the SSH transport on a session's. signaled, when not
 // nil, names the signal that cancelled ctx (0: none): a command it ended
-// with an error exits 128+signal without a message.
-func execute(ctx context.Context, env environment, args []string, stdin io.Reader, stdout, stderr io.Writer, signaled func() int) int {
+// with an error exits 128+signal without a message. profile, when not
+// nil, readies the command tree and its global options before the line
+// runs (the SSH transport's: see sshProfile), or refuses the line.
+func execute(ctx context.Context, env environment, args []string, stdin io.Reader, stdout, stderr io.Writer, signaled func() int,
+	profile func(root *cobra.Command, g *globalOptions) error) int {
 	g := &globalOptions{env: env}
 	root := newRootCommand(g)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	var err error
+	if profile != nil {
+		err = profile(root, g)
+	}
+	if err == nil {
+		err = root.ExecuteContext(ctx)
+	}
 	if err == nil {
 		return exitOK
 	}

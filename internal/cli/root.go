@@ -64,7 +64,7 @@ func Run() int {
 		}
 	}()
 
-	return execute(ctx, processEnvironment(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, func() int { return int(received.Load()) })
+	return execute(ctx, processEnvironment(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, func() int { return int(received.Load()) }, nil)
 }
 
 // keyRefused reports an error that is the server refusing the API key.

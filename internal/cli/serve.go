@@ -128,8 +128,12 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	case o.dataDir != "":
 		storage = o.dataDir
 	}
+	httpURL, smtpAddr := "http://"+advertised(srv.HTTPAddr(), o.advertise), advertised(srv.SMTPAddr(), o.advertise)
 	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n  profile   %s\n",
-		srv.URL(), srv.SMTPAddr(), strings.Join(srv.Domains(), ", "), storage, o.policy, compatLine(compat))
+		httpURL, smtpAddr, strings.Join(srv.Domains(), ", "), storage, o.policy, compatLine(compat))
+	if o.authFile != "" {
+		fmt.Fprintf(out, "  SMTP AUTH required: the logins of %s (PLAIN or LOGIN)\n", o.authFile)
+	}
 	if address := srv.CatchAll(); address != "" {
 		fmt.Fprintf(out, "  catch-all %s takes mail for any other address\n", address)
 	}
@@ -146,7 +150,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	}
 	var box *sshbox.Box
 	if o.ssh.addr != "" {
-		if box, err = startSSH(out, logger, srv, srv.APIKey(), dir, o.ssh); err != nil {
+		if box, err = startSSH(out, logger, srv, dir, advertisedHost(o.ssh.addr, o.advertise), o.ssh); err != nil {
 			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			return errors.Join(err, srv.Shutdown(shutdownCtx))
@@ -155,7 +159,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	if o.store != "" && o.apiKey == "" {
 		keyNote = "in the store (table secrets, name api-key)"
 	}
-	printConnect(out, connectInfo{URL: srv.URL(), SMTP: srv.SMTPAddr(), KeyFile: keyFile, keyNote: keyNote})
+	printConnect(out, connectInfo{URL: httpURL, SMTP: smtpAddr, KeyFile: keyFile, keyNote: keyNote})
 	<-ctx.Done()
 	stop()
 	fmt.Fprintln(out, "Shutting down...")

@@ -5,30 +5,37 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/pkg/sftp"
+	"github.com/spf13/cobra"
 
 	"sandview/internal/sshbox"
+	"sandview/internal/sshfiles"
 	"sandview/server"
+	"sandview/server/access"
 	"sandview/tui"
 )
 
-// sshShare serves the running server to SSH users: each key is a user with
-// a sandview home of its own under the state directory (its keystore, its
-// inboxes' keys), and every user sees the catch-all inbox.
+// sshShare serves the running server to SSH users: each key is a user, a
+// principal of the server with an API key of its own and its role, so the
+// server confines what it does (server/access); each has a sandview home
+// of its own under the state directory (its keystore, its inboxes' keys),
+// and every user sees the catch-all inbox.
 type sshShare struct {
-	srv    *server.Server
-	apiKey string
-	dir    string // <state>/ssh
-	logger *slog.Logger
+	srv     *server.Server
+	dir     string // <state>/ssh
+	logger  *slog.Logger
+	profile sshProfile
 }
 
 // startSSH starts the SSH transport over srv and prints where it listens
-// and its host key's fingerprint.
-func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, apiKey, stateDir string, o sshSettings) (*sshbox.Box, error) {
-	share := &sshShare{srv: srv, apiKey: apiKey, dir: filepath.Join(stateDir, "ssh"), logger: logger}
+// (at the advertised host) and its host key's fingerprint.
+func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, host string, o sshSettings) (*sshbox.Box, error) {
+	share := &sshShare{srv: srv, dir: filepath.Join(stateDir, "ssh"), logger: logger}
 	keys := o.authorizedKeys
 	if keys == "" {
 		keys = filepath.Join(share.dir, "authorized_keys")
@@ -36,12 +43,16 @@ func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, apiKey, st
 	box, err := sshbox.Start(sshbox.Config{
 		Addr: o.addr, HostKeyPath: filepath.Join(share.dir, "host_ed25519"), AuthorizedKeysPath: keys,
 		MaxSessions: o.maxSessions, MaxSessionsPerUser: o.maxPerKey, IdleTimeout: o.idleTimeout,
-		Logger: logger, Interactive: share.interactive, Command: share.command,
+		Logger: logger, Interactive: share.interactive, Command: share.command, Files: share.files,
+		Removed: share.removed,
 	})
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(out, "  SSH       %s (keys in %s)\n  host key  %s\n", box.Addr(), keys, box.HostKeyFingerprint())
+	_, port, _ := net.SplitHostPort(box.Addr())
+	share.profile = sshProfile{host: "-p " + port + " " + host, scp: "scp -P " + port + " " + host + ":"}
+	fmt.Fprintf(out, "  SSH       %s (ssh -p %s %s; keys in %s)\n  host key  %s\n",
+		net.JoinHostPort(host, port), port, host, keys, box.HostKeyFingerprint())
 	if srv.CatchAll() == "" {
 		fmt.Fprintln(out, "  (no --catch-all: SSH users see only the inboxes they create)")
 	}
@@ -54,9 +65,28 @@ func (x *sshShare) userHome(u sshbox.User) string {
 	return filepath.Join(x.dir, "users", id)
 }
 
-// globals are the command-line settings of one user's commands.
+// principal is the server's principal of an SSH user: its key's
+// fingerprint, its name and its role (a role sshbox does not know is
+// the least, viewer).
+func principal(u sshbox.User) access.Principal {
+	role, err := access.ParseRole(u.Role)
+	if err != nil {
+		role = access.RoleViewer
+	}
+	return access.Principal{ID: u.ID, Name: u.Name, Role: role}
+}
+
+// globals are the settings of one user's commands: the server, the
+// user's own principal key (never the server's key) and home.
 func (x *sshShare) globals(u sshbox.User) *globalOptions {
-	return &globalOptions{url: x.srv.URL(), apiKey: x.apiKey, home: x.userHome(u)}
+	return &globalOptions{url: x.srv.URL(), apiKey: x.srv.PrincipalKey(principal(u)), home: x.userHome(u)}
+}
+
+// removed revokes the principal of a key taken out of the authorized keys
+// file: a request still in flight with its API key answers 401.
+func (x *sshShare) removed(u sshbox.User) {
+	x.srv.RevokePrincipal(u.ID)
+	x.logger.Info("ssh: principal revoked", "event", "revoked", "fp", u.ID, "user", u.Name)
 }
 
 // interactive runs the TUI for one user in its SSH terminal.
@@ -121,31 +151,73 @@ func (x *sshShare) attachCatchAll(ctx context.Context, sess *session) string {
 	return address
 }
 
-// sshCommands are the commands an SSH user may run; serve, config and the
-// TUI's --local are the box's own.
-var sshCommands = map[string]bool{"email": true, "inbox": true, "wait": true, "webhook": true, "help": true}
-
-// command runs one CLI command line for a user, against the box's server
-// and in the user's home.
-func (x *sshShare) command(ctx context.Context, s sshbox.Session, args []string) int {
-	if !sshCommands[args[0]] {
-		fmt.Fprintf(s.Stderr(), "sandview: %q is not available over SSH: use email, inbox, wait or webhook\n", args[0])
-		return exitUsage
+// attachOnStart puts the catch-all in the keystore of the user of g
+// before a command runs, so that a key's first command sees it.
+func (x *sshShare) attachOnStart(ctx context.Context, g *globalOptions, u sshbox.User) {
+	sess, err := openSession(ctx, g, g.url, g.apiKey)
+	if err != nil {
+		x.logger.Info("ssh: attach the catch-all", "user", u.Name, "err", err)
+		return
 	}
-	for _, a := range args {
-		for _, own := range []string{"--url", "--api-key", "--home", "--local"} {
-			if a == own || strings.HasPrefix(a, own+"=") {
-				return usageExit(s.Stderr(), own+" is set by the box over SSH")
-			}
-		}
-	}
-	g := x.globals(s.User)
-	full := append([]string{"--url", g.url, "--api-key", g.apiKey, "--home", g.home}, args...)
-	return execute(ctx, listEnvironment(s.Environ()), full, s, s, s.Stderr(), nil)
+	defer sess.close()
+	x.attachCatchAll(ctx, sess)
 }
 
-// usageExit prints a bad invocation's line and returns its exit code.
-func usageExit(w io.Writer, msg string) int {
-	fmt.Fprintln(w, "sandview: "+msg)
-	return exitUsage
+// command runs one CLI command line for a user, as the user's principal
+// and in the user's home, if the SSH profile allows it (see sshProfile);
+// the catch-all is in the user's keystore before it runs.
+func (x *sshShare) command(ctx context.Context, s sshbox.Session, args []string) int {
+	profile := func(root *cobra.Command, g *globalOptions) error {
+		if err := x.profile.check(args); err != nil {
+			return err
+		}
+		x.profile.hide(root)
+		env := g.env
+		*g = *x.globals(s.User)
+		g.env = env
+		x.attachOnStart(ctx, g, s.User)
+		return nil
+	}
+	_, _, tty := s.Pty()
+	return execute(ctx, sshEnvironment(s.Environ()), args, s, sshOutput{Writer: s, tty: tty}, s.Stderr(), nil, profile)
+}
+
+// sshOutput is a session's standard output: a terminal when the client
+// asked for one (ssh -t), so that untrusted text is sanitized for it as
+// for a local terminal (see isTerminal).
+type sshOutput struct {
+	io.Writer
+	tty bool
+}
+
+// IsTerminal reports whether the output is the client's terminal.
+func (o sshOutput) IsTerminal() bool { return o.tty }
+
+// sshEnvironment is an SSH session's environment as a command sees it:
+// only the variables a terminal program needs to draw (sshbox.AllowedEnv)
+// reach a setting, whatever the session holds.
+func sshEnvironment(lines []string) environment {
+	var kept []string
+	for _, line := range lines {
+		if name, _, ok := strings.Cut(line, "="); ok && sshbox.AllowedEnv(name) {
+			kept = append(kept, line)
+		}
+	}
+	return listEnvironment(kept)
+}
+
+// files serves the user's read-only SFTP tree (see sshfiles): the
+// inboxes of the user's keystore and the catch-all, read with the user's
+// principal key and decrypted with the user's keystore only. The session
+// stays open until ctx ends.
+func (x *sshShare) files(ctx context.Context, s sshbox.Session) sftp.Handlers {
+	g := x.globals(s.User)
+	sess, err := openSession(ctx, g, g.url, g.apiKey)
+	if err != nil {
+		x.logger.Warn("ssh: open the sftp tree", "user", s.User.Name, "err", err)
+		return sshfiles.Unavailable()
+	}
+	context.AfterFunc(ctx, sess.close)
+	x.attachCatchAll(ctx, sess)
+	return sshfiles.Handlers(sess.client)
 }

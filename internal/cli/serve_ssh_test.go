@@ -223,7 +223,7 @@ func TestSSHUsersHaveTheirOwnInboxesAndShareTheCatchAll(t *testing.T) {
 		t.Fatalf("serve over SSH: exit %d %q", code, errOut)
 	}
 	_, errOut, code = b.run(bob.signer, "email list --url http://127.0.0.1:1")
-	if code != exitUsage || !strings.Contains(errOut, "--url is set by the box") {
+	if code != exitUsage || !strings.Contains(errOut, "--url is not available over SSH") {
 		t.Fatalf("--url over SSH: exit %d %q", code, errOut)
 	}
 

@@ -48,6 +48,7 @@ type serverSettings struct {
 	dns                []string
 	compat             string
 	catchAll           string
+	advertise          string
 	spamd              string
 	memoryLimit        int64
 	gcPercent          int
@@ -135,6 +136,7 @@ func (s *serverSettings) table() []setting {
 		{flag: "dns", env: "SVC_DNS", note: "default: the system's resolvers", local: true, help: "DNS server(s) HOST:PORT the authentication checks ask, through a cache", bind: stringsFlag(&s.dns, nil)},
 		{flag: "compat", env: "SVC_COMPAT", help: "wire profile: contract or reference", bind: stringFlag(&s.compat, string(server.CompatContract)), check: func() error { _, err := server.ParseCompat(s.compat); return err }},
 		{flag: "spamd", env: "SVC_SPAMD", local: true, help: "score each mail with SpamAssassin's spamd at HOST:PORT; a mail it has not scored within 3s is stored without a score", bind: stringFlag(&s.spamd, "")},
+		{flag: "advertise", env: "SVC_ADVERTISE", note: "default: this machine's name when bound to all interfaces", help: "host name teammates reach the box by, in the banner, the connect block and the SSH viewer's hint", bind: stringFlag(&s.advertise, "")},
 		{flag: "catch-all", env: "SVC_CATCH_ALL", help: "store mail for any address no inbox has, in any domain, in this inbox (created if missing)", bind: stringFlag(&s.catchAll, "")},
 		{flag: "memory-limit", env: "SVC_MEMORY_LIMIT", note: "ignored while GOMEMLIMIT or GOGC is set, unless given", help: "soft limit of the server's memory, as GOMEMLIMIT: 512MiB, 2GiB; 0 for none", bind: byteSizeFlag(&s.memoryLimit, defaultMemoryLimit)},
 		{flag: "gc-percent", env: "SVC_GC_PERCENT", note: "ignored while GOMEMLIMIT or GOGC is set, unless given", help: "heap growth, in percent of the live heap, that starts a collection, as GOGC", bind: atLeastFlag(&s.gcPercent, defaultGCPercent, 1, "percent")},

@@ -78,7 +78,7 @@ func guardRequest(req *gossh.Request, noPty bool, envs *int) bool {
 	case "env":
 		var kv struct{ Name, Value string }
 		if gossh.Unmarshal(req.Payload, &kv) != nil || *envs >= maxEnvVars ||
-			!allowedEnv(kv.Name) || len(kv.Value) > maxEnvValue || hasControl(kv.Value) {
+			!AllowedEnv(kv.Name) || len(kv.Value) > maxEnvValue || hasControl(kv.Value) {
 			return false
 		}
 		*envs++
@@ -94,10 +94,10 @@ func guardRequest(req *gossh.Request, noPty bool, envs *int) bool {
 	return sessionRequests[req.Type]
 }
 
-// allowedEnv reports whether a client may set the variable name: only
+// AllowedEnv reports whether a client may set the variable name: only
 // what a terminal program needs to draw (TERM, COLORTERM, LANG, LC_*,
 // NO_COLOR).
-func allowedEnv(name string) bool {
+func AllowedEnv(name string) bool {
 	switch name {
 	case "TERM", "COLORTERM", "LANG", "NO_COLOR":
 		return true

@@ -67,6 +67,10 @@ func (ss *smtpSession) record(code int, reason string, rcpt []string) {
 		ip = ss.remoteIP.String()
 	}
 	ss.s.guard.refusals.add(Refusal{ClientIP: ip, MailFrom: ss.mailFrom, Rcpt: rcpt, Code: code, Reason: reason})
+	if code == errAuthRequired.Code || code == errAuthFailed.Code {
+		// An operator of --smtp-auth-file sees its refusals (never a password).
+		ss.s.set.Logger.Info("smtp: authentication refused", "event", "smtp-auth-refused", "code", code, "client", ip, "reason", reason)
+	}
 }
 
 // errAuthRequired answers MAIL without AUTH when an auth file is set.
