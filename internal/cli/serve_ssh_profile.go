@@ -65,6 +65,10 @@ var sshMaxArgs = map[string]struct {
 	"inbox export": {1, "over SSH the export goes to standard output: ssh {host} inbox export ADDRESS > inbox.json"},
 }
 
+// sshStdinOnly lists the allowed flags that take a file: over SSH they
+// take only "-" (the session's standard input).
+var sshStdinOnly = map[string]bool{"webhook create --custom-body": true, "webhook update --custom-body": true}
+
 // Messages of what to do instead; {scp} is the scp command's start
 // (scp -P PORT HOST:), {host} the ssh destination.
 const (
@@ -156,7 +160,13 @@ func (p sshProfile) check(args []string) error {
 	}
 	var refused error
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if refused != nil || f.Name == "help" || slices.Contains(allowed, f.Name) {
+		if refused != nil || f.Name == "help" {
+			return
+		}
+		if slices.Contains(allowed, f.Name) {
+			if sshStdinOnly[path+" --"+f.Name] && f.Value.String() != "-" {
+				refused = p.refusal("a FILE", "over SSH --"+f.Name+" reads standard input: ssh {host} "+path+" … --"+f.Name+" - < FILE")
+			}
 			return
 		}
 		refused = p.refusal("--"+f.Name, flagRefusal(path, f.Name))

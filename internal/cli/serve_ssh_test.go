@@ -40,6 +40,7 @@ type sshBox struct {
 // userKey is an SSH user's key pair of a test.
 type userKey struct {
 	signer gossh.Signer
+	priv   ed25519.PrivateKey
 	line   string // its authorized_keys line
 }
 
@@ -54,7 +55,7 @@ func newUserKey(t testing.TB, comment string) userKey {
 		t.Fatal(err)
 	}
 	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey()))) + " " + comment
-	return userKey{signer: signer, line: line}
+	return userKey{signer: signer, priv: priv, line: line}
 }
 
 // startSSHBox starts serve with SSH on random loopback ports, the given
