@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"context"
+	"encoding/pem"
+	"net/smtp"
+	"os"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// runOK runs a command over SSH and fails the test unless it exits 0.
+func (b *sshBox) runOK(key userKey, command string) string {
+	b.t.Helper()
+	out, errOut, code := b.run(key.signer, command)
+	if code != 0 {
+		b.t.Fatalf("ssh %s: exit %d: %s%s", command, code, out, errOut)
+	}
+	return out
+}
+
+func (b *sshBox) send(to, subject, body string) {
+	b.t.Helper()
+	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{to},
+		[]byte("Subject: "+subject+"\r\n\r\n"+body+"\r\n")); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// TestSSHUsersActOnlyOnWhatIsTheirs, over real SSH connections: a new
+// key's first command sees the catch-all; a member's `inbox delete --all`
+// deletes only its own inboxes, never another's nor the catch-all; a
+// webhook on another user's inbox and another's keystore file are
+// refused; a viewer's delete of shared mail is refused (exit code and
+// message) and the mail stays; a mistyped command gets "did you mean";
+// the log holds the login, the delete and the refusals.
+func TestSSHUsersActOnlyOnWhatIsTheirs(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	alice, bob, vic := newUserKey(t, "alice"), newUserKey(t, "bob"), newUserKey(t, "vic")
+	b := startSSHBox(t, ctx, alice.line+"\n"+bob.line+"\n"+`role="viewer" `+vic.line+"\n")
+
+	b.send("someone@elsewhere.example", "for the team 4471", "hello")
+	// The first command of a new key: the catch-all is its only inbox.
+	out := b.runOK(alice, "wait --subject 'for the team 4471' --timeout 30s --json")
+	if !strings.Contains(out, "for the team 4471") {
+		t.Fatalf("alice's first command: %s", out)
+	}
+	listed := decodeJSON[[]emailView](t, cliRun{stdout: b.runOK(bob, "email list --json")})
+	if len(listed) != 1 || listed[0].Subject != "for the team 4471" {
+		t.Fatalf("bob's first email list: %+v", listed)
+	}
+	if out := b.runOK(vic, "inbox list --json"); !strings.Contains(out, "qa@sandbox.test") {
+		t.Fatalf("vic's first inbox list lacks the catch-all: %s", out)
+	}
+
+	b.runOK(alice, "inbox create --address alice-1@sandbox.test")
+	b.runOK(bob, "inbox create --address bob-1@sandbox.test")
+	b.send("bob-1@sandbox.test", "for bob 9120", "hello bob")
+	b.runOK(bob, "wait --inbox bob-1@sandbox.test --subject 'for bob 9120' --timeout 30s")
+
+	// Another user's inbox, by address and by its keystore file.
+	if _, errOut, code := b.run(alice.signer, "email list --inbox bob-1@sandbox.test"); code == 0 {
+		t.Fatalf("alice read bob's inbox: %s", errOut)
+	}
+	_, errOut, code := b.run(alice.signer, "webhook create --inbox bob-1@sandbox.test --endpoint https://hooks.example.org/x")
+	if code == 0 {
+		t.Fatalf("alice created a webhook on bob's inbox: %s", errOut)
+	}
+	keystoreFile := b.keysFile // any path of the box
+	if _, errOut, code := b.run(alice.signer, "inbox import "+keystoreFile); code != exitUsage || !strings.Contains(errOut, "inbox import - < inbox.json") {
+		t.Fatalf("inbox import of a path of the box: exit %d, %q", code, errOut)
+	}
+
+	// alice's delete --all: hers only.
+	if out := b.runOK(alice, "inbox delete --all"); !strings.Contains(out, "deleted 1 inbox") {
+		t.Fatalf("alice's delete --all: %q", out)
+	}
+	if out := b.runOK(bob, "email list --inbox bob-1@sandbox.test --json"); !strings.Contains(out, "for bob 9120") {
+		t.Fatalf("bob's mail went with alice's delete --all: %s", out)
+	}
+	if out := b.runOK(bob, "email list --inbox qa@sandbox.test --json"); !strings.Contains(out, "for the team 4471") {
+		t.Fatalf("the catch-all went with alice's delete --all: %s", out)
+	}
+
+	// The viewer may not delete shared mail.
+	_, errOut, code = b.run(vic.signer, "email delete "+listed[0].ID+" --inbox qa@sandbox.test")
+	if code != exitFailure || !strings.Contains(errOut, "viewer") {
+		t.Fatalf("vic's delete of shared mail: exit %d, %q", code, errOut)
+	}
+	if out := b.runOK(bob, "email list --inbox qa@sandbox.test --json"); !strings.Contains(out, listed[0].ID) {
+		t.Fatal("the viewer's refused delete deleted the mail")
+	}
+
+	// "did you mean" as locally, among the commands SSH allows.
+	if _, errOut, code := b.run(bob.signer, "emial list"); code != exitUsage || !strings.Contains(errOut, `did you mean "email"?`) {
+		t.Fatalf("emial list: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := b.run(bob.signer, "email opne X"); code != exitUsage || strings.Contains(errOut, `"open"`) {
+		t.Fatalf("email opne suggests a refused command: exit %d, %q", code, errOut)
+	}
+
+	if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.cmd.Wait(); err != nil {
+		t.Fatalf("serve did not stop cleanly: %v", err)
+	}
+	log := b.output()
+	for _, want := range []string{
+		`event=login fp=SHA256:\S+ user=alice role=member remote=\S+ kind=command`,
+		`event=delete user=alice fp=\S+ role=member inbox=\* inboxes=1`,
+		`event=refused user=vic fp=\S+ role=viewer .*action="delete email" inbox=qa@sandbox.test`,
+		`event=refused user=alice .*inbox=bob-1@sandbox.test`,
+	} {
+		if !regexp.MustCompile(want).MatchString(log) {
+			t.Errorf("the log has no line matching %s:\n%s", want, log)
+		}
+	}
+}
+
+// opensshKeyFile writes key's private half as OpenSSH's client reads it.
+func opensshKeyFile(t *testing.T, key userKey) string {
+	t.Helper()
+	block, err := gossh.MarshalPrivateKey(key.priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/id_ed25519"
+	if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
