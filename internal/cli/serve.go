@@ -132,7 +132,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n  profile   %s\n",
 		httpURL, smtpAddr, strings.Join(srv.Domains(), ", "), storage, o.policy, compatLine(compat))
 	if o.authFile != "" {
-		fmt.Fprintf(out, "  SMTP AUTH required: the logins of %s (PLAIN or LOGIN)\n", o.authFile)
+		fmt.Fprintf(out, "  logins    SMTP AUTH required (PLAIN or LOGIN), the users of %s\n", o.authFile)
 	}
 	if address := srv.CatchAll(); address != "" {
 		fmt.Fprintf(out, "  catch-all %s takes mail for any other address\n", address)

@@ -105,3 +105,19 @@ func TestSSHProfileRefusesWhatActsOnTheBox(t *testing.T) {
 		t.Errorf("a refused command is suggested: %v", err)
 	}
 }
+
+// TestSSHEnvironmentKeepsOnlyTerminalSettings: whatever a session's
+// environment holds, only TERM, COLORTERM, LANG, LC_* and NO_COLOR reach
+// a command's settings.
+func TestSSHEnvironmentKeepsOnlyTerminalSettings(t *testing.T) {
+	env := sshEnvironment([]string{"TERM=xterm-256color", "LC_ALL=C.UTF-8", "NO_COLOR=1", "SANDVIEW_HOME=/tmp/x",
+		"SERVICE_URL=http://evil", "SERVICE_API_KEY=k", "BROWSER=/tmp/x.sh", "SHELL=/bin/sh", "HOME=/root", "XDG_CONFIG_HOME=/tmp"})
+	for _, name := range []string{"SANDVIEW_HOME", "SERVICE_URL", "SERVICE_API_KEY", "BROWSER", "SHELL", "HOME", "XDG_CONFIG_HOME"} {
+		if v := env.get(name); v != "" {
+			t.Errorf("%s=%q reached the settings", name, v)
+		}
+	}
+	if env.get("TERM") != "xterm-256color" || env.get("LC_ALL") != "C.UTF-8" || !env.noColor() {
+		t.Error("the terminal's settings were lost")
+	}
+}
