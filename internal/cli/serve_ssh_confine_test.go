@@ -105,6 +105,39 @@ func TestSSHUsersActOnlyOnWhatIsTheirs(t *testing.T) {
 		t.Fatalf("email opne suggests a refused command: exit %d, %q", code, errOut)
 	}
 
+	// With a terminal (ssh -t), email raw is sanitized as on a local one.
+	b.send("someone@elsewhere.example", "escape \x1b]0;owned\x07 9931", "body \x1b[2J")
+	b.runOK(bob, "wait --inbox qa@sandbox.test --subject 'escape' --timeout 30s")
+	var escID string
+	for _, e := range decodeJSON[[]emailView](t, cliRun{stdout: b.runOK(bob, "email list --inbox qa@sandbox.test --json")}) {
+		if strings.Contains(e.Subject, "9931") {
+			escID = e.ID
+		}
+	}
+	if raw := b.runOK(bob, "email raw --inbox qa@sandbox.test "+escID); !strings.Contains(raw, "\x1b") {
+		t.Fatalf("email raw without a terminal lost the bytes: %q", raw)
+	}
+	if raw := b.runPty(bob, "email raw --inbox qa@sandbox.test "+escID); strings.Contains(raw, "\x1b") || !strings.Contains(raw, "9931") {
+		t.Fatalf("email raw on a terminal over SSH: %q", raw)
+	}
+
+	// bob's key taken out of the file: refused at once, its principal revoked.
+	if err := os.WriteFile(b.keysFile, []byte(alice.line+"\n"+`role="viewer" `+vic.line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		c, err := b.dial(bob.signer)
+		if err != nil {
+			break
+		}
+		c.Close()
+		select {
+		case <-ctx.Done():
+			t.Fatal("a removed key still logs in")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+
 	if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +146,7 @@ func TestSSHUsersActOnlyOnWhatIsTheirs(t *testing.T) {
 	}
 	log := b.output()
 	for _, want := range []string{
+		`event=revoked fp=SHA256:\S+ user=bob`,
 		`event=login fp=SHA256:\S+ user=alice role=member remote=\S+ kind=command`,
 		`event=delete user=alice fp=\S+ role=member inbox=\* inboxes=1`,
 		`event=refused user=vic fp=\S+ role=viewer .*action="delete email" inbox=qa@sandbox.test`,
@@ -138,3 +172,27 @@ func opensshKeyFile(t *testing.T, key userKey) string {
 	return path
 }
 
+
+// runPty runs a command line over SSH with a terminal (ssh -t) and
+// returns what the terminal showed.
+func (b *sshBox) runPty(key userKey, command string) string {
+	b.t.Helper()
+	c, err := b.dial(key.signer)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer c.Close()
+	s, err := c.NewSession()
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+		b.t.Fatal(err)
+	}
+	out, err := s.Output(command)
+	if err != nil {
+		b.t.Fatalf("ssh -t %s: %v: %q", command, err, out)
+	}
+	return string(out)
+}
