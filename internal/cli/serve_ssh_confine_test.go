@@ -172,7 +172,6 @@ func opensshKeyFile(t *testing.T, key userKey) string {
 	return path
 }
 
-
 // runPty runs a command line over SSH with a terminal (ssh -t) and
 // returns what the terminal showed.
 func (b *sshBox) runPty(key userKey, command string) string {
