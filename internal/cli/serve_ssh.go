@@ -13,6 +13,7 @@ import (
 	"github.com/pkg/sftp"
 	"github.com/spf13/cobra"
 
+	"sandview/client/keystore"
 	"sandview/internal/sshbox"
 	"sandview/internal/sshfiles"
 	"sandview/server"
@@ -152,8 +153,16 @@ func (x *sshShare) attachCatchAll(ctx context.Context, sess *session) string {
 }
 
 // attachOnStart puts the catch-all in the keystore of the user of g
-// before a command runs, so that a key's first command sees it.
+// before a command runs, so that a key's first command sees it; a
+// keystore that holds it already is only looked at.
 func (x *sshShare) attachOnStart(ctx context.Context, g *globalOptions, u sshbox.User) {
+	address := x.srv.CatchAll()
+	if address == "" {
+		return
+	}
+	if ks, err := keystore.Open(keystore.Dir(g.home, g.url)); err == nil && ks.Has(address) {
+		return
+	}
 	sess, err := openSession(ctx, g, g.url, g.apiKey)
 	if err != nil {
 		x.logger.Info("ssh: attach the catch-all", "user", u.Name, "err", err)
