@@ -119,15 +119,35 @@ func (p sshProfile) refusal(what, msg string) error {
 	return usageError{fmt.Sprintf("%s is not available over SSH: %s", what, p.instead(msg))}
 }
 
-// hide hides from root's help and its "did you mean" every command the
-// profile refuses.
+// sshRootHelp is the root's help over SSH.
+const sshRootHelp = `sandview on a shared box, over SSH: the commands below run as your key's
+user of the box's server, against your own inboxes and the catch-all.
+The inbox viewer opens with ssh -t {host}; mails and attachments download
+with {scp}ADDRESS/ID.eml . (or sftp).
+
+`
+
+// hide hides from root's help and its "did you mean" every command and
+// flag the profile refuses, and gives the root the SSH help.
 func (p sshProfile) hide(root *cobra.Command) {
+	root.Long = p.instead(sshRootHelp) + exitCodesHelp
+	for _, name := range []string{"url", "api-key", "home", "local"} {
+		if f := root.PersistentFlags().Lookup(name); f != nil {
+			f.Hidden = true
+		}
+	}
 	var walk func(*cobra.Command)
 	walk = func(cmd *cobra.Command) {
-		for _, sub := range cmd.Commands() {
-			if _, ok := sshAllowed[sshPath(sub)]; !ok {
-				sub.Hidden = true
+		allowed, ok := sshAllowed[sshPath(cmd)]
+		if !ok {
+			cmd.Hidden = true
+		}
+		cmd.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+			if !slices.Contains(allowed, f.Name) {
+				f.Hidden = true
 			}
+		})
+		for _, sub := range cmd.Commands() {
 			walk(sub)
 		}
 	}

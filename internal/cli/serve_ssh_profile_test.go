@@ -121,3 +121,33 @@ func TestSSHEnvironmentKeepsOnlyTerminalSettings(t *testing.T) {
 		t.Error("the terminal's settings were lost")
 	}
 }
+
+// TestSSHHelpShowsOnlyWhatSSHAllows: over SSH the help lists neither the
+// refused commands nor the refused flags.
+func TestSSHHelpShowsOnlyWhatSSHAllows(t *testing.T) {
+	help := func(args ...string) string {
+		var out strings.Builder
+		code := execute(t.Context(), listEnvironment(nil), args, strings.NewReader(""), &out, &out, nil,
+			func(root *cobra.Command, _ *globalOptions) error { sshProfile{}.hide(root); return nil })
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, out.String())
+		}
+		return out.String()
+	}
+	top := help("--help")
+	if !strings.Contains(top, "on a shared box, over SSH") {
+		t.Errorf("the SSH help is not the box's:\n%s", top)
+	}
+	_, top, _ = strings.Cut(top, "Available Commands:")
+	for _, hidden := range []string{"serve", "config", "send", "completion", "--url", "--api-key", "--home", "--local", "--theme", "--demo"} {
+		if strings.Contains(top, hidden) {
+			t.Errorf("the SSH help shows %s:\n%s", hidden, top)
+		}
+	}
+	if !strings.Contains(top, "email") || !strings.Contains(top, "wait") {
+		t.Errorf("the SSH help lacks the allowed commands:\n%s", top)
+	}
+	if att := help("email", "attachments", "--help"); strings.Contains(att, "--dir string") || strings.Contains(att, "--save int") || !strings.Contains(att, "--json") {
+		t.Errorf("email attachments' SSH help:\n%s", att)
+	}
+}
