@@ -180,3 +180,43 @@ func base64Lines(data []byte) string {
 	b.WriteString(enc + "\r\n")
 	return b.String()
 }
+
+// TestSSHClientEnvironmentReachesNoSetting: OpenSSH's ssh with SetEnv of
+// SANDVIEW_HOME, XDG_CONFIG_HOME, SERVICE_URL, SERVICE_API_KEY, BROWSER
+// and SHELL: the commands still run as the key's user against the box's
+// server, and nothing is written where the variables point nor run.
+func TestSSHClientEnvironmentReachesNoSetting(t *testing.T) {
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Fatalf("OpenSSH's ssh is needed (.ci/run installs openssh-client): %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	alice := newUserKey(t, "alice")
+	b := startSSHBox(t, ctx, alice.line+"\n")
+	elsewhere := t.TempDir()
+	marker := filepath.Join(elsewhere, "ran")
+	script := filepath.Join(elsewhere, "open.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := net.SplitHostPort(b.sshAddr)
+	args := append(opensshArgs(opensshKeyFile(t, alice)), "-p", port,
+		"-o", "SetEnv=SANDVIEW_HOME="+elsewhere+" XDG_CONFIG_HOME="+elsewhere+" SERVICE_URL=http://127.0.0.1:1 SERVICE_API_KEY=stolen BROWSER="+script+" SHELL="+script,
+		"alice@"+host)
+	for _, line := range []string{"inbox create --address env-test@sandbox.test --json", "email list --inbox env-test@sandbox.test --json", "inbox list --json"} {
+		out, err := exec.CommandContext(ctx, "ssh", append(args, line)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("ssh %s: %v: %s", line, err, out)
+		}
+	}
+	entries, err := os.ReadDir(elsewhere)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 { // open.sh alone
+		t.Fatalf("the session's environment reached a setting: %v", entries)
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Fatal("a program of the client's environment ran on the box")
+	}
+}
