@@ -51,7 +51,11 @@ func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, 
 		return nil, err
 	}
 	_, port, _ := net.SplitHostPort(box.Addr())
-	share.profile = sshProfile{host: "-p " + port + " " + host, scp: "scp -P " + port + " " + host + ":"}
+	scpHost := host
+	if strings.Contains(host, ":") {
+		scpHost = "[" + host + "]" // an IPv6 address, as scp reads it
+	}
+	share.profile = sshProfile{host: "-p " + port + " " + host, scp: "scp -P " + port + " " + scpHost + ":"}
 	fmt.Fprintf(out, "  SSH       %s (ssh -p %s %s; keys in %s)\n  host key  %s\n",
 		net.JoinHostPort(host, port), port, host, keys, box.HostKeyFingerprint())
 	if srv.CatchAll() == "" {
