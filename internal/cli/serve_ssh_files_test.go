@@ -87,6 +87,11 @@ func TestSSHDownloadsOverSFTP(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(dir, "report.bin")); !bytes.Equal(got, attachment) {
 		t.Fatalf("scp's attachment differs from the one sent (%d and %d bytes)", len(got), len(attachment))
 	}
+	// Saving on the box is refused with the scp command that downloads.
+	_, errOut, code := b.run(alice.signer, "email attachments "+id+" --all --dir /tmp")
+	if want := "download with scp -P " + port + " " + host + ":ADDRESS/ID/ATTACHMENT-NAME"; code != exitUsage || !strings.Contains(errOut, want) {
+		t.Fatalf("email attachments --all over SSH: exit %d, %q; want %q", code, errOut, want)
+	}
 	if err := scp("bob-files@sandbox.test/", filepath.Join(dir, "bob")); err == nil {
 		t.Fatal("alice copied from bob's inbox")
 	}
