@@ -30,13 +30,14 @@ type sshShare struct {
 	srv     *server.Server
 	dir     string // <state>/ssh
 	logger  *slog.Logger
-	profile sshProfile
+	profile sshProfile    // set before ready is closed
+	ready   chan struct{} // closed once the box listens (its port known)
 }
 
 // startSSH starts the SSH transport over srv and prints where it listens
 // (at the advertised host) and its host key's fingerprint.
 func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, host string, o sshSettings) (*sshbox.Box, error) {
-	share := &sshShare{srv: srv, dir: filepath.Join(stateDir, "ssh"), logger: logger}
+	share := &sshShare{srv: srv, dir: filepath.Join(stateDir, "ssh"), logger: logger, ready: make(chan struct{})}
 	keys := o.authorizedKeys
 	if keys == "" {
 		keys = filepath.Join(share.dir, "authorized_keys")
@@ -56,6 +57,7 @@ func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, 
 		scpHost = "[" + host + "]" // an IPv6 address, as scp reads it
 	}
 	share.profile = sshProfile{host: "-p " + port + " " + host, scp: "scp -P " + port + " " + scpHost + ":"}
+	close(share.ready)
 	fmt.Fprintf(out, "  SSH       %s (ssh -p %s %s; keys in %s)\n  host key  %s\n",
 		net.JoinHostPort(host, port), port, host, keys, box.HostKeyFingerprint())
 	if srv.CatchAll() == "" {
@@ -180,6 +182,11 @@ func (x *sshShare) attachOnStart(ctx context.Context, g *globalOptions, u sshbox
 // and in the user's home, if the SSH profile allows it (see sshProfile);
 // the catch-all is in the user's keystore before it runs.
 func (x *sshShare) command(ctx context.Context, s sshbox.Session, args []string) int {
+	select {
+	case <-x.ready: // a session may come in before startSSH knows the port
+	case <-ctx.Done():
+		return exitFailure
+	}
 	profile := func(root *cobra.Command, g *globalOptions) error {
 		if err := x.profile.check(args); err != nil {
 			return err
