@@ -89,9 +89,13 @@ func smtpSettings(cfg Config) smtpd.Settings {
 		IdleTimeout:     cfg.SMTPIdleTimeout,
 		BufferBytes:     cfg.SMTPBufferBytes,
 		AuthFile:        cfg.SMTPAuthFile,
-		TLSConfig:       cfg.TLSConfig,
-		Now:             cfg.Now,
-		Logger:          cfg.Logger,
+
+		AuthMaxFailures:      cfg.SMTPAuthMaxFailures,
+		AuthMaxFailuresPerIP: cfg.SMTPAuthMaxFailuresPerIP,
+		AuthLockout:          cfg.SMTPAuthLockout,
+		TLSConfig:            cfg.TLSConfig,
+		Now:                  cfg.Now,
+		Logger:               cfg.Logger,
 	}
 }
 

@@ -40,6 +40,10 @@ const (
 	DefaultSMTPMaxConnsPerIP = 50
 	DefaultSMTPIdleTimeout   = time.Minute
 	DefaultSMTPBufferBytes   = 64 << 20
+	// SMTP AUTH lockout (see Config.SMTPAuthMaxFailures).
+	DefaultSMTPAuthMaxFailures      = 5
+	DefaultSMTPAuthMaxFailuresPerIP = 50
+	DefaultSMTPAuthLockout          = 5 * time.Minute
 )
 
 // DefaultDomains are the recipient domains served when Config.Domains is
@@ -105,6 +109,13 @@ type Config struct {
 	// credentials (USER:HASH lines) that SMTP clients must authenticate
 	// with; by default any credentials are accepted and none are needed.
 	SMTPAuthFile string
+	// SMTPAuthMaxFailures failed logins of one client address with one
+	// user name (5), or SMTPAuthMaxFailuresPerIP of one address with any
+	// (50, for CI runners that share an address), refuse it with 421 for
+	// SMTPAuthLockout (5m); each failure after the first is answered later
+	// than the one before.
+	SMTPAuthMaxFailures, SMTPAuthMaxFailuresPerIP int
+	SMTPAuthLockout                               time.Duration
 	// MaxEmailsPerInbox and MaxStoreBytes bound storage; the oldest emails
 	// are evicted beyond them (10000 emails, 1 GiB of payloads).
 	MaxEmailsPerInbox int

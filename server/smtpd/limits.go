@@ -17,7 +17,8 @@ type smtpGuard struct {
 	budget             smtpBudget
 	refusals           *refusalLog
 	drops              *dropLog
-	users              credentials // nil: any credentials, none required
+	users              *credentials // nil: any credentials, none required
+	auth               *authGuard
 
 	mu    sync.Mutex
 	total int
@@ -35,6 +36,7 @@ func newSMTPGuard(set Settings) (*smtpGuard, error) {
 		refusals: newRefusalLog(set.Now),
 		drops:    &dropLog{log: set.Logger.With("component", "smtp"), interval: dropLogInterval, now: set.Now},
 		users:    users,
+		auth:     newAuthGuard(set),
 		perIP:    make(map[string]int),
 	}, nil
 }

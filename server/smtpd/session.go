@@ -2,6 +2,7 @@ package smtpd
 
 import (
 	"bytes"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -62,11 +63,27 @@ func (ss *smtpSession) record(code int, reason string, rcpt []string) {
 			rcpt = append(rcpt, tg.Rcpts...)
 		}
 	}
-	ip := ""
-	if ss.remoteIP != nil {
-		ip = ss.remoteIP.String()
+	ss.s.guard.refusals.add(Refusal{ClientIP: ss.ip(), MailFrom: ss.mailFrom, Rcpt: rcpt, Code: code, Reason: reason})
+}
+
+// ip is the client's address as text ("" unknown).
+func (ss *smtpSession) ip() string {
+	if ss.remoteIP == nil {
+		return ""
 	}
-	ss.s.guard.refusals.add(Refusal{ClientIP: ip, MailFrom: ss.mailFrom, Rcpt: rcpt, Code: code, Reason: reason})
+	return ss.remoteIP.String()
+}
+
+// closeAfterReply closes the connection once the next reply is written
+// (after a 421, as RFC 5321 says).
+func (ss *smtpSession) closeAfterReply() {
+	c := ss.conn.Conn()
+	if tc, ok := c.(*tls.Conn); ok {
+		c = tc.NetConn()
+	}
+	if rc, ok := c.(*replyConn); ok {
+		rc.closeAfterReply()
+	}
 }
 
 // errAuthRequired answers MAIL without AUTH when an auth file is set.

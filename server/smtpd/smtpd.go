@@ -34,6 +34,11 @@ type Settings struct {
 	BufferBytes int64
 	// AuthFile is an htpasswd-style file of bcrypt credentials ("" any).
 	AuthFile string
+	// AuthMaxFailures failed logins of one client address with one user,
+	// or AuthMaxFailuresPerIP of one address, lock it out for AuthLockout
+	// (see authGuard).
+	AuthMaxFailures, AuthMaxFailuresPerIP int
+	AuthLockout                           time.Duration
 	// TLSConfig enables STARTTLS.
 	TLSConfig *tls.Config
 	// Now is the clock.
@@ -79,6 +84,7 @@ func (s *Server) Serve(l net.Listener) error {
 	done := make(chan struct{})
 	defer close(done)
 	go s.guard.drops.run(done)
+	go s.guard.auth.run(done)
 	return s.srv.Serve(replyListener{Listener: limitListener{Listener: l, s: s}, maxMessageBytes: s.set.MaxMessageBytes})
 }
 
