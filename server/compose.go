@@ -81,14 +81,15 @@ func apiSettings(cfg Config) httpapi.Settings {
 // smtpSettings are the SMTP transport's settings of a configuration.
 func smtpSettings(cfg Config) smtpd.Settings {
 	return smtpd.Settings{
-		Hostname:        cfg.Hostname,
-		Domains:         cfg.Domains,
-		MaxMessageBytes: cfg.MaxMessageBytes,
-		MaxConns:        cfg.SMTPMaxConns,
-		MaxConnsPerIP:   cfg.SMTPMaxConnsPerIP,
-		IdleTimeout:     cfg.SMTPIdleTimeout,
-		BufferBytes:     cfg.SMTPBufferBytes,
-		AuthFile:        cfg.SMTPAuthFile,
+		Hostname:          cfg.Hostname,
+		Domains:           cfg.Domains,
+		MaxMessageBytes:   cfg.MaxMessageBytes,
+		MaxConns:          cfg.SMTPMaxConns,
+		MaxConnsPerIP:     cfg.SMTPMaxConnsPerIP,
+		IdleTimeout:       cfg.SMTPIdleTimeout,
+		NoProgressTimeout: cfg.SMTPNoProgressTimeout,
+		BufferBytes:       cfg.SMTPBufferBytes,
+		AuthFile:          cfg.SMTPAuthFile,
 
 		AuthMaxFailures:      cfg.SMTPAuthMaxFailures,
 		AuthMaxFailuresPerIP: cfg.SMTPAuthMaxFailuresPerIP,

@@ -39,7 +39,9 @@ const (
 	DefaultSMTPMaxConns      = 200
 	DefaultSMTPMaxConnsPerIP = 50
 	DefaultSMTPIdleTimeout   = time.Minute
-	DefaultSMTPBufferBytes   = 64 << 20
+	// DefaultSMTPNoProgressTimeout: see Config.SMTPNoProgressTimeout.
+	DefaultSMTPNoProgressTimeout = 15 * time.Second
+	DefaultSMTPBufferBytes       = 64 << 20
 	// SMTP AUTH lockout (see Config.SMTPAuthMaxFailures).
 	DefaultSMTPAuthMaxFailures      = 5
 	DefaultSMTPAuthMaxFailuresPerIP = 50
@@ -100,6 +102,12 @@ type Config struct {
 	// SMTPIdleTimeout closes an SMTP connection that sends nothing for
 	// that long (1m).
 	SMTPIdleTimeout time.Duration
+	// SMTPNoProgressTimeout closes an SMTP connection that delivers
+	// nothing (no accepted RCPT, no DATA) for that long, NOOPs and RSETs
+	// notwithstanding (15s); at the connection cap, the connection that has
+	// delivered nothing for longest, a quarter of it at least, makes room
+	// for a new one.
+	SMTPNoProgressTimeout time.Duration
 	// SMTPBufferBytes bounds the memory all SMTP connections together
 	// hold for messages being received (64 MiB, and at least
 	// MaxMessageBytes): a DATA waits for room (see smtpBudget). There is

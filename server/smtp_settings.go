@@ -28,6 +28,12 @@ func (cfg *Config) smtpDefaults() error {
 	if cfg.SMTPIdleTimeout == 0 {
 		cfg.SMTPIdleTimeout = DefaultSMTPIdleTimeout
 	}
+	if cfg.SMTPNoProgressTimeout < 0 {
+		return errors.New("config: the SMTP no-progress timeout must be positive")
+	}
+	if cfg.SMTPNoProgressTimeout == 0 {
+		cfg.SMTPNoProgressTimeout = DefaultSMTPNoProgressTimeout
+	}
 	if cfg.SMTPBufferBytes == 0 {
 		cfg.SMTPBufferBytes = DefaultSMTPBufferBytes
 	}

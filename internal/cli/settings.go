@@ -39,6 +39,7 @@ type serverSettings struct {
 	maxConns           int
 	maxConnsPerIP      int
 	idleTimeout        time.Duration
+	noProgressTimeout  time.Duration
 	authFile           string
 	authMaxFailures    int
 	authMaxPerIP       int
@@ -128,6 +129,7 @@ func (s *serverSettings) table() []setting {
 		{flag: "smtp-max-conns", env: "SVC_SMTP_MAX_CONNS", local: true, help: "concurrent SMTP connections; more are answered 421", bind: intFlag(&s.maxConns, server.DefaultSMTPMaxConns)},
 		{flag: "smtp-max-conns-per-ip", env: "SVC_SMTP_MAX_CONNS_PER_IP", local: true, help: "concurrent SMTP connections from one client IP", bind: intFlag(&s.maxConnsPerIP, server.DefaultSMTPMaxConnsPerIP)},
 		{flag: "smtp-idle-timeout", env: "SVC_SMTP_IDLE_TIMEOUT", local: true, help: "close an SMTP connection idle this long", bind: durationFlag(&s.idleTimeout, server.DefaultSMTPIdleTimeout)},
+		{flag: "smtp-no-progress-timeout", env: "SVC_SMTP_NO_PROGRESS_TIMEOUT", local: true, help: "close an SMTP connection that delivers nothing this long, NOOPs or not; at the connection cap the one idle longest makes room", bind: durationFlag(&s.noProgressTimeout, server.DefaultSMTPNoProgressTimeout)},
 		{flag: "smtp-auth-file", env: "SVC_SMTP_AUTH_FILE", local: true, note: "default: any login is accepted, none is needed", help: "htpasswd-style file of bcrypt logins SMTP clients must AUTH with", bind: stringFlag(&s.authFile, "")},
 		{flag: "smtp-auth-max-failures", env: "SVC_SMTP_AUTH_MAX_FAILURES", local: true, help: "failed SMTP logins of one client IP with one user before it is refused for --smtp-auth-lockout", bind: atLeastFlag(&s.authMaxFailures, server.DefaultSMTPAuthMaxFailures, 1, "failures")},
 		{flag: "smtp-auth-max-failures-per-ip", env: "SVC_SMTP_AUTH_MAX_FAILURES_PER_IP", local: true, help: "failed SMTP logins of one client IP with any user before it is refused for --smtp-auth-lockout", bind: atLeastFlag(&s.authMaxPerIP, server.DefaultSMTPAuthMaxFailuresPerIP, 1, "failures")},
@@ -226,7 +228,7 @@ func (s *serverSettings) slogLevel() (slog.Level, error) {
 func (s *serverSettings) applyShared(cfg *server.Config) {
 	cfg.MaxMessageBytes = s.maxMessageBytes
 	cfg.SMTPMaxConns, cfg.SMTPMaxConnsPerIP = s.maxConns, s.maxConnsPerIP
-	cfg.SMTPIdleTimeout = s.idleTimeout
+	cfg.SMTPIdleTimeout, cfg.SMTPNoProgressTimeout = s.idleTimeout, s.noProgressTimeout
 	cfg.SMTPAuthFile = s.authFile
 	cfg.SMTPAuthMaxFailures, cfg.SMTPAuthMaxFailuresPerIP, cfg.SMTPAuthLockout = s.authMaxFailures, s.authMaxPerIP, s.authLockout
 	cfg.MaxEmailsPerInbox, cfg.MaxStoreBytes = s.maxEmailsPerInbox, s.maxStoreBytes

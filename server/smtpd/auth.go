@@ -122,6 +122,7 @@ func (ss *smtpSession) login(user, password string) error {
 // checkLogin checks a login against the auth file (see authGuard); a 421
 // closes the connection once answered.
 func (ss *smtpSession) checkLogin(users *credentials, user, password string) error {
+	defer ss.tracked.begin(false)()
 	g, ip := ss.s.guard.auth, ss.ip()
 	if until := g.locked(ip, user); !until.IsZero() {
 		ss.closeAfterReply()

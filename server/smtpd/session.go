@@ -29,6 +29,7 @@ const (
 type smtpSession struct {
 	s            *Server
 	conn         *smtp.Conn
+	tracked      *trackedConn // nil when not admitted by a limitListener (tests)
 	remoteIP     net.IP
 	authUser     string // the AUTH user name, "" without AUTH
 	mailFrom     string
@@ -42,7 +43,11 @@ func (s *Server) newSession(c *smtp.Conn) (smtp.Session, error) {
 	if addr, ok := c.Conn().RemoteAddr().(*net.TCPAddr); ok {
 		ip = addr.IP
 	}
-	return &smtpSession{s: s, conn: c, remoteIP: ip}, nil
+	ss := &smtpSession{s: s, conn: c, remoteIP: ip}
+	if rc, ok := c.Conn().(*replyConn); ok {
+		ss.tracked, _ = rc.Conn.(*trackedConn)
+	}
+	return ss, nil
 }
 
 func smtpError(code int, enhanced smtp.EnhancedCode, format string, args ...any) *smtp.SMTPError {
@@ -134,11 +139,13 @@ func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 				ss.targets[i].Rcpts = append(ss.targets[i].Rcpts, address)
 			}
 			ss.rcptCount++
+			ss.tracked.progressed()
 			return nil
 		}
 	}
 	ss.targets = append(ss.targets, core.Target{Inbox: in, Rcpts: []string{address}})
 	ss.rcptCount++
+	ss.tracked.progressed()
 	return nil
 }
 
@@ -146,6 +153,7 @@ func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 // inbox (the catch-all inbox once for all the recipients it takes) before
 // 250 is answered.
 func (ss *smtpSession) Data(r io.Reader) error {
+	defer ss.tracked.begin(true)()
 	raw, release, err := ss.readMessage(r)
 	defer release()
 	if err != nil {

@@ -30,6 +30,11 @@ type Settings struct {
 	MaxConns, MaxConnsPerIP int
 	// IdleTimeout closes a connection that sends nothing for that long.
 	IdleTimeout time.Duration
+	// NoProgressTimeout closes a connection that delivers nothing for that
+	// long, whatever it sends (0: never); at the connection cap, one that
+	// has delivered nothing for a quarter of it makes room for a new one
+	// (see trackedConn).
+	NoProgressTimeout time.Duration
 	// BufferBytes bounds the memory of messages being received.
 	BufferBytes int64
 	// AuthFile is an htpasswd-style file of bcrypt credentials ("" any).
