@@ -49,28 +49,45 @@ func newSMTPGuard(set Settings) (*smtpGuard, error) {
 }
 
 // admit counts a new connection from ip and returns it tracked, or says
-// which cap it is over. At the total cap the connection that has made no
-// progress for longest, if that is at least evictAge, is closed to make
-// room (see trackedConn).
+// which cap it is over. At a cap the connection that has made no progress
+// for longest, if that is at least evictAge, is closed to make room: at
+// the per-IP cap one of that address's, at the total cap any (see
+// trackedConn).
 func (g *smtpGuard) admit(c net.Conn, ip string) (tc *trackedConn, over string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.perIP[ip] >= g.maxPerIP {
-		return nil, fmt.Sprintf("too many connections from %s (%d)", ip, g.maxPerIP)
-	}
-	if g.total >= g.maxConns {
-		victim := g.idlest()
-		if victim == nil {
+	switch {
+	case g.perIP[ip] >= g.maxPerIP:
+		if !g.evict(ip) {
+			return nil, fmt.Sprintf("too many connections from %s (%d)", ip, g.maxPerIP)
+		}
+	case g.total >= g.maxConns:
+		if !g.evict("") {
 			return nil, fmt.Sprintf("too many connections (%d)", g.maxConns)
 		}
-		victim.once.Do(func() { g.uncount(victim) })
-		go victim.closeWith("4.4.2", "closing a connection that made no progress, to admit another")
 	}
 	g.total++
 	g.perIP[ip]++
 	tc = newTrackedConn(c, g, ip)
 	g.conns[tc] = struct{}{}
 	return tc, ""
+}
+
+// evict closes the connection of ip ("" any) that has made no progress
+// for longest, at least evictAge, and reports whether there was one (g.mu
+// held).
+func (g *smtpGuard) evict(ip string) bool {
+	victim := g.idlest(ip)
+	if victim == nil {
+		return false
+	}
+	// A victim closing meanwhile waits for g.mu to uncount itself: its
+	// place is as good as free either way.
+	if victim.counted.CompareAndSwap(true, false) {
+		g.uncount(victim)
+	}
+	go victim.closeWith("4.4.2", "closing a connection that made no progress, to admit another")
+	return true
 }
 
 // leave uncounts a connection admit counted.

@@ -14,9 +14,10 @@ import (
 // or nothing at all are not progress: a connection that makes none for
 // Settings.NoProgressTimeout is answered 421 and closed, whatever it
 // sends meanwhile (the idle timeout only closes one that sends nothing).
-// At the total cap, a new connection takes the place of the one that has
-// made no progress for longest, if that is at least evictAge: the
-// connections of a real sender keep their places, idle ones go first.
+// At a cap, a new connection takes the place of the one that has made no
+// progress for longest, if that is at least evictAge (at the per-IP cap,
+// one of its address's): the connections of a real sender keep their
+// places, idle ones go first.
 
 // evictAge is how long a connection must have made no progress to be
 // closed for a new one: a quarter of the no-progress timeout.
@@ -28,7 +29,7 @@ type trackedConn struct {
 	net.Conn
 	g        *smtpGuard
 	ip       string
-	once     sync.Once    // uncounts the connection
+	counted  atomic.Bool  // the guard counts it: whoever clears it uncounts it
 	progress atomic.Int64 // the last progress, in Unix nanoseconds
 	busy     atomic.Int32 // > 0 while busy: progress all along
 	closed   atomic.Bool
@@ -42,6 +43,7 @@ type trackedConn struct {
 
 func newTrackedConn(c net.Conn, g *smtpGuard, ip string) *trackedConn {
 	tc := &trackedConn{Conn: c, g: g, ip: ip}
+	tc.counted.Store(true)
 	tc.progress.Store(time.Now().UnixNano())
 	if g.noProgress > 0 {
 		tc.tmu.Lock()
@@ -97,10 +99,10 @@ func (tc *trackedConn) check() {
 	tc.closeWith("4.4.2", fmt.Sprintf("no mail delivered within %s", tc.g.noProgress))
 }
 
-// idlest is the admitted connection that has made no progress for longest,
-// at least evictAge, or nil (g.mu held); none without a no-progress
-// timeout.
-func (g *smtpGuard) idlest() *trackedConn {
+// idlest is the admitted connection of ip ("" any) that has made no
+// progress for longest, at least evictAge, or nil (g.mu held); none
+// without a no-progress timeout.
+func (g *smtpGuard) idlest(ip string) *trackedConn {
 	if g.noProgress <= 0 {
 		return nil
 	}
@@ -108,6 +110,9 @@ func (g *smtpGuard) idlest() *trackedConn {
 	var victim *trackedConn
 	longest := evictAge(g.noProgress)
 	for tc := range g.conns {
+		if ip != "" && tc.ip != ip {
+			continue
+		}
 		if idle := tc.idleFor(now); idle >= longest {
 			victim, longest = tc, idle
 		}
@@ -146,6 +151,8 @@ func (tc *trackedConn) Close() error {
 		tc.timer.Stop()
 	}
 	tc.tmu.Unlock()
-	tc.once.Do(func() { tc.g.leave(tc) })
+	if tc.counted.CompareAndSwap(true, false) {
+		tc.g.leave(tc)
+	}
 	return tc.Conn.Close()
 }
