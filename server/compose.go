@@ -81,17 +81,22 @@ func apiSettings(cfg Config) httpapi.Settings {
 // smtpSettings are the SMTP transport's settings of a configuration.
 func smtpSettings(cfg Config) smtpd.Settings {
 	return smtpd.Settings{
-		Hostname:        cfg.Hostname,
-		Domains:         cfg.Domains,
-		MaxMessageBytes: cfg.MaxMessageBytes,
-		MaxConns:        cfg.SMTPMaxConns,
-		MaxConnsPerIP:   cfg.SMTPMaxConnsPerIP,
-		IdleTimeout:     cfg.SMTPIdleTimeout,
-		BufferBytes:     cfg.SMTPBufferBytes,
-		AuthFile:        cfg.SMTPAuthFile,
-		TLSConfig:       cfg.TLSConfig,
-		Now:             cfg.Now,
-		Logger:          cfg.Logger,
+		Hostname:          cfg.Hostname,
+		Domains:           cfg.Domains,
+		MaxMessageBytes:   cfg.MaxMessageBytes,
+		MaxConns:          cfg.SMTPMaxConns,
+		MaxConnsPerIP:     cfg.SMTPMaxConnsPerIP,
+		IdleTimeout:       cfg.SMTPIdleTimeout,
+		NoProgressTimeout: cfg.SMTPNoProgressTimeout,
+		BufferBytes:       cfg.SMTPBufferBytes,
+		AuthFile:          cfg.SMTPAuthFile,
+
+		AuthMaxFailures:      cfg.SMTPAuthMaxFailures,
+		AuthMaxFailuresPerIP: cfg.SMTPAuthMaxFailuresPerIP,
+		AuthLockout:          cfg.SMTPAuthLockout,
+		TLSConfig:            cfg.TLSConfig,
+		Now:                  cfg.Now,
+		Logger:               cfg.Logger,
 	}
 }
 

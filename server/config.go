@@ -39,7 +39,13 @@ const (
 	DefaultSMTPMaxConns      = 200
 	DefaultSMTPMaxConnsPerIP = 50
 	DefaultSMTPIdleTimeout   = time.Minute
-	DefaultSMTPBufferBytes   = 64 << 20
+	// DefaultSMTPNoProgressTimeout: see Config.SMTPNoProgressTimeout.
+	DefaultSMTPNoProgressTimeout = 15 * time.Second
+	DefaultSMTPBufferBytes       = 64 << 20
+	// SMTP AUTH lockout (see Config.SMTPAuthMaxFailures).
+	DefaultSMTPAuthMaxFailures      = 5
+	DefaultSMTPAuthMaxFailuresPerIP = 50
+	DefaultSMTPAuthLockout          = 5 * time.Minute
 )
 
 // DefaultDomains are the recipient domains served when Config.Domains is
@@ -96,6 +102,12 @@ type Config struct {
 	// SMTPIdleTimeout closes an SMTP connection that sends nothing for
 	// that long (1m).
 	SMTPIdleTimeout time.Duration
+	// SMTPNoProgressTimeout closes an SMTP connection that delivers
+	// nothing (no accepted RCPT, no DATA) for that long, NOOPs and RSETs
+	// notwithstanding (15s); at the connection cap, the connection that has
+	// delivered nothing for longest, a quarter of it at least, makes room
+	// for a new one.
+	SMTPNoProgressTimeout time.Duration
 	// SMTPBufferBytes bounds the memory all SMTP connections together
 	// hold for messages being received (64 MiB, and at least
 	// MaxMessageBytes): a DATA waits for room (see smtpBudget). There is
@@ -105,6 +117,13 @@ type Config struct {
 	// credentials (USER:HASH lines) that SMTP clients must authenticate
 	// with; by default any credentials are accepted and none are needed.
 	SMTPAuthFile string
+	// SMTPAuthMaxFailures failed logins of one client address with one
+	// user name (5), or SMTPAuthMaxFailuresPerIP of one address with any
+	// (50, for CI runners that share an address), refuse it with 421 for
+	// SMTPAuthLockout (5m); each failure after the first is answered later
+	// than the one before.
+	SMTPAuthMaxFailures, SMTPAuthMaxFailuresPerIP int
+	SMTPAuthLockout                               time.Duration
 	// MaxEmailsPerInbox and MaxStoreBytes bound storage; the oldest emails
 	// are evicted beyond them (10000 emails, 1 GiB of payloads).
 	MaxEmailsPerInbox int

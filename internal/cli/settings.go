@@ -39,7 +39,11 @@ type serverSettings struct {
 	maxConns           int
 	maxConnsPerIP      int
 	idleTimeout        time.Duration
+	noProgressTimeout  time.Duration
 	authFile           string
+	authMaxFailures    int
+	authMaxPerIP       int
+	authLockout        time.Duration
 	maxEmailsPerInbox  int
 	maxStoreBytes      int64
 	tlsCert, tlsKey    string
@@ -126,7 +130,11 @@ func (s *serverSettings) table() []setting {
 		{flag: "smtp-max-conns", env: "SVC_SMTP_MAX_CONNS", local: true, help: "concurrent SMTP connections; more are answered 421", bind: intFlag(&s.maxConns, server.DefaultSMTPMaxConns)},
 		{flag: "smtp-max-conns-per-ip", env: "SVC_SMTP_MAX_CONNS_PER_IP", local: true, help: "concurrent SMTP connections from one client IP", bind: intFlag(&s.maxConnsPerIP, server.DefaultSMTPMaxConnsPerIP)},
 		{flag: "smtp-idle-timeout", env: "SVC_SMTP_IDLE_TIMEOUT", local: true, help: "close an SMTP connection idle this long", bind: durationFlag(&s.idleTimeout, server.DefaultSMTPIdleTimeout)},
+		{flag: "smtp-no-progress-timeout", env: "SVC_SMTP_NO_PROGRESS_TIMEOUT", local: true, help: "close an SMTP connection that delivers nothing this long, NOOPs or not; at the connection cap the one idle longest makes room", bind: durationFlag(&s.noProgressTimeout, server.DefaultSMTPNoProgressTimeout)},
 		{flag: "smtp-auth-file", env: "SVC_SMTP_AUTH_FILE", local: true, note: "default: any login is accepted, none is needed", help: "htpasswd-style file of bcrypt logins SMTP clients must AUTH with", bind: stringFlag(&s.authFile, "")},
+		{flag: "smtp-auth-max-failures", env: "SVC_SMTP_AUTH_MAX_FAILURES", local: true, help: "failed SMTP logins of one client IP with one user before it is refused for --smtp-auth-lockout", bind: atLeastFlag(&s.authMaxFailures, server.DefaultSMTPAuthMaxFailures, 1, "failures")},
+		{flag: "smtp-auth-max-failures-per-ip", env: "SVC_SMTP_AUTH_MAX_FAILURES_PER_IP", local: true, help: "failed SMTP logins of one client IP with any user before it is refused for --smtp-auth-lockout", bind: atLeastFlag(&s.authMaxPerIP, server.DefaultSMTPAuthMaxFailuresPerIP, 1, "failures")},
+		{flag: "smtp-auth-lockout", env: "SVC_SMTP_AUTH_LOCKOUT", local: true, help: "how long too many failed SMTP logins are refused with 421", bind: durationFlag(&s.authLockout, server.DefaultSMTPAuthLockout)},
 		{flag: "max-emails-per-inbox", env: "SVC_MAX_EMAILS_PER_INBOX", local: true, help: "oldest emails are evicted beyond this", bind: intFlag(&s.maxEmailsPerInbox, server.DefaultMaxEmailsPerInbox)},
 		{flag: "max-store-bytes", env: "SVC_MAX_STORE_BYTES", local: true, help: "oldest emails are evicted beyond this total", bind: int64Flag(&s.maxStoreBytes, server.DefaultMaxStoreBytes)},
 		{flag: "tls-cert", env: "SVC_TLS_CERT", help: "PEM certificate enabling STARTTLS", bind: stringFlag(&s.tlsCert, "")},
@@ -222,8 +230,9 @@ func (s *serverSettings) slogLevel() (slog.Level, error) {
 func (s *serverSettings) applyShared(cfg *server.Config) {
 	cfg.MaxMessageBytes = s.maxMessageBytes
 	cfg.SMTPMaxConns, cfg.SMTPMaxConnsPerIP = s.maxConns, s.maxConnsPerIP
-	cfg.SMTPIdleTimeout = s.idleTimeout
+	cfg.SMTPIdleTimeout, cfg.SMTPNoProgressTimeout = s.idleTimeout, s.noProgressTimeout
 	cfg.SMTPAuthFile = s.authFile
+	cfg.SMTPAuthMaxFailures, cfg.SMTPAuthMaxFailuresPerIP, cfg.SMTPAuthLockout = s.authMaxFailures, s.authMaxPerIP, s.authLockout
 	cfg.MaxEmailsPerInbox, cfg.MaxStoreBytes = s.maxEmailsPerInbox, s.maxStoreBytes
 	cfg.SignAtIngest, cfg.DNSServers, cfg.Spamd = s.signAtIngest, s.dns, s.spamd
 }

@@ -48,8 +48,9 @@ type emailRef struct {
 
 // Arrive parses, checks, seals and stores a message once per target
 // inbox, then announces it, and returns the ids of the stored emails. The
-// checks read the message as received; each stored copy gets its Received
-// trace header on top (see traced). It returns when the emails are
+// authentication checks read the message as received; each stored copy
+// gets its Received trace header on top (see traced), and spamd scores
+// each copy as stored. It returns when the emails are
 // committed (durably with a data directory). Inboxes deleted meanwhile are
 // skipped. Once the core stops taking mail it returns ErrStopping.
 func (c *Core) Arrive(ctx context.Context, a Arrival) ([]string, error) {
@@ -77,7 +78,17 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 		c.signer.ingestDone(unsigned)
 	}()
 	msg := mailparse.Parse(a.Raw)
-	spam := c.checks.scoreSpam(ctx, a.Raw, c.log) // alongside the authentication checks
+	// Each copy's ID and Received line are made first, so that spamd
+	// scores the bytes that are stored.
+	receivedAt := c.opts.Now().UTC()
+	ids := make([]string, len(a.Targets))
+	raws := make([][]byte, len(a.Targets))
+	msgs := make([]*mailparse.Message, len(a.Targets))
+	for i, tg := range a.Targets {
+		ids[i] = c.ids.next()
+		raws[i], msgs[i] = traced(a.Raw, msg, receivedValue(a.Helo, a.RemoteIP, c.opts.Hostname, a.Protocol, ids[i], tg.Rcpts, receivedAt))
+	}
+	spam := c.checks.scoreSpam(ctx, raws, c.log) // alongside the authentication checks
 	ip := ""
 	if a.RemoteIP != nil {
 		ip = a.RemoteIP.String()
@@ -93,21 +104,20 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 			}
 		}
 	}
-	msg.Content.SpamAnalysis = spam()
+	analyses := spam()
 	skipped := emailauth.Skipped(ip)
-	receivedAt := c.opts.Now().UTC()
 
 	entries := make([]*liveEmail, 0, len(a.Targets))
 	emails := make([]*store.Email, 0, len(a.Targets))
 	events := make([]Event, 0, 2*len(a.Targets))
-	for _, tg := range a.Targets {
+	for i, tg := range a.Targets {
 		in := tg.Inbox
 		inboxAuth := auth
 		if !in.EmailAuth {
 			inboxAuth = skipped
 		}
-		id := c.ids.next()
-		raw, copyMsg := traced(a.Raw, msg, receivedValue(a.Helo, a.RemoteIP, c.opts.Hostname, a.Protocol, id, tg.Rcpts, receivedAt))
+		id, raw, copyMsg := ids[i], raws[i], msgs[i]
+		copyMsg.Content.SpamAnalysis = analyses[i]
 		parsed, err := parsedJSON(copyMsg, inboxAuth, a.AuthUser)
 		if err != nil {
 			return nil, err

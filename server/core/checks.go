@@ -33,13 +33,14 @@ type checks struct {
 	dns             *dnsresolve.Resolver // nil when Options.Resolver is set
 	spamd           string
 	spamdBudget     time.Duration
+	spamdBreaker    *spamBreaker
 }
 
 // newChecks prepares the checks: Options.Resolver when given, else a
 // caching DNS client asking Options.DNSServers or the system's resolvers;
 // mail from a loopback address gets LoopbackAuthBudget with the latter.
 func newChecks(o Options) (*checks, error) {
-	c := &checks{spamd: o.Spamd, spamdBudget: o.SpamdBudget}
+	c := &checks{spamd: o.Spamd, spamdBudget: o.SpamdBudget, spamdBreaker: &spamBreaker{now: o.Now}}
 	resolver := o.Resolver
 	if resolver == nil {
 		dns, err := dnsresolve.New(dnsresolve.Config{Servers: o.DNSServers, Logger: o.Logger.With("component", "dns")})

@@ -3,10 +3,12 @@ package smtpd
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
@@ -24,12 +26,18 @@ var smtpAuthMechanisms = []string{sasl.Plain, sasl.Login}
 // maxSMTPUser bounds a user name kept with a mail.
 const maxSMTPUser = 255
 
-// credentials maps user names to bcrypt hashes.
-type credentials map[string][]byte
+// credentials are the logins of an auth file.
+type credentials struct {
+	hashes map[string][]byte // user name to bcrypt hash
+	// dummy is compared for an unknown user, so that a login costs the
+	// same whether the user exists or not: a hash of a random password at
+	// the file's highest cost.
+	dummy []byte
+}
 
 // loadCredentials reads an htpasswd-style file: USER:BCRYPT-HASH lines,
 // blank lines and # comments ignored. "" loads nothing (nil).
-func loadCredentials(path string) (credentials, error) {
+func loadCredentials(path string) (*credentials, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -37,7 +45,8 @@ func loadCredentials(path string) (credentials, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: SMTP auth file: %w", err)
 	}
-	users := credentials{}
+	users := map[string][]byte{}
+	cost := bcrypt.MinCost
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -48,9 +57,11 @@ func loadCredentials(path string) (credentials, error) {
 		if !ok || user == "" {
 			return nil, fmt.Errorf("config: SMTP auth file %s, line %d: want USER:BCRYPT-HASH", path, n)
 		}
-		if _, err := bcrypt.Cost([]byte(hash)); err != nil {
+		c, err := bcrypt.Cost([]byte(hash))
+		if err != nil {
 			return nil, fmt.Errorf("config: SMTP auth file %s, line %d: the hash of %q is not bcrypt (htpasswd -B makes one): %w", path, n, user, err)
 		}
+		cost = max(cost, c)
 		users[user] = []byte(hash)
 	}
 	if err := sc.Err(); err != nil {
@@ -59,19 +70,24 @@ func loadCredentials(path string) (credentials, error) {
 	if len(users) == 0 {
 		return nil, fmt.Errorf("config: SMTP auth file %s holds no user", path)
 	}
-	return users, nil
+	dummy, err := bcrypt.GenerateFromPassword([]byte(rand.Text()), cost)
+	if err != nil {
+		return nil, fmt.Errorf("config: SMTP auth file %s: %w", path, err)
+	}
+	return &credentials{hashes: users, dummy: dummy}, nil
 }
 
 // errAuthFailed is the answer to credentials the auth file refuses.
 var errAuthFailed = &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "authentication credentials invalid"}
 
-// check accepts any login without an auth file, else the file's.
-func (c credentials) check(user, password string) bool {
-	if c == nil {
-		return true
+// check compares a login with the file's, an unknown user's with the
+// dummy hash: one bcrypt comparison either way.
+func (c *credentials) check(user, password string) bool {
+	hash, ok := c.hashes[user]
+	if !ok {
+		hash = c.dummy
 	}
-	hash, ok := c[user]
-	return ok && bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil
+	return bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil && ok
 }
 
 // AuthMechanisms implements smtp.AuthSession.
@@ -88,17 +104,41 @@ func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
 	return nil, smtp.ErrAuthUnknownMechanism
 }
 
-// login checks credentials and keeps the user name for the session's mail.
+// login checks credentials, within the auth guard's limits when there is
+// an auth file, and keeps the user name for the session's mail.
 func (ss *smtpSession) login(user, password string) error {
-	if !ss.s.guard.users.check(user, password) {
-		ss.record(errAuthFailed.Code, fmt.Sprintf("authentication failed for user %q", user), nil)
-		return errAuthFailed
-	}
 	if len(user) > maxSMTPUser {
 		user = user[:maxSMTPUser]
 	}
+	if users := ss.s.guard.users; users != nil {
+		if err := ss.checkLogin(users, user, password); err != nil {
+			return err
+		}
+	}
 	ss.authUser = user
 	return nil
+}
+
+// checkLogin checks a login against the auth file (see authGuard); a 421
+// closes the connection once answered.
+func (ss *smtpSession) checkLogin(users *credentials, user, password string) error {
+	defer ss.tracked.begin(false)()
+	g, ip := ss.s.guard.auth, ss.ip()
+	if until := g.locked(ip, user); !until.IsZero() {
+		ss.closeAfterReply()
+		return ss.refuse(authLocked(until))
+	}
+	ok, ran := g.compare(func() bool { return users.check(user, password) })
+	switch {
+	case !ran:
+		return ss.refuse(errAuthBusy)
+	case ok:
+		g.succeeded(ip, user)
+		return nil
+	}
+	time.Sleep(g.failed(ip, user))
+	ss.record(errAuthFailed.Code, fmt.Sprintf("authentication failed for user %q", user), nil)
+	return errAuthFailed
 }
 
 // loginServer is the server side of the LOGIN mechanism (go-sasl has only

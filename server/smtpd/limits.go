@@ -17,11 +17,16 @@ type smtpGuard struct {
 	budget             smtpBudget
 	refusals           *refusalLog
 	drops              *dropLog
-	users              credentials // nil: any credentials, none required
+	users              *credentials // nil: any credentials, none required
+	auth               *authGuard
+
+	noProgress time.Duration // see trackedConn
+	hostname   string
 
 	mu    sync.Mutex
 	total int
 	perIP map[string]int
+	conns map[*trackedConn]struct{}
 }
 
 func newSMTPGuard(set Settings) (*smtpGuard, error) {
@@ -35,32 +40,69 @@ func newSMTPGuard(set Settings) (*smtpGuard, error) {
 		refusals: newRefusalLog(set.Now),
 		drops:    &dropLog{log: set.Logger.With("component", "smtp"), interval: dropLogInterval, now: set.Now},
 		users:    users,
+		auth:     newAuthGuard(set),
 		perIP:    make(map[string]int),
+		conns:    make(map[*trackedConn]struct{}),
+
+		noProgress: set.NoProgressTimeout, hostname: set.Hostname,
 	}, nil
 }
 
-// admit counts a new connection from ip, or says which cap it is over.
-func (g *smtpGuard) admit(ip string) (over string) {
+// admit counts a new connection from ip and returns it tracked, or says
+// which cap it is over. At a cap the connection that has made no progress
+// for longest, if that is at least evictAge, is closed to make room: at
+// the per-IP cap one of that address's, at the total cap any (see
+// trackedConn).
+func (g *smtpGuard) admit(c net.Conn, ip string) (tc *trackedConn, over string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	switch {
-	case g.total >= g.maxConns:
-		return fmt.Sprintf("too many connections (%d)", g.maxConns)
 	case g.perIP[ip] >= g.maxPerIP:
-		return fmt.Sprintf("too many connections from %s (%d)", ip, g.maxPerIP)
+		if !g.evict(ip) {
+			return nil, fmt.Sprintf("too many connections from %s (%d)", ip, g.maxPerIP)
+		}
+	case g.total >= g.maxConns:
+		if !g.evict("") {
+			return nil, fmt.Sprintf("too many connections (%d)", g.maxConns)
+		}
 	}
 	g.total++
 	g.perIP[ip]++
-	return ""
+	tc = newTrackedConn(c, g, ip)
+	g.conns[tc] = struct{}{}
+	return tc, ""
+}
+
+// evict closes the connection of ip ("" any) that has made no progress
+// for longest, at least evictAge, and reports whether there was one (g.mu
+// held).
+func (g *smtpGuard) evict(ip string) bool {
+	victim := g.idlest(ip)
+	if victim == nil {
+		return false
+	}
+	// A victim closing meanwhile waits for g.mu to uncount itself: its
+	// place is as good as free either way.
+	if victim.counted.CompareAndSwap(true, false) {
+		g.uncount(victim)
+	}
+	go victim.closeWith("4.4.2", "closing a connection that made no progress, to admit another")
+	return true
 }
 
 // leave uncounts a connection admit counted.
-func (g *smtpGuard) leave(ip string) {
+func (g *smtpGuard) leave(tc *trackedConn) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.uncount(tc)
+}
+
+// uncount uncounts a connection (g.mu held).
+func (g *smtpGuard) uncount(tc *trackedConn) {
+	delete(g.conns, tc)
 	g.total--
-	if g.perIP[ip]--; g.perIP[ip] <= 0 {
-		delete(g.perIP, ip)
+	if g.perIP[tc.ip]--; g.perIP[tc.ip] <= 0 {
+		delete(g.perIP, tc.ip)
 	}
 }
 
@@ -79,9 +121,9 @@ func (l limitListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		ip := hostOf(c.RemoteAddr())
-		over := l.s.guard.admit(ip)
+		tc, over := l.s.guard.admit(c, ip)
 		if over == "" {
-			return &countedConn{Conn: c, leave: func() { l.s.guard.leave(ip) }}, nil
+			return tc, nil
 		}
 		l.s.guard.drops.refused(ip, over)
 		l.s.guard.refusals.add(Refusal{ClientIP: ip, Code: 421, Reason: over})
@@ -107,19 +149,6 @@ func hostOf(addr net.Addr) string {
 		return addr.String()
 	}
 	return host
-}
-
-// countedConn uncounts its connection once, when closed.
-type countedConn struct {
-	net.Conn
-	once  sync.Once
-	leave func()
-}
-
-// Close implements net.Conn.
-func (c *countedConn) Close() error {
-	c.once.Do(c.leave)
-	return c.Conn.Close()
 }
 
 // dropLogInterval is how often refused connections are summed up in the

@@ -17,14 +17,14 @@ import (
 
 // smtpConn is a raw SMTP connection from a chosen loopback address.
 type smtpConn struct {
-	t *testing.T
+	t testing.TB
 	c net.Conn
 	r *textproto.Reader
 }
 
 // dialSMTP connects from the loopback address from (Linux routes all of
 // 127/8 to the loopback interface) and reads the greeting's code.
-func dialSMTP(t *testing.T, addr, from string) (*smtpConn, int, string) {
+func dialSMTP(t testing.TB, addr, from string) (*smtpConn, int, string) {
 	t.Helper()
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 10 * time.Second}
 	c, err := d.Dial("tcp", addr)
@@ -67,6 +67,7 @@ func TestSMTPConnectionCaps(t *testing.T) {
 	var logs servertest.SyncBuffer
 	srv, _ := servertest.StartAPI(t, func(cfg *server.Config) {
 		cfg.SMTPMaxConns, cfg.SMTPMaxConnsPerIP = 4, 2
+		cfg.SMTPNoProgressTimeout = time.Hour // no idle connection makes room here
 		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 	})
 	addr := srv.SMTPAddr()

@@ -58,6 +58,15 @@ type replyConn struct {
 	maxMessageBytes int64
 	mu              sync.Mutex
 	pending         []byte
+	closing         bool // close once the next reply is written
+}
+
+// closeAfterReply closes the connection once the next whole reply is
+// written.
+func (c *replyConn) closeAfterReply() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closing = true
 }
 
 // Write implements net.Conn.
@@ -73,8 +82,18 @@ func (c *replyConn) Write(p []byte) (int, error) {
 	return c.write(p)
 }
 
-// write sends or holds one reply line (c.mu held).
+// write sends or holds one reply line (c.mu held), and closes the
+// connection after a whole reply when asked to (see closeAfterReply).
 func (c *replyConn) write(p []byte) (int, error) {
+	n, err := c.writeLine(p)
+	if c.closing && !isContinuationLine(p) {
+		_ = c.Conn.Close()
+	}
+	return n, err
+}
+
+// writeLine sends or holds one reply line (c.mu held).
+func (c *replyConn) writeLine(p []byte) (int, error) {
 	if isContinuationLine(p) {
 		c.pending = append(c.pending, p...)
 		return len(p), nil

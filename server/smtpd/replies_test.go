@@ -72,6 +72,7 @@ func newTestServer(t *testing.T, set Settings) *Server {
 	set.MaxConns = cmp.Or(set.MaxConns, 10)
 	set.MaxConnsPerIP = cmp.Or(set.MaxConnsPerIP, 10)
 	set.IdleTimeout = cmp.Or(set.IdleTimeout, time.Minute)
+	set.NoProgressTimeout = cmp.Or(set.NoProgressTimeout, time.Minute)
 	set.BufferBytes = cmp.Or(set.BufferBytes, 4<<20)
 	if set.Now == nil {
 		set.Now = time.Now

@@ -2,6 +2,7 @@ package smtpd
 
 import (
 	"bytes"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,7 @@ const (
 type smtpSession struct {
 	s            *Server
 	conn         *smtp.Conn
+	tracked      *trackedConn // nil when not admitted by a limitListener (tests)
 	remoteIP     net.IP
 	authUser     string // the AUTH user name, "" without AUTH
 	mailFrom     string
@@ -41,7 +43,11 @@ func (s *Server) newSession(c *smtp.Conn) (smtp.Session, error) {
 	if addr, ok := c.Conn().RemoteAddr().(*net.TCPAddr); ok {
 		ip = addr.IP
 	}
-	return &smtpSession{s: s, conn: c, remoteIP: ip}, nil
+	ss := &smtpSession{s: s, conn: c, remoteIP: ip}
+	if rc, ok := c.Conn().(*replyConn); ok {
+		ss.tracked, _ = rc.Conn.(*trackedConn)
+	}
+	return ss, nil
 }
 
 func smtpError(code int, enhanced smtp.EnhancedCode, format string, args ...any) *smtp.SMTPError {
@@ -62,14 +68,31 @@ func (ss *smtpSession) record(code int, reason string, rcpt []string) {
 			rcpt = append(rcpt, tg.Rcpts...)
 		}
 	}
-	ip := ""
-	if ss.remoteIP != nil {
-		ip = ss.remoteIP.String()
+	ss.s.guard.refusals.add(Refusal{ClientIP: ss.ip(), MailFrom: ss.mailFrom, Rcpt: rcpt, Code: code, Reason: reason})
+	if code == errAuthRequired.Code {
+		// An operator of --smtp-auth-file sees mail refused for want of
+		// AUTH; failed logins are logged by the auth guard.
+		ss.s.set.Logger.Info("smtp: authentication refused", "event", "smtp-auth-refused", "code", code, "client", ss.ip(), "reason", reason)
 	}
-	ss.s.guard.refusals.add(Refusal{ClientIP: ip, MailFrom: ss.mailFrom, Rcpt: rcpt, Code: code, Reason: reason})
-	if code == errAuthRequired.Code || code == errAuthFailed.Code {
-		// An operator of --smtp-auth-file sees its refusals (never a password).
-		ss.s.set.Logger.Info("smtp: authentication refused", "event", "smtp-auth-refused", "code", code, "client", ip, "reason", reason)
+}
+
+// ip is the client's address as text ("" unknown).
+func (ss *smtpSession) ip() string {
+	if ss.remoteIP == nil {
+		return ""
+	}
+	return ss.remoteIP.String()
+}
+
+// closeAfterReply closes the connection once the next reply is written
+// (after a 421, as RFC 5321 says).
+func (ss *smtpSession) closeAfterReply() {
+	c := ss.conn.Conn()
+	if tc, ok := c.(*tls.Conn); ok {
+		c = tc.NetConn()
+	}
+	if rc, ok := c.(*replyConn); ok {
+		rc.closeAfterReply()
 	}
 }
 
@@ -121,11 +144,13 @@ func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 				ss.targets[i].Rcpts = append(ss.targets[i].Rcpts, address)
 			}
 			ss.rcptCount++
+			ss.tracked.progressed()
 			return nil
 		}
 	}
 	ss.targets = append(ss.targets, core.Target{Inbox: in, Rcpts: []string{address}})
 	ss.rcptCount++
+	ss.tracked.progressed()
 	return nil
 }
 
@@ -133,6 +158,7 @@ func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 // inbox (the catch-all inbox once for all the recipients it takes) before
 // 250 is answered.
 func (ss *smtpSession) Data(r io.Reader) error {
+	defer ss.tracked.begin(true)()
 	raw, release, err := ss.readMessage(r)
 	defer release()
 	if err != nil {

@@ -30,10 +30,20 @@ type Settings struct {
 	MaxConns, MaxConnsPerIP int
 	// IdleTimeout closes a connection that sends nothing for that long.
 	IdleTimeout time.Duration
+	// NoProgressTimeout closes a connection that delivers nothing for that
+	// long, whatever it sends (0: never); at the connection cap, one that
+	// has delivered nothing for a quarter of it makes room for a new one
+	// (see trackedConn).
+	NoProgressTimeout time.Duration
 	// BufferBytes bounds the memory of messages being received.
 	BufferBytes int64
 	// AuthFile is an htpasswd-style file of bcrypt credentials ("" any).
 	AuthFile string
+	// AuthMaxFailures failed logins of one client address with one user,
+	// or AuthMaxFailuresPerIP of one address, lock it out for AuthLockout
+	// (see authGuard).
+	AuthMaxFailures, AuthMaxFailuresPerIP int
+	AuthLockout                           time.Duration
 	// TLSConfig enables STARTTLS.
 	TLSConfig *tls.Config
 	// Now is the clock.
@@ -79,6 +89,7 @@ func (s *Server) Serve(l net.Listener) error {
 	done := make(chan struct{})
 	defer close(done)
 	go s.guard.drops.run(done)
+	go s.guard.auth.run(done)
 	return s.srv.Serve(replyListener{Listener: limitListener{Listener: l, s: s}, maxMessageBytes: s.set.MaxMessageBytes})
 }
 
