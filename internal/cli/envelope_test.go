@@ -67,7 +67,7 @@ func TestCLIEnvelopeFromPythonSMTP(t *testing.T) {
 	create(bcc)
 	jobs := map[string]string{}
 	for _, n := range []string{"05", "11", "15", "20", "27", "36"} {
-		path, err := filepath.Abs(filepath.Join("..", "..", "server", "mailparse", "testdata", "pyReadmsg_"+n+".txt"))
+		path, err := filepath.Abs(filepath.Join("..", "..", "server", "mailparse", "testdata", "python_msg_"+n+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,11 @@ func TestCLIEnvelopeFromPythonSMTP(t *testing.T) {
 	host, port, _ := strings.Cut(h.srv.SMTPAddr(), ":")
 	out, err := exec.Command(python, "-c", envelopeScript, host, port, visible, bcc, string(jobsJSON)).Output()
 	if err != nil {
-		t.Fatalf("smtplib: %v", err)
+		stderr := ""
+		if exit, ok := err.(*exec.ExitError); ok {
+			stderr = string(exit.Stderr)
+		}
+		t.Fatalf("smtplib: %v\n%s", err, stderr)
 	}
 	var pyRead map[string]struct{ To, Cc []string }
 	if err := json.Unmarshal(out, &pyRead); err != nil {
