@@ -244,7 +244,8 @@ func (l *rowPainter) row(m model.Email, owner *inboxEntry, selected bool, width 
 	sb.WriteString(highlighted(from, q.Highlights(search.FieldFrom, from), cols.from, rs.from, rs.match))
 	sb.WriteString(rs.from.Render(" "))
 	if cols.to > 0 {
-		sb.WriteString(rs.extra.Render(recipientCell(recipient(m, owner), cols.to) + " "))
+		sb.WriteString(recipientColumn(m, owner, q, cols.to, rs))
+		sb.WriteString(rs.extra.Render(" "))
 	}
 	sb.WriteString(highlighted(subject, q.Highlights(search.FieldSubject, subject), cols.subject, rs.subject, rs.match))
 	if cols.att > 0 {
@@ -309,6 +310,26 @@ func recipient(m model.Email, owner *inboxEntry) string {
 		return to[0] + label
 	}
 	return ""
+}
+
+// recipientColumn is the recipient of m in width cells, what the search
+// q matches in it marked: to: and free text in the To header's
+// recipients, rcpt: in the envelope's.
+func recipientColumn(m model.Email, owner *inboxEntry, q search.Query, width int, rs rowStyles) string {
+	to := recipient(m, owner)
+	addr, labelled := strings.CutSuffix(to, " "+model.EnvelopeLabel)
+	field := search.FieldTo
+	if labelled {
+		field = search.FieldRcpt
+	}
+	marks := q.Highlights(field, addr)
+	if len(marks) == 0 && !labelled && slices.ContainsFunc(m.EnvelopeTo(), func(r string) bool { return names(addr, r) }) {
+		marks = q.Highlights(search.FieldRcpt, addr) // the To address is an envelope recipient too
+	}
+	if len(marks) > 0 && (!labelled || termtext.Width(to) <= width) {
+		return highlighted(to, marks, width, rs.extra, rs.match)
+	}
+	return rs.extra.Render(recipientCell(to, width))
 }
 
 // recipientCell is a recipient in width cells: an address cut to leave

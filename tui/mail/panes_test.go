@@ -231,3 +231,30 @@ func TestAnyCatchAllListShowsRecipients(t *testing.T) {
 		t.Fatalf("at 200 columns the names take %d and %d cells, want %d", cols.from, cols.to, nameColumnMax)
 	}
 }
+
+// TestRecipientColumnMarksMatches: a search that matches the recipient
+// (to:, rcpt: or free text) marks it in the recipient column.
+func TestRecipientColumnMarksMatches(t *testing.T) {
+	h := newHarnessWith(t, 200, 40, ui.Settings{})
+	mail := model.Email{
+		ID: "c1", From: "app@shop.example", To: []string{"qa-17@example.com"}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
+		Envelope: &model.Envelope{To: []string{"qa-17@example.com"}},
+	}
+	h.svc.AddEmail(tuitest.DemoAddr, mail)
+	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: mail})
+	st := h.ctx.Styles()
+	marked := func() bool {
+		view := h.s.emails.View()
+		return strings.Contains(view, st.Match.Render("qa-17")) || strings.Contains(view, st.Match.Inherit(st.Selected).Render("qa-17"))
+	}
+	if marked() {
+		t.Fatal("the recipient is marked before any search")
+	}
+	for _, query := range []string{"rcpt:qa-17", "to:qa-17", "qa-17"} {
+		h.search(query)
+		if !marked() {
+			t.Errorf("%s: the recipient is not marked:\n%s", query, h.shown())
+		}
+		h.Press("esc")
+	}
+}
