@@ -245,7 +245,6 @@ func (l *rowPainter) row(m model.Email, owner *inboxEntry, selected bool, width 
 	sb.WriteString(rs.from.Render(" "))
 	if cols.to > 0 {
 		sb.WriteString(recipientColumn(m, owner, q, cols.to, rs))
-		sb.WriteString(rs.extra.Render(" "))
 	}
 	sb.WriteString(highlighted(subject, q.Highlights(search.FieldSubject, subject), cols.subject, rs.subject, rs.match))
 	if cols.att > 0 {
@@ -312,7 +311,7 @@ func recipient(m model.Email, owner *inboxEntry) string {
 	return ""
 }
 
-// recipientColumn is the recipient of m in width cells, what the search
+// recipientColumn is the recipient of m in width cells and a space, what the search
 // q matches in it marked: to: and free text in the To header's
 // recipients, rcpt: in the envelope's.
 func recipientColumn(m model.Email, owner *inboxEntry, q search.Query, width int, rs rowStyles) string {
@@ -327,9 +326,9 @@ func recipientColumn(m model.Email, owner *inboxEntry, q search.Query, width int
 		marks = q.Highlights(search.FieldRcpt, addr) // the To address is an envelope recipient too
 	}
 	if len(marks) > 0 && (!labelled || termtext.Width(to) <= width) {
-		return highlighted(to, marks, width, rs.extra, rs.match)
+		return highlighted(to, marks, width, rs.extra, rs.match) + rs.extra.Render(" ")
 	}
-	return rs.extra.Render(recipientCell(to, width))
+	return rs.extra.Render(recipientCell(to, width) + " ")
 }
 
 // recipientCell is a recipient in width cells: an address cut to leave
