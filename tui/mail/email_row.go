@@ -311,9 +311,9 @@ func recipient(m model.Email, owner *inboxEntry) string {
 	return ""
 }
 
-// recipientColumn is the recipient of m in width cells and a space, what the search
-// q matches in it marked: to: and free text in the To header's
-// recipients, rcpt: in the envelope's.
+// recipientColumn is the recipient of m in width cells and a space, what
+// the search q matches in it marked: to: and free text in the To
+// header's recipients, rcpt: in the envelope's.
 func recipientColumn(m model.Email, owner *inboxEntry, q search.Query, width int, rs rowStyles) string {
 	to := recipient(m, owner)
 	addr, labelled := strings.CutSuffix(to, " "+model.EnvelopeLabel)
