@@ -189,7 +189,7 @@ func (l *emailList) add(e model.Email) error {
 		l.table.add("ID", "RECEIVED", "FROM", "TO", "SUBJECT", "AUTH")
 	}
 	l.table.add(e.ID, e.ReceivedAt.Local().Format("15:04:05"), truncate(termtext.SanitizeLine(e.From), 32),
-		truncate(termtext.SanitizeLine(e.ShownToText()), 32), truncate(termtext.SanitizeLine(e.Subject), 48), authBadge(e))
+		toCell(e, 32), truncate(termtext.SanitizeLine(e.Subject), 48), authBadge(e))
 	return nil
 }
 
@@ -202,6 +202,19 @@ func (l *emailList) close() error {
 		return err
 	}
 	return l.table.write(l.w)
+}
+
+// toCell is whom e was sent to in at most width cells: the To header's
+// recipients, or the envelope's labelled as such, the label kept whole
+// when the addresses are cut.
+func toCell(e model.Email, width int) string {
+	to, fromEnvelope := e.ShownTo()
+	text := termtext.SanitizeLine(strings.Join(to, ", "))
+	if !fromEnvelope {
+		return truncate(text, width)
+	}
+	label := " " + model.EnvelopeLabel
+	return truncate(text, width-len(label)) + label
 }
 
 // authBadge is a one-word summary of an email's authentication.
