@@ -321,6 +321,9 @@ func TestFixturePlainListRawAndStream(t *testing.T) {
 		len(smtp.To) != 1 || smtp.To[0] != plainAddress {
 		t.Errorf("smtp mail %q from %q to %q", smtp.Subject, smtp.From, smtp.To)
 	}
+	if smtp.Envelope != nil || test.Envelope != nil {
+		t.Errorf("the reference service sends no envelope, yet the client made one: %+v %+v", smtp.Envelope, test.Envelope)
+	}
 	if smtp.Text != "Track it at https://example.org/track/1042\n" || len(smtp.Links) != 1 || smtp.Links[0] != "https://example.org/track/1042" {
 		t.Errorf("text %q links %q", smtp.Text, smtp.Links)
 	}

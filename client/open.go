@@ -192,6 +192,7 @@ func applyMetadata(e *model.Email, meta model.EmailMetadata) {
 		e.To = []string{}
 	}
 	e.Subject = meta.Subject
+	e.Envelope = meta.Envelope // optional: the reference service sends none
 	if e.ReceivedAt.IsZero() {
 		e.ReceivedAt = parseTimeLiberal(meta.ReceivedAt)
 	}

@@ -25,6 +25,9 @@ type Email struct {
 	Metadata    map[string]any    `json:"metadata,omitempty"`
 	// SpamAnalysis is the spam score, when the server gave one.
 	SpamAnalysis *SpamAnalysis `json:"spamAnalysis,omitempty"`
+	// Envelope is the SMTP envelope, when the server sent it (see
+	// Envelope); nil otherwise.
+	Envelope *Envelope `json:"envelope,omitempty"`
 	// HasContent is false when only the metadata was loaded (lists without
 	// includeContent); the body, headers, links and auth results are then empty.
 	HasContent bool `json:"-"`
@@ -83,6 +86,8 @@ type EmailMetadata struct {
 	To         StringList `json:"to"`
 	Subject    string     `json:"subject"`
 	ReceivedAt string     `json:"receivedAt"`
+	// Envelope is optional: the reference service does not send it.
+	Envelope *Envelope `json:"envelope,omitempty"`
 }
 
 // ParsedContent is the decoded parsed content of an email record.

@@ -154,35 +154,6 @@ func salvageAddresses(raw string) []EventAddress {
 	return out
 }
 
-// DisplayAddress renders an address for display: `"Name" <addr>` or `addr`.
-func DisplayAddress(a EventAddress) string {
-	if a.Name == "" {
-		return a.Address
-	}
-	var sb strings.Builder
-	sb.Grow(len(a.Name) + len(a.Address) + 5)
-	sb.WriteByte('"')
-	for _, r := range a.Name {
-		if r == '"' || r == '\\' {
-			sb.WriteByte('\\')
-		}
-		sb.WriteRune(r)
-	}
-	sb.WriteString(`" <`)
-	sb.WriteString(a.Address)
-	sb.WriteByte('>')
-	return sb.String()
-}
-
-// DisplayAddresses renders each address with DisplayAddress.
-func DisplayAddresses(addrs []EventAddress) []string {
-	out := make([]string, 0, len(addrs))
-	for _, a := range addrs {
-		out = append(out, DisplayAddress(a))
-	}
-	return out
-}
-
 // StripMboxFrom removes the mbox "From " separator line a message may start
 // with ("From sender@example.org  Mon Mar  3 10:00:00 2025"), as an MTA does
 // on delivery: it is not a header field, and a parser that takes it for one

@@ -6,7 +6,8 @@ import (
 )
 
 // NamesAddress reports whether a recipient as mail carries it ("addr",
-// "<addr>" or "Name <addr>") is address, compared case-insensitively.
+// "<addr>" or "Name <addr>") is address, compared case-insensitively and
+// whether or not a local part is quoted (`"a b"@x` is `a b@x`).
 func NamesAddress(recipient, address string) bool {
 	addr := recipient
 	if open := strings.LastIndexByte(addr, '<'); open >= 0 {
@@ -15,10 +16,12 @@ func NamesAddress(recipient, address string) bool {
 			addr = addr[:end]
 		}
 	}
-	return strings.EqualFold(strings.TrimSpace(addr), strings.TrimSpace(address))
+	return strings.EqualFold(addressKey(addr), addressKey(address))
 }
 
-// SentTo reports whether address is among the email's recipients.
+// SentTo reports whether address is among the email's recipients: those
+// its To header names, or those of its envelope (mail sent by Bcc).
 func (e Email) SentTo(address string) bool {
-	return slices.ContainsFunc(e.To, func(to string) bool { return NamesAddress(to, address) })
+	named := func(to string) bool { return NamesAddress(to, address) }
+	return slices.ContainsFunc(e.To, named) || slices.ContainsFunc(e.EnvelopeTo(), named)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -64,8 +65,22 @@ func TestCatchAllTakesUnmatchedMail(t *testing.T) {
 	if value := receivedLine(t, storedRaw(t, a, catchAllAddress, groupEv.EmailID)); strings.Contains(value, " for <") {
 		t.Fatalf("Received: %s\nwant no for clause for a copy delivered for several recipients", value)
 	}
-	if meta, _ := servertest.DecodePlain(t, a.Email(catchAllAddress, groupEv.EmailID)); len(meta.To) != 3 {
+	meta, _ = servertest.DecodePlain(t, a.Email(catchAllAddress, groupEv.EmailID))
+	if len(meta.To) != 3 {
 		t.Fatalf("metadata to %q, want the three header recipients", meta.To)
+	}
+	// The envelope of each copy: MAIL FROM, and the RCPT TOs it was
+	// accepted for (the catch-all's: every one it took, in order).
+	wantEnvelope := model.Envelope{From: "a@example.org", To: []string{"x@sandbox.test", "y@localhost", catchAllAddress}}
+	if meta.Envelope == nil || !reflect.DeepEqual(*meta.Envelope, wantEnvelope) {
+		t.Fatalf("catch-all copy's envelope %+v, want %+v", meta.Envelope, wantEnvelope)
+	}
+	ownMeta, _ := servertest.DecodePlain(t, a.Emails(own.EmailAddress, false)[0])
+	if want := (model.Envelope{From: "a@example.org", To: []string{own.EmailAddress}}); ownMeta.Envelope == nil || !reflect.DeepEqual(*ownMeta.Envelope, want) {
+		t.Fatalf("own copy's envelope %+v, want %+v", ownMeta.Envelope, want)
+	}
+	if value := receivedLine(t, storedRaw(t, a, own.EmailAddress, a.Emails(own.EmailAddress, false)[0].ID)); !strings.Contains(value, " for <"+own.EmailAddress+">; ") {
+		t.Fatalf("Received: %s\nwant its one recipient in the for clause", value)
 	}
 }
 

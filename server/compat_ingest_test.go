@@ -20,23 +20,33 @@ func rawJSON(t *testing.T, b64 string) map[string]any {
 }
 
 // TestMetadataToInEveryProfile: the contract's metadata `to` is an array
-// of the To header's recipients (the envelope recipient when the header
-// names none); the reference profile's is one string, the envelope
-// recipient, as the official SDKs decode it.
+// of the To header's recipients (empty when the header names none), and
+// its envelope holds MAIL FROM and the recipient; the reference profile's
+// `to` is one string, the envelope recipient, as the official SDKs decode
+// it, and it has no envelope, as the reference service.
 func TestMetadataToInEveryProfile(t *testing.T) {
 	inEveryProfile(t, func(t *testing.T, p server.Compat, srv *server.Server, a *api, in model.Inbox) {
 		withTo := []byte("From: a@example.org\r\nTo: Team <team@example.org>\r\nSubject: to the team\r\n\r\nhi\r\n")
 		bcc := []byte("From: a@example.org\r\nSubject: bcc\r\n\r\nhi\r\n")
 		servertest.MustSend(t, srv, in.EmailAddress, withTo)
 		servertest.MustSend(t, srv, in.EmailAddress, bcc)
-		got := map[string]any{}
+		got, envelopes := map[string]any{}, map[string]any{}
 		for _, rec := range a.Emails(in.EmailAddress, false) {
 			meta := rawJSON(t, rec.Metadata)
 			got[meta["subject"].(string)] = meta["to"]
+			envelopes[meta["subject"].(string)] = meta["envelope"]
 		}
-		want := map[string]any{"to the team": []any{`"Team" <team@example.org>`}, "bcc": []any{in.EmailAddress}}
+		want := map[string]any{"to the team": []any{`"Team" <team@example.org>`}, "bcc": []any{}}
+		envelope := map[string]any{"from": "sender@example.org", "to": []any{in.EmailAddress}}
+		wantEnvelopes := map[string]any{"to the team": envelope, "bcc": envelope}
 		if p == server.CompatReference {
 			want = map[string]any{"to the team": in.EmailAddress, "bcc": in.EmailAddress}
+			wantEnvelopes = map[string]any{"to the team": nil, "bcc": nil}
+		}
+		for subject, env := range wantEnvelopes {
+			if gotJSON, wantJSON := mustJSON(t, envelopes[subject]), mustJSON(t, env); gotJSON != wantJSON {
+				t.Errorf("%s: metadata envelope %s, want %s", subject, gotJSON, wantJSON)
+			}
 		}
 		for subject, to := range want {
 			if gotJSON, wantJSON := mustJSON(t, got[subject]), mustJSON(t, to); gotJSON != wantJSON {

@@ -41,6 +41,9 @@ type emailView struct {
 	To      []string `json:"to"`
 	Cc      []string `json:"cc"`
 	Subject string   `json:"subject"`
+	// Envelope is MAIL FROM and the RCPT TOs of this copy, when the server
+	// sent them (never made up from the headers).
+	Envelope *model.Envelope `json:"envelope,omitempty"`
 	// Date is the Date header (the sender's zone kept); null when missing or
 	// unparsable, DateProblem then says which.
 	Date        *time.Time `json:"date"`
@@ -67,6 +70,10 @@ func emailViewOf(e model.Email) emailView {
 		Validation: e.AuthResults.Validate(), SMTPUser: e.SMTPUser(), Problem: e.Problem, Attachments: []attachmentView{}}
 	if v.To == nil {
 		v.To = []string{}
+	}
+	if e.Envelope != nil {
+		env := model.Envelope{From: e.Envelope.From, To: model.AddrSpecs(e.Envelope.To)}
+		v.Envelope = &env
 	}
 	v.Cc = e.Cc()
 	if v.Cc == nil {
@@ -182,7 +189,7 @@ func (l *emailList) add(e model.Email) error {
 		l.table.add("ID", "RECEIVED", "FROM", "TO", "SUBJECT", "AUTH")
 	}
 	l.table.add(e.ID, e.ReceivedAt.Local().Format("15:04:05"), truncate(termtext.SanitizeLine(e.From), 32),
-		truncate(termtext.SanitizeLine(strings.Join(e.To, ", ")), 32), truncate(termtext.SanitizeLine(e.Subject), 48), authBadge(e))
+		toCell(e, 32), truncate(termtext.SanitizeLine(e.Subject), 48), authBadge(e))
 	return nil
 }
 
@@ -195,6 +202,19 @@ func (l *emailList) close() error {
 		return err
 	}
 	return l.table.write(l.w)
+}
+
+// toCell is whom e was sent to in at most width cells: the To header's
+// recipients, or the envelope's labelled as such, the label kept whole
+// when the addresses are cut.
+func toCell(e model.Email, width int) string {
+	to, fromEnvelope := e.ShownTo()
+	text := termtext.SanitizeLine(strings.Join(to, ", "))
+	if !fromEnvelope {
+		return truncate(text, width)
+	}
+	label := " " + model.EnvelopeLabel
+	return truncate(text, width-len(label)) + label
 }
 
 // authBadge is a one-word summary of an email's authentication.
@@ -238,9 +258,18 @@ func printEmail(w io.Writer, e model.Email) {
 	line := func(k, v string) { fmt.Fprintf(w, "%-9s %s\n", k+":", termtext.SanitizeLine(v)) }
 	line("ID", e.ID)
 	line("From", e.From)
-	line("To", addressLine(e.To))
+	to, fromEnvelope := e.ShownTo()
+	if fromEnvelope {
+		line("To", addressLine(to)+" "+model.EnvelopeLabel)
+	} else {
+		line("To", addressLine(to))
+	}
 	if cc := e.Cc(); len(cc) > 0 {
 		line("Cc", addressLine(cc))
+	}
+	if env := e.Envelope; env != nil {
+		line("Delivered to", addressLine(model.AddrSpecs(env.To)))
+		line("Envelope from", model.ReversePath(env.From))
 	}
 	line("Subject", e.Subject)
 	if e.HasContent {

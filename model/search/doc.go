@@ -19,8 +19,11 @@
 //
 // # Terms
 //
-//	word, "phrase"          substring of subject, from, to, cc or body
-//	from: to: cc: subject:  substring of that field (to: any recipient)
+//	word, "phrase"          substring of subject, from, to, cc, rcpt or body
+//	from: to: cc: subject:  substring of that field (to: any recipient, of
+//	                        the To header or the envelope)
+//	rcpt:                   substring of the envelope recipients only
+//	                        (RCPT TO; unknown to a server that sends none)
 //	is:read  is:unread      the read flag
 //	has:attachment          at least one attachment
 //	auth:pass  auth:fail    model.AuthResults.Verdict: pass, fail,
@@ -65,8 +68,8 @@
 //
 // # Emails without content
 //
-// A list record carries only metadata: from, to, subject, receivedAt and
-// the read flag. For such an email (HasContent false) a term that needs the
+// A list record carries only metadata: from, to, subject, receivedAt, the
+// envelope (when the server sends it) and the read flag. For such an email (HasContent false) a term that needs the
 // content (cc:, has:, auth:, spf:, dkim:, dmarc:) has no answer, and free
 // text has one only when it is found in the metadata. A term without an
 // answer fails whether negated or not, so such an email matches only when

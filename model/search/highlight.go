@@ -17,7 +17,7 @@ func (q Query) Highlights(f Field, s string) []Range {
 	var ranges []Range
 	for i := range q.terms {
 		t := &q.terms[i]
-		if t.kind != kindText || t.negate || t.field != anyField && t.field != f {
+		if t.kind != kindText || t.negate || !searches(t.field, f) {
 			continue
 		}
 		if folded == nil {

@@ -120,18 +120,15 @@ func (t *term) test(d *document, e *model.Email) verdict {
 // contains looks for a text term's needle in its field, or in every field
 // for free text. Without content, a field outside the metadata is unknown.
 func (d *document) contains(e *model.Email, t *term) verdict {
-	if t.field != anyField {
-		if !t.field.inMetadata() && !e.HasContent {
-			return unknown
-		}
-		return verdictOf(d.fieldContains(e, t.field, t))
+	if t.field != anyField && !t.field.inMetadata() && !e.HasContent {
+		return unknown
 	}
 	for f := range fieldCount {
-		if (f.inMetadata() || e.HasContent) && d.fieldContains(e, f, t) {
+		if searches(t.field, f) && (f.inMetadata() || e.HasContent) && d.fieldContains(e, f, t) {
 			return yes
 		}
 	}
-	if !e.HasContent {
+	if t.field == anyField && !e.HasContent {
 		return unknown
 	}
 	return no
@@ -196,8 +193,8 @@ func authWord(v model.AuthVerdict) string {
 }
 
 // fieldText is the text of field f that is searched: one-line fields and
-// the body sanitized as the terminal shows them, To and Cc (model.Email.Cc)
-// joined with ", ".
+// the body sanitized as the terminal shows them, To, Cc (model.Email.Cc)
+// and the envelope recipients joined with ", ".
 func fieldText(e *model.Email, f Field) string {
 	switch f {
 	case FieldSubject:
@@ -208,6 +205,8 @@ func fieldText(e *model.Email, f Field) string {
 		return termtext.SanitizeLine(strings.Join(e.To, ", "))
 	case FieldCc:
 		return termtext.SanitizeLine(strings.Join(e.Cc(), ", "))
+	case FieldRcpt:
+		return termtext.SanitizeLine(strings.Join(model.AddrSpecs(e.EnvelopeTo()), ", "))
 	}
 	return bodyText(e)
 }

@@ -58,7 +58,7 @@ func (q *Query) add(tok token, now time.Time) error {
 			return nil // "" or -"": nothing to search for
 		}
 		t.kind, t.field, t.value = kindText, anyField, tok.value
-	case "from", "to", "cc", "subject":
+	case "from", "to", "cc", "rcpt", "subject":
 		if tok.value == "" {
 			return bad(op + ": needs a value")
 		}

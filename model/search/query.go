@@ -16,6 +16,7 @@ const (
 	FieldFrom
 	FieldTo
 	FieldCc
+	FieldRcpt // the envelope recipients (model.Email.EnvelopeTo)
 	FieldBody
 	fieldCount
 )
@@ -34,6 +35,8 @@ func (f Field) String() string {
 		return "to"
 	case FieldCc:
 		return "cc"
+	case FieldRcpt:
+		return "rcpt"
 	case FieldBody:
 		return "body"
 	}
@@ -43,7 +46,13 @@ func (f Field) String() string {
 // inMetadata reports whether the field is known for an email whose content
 // is not loaded.
 func (f Field) inMetadata() bool {
-	return f == FieldSubject || f == FieldFrom || f == FieldTo
+	return f == FieldSubject || f == FieldFrom || f == FieldTo || f == FieldRcpt
+}
+
+// searches reports whether a text term on field (anyField: free text)
+// searches f: to: searches the envelope recipients as well as To.
+func searches(field, f Field) bool {
+	return field == anyField || field == f || field == FieldTo && f == FieldRcpt
 }
 
 // Range is a match in a string: bytes [Start, End), on character boundaries.

@@ -122,7 +122,7 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 		if err != nil {
 			return nil, err
 		}
-		meta, err := metadataJSON(id, copyMsg, tg.Rcpts, FormatTime(receivedAt), c.opts.ReferenceMetadata)
+		meta, err := metadataJSON(id, copyMsg, model.Envelope{From: a.MailFrom, To: tg.Rcpts}, FormatTime(receivedAt), c.opts.ReferenceMetadata)
 		if err != nil {
 			return nil, err
 		}
@@ -177,30 +177,38 @@ func (c *Core) commitEmails(ctx context.Context, entries []*liveEmail, emails []
 }
 
 // metadataJSON is the decoded metadata of an email record: id, from, to,
-// subject and receivedAt. `to` is, as the contract says, an array: the To
-// header's recipients, or the envelope recipients rcpts when the header
-// names none (mail sent by Bcc). The reference profile (reference) gives
-// `to` as one string, the envelope recipient, as the official SDKs decode
-// it.
-func metadataJSON(id string, msg *mailparse.Message, rcpts []string, receivedAt string, reference bool) ([]byte, error) {
-	var to any
+// subject, receivedAt and the envelope. `to` is, as the contract says, an
+// array: the To header's recipients, empty when the header names none (a
+// mail sent by Bcc, `To: undisclosed-recipients:;`); the envelope
+// (`envelope: {from, to}`, an optional field of sandview's) holds MAIL
+// FROM and the RCPT TO addresses of this copy, so a client can show whom
+// such a mail was for, labelled as the envelope and never as To. The
+// reference profile (reference) gives `to` as one string, the envelope
+// recipient, as the official SDKs decode it, and no envelope, as the
+// reference service.
+func metadataJSON(id string, msg *mailparse.Message, env model.Envelope, receivedAt string, reference bool) ([]byte, error) {
+	var to any = msg.To
+	var envelope *model.Envelope
 	switch {
 	case reference:
-		to = firstOf(rcpts, msg.To)
-	case len(msg.To) > 0:
-		to = msg.To
-	case len(rcpts) > 0:
-		to = rcpts
-	default:
+		to = firstOf(env.To, msg.To)
+	case len(msg.To) == 0:
 		to = []string{}
 	}
+	if !reference {
+		if env.To == nil {
+			env.To = []string{}
+		}
+		envelope = &env
+	}
 	data, err := json.Marshal(struct {
-		ID         string `json:"id"`
-		From       string `json:"from"`
-		To         any    `json:"to"`
-		Subject    string `json:"subject"`
-		ReceivedAt string `json:"receivedAt"`
-	}{id, msg.From, to, msg.Subject, receivedAt})
+		ID         string          `json:"id"`
+		From       string          `json:"from"`
+		To         any             `json:"to"`
+		Subject    string          `json:"subject"`
+		ReceivedAt string          `json:"receivedAt"`
+		Envelope   *model.Envelope `json:"envelope,omitempty"`
+	}{id, msg.From, to, msg.Subject, receivedAt, envelope})
 	if err != nil {
 		return nil, fmt.Errorf("encode metadata: %w", err)
 	}

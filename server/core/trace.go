@@ -22,7 +22,11 @@ const (
 //
 //	from HELO ([IP]) by HOST with PROTOCOL id ID for <RCPT>; DATE
 //
-// `for` names the recipient when the copy is stored for exactly one;
+// `for` names the recipient when the copy is stored for exactly one
+// (RFC 5321 4.4 leaves it optional): a copy for several recipients, the
+// catch-all's, names none, as Postfix and Sendmail do, since a list of
+// them would show every Bcc recipient to whoever reads the message; the
+// email's envelope (metadata) says whom it was for, to the inbox alone.
 // DATE is the RFC 5322 date of arrival. It is one line (under the 998
 // characters RFC 5322 allows), so the parsed header reads as written.
 func receivedValue(helo string, ip net.IP, host, protocol, id string, rcpts []string, at time.Time) string {

@@ -42,7 +42,7 @@ type emailSummary struct {
 func summaryOf(d *model.EmailReceivedData) emailSummary {
 	to := make([]string, len(d.To))
 	for i, a := range d.To {
-		to[i] = a.Address
+		to[i] = model.AddrSpec(a.Address)
 	}
 	return emailSummary{
 		From:    displayAddress(d.From),
@@ -52,11 +52,14 @@ func summaryOf(d *model.EmailReceivedData) emailSummary {
 	}
 }
 
+// displayAddress is the sender as the built-in templates of the
+// reference service write it, the name unquoted; the address as RFC 5322
+// writes it (model.AddrSpec, the one address formatter).
 func displayAddress(a model.EventAddress) string {
 	if a.Name == "" {
-		return a.Address
+		return model.AddrSpec(a.Address)
 	}
-	return a.Name + " <" + a.Address + ">"
+	return a.Name + " <" + model.AddrSpec(a.Address) + ">"
 }
 
 // eventView is one event as every template sees it. The default body and

@@ -2,9 +2,11 @@ package mail
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"sandview/internal/termtext"
 	"sandview/model"
@@ -15,7 +17,7 @@ import (
 // The columns of a message row, in cells. Every column but the subject
 // has a fixed width whatever the row holds, so the columns of all rows
 // line up: marked and unread flags, the NEW badge, the sender, in a
-// catch-all list the recipient, the subject, then (when the row is wide
+// list of mail for other addresses (a catch-all) the recipient, the subject, then (when the row is wide
 // enough) attachments and the auth badge, then the age.
 const (
 	flagsColumn = 3 // "✓● "
@@ -33,7 +35,8 @@ const (
 	// new mail is unread); rows at least attRowWidth wide say "att".
 	badgeRowWidth = 44
 	attRowWidth   = 64
-	// Rows at least this wide show the recipient in a catch-all list.
+	// Rows at least this wide show the recipient in a list of mail for
+	// other addresses (listsForeignMail).
 	toRowWidth = 56
 	// unknownMark stands in the attachments and auth columns of an email
 	// whose content is not loaded yet: neither "none" nor a verdict.
@@ -48,7 +51,7 @@ type rowColumns struct {
 }
 
 // rowNeeds are the optional columns the rows of a list need: the
-// recipient (a list holding mail the catch-all took for others), the NEW
+// recipient (a list holding mail for other addresses), the NEW
 // badge (some mail arrived while the inbox was open), the attachments
 // (some mail has them). A column none of the rows needs gives its room to
 // the subject.
@@ -92,15 +95,27 @@ func columnsFor(width int, need rowNeeds) rowColumns {
 	return c
 }
 
-// listsForeignMail reports whether the scope holds mail the catch-all
-// took for another address: then the rows show each mail's recipient.
+// listsForeignMail reports whether the scope holds mail for another
+// address than its inbox's own: then the rows show each mail's
+// recipient. A mail's envelope, when the server sent it, says whom it was
+// delivered for, so any client sees a catch-all's mail as such (one that
+// did not make the catch-all too: --url after inbox attach, a session of
+// serve). Without an envelope only the catch-all this client knows of
+// (ui.Settings.CatchAll) is asked, by the To header: in another inbox a To
+// naming someone else is a Bcc or a mailing list, not mail for others.
 func (l *rowPainter) listsForeignMail() bool {
-	if l.catchAll == "" {
-		return false
-	}
 	for i, m := range l.scope.emails {
 		owner := l.scope.owner(i)
-		if owner != nil && strings.EqualFold(owner.info.EmailAddress, l.catchAll) && len(m.To) > 0 && !sentTo(m, owner.info.EmailAddress) {
+		if owner == nil {
+			continue
+		}
+		address := owner.info.EmailAddress
+		switch {
+		case m.Envelope != nil:
+			if len(m.Envelope.To) > 0 && !slices.ContainsFunc(m.Envelope.To, func(to string) bool { return names(to, address) }) {
+				return true
+			}
+		case l.catchAll != "" && strings.EqualFold(address, l.catchAll) && len(m.To) > 0 && !sentTo(m, address):
 			return true
 		}
 	}
@@ -229,7 +244,7 @@ func (l *rowPainter) row(m model.Email, owner *inboxEntry, selected bool, width 
 	sb.WriteString(highlighted(from, q.Highlights(search.FieldFrom, from), cols.from, rs.from, rs.match))
 	sb.WriteString(rs.from.Render(" "))
 	if cols.to > 0 {
-		sb.WriteString(rs.extra.Render(ui.Fit(recipient(m, owner), cols.to) + " "))
+		sb.WriteString(recipientColumn(m, owner, q, cols.to, rs))
 	}
 	sb.WriteString(highlighted(subject, q.Highlights(search.FieldSubject, subject), cols.subject, rs.subject, rs.match))
 	if cols.att > 0 {
@@ -275,19 +290,57 @@ func highlighted(text string, marks []search.Range, width int, base, mark lipglo
 	return ui.Fit(line, width)
 }
 
-// recipient is whom m was sent to: its first recipient other than the
-// inbox's own address (mail the catch-all took for someone else), else the
-// first one.
+// recipient is whom m was sent to (model.Email.ShownTo): its first
+// recipient other than the inbox's own address (mail the catch-all took
+// for someone else), else the first one; envelope recipients, where the
+// To header names none, labelled as such.
 func recipient(m model.Email, owner *inboxEntry) string {
-	for _, to := range m.To {
-		if owner == nil || !names(to, owner.info.EmailAddress) {
-			return to
+	to, fromEnvelope := m.ShownTo()
+	label := ""
+	if fromEnvelope {
+		label = " " + model.EnvelopeLabel
+	}
+	for _, r := range to {
+		if owner == nil || !names(r, owner.info.EmailAddress) {
+			return r + label
 		}
 	}
-	if len(m.To) > 0 {
-		return m.To[0]
+	if len(to) > 0 {
+		return to[0] + label
 	}
 	return ""
+}
+
+// recipientColumn is the recipient of m in width cells and a space, what
+// the search q matches in it marked: to: and free text in the To
+// header's recipients, rcpt: in the envelope's.
+func recipientColumn(m model.Email, owner *inboxEntry, q search.Query, width int, rs rowStyles) string {
+	to := recipient(m, owner)
+	addr, labelled := strings.CutSuffix(to, " "+model.EnvelopeLabel)
+	field := search.FieldTo
+	if labelled {
+		field = search.FieldRcpt
+	}
+	marks := q.Highlights(field, addr)
+	if len(marks) == 0 && !labelled && slices.ContainsFunc(m.EnvelopeTo(), func(r string) bool { return names(addr, r) }) {
+		marks = q.Highlights(search.FieldRcpt, addr) // the To address is an envelope recipient too
+	}
+	if len(marks) > 0 && (!labelled || termtext.Width(to) <= width) {
+		return highlighted(to, marks, width, rs.extra, rs.match) + rs.extra.Render(" ")
+	}
+	return rs.extra.Render(recipientCell(to, width) + " ")
+}
+
+// recipientCell is a recipient in width cells: an address cut to leave
+// room for the envelope label after it, when the column holds a few
+// characters of the address besides.
+func recipientCell(to string, width int) string {
+	label := " " + model.EnvelopeLabel
+	addr, labelled := strings.CutSuffix(to, label)
+	if labelled && termtext.Width(to) > width && width >= len(label)+4 {
+		return ui.Fit(ansi.Truncate(addr, width-len(label), "…")+label, width)
+	}
+	return ui.Fit(to, width)
 }
 
 // sentTo reports whether address is among m's recipients.

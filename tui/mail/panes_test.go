@@ -187,11 +187,74 @@ func TestCatchAllListShowsRecipients(t *testing.T) {
 		t.Fatalf("mail sent to the inbox itself does not name it:\n%s", h.shown())
 	}
 
+	// Mail Bcc'd to an inbox (its envelope names the inbox, its To
+	// someone else) is the inbox's own: no column.
 	other := newHarnessWith(t, 200, 40, ui.Settings{CatchAll: "someone-else@sandbox.test"})
 	other.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{
 		ID: "c1", From: "app@shop.example", To: []string{"qa-17@example.com"}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
+		Envelope: &model.Envelope{From: "app@shop.example", To: []string{tuitest.DemoAddr}},
 	}})
 	if strings.Contains(other.shown(), "qa-17@example.com") {
-		t.Fatalf("a list that is not the catch-all's shows recipients:\n%s", other.shown())
+		t.Fatalf("a list of the inbox's own mail shows recipients:\n%s", other.shown())
+	}
+}
+
+// TestAnyCatchAllListShowsRecipients: a client that did not make the
+// catch-all (--url after inbox attach, a session of serve) knows it by
+// its mail: envelope recipients other than the inbox's own address give
+// its list the recipient column, sized as the list's width rules say.
+func TestAnyCatchAllListShowsRecipients(t *testing.T) {
+	h := newHarnessWith(t, 200, 40, ui.Settings{})
+	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{
+		ID: "c1", From: "app@shop.example", To: []string{}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
+		Envelope: &model.Envelope{From: "bounce@shop.example", To: []string{"qa-17@example.com"}},
+	}})
+	if !h.s.emails.showTo {
+		t.Fatalf("a list holding mail for other addresses shows no recipients:\n%s", h.shown())
+	}
+	row := ""
+	for _, line := range strings.Split(h.shown(), "\n") {
+		if strings.Contains(line, "Your receipt") {
+			row = line
+		}
+	}
+	sent := model.Email{To: []string{}, Envelope: &model.Envelope{To: []string{"qa-17@example.com"}}}
+	if !strings.Contains(row, "qa-17@") {
+		t.Fatalf("the row does not show the envelope recipient, labelled: %q", row)
+	}
+	for width, want := range map[int]string{28: "qa-17@example.com (envelope)", 20: "qa-17@ex… (envelope)", 8: "qa-17@e…"} {
+		if got := recipientCell(recipient(sent, nil), width); got != want {
+			t.Errorf("recipient in %d cells: %q, want %q", width, got, want)
+		}
+	}
+	if cols := columnsFor(200, rowNeeds{to: true}); cols.to != nameColumnMax || cols.from != nameColumnMax {
+		t.Fatalf("at 200 columns the names take %d and %d cells, want %d", cols.from, cols.to, nameColumnMax)
+	}
+}
+
+// TestRecipientColumnMarksMatches: a search that matches the recipient
+// (to:, rcpt: or free text) marks it in the recipient column.
+func TestRecipientColumnMarksMatches(t *testing.T) {
+	h := newHarnessWith(t, 200, 40, ui.Settings{})
+	mail := model.Email{
+		ID: "c1", From: "app@shop.example", To: []string{"qa-17@example.com"}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
+		Envelope: &model.Envelope{To: []string{"qa-17@example.com"}},
+	}
+	h.svc.AddEmail(tuitest.DemoAddr, mail)
+	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: mail})
+	st := h.ctx.Styles()
+	marked := func() bool {
+		view := h.s.emails.View()
+		return strings.Contains(view, st.Match.Render("qa-17")) || strings.Contains(view, st.Match.Inherit(st.Selected).Render("qa-17"))
+	}
+	if marked() {
+		t.Fatal("the recipient is marked before any search")
+	}
+	for _, query := range []string{"rcpt:qa-17", "to:qa-17", "qa-17"} {
+		h.search(query)
+		if !marked() {
+			t.Errorf("%s: the recipient is not marked:\n%s", query, h.shown())
+		}
+		h.Press("esc")
 	}
 }

@@ -72,6 +72,11 @@ func (t *headersTab) lines(m model.Email, width, _ int) tabContent {
 			summary = append(summary, t.field(fmt.Sprintf("%-10s", name), strings.Join(values, ", "), width, 10)...)
 		}
 	}
+	if env := m.Envelope; env != nil {
+		// Not header fields: what the SMTP client said (MAIL FROM, RCPT TO).
+		summary = append(summary, t.field("Envelope from ", model.ReversePath(env.From), width, 14)...)
+		summary = append(summary, t.field("Delivered to  ", strings.Join(model.AddrSpecs(env.To), ", "), width, 14)...)
+	}
 	all := []string{"", st.Muted.Render(fmt.Sprintf("All %d header fields, in the order sent:", len(fields)))}
 	for _, h := range fields {
 		label := h.name + ": "

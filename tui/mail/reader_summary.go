@@ -2,6 +2,7 @@ package mail
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,9 +42,12 @@ func (s *summary) head(m model.Email, width int) []string {
 	if user := m.SMTPUser(); user != "" {
 		from += "  (SMTP login " + user + ")"
 	}
-	head := []string{label("From", from), label("To", addressList(m.To, room))}
+	head := []string{label("From", from), label("To", shownTo(m, room))}
 	if cc := m.Cc(); len(cc) > 0 {
 		head = append(head, label("Cc", addressList(cc, room)))
+	}
+	if unnamed := unnamedRecipients(m); len(unnamed) > 0 {
+		head = append(head, label("Envelope", "to "+addressList(unnamed, room-3)))
 	}
 	subject := subjectLines(m, room, s.tall)
 	head = append(head, label("Subject", subject[0]))
@@ -65,7 +69,39 @@ func (s *summary) height(m model.Email, width int) int {
 	if len(m.Cc()) > 0 {
 		n++
 	}
+	if len(unnamedRecipients(m)) > 0 {
+		n++
+	}
 	return n
+}
+
+// shownTo is the To line: the header's recipients, or (when it names
+// none) the envelope's, labelled as such (model.Email.ShownTo).
+func shownTo(m model.Email, room int) string {
+	to, fromEnvelope := m.ShownTo()
+	if !fromEnvelope {
+		return addressList(to, room)
+	}
+	label := " " + model.EnvelopeLabel
+	return addressList(to, room-len(label)) + label
+}
+
+// unnamedRecipients are the envelope recipients that neither the To line
+// nor the Cc line shows (a Bcc, a catch-all alias): the summary names
+// them on a line of their own.
+func unnamedRecipients(m model.Email) []string {
+	to, fromEnvelope := m.ShownTo()
+	if fromEnvelope {
+		return nil
+	}
+	shown := append(slices.Clip(to), m.Cc()...)
+	var out []string
+	for _, rcpt := range m.EnvelopeTo() {
+		if !slices.ContainsFunc(shown, func(s string) bool { return model.NamesAddress(s, rcpt) }) {
+			out = append(out, model.AddrSpec(rcpt))
+		}
+	}
+	return out
 }
 
 // subjectWrapHeight is the height of the shortest reader whose summary

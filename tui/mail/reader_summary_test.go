@@ -262,3 +262,39 @@ func TestOpenLinkWithoutOpenerSaysTheWayOut(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderSummaryEnvelope: where the To header names nobody, the To
+// line shows the envelope recipients labelled as such; a Bcc recipient
+// (one only the envelope names) gets an Envelope line; mail whose
+// envelope the headers already say, and mail without one, get none.
+func TestReaderSummaryEnvelope(t *testing.T) {
+	now := tuitest.Now()
+	base := model.Email{ID: "e1", From: "ops@x.test", Subject: "reset", ReceivedAt: now, HasContent: true,
+		Headers: map[string]string{"Cc": `Quoted <"odd local"@example.com>`}}
+	bcc := base
+	bcc.To = []string{"visible@x.test"}
+	bcc.Envelope = &model.Envelope{From: "ops@x.test", To: []string{"visible@x.test", "admin-bcc@x.test"}}
+	view := readerOn(bcc, 100, 30, false, now).View()
+	if got := summaryLine(t, view, "To"); got != "visible@x.test" {
+		t.Errorf("To line %q", got)
+	}
+	if got := summaryLine(t, view, "Envelope"); got != "to admin-bcc@x.test" {
+		t.Errorf("Envelope line %q, want the Bcc recipient", got)
+	}
+	if got := summaryLine(t, view, "Cc"); got != `"Quoted" <"odd local"@example.com>` {
+		t.Errorf("Cc line %q, want the quoted local part kept", got)
+	}
+
+	group := base
+	group.To = []string{}
+	group.Envelope = &model.Envelope{From: "ops@x.test", To: []string{"ietf@x.test"}}
+	view = readerOn(group, 100, 30, false, now).View()
+	if got := summaryLine(t, view, "To"); got != "ietf@x.test (envelope)" {
+		t.Errorf("To line of a mail without To recipients %q", got)
+	}
+	for _, e := range []model.Email{group, {ID: "e1", From: "a@x.test", To: []string{"b@x.test"}, ReceivedAt: now}} {
+		if strings.Contains(ansi.Strip(readerOn(e, 100, 30, false, now).View()), "Envelope ") {
+			t.Errorf("an Envelope line for %+v", e)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sandview/internal/corpus"
 	"sandview/internal/desktop"
@@ -269,5 +270,31 @@ func TestSaveDialogMakesAndRemembersTheDirectory(t *testing.T) {
 			t.Fatalf("after %v the dialog offers %v, want the last directory %s", keys, h.ctx.Dialog(), dir)
 		}
 		h.Press("esc")
+	}
+}
+
+// TestHeadersTabShowsTheEnvelope: beside the headers as sent, the Headers
+// tab says what the SMTP client said: MAIL FROM and the RCPT TOs of this
+// copy (the null sender as <>); without an envelope it says nothing of it.
+func TestHeadersTabShowsTheEnvelope(t *testing.T) {
+	h := newHarness(t, 140, 37)
+	h.Press("enter", "2")
+	if view := h.shown(); strings.Contains(view, "Delivered to") || strings.Contains(view, "Envelope from") {
+		t.Fatalf("an email without an envelope shows one:\n%s", view)
+	}
+	h = newHarness(t, 140, 37)
+	h.svc.AddEmail(tuitest.DemoAddr, model.Email{ID: "env1", From: "a@x.test", To: []string{"v@x.test"}, Subject: "with envelope",
+		ReceivedAt: tuitest.Now().Add(time.Minute), HasContent: true,
+		Envelope: &model.Envelope{To: []string{"v@x.test", "odd local@x.test"}}})
+	h.svc.SetRaw("env1", []byte("From: a@x.test\r\nTo: v@x.test\r\nSubject: with envelope\r\n\r\nbody\r\n"))
+	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{ID: "env1", From: "a@x.test", To: []string{"v@x.test"}, Subject: "with envelope",
+		ReceivedAt: tuitest.Now().Add(time.Minute), HasContent: true,
+		Envelope: &model.Envelope{To: []string{"v@x.test", "odd local@x.test"}}}})
+	h.Press("g", "enter", "2")
+	view := h.shown()
+	for _, want := range []string{"Envelope from <>", `Delivered to  v@x.test, "odd local"@x.test`} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("headers tab lacks %q:\n%s", want, view)
+		}
 	}
 }

@@ -38,9 +38,10 @@ type rowPainter struct {
 	*shown
 	find    *finder // the search whose matches the rows mark
 	focused bool    // the list has the keyboard: the cursor row is lit
-	// catchAll is the address of the inbox that takes mail to any
-	// address ("" when none does); showTo: the rows show each mail's
-	// recipient, because the catch-all took some of them for another one.
+	// catchAll is the address of the inbox this client knows takes mail
+	// to any address ("" when none does); showTo: the rows show each
+	// mail's recipient, because some of it is for another address than
+	// its inbox's (listsForeignMail).
 	catchAll string
 	showTo   bool
 	// needs are the optional columns the rows need (email_row.go).

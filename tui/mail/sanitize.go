@@ -13,12 +13,9 @@ func sanitizeEmail(e model.Email) model.Email {
 	e.From = line(e.From)
 	e.Subject = line(e.Subject)
 	e.Problem = line(e.Problem)
-	if e.To != nil {
-		to := make([]string, len(e.To))
-		for i, a := range e.To {
-			to[i] = line(a)
-		}
-		e.To = to
+	e.To = sanitizeLines(e.To)
+	if e.Envelope != nil {
+		e.Envelope = &model.Envelope{From: line(e.Envelope.From), To: sanitizeLines(e.Envelope.To)}
 	}
 	if !e.HasContent {
 		return e
@@ -58,6 +55,18 @@ func sanitizeEmail(e model.Email) model.Email {
 		e.Metadata = map[string]any{model.MetadataSMTPUser: line(user)}
 	}
 	return e
+}
+
+// sanitizeLines is each line sanitized, in a new slice (nil stays nil).
+func sanitizeLines(lines []string) []string {
+	if lines == nil {
+		return nil
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = termtext.SanitizeLine(l)
+	}
+	return out
 }
 
 // sanitizeAuth cleans the text fields of authentication results.
