@@ -269,7 +269,7 @@ func (r *Resolver) query(q question) answer {
 		}
 		r.timeouts.Add(1)
 		ttl = r.cfg.HoldDown
-	case serverFail, misbehaving:
+	case serverFail, refused, misbehaving:
 		ttl = r.cfg.HoldDown
 	}
 	if ttl > 0 {

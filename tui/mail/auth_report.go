@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/theme"
 	"sandview/tui/ui"
@@ -42,13 +43,19 @@ func authNotice(st *theme.Styles, m model.Email) string {
 	return ""
 }
 
-// verdictLine is the verdict of m on one line: its heading, then why.
+// verdictLine is the verdict of m on one line: its heading, then why (the
+// reasons of the checks that did not pass, such as "DKIM: the DNS did not
+// answer", else the verdict's explanation).
 func verdictLine(st *theme.Styles, m model.Email) string {
 	if n := authNotice(st, m); n != "" {
 		return n
 	}
 	v := m.AuthResults.Verdict()
-	return verdictStyle(st, v).Render(v.Heading()) + st.Muted.Render("  "+v.Explanation())
+	why := v.Explanation()
+	if reasons := m.AuthResults.Reasons(); len(reasons) > 0 {
+		why = termtext.SanitizeLine(strings.Join(reasons, "; "))
+	}
+	return verdictStyle(st, v).Render(v.Heading()) + st.Muted.Render("  "+why)
 }
 
 // authIndent is where the details of a check start.
