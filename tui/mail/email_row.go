@@ -151,7 +151,7 @@ func (l *rowPainter) rows(width int, e *inboxEntry, loading bool) []string {
 	case (len(l.scope.emails) > 0 || l.find.active() && l.find.err == "") && loading:
 		return []string{st.Muted.Render("No matches yet — still loading…")}
 	case len(l.scope.emails) > 0 || l.find.active() && l.find.err == "":
-		return []string{st.Muted.Render("No emails match the search.")}
+		return []string{st.Muted.Render(search.NoMatches)}
 	case e == nil:
 		return []string{st.Muted.Render("No mail in any inbox yet.")}
 	case e.loading:
