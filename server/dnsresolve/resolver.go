@@ -210,6 +210,9 @@ func (r *Resolver) Probe(ctx context.Context) bool {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.QueryTimeout)
 	defer cancel()
 	a := exchange(ctx, r.cfg.Servers, r.cfg.Retransmit, question{name: ".", qtype: dns.TypeNS})
+	if a.outcome == timedOut && errors.Is(ctx.Err(), context.Canceled) {
+		return false // the caller gave up (a server shutting down): no verdict on the servers
+	}
 	r.noteHealth(a)
 	return a.outcome != timedOut
 }
