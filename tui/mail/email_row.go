@@ -20,8 +20,8 @@ import (
 const (
 	flagsColumn = 3 // "✓● "
 	newColumn   = 4 // "NEW "
-	attColumn   = 6 // " +2att"
-	attCompact  = 4 // " +12", in rows narrower than attRowWidth
+	attColumn   = 7 // " +99att": the count is never flush with the subject
+	attCompact  = 4 // " +99", in rows narrower than attRowWidth
 	badgeColumn = 5 // " pass"
 	ageColumn   = 7
 	// The sender and the recipient take a share of the room the fixed
