@@ -26,7 +26,8 @@ func TestParseHeadersAsSent(t *testing.T) {
 		{"Received", "from c.ex by d.example"},
 		{"X-Custom-CASE", "Value"},
 		{"Subject", "Grüße and Köln"},
-		{"X-Evil", "abc not a field"}, // a continuation without its indent, as the server reads it
+		{"X-Evil", "abc"},
+		{"", "not a field"}, // no indent: a malformed field of its own (RFC 5322 2.2.3), as the server reads it
 		{"X-Unknown", "abc"},
 	}
 	// Sanitizing turns the tab of the folded line into a space.
