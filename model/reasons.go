@@ -68,8 +68,8 @@ func CheckReason(check, result, reason string) string {
 	if what == "" {
 		what = orNone(strings.ToLower(result))
 	}
-	if reason != "" {
-		what += " (" + reason + ")"
+	if reason != "" && !strings.Contains(strings.ToLower(reason), what) {
+		what += " (" + reason + ")" // not "not signed (message not signed)"
 	}
 	return what
 }

@@ -36,7 +36,7 @@ func TestReasonsSayWhatTheDNSDid(t *testing.T) {
 			{Result: ResultTemperror, Signature: "dkim=temperror (dns timeout)"},
 			{Result: ResultFail, Signature: "dkim=fail (body hash mismatch) header.d=example.org"}}},
 			VerdictFailed, []string{"DKIM: fail (body hash mismatch)"}},
-		{"no records", AuthResults{SPF: &SPFResult{Result: ResultNone}, DKIM: []DKIMResult{{Result: ResultNone}}, DMARC: &DMARCResult{Result: ResultNone}},
+		{"no records", AuthResults{SPF: &SPFResult{Result: ResultNone}, DKIM: []DKIMResult{{Result: ResultNone, Signature: "dkim=none (message not signed)"}}, DMARC: &DMARCResult{Result: ResultNone}},
 			VerdictNotVerified, []string{"SPF: no record", "DKIM: not signed", "DMARC: no record"}},
 		{"skipped", AuthResults{SPF: &SPFResult{Result: ResultSkipped}, DMARC: &DMARCResult{Result: ResultSkipped}}, VerdictNotChecked, nil},
 	}

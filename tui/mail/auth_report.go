@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/theme"
 	"sandview/tui/ui"
@@ -53,7 +52,7 @@ func verdictLine(st *theme.Styles, m model.Email) string {
 	v := m.AuthResults.Verdict()
 	why := v.Explanation()
 	if reasons := m.AuthResults.Reasons(); len(reasons) > 0 {
-		why = termtext.SanitizeLine(strings.Join(reasons, "; "))
+		why = strings.Join(reasons, "; ") // of the fields sanitizeEmail cleaned
 	}
 	return verdictStyle(st, v).Render(v.Heading()) + st.Muted.Render("  "+why)
 }
@@ -118,7 +117,7 @@ func authReportLines(ctx *ui.Context, m model.Email, width int) []string {
 		if a.DMARC.Aligned {
 			aligned = "aligned"
 		}
-		check("DMARC", "DMARC", a.DMARC.Result, prefixed("policy ", a.DMARC.Policy), aligned, prefixed("domain ", a.DMARC.Domain))
+		check("DMARC", "DMARC", a.DMARC.Result, prefixed("policy ", a.DMARC.Policy), aligned, prefixed("domain ", a.DMARC.Domain), a.DMARC.Details)
 	} else {
 		check("DMARC", "DMARC", "")
 	}

@@ -24,7 +24,7 @@ func TestAuthReportOfAnUnansweredDNS(t *testing.T) {
 		t.Errorf("verdict line %q, want %q", line, want)
 	}
 	report := tuitest.Plain(strings.Join(authReportLines(ctx, m, 120), "\n"))
-	for _, want := range []string{"DKIM         ~ temperror (inconclusive, a temporary error)", "Reverse DNS  ~ temperror", "DMARC        ~ temperror"} {
+	for _, want := range []string{"DKIM         ~ temperror (inconclusive, a temporary error)", "Reverse DNS  ~ temperror", "DMARC        ~ temperror", "domain example.org · dns timeout"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report lacks %q:\n%s", want, report)
 		}
