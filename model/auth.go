@@ -50,7 +50,8 @@ type DMARCResult struct {
 	Policy  string `json:"policy,omitempty"`
 	Aligned bool   `json:"aligned"`
 	Domain  string `json:"domain,omitempty"`
-	// Details says why the result is temperror (such as "dns timeout").
+	// Details says why the result is temperror (such as "dns timeout") or
+	// permerror (what is wrong with the record).
 	Details string `json:"details,omitempty"`
 }
 

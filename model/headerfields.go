@@ -9,11 +9,15 @@ type HeaderField struct{ Name, Value string }
 
 // HeaderFields reads the header section of a raw message, up to the first
 // empty line, after an mbox "From " line (StripMboxFrom): every field in
-// order, repeats kept. A line that is not a field continues the field
-// before it even without its indent, as lenient parsers read it; only a
-// first line that is no field is kept with no name. It is the one reader of a message's own header
-// fields: the server's parser takes the headers it stores and the
-// envelope fields it lists from it, and the TUI's Headers tab shows them.
+// order, repeats kept. Only a line that starts with white space continues
+// the field before it (RFC 5322 section 2.2.3: unfolding removes a CRLF
+// followed by WSP); a line that is neither that nor "name:" is a
+// malformed field, kept as it is with no name, never joined to the field
+// before it (a Subject is not lengthened by a stray line). It is the one
+// reader of a message's own header fields: the server's parser takes the
+// headers it stores and the envelope fields it lists from it (leaving the
+// nameless lines out), and the TUI's Headers tab shows them, a nameless
+// one as "(not a header field)".
 func HeaderFields(raw []byte) []HeaderField {
 	raw = StripMboxFrom(raw)
 	var out []HeaderField
@@ -37,12 +41,6 @@ func HeaderFields(raw []byte) []HeaderField {
 		colon := bytes.IndexByte(line, ':')
 		name := bytes.TrimRight(line[:max(colon, 0)], " \t")
 		isField := len(name) > 0 && !bytes.ContainsAny(name, " \t")
-		if !isField && started {
-			// A continuation that forgot its indent, as lenient parsers
-			// (and MTAs) read it.
-			field.Value += " " + string(line)
-			continue
-		}
 		if started {
 			out = append(out, field)
 		}

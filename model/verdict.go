@@ -139,8 +139,8 @@ func KindOfResult(result string) ResultKind {
 
 // ResultMeaning is what a result that is not plain means ("" when it is
 // plain): none is "no record" (for DKIM, "not signed"), neutral and
-// temperror are inconclusive, permerror is a broken record, skipped is not
-// checked.
+// temperror are inconclusive, permerror is a broken record (for DKIM, a
+// broken signature or key), skipped is not checked.
 func ResultMeaning(check, result string) string {
 	switch strings.ToLower(result) {
 	case ResultNone:
@@ -153,6 +153,9 @@ func ResultMeaning(check, result string) string {
 	case ResultTemperror:
 		return "inconclusive, a temporary error"
 	case ResultPermerror:
+		if check == "DKIM" {
+			return "a broken signature or key"
+		}
 		return "a broken record"
 	case ResultSkipped:
 		return WordNotChecked

@@ -119,6 +119,7 @@ func TestResultMeaning(t *testing.T) {
 		{"DMARC", "neutral", "inconclusive"},
 		{"SPF", "pass", ""},
 		{"SPF", "permerror", "a broken record"},
+		{"DKIM", "permerror", "a broken signature or key"},
 	} {
 		if got := ResultMeaning(c.check, c.result); got != c.want {
 			t.Errorf("ResultMeaning(%s, %s) = %q, want %q", c.check, c.result, got, c.want)

@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"sandview/internal/desktop"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
@@ -24,5 +26,17 @@ func TestStatusBarKeepsTheCounts(t *testing.T) {
 	bar := tuitest.Plain(statusBar(ctx, "local 127.0.0.1:8025", connState{kind: connLive}, totals{emails: 5, unread: 5, inboxes: 3}, 80))
 	if !strings.Contains(bar, "5 unread") || !strings.Contains(bar, "a long error message a") {
 		t.Fatalf("a long message: %q", bar)
+	}
+}
+
+// TestStatusBarKeepsTheWayOutAt80Columns: the status of a link the
+// desktop's opener failed to open keeps its way out at 80 columns.
+func TestStatusBarKeepsTheWayOutAt80Columns(t *testing.T) {
+	ctx := tuitest.Context(true)
+	failed := &desktop.OpenError{Program: "xdg-open", Err: errors.New("exit status 3"), Target: "https://example.org/a/long/link"}
+	ctx.Flash(failed.Brief("y copies the link"), ui.LevelError)
+	bar := tuitest.Plain(statusBar(ctx, "local 127.0.0.1:8025", connState{kind: connLive}, totals{emails: 12, unread: 3, inboxes: 2}, 80))
+	if !strings.Contains(bar, "xdg-open failed: y copies the link") {
+		t.Fatalf("the way out is cut: %q", bar)
 	}
 }

@@ -59,9 +59,12 @@ type emailView struct {
 	Validation  model.AuthValidation `json:"validation"`
 	// Verdict is model.AuthResults.Verdict in words: pass, fail, not
 	// verified or not checked ("" when the content could not be read).
-	Verdict  string `json:"verdict,omitempty"`
-	SMTPUser string `json:"smtpUser,omitempty"` // the SMTP AUTH login
-	Problem  string `json:"problem,omitempty"`
+	Verdict string `json:"verdict,omitempty"`
+	// Reasons is model.AuthResults.Reasons: why the verdict is not pass,
+	// such as "DKIM: the DNS did not answer".
+	Reasons  []string `json:"reasons,omitempty"`
+	SMTPUser string   `json:"smtpUser,omitempty"` // the SMTP AUTH login
+	Problem  string   `json:"problem,omitempty"`
 }
 
 func emailViewOf(e model.Email) emailView {
@@ -81,6 +84,7 @@ func emailViewOf(e model.Email) emailView {
 	}
 	if e.HasContent && e.Problem == "" {
 		v.Verdict = e.AuthResults.Verdict().Word()
+		v.Reasons = e.AuthResults.Reasons()
 		if sent, err := e.SentDate(); err != nil {
 			v.DateProblem = err.Error()
 		} else {
@@ -284,6 +288,9 @@ func printEmail(w io.Writer, e model.Email) {
 		line("Attached", fmt.Sprintf("%s (%s, %s)", a.Name(), a.ContentType, model.Plural(int(a.Size), "byte", "bytes")))
 	}
 	line("Auth", authSummary(e.AuthResults))
+	if reasons := e.AuthResults.Reasons(); len(reasons) > 0 {
+		line("Why", strings.Join(reasons, "; "))
+	}
 	if user := e.SMTPUser(); user != "" {
 		line("Login", user+" (SMTP AUTH)")
 	}

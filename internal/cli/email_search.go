@@ -32,7 +32,7 @@ func runSearch(ctx context.Context, s *session, address, query string, list *ema
 	if err != nil {
 		return usageError{fmt.Sprintf("--search: %v", err)}
 	}
-	list.none = "no emails match"
+	list.none = search.NoMatches
 	for _, note := range q.Notes() {
 		fmt.Fprintln(notes, "sandview: --search: "+note)
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"sandview/model/search"
 )
 
 // TestEmailListSearch sends three mails to two inboxes and lists them with
@@ -34,7 +36,7 @@ func TestEmailListSearch(t *testing.T) {
 	if text := h.must("email", "list", "--search", "in:all is:unread invoice").stdout; !strings.Contains(text, "Invoice 42") || !strings.Contains(text, "Invoice 43") {
 		t.Fatalf("table output %q lacks a match", text)
 	}
-	if none := h.must("email", "list", "--inbox", qa, "--search", "subject:nothing-like-this").stdout; !strings.Contains(none, "no emails") {
+	if none := h.must("email", "list", "--inbox", qa, "--search", "subject:nothing-like-this").stdout; none != search.NoMatches+"\n" {
 		t.Fatalf("no match printed %q", none)
 	}
 	for _, bad := range [][]string{

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sandview/model/search"
 )
 
 // sendRaw submits a message over SMTP to the harness's server.
@@ -49,7 +51,7 @@ func TestCLIVerdictOfSentMail(t *testing.T) {
 	if shown := h.must("email", "show", e.ID, "--inbox", address).stdout; !strings.Contains(shown, "Auth:     "+e.Verdict+" (") {
 		t.Fatalf("show says:\n%s", shown)
 	}
-	if r := h.must("email", "list", "--inbox", address, "--search", "auth:fail"); !strings.Contains(r.stdout, "no emails match") {
+	if r := h.must("email", "list", "--inbox", address, "--search", "auth:fail"); !strings.Contains(r.stdout, search.NoMatches) {
 		t.Fatalf("auth:fail lists:\n%s", r.stdout)
 	}
 	word := map[string]string{"not verified": "unverified", "not checked": "skipped"}[e.Verdict]
@@ -123,7 +125,7 @@ func TestCLISearchTruth(t *testing.T) {
 	if r := h.run("email", "list", "--inbox", address, "--search", "is:starred"); r.code != exitUsage || !strings.Contains(r.stderr, `"is:starred": is: takes read or unread`) {
 		t.Fatalf("is:starred: exit %d, %q", r.code, r.stderr)
 	}
-	if r := h.must("email", "list", "--inbox", address, "--search", "nothing-like-this"); r.stdout != "no emails match\n" {
+	if r := h.must("email", "list", "--inbox", address, "--search", "nothing-like-this"); r.stdout != search.NoMatches+"\n" {
 		t.Fatalf("no match: %q", r.stdout)
 	}
 	for _, q := range []string{"cafe", "CAFÉ", "subject:cafe", "a bientot"} {

@@ -94,17 +94,27 @@ func (g *globalOptions) connect(ctx context.Context) (*session, error) {
 }
 
 // openSession connects to url with apiKey (and the client options opts)
-// and loads the keystore's inboxes.
+// and loads the inboxes of its keystore: the local server's with --local
+// (localKeystoreDir), else the one kept for url.
 func openSession(ctx context.Context, g *globalOptions, url, apiKey string, opts ...client.Option) (*session, error) {
-	c, err := client.New(url, apiKey, opts...)
-	if err != nil {
-		return nil, err
-	}
 	home, err := g.stateHome()
 	if err != nil {
 		return nil, err
 	}
-	ks, err := keystore.Open(keystore.Dir(home, url))
+	dir := keystore.Dir(home, url)
+	if g.local {
+		dir = localKeystoreDir(home)
+	}
+	return openSessionIn(ctx, dir, url, apiKey, opts...)
+}
+
+// openSessionIn is openSession with the keystore in dir.
+func openSessionIn(ctx context.Context, dir, url, apiKey string, opts ...client.Option) (*session, error) {
+	c, err := client.New(url, apiKey, opts...)
+	if err != nil {
+		return nil, err
+	}
+	ks, err := keystore.Open(dir)
 	if err != nil {
 		return nil, err
 	}

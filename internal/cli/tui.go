@@ -175,8 +175,9 @@ type localRun struct {
 }
 
 // startLocal claims the home (see claimLocalHome), starts the local
-// server, opens a session on it with an inbox that is the catch-all, and
-// records the server in the state file.
+// server, opens a session on it with an inbox that is the catch-all (the
+// same one after a restart: see localCatchAll), and records the server in
+// the state file.
 func startLocal(ctx context.Context, g *globalOptions, l *localOptions) (*localRun, error) {
 	if l.flags != nil {
 		if err := l.server.applyEnv(l.flags, g.env); err != nil {
@@ -221,13 +222,10 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 		return fmt.Errorf("start the local server (another program may use these ports: try --smtp/--http): %w", err)
 	}
 	r.keyFile = keyFile
-	if r.session, err = openSession(ctx, g, r.srv.URL(), apiKey, tui.ClientOptions()...); err != nil {
+	if r.session, err = openSessionIn(ctx, localKeystoreDir(home), r.srv.URL(), apiKey, tui.ClientOptions()...); err != nil {
 		return err
 	}
-	if r.inbox, err = ensureInbox(ctx, r.session); err != nil {
-		return err
-	}
-	if err := r.srv.SetCatchAll(ctx, r.inbox.Address()); err != nil {
+	if r.inbox, err = localCatchAll(ctx, r.srv, r.session, home); err != nil {
 		return err
 	}
 	return writeLocalState(home, localState{

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,8 +85,16 @@ func TestOpenWithoutOpenerSaysTheWayOut(t *testing.T) {
 		}
 	}
 	failing := Opener{Browser: "false"} // found, but fails
-	if err := failing.Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.HasPrefix(err.Error(), "false failed") || !strings.Contains(err.Error(), "$BROWSER") {
+	err = failing.Open(context.Background(), "https://acme-shop.example/p/1")
+	if err == nil || !strings.HasPrefix(err.Error(), "false failed: set $BROWSER") {
 		t.Fatalf("a failing browser: %v", err)
+	}
+	var open *OpenError
+	if !errors.As(err, &open) {
+		t.Fatalf("%T is no *OpenError", err)
+	}
+	if got, want := open.Brief("y copies the link"), "false failed: y copies the link, or set $BROWSER (exit status 1)"; got != want {
+		t.Fatalf("Brief = %q, want %q", got, want)
 	}
 	t.Setenv("PATH", t.TempDir()) // no xdg-open
 	if err := (Opener{}).Open(context.Background(), "https://acme-shop.example/p/1"); err == nil || !strings.Contains(err.Error(), "$BROWSER") {

@@ -21,6 +21,10 @@ const (
 	fieldCount
 )
 
+// NoMatches is what the message list (CLI and TUI alike) says when a
+// search matches nothing.
+const NoMatches = "No emails match the search"
+
 // anyField marks a free-text term: it searches every field.
 const anyField = fieldCount
 

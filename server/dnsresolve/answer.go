@@ -17,8 +17,9 @@ const (
 	answered    outcome = iota // records of the type asked for
 	notFound                   // NXDOMAIN or NODATA: IsNotFound
 	serverFail                 // SERVFAIL: IsTemporary
+	refused                    // REFUSED: IsTemporary
 	timedOut                   // no answer in time: IsTimeout
-	misbehaving                // any other rcode or an unusable answer
+	misbehaving                // any other rcode or an unusable answer: IsTemporary
 )
 
 // answer is what one query for a name and type found: the records (in the
@@ -38,10 +39,11 @@ type answer struct {
 }
 
 // errorText is the net.DNSError text of each failed outcome, as net's
-// resolver words it.
+// resolver words it (REFUSED, which net calls misbehaving too, by its name).
 var errorText = map[outcome]string{
 	notFound:    "no such host",
 	serverFail:  "server misbehaving",
+	refused:     "server refused the query",
 	timedOut:    "i/o timeout",
 	misbehaving: "server misbehaving",
 }
@@ -55,11 +57,15 @@ func (a *answer) dnsError(name string) error {
 		return nil
 	}
 	return &net.DNSError{
-		Err:         errorText[a.outcome],
-		Name:        name,
-		Server:      a.server,
-		IsNotFound:  a.outcome == notFound,
-		IsTemporary: a.outcome == serverFail || a.outcome == timedOut,
+		Err:        errorText[a.outcome],
+		Name:       name,
+		Server:     a.server,
+		IsNotFound: a.outcome == notFound,
+		// Every failure but a name that does not exist is temporary: RFC
+		// 7208 section 5 makes any RCODE but 0 and 3, and a timeout,
+		// temperror, and the SPF, DKIM and DMARC libraries read
+		// IsTemporary so.
+		IsTemporary: a.outcome != notFound,
 		IsTimeout:   a.outcome == timedOut,
 	}
 }
@@ -75,6 +81,8 @@ func parseAnswer(msg *dns.Msg, qtype uint16) answer {
 		return answer{outcome: notFound, ttl: negativeTTL(msg)}
 	case dns.RcodeServerFailure:
 		return answer{outcome: serverFail}
+	case dns.RcodeRefused:
+		return answer{outcome: refused}
 	default:
 		return answer{outcome: misbehaving}
 	}

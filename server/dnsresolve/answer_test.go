@@ -1,6 +1,7 @@
 package dnsresolve
 
 import (
+	"errors"
 	"net"
 	"strings"
 	"testing"
@@ -48,7 +49,8 @@ func TestParseAnswer(t *testing.T) {
 		{"NXDOMAIN with SOA", reply(dns.RcodeNameError, nil, soa), dns.TypeTXT, notFound, 120 * time.Second, ""},
 		{"NXDOMAIN without SOA is not cached", reply(dns.RcodeNameError, nil), dns.TypeTXT, notFound, 0, ""},
 		{"SERVFAIL", reply(dns.RcodeServerFailure, nil), dns.TypeTXT, serverFail, 0, ""},
-		{"REFUSED", reply(dns.RcodeRefused, nil), dns.TypeTXT, misbehaving, 0, ""},
+		{"REFUSED", reply(dns.RcodeRefused, nil), dns.TypeTXT, refused, 0, ""},
+		{"NOTIMP", reply(dns.RcodeNotImplemented, nil), dns.TypeTXT, misbehaving, 0, ""},
 		{"invalid PTR names only", func() *dns.Msg {
 			m := reply(dns.RcodeSuccess, nil)
 			m.Answer = append(m.Answer, &dns.PTR{Hdr: dns.RR_Header{Name: "x.", Rrtype: dns.TypePTR, Class: dns.ClassINET, Ttl: 5}, Ptr: "bad name!."})
@@ -137,4 +139,29 @@ func FuzzParseHosts(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFailuresButNotFoundAreTemporary: SERVFAIL, REFUSED, any other RCODE
+// and a timeout are temporary (temperror in the checks); only a name that
+// does not exist is not found, and nothing else is.
+func TestFailuresButNotFoundAreTemporary(t *testing.T) {
+	for _, tt := range []struct {
+		o                              outcome
+		notFound, temporary, isTimeout bool
+	}{
+		{notFound, true, false, false},
+		{serverFail, false, true, false},
+		{refused, false, true, false},
+		{misbehaving, false, true, false},
+		{timedOut, false, true, true},
+	} {
+		a := answer{outcome: tt.o}
+		var dnsErr *net.DNSError
+		if !errors.As(a.dnsError("example.org"), &dnsErr) {
+			t.Fatalf("outcome %d: no *net.DNSError", tt.o)
+		}
+		if dnsErr.IsNotFound != tt.notFound || dnsErr.IsTemporary != tt.temporary || dnsErr.IsTimeout != tt.isTimeout {
+			t.Errorf("outcome %d: %+v; want not found %v, temporary %v, timeout %v", tt.o, dnsErr, tt.notFound, tt.temporary, tt.isTimeout)
+		}
+	}
 }

@@ -18,7 +18,9 @@
 // a doubling interval while unanswered, and are asked again over TCP when
 // the answer is truncated. Names and addresses in the hosts file are
 // answered from it first, as the system resolver does. Errors are the
-// *net.DNSError values net.Resolver returns (IsNotFound for NXDOMAIN and
-// NODATA, IsTemporary for SERVFAIL, IsTimeout when nothing answered), so
-// the SPF, DKIM and DMARC libraries read them the same way.
+// *net.DNSError values net.Resolver returns: IsNotFound for NXDOMAIN and
+// NODATA, IsTimeout when nothing answered, and IsTemporary for every
+// failure but IsNotFound (SERVFAIL, REFUSED, any other RCODE, a timeout),
+// so the SPF, DKIM and DMARC libraries report them as temperror, as RFC
+// 7208 section 5 asks.
 package dnsresolve

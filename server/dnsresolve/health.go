@@ -37,10 +37,15 @@ func (r *Resolver) suspectSilence(asked time.Time) {
 
 // noteHealth records how the servers did: a query that timed out makes
 // them silent (logged once, and a probe loop starts), any answer makes them
-// answering again (logged once).
+// answering again (logged once). Once the resolver is closed nothing is
+// recorded: its queries end as timed out, which says nothing about the
+// servers (a closing server must not log that they answer again).
 func (r *Resolver) noteHealth(a answer) {
-	silent := a.outcome == timedOut && r.ctx.Err() == nil
-	if !silent && a.outcome != timedOut {
+	if r.ctx.Err() != nil {
+		return
+	}
+	silent := a.outcome == timedOut
+	if !silent {
 		r.health.lastAnswer.Store(time.Now().UnixNano())
 	}
 	if r.health.silent.Swap(silent) == silent {

@@ -210,6 +210,9 @@ func (r *Resolver) Probe(ctx context.Context) bool {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.QueryTimeout)
 	defer cancel()
 	a := exchange(ctx, r.cfg.Servers, r.cfg.Retransmit, question{name: ".", qtype: dns.TypeNS})
+	if a.outcome == timedOut && errors.Is(ctx.Err(), context.Canceled) {
+		return false // the caller gave up (a server shutting down): no verdict on the servers
+	}
 	r.noteHealth(a)
 	return a.outcome != timedOut
 }
@@ -269,7 +272,7 @@ func (r *Resolver) query(q question) answer {
 		}
 		r.timeouts.Add(1)
 		ttl = r.cfg.HoldDown
-	case serverFail, misbehaving:
+	case serverFail, refused, misbehaving:
 		ttl = r.cfg.HoldDown
 	}
 	if ttl > 0 {

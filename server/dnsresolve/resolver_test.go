@@ -346,7 +346,8 @@ func TestLargeAnswerComesOverTCP(t *testing.T) {
 
 // TestGarbageAnswersGiveAResult: whatever a server sends back, a lookup
 // ends with an error of the kind the checks expect (or an empty answer),
-// soon, without a panic.
+// soon, without a panic: an answer that is refused or cannot be used is a
+// temporary failure (temperror), as RFC 7208 section 5 has it.
 func TestGarbageAnswersGiveAResult(t *testing.T) {
 	answerWith := func(edit func(m *dns.Msg)) func(*dns.Msg) []byte {
 		return func(query *dns.Msg) []byte {
@@ -364,19 +365,19 @@ func TestGarbageAnswersGiveAResult(t *testing.T) {
 		raw  func(*dns.Msg) []byte
 		want string // errorKind
 	}{
-		"not DNS at all": {func(*dns.Msg) []byte { return []byte("HTTP/1.1 400 Bad Request\r\n\r\n") }, "notFound=false temporary=false timeout=false"},
+		"not DNS at all": {func(*dns.Msg) []byte { return []byte("HTTP/1.1 400 Bad Request\r\n\r\n") }, "notFound=false temporary=true timeout=false"},
 		"cut short": {func(q *dns.Msg) []byte {
 			m := new(dns.Msg)
 			m.SetReply(q)
 			m.Answer = []dns.RR{&dns.TXT{Hdr: dns.RR_Header{Name: q.Question[0].Name, Rrtype: dns.TypeTXT, Class: dns.ClassINET, Ttl: 60}, Txt: []string{"v=spf1 -all"}}}
 			packed, _ := m.Pack()
 			return packed[:len(packed)-5]
-		}, "notFound=false temporary=false timeout=false"},
-		"another question": {answerWith(func(m *dns.Msg) { m.Question[0].Name = "other.example." }), "notFound=false temporary=false timeout=false"},
+		}, "notFound=false temporary=true timeout=false"},
+		"another question": {answerWith(func(m *dns.Msg) { m.Question[0].Name = "other.example." }), "notFound=false temporary=true timeout=false"},
 		"records of another type": {answerWith(func(m *dns.Msg) {
 			m.Answer = []dns.RR{&dns.A{Hdr: dns.RR_Header{Name: m.Question[0].Name, Rrtype: dns.TypeA, Class: dns.ClassINET, Ttl: 60}, A: net.IPv4(192, 0, 2, 1)}}
 		}), "notFound=true temporary=false timeout=false"},
-		"refused":        {answerWith(func(m *dns.Msg) { m.Rcode = dns.RcodeRefused }), "notFound=false temporary=false timeout=false"},
+		"refused":        {answerWith(func(m *dns.Msg) { m.Rcode = dns.RcodeRefused }), "notFound=false temporary=true timeout=false"},
 		"server failure": {answerWith(func(m *dns.Msg) { m.Rcode = dns.RcodeServerFailure }), "notFound=false temporary=true timeout=false"},
 		"truncated over TCP too": {func(q *dns.Msg) []byte {
 			m := new(dns.Msg)

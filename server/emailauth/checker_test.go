@@ -92,14 +92,17 @@ func assertTimedOut(t *testing.T, got model.AuthResults) {
 	if got.SPF.Result != model.ResultTemperror || !strings.Contains(got.SPF.Details, "dns timeout") {
 		t.Errorf("SPF = %+v, want temperror (dns timeout)", *got.SPF)
 	}
-	if len(got.DKIM) != 1 || got.DKIM[0].Result != model.ResultFail || !strings.Contains(got.DKIM[0].Signature, "dns timeout") {
-		t.Errorf("DKIM = %+v, want fail (dns timeout)", got.DKIM)
+	if len(got.DKIM) != 1 || got.DKIM[0].Result != model.ResultTemperror || !strings.Contains(got.DKIM[0].Signature, "dns timeout") {
+		t.Errorf("DKIM = %+v, want temperror (dns timeout)", got.DKIM)
 	}
 	if got.DMARC.Result != model.ResultTemperror || got.DMARC.Details != dnsTimeout || got.DMARC.Aligned {
 		t.Errorf("DMARC = %+v, want temperror (dns timeout), not aligned", *got.DMARC)
 	}
-	if got.ReverseDNS.Result != model.ResultNone {
-		t.Errorf("ReverseDNS = %+v, want none", *got.ReverseDNS)
+	if got.ReverseDNS.Result != model.ResultTemperror {
+		t.Errorf("ReverseDNS = %+v, want temperror", *got.ReverseDNS)
+	}
+	if v := got.Verdict(); v != model.VerdictNotVerified {
+		t.Errorf("verdict %s, want not verified: the DNS did not answer", v.Word())
 	}
 }
 

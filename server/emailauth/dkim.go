@@ -47,38 +47,38 @@ func checkDKIM(ctx context.Context, dns Resolver, raw []byte) []model.DKIMResult
 		var label, reason string
 		switch {
 		case i >= maxSignatures:
-			label, reason = "permerror", "too many signatures; not verified"
+			label, reason = model.ResultPermerror, "too many signatures; not verified"
 		case err != nil || len(verifications) != min(len(signatures), maxSignatures):
-			label, reason = "permerror", "unreadable message header"
+			label, reason = model.ResultPermerror, "unreadable message header"
 		default:
 			label, reason = verificationOutcome(ctx, verifications[i].Err)
 		}
-		results[i].Result = model.ResultFail
-		if label == model.ResultPass {
-			results[i].Result = model.ResultPass
-		}
+		results[i].Result = label
 		results[i].Signature = signatureDetails(label, reason, sig)
 	}
 	return results
 }
 
 // verificationOutcome names the outcome of one verification the way an
-// Authentication-Results header does (pass, fail, temperror, permerror)
-// with a short reason.
+// Authentication-Results header does (RFC 8601: pass, fail, temperror,
+// permerror), which is also the result reported, with a short reason: a
+// key lookup the DNS did not answer is temperror, never fail.
 func verificationOutcome(ctx context.Context, err error) (label, reason string) {
 	switch {
 	case err == nil:
 		return model.ResultPass, ""
 	case dkim.IsTempFail(err):
 		if timeout, ended := timedOut(ctx); ended {
-			return "temperror", timeout
+			return model.ResultTemperror, timeout
 		}
-		if strings.HasSuffix(err.Error(), dnsTimeout) { // the key lookup timed out
-			return "temperror", dnsTimeout
+		for _, failure := range []string{dnsTimeout, dnsRefused, dnsServerFailure} {
+			if strings.HasSuffix(err.Error(), failure) { // how the key lookup failed
+				return model.ResultTemperror, failure
+			}
 		}
-		return "temperror", shortReason(err)
+		return model.ResultTemperror, shortReason(err)
 	case dkim.IsPermFail(err):
-		return "permerror", shortReason(err)
+		return model.ResultPermerror, shortReason(err)
 	}
 	return model.ResultFail, shortReason(err)
 }

@@ -73,14 +73,14 @@ func TestCheckDKIM(t *testing.T) {
 	})
 	t.Run("no key published", func(t *testing.T) {
 		got := checkDKIM(ctx, dns, sign(t, msg, "example.org", "missing", good))
-		if len(got) != 1 || got[0].Result != model.ResultFail ||
+		if len(got) != 1 || got[0].Result != model.ResultPermerror ||
 			got[0].Signature != "dkim=permerror (no key for signature) header.d=example.org header.s=missing" {
 			t.Errorf("checkDKIM = %+v, want permerror (no key for signature)", got)
 		}
 	})
 	t.Run("revoked key", func(t *testing.T) {
 		got := checkDKIM(ctx, dns, sign(t, msg, "example.org", "revoked", good))
-		if len(got) != 1 || got[0].Result != model.ResultFail || !strings.Contains(got[0].Signature, "key revoked") {
+		if len(got) != 1 || got[0].Result != model.ResultPermerror || !strings.Contains(got[0].Signature, "key revoked") {
 			t.Errorf("checkDKIM = %+v, want permerror (key revoked)", got)
 		}
 	})
@@ -93,7 +93,7 @@ func TestCheckDKIM(t *testing.T) {
 		if len(got) != maxSignatures+2 {
 			t.Fatalf("%d entries, want %d", len(got), maxSignatures+2)
 		}
-		if got[0].Result != model.ResultPass || got[maxSignatures].Result != model.ResultFail ||
+		if got[0].Result != model.ResultPass || got[maxSignatures].Result != model.ResultPermerror ||
 			!strings.Contains(got[maxSignatures].Signature, "not verified") {
 			t.Errorf("first %+v, beyond the cap %+v", got[0], got[maxSignatures])
 		}
@@ -129,8 +129,8 @@ func TestCheckDKIMTimeout(t *testing.T) {
 	defer cancel()
 	signed := sign(t, testMessage("hi\n"), "example.org", "sel", newEd25519Key(t))
 	got := checkDKIM(ctx, newBoundedResolver(blockingResolver{}), signed)
-	if len(got) != 1 || got[0].Result != model.ResultFail || !strings.Contains(got[0].Signature, "dkim=temperror (dns timeout)") {
-		t.Errorf("checkDKIM = %+v, want fail with temperror (dns timeout)", got)
+	if len(got) != 1 || got[0].Result != model.ResultTemperror || !strings.Contains(got[0].Signature, "dkim=temperror (dns timeout)") {
+		t.Errorf("checkDKIM = %+v, want temperror (dns timeout)", got)
 	}
 }
 

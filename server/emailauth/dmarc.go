@@ -21,6 +21,9 @@ type dmarcPolicy struct {
 	// unavailable, when the DNS lookup failed (timed out, or the server
 	// failed), says why: the result is then temperror.
 	unavailable string
+	// broken, when the record found does not parse, says why: the result
+	// is then permerror (RFC 8601 section 2.7.7).
+	broken string
 }
 
 // lookupDMARC finds the DMARC record for fromDomain: at _dmarc.<domain>,
@@ -46,26 +49,30 @@ func lookupDMARC(ctx context.Context, dns Resolver, fromDomain string) dmarcPoli
 	}
 	org := organizationalDomain(fromDomain)
 	if err != dmarc.ErrNoPolicy || strings.EqualFold(org, fromDomain) {
-		return unavailableDMARC(ctx, failed)
+		return unavailableDMARC(ctx, failed, err)
 	}
 	if record, err = dmarc.LookupWithOptions(org, options); err == nil {
 		return dmarcPolicy{record: record, inherited: true}
 	}
-	return unavailableDMARC(ctx, failed)
+	return unavailableDMARC(ctx, failed, err)
 }
 
-// unavailableDMARC is the policy of a lookup that found no usable record:
-// unavailable when DNS failed (failed not nil), with the reason.
-func unavailableDMARC(ctx context.Context, failed error) dmarcPolicy {
+// unavailableDMARC is the policy of a lookup that found no usable record
+// (err, the library's error): unavailable when DNS failed (failed not
+// nil), with the reason; broken when a record was found but does not
+// parse; else no record.
+func unavailableDMARC(ctx context.Context, failed, err error) dmarcPolicy {
 	if failed == nil {
+		if err != nil && err != dmarc.ErrNoPolicy && !dmarc.IsTempFail(err) {
+			return dmarcPolicy{broken: shorten(strings.TrimPrefix(err.Error(), "dmarc: "))}
+		}
 		return dmarcPolicy{}
 	}
 	if reason, ended := timedOut(ctx); ended {
 		return dmarcPolicy{unavailable: reason}
 	}
-	var dnsErr *net.DNSError
-	if errors.As(failed, &dnsErr) && dnsErr.IsTimeout {
-		return dmarcPolicy{unavailable: dnsTimeout}
+	if failure := lookupFailure(failed); failure != "" {
+		return dmarcPolicy{unavailable: failure}
 	}
 	return dmarcPolicy{unavailable: shorten(failed.Error())}
 }
@@ -73,7 +80,8 @@ func unavailableDMARC(ctx context.Context, failed error) dmarcPolicy {
 // evaluateDMARC combines the record with the SPF and DKIM results. Aligned
 // is true when a passing SPF or DKIM identifier aligns with the From domain
 // (relaxed unless the record asks for strict alignment). Without a usable
-// record the result is none, or temperror when DNS failed.
+// record the result is none, temperror when DNS failed, or permerror when
+// the record is broken.
 func evaluateDMARC(policy dmarcPolicy, fromDomain string, spfResult *model.SPFResult, dkimResults []model.DKIMResult) *model.DMARCResult {
 	res := &model.DMARCResult{Result: model.ResultNone, Domain: fromDomain}
 	if !isDomainName(fromDomain) {
@@ -92,8 +100,11 @@ func evaluateDMARC(policy dmarcPolicy, fromDomain string, spfResult *model.SPFRe
 		}
 	}
 	if policy.record == nil {
-		if policy.unavailable != "" {
+		switch {
+		case policy.unavailable != "":
 			res.Result, res.Details = model.ResultTemperror, policy.unavailable
+		case policy.broken != "":
+			res.Result, res.Details = model.ResultPermerror, policy.broken
 		}
 		return res
 	}

@@ -171,8 +171,8 @@ func TestDroppedLookupsAreTemperror(t *testing.T) {
 		if got.SPF.Result != model.ResultTemperror || !strings.Contains(got.SPF.Details, "dns timeout") {
 			t.Errorf("round %d: SPF %+v, want temperror (dns timeout)", round, *got.SPF)
 		}
-		if len(got.DKIM) != 1 || got.DKIM[0].Result != model.ResultFail || !strings.Contains(got.DKIM[0].Signature, "temperror (dns timeout)") {
-			t.Errorf("round %d: DKIM %+v, want fail with temperror (dns timeout)", round, got.DKIM)
+		if len(got.DKIM) != 1 || got.DKIM[0].Result != model.ResultTemperror || !strings.Contains(got.DKIM[0].Signature, "temperror (dns timeout)") {
+			t.Errorf("round %d: DKIM %+v, want temperror (dns timeout)", round, got.DKIM)
 		}
 		if got.DMARC.Result == model.ResultPass || got.ReverseDNS.Result == model.ResultPass {
 			t.Errorf("round %d: DMARC %+v, reverse DNS %+v: nothing may pass", round, *got.DMARC, *got.ReverseDNS)
@@ -193,5 +193,32 @@ func waitForHoldDown(t *testing.T, r *dnsresolve.Resolver) {
 			t.Fatalf("queries never gave up: %+v", r.Stats())
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestRefusedLookupsAreTemperror: against a server that answers REFUSED,
+// SPF, DKIM, DMARC and reverse DNS are temperror "dns refused", and the
+// verdict is not verified.
+func TestRefusedLookupsAreTemperror(t *testing.T) {
+	key := newEd25519Key(t)
+	signed := sign(t, testMessage("hello\n"), "example.org", "sel", key)
+	refusing := dnstest.Start(t, dnstest.Options{Raw: func(query *dns.Msg) []byte {
+		m := new(dns.Msg)
+		m.SetRcode(query, dns.RcodeRefused)
+		packed, err := m.Pack()
+		if err != nil {
+			panic(err)
+		}
+		return packed
+	}}, dnsZone(keyRecord(t, key))...)
+	checker := Checker{Resolver: newDNSResolver(t, refusing.Addr, 0)}
+	got := checker.Check(context.Background(), dnsScenarios(signed)["all pass"])
+	if got.SPF.Result != model.ResultTemperror || !strings.Contains(got.SPF.Details, "(dns refused)") ||
+		len(got.DKIM) != 1 || got.DKIM[0].Result != model.ResultTemperror || !strings.Contains(got.DKIM[0].Signature, "(dns refused)") ||
+		got.DMARC.Result != model.ResultTemperror || got.DMARC.Details != dnsRefused || got.ReverseDNS.Result != model.ResultTemperror {
+		t.Fatalf("Check = %+v %+v %+v %+v", *got.SPF, got.DKIM, *got.DMARC, *got.ReverseDNS)
+	}
+	if v := got.Verdict(); v != model.VerdictNotVerified {
+		t.Fatalf("verdict %q, want not verified", v.Word())
 	}
 }

@@ -12,14 +12,20 @@ import (
 const maxPTRNames = 5
 
 // checkReverseDNS looks up the PTR names of ip and passes when one of them
-// resolves back to ip (forward-confirmed reverse DNS). No PTR gives none; a
-// PTR that does not confirm (or whose forward lookup fails) gives fail.
+// resolves back to ip (forward-confirmed reverse DNS, RFC 8601's iprev).
+// No PTR gives none; a PTR that does not confirm gives fail; a lookup the
+// DNS did not answer (or refused, or failed), when no name confirmed,
+// gives temperror.
 func checkReverseDNS(ctx context.Context, dns Resolver, ip net.IP) *model.ReverseDNSResult {
 	if ip == nil || ip.To16() == nil {
 		return &model.ReverseDNSResult{Result: model.ResultNone}
 	}
 	res := &model.ReverseDNSResult{Result: model.ResultNone, IP: ip.String()}
 	names, err := dns.LookupAddr(ctx, ip.String())
+	if lookupFailure(err) != "" {
+		res.Result = model.ResultTemperror
+		return res
+	}
 	if err != nil || len(names) == 0 {
 		return res
 	}
@@ -27,8 +33,8 @@ func checkReverseDNS(ctx context.Context, dns Resolver, ip net.IP) *model.Revers
 	for _, name := range names[:min(len(names), maxPTRNames)] {
 		host := strings.TrimSuffix(name, ".")
 		addrs, err := dns.LookupIPAddr(ctx, host)
-		if err != nil {
-			continue
+		if lookupFailure(err) != "" {
+			res.Result = model.ResultTemperror
 		}
 		for _, addr := range addrs {
 			if addr.IP.Equal(ip) {

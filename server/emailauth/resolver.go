@@ -16,8 +16,13 @@ type Resolver interface {
 	LookupAddr(ctx context.Context, addr string) ([]string, error)
 }
 
-// dnsTimeout is the error text of a lookup abandoned at the deadline.
-const dnsTimeout = "dns timeout"
+// The words of a failed lookup in result details: they name what the DNS
+// did, and model.CheckReason reads them ("DKIM: the DNS did not answer").
+const (
+	dnsTimeout       = "dns timeout"        // nothing answered in time
+	dnsRefused       = "dns refused"        // the server answered REFUSED
+	dnsServerFailure = "dns server failure" // SERVFAIL, another RCODE, or garbage
+)
 
 // ContextBound is implemented by resolvers whose lookups return by their
 // context's deadline on their own, such as StaticResolver and
@@ -34,7 +39,8 @@ type ContextBound interface {
 // goroutine is left to finish on its own). A lookup cut short, or one the
 // resolver says timed out (such as a query it remembers went unanswered),
 // reports the same temporary *net.DNSError, the form the SPF and DKIM
-// libraries treat as a temporary failure, whose text is "dns timeout".
+// libraries treat as a temporary failure, whose text is "dns timeout";
+// another temporary failure reads "dns refused" or "dns server failure".
 type boundedResolver struct {
 	dns    Resolver
 	direct bool // dns is ContextBound
@@ -87,15 +93,44 @@ func bounded[T any](ctx context.Context, direct bool, name string, lookup func(c
 }
 
 // timedOutAs runs a lookup and reports a timeout, whether the resolver's or
-// the context's, as timeoutError.
+// the context's, as timeoutError, and another temporary failure in the
+// words of dnsFailure.
 func timedOutAs[T any](ctx context.Context, name string, lookup func(context.Context) (T, error)) (T, error) {
 	value, err := lookup(ctx)
+	if err == nil {
+		return value, nil
+	}
+	var none T
 	var dnsErr *net.DNSError
-	if err != nil && (ctx.Err() != nil || errors.As(err, &dnsErr) && dnsErr.IsTimeout) {
-		var none T
+	switch {
+	case ctx.Err() != nil || errors.As(err, &dnsErr) && dnsErr.IsTimeout:
 		return none, timeoutError(name)
+	case dnsErr != nil && dnsErr.IsTemporary && !dnsErr.IsNotFound:
+		return none, &net.DNSError{Err: dnsFailure(dnsErr), Name: name, IsTemporary: true}
 	}
 	return value, err
+}
+
+// dnsFailure names a temporary failure: dnsTimeout, dnsRefused or
+// dnsServerFailure.
+func dnsFailure(err *net.DNSError) string {
+	switch {
+	case err.IsTimeout:
+		return dnsTimeout
+	case strings.Contains(err.Err, "refused"):
+		return dnsRefused
+	}
+	return dnsServerFailure
+}
+
+// lookupFailure is the words of a lookup error that is a temporary DNS
+// failure (see dnsFailure), or "".
+func lookupFailure(err error) string {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) && (dnsErr.IsTemporary || dnsErr.IsTimeout) && !dnsErr.IsNotFound {
+		return dnsFailure(dnsErr)
+	}
+	return ""
 }
 
 func timeoutError(name string) *net.DNSError {

@@ -2,7 +2,6 @@ package emailauth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -67,12 +66,11 @@ func spfReason(ctx context.Context, result spf.Result, err error) string {
 	if reason, ended := timedOut(ctx); ended && result == spf.TempError {
 		return reason
 	}
-	var dnsErr *net.DNSError
-	switch {
-	case err == nil:
+	if err == nil {
 		return ""
-	case errors.As(err, &dnsErr) && dnsErr.IsTimeout:
-		return dnsTimeout
+	}
+	if failure := lookupFailure(err); failure != "" {
+		return failure
 	}
 	return shorten(err.Error())
 }

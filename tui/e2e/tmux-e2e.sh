@@ -135,7 +135,7 @@ tmux send-keys -t "$session" d
 wait_for "one confirmation for both" on_screen "Delete 2 marked emails on the server?"
 tmux send-keys -t "$session" y
 wait_for "the bulk delete" on_screen "deleted 2 emails"
-gone_from_server() { "$bin" email list --inbox "$address" --search "subject:$bulk" | grep -q "no emails match"; }
+gone_from_server() { "$bin" email list --inbox "$address" --search "subject:$bulk" | grep -q "No emails match the search"; }
 wait_for "the deleted mails gone from the server" gone_from_server
 borders_aligned || fail "a row is not as wide as the terminal (search)"
 

@@ -42,13 +42,19 @@ func authNotice(st *theme.Styles, m model.Email) string {
 	return ""
 }
 
-// verdictLine is the verdict of m on one line: its heading, then why.
+// verdictLine is the verdict of m on one line: its heading, then why (the
+// reasons of the checks that did not pass, such as "DKIM: the DNS did not
+// answer", else the verdict's explanation).
 func verdictLine(st *theme.Styles, m model.Email) string {
 	if n := authNotice(st, m); n != "" {
 		return n
 	}
 	v := m.AuthResults.Verdict()
-	return verdictStyle(st, v).Render(v.Heading()) + st.Muted.Render("  "+v.Explanation())
+	why := v.Explanation()
+	if reasons := m.AuthResults.Reasons(); len(reasons) > 0 {
+		why = strings.Join(reasons, "; ") // of the fields sanitizeEmail cleaned
+	}
+	return verdictStyle(st, v).Render(v.Heading()) + st.Muted.Render("  "+why)
 }
 
 // authIndent is where the details of a check start.
@@ -111,7 +117,7 @@ func authReportLines(ctx *ui.Context, m model.Email, width int) []string {
 		if a.DMARC.Aligned {
 			aligned = "aligned"
 		}
-		check("DMARC", "DMARC", a.DMARC.Result, prefixed("policy ", a.DMARC.Policy), aligned, prefixed("domain ", a.DMARC.Domain))
+		check("DMARC", "DMARC", a.DMARC.Result, prefixed("policy ", a.DMARC.Policy), aligned, prefixed("domain ", a.DMARC.Domain), a.DMARC.Details)
 	} else {
 		check("DMARC", "DMARC", "")
 	}

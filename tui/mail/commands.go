@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -202,12 +203,19 @@ func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 }
 
 // openLink opens an http, https or mailto link with the system opener.
-func (c commands) openLink(link string) tea.Cmd {
+// When the opener is missing or fails, the status says so and the way out
+// first (copyKey copies the link), so that an 80-column status line
+// keeps them.
+func (c commands) openLink(link, copyKey string) tea.Cmd {
 	return func() tea.Msg {
 		if !openableLink(link) {
 			return ui.StatusMsg{Text: "only http, https and mailto links are opened", Level: ui.LevelWarn}
 		}
 		if err := c.open(c.ctx, link); err != nil {
+			var open *desktop.OpenError
+			if errors.As(err, &open) {
+				return ui.StatusMsg{Text: open.Brief(copyKey + " copies the link"), Level: ui.LevelError}
+			}
 			return ui.StatusMsg{Text: "open link: " + err.Error(), Level: ui.LevelError}
 		}
 		return ui.StatusMsg{Text: "opened " + link, Level: ui.LevelSuccess}
@@ -216,11 +224,16 @@ func (c commands) openLink(link string) tea.Cmd {
 
 // openAttachment saves an attachment in the screen's private directory
 // and opens it with the system opener; the file is removed once the
-// opener has had it.
-func (c commands) openAttachment(a model.Attachment) tea.Cmd {
+// opener has had it. When the opener is missing or fails, the status says
+// so and the way out first (saveKey saves the attachment).
+func (c commands) openAttachment(a model.Attachment, saveKey string) tea.Cmd {
 	return func() tea.Msg {
 		path, err := c.temp.Open(c.ctx, a.Filename, a.Content, c.open)
 		if err != nil {
+			var open *desktop.OpenError
+			if errors.As(err, &open) {
+				return ui.StatusMsg{Text: open.Brief(saveKey + " saves the attachment"), Level: ui.LevelError}
+			}
 			return ui.StatusMsg{Text: "open attachment: " + err.Error(), Level: ui.LevelError}
 		}
 		return ui.StatusMsg{Text: "opened " + path, Level: ui.LevelSuccess}

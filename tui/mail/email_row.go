@@ -22,8 +22,8 @@ import (
 const (
 	flagsColumn = 3 // "✓● "
 	newColumn   = 4 // "NEW "
-	attColumn   = 6 // " +2att"
-	attCompact  = 4 // " +12", in rows narrower than attRowWidth
+	attColumn   = 7 // " +99att": the count is never flush with the subject
+	attCompact  = 4 // " +99", in rows narrower than attRowWidth
 	badgeColumn = 5 // " pass"
 	ageColumn   = 7
 	// The sender and the recipient take a share of the room the fixed
@@ -166,7 +166,7 @@ func (l *rowPainter) rows(width int, e *inboxEntry, loading bool) []string {
 	case (len(l.scope.emails) > 0 || l.find.active() && l.find.err == "") && loading:
 		return []string{st.Muted.Render("No matches yet — still loading…")}
 	case len(l.scope.emails) > 0 || l.find.active() && l.find.err == "":
-		return []string{st.Muted.Render("No emails match the search.")}
+		return []string{st.Muted.Render(search.NoMatches)}
 	case e == nil:
 		return []string{st.Muted.Render("No mail in any inbox yet.")}
 	case e.loading:

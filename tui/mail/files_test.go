@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"sandview/model"
 	"sandview/tui/tuitest"
 )
 
@@ -21,6 +22,17 @@ func TestSanitizeEmailCleansEveryField(t *testing.T) {
 		for _, f := range fields {
 			tuitest.AssertNoControls(t, strings.ReplaceAll(f, "\n", ""))
 		}
+	}
+}
+
+// TestSanitizeAuthCleansDetails: the details of every check, which the
+// auth report and its reasons show, are cleaned too.
+func TestSanitizeAuthCleansDetails(t *testing.T) {
+	hostile := "dns\x1b[2J timeout\u202e"
+	a := sanitizeAuth(model.AuthResults{SPF: &model.SPFResult{Details: hostile}, DKIM: []model.DKIMResult{{Signature: hostile}},
+		DMARC: &model.DMARCResult{Details: hostile}})
+	for _, f := range []string{a.SPF.Details, a.DKIM[0].Signature, a.DMARC.Details} {
+		tuitest.AssertNoControls(t, f)
 	}
 }
 

@@ -1,10 +1,12 @@
 package mail
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"sandview/model"
 	"sandview/tui/tuitest"
 )
 
@@ -75,6 +77,27 @@ func TestNarrowRowsKeepTheAttachmentCount(t *testing.T) {
 		}
 		if !strings.Contains(line, c.want) {
 			t.Fatalf("%dx%d: the row of a mail with an attachment: %q, want %q", c.w, c.h, line, c.want)
+		}
+	}
+}
+
+// TestAttachmentCountStandsApartFromTheSubject: a subject that fills its
+// column and ten attachments (two digits) keep a space between them, at
+// every width that shows the count.
+func TestAttachmentCountStandsApartFromTheSubject(t *testing.T) {
+	for _, c := range []struct {
+		w, h int
+		want string
+	}{{60, 20, "… +10 "}, {80, 24, "… +10att "}, {140, 37, "… +10att "}} {
+		h := newHarness(t, c.w, c.h)
+		m := mailTo(tuitest.DemoAddr, "many", "Quarterly report with every spreadsheet and chart attached (10 files)", time.Minute)
+		m.HasContent, m.AuthResults = true, tuitest.PassingAuth()
+		for i := range 10 {
+			m.Attachments = append(m.Attachments, model.Attachment{Filename: fmt.Sprintf("sheet%d.csv", i), ContentType: "text/csv", Size: 1})
+		}
+		h.Send(feedNewEmail(tuitest.DemoAddr, m))
+		if row := rowOf(t, h.shown(), "Quarterly"); !strings.Contains(row, c.want) {
+			t.Errorf("%dx%d: row %q, want %q", c.w, c.h, row, c.want)
 		}
 	}
 }

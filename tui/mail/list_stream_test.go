@@ -15,6 +15,7 @@ import (
 	"sandview/client"
 	"sandview/internal/desktop"
 	"sandview/model"
+	"sandview/model/search"
 	"sandview/server/servertest"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
@@ -215,13 +216,13 @@ func TestSearchWhileListingSaysStillLoading(t *testing.T) {
 	e.stream = &listStream{address: e.info.EmailAddress, listed: 3}
 	h.s.emails.refresh()
 	h.search("zzz-nothing")
-	if v := h.shown(); !strings.Contains(v, "No matches yet — still loading…") || strings.Contains(v, "No emails match the search.") {
+	if v := h.shown(); !strings.Contains(v, "No matches yet — still loading…") || strings.Contains(v, search.NoMatches) {
 		t.Fatalf("a search matching nothing while listing:\n%s", v)
 	}
 	e.stream = nil
 	h.s.emails.refresh()
 	h.rest()
-	if v := h.shown(); !strings.Contains(v, "No emails match the search.") || strings.Contains(v, "still loading") {
+	if v := h.shown(); !strings.Contains(v, search.NoMatches) || strings.Contains(v, "still loading") {
 		t.Fatalf("a search matching nothing once listed:\n%s", v)
 	}
 }

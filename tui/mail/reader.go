@@ -225,9 +225,9 @@ func (r *reader) openChoice(open model.Email) tea.Cmd {
 	links := r.html.links(open)
 	switch {
 	case r.tab == tabAttachments && r.choice < len(open.Attachments):
-		return r.cmds.openAttachment(open.Attachments[r.choice])
+		return r.cmds.openAttachment(open.Attachments[r.choice], ui.KeyName(k.Save))
 	case r.tab == tabLinks && r.choice < len(links):
-		return r.cmds.openLink(links[r.choice])
+		return r.cmds.openLink(links[r.choice], ui.KeyName(k.Copy))
 	case len(links) > 0:
 		r.setTab(tabLinks)
 		r.ctx.Flash(fmt.Sprintf("choose a link with %s and %s, then %s", ui.KeyName(k.Up), ui.KeyName(k.Down), ui.KeyName(k.OpenLink)), ui.LevelInfo)

@@ -27,7 +27,8 @@ func TestParseHeadersAsSent(t *testing.T) {
 		{"Received", "from c.ex by d.example"},
 		{"X-Custom-CASE", "Value"},
 		{"Subject", "Grüße and Köln"},
-		{"X-Evil", "abc not a field"}, // a continuation without its indent, as the server reads it
+		{"X-Evil", "abc"},
+		{"", "not a field"}, // no indent: a malformed field of its own (RFC 5322 2.2.3), as the server reads it
 		{"X-Unknown", "abc"},
 	}
 	// Sanitizing turns the tab of the folded line into a space.
@@ -126,7 +127,7 @@ func TestAuthPaneIsOneLineUntilExpanded(t *testing.T) {
 		t.Fatalf("auth pane is %d lines", h.s.lay.auth.H)
 	}
 	view := h.shown()
-	if !strings.Contains(view, "✗ FAIL  a check failed") || strings.Contains(view, "Reverse DNS") {
+	if !strings.Contains(view, "✗ FAIL  SPF: softfail; DKIM: not signed; DMARC: fail") || strings.Contains(view, "Reverse DNS") {
 		t.Fatalf("the collapsed pane does not show the verdict alone:\n%s", view)
 	}
 	h.Press("a")

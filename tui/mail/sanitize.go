@@ -87,7 +87,7 @@ func sanitizeAuth(a model.AuthResults) model.AuthResults {
 	}
 	if a.DMARC != nil {
 		m := *a.DMARC
-		m.Result, m.Policy, m.Domain = line(m.Result), line(m.Policy), line(m.Domain)
+		m.Result, m.Policy, m.Domain, m.Details = line(m.Result), line(m.Policy), line(m.Domain), line(m.Details)
 		a.DMARC = &m
 	}
 	if a.ReverseDNS != nil {

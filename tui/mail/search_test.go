@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sandview/model"
+	"sandview/model/search"
 	"sandview/tui/tuitest"
 )
 
@@ -141,11 +142,11 @@ func TestSearchMatchingNothingSaysSo(t *testing.T) {
 	h := newHarness(t, 200, 37)
 	h.search("zzz-nothing")
 	h.rest() // the mail listed without content is fetched
-	if v := h.shown(); !strings.Contains(v, "No emails match the search.") || strings.Contains(v, "No mail yet") {
+	if v := h.shown(); !strings.Contains(v, search.NoMatches) || strings.Contains(v, "No mail yet") {
 		t.Fatalf("a search matching nothing:\n%s", v)
 	}
 	h.Press("shift+tab", "j")
-	if v := h.shown(); !strings.Contains(v, "No emails match the search.") {
+	if v := h.shown(); !strings.Contains(v, search.NoMatches) {
 		t.Fatalf("a search in an empty inbox:\n%s", v)
 	}
 }
