@@ -55,8 +55,9 @@ type Server struct {
 // Options tune Start.
 type Options struct {
 	// Durable keeps fsync and synchronous commit on (benchmarks); tests
-	// run without them, which changes nothing a crashed server process
-	// could show (PostgreSQL itself is never killed).
+	// run without them. Without fsync nothing is lost when only PostgreSQL
+	// crashes (RestartImmediate): what it wrote is in the kernel's cache.
+	// The store sets synchronous_commit for its own sessions.
 	Durable bool
 }
 
@@ -204,6 +205,19 @@ func (s *Server) Stop() error {
 		return fmt.Errorf("pg_ctl stop: %w: %s", err, out)
 	}
 	return nil
+}
+
+// RestartImmediate stops the cluster as a crash would (pg_ctl's immediate
+// mode: every connection ends at once, nothing is checkpointed) and starts
+// it again with the same settings, on the same port, returning when it
+// accepts connections.
+func (s *Server) RestartImmediate(t testing.TB) {
+	t.Helper()
+	data := filepath.Join(s.dir, "data")
+	if out, err := s.run("pg_ctl", "-D", data, "-l", filepath.Join(s.dir, "log"), "-w", "-t", "60", "-m", "immediate", "restart"); err != nil {
+		log, _ := os.ReadFile(filepath.Join(s.dir, "log"))
+		t.Fatalf("pgtest: pg_ctl restart: %v: %s %s", err, out, log)
+	}
 }
 
 func (s *Server) removeDir() { _ = os.RemoveAll(s.dir) }

@@ -118,6 +118,7 @@ func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	cfg.AfterConnect = durableCommits
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open PostgreSQL store %s: %w", Describe(rawURL), err)
@@ -137,6 +138,25 @@ func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) 
 	em := &emails{db: d, queue: make(chan *queuedCommit, maxCommitGroup), stopped: make(chan struct{})}
 	em.startCommitters()
 	return &Store{db: d, inboxes: &inboxes{d}, emails: em, webhooks: &webhooks{d}, cluster: &cluster{db: d}}, nil
+}
+
+// durableCommits keeps a session's commits on disk before they are
+// answered: with synchronous_commit off a crash of PostgreSQL (an immediate
+// restart) loses commits it has answered, so a mail acknowledged with 250,
+// and announced, would be gone. A stronger setting (on, remote_write,
+// remote_apply) is kept; off becomes local.
+func durableCommits(ctx context.Context, conn *pgx.Conn) error {
+	var setting string
+	if err := conn.QueryRow(ctx, "SHOW synchronous_commit").Scan(&setting); err != nil {
+		return fmt.Errorf("read synchronous_commit: %w", err)
+	}
+	if setting != "off" {
+		return nil
+	}
+	if _, err := conn.Exec(ctx, "SET synchronous_commit TO local"); err != nil {
+		return fmt.Errorf("set synchronous_commit: %w", err)
+	}
+	return nil
 }
 
 // lastAttempt is the reason of a failed connection on one line: pgx
