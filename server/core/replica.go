@@ -38,6 +38,10 @@ const (
 	orphanBatch = 1000
 	// noticeTimeout bounds the store reads a notice causes.
 	noticeTimeout = 5 * time.Second
+	// fanOutTimeout bounds the read of another replica's email for its
+	// event: long enough to outlast a restart of PostgreSQL (a crash's
+	// recovery takes seconds), so that the event is late, not lost.
+	fanOutTimeout = time.Minute
 )
 
 // replica is the mode of a core on a store shared with other replicas.
@@ -185,7 +189,11 @@ func (r replica) webhookStore() store.Webhooks { return r.shared }
 // onNotice applies another replica's change.
 func (r replica) onNotice(n store.Notice) {
 	c := r.c
-	ctx, cancel := context.WithTimeout(c.baseCtx, noticeTimeout)
+	timeout := noticeTimeout
+	if n.Kind == store.NoticeEmail {
+		timeout = fanOutTimeout
+	}
+	ctx, cancel := context.WithTimeout(c.baseCtx, timeout)
 	defer cancel()
 	switch n.Kind {
 	case store.NoticeEmail:

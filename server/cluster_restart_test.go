@@ -1,0 +1,202 @@
+package server_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"sandview/model"
+	"sandview/server"
+	"sandview/server/servertest"
+)
+
+// follower counts the email notifications one event stream subscriber
+// gets, by email id.
+type follower struct {
+	name string
+	mu   sync.Mutex
+	got  map[string]int
+}
+
+// follow subscribes to an inbox's stream on srv.
+func follow(t *testing.T, srv *server.Server, hash, name string) *follower {
+	t.Helper()
+	f := &follower{name: name, got: map[string]int{}}
+	s := servertest.OpenStream(t, srv, hash)
+	go func() {
+		for {
+			ev, err := s.Next()
+			if err != nil {
+				return // the stream ended with the test
+			}
+			if ev.IsNotification() {
+				f.mu.Lock()
+				f.got[ev.EmailID]++
+				f.mu.Unlock()
+			}
+		}
+	}()
+	return f
+}
+
+// check waits until the follower got every id of list (the stored
+// emails, listed), then checks that it got each once and no other: the
+// sentinels, stored last on each replica, are streamed after anything a
+// catch-up could repeat.
+func (f *follower) check(t *testing.T, list []model.EmailRecord) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		f.mu.Lock()
+		missing := 0
+		for _, e := range list {
+			if f.got[e.ID] == 0 {
+				missing++
+			}
+		}
+		f.mu.Unlock()
+		if missing == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d of %d stored emails not streamed", f.name, missing, len(list))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	stored := map[string]bool{}
+	for _, e := range list {
+		stored[e.ID] = true
+	}
+	for id, n := range f.got {
+		switch {
+		case !stored[id]:
+			t.Errorf("%s: streamed %s, which the listing lacks", f.name, id)
+		case n != 1:
+			t.Errorf("%s: streamed %s %d times", f.name, id, n)
+		}
+	}
+}
+
+// subjects counts the listed emails by subject.
+func subjects(t *testing.T, list []model.EmailRecord) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, e := range list {
+		meta, _ := servertest.DecodePlain(t, e)
+		out[meta.Subject]++
+	}
+	return out
+}
+
+// TestReplicasAcrossImmediateRestart: two replicas take a burst of mail,
+// from senders that retry a 451 with the same message, while PostgreSQL
+// restarts as after a crash. Every mail is stored once (a 451'd one only
+// by its retry), and every subscriber of each replica streams each stored
+// email once and nothing else.
+func TestReplicasAcrossImmediateRestart(t *testing.T) {
+	srvs, apis := replicas(t, 2)
+	in := apis[0].CreatePlain(nil)
+	var followers []*follower
+	for r, srv := range srvs {
+		for i := range 2 {
+			followers = append(followers, follow(t, srv, in.InboxHash, fmt.Sprintf("replica %d subscriber %d", r, i)))
+		}
+	}
+	for r, srv := range srvs { // each replica knows the inbox before the restart
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("warm %d", r)))
+	}
+
+	const senders, each = 6, 15
+	var mu sync.Mutex
+	refused := map[string]int{} // subject: 451 answers
+	sent := make(chan struct{}, senders*each)
+	var wg sync.WaitGroup
+	for s := range senders {
+		wg.Go(func() {
+			for i := range each {
+				subject := fmt.Sprintf("burst %d-%d", s, i)
+				msg := servertest.SimpleMessage(in.EmailAddress, subject)
+				for attempt := 0; ; attempt++ {
+					srv := srvs[(s+i+attempt)%2]
+					err := servertest.SendMail(srv.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, msg)
+					if err == nil {
+						break
+					}
+					if servertest.SMTPCode(err) != 451 || attempt == 100 {
+						t.Errorf("send %s: %v", subject, err)
+						break
+					}
+					mu.Lock()
+					refused[subject]++
+					mu.Unlock()
+					time.Sleep(20 * time.Millisecond) // a sender's pause before its retry
+				}
+				sent <- struct{}{}
+			}
+		})
+	}
+	for range senders * each / 3 {
+		<-sent
+	}
+	pg.RestartImmediate(t)
+	wg.Wait()
+	for r, srv := range srvs {
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("sentinel %d", r)))
+	}
+
+	list := apis[1].Emails(in.EmailAddress, true)
+	counts := subjects(t, list)
+	for s := range senders {
+		for i := range each {
+			subject := fmt.Sprintf("burst %d-%d", s, i)
+			if n := counts[subject]; n != 1 {
+				t.Errorf("%s (refused %d times) stored %d times, want once", subject, refused[subject], n)
+			}
+		}
+	}
+	if want := senders*each + 4; len(list) != want {
+		t.Errorf("%d emails stored, want %d", len(list), want)
+	}
+	t.Logf("%d mails, %d answers 451 across the restart", senders*each, len(refused))
+	for _, f := range followers {
+		f.check(t, list)
+	}
+}
+
+// TestMailKeptWhenCommitAnswerLost: replica A reaches PostgreSQL through a
+// proxy that closes the connection right after it forwarded the commit of
+// one mail, so the database stores it and A never hears so. A answers 250
+// (not 451: a sender would deliver it twice), stores it once, and the
+// subscribers of both replicas stream it once.
+func TestMailKeptWhenCommitAnswerLost(t *testing.T) {
+	storeURL := pg.NewDatabase(t)
+	proxy := pg.Proxy(t)
+	a, aAPI := servertest.StartAPI(t, onStore(proxy.URL(storeURL)))
+	b, bAPI := servertest.StartAPI(t, onStore(storeURL))
+	in := aAPI.CreatePlain(nil)
+	followers := []*follower{follow(t, a, in.InboxHash, "A"), follow(t, b, in.InboxHash, "B")}
+	servertest.MustSend(t, b, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "warm"))
+
+	fired := proxy.LoseAnswer([]byte("the lost answer"))
+	if err := servertest.SendMail(a.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, "the lost answer")); err != nil {
+		t.Fatalf("send: %v, want 250", err)
+	}
+	select {
+	case <-fired:
+	default:
+		t.Fatal("the proxy never saw the mail's commit")
+	}
+	for i, srv := range []*server.Server{a, b} {
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("sentinel %d", i)))
+	}
+	list := bAPI.Emails(in.EmailAddress, true)
+	if n := subjects(t, list)["the lost answer"]; n != 1 || len(list) != 4 {
+		t.Fatalf("the mail is stored %d times, %d emails in all; want once and 4", n, len(list))
+	}
+	for _, f := range followers {
+		f.check(t, list)
+	}
+}
