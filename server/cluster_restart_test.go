@@ -200,3 +200,45 @@ func TestMailKeptWhenCommitAnswerLost(t *testing.T) {
 		f.check(t, list)
 	}
 }
+
+// TestMailInDoubtStoredOnceByItsRetry: replica A's commit of a mail is
+// made, its answer lost, and then PostgreSQL stays out of A's reach past
+// the lookup's bound: A answers 451 (it cannot tell). The sender's retry
+// of the same message, once the database is back, is answered 250 and
+// stores nothing twice; the subscribers of both replicas stream the mail
+// once.
+func TestMailInDoubtStoredOnceByItsRetry(t *testing.T) {
+	storeURL := pg.NewDatabase(t)
+	proxy := pg.Proxy(t)
+	a, _ := servertest.StartAPI(t, onStore(proxy.URL(storeURL)), func(cfg *server.Config) { cfg.StoreLookupTimeout = time.Second })
+	b, bAPI := servertest.StartAPI(t, onStore(storeURL))
+	in := bAPI.CreatePlain(nil)
+	followers := []*follower{follow(t, a, in.InboxHash, "A"), follow(t, b, in.InboxHash, "B")}
+	servertest.MustSend(t, a, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "warm"))
+
+	fired := proxy.LoseAnswerThenRefuse([]byte("in doubt"))
+	msg := servertest.SimpleMessage(in.EmailAddress, "in doubt")
+	if err := servertest.SendMail(a.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, msg); servertest.SMTPCode(err) != 451 {
+		t.Fatalf("send while the database is out of reach: %v, want 451", err)
+	}
+	select {
+	case <-fired:
+	default:
+		t.Fatal("the proxy never saw the mail's commit")
+	}
+	if n := subjects(t, bAPI.Emails(in.EmailAddress, true))["in doubt"]; n != 1 {
+		t.Fatalf("the mail answered 451 is stored %d times, want once (its commit was made)", n)
+	}
+	proxy.Admit()
+	servertest.MustSend(t, a, in.EmailAddress, msg)
+	for i, srv := range []*server.Server{a, b} {
+		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("sentinel %d", i)))
+	}
+	list := bAPI.Emails(in.EmailAddress, true)
+	if n := subjects(t, list)["in doubt"]; n != 1 || len(list) != 4 {
+		t.Fatalf("after the retry the mail is stored %d times, %d emails in all; want once and 4", n, len(list))
+	}
+	for _, f := range followers {
+		f.check(t, list)
+	}
+}

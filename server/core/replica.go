@@ -58,7 +58,7 @@ func (c *Core) openReplica(ctx context.Context) error {
 	if c.opts.DataDir != "" {
 		return errors.New("config: a data directory and a store URL exclude each other")
 	}
-	shared, err := postgres.Open(ctx, c.opts.StoreURL, c.log)
+	shared, err := postgres.OpenWith(ctx, c.opts.StoreURL, postgres.Options{Log: c.log, LookupTimeout: c.opts.StoreLookupTimeout})
 	if err != nil {
 		return err
 	}

@@ -28,8 +28,11 @@ type Proxy struct {
 	mu     sync.Mutex
 	marker []byte        // nil: not armed
 	fired  chan struct{} // closed once the answer was lost
-	conns  map[net.Conn]bool
-	wg     sync.WaitGroup
+	// thenRefuse makes the marker start refusing; refusing cuts every
+	// new connection at once.
+	thenRefuse, refusing bool
+	conns                map[net.Conn]bool
+	wg                   sync.WaitGroup
 }
 
 // Proxy starts a proxy in front of the server; it stops when t ends.
@@ -63,9 +66,29 @@ func (p *Proxy) URL(rawURL string) string {
 // the server whole, and its client's connection is closed before any
 // answer. The channel is closed when the marker is seen.
 func (p *Proxy) LoseAnswer(marker []byte) <-chan struct{} {
+	return p.arm(marker, false)
+}
+
+// LoseAnswerThenRefuse is LoseAnswer, and from the moment the marker is
+// seen the database is out of reach: every other connection is cut, and
+// every new one at once, until Admit (the connection of the lost answer
+// still gets to the end of its transaction).
+func (p *Proxy) LoseAnswerThenRefuse(marker []byte) <-chan struct{} {
+	return p.arm(marker, true)
+}
+
+// Admit ends the refusal LoseAnswerThenRefuse began.
+func (p *Proxy) Admit() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.refusing = false
+}
+
+func (p *Proxy) arm(marker []byte, thenRefuse bool) <-chan struct{} {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.marker = bytes.Clone(marker)
+	p.thenRefuse = thenRefuse
 	p.fired = make(chan struct{})
 	return p.fired
 }
@@ -75,6 +98,13 @@ func (p *Proxy) accept() {
 		client, err := p.ln.Accept()
 		if err != nil {
 			return
+		}
+		p.mu.Lock()
+		refusing := p.refusing
+		p.mu.Unlock()
+		if refusing {
+			_ = client.Close()
+			continue
 		}
 		server, err := net.Dial("tcp", p.target)
 		if err != nil {
@@ -161,7 +191,7 @@ func (p *Proxy) requests(client, server net.Conn, lost chan struct{}) {
 		if _, err := io.ReadFull(client, body); err != nil {
 			return
 		}
-		if !primed && p.takeMarker(body, lost) {
+		if !primed && p.takeMarker(body, lost, client, server) {
 			primed = true
 		}
 		if _, err := server.Write(append(header[:], body...)); err != nil {
@@ -173,9 +203,10 @@ func (p *Proxy) requests(client, server net.Conn, lost chan struct{}) {
 	}
 }
 
-// takeMarker reports whether body carries the armed marker; if so it
-// disarms the proxy, closes lost and the armed channel.
-func (p *Proxy) takeMarker(body []byte, lost chan struct{}) bool {
+// takeMarker reports whether body, on the connection of client and
+// server, carries the armed marker; if so it disarms the proxy, closes
+// lost and the armed channel, and begins a refusal when asked to.
+func (p *Proxy) takeMarker(body []byte, lost chan struct{}, client, server net.Conn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.marker == nil || !bytes.Contains(body, p.marker) {
@@ -184,6 +215,15 @@ func (p *Proxy) takeMarker(body []byte, lost chan struct{}) bool {
 	p.marker = nil
 	close(lost)
 	close(p.fired)
+	if p.thenRefuse {
+		p.refusing = true
+		for c := range p.conns {
+			if c != client && c != server {
+				_ = c.Close()
+				delete(p.conns, c)
+			}
+		}
+	}
 	return true
 }
 

@@ -14,8 +14,12 @@ import (
 // each email put or deleted and the deliveries queued. When the database's
 // answer is lost the commit is looked up, and made if it was not
 // (outcome.go): Commit fails only when it was not made, or with
-// store.ErrInDoubt when the database stayed out of reach.
+// store.ErrInDoubt when the database stayed out of reach. A batch marked
+// Retry is made that way at once.
 func (s *emails) Commit(ctx context.Context, batch store.Batch) error {
+	if batch.Retry {
+		return s.check(s.resolve(batch, store.ErrInDoubt), "commit")
+	}
 	b := &pgx.Batch{}
 	if batch.CheckWebhooks {
 		b.Queue("SELECT check_webhook_version($1)", int64(batch.WebhookVersion))

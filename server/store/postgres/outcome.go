@@ -24,11 +24,11 @@ import (
 // the lookup's own transaction makes it, with its notices, and the retry's
 // answer may be lost again, which the next lookup finds.
 const (
-	// resolveTimeout bounds the lookup: past it the commit is reported
-	// in doubt (store.ErrInDoubt). An SMTP client waits 10 minutes for
-	// the answer to its message (RFC 5321 4.5.3.2.6); PostgreSQL's
-	// immediate restart takes seconds.
-	resolveTimeout = time.Minute
+	// defaultLookupTimeout bounds the lookup (Options.LookupTimeout):
+	// past it the commit is reported in doubt (store.ErrInDoubt). An SMTP
+	// client waits 10 minutes for the answer to its message (RFC 5321
+	// 4.5.3.2.6); PostgreSQL's immediate restart takes seconds.
+	defaultLookupTimeout = time.Minute
 	// resolvePause is the first pause between lookups, doubled up to
 	// maxResolvePause.
 	resolvePause    = 50 * time.Millisecond
@@ -98,10 +98,10 @@ func transient(e *pgconn.PgError) bool {
 // makes it when it was not (see above). It returns nil once the commit is
 // made, the server's refusal when the commit was not made and cannot be,
 // and store.ErrInDoubt when the database stays out of reach for
-// resolveTimeout.
+// its lookupTimeout.
 func (s *emails) resolve(b store.Batch, cause error) error {
 	s.log.Warn("the database's answer to a commit was lost; looking it up", "error", cause)
-	ctx, cancel := context.WithTimeout(s.ctx, resolveTimeout)
+	ctx, cancel := context.WithTimeout(s.ctx, s.lookupTimeout)
 	defer cancel()
 	pause := resolvePause
 	for {

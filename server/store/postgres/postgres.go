@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"embed"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -53,6 +55,8 @@ type db struct {
 	log     *slog.Logger
 	// replica names this process in notifications and the origin column.
 	replica string
+	// lookupTimeout bounds the lookup of a commit whose answer was lost.
+	lookupTimeout time.Duration
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -100,10 +104,25 @@ func Describe(raw string) string {
 	return u.String()
 }
 
-// Open connects to the database at rawURL (postgres://USER[:PASSWORD]@HOST:PORT/DB,
+// Options tune OpenWith.
+type Options struct {
+	// Log receives the store's log lines (nil: none).
+	Log *slog.Logger
+	// LookupTimeout bounds the lookup of a commit whose answer was lost
+	// (outcome.go); 0 is a minute.
+	LookupTimeout time.Duration
+}
+
+// Open is OpenWith with the default options and log.
+func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) {
+	return OpenWith(ctx, rawURL, Options{Log: log})
+}
+
+// OpenWith connects to the database at rawURL (postgres://USER[:PASSWORD]@HOST:PORT/DB,
 // pgx pool parameters such as pool_max_conns allowed) and applies the
 // migrations it lacks. Errors name the server, never the password.
-func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) {
+func OpenWith(ctx context.Context, rawURL string, opts Options) (*Store, error) {
+	log := opts.Log
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
 		return nil, errors.New("store URL: want postgres://USER[:PASSWORD]@HOST:PORT/DATABASE")
@@ -133,7 +152,7 @@ func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) 
 	}
 	var id [6]byte
 	_, _ = rand.Read(id[:])
-	d := &db{pool: pool, connCfg: cfg.ConnConfig, log: log, replica: hex.EncodeToString(id[:])}
+	d := &db{pool: pool, connCfg: cfg.ConnConfig, log: log, replica: hex.EncodeToString(id[:]), lookupTimeout: cmp.Or(opts.LookupTimeout, defaultLookupTimeout)}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	em := &emails{db: d, queue: make(chan *queuedCommit, maxCommitGroup), stopped: make(chan struct{})}
 	em.startCommitters()
