@@ -211,24 +211,35 @@ func TestMailKeptWhenCommitAnswerLost(t *testing.T) {
 	}
 }
 
-// TestMailInDoubtStoredOnceByItsRetry: replica A's commit of a mail is
-// made, its answer lost, and then PostgreSQL stays out of A's reach past
-// the lookup's bound: A answers 451 (it cannot tell). The sender's retry
-// of the same message, once the database is back, is answered 250 and
-// stores nothing twice; the subscribers of both replicas stream the mail
-// once.
-func TestMailInDoubtStoredOnceByItsRetry(t *testing.T) {
+// doubtCase is a mail in doubt on replica A (see inDoubt).
+type doubtCase struct {
+	a, b      *server.Server
+	bAPI      *api
+	in        model.Inbox
+	followers []*follower
+	msg       []byte
+}
+
+// inDoubt makes replica A's commit of a mail, loses its answer, and keeps
+// PostgreSQL out of A's reach past the lookup's bound: A answers 451 (it
+// cannot tell), although the mail is stored. Then the database is back.
+// sweep is A's sweep interval (its look-ups of mail in doubt).
+func inDoubt(t *testing.T, sweep time.Duration) doubtCase {
+	t.Helper()
 	storeURL := pg.NewDatabase(t)
 	proxy := pg.Proxy(t)
-	a, _ := servertest.StartAPI(t, onStore(proxy.URL(storeURL)), func(cfg *server.Config) { cfg.StoreLookupTimeout = time.Second })
+	a, _ := servertest.StartAPI(t, onStore(proxy.URL(storeURL)), func(cfg *server.Config) {
+		cfg.StoreLookupTimeout = time.Second
+		cfg.SweepInterval = sweep
+	})
 	b, bAPI := servertest.StartAPI(t, onStore(storeURL))
 	in := bAPI.CreatePlain(nil)
-	followers := []*follower{follow(t, a, in.InboxHash, "A"), follow(t, b, in.InboxHash, "B")}
+	x := doubtCase{a: a, b: b, bAPI: bAPI, in: in, msg: servertest.SimpleMessage(in.EmailAddress, "in doubt"),
+		followers: []*follower{follow(t, a, in.InboxHash, "A"), follow(t, b, in.InboxHash, "B")}}
 	servertest.MustSend(t, a, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "warm"))
 
 	fired := proxy.LoseAnswerThenRefuse([]byte("in doubt"))
-	msg := servertest.SimpleMessage(in.EmailAddress, "in doubt")
-	if err := servertest.SendMail(a.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, msg); servertest.SMTPCode(err) != 451 {
+	if err := servertest.SendMail(a.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, x.msg); servertest.SMTPCode(err) != 451 {
 		t.Fatalf("send while the database is out of reach: %v, want 451", err)
 	}
 	select {
@@ -240,15 +251,53 @@ func TestMailInDoubtStoredOnceByItsRetry(t *testing.T) {
 		t.Fatalf("the mail answered 451 is stored %d times, want once (its commit was made)", n)
 	}
 	proxy.Admit()
-	servertest.MustSend(t, a, in.EmailAddress, msg)
-	for i, srv := range []*server.Server{a, b} {
-		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("sentinel %d", i)))
+	return x
+}
+
+// retryAndCheck sends the mail in doubt again to A (250), then a sentinel
+// to each replica, and checks that the mail is stored once and streamed
+// once by the subscribers of both replicas.
+func (x doubtCase) retryAndCheck(t *testing.T) {
+	t.Helper()
+	servertest.MustSend(t, x.a, x.in.EmailAddress, x.msg)
+	for i, srv := range []*server.Server{x.a, x.b} {
+		servertest.MustSend(t, srv, x.in.EmailAddress, servertest.SimpleMessage(x.in.EmailAddress, fmt.Sprintf("sentinel %d", i)))
 	}
-	list := bAPI.Emails(in.EmailAddress, true)
+	list := x.bAPI.Emails(x.in.EmailAddress, true)
 	if n := subjects(t, list)["in doubt"]; n != 1 || len(list) != 4 {
 		t.Fatalf("after the retry the mail is stored %d times, %d emails in all; want once and 4", n, len(list))
 	}
-	for _, f := range followers {
+	for _, f := range x.followers {
 		f.check(t, list)
 	}
+}
+
+// TestMailInDoubtStoredOnceByItsRetry: a mail in doubt (inDoubt) is sent
+// again before replica A looks it up (its sweep is an hour away): the
+// retry is answered 250, stores nothing twice, and A's subscriber streams
+// the mail once, as B's did.
+func TestMailInDoubtStoredOnceByItsRetry(t *testing.T) {
+	inDoubt(t, time.Hour).retryAndCheck(t)
+}
+
+// TestMailInDoubtStreamedWithoutRetry: replica A finds a mail in doubt
+// stored once the database is back, and its subscriber streams it with no
+// retry; a retry then is answered 250 and repeats nothing.
+func TestMailInDoubtStreamedWithoutRetry(t *testing.T) {
+	x := inDoubt(t, 50*time.Millisecond)
+	list := x.bAPI.Emails(x.in.EmailAddress, false)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		x.followers[0].mu.Lock()
+		streamed := len(x.followers[0].got)
+		x.followers[0].mu.Unlock()
+		if streamed == len(list) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("A streamed %d of %d stored emails without a retry", streamed, len(list))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	x.retryAndCheck(t)
 }

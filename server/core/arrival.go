@@ -143,8 +143,16 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 }
 
 // retryDoubt commits again the emails of an arrival in doubt (see
-// doubt.go) for its retry, and publishes their events once made.
+// doubt.go) for its retry, and publishes their events once made, unless
+// they were found stored and published already.
 func (c *Core) retryDoubt(ctx context.Context, d *doubt) ([]emailRef, error) {
+	if d.published { // found stored, its events published
+		out := make([]emailRef, len(d.entries))
+		for i, e := range d.entries {
+			out[i] = emailRef{inbox: e.inbox, id: e.id}
+		}
+		return out, nil
+	}
 	entries := make([]*liveEmail, len(d.entries))
 	for i, e := range d.entries {
 		entries[i] = &liveEmail{id: e.id, inbox: e.inbox, size: e.size}

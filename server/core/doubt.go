@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
@@ -19,7 +20,10 @@ import (
 // which the store makes only when they are absent. So the mail is stored
 // once, answered 250, and its events are published here once. Only
 // arrivals answered 451 are remembered, and each is taken by one retry:
-// two mails both answered 250 are never merged.
+// two mails both answered 250 are never merged. Whether or not the sender
+// retries, the replica looks the arrival up once the store answers again
+// (settleDoubts, every sweep) and publishes the events of emails found
+// stored, once: the other replicas streamed them when they were committed.
 const (
 	// maxDoubtBytes bounds the emails remembered; the oldest go first.
 	maxDoubtBytes = 64 << 20
@@ -36,6 +40,9 @@ type doubt struct {
 	emails  []*store.Email
 	events  []Event
 	size    int64
+	// published: its emails were found stored and their events published
+	// (its retry stores and publishes nothing).
+	published bool
 }
 
 // doubts holds the arrivals in doubt, oldest first.
@@ -100,5 +107,61 @@ func (d *doubts) expireLocked(now time.Time) {
 		d.bytes -= d.list[0].size
 		d.list[0] = nil
 		d.list = d.list[1:]
+	}
+}
+
+// unpublished lists the arrivals in doubt not found stored yet.
+func (d *doubts) unpublished() []*doubt {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*doubt
+	for _, x := range d.list {
+		if !x.published {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// markPublished marks an arrival found stored; false when it was taken by
+// its retry meanwhile (which publishes its events then) or published.
+func (d *doubts) markPublished(x *doubt) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if x.published || !slices.Contains(d.list, x) {
+		return false
+	}
+	x.published = true
+	return true
+}
+
+// settleDoubts looks the arrivals in doubt up in the store (heads reads
+// the stored emails of keys) and publishes the events of those found
+// stored.
+func (c *Core) settleDoubts(ctx context.Context, heads func(context.Context, []store.EmailKey) ([]*store.Email, error)) {
+	for _, d := range c.doubts.unpublished() {
+		keys := make([]store.EmailKey, len(d.emails))
+		for i, e := range d.emails {
+			keys[i] = store.EmailKey{InboxHash: e.InboxHash, ID: e.ID}
+		}
+		stored, err := heads(ctx, keys)
+		if err != nil {
+			return // still out of reach: the next sweep looks again
+		}
+		if len(stored) == 0 || !c.doubts.markPublished(d) {
+			continue // not made (its retry stores it), or taken by its retry
+		}
+		found := make(map[store.EmailKey]bool, len(stored))
+		for _, e := range stored {
+			found[store.EmailKey{InboxHash: e.InboxHash, ID: e.ID}] = true
+		}
+		var events []Event
+		for i, k := range keys {
+			if found[k] {
+				events = append(events, d.events[2*i], d.events[2*i+1])
+			}
+		}
+		c.log.Info("a mail in doubt was found stored; its events are published", "emails", len(stored))
+		c.publish(events...)
 	}
 }

@@ -304,9 +304,11 @@ func (r replica) all(ctx context.Context) ([]*Inbox, error) {
 	return out, nil
 }
 
-// sweep does the leader's periodic work when this replica leads.
+// sweep settles this replica's arrivals in doubt, and does the leader's
+// periodic work when this replica leads.
 func (r replica) sweep(ctx context.Context) {
 	c := r.c
+	c.settleDoubts(ctx, r.shared.EmailHeads)
 	leading, err := r.shared.Lead(ctx)
 	if err != nil && ctx.Err() == nil {
 		c.log.Warn("leadership check failed", "error", err)
