@@ -29,6 +29,10 @@ const (
 	// client waits 10 minutes for the answer to its message (RFC 5321
 	// 4.5.3.2.6); PostgreSQL's immediate restart takes seconds.
 	defaultLookupTimeout = time.Minute
+	// commitTimeout bounds one commit's round trip: a connection that
+	// hangs (a peer gone without a word) is given up, and the commit
+	// looked up like one whose answer was lost.
+	commitTimeout = time.Minute
 	// resolvePause is the first pause between lookups, doubled up to
 	// maxResolvePause.
 	resolvePause    = 50 * time.Millisecond
@@ -45,6 +49,8 @@ func (s *emails) runCommit(ctx context.Context, b *pgx.Batch) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed
 	}
+	ctx, cancel := context.WithTimeout(ctx, commitTimeout)
+	defer cancel()
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return err // nothing was sent
