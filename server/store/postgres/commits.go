@@ -105,7 +105,7 @@ func (s *emails) commitLoop() {
 // refuses it (one of them put into an inbox deleted meanwhile, or was
 // rendered from stale webhooks), each is committed on its own, so that only
 // the failing ones fail. When its answer is lost, each is looked up, and
-// made if it was not (resolve).
+// made if it was not (resolve), within one bound for the group.
 func (s *emails) commitGroup(group []*queuedCommit) {
 	if len(group) > 1 {
 		// Copies: pgx keeps a sent query's prepared statement in it, which
@@ -125,16 +125,24 @@ func (s *emails) commitGroup(group []*queuedCommit) {
 			}
 			return
 		case errors.Is(err, errAnswerLost):
+			ctx, cancel := s.lookupContext()
+			defer cancel()
 			for _, c := range group {
-				c.done <- s.resolve(c.logical, err)
+				c.done <- s.resolveBy(ctx, c.logical, err)
 			}
 			return
 		}
 	}
+	var lookup context.Context // one bound for the group's lookups
 	for _, c := range group {
 		err := s.runCommit(s.ctx, c.batch)
 		if errors.Is(err, errAnswerLost) {
-			err = s.resolve(c.logical, err)
+			if lookup == nil {
+				var cancel context.CancelFunc
+				lookup, cancel = s.lookupContext()
+				defer cancel()
+			}
+			err = s.resolveBy(lookup, c.logical, err)
 		}
 		c.done <- err
 	}

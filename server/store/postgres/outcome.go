@@ -106,9 +106,19 @@ func transient(e *pgconn.PgError) bool {
 // and store.ErrInDoubt when the database stays out of reach for
 // its lookupTimeout.
 func (s *emails) resolve(b store.Batch, cause error) error {
-	s.log.Warn("the database's answer to a commit was lost; looking it up", "error", cause)
-	ctx, cancel := context.WithTimeout(s.ctx, s.lookupTimeout)
+	ctx, cancel := s.lookupContext()
 	defer cancel()
+	return s.resolveBy(ctx, b, cause)
+}
+
+// lookupContext bounds lookups: those of a group share one bound.
+func (s *emails) lookupContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(s.ctx, s.lookupTimeout)
+}
+
+// resolveBy is resolve within ctx.
+func (s *emails) resolveBy(ctx context.Context, b store.Batch, cause error) error {
+	s.log.Warn("the database's answer to a commit was lost; looking it up", "error", cause)
 	pause := resolvePause
 	for {
 		err := s.commitAgain(ctx, b)
