@@ -4,7 +4,8 @@
 // authentication. A test package starts one server in TestMain (Main) and
 // gives each test its own database (NewDatabase), so tests stay fast and
 // independent. When the tests run as root the cluster runs as the postgres
-// user.
+// user. RestartImmediate restarts it as after a crash; a Proxy in front of
+// it loses the answer to a chosen commit.
 //
 // The server stops when the tests end, also when a test fails or panics or
 // the test binary is killed: a watcher process waits for the test binary's
