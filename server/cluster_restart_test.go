@@ -229,7 +229,7 @@ func inDoubt(t *testing.T, sweep time.Duration) doubtCase {
 	storeURL := pg.NewDatabase(t)
 	proxy := pg.Proxy(t)
 	a, _ := servertest.StartAPI(t, onStore(proxy.URL(storeURL)), func(cfg *server.Config) {
-		cfg.StoreLookupTimeout = time.Second
+		cfg.StoreLookupTimeout = 3 * time.Second // the retry's lookup reconnects through the proxy
 		cfg.SweepInterval = sweep
 	})
 	b, bAPI := servertest.StartAPI(t, onStore(storeURL))
