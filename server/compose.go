@@ -53,6 +53,7 @@ func coreOptions(cfg Config) core.Options {
 		Now:               cfg.Now,
 		Logger:            cfg.Logger,
 	}
+	o.StoreLookupTimeout = cfg.StoreLookupTimeout
 	if o.AuthBudget == 0 {
 		// Without an explicit budget, mail from a loopback address gets
 		// the short one when checked against the system's resolvers.

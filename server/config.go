@@ -75,6 +75,10 @@ type Config struct {
 	// (postgres://USER[:PASSWORD]@HOST:PORT/DB), shared by any number of
 	// replicas; it excludes DataDir.
 	StoreURL string
+	// StoreLookupTimeout bounds how long a mail whose commit's answer
+	// PostgreSQL lost waits for the lookup of that commit; past it the mail
+	// is answered 451 and kept in doubt until its retry (0: a minute).
+	StoreLookupTimeout time.Duration
 	// Dev enables POST /api/test/emails (SVC_SDK_DEVELOPMENT=true).
 	Dev bool
 	// Compat is the wire profile (CompatContract, the default, or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"net"
@@ -77,6 +78,11 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 		}
 		c.signer.ingestDone(unsigned)
 	}()
+	if !c.doubts.empty() {
+		if d := c.doubts.take(arrivalKey(a), c.opts.Now()); d != nil {
+			return c.retryDoubt(ctx, d)
+		}
+	}
 	msg := mailparse.Parse(a.Raw)
 	// Each copy's ID and Received line are made first, so that spamd
 	// scores the bytes that are stored.
@@ -138,16 +144,44 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 				inbox: in, metadata: email.Metadata},
 			Event{Type: model.EventEmailStored, At: receivedAt, Inbox: in.ref(), EmailID: id})
 	}
-	return c.commitEmails(ctx, entries, emails, events)
+	out, err = c.commitEmails(ctx, entries, emails, events, false)
+	if errors.Is(err, store.ErrInDoubt) {
+		c.doubts.add(&doubt{key: arrivalKey(a), at: c.opts.Now(), entries: entries, emails: emails, events: events})
+		c.log.Warn("a mail's commit is in doubt: answered as failed, its retry is stored only if it is not", "error", err)
+	}
+	return out, err
+}
+
+// retryDoubt commits again the emails of an arrival in doubt (see
+// doubt.go) for its retry, and publishes their events once made, unless
+// they were found stored and published already.
+func (c *Core) retryDoubt(ctx context.Context, d *doubt) ([]emailRef, error) {
+	if d.published { // found stored, its events published
+		out := make([]emailRef, len(d.entries))
+		for i, e := range d.entries {
+			out[i] = emailRef{inbox: e.inbox, id: e.id}
+		}
+		return out, nil
+	}
+	entries := make([]*liveEmail, len(d.entries))
+	for i, e := range d.entries {
+		entries[i] = &liveEmail{id: e.id, inbox: e.inbox, size: e.size}
+	}
+	out, err := c.commitEmails(ctx, entries, d.emails, d.events, true)
+	if errors.Is(err, store.ErrInDoubt) {
+		c.doubts.add(d)
+	}
+	return out, err
 }
 
 // commitEmails reserves room for new emails, evicting the oldest when a
-// limit is reached, commits them and publishes the events.
-func (c *Core) commitEmails(ctx context.Context, entries []*liveEmail, emails []*store.Email, events []Event) ([]emailRef, error) {
+// limit is reached, commits them (retry: an arrival in doubt, see
+// doubt.go) and publishes the events.
+func (c *Core) commitEmails(ctx context.Context, entries []*liveEmail, emails []*store.Email, events []Event, retry bool) ([]emailRef, error) {
 	victims, gone := c.reg.reserve(entries)
-	batch := store.Batch{Put: make([]*store.Email, 0, len(emails))}
+	batch := store.Batch{Put: make([]*store.Email, 0, len(emails)), Retry: retry}
 	out := make([]emailRef, 0, len(entries))
-	kept := events[:0]
+	kept := make([]Event, 0, len(events))
 	for i, e := range emails {
 		if gone[e.ID] {
 			continue

@@ -32,6 +32,9 @@ type Options struct {
 	DataDir string
 	// StoreURL makes the core a replica on a shared PostgreSQL store.
 	StoreURL string
+	// StoreLookupTimeout bounds the lookup of a commit whose answer was
+	// lost (postgres.Options.LookupTimeout).
+	StoreLookupTimeout time.Duration
 	// Hostname names the server in the Received header.
 	Hostname string
 	// MinTTL, DefaultTTL and MaxTTL bound inbox lifetimes.
@@ -105,6 +108,7 @@ type Core struct {
 	signer        *signer
 	checks        *checks
 	hooks         Webhooks
+	doubts        doubts // arrivals answered 451 that may be stored
 
 	catchAll atomic.Pointer[string] // the catch-all inbox's address (see SetCatchAll)
 

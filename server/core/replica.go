@@ -38,6 +38,10 @@ const (
 	orphanBatch = 1000
 	// noticeTimeout bounds the store reads a notice causes.
 	noticeTimeout = 5 * time.Second
+	// fanOutTimeout bounds the read of another replica's email for its
+	// event: long enough to outlast a restart of PostgreSQL (a crash's
+	// recovery takes seconds), so that the event is late, not lost.
+	fanOutTimeout = time.Minute
 )
 
 // replica is the mode of a core on a store shared with other replicas.
@@ -54,7 +58,7 @@ func (c *Core) openReplica(ctx context.Context) error {
 	if c.opts.DataDir != "" {
 		return errors.New("config: a data directory and a store URL exclude each other")
 	}
-	shared, err := postgres.Open(ctx, c.opts.StoreURL, c.log)
+	shared, err := postgres.OpenWith(ctx, c.opts.StoreURL, postgres.Options{Log: c.log, LookupTimeout: c.opts.StoreLookupTimeout})
 	if err != nil {
 		return err
 	}
@@ -185,7 +189,11 @@ func (r replica) webhookStore() store.Webhooks { return r.shared }
 // onNotice applies another replica's change.
 func (r replica) onNotice(n store.Notice) {
 	c := r.c
-	ctx, cancel := context.WithTimeout(c.baseCtx, noticeTimeout)
+	timeout := noticeTimeout
+	if n.Kind == store.NoticeEmail {
+		timeout = fanOutTimeout
+	}
+	ctx, cancel := context.WithTimeout(c.baseCtx, timeout)
 	defer cancel()
 	switch n.Kind {
 	case store.NoticeEmail:
@@ -296,9 +304,11 @@ func (r replica) all(ctx context.Context) ([]*Inbox, error) {
 	return out, nil
 }
 
-// sweep does the leader's periodic work when this replica leads.
+// sweep settles this replica's arrivals in doubt, and does the leader's
+// periodic work when this replica leads.
 func (r replica) sweep(ctx context.Context) {
 	c := r.c
+	c.settleDoubts(ctx, r.shared.EmailHeads)
 	leading, err := r.shared.Lead(ctx)
 	if err != nil && ctx.Err() == nil {
 		c.log.Warn("leadership check failed", "error", err)

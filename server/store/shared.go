@@ -10,6 +10,11 @@ import (
 // that have changed since (Batch.CheckWebhooks).
 var ErrStale = errors.New("store: webhooks changed since the deliveries were rendered")
 
+// ErrInDoubt is returned by a shared store's Commit when the database's
+// answer to the commit was lost and it could not be looked up in time:
+// the commit may or may not have been made.
+var ErrInDoubt = errors.New("store: the commit's outcome is unknown (the database's answer was lost)")
+
 // ErrConflict is returned by a shared store's PutInbox when another inbox
 // holds the address or the key (another replica created it).
 var ErrConflict = errors.New("store: inbox address or key already in use")

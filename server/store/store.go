@@ -136,6 +136,11 @@ type Batch struct {
 	// rendered from them; none at all may be a stale answer too).
 	CheckWebhooks  bool
 	WebhookVersion uint64
+	// Retry marks a batch that may be committed already: an earlier
+	// Commit of it failed with ErrInDoubt. A shared store commits it only
+	// when its emails are absent, and then with its notices; a local store
+	// (never in doubt) commits it as any other.
+	Retry bool
 }
 
 // errNoQueue refuses deliveries in a batch of a store without a queue.

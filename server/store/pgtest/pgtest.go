@@ -4,7 +4,8 @@
 // authentication. A test package starts one server in TestMain (Main) and
 // gives each test its own database (NewDatabase), so tests stay fast and
 // independent. When the tests run as root the cluster runs as the postgres
-// user.
+// user. RestartImmediate restarts it as after a crash; a Proxy in front of
+// it loses the answer to a chosen commit.
 //
 // The server stops when the tests end, also when a test fails or panics or
 // the test binary is killed: a watcher process waits for the test binary's
@@ -55,8 +56,9 @@ type Server struct {
 // Options tune Start.
 type Options struct {
 	// Durable keeps fsync and synchronous commit on (benchmarks); tests
-	// run without them, which changes nothing a crashed server process
-	// could show (PostgreSQL itself is never killed).
+	// run without them. Without fsync nothing is lost when only PostgreSQL
+	// crashes (RestartImmediate): what it wrote is in the kernel's cache.
+	// The store sets synchronous_commit for its own sessions.
 	Durable bool
 }
 
@@ -204,6 +206,19 @@ func (s *Server) Stop() error {
 		return fmt.Errorf("pg_ctl stop: %w: %s", err, out)
 	}
 	return nil
+}
+
+// RestartImmediate stops the cluster as a crash would (pg_ctl's immediate
+// mode: every connection ends at once, nothing is checkpointed) and starts
+// it again with the same settings, on the same port, returning when it
+// accepts connections.
+func (s *Server) RestartImmediate(t testing.TB) {
+	t.Helper()
+	data := filepath.Join(s.dir, "data")
+	if out, err := s.run("pg_ctl", "-D", data, "-l", filepath.Join(s.dir, "log"), "-w", "-t", "60", "-m", "immediate", "restart"); err != nil {
+		log, _ := os.ReadFile(filepath.Join(s.dir, "log"))
+		t.Fatalf("pgtest: pg_ctl restart: %v: %s %s", err, out, log)
+	}
 }
 
 func (s *Server) removeDir() { _ = os.RemoveAll(s.dir) }

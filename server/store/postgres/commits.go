@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -22,7 +23,10 @@ const (
 // queuedCommit is one Commit call's statements, waiting for its group.
 type queuedCommit struct {
 	batch *pgx.Batch
-	done  chan error
+	// logical is what the statements do, for a lookup when the database's
+	// answer is lost (outcome.go).
+	logical store.Batch
+	done    chan error
 }
 
 // startCommitters starts the committer goroutines; they end with the
@@ -38,11 +42,10 @@ func (s *emails) startCommitters() {
 	})
 }
 
-// submit queues a commit's statements and waits until they are committed
-// (or failed). A caller whose ctx ends stops waiting; its commit may still
-// be made.
-func (s *emails) submit(ctx context.Context, b *pgx.Batch) error {
-	c := &queuedCommit{batch: b, done: make(chan error, 1)}
+// submit queues a commit and waits until it is committed (or failed). A
+// caller whose ctx ends stops waiting; its commit may still be made.
+func (s *emails) submit(ctx context.Context, c *queuedCommit) error {
+	c.done = make(chan error, 1)
 	select {
 	case s.queue <- c:
 	case <-ctx.Done():
@@ -98,10 +101,11 @@ func (s *emails) commitLoop() {
 	}
 }
 
-// commitGroup commits a group in one transaction. When that fails (one of
-// them put into an inbox deleted meanwhile, or was rendered from stale
-// webhooks), each is committed on its own, so that only the failing ones
-// fail.
+// commitGroup commits a group in one transaction. When the database
+// refuses it (one of them put into an inbox deleted meanwhile, or was
+// rendered from stale webhooks), each is committed on its own, so that only
+// the failing ones fail. When its answer is lost, each is looked up, and
+// made if it was not (resolve), within one bound for the group.
 func (s *emails) commitGroup(group []*queuedCommit) {
 	if len(group) > 1 {
 		// Copies: pgx keeps a sent query's prepared statement in it, which
@@ -113,14 +117,33 @@ func (s *emails) commitGroup(group []*queuedCommit) {
 				merged.QueuedQueries = append(merged.QueuedQueries, &copied)
 			}
 		}
-		if err := s.sendBatch(s.ctx, merged); err == nil {
+		err := s.runCommit(s.ctx, merged)
+		switch {
+		case err == nil:
 			for _, c := range group {
 				c.done <- nil
 			}
 			return
+		case errors.Is(err, errAnswerLost):
+			ctx, cancel := s.lookupContext()
+			defer cancel()
+			for _, c := range group {
+				c.done <- s.resolveBy(ctx, c.logical, err)
+			}
+			return
 		}
 	}
+	var lookup context.Context // one bound for the group's lookups
 	for _, c := range group {
-		c.done <- s.sendBatch(s.ctx, c.batch)
+		err := s.runCommit(s.ctx, c.batch)
+		if errors.Is(err, errAnswerLost) {
+			if lookup == nil {
+				var cancel context.CancelFunc
+				lookup, cancel = s.lookupContext()
+				defer cancel()
+			}
+			err = s.resolveBy(lookup, c.logical, err)
+		}
+		c.done <- err
 	}
 }

@@ -27,6 +27,13 @@
 // run. The listener's connection is named "sandview-listen"
 // (application_name) in pg_stat_activity.
 //
+// Commits. A commit whose answer is lost (the connection broke after it
+// was sent) is looked up on another connection, made if it was not, and
+// answered as made or, after a bound, ErrInDoubt (outcome.go): a commit
+// reported failed was not made. The store's sessions commit with
+// synchronous_commit at least local, so an answered commit outlives a
+// crash of PostgreSQL.
+//
 // Leadership is a session advisory lock held on a dedicated connection:
 // it ends with that connection. Everything the leader does is also safe
 // twice (deletes report only the rows they removed), so a brief overlap of

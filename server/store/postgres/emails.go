@@ -11,8 +11,15 @@ import (
 
 // Commit implements store.EmailStore: one implicit transaction, shared
 // with the commits made at the same time (commits.go), with a notice for
-// each email put or deleted and the deliveries queued.
+// each email put or deleted and the deliveries queued. When the database's
+// answer is lost the commit is looked up, and made if it was not
+// (outcome.go): Commit fails only when it was not made, or with
+// store.ErrInDoubt when the database stayed out of reach. A batch marked
+// Retry is made that way at once.
 func (s *emails) Commit(ctx context.Context, batch store.Batch) error {
+	if batch.Retry {
+		return s.check(s.resolve(batch, store.ErrInDoubt), "commit")
+	}
 	b := &pgx.Batch{}
 	if batch.CheckWebhooks {
 		b.Queue("SELECT check_webhook_version($1)", int64(batch.WebhookVersion))
@@ -22,19 +29,25 @@ func (s *emails) Commit(ctx context.Context, batch store.Batch) error {
 		queueNotify(b, s.notice(wireEmailDeleted, k.InboxHash, k.ID))
 	}
 	for _, e := range batch.Put {
-		b.Queue(`INSERT INTO emails (inbox_hash, id, received_at, origin, is_read, unsigned, size, metadata, parsed, raw)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-			ON CONFLICT (inbox_hash, id) DO UPDATE SET received_at = EXCLUDED.received_at, is_read = EXCLUDED.is_read,
+		b.Queue(insertEmail+` ON CONFLICT (inbox_hash, id) DO UPDATE SET received_at = EXCLUDED.received_at, is_read = EXCLUDED.is_read,
 				unsigned = EXCLUDED.unsigned, size = EXCLUDED.size, metadata = EXCLUDED.metadata,
-				parsed = EXCLUDED.parsed, raw = EXCLUDED.raw`,
-			e.InboxHash, e.ID, e.ReceivedAt, s.replica, e.IsRead, int16(e.Unsigned), e.Size(), e.Metadata, nonNil(e.Parsed), nonNil(e.Raw))
+				parsed = EXCLUDED.parsed, raw = EXCLUDED.raw`, s.emailArgs(e)...)
 		queueNotify(b, s.notice(wireEmail, e.InboxHash, e.ID))
 	}
-	s.queueDeliveries(b, batch.Deliveries)
+	s.queueDeliveries(b, batch.Deliveries, "")
 	if b.Len() == 0 {
 		return nil
 	}
-	return s.check(s.submit(ctx, b), "commit")
+	return s.check(s.submit(ctx, &queuedCommit{batch: b, logical: batch}), "commit")
+}
+
+// insertEmail inserts an email (emailArgs), without its conflict clause.
+const insertEmail = `INSERT INTO emails (inbox_hash, id, received_at, origin, is_read, unsigned, size, metadata, parsed, raw)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
+
+// emailArgs are insertEmail's arguments.
+func (s *emails) emailArgs(e *store.Email) []any {
+	return []any{e.InboxHash, e.ID, e.ReceivedAt, s.replica, e.IsRead, int16(e.Unsigned), e.Size(), e.Metadata, nonNil(e.Parsed), nonNil(e.Raw)}
 }
 
 func nonNil(b []byte) []byte {

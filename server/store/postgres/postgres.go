@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"embed"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -53,6 +55,8 @@ type db struct {
 	log     *slog.Logger
 	// replica names this process in notifications and the origin column.
 	replica string
+	// lookupTimeout bounds the lookup of a commit whose answer was lost.
+	lookupTimeout time.Duration
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -100,10 +104,25 @@ func Describe(raw string) string {
 	return u.String()
 }
 
-// Open connects to the database at rawURL (postgres://USER[:PASSWORD]@HOST:PORT/DB,
+// Options tune OpenWith.
+type Options struct {
+	// Log receives the store's log lines (nil: none).
+	Log *slog.Logger
+	// LookupTimeout bounds the lookup of a commit whose answer was lost
+	// (outcome.go); 0 is a minute.
+	LookupTimeout time.Duration
+}
+
+// Open is OpenWith with the default options and log.
+func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) {
+	return OpenWith(ctx, rawURL, Options{Log: log})
+}
+
+// OpenWith connects to the database at rawURL (postgres://USER[:PASSWORD]@HOST:PORT/DB,
 // pgx pool parameters such as pool_max_conns allowed) and applies the
 // migrations it lacks. Errors name the server, never the password.
-func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) {
+func OpenWith(ctx context.Context, rawURL string, opts Options) (*Store, error) {
+	log := opts.Log
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
 		return nil, errors.New("store URL: want postgres://USER[:PASSWORD]@HOST:PORT/DATABASE")
@@ -118,6 +137,7 @@ func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	cfg.AfterConnect = durableCommits
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open PostgreSQL store %s: %w", Describe(rawURL), err)
@@ -132,11 +152,30 @@ func Open(ctx context.Context, rawURL string, log *slog.Logger) (*Store, error) 
 	}
 	var id [6]byte
 	_, _ = rand.Read(id[:])
-	d := &db{pool: pool, connCfg: cfg.ConnConfig, log: log, replica: hex.EncodeToString(id[:])}
+	d := &db{pool: pool, connCfg: cfg.ConnConfig, log: log, replica: hex.EncodeToString(id[:]), lookupTimeout: cmp.Or(opts.LookupTimeout, defaultLookupTimeout)}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	em := &emails{db: d, queue: make(chan *queuedCommit, maxCommitGroup), stopped: make(chan struct{})}
 	em.startCommitters()
 	return &Store{db: d, inboxes: &inboxes{d}, emails: em, webhooks: &webhooks{d}, cluster: &cluster{db: d}}, nil
+}
+
+// durableCommits keeps a session's commits on disk before they are
+// answered: with synchronous_commit off a crash of PostgreSQL (an immediate
+// restart) loses commits it has answered, so a mail acknowledged with 250,
+// and announced, would be gone. A stronger setting (on, remote_write,
+// remote_apply) is kept; off becomes local.
+func durableCommits(ctx context.Context, conn *pgx.Conn) error {
+	var setting string
+	if err := conn.QueryRow(ctx, "SHOW synchronous_commit").Scan(&setting); err != nil {
+		return fmt.Errorf("read synchronous_commit: %w", err)
+	}
+	if setting != "off" {
+		return nil
+	}
+	if _, err := conn.Exec(ctx, "SET synchronous_commit TO local"); err != nil {
+		return fmt.Errorf("set synchronous_commit: %w", err)
+	}
+	return nil
 }
 
 // lastAttempt is the reason of a failed connection on one line: pgx

@@ -86,11 +86,12 @@ func (s *webhooks) webhooksChanged(ctx context.Context, tx pgx.Tx, id string) er
 	return err
 }
 
-// queueDeliveries adds deliveries and their notice to a batch.
-func (s *db) queueDeliveries(b *pgx.Batch, ds []store.QueuedDelivery) {
+// queueDeliveries adds deliveries and their notice to a batch; onConflict
+// ("" or a conflict clause) ends each insert.
+func (s *db) queueDeliveries(b *pgx.Batch, ds []store.QueuedDelivery, onConflict string) {
 	for _, d := range ds {
 		b.Queue(`INSERT INTO webhook_deliveries (id, webhook_id, attempt, due, pending)
-			VALUES ($1, $2, $3, coalesce($4, now()), $5)`, d.ID, d.WebhookID, d.Attempt, nullTime(d.Due), d.Pending)
+			VALUES ($1, $2, $3, coalesce($4, now()), $5) `+onConflict, d.ID, d.WebhookID, d.Attempt, nullTime(d.Due), d.Pending)
 	}
 	if len(ds) > 0 {
 		queueNotify(b, s.notice(wireDeliveries, "", ""))
@@ -107,7 +108,7 @@ func nullTime(t time.Time) *time.Time {
 // EnqueueDeliveries implements store.Webhooks.
 func (s *webhooks) EnqueueDeliveries(ctx context.Context, ds []store.QueuedDelivery) error {
 	b := &pgx.Batch{}
-	s.queueDeliveries(b, ds)
+	s.queueDeliveries(b, ds, "")
 	if b.Len() == 0 {
 		return nil
 	}
