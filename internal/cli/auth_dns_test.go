@@ -140,10 +140,10 @@ func TestAuthResultsWithAnsweringSilentAndRefusingDNS(t *testing.T) {
 					got, e.Verdict, e.Reasons, tt.results, tt.verdict, tt.reasons, *a.SPF, a.DKIM, *a.DMARC)
 			}
 			shown := h.must("email", "show", list[0].ID, "--inbox", inbox).stdout
-			if !strings.Contains(shown, "Auth:     "+tt.verdict+" (") {
+			if !strings.Contains(shown, "Auth:          "+tt.verdict+" (") {
 				t.Errorf("show does not print the verdict %q:\n%s", tt.verdict, shown)
 			}
-			if len(tt.reasons) > 0 && !strings.Contains(shown, "Why:      "+strings.Join(tt.reasons, "; ")+"\n") {
+			if len(tt.reasons) > 0 && !strings.Contains(shown, "Why:           "+strings.Join(tt.reasons, "; ")+"\n") {
 				t.Errorf("show does not say why %q:\n%s", tt.reasons, shown)
 			}
 		})

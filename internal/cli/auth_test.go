@@ -88,9 +88,9 @@ func TestCLIListAndShowAuth(t *testing.T) {
 	assertLastColumnAligned(t, list)
 
 	for _, c := range []struct{ inbox, subject, want string }{
-		{checked, "日本語の件名 🚀 wide", "Auth:     pass (SPF pass, DKIM pass, DMARC pass, reverse DNS pass)\n"},
-		{checked, "mixed", "Auth:     fail (SPF inconclusive, DKIM fail, DMARC no record, reverse DNS pass)\n"},
-		{unchecked, "unchecked", "Auth:     not checked\n"},
+		{checked, "日本語の件名 🚀 wide", "Auth:          pass (SPF pass, DKIM pass, DMARC pass, reverse DNS pass)\n"},
+		{checked, "mixed", "Auth:          fail (SPF inconclusive, DKIM fail, DMARC no record, reverse DNS pass)\n"},
+		{unchecked, "unchecked", "Auth:          not checked\n"},
 	} {
 		var id string
 		for _, e := range decodeJSON[[]emailView](t, h.must("email", "list", "--inbox", c.inbox, "--json")) {

@@ -259,7 +259,7 @@ func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
 }
 
 func printEmail(w io.Writer, e model.Email) {
-	line := func(k, v string) { fmt.Fprintf(w, "%-9s %s\n", k+":", termtext.SanitizeLine(v)) }
+	line := func(k, v string) { fmt.Fprintf(w, "%-14s %s\n", k+":", termtext.SanitizeLine(v)) }
 	line("ID", e.ID)
 	line("From", e.From)
 	to, fromEnvelope := e.ShownTo()

@@ -48,7 +48,7 @@ func TestCLIVerdictOfSentMail(t *testing.T) {
 	if list := h.must("email", "list", "--inbox", address).stdout; !strings.Contains(list, e.Verdict) || strings.Contains(list, "fail") {
 		t.Fatalf("list says:\n%s", list)
 	}
-	if shown := h.must("email", "show", e.ID, "--inbox", address).stdout; !strings.Contains(shown, "Auth:     "+e.Verdict+" (") {
+	if shown := h.must("email", "show", e.ID, "--inbox", address).stdout; !strings.Contains(shown, "Auth:          "+e.Verdict+" (") {
 		t.Fatalf("show says:\n%s", shown)
 	}
 	if r := h.must("email", "list", "--inbox", address, "--search", "auth:fail"); !strings.Contains(r.stdout, search.NoMatches) {
@@ -86,8 +86,8 @@ func TestCLIDatesCcAndMbox(t *testing.T) {
 	}
 	shown := h.withEnv("TZ=UTC").must("email", "show", py.ID, "--inbox", address).stdout
 	for _, want := range []string{
-		"Cc:       \"Café, Team\" <team@example.net>, cc0@example.net,", "cc8@example.net and 2 more\n",
-		"Date:     Mon, 03 Mar 2025 10:00:00 +0100 (local: Mon, 03 Mar 2025 09:00:00 +0000)\n",
+		"Cc:            \"Café, Team\" <team@example.net>, cc0@example.net,", "cc8@example.net and 2 more\n",
+		"Date:          Mon, 03 Mar 2025 10:00:00 +0100 (local: Mon, 03 Mar 2025 09:00:00 +0000)\n",
 		"Received: " + py.ReceivedAt.UTC().Format("Mon, 02 Jan 2006"),
 	} {
 		if !strings.Contains(shown, want) {
@@ -108,7 +108,7 @@ func TestCLIDatesCcAndMbox(t *testing.T) {
 		if e.Date != nil || e.DateProblem != want {
 			t.Errorf("%s: date %v, problem %q", subject, e.Date, e.DateProblem)
 		}
-		if shown := h.must("email", "show", e.ID, "--inbox", address).stdout; !strings.Contains(shown, "Date:     "+want+"\n") {
+		if shown := h.must("email", "show", e.ID, "--inbox", address).stdout; !strings.Contains(shown, "Date:          "+want+"\n") {
 			t.Errorf("%s: show:\n%s", subject, shown)
 		}
 	}

@@ -116,8 +116,8 @@ func TestCLIEnvelopeFromPythonSMTP(t *testing.T) {
 		t.Errorf("rcpt:admin-bcc finds the visible recipient's copy")
 	}
 	shown := h.must("email", "show", reset.ID, "--inbox", bcc).stdout
-	for _, want := range []string{"To:       " + visible + "\n", `Cc:       "Quoted" <"odd local"@example.com>` + "\n",
-		"Delivered to: " + bcc + "\n", "Envelope from: bounce@app.example\n"} {
+	for _, want := range []string{"To:            " + visible + "\n", `Cc:            "Quoted" <"odd local"@example.com>` + "\n",
+		"Delivered to:  " + bcc + "\n", "Envelope from: bounce@app.example\n"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("show lacks %q:\n%s", want, shown)
 		}

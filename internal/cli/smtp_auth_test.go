@@ -28,7 +28,7 @@ func TestCLIShowsSMTPLogin(t *testing.T) {
 		shown := decodeJSON[emailView](t, h.must("email", "show", e.ID, "--inbox", enc.EmailAddress, "--json"))
 		switch e.Subject {
 		case "with login":
-			if !strings.Contains(text, "Login:    ci-bot (SMTP AUTH)") || strings.Contains(text, "\x1b") || shown.SMTPUser != "ci-bot\x1b[31m" {
+			if !strings.Contains(text, "Login:         ci-bot (SMTP AUTH)") || strings.Contains(text, "\x1b") || shown.SMTPUser != "ci-bot\x1b[31m" {
 				t.Fatalf("email show of a mail sent with SMTP AUTH:\n%s\nJSON smtpUser %q", text, shown.SMTPUser)
 			}
 		default:
