@@ -34,20 +34,34 @@ func docSnippet(t *testing.T, name string) string {
 	return block
 }
 
-// TestDocsAppSnippets runs the Python and Go snippets of docs/apps.md as
-// written, against the embedded server with a catch-all (SMTP_HOST and
-// SMTP_PORT set as `sandview serve` prints them), and checks that each
-// mail arrived for new-user@example.org with its code, and for Python its
-// login.
+// globalNodeModules is where `npm install -g` put nodemailer (.ci/run does).
+func globalNodeModules(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("npm", "root", "-g").Output()
+	root := strings.TrimSpace(string(out))
+	if err != nil {
+		t.Fatalf("npm root -g: %v (the nodemailer snippet needs node and npm: .ci/run installs them)", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "nodemailer")); err != nil {
+		t.Fatalf("nodemailer is not installed in %s: npm install -g nodemailer (.ci/run does)", root)
+	}
+	return root
+}
+
+// TestDocsAppSnippets runs the Python, Go and nodemailer snippets of
+// docs/apps.md as written, each against an embedded server of its own with
+// a catch-all (SMTP_HOST and SMTP_PORT set as `sandview serve` prints
+// them), and checks that its one mail arrived for new-user@example.org
+// with its code and its SMTP login.
 func TestDocsAppSnippets(t *testing.T) {
 	const catchAll = "qa@sandbox.test"
 	for _, c := range []struct {
 		name, file string
 		command    []string
-		login      string
 	}{
-		{"python", "send.py", []string{"python3", "send.py"}, "my-app"},
-		{"go", "main.go", []string{"go", "run", "main.go"}, "my-app"},
+		{"python", "send.py", []string{"python3", "send.py"}},
+		{"go", "main.go", []string{"go", "run", "main.go"}},
+		{"node", "send.js", []string{"node", "send.js"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// A server of its own: its catch-all holds this snippet's mail alone.
@@ -65,6 +79,9 @@ func TestDocsAppSnippets(t *testing.T) {
 			cmd := exec.CommandContext(ctx, c.command[0], c.command[1:]...)
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "SMTP_HOST="+host, "SMTP_PORT="+port, "GOFLAGS=", "GO111MODULE=")
+			if c.name == "node" {
+				cmd.Env = append(cmd.Env, "NODE_PATH="+globalNodeModules(t))
+			}
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("the %s snippet: %v\n%s", c.name, err, out)
 			}
@@ -78,7 +95,7 @@ func TestDocsAppSnippets(t *testing.T) {
 				t.Fatalf("the catch-all holds %d mails after the %s snippet, want 1: %+v", len(listed), c.name, listed)
 			}
 			shown := decodeJSON[emailView](t, h.must("email", "show", listed[0].ID, "--inbox", catchAll, "--json"))
-			if shown.SMTPUser != c.login || shown.From != "app@example.org" || strings.Join(shown.To, ",") != "new-user@example.org" {
+			if shown.SMTPUser != "my-app" || shown.From != "app@example.org" || strings.Join(shown.To, ",") != "new-user@example.org" {
 				t.Fatalf("the %s snippet's mail: %+v", c.name, shown)
 			}
 		})
