@@ -47,11 +47,11 @@ type KeyMap struct {
 	CheckLinks key.Binding
 	Pipe       key.Binding // the raw message to a shell command
 
-	New      key.Binding
-	Import   key.Binding
-	Export   key.Binding
-	Resync   key.Binding
-	Copy     key.Binding
+	New    key.Binding
+	Import key.Binding
+	Export key.Binding
+	Resync key.Binding
+	Copy   key.Binding
 	// CopyCode copies the open email's one-time code (model/extract).
 	CopyCode key.Binding
 	Webhooks key.Binding
