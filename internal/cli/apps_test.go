@@ -48,8 +48,8 @@ func globalNodeModules(t *testing.T) string {
 	return root
 }
 
-// TestDocsAppSnippets runs the Python, Go and nodemailer snippets of
-// docs/apps.md as written, each against an embedded server of its own with
+// TestDocsAppSnippets runs the Python, Go, nodemailer and PHP (Symfony
+// Mailer) snippets of docs/apps.md as written, each against an embedded server of its own with
 // a catch-all (SMTP_HOST and SMTP_PORT set as `sandview serve` prints
 // them), and checks that its one mail arrived for new-user@example.org
 // with its code and its SMTP login.
@@ -62,6 +62,7 @@ func TestDocsAppSnippets(t *testing.T) {
 		{"python", "send.py", []string{"python3", "send.py"}},
 		{"go", "main.go", []string{"go", "run", "main.go"}},
 		{"node", "send.js", []string{"node", "send.js"}},
+		{"php", "send.php", []string{"php", "send.php"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// A server of its own: its catch-all holds this snippet's mail alone.
