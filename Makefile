@@ -36,6 +36,7 @@ unit:
 e2e: build
 	./tui/e2e/tmux-e2e.sh $(BIN)
 	./tui/e2e/ssh-e2e.sh $(BIN)
+	./tui/e2e/quickstart-e2e.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

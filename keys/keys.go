@@ -47,11 +47,13 @@ type KeyMap struct {
 	CheckLinks key.Binding
 	Pipe       key.Binding // the raw message to a shell command
 
-	New      key.Binding
-	Import   key.Binding
-	Export   key.Binding
-	Resync   key.Binding
-	Copy     key.Binding
+	New    key.Binding
+	Import key.Binding
+	Export key.Binding
+	Resync key.Binding
+	Copy   key.Binding
+	// CopyCode copies the open email's one-time code (model/extract).
+	CopyCode key.Binding
 	Webhooks key.Binding
 	Log      key.Binding
 	Help     key.Binding
@@ -106,6 +108,7 @@ func Default() KeyMap {
 		Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export inbox")),
 		Resync:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resync, reconnect")),
 		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy address/link")),
+		CopyCode:  key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy one-time code")),
 		Webhooks:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "webhooks")),
 		Log:       key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "message log")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -135,7 +138,7 @@ type Group struct {
 func (k KeyMap) Groups() []Group {
 	return []Group{
 		{"Messages", []key.Binding{k.Open, k.Search, k.MarkUnread, k.MarkAllRead, k.Save, k.SaveAll, k.Mark, k.MarkAll, k.Delete, k.DeleteAll, k.Back}},
-		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.AuthDetails, k.OpenLink, k.CheckLinks, k.Pipe, k.Copy}},
+		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.AuthDetails, k.OpenLink, k.CheckLinks, k.Pipe, k.Copy, k.CopyCode}},
 		{"App", []key.Binding{k.Quit, k.Help, k.Log, k.Webhooks, k.ForceQuit}},
 		{"Tabs", k.Tabs()},
 		{"Inboxes", []key.Binding{k.New, k.Import, k.Export, k.Resync, k.Copy}},

@@ -78,7 +78,7 @@ func dkimKind(sigs []DKIMResult) ResultKind {
 }
 
 // The words of the verdicts, as the CLI, the TUI, the JSON `verdict` field
-// and the README write them.
+// and docs/keys-and-search.md write them.
 const (
 	WordPass        = "pass"
 	WordFail        = "fail"

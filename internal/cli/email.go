@@ -243,7 +243,7 @@ func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
 					return err
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), emailViewOf(e))
+					return printJSON(cmd.OutOrStdout(), shownEmailOf(e))
 				}
 				if asHTML {
 					return printHTMLBody(cmd.OutOrStdout(), e, g.env.noColor())

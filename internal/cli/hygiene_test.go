@@ -252,7 +252,7 @@ func TestCLISendPicksItsSMTPServer(t *testing.T) {
 	h.must("wait", "--inbox", inbox.EmailAddress, "--subject", "^via ", "--count", "2", "--timeout", "30s")
 }
 
-// TestCLIKeystoreHygiene: the README's export → import sequence works
+// TestCLIKeystoreHygiene: the export → import sequence of docs/commands.md works
 // (importing the inbox the keystore holds is a no-op; another inbox at
 // the same address is refused until it is forgotten), links and config
 // print JSON, and a failed command leaves no keystore folder behind.

@@ -24,7 +24,7 @@ import (
 )
 
 // listBenchMailsEnv sets how many mails each inbox of
-// BenchmarkEmailListVsCurl holds; the README's figure is for 10,000.
+// BenchmarkEmailListVsCurl holds; docs/performance.md's figure is for 10,000.
 const listBenchMailsEnv = "SANDVIEW_BENCH_LIST_MAILS"
 
 // BenchmarkEmailListVsCurl fills an encrypted and a plain inbox of a
@@ -37,7 +37,7 @@ const listBenchMailsEnv = "SANDVIEW_BENCH_LIST_MAILS"
 // the CLI's CPU time (cli-cpu-ms: user and system, less noisy than wall
 // time on a shared machine).
 //
-// The default of 1,000 mails keeps `make bench` short; the README's
+// The default of 1,000 mails keeps `make bench` short; docs/performance.md's
 // figure is for 10,000:
 //
 //	SANDVIEW_BENCH_LIST_MAILS=10000 go test ./internal/cli -run '^$' \
@@ -60,7 +60,7 @@ func BenchmarkEmailListVsCurl(b *testing.B) {
 	// the server collects garbage continuously (up to half the CPU) for as
 	// long as it serves a list, on the cores the CLI runs on: during the
 	// CLI's encrypted list it spent 2.5 s of CPU, during curl's 1.1 s. As
-	// the README says of a server meant to hold more, the limit is raised
+	// docs/server.md says of a server meant to hold more, the limit is raised
 	// (here: none; --gc-percent stays 25).
 	url := startServeProcess(b, apiKey, "--max-emails-per-inbox", strconv.Itoa(2*n), "--max-store-bytes", strconv.Itoa(8<<30),
 		"--memory-limit", "0")

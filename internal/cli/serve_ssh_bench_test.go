@@ -87,7 +87,7 @@ func BenchmarkSSHSessions(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(perSession, "MB-RSS/session")
 	if perSession > maxSSHSessionMB {
-		b.Fatalf("%.1f MB of RSS a session, over the %d MB the README promises", perSession, maxSSHSessionMB)
+		b.Fatalf("%.1f MB of RSS a session, over the %d MB docs/shared-box.md promises", perSession, maxSSHSessionMB)
 	}
 }
 

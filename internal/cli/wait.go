@@ -23,6 +23,7 @@ type waitOptions struct {
 	count                int
 	timeout              time.Duration
 	asJSON               bool
+	extract              string // --extract: see wait_extract.go
 }
 
 func newWaitCommand(g *globalOptions) *cobra.Command {
@@ -41,7 +42,8 @@ waiting: mail sent from then on counts as new.`,
 		Example: `  sandview wait --subject 'Reset your password' --new --timeout 60s --json
   sandview wait --inbox qa@sandbox.test --from '@example\.org$' --count 3 --since 10m
   sandview wait --local --subject Welcome --since 2026-11-21T10:00:00Z
-  sandview wait --inbox qa@sandbox.test --to signup-17@example.org --new --json`,
+  sandview wait --inbox qa@sandbox.test --to signup-17@example.org --new --json
+  sandview wait --inbox qa@sandbox.test --to signup-17@example.org --extract code`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts, err := o.waitOptions(time.Now())
@@ -66,6 +68,7 @@ waiting: mail sent from then on counts as new.`,
 	f.IntVar(&o.count, "count", 1, "how many matching emails to wait for")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "how long to wait (0 = check once)")
 	f.BoolVar(&o.asJSON, "json", false, "print a JSON array of the emails")
+	o.addExtractFlag(f)
 	return cmd
 }
 
@@ -77,6 +80,9 @@ func (o waitOptions) waitOptions(now time.Time) (client.WaitOptions, error) {
 	}
 	if o.timeout < 0 {
 		return client.WaitOptions{}, usageError{"--timeout must not be negative"}
+	}
+	if _, err := o.extractor(); err != nil {
+		return client.WaitOptions{}, err
 	}
 	opts := client.WaitOptions{Timeout: o.timeout}
 	if o.timeout == 0 {
@@ -177,14 +183,14 @@ func runWait(cmd *cobra.Command, in *client.Inbox, o waitOptions, opts client.Wa
 			}
 		}
 		if o.timeout == 0 {
-			return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: %s holds fewer than %d matching email(s)", in.Address(), o.count)}
+			return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: %s holds fewer than %s", in.Address(), o.wanted())}
 		}
-		return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: fewer than %d matching email(s) arrived in %s within %s", o.count, in.Address(), o.timeout)}
+		return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: fewer than %s arrived in %s within %s", o.wanted(), in.Address(), o.timeout)}
 	}
 	if err != nil {
 		return err
 	}
-	return printWaited(cmd, o.asJSON, emails)
+	return o.printResult(cmd, emails)
 }
 
 // emailIDs lists the ids of the emails an inbox holds now.
@@ -205,9 +211,9 @@ func emailIDs(ctx context.Context, in *client.Inbox) (map[string]bool, error) {
 func printWaited(cmd *cobra.Command, asJSON bool, emails []model.Email) error {
 	w := cmd.OutOrStdout()
 	if asJSON {
-		views := make([]emailView, len(emails))
+		views := make([]shownEmail, len(emails))
 		for i, e := range emails {
-			views[i] = emailViewOf(e)
+			views[i] = shownEmailOf(e)
 		}
 		return printJSON(w, views)
 	}

@@ -208,13 +208,13 @@ func fieldText(e *model.Email, f Field) string {
 	case FieldRcpt:
 		return termtext.SanitizeLine(strings.Join(model.AddrSpecs(e.EnvelopeTo()), ", "))
 	}
-	return bodyText(e)
+	return BodyText(e)
 }
 
-// bodyText is the text part and the HTML part as text (links kept), so
+// BodyText is the text part and the HTML part as text (links kept), so
 // that a word only one of them holds is found. HTML that cannot be
 // converted is searched as it is.
-func bodyText(e *model.Email) string {
+func BodyText(e *model.Email) string {
 	if e.HTML == "" {
 		return termtext.Sanitize(e.Text)
 	}

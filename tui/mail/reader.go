@@ -201,12 +201,14 @@ func (r *reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			mode = "HTML part (converted to text)"
 		}
 		r.ctx.Flash("showing the "+mode, ui.LevelInfo)
-	case !key.Matches(msg, k.OpenLink, k.Save, k.ViewHTML):
+	case !key.Matches(msg, k.OpenLink, k.Save, k.ViewHTML, k.CopyCode):
 		return nil, false
 	case !found:
 		r.ctx.Flash(fmt.Sprintf("open a message first (%s)", ui.KeyName(k.Open)), ui.LevelWarn)
 	case key.Matches(msg, k.OpenLink):
 		return r.openChoice(open), true
+	case key.Matches(msg, k.CopyCode):
+		return r.copyCode(open), true
 	case key.Matches(msg, k.ViewHTML):
 		if open.HTML == "" {
 			r.ctx.Flash("this email has no HTML part", ui.LevelWarn)

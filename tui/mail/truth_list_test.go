@@ -91,7 +91,7 @@ func TestReadNeedsTheReaderFocused(t *testing.T) {
 }
 
 // TestTheDwellIsOneSecond: the read timer an open starts is readDwell,
-// one second, as the README and the help say.
+// one second, as docs/keys-and-search.md and the help say.
 func TestTheDwellIsOneSecond(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	var dwells []time.Duration

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sandview/server"
+)
+
+// docSnippet is the code block of docs/apps.md that follows
+// <!-- snippet:NAME -->, as written there.
+func docSnippet(t *testing.T, name string) string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "apps.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "<!-- snippet:"+name+" -->\n```")
+	if ok {
+		_, block, ok = strings.Cut(block, "\n") // the fence's language
+	}
+	if ok {
+		block, _, ok = strings.Cut(block, "```\n")
+	}
+	if !ok {
+		t.Fatalf("docs/apps.md has no %s snippet", name)
+	}
+	return block
+}
+
+// globalNodeModules is where `npm install -g` put nodemailer (.ci/run does).
+func globalNodeModules(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("npm", "root", "-g").Output()
+	root := strings.TrimSpace(string(out))
+	if err != nil {
+		t.Fatalf("npm root -g: %v (the nodemailer snippet needs node and npm: .ci/run installs them)", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "nodemailer")); err != nil {
+		t.Fatalf("nodemailer is not installed in %s: npm install -g nodemailer (.ci/run does)", root)
+	}
+	return root
+}
+
+// TestDocsAppSnippets runs the Python, Go, nodemailer and PHP (Symfony
+// Mailer) snippets of docs/apps.md as written, each against an embedded server of its own with
+// a catch-all (SMTP_HOST and SMTP_PORT set as `sandview serve` prints
+// them), and checks that its one mail arrived for new-user@example.org
+// with its code and its SMTP login.
+func TestDocsAppSnippets(t *testing.T) {
+	const catchAll = "qa@sandbox.test"
+	for _, c := range []struct {
+		name, file string
+		command    []string
+	}{
+		{"python", "send.py", []string{"python3", "send.py"}},
+		{"go", "main.go", []string{"go", "run", "main.go"}},
+		{"node", "send.js", []string{"node", "send.js"}},
+		{"php", "send.php", []string{"php", "send.php"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// A server of its own: its catch-all holds this snippet's mail alone.
+			h := newCLI(t, func(c *server.Config) { c.CatchAll = catchAll })
+			host, port, err := net.SplitHostPort(h.srv.SMTPAddr())
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, c.file), []byte(docSnippet(t, c.name)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, c.command[0], c.command[1:]...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "SMTP_HOST="+host, "SMTP_PORT="+port, "GOFLAGS=", "GO111MODULE=")
+			if c.name == "node" {
+				cmd.Env = append(cmd.Env, "NODE_PATH="+globalNodeModules(t))
+			}
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("the %s snippet: %v\n%s", c.name, err, out)
+			}
+			code := h.run("wait", "--inbox", catchAll, "--to", "new-user@example.org", "--subject", "^Welcome to Acme$",
+				"--timeout", "10s", "--extract", "code")
+			if code.code != 0 || code.stdout != "482913\n" {
+				t.Fatalf("the %s snippet's mail: exit %d, %q %q", c.name, code.code, code.stdout, code.stderr)
+			}
+			listed := decodeJSON[[]emailView](t, h.must("email", "list", "--inbox", catchAll, "--json"))
+			if len(listed) != 1 {
+				t.Fatalf("the catch-all holds %d mails after the %s snippet, want 1: %+v", len(listed), c.name, listed)
+			}
+			shown := decodeJSON[emailView](t, h.must("email", "show", listed[0].ID, "--inbox", catchAll, "--json"))
+			if shown.SMTPUser != "my-app" || shown.From != "app@example.org" || strings.Join(shown.To, ",") != "new-user@example.org" {
+				t.Fatalf("the %s snippet's mail: %+v", c.name, shown)
+			}
+		})
+	}
+}
