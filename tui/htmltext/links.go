@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"sandview/client/linkcheck"
 	"sandview/internal/termtext"
 	"sandview/tui/ui"
 )
@@ -45,6 +46,9 @@ type linkSet struct {
 	// by a token (see tokenizeAddresses); nesting is the number of lists
 	// and quotes around each.
 	addresses []address
+	// deceptions are the links whose text names another host than their
+	// target (linkcheck.Deceptive), by target.
+	deceptions map[string]linkcheck.Deception
 }
 
 // newLinkSet starts numbering links after the given ones: listed[i] is
@@ -78,6 +82,9 @@ func (s *linkSet) mark(a *html.Node) {
 		return
 	}
 	text := strings.Join(strings.Fields(s.untokenized(textContent(a))), " ")
+	if d, ok := s.deceptive(text, target); ok && a.Parent != nil {
+		a.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " (" + d.Warning() + ")"}, a.NextSibling)
+	}
 	if text != target && text != strings.TrimPrefix(target, "mailto:") {
 		if text != "" && isButton(a) && !strings.ContainsRune(text, dimStart) {
 			for a.FirstChild != nil {
@@ -99,6 +106,19 @@ func (s *linkSet) mark(a *html.Node) {
 	trimmed = strings.TrimRight(last.Data, " \t\r\n\f")
 	last.Data = trimmed + string(linkEnd) + last.Data[len(trimmed):]
 	s.targets = append(s.targets, target)
+}
+
+// deceptive reports whether a link's text names another host than its
+// target (linkcheck.Deceptive), and remembers it for Page.Deception.
+func (s *linkSet) deceptive(text, target string) (linkcheck.Deception, bool) {
+	d, ok := linkcheck.Deceptive(text, target)
+	if ok {
+		if s.deceptions == nil {
+			s.deceptions = map[string]linkcheck.Deception{}
+		}
+		s.deceptions[target] = d
+	}
+	return d, ok
 }
 
 // number returns target's reference number, giving it the next one if it

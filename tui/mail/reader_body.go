@@ -7,6 +7,7 @@ import (
 
 	"charm.land/glamour/v2/ansi"
 
+	"sandview/client/linkcheck"
 	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/htmltext"
@@ -47,6 +48,15 @@ func (h *htmlView) links(m model.Email) []string {
 	}
 	h.of(m, h.style) // the links are the same in every style
 	return h.linked
+}
+
+// deception says whether the HTML part of m has a link whose text names
+// another host than it leads to (htmltext.Page.Deception).
+func (h *htmlView) deception(m model.Email, link string) (linkcheck.Deception, bool) {
+	if m.HTML == "" {
+		return linkcheck.Deception{}, false
+	}
+	return h.of(m, h.style).Deception(link)
 }
 
 // otherLinks are the links of all not in numbered, without repeats.
