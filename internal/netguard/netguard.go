@@ -6,7 +6,8 @@
 // and the cloud metadata services are forbidden, also when written as an
 // IPv4-mapped, IPv4-compatible, NAT64 or 6to4 IPv6 address.
 //
-// The rule is checked twice: on the URL, resolving its host
+// The rule is checked twice: on the URL, its host read as the dialer
+// reads it (ParseHost: every IPv4 form inet_aton takes, IDNA), resolving it
 // (Rule.CheckURL, for a clear error when the URL is given), and on every
 // connection, after resolution (Rule.Control, a net.Dialer hook), so that a
 // name that resolves differently later (DNS rebinding) or a redirect cannot
@@ -91,11 +92,10 @@ type Resolver interface {
 }
 
 // CheckURL parses rawURL and checks its host as ParseHost reads it (as the
-// connection will): an address in any form directly, a
-// name by resolving it with resolver (nil: net.DefaultResolver). A name
-// that does not resolve is allowed here (it may resolve later; Control
-// guards the connection). Any resolved address the rule refuses refuses
-// the URL.
+// connection will): an address in any form directly, a name by resolving
+// it with resolver (nil: net.DefaultResolver). A name that does not
+// resolve is allowed here (it may resolve later; Control guards the
+// connection). Any resolved address the rule refuses refuses the URL.
 func (r Rule) CheckURL(ctx context.Context, rawURL string, resolver Resolver) error {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -149,8 +149,8 @@ func (r Rule) CheckURL(ctx context.Context, rawURL string, resolver Resolver) er
 }
 
 // LoopbackHost reports whether host (a URL's hostname) names this
-// machine's loopback without resolving: a loopback IP literal (also
-// IPv4-mapped), or "localhost" or a name under it.
+// machine's loopback without resolving: a loopback address in any form
+// ParseHost reads (also IPv4-mapped), or "localhost" or a name under it.
 func LoopbackHost(host string) bool {
 	h, err := ParseHost(host)
 	if err != nil {
