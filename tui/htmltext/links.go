@@ -57,10 +57,7 @@ type linkSet struct {
 func newLinkSet(hyperlinks bool, listed []string) *linkSet {
 	s := &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}}
 	for _, l := range listed {
-		target, ok := linkTarget(l)
-		if !ok {
-			target = termtext.SanitizeLine(l)
-		}
+		target := Target(l)
 		s.numbered = append(s.numbered, target)
 		if _, seen := s.numbers[target]; !seen {
 			s.numbers[target] = len(s.numbered)
@@ -153,9 +150,21 @@ func (s *linkSet) listed() []string {
 	return out
 }
 
+// Target is what a link of the server's list (Options.Links) is among the
+// page's Links: cleaned as an href is (linkTarget), or sanitized when it is
+// not an address a link may have.
+func Target(link string) string {
+	if target, ok := linkTarget(link); ok {
+		return target
+	}
+	return termtext.SanitizeLine(link)
+}
+
 // linkTarget cleans an href the way browsers do (ASCII tabs and newlines
-// removed, spaces trimmed) and sanitizes it; ok is false for anything but
-// an absolute http, https, mailto, tel or ftp address.
+// removed, spaces trimmed, a space inside written %20) and sanitizes it;
+// ok is false for anything but an absolute http, https, mailto, tel or ftp
+// address. So a target is one word, as a line of its own or the list of
+// links lays it out.
 func linkTarget(href string) (target string, ok bool) {
 	if strings.ContainsAny(href, "\t\n\r") {
 		href = strings.Map(func(r rune) rune {
@@ -165,7 +174,7 @@ func linkTarget(href string) (target string, ok bool) {
 			return r
 		}, href)
 	}
-	href = termtext.SanitizeLine(strings.TrimSpace(href))
+	href = strings.ReplaceAll(termtext.SanitizeLine(strings.TrimSpace(href)), " ", "%20")
 	u, err := url.Parse(href)
 	if err != nil {
 		return "", false

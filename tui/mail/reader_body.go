@@ -59,11 +59,12 @@ func (h *htmlView) deception(m model.Email, link string) (linkcheck.Deception, b
 	return h.of(m, h.style).Deception(link)
 }
 
-// otherLinks are the links of all not in numbered, without repeats.
+// otherLinks are the links of all not in numbered (as the page writes
+// them, htmltext.Target), without repeats.
 func otherLinks(all, numbered []string) []string {
 	var out []string
 	for _, l := range all {
-		if !slices.Contains(numbered, l) && !slices.Contains(out, l) {
+		if !slices.Contains(numbered, htmltext.Target(l)) && !slices.Contains(out, l) {
 			out = append(out, l)
 		}
 	}
