@@ -44,7 +44,8 @@ bench:
 lint: vet fmt-check check-size
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
-# stress proves the suite is not flaky on a busy machine (.ci/stress): slow,
+# stress proves the suite is not flaky on a busy machine and runs every fuzz
+# target for 60 s (.ci/stress): slow,
 # and not part of test.
 stress:
 	./.ci/stress

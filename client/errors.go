@@ -178,12 +178,9 @@ type SignatureVerificationError struct {
 	Err     error
 }
 
-func (e *SignatureVerificationError) Error() string {
-	if e.Err != nil {
-		return "signature verification failed: " + e.Err.Error()
-	}
-	return "signature verification failed"
-}
+// Error is the one generic "decryption failed": which check failed is told
+// by the class and by Err, never by the text (SECURITY.md).
+func (e *SignatureVerificationError) Error() string { return "decryption failed" }
 
 func (e *SignatureVerificationError) Unwrap() error { return e.Err }
 
@@ -193,9 +190,9 @@ type ServerKeyMismatchError struct {
 	EmailID string
 }
 
-func (e *ServerKeyMismatchError) Error() string {
-	return "server key mismatch: the payload is signed by a key other than the one pinned for this inbox"
-}
+// Error is the one generic "decryption failed" (SECURITY.md): a key swap
+// reads like any other failure; errors.As tells it.
+func (e *ServerKeyMismatchError) Error() string { return "decryption failed" }
 
 // Unwrap returns the parent class, which itself unwraps to
 // crypto.ErrServerKeyMismatch.

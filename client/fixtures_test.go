@@ -415,7 +415,8 @@ func TestFixtureImportWithAnotherServerKeyIsRefused(t *testing.T) {
 }
 
 // An export pinning another key than the one the payloads carry: every
-// email is listed with Problem "server key mismatch" and the error is a
+// email is listed with the one generic Problem "decryption failed"
+// (SECURITY.md) and the error, which reads the same, is a
 // *ServerKeyMismatchError (and so a *SignatureVerificationError).
 func TestFixturePinnedKeyMismatchMarksEmails(t *testing.T) {
 	other, err := crypto.GenerateSigningKey()
@@ -434,13 +435,16 @@ func TestFixturePinnedKeyMismatchMarksEmails(t *testing.T) {
 		t.Fatal(err)
 	}
 	emails, err := in.Emails(context.Background(), client.ListOptions{IncludeContent: true})
-	if len(emails) != 1 || emails[0].Problem != client.ProblemServerKeyMismatch || emails[0].ID != encEmailID {
+	if len(emails) != 1 || emails[0].Problem != client.ProblemDecryptionFailed || emails[0].ID != encEmailID {
 		t.Fatalf("emails %+v", emails)
 	}
 	var mismatch *client.ServerKeyMismatchError
 	var sig *client.SignatureVerificationError
 	if !errors.As(err, &mismatch) || !errors.As(err, &sig) || !errors.Is(err, crypto.ErrServerKeyMismatch) {
 		t.Fatalf("error %v", err)
+	}
+	if strings.Contains(strings.ToLower(err.Error()), "key") || !strings.Contains(err.Error(), "decryption failed") {
+		t.Fatalf("a key swap reads %q, not the one generic decryption failed", err)
 	}
 }
 

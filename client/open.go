@@ -14,11 +14,13 @@ import (
 	"sandview/model"
 )
 
-// Problem texts of emails that could not be opened.
+// Problem texts of emails that could not be opened. A payload signed by
+// another server key than the one pinned is a decryption failure too:
+// every failure of the crypto checks reads the same (SECURITY.md), the
+// error's class (*ServerKeyMismatchError) tells programs which it was.
 const (
-	ProblemDecryptionFailed  = "decryption failed"
-	ProblemServerKeyMismatch = "server key mismatch"
-	ProblemUnreadable        = "unreadable record"
+	ProblemDecryptionFailed = "decryption failed"
+	ProblemUnreadable       = "unreadable record"
 )
 
 // Email returns one email with its full content.
@@ -148,29 +150,20 @@ func (i *Inbox) open(id string, p *crypto.Payload) ([]byte, error) {
 
 // failed marks an email that could not be opened.
 func failed(e model.Email, err error) model.Email {
-	var mismatch *ServerKeyMismatchError
-	var decryption *DecryptionError
-	switch {
-	case errors.As(err, &mismatch):
-		e.Problem = ProblemServerKeyMismatch
-	case errors.As(err, &decryption):
+	e.Problem = ProblemUnreadable
+	if isRefusal(err) {
 		e.Problem = ProblemDecryptionFailed
-	default:
-		e.Problem = ProblemUnreadable
 	}
 	return e
 }
 
 // refusal returns the error of an email that failed the crypto checks
 // (Problem set by failed from a *DecryptionError or a
-// *ServerKeyMismatchError), or nil. Operations that must halt on those
+// *SignatureVerificationError), or nil. Operations that must halt on those
 // (security rule 4) but only hold the email use it.
 func refusal(e model.Email) error {
-	switch e.Problem {
-	case ProblemDecryptionFailed:
+	if e.Problem == ProblemDecryptionFailed {
 		return fmt.Errorf("email %s: %w", e.ID, &DecryptionError{EmailID: e.ID})
-	case ProblemServerKeyMismatch:
-		return fmt.Errorf("email %s: %w", e.ID, &ServerKeyMismatchError{EmailID: e.ID})
 	}
 	return nil
 }

@@ -23,6 +23,9 @@ type checkView struct {
 	ID    string             `json:"id"`
 	HTML  *htmlcompat.Report `json:"htmlCompatibility"`
 	Links []linkcheck.Result `json:"links,omitempty"`
+	// Deceptive are the links whose text names another host than they
+	// lead to (linkcheck.Deceptions), always listed.
+	Deceptive []linkcheck.Deception `json:"deceptiveLinks"`
 	// Spam is the server's spam analysis (null: the server scores none).
 	Spam *model.SpamAnalysis `json:"spamAnalysis"`
 }
@@ -40,6 +43,10 @@ common email clients do not support, from caniemail's data (embedded), with
 a score: the share of the email clients (each client on each platform) that
 render every feature used, a partly supporting client counting half.
 
+Deceptive links: links whose text names another host than they lead to
+(as "https://pay\u200bpal.com/login" over a link to another site), invisible
+characters in the text removed.
+
 Spam score: the score SpamAssassin gave the mail when it arrived and the
 rules that fired, when the server runs with --spamd.
 
@@ -51,7 +58,10 @@ private addresses are not checked unless --private (the webhooks' rule).`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
-				v := checkView{ID: e.ID, Spam: e.SpamAnalysis}
+				v := checkView{ID: e.ID, Spam: e.SpamAnalysis, Deceptive: linkcheck.Deceptions(e.HTML)}
+				if v.Deceptive == nil {
+					v.Deceptive = []linkcheck.Deception{}
+				}
 				if e.HTML != "" {
 					data, err := htmlcompat.Default()
 					if err != nil {
@@ -85,6 +95,7 @@ func printCheck(w io.Writer, v checkView) error {
 		return err
 	}
 	printSpam(w, v.Spam)
+	printDeceptive(w, v.Deceptive)
 	if v.Links != nil {
 		return printLinks(w, v.Links)
 	}
@@ -166,5 +177,17 @@ func printSpam(w io.Writer, a *model.SpamAnalysis) {
 	}
 	for _, r := range a.Rules {
 		fmt.Fprintf(w, "  %5.1f  %-24s %s\n", r.Score, termtext.SanitizeLine(r.Name), termtext.SanitizeLine(r.Description))
+	}
+}
+
+// printDeceptive writes the links whose text names another host.
+func printDeceptive(w io.Writer, ds []linkcheck.Deception) {
+	if len(ds) == 0 {
+		fmt.Fprintln(w, "\nDeceptive links: none")
+		return
+	}
+	fmt.Fprintf(w, "\nDeceptive links: %d\n", len(ds))
+	for _, d := range ds {
+		fmt.Fprintf(w, "  %s: %s\n", d.Warning(), termtext.SanitizeLine(d.Link))
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/client/linkcheck"
 	"sandview/internal/desktop"
 	"sandview/internal/termtext"
 	"sandview/model"
@@ -107,17 +109,36 @@ func saveAttachments(w io.Writer, dir string, attachments ...model.Attachment) e
 func newEmailLinksCommand(g *globalOptions, inbox *string) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:     "links ID",
-		Short:   "Print the links of an email, one a line (--json: an array)",
+		Use:   "links ID",
+		Short: "Print the links of an email, one a line (--json: an array)",
+		Long: `Print the links of an email, one a line (--json: a JSON array of them).
+
+A link of the HTML part whose text names another host than it leads to (as
+"https://pay\u200bpal.com/login" over a link to another site) is flagged: its
+line ends with "  ⚠ link goes to HOST, not SHOWN"; with --json the warning
+goes to standard error.`,
 		Example: "  sandview email links 3f1c… | grep reset\n  sandview email links 3f1c… --json | jq -r '.[0]'",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
+				deceptive := map[string]linkcheck.Deception{}
+				for _, d := range linkcheck.Deceptions(e.HTML) {
+					deceptive[d.Link] = d
+				}
 				if asJSON {
+					for _, link := range e.Links {
+						if d, ok := deceptive[strings.TrimSpace(link)]; ok {
+							fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", termtext.SanitizeLine(link), d.Warning())
+						}
+					}
 					return printJSON(cmd.OutOrStdout(), append([]string{}, e.Links...))
 				}
 				for _, link := range e.Links {
-					if _, err := fmt.Fprintln(cmd.OutOrStdout(), termtext.SanitizeLine(link)); err != nil {
+					line := termtext.SanitizeLine(link)
+					if d, ok := deceptive[strings.TrimSpace(link)]; ok {
+						line += "  " + d.Warning()
+					}
+					if _, err := fmt.Fprintln(cmd.OutOrStdout(), line); err != nil {
 						return err
 					}
 				}

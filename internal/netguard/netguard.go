@@ -6,7 +6,8 @@
 // and the cloud metadata services are forbidden, also when written as an
 // IPv4-mapped, IPv4-compatible, NAT64 or 6to4 IPv6 address.
 //
-// The rule is checked twice: on the URL, resolving its host
+// The rule is checked twice: on the URL, its host read as the dialer
+// reads it (ParseHost: every IPv4 form inet_aton takes, IDNA), resolving it
 // (Rule.CheckURL, for a clear error when the URL is given), and on every
 // connection, after resolution (Rule.Control, a net.Dialer hook), so that a
 // name that resolves differently later (DNS rebinding) or a redirect cannot
@@ -90,31 +91,40 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// CheckURL parses rawURL and checks its host: an IP literal directly, a
-// name by resolving it with resolver (nil: net.DefaultResolver). A name
-// that does not resolve is allowed here (it may resolve later; Control
-// guards the connection). Any resolved address the rule refuses refuses
-// the URL.
+// CheckURL parses rawURL and checks its host as ParseHost reads it (as the
+// connection will): an address in any form directly, a name by resolving
+// it with resolver (nil: net.DefaultResolver). A name that does not
+// resolve is allowed here (it may resolve later; Control guards the
+// connection). Any resolved address the rule refuses refuses the URL.
 func (r Rule) CheckURL(ctx context.Context, rawURL string, resolver Resolver) error {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return fmt.Errorf("parse URL: %w", err)
 	}
-	host := u.Hostname()
-	if host == "" {
+	if u.Hostname() == "" {
 		return fmt.Errorf("URL %q has no host", rawURL)
+	}
+	h, err := ParseHost(u.Hostname())
+	if err != nil {
+		return err
 	}
 	if r.AllowPrivate {
 		return nil
 	}
-	if ip, err := netip.ParseAddr(host); err == nil {
-		return r.Check(ip.Unmap())
+	host := h.Name
+	if h.IsAddr() {
+		err := r.Check(h.Addr)
+		var fe *ForbiddenError
+		if errors.As(err, &fe) && host != u.Hostname() {
+			fe.Host = u.Hostname()
+		}
+		return err
 	}
 	if isLocalhost(host) {
 		err := r.Check(netip.AddrFrom4([4]byte{127, 0, 0, 1}))
 		var fe *ForbiddenError
 		if errors.As(err, &fe) {
-			fe.Host = host
+			fe.Host = u.Hostname()
 		}
 		return err
 	}
@@ -139,13 +149,17 @@ func (r Rule) CheckURL(ctx context.Context, rawURL string, resolver Resolver) er
 }
 
 // LoopbackHost reports whether host (a URL's hostname) names this
-// machine's loopback without resolving: a loopback IP literal (also
-// IPv4-mapped), or "localhost" or a name under it.
+// machine's loopback without resolving: a loopback address in any form
+// ParseHost reads (also IPv4-mapped), or "localhost" or a name under it.
 func LoopbackHost(host string) bool {
-	if ip, err := netip.ParseAddr(host); err == nil {
-		return Class(ip) == ClassLoopback
+	h, err := ParseHost(host)
+	if err != nil {
+		return false
 	}
-	return isLocalhost(host)
+	if h.IsAddr() {
+		return Class(h.Addr) == ClassLoopback
+	}
+	return isLocalhost(h.Name)
 }
 
 // isLocalhost reports whether host is "localhost" or a name under it,
@@ -156,19 +170,20 @@ func isLocalhost(host string) bool {
 }
 
 // Transport is an HTTP transport (http.DefaultTransport's settings) whose
-// connections obey the rule. Names are resolved with resolver (nil: the
-// dialer's own) and each address is checked by Control as it is dialled.
-// Unless the rule allows private addresses it uses no proxy: a proxy would
-// connect on the transport's behalf, where Control cannot see the
-// destination.
+// connections obey the rule. Each dial address's host is read by ParseHost
+// (so that an address in a form the check saw is dialled as that
+// address), names are resolved with resolver (nil: net.DefaultResolver)
+// and each address is checked by Control as it is dialled. Unless the rule
+// allows private addresses it uses no proxy: a proxy would connect on the
+// transport's behalf, where Control cannot see the destination.
 func (r Rule) Transport(resolver Resolver) *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: r.Control}
-	t.DialContext = d.DialContext
-	if resolver != nil {
-		t.DialContext = func(ctx context.Context, network, address string) (net.Conn, error) {
-			return dialResolved(ctx, d, resolver, network, address)
-		}
+	if resolver == nil {
+		resolver = net.DefaultResolver
+	}
+	t.DialContext = func(ctx context.Context, network, address string) (net.Conn, error) {
+		return dialResolved(ctx, d, resolver, network, address)
 	}
 	if !r.AllowPrivate {
 		t.Proxy = nil
@@ -176,30 +191,34 @@ func (r Rule) Transport(resolver Resolver) *http.Transport {
 	return t
 }
 
-// dialResolved resolves address's host with resolver and dials its
-// addresses in turn.
+// dialResolved reads address's host with ParseHost, resolves a name with
+// resolver and dials the addresses in turn.
 func dialResolved(ctx context.Context, d *net.Dialer, resolver Resolver, network, address string) (net.Conn, error) {
-	host, port, err := net.SplitHostPort(address)
+	hostport, port, err := net.SplitHostPort(address)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", address, err)
 	}
-	if _, err := netip.ParseAddr(host); err == nil {
-		return d.DialContext(ctx, network, address)
-	}
-	addrs, err := resolver.LookupNetIP(ctx, "ip", host)
+	host, err := ParseHost(hostport)
 	if err != nil {
-		return nil, fmt.Errorf("resolve %s: %w", host, err)
+		return nil, fmt.Errorf("dial %s: %w", address, err)
+	}
+	if host.IsAddr() {
+		return d.DialContext(ctx, network, net.JoinHostPort(host.Addr.String(), port))
+	}
+	addrs, err := resolver.LookupNetIP(ctx, "ip", host.Name)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", host.Name, err)
 	}
 	errs := make([]error, 0, len(addrs))
 	for _, ip := range addrs {
-		conn, err := d.DialContext(ctx, network, net.JoinHostPort(ip.String(), port))
+		conn, err := d.DialContext(ctx, network, net.JoinHostPort(ip.Unmap().String(), port))
 		if err == nil {
 			return conn, nil
 		}
 		errs = append(errs, err)
 	}
 	if len(errs) == 0 {
-		return nil, fmt.Errorf("resolve %s: no address", host)
+		return nil, fmt.Errorf("resolve %s: no address", host.Name)
 	}
 	return nil, errors.Join(errs...)
 }

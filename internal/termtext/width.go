@@ -46,6 +46,10 @@ const clusterBreak = "\u200b"
 // terminal draws. A lone regional indicator (half a flag; 2 cells by
 // cluster, 1 by character) becomes its letter.
 //
+// A space that marks follow (a cluster of its own to segmentation) gets a
+// clusterBreak after it, so that every space is a cluster alone: a line
+// breaks at spaces and drops them (tui/ui's wrap) without taking the marks.
+//
 // The text also stays agreeing when it is put next to other text: a
 // cluster at the start of the text or of a line, or after a tab, that would
 // join what is written before it (a lone mark) gets a clusterBreak before
@@ -76,6 +80,12 @@ func agreeWidths(s string) string {
 		for clusters.Next() {
 			cluster := clusters.Value()
 			fixed, ok := agreeCluster(cluster)
+			if cluster[0] == ' ' && len(cluster) > 1 {
+				// A space is a cluster of its own, which a line may break
+				// at and drop; the marks it carried stand alone after it.
+				rest, _ := agreeCluster(cluster[1:])
+				fixed, ok = " "+clusterBreak+rest, false
+			}
 			if (pos == 0 || isLineBreak(s[pos-1])) && joins(" ", fixed) {
 				fixed, ok = clusterBreak+fixed, false
 			}

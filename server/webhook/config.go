@@ -36,7 +36,6 @@ const (
 	failuresBeforeDisable  = 5
 	rotationGrace          = time.Hour
 	filterBodyLimit        = 5 * 1024
-	testResponseBodyLimit  = 1024
 	incomingQueueSize      = 4096
 	rememberedEmails       = 10000
 	defaultContentType     = "application/json"

@@ -99,7 +99,7 @@ func TestDestinationRefusedAtConnect(t *testing.T) {
 	if status := h.call(http.MethodPost, "/api/webhooks/"+wh.ID+"/test", nil, &res); status != http.StatusOK {
 		t.Fatalf("test: status %d", status)
 	}
-	if res.Success || res.StatusCode != 0 || !strings.HasPrefix(res.Error, "delivery failed") || !strings.Contains(res.Error, "loopback") {
+	if res.Success || res.StatusCode != 0 || res.Error != "delivery failed" {
 		t.Errorf("test result %+v", res)
 	}
 

@@ -68,7 +68,9 @@
 //   - The test operation sends a sample event of the webhook's first event
 //     type, rendered with its template and signed with its secret, even when
 //     the webhook is disabled. It does not count in stats, the failure
-//     streak, or the concurrency caps.
+//     streak, or the concurrency caps. Its answer says only whether the
+//     event was delivered, with the endpoint's status when it answered:
+//     never its body, nor why a connection failed.
 //   - Redirects are not followed: a 3xx answer is a failed attempt.
 //   - Handle never blocks: events beyond a queue of 4,096 waiting events are
 //     dropped and logged.

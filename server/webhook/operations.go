@@ -164,7 +164,8 @@ func (e *Engine) update(ctx context.Context, sc scope, id string, req model.Upda
 	return view, nil
 }
 
-// test sends a sample event to the webhook's URL and reports the answer.
+// test sends a sample event to the webhook's URL and reports whether it
+// was delivered (errText).
 func (e *Engine) test(ctx context.Context, sc scope, id string) (model.TestWebhookResponse, error) {
 	e.mu.Lock()
 	h, ok := e.findLocked(sc, id)
@@ -188,12 +189,15 @@ func (e *Engine) test(ctx context.Context, sc scope, id string) (model.TestWebho
 		return model.TestWebhookResponse{}, fmt.Errorf("render test event: %w", err)
 	}
 	res := e.send(ctx, url, secrets, eventType, newID("dlv_"), body, tmpl.contentType)
-	out := model.TestWebhookResponse{
-		Success:      res.ok(),
-		StatusCode:   res.status,
-		ResponseTime: res.elapsed.Milliseconds(),
-		ResponseBody: res.body,
-		Error:        res.errText(),
+	// The answer says whether the endpoint answered and with which status,
+	// never its body nor why there was no answer (errText); the response
+	// time only when it answered, as a timeout would show in it.
+	out := model.TestWebhookResponse{Success: res.ok(), StatusCode: res.status, Error: res.errText()}
+	if res.answered() {
+		out.ResponseTime = res.elapsed.Milliseconds()
+	}
+	if res.err != nil {
+		e.log.Debug("webhook test failed", "webhook", id, "error", res.err)
 	}
 	if json.Valid(body) {
 		out.PayloadSent = body

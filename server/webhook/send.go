@@ -8,17 +8,14 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"sandview/crypto"
-	"sandview/internal/netguard"
 )
 
 // sendResult is the outcome of one HTTP attempt.
 type sendResult struct {
 	status  int
-	body    string // the first 1 KB of the answer
 	err     error
 	elapsed time.Duration
 }
@@ -27,22 +24,23 @@ type sendResult struct {
 func (r sendResult) ok() bool { return r.err == nil && r.status >= 200 && r.status < 300 }
 
 // errText explains a failed attempt to whoever made the webhook: "delivery
-// failed" with the HTTP status when there was one, never connection details
-// (refused, resolver, TLS), which would make the test operation a network
-// scanner. The log has the details (r.err).
+// failed", with the HTTP status when the endpoint answered one, and
+// nothing else: no connection detail (refused, timeout, resolver, TLS, a
+// forbidden destination) and no answer body, which would make the test
+// operation a network scanner or a reader of internal services. The log
+// has the details (r.err).
 func (r sendResult) errText() string {
 	switch {
 	case r.ok():
 		return ""
-	case r.status != 0 && (r.status < 200 || r.status > 299):
+	case r.answered() && (r.status < 200 || r.status > 299):
 		return fmt.Sprintf("delivery failed: endpoint answered %d %s", r.status, http.StatusText(r.status))
-	case errors.Is(r.err, errNoAnswer):
-		return "delivery failed: " + r.err.Error()
-	case errors.Is(r.err, netguard.ErrForbidden):
-		return "delivery failed: the destination is a loopback, private, link-local or metadata address, which this server does not deliver to"
 	}
 	return "delivery failed"
 }
+
+// answered reports whether the endpoint answered with an HTTP status.
+func (r sendResult) answered() bool { return r.status != 0 }
 
 // errNoAnswer is an attempt that ran out of time.
 var errNoAnswer = errors.New("no answer")
@@ -75,12 +73,9 @@ func (e *Engine) send(ctx context.Context, url string, secrets []string, eventTy
 		return sendResult{err: describeSendError(ctx, err, e.cfg.Timeout), elapsed: time.Since(started)}
 	}
 	defer resp.Body.Close()
-	head, err := io.ReadAll(io.LimitReader(resp.Body, testResponseBodyLimit))
-	if err == nil {
-		// Read a bounded rest so that the connection can be reused.
-		_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, drainedResponseBodyMax))
-	}
-	res := sendResult{status: resp.StatusCode, body: strings.ToValidUTF8(string(head), "\uFFFD"), elapsed: time.Since(started)}
+	// Read a bounded body, never kept, so that the connection can be reused.
+	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, drainedResponseBodyMax))
+	res := sendResult{status: resp.StatusCode, elapsed: time.Since(started)}
 	if err != nil && ctx.Err() != nil {
 		res.err = describeSendError(ctx, err, e.cfg.Timeout)
 	}

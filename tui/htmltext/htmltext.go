@@ -95,6 +95,9 @@ func textOnly(body string, links *linkSet) string {
 							b.Truncate(b.Len() - 1)
 						}
 						b.WriteString(" [" + strconv.Itoa(links.number(target)) + "]")
+						if d, ok := links.deceptive(text, target); ok {
+							b.WriteString(" (" + d.Warning() + ")")
+						}
 						if spaced {
 							b.WriteByte(' ')
 						}

@@ -130,7 +130,9 @@ func TestRenderHyperlinks(t *testing.T) {
 	for _, want := range []string{
 		ansi.SetHyperlink("https://news.test/1") + "Story [1]",
 		ansi.SetHyperlink("https://x.test/a%20b") + "the rest [2]",
-		"[2] " + ansi.SetHyperlink("https://x.test/a%20b") + "https://x.test/a b" + ansi.ResetHyperlink(),
+		// The space of the href is written %20, as browsers do: an address
+		// is one word, laid out whole (FuzzRender's 41-cell line).
+		"[2] " + ansi.SetHyperlink("https://x.test/a%20b") + "https://x.test/a%20b" + ansi.ResetHyperlink(),
 		ansi.SetHyperlink("https://c.test") + "cell [3]",
 	} {
 		if !strings.Contains(linked.Text, want) {

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"sandview/client/linkcheck"
 	"sandview/internal/termtext"
 	"sandview/tui/ui"
 )
@@ -45,6 +46,9 @@ type linkSet struct {
 	// by a token (see tokenizeAddresses); nesting is the number of lists
 	// and quotes around each.
 	addresses []address
+	// deceptions are the links whose text names another host than their
+	// target (linkcheck.Deceptive), by target.
+	deceptions map[string]linkcheck.Deception
 }
 
 // newLinkSet starts numbering links after the given ones: listed[i] is
@@ -53,10 +57,7 @@ type linkSet struct {
 func newLinkSet(hyperlinks bool, listed []string) *linkSet {
 	s := &linkSet{hyperlinks: hyperlinks, numbers: map[string]int{}}
 	for _, l := range listed {
-		target, ok := linkTarget(l)
-		if !ok {
-			target = termtext.SanitizeLine(l)
-		}
+		target := Target(l)
 		s.numbered = append(s.numbered, target)
 		if _, seen := s.numbers[target]; !seen {
 			s.numbers[target] = len(s.numbered)
@@ -78,6 +79,9 @@ func (s *linkSet) mark(a *html.Node) {
 		return
 	}
 	text := strings.Join(strings.Fields(s.untokenized(textContent(a))), " ")
+	if d, ok := s.deceptive(text, target); ok && a.Parent != nil {
+		a.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " (" + d.Warning() + ")"}, a.NextSibling)
+	}
 	if text != target && text != strings.TrimPrefix(target, "mailto:") {
 		if text != "" && isButton(a) && !strings.ContainsRune(text, dimStart) {
 			for a.FirstChild != nil {
@@ -99,6 +103,19 @@ func (s *linkSet) mark(a *html.Node) {
 	trimmed = strings.TrimRight(last.Data, " \t\r\n\f")
 	last.Data = trimmed + string(linkEnd) + last.Data[len(trimmed):]
 	s.targets = append(s.targets, target)
+}
+
+// deceptive reports whether a link's text names another host than its
+// target (linkcheck.Deceptive), and remembers it for Page.Deception.
+func (s *linkSet) deceptive(text, target string) (linkcheck.Deception, bool) {
+	d, ok := linkcheck.Deceptive(text, target)
+	if ok {
+		if s.deceptions == nil {
+			s.deceptions = map[string]linkcheck.Deception{}
+		}
+		s.deceptions[target] = d
+	}
+	return d, ok
 }
 
 // number returns target's reference number, giving it the next one if it
@@ -133,9 +150,21 @@ func (s *linkSet) listed() []string {
 	return out
 }
 
+// Target is what a link of the server's list (Options.Links) is among the
+// page's Links: cleaned as an href is (linkTarget), or sanitized when it is
+// not an address a link may have.
+func Target(link string) string {
+	if target, ok := linkTarget(link); ok {
+		return target
+	}
+	return termtext.SanitizeLine(link)
+}
+
 // linkTarget cleans an href the way browsers do (ASCII tabs and newlines
-// removed, spaces trimmed) and sanitizes it; ok is false for anything but
-// an absolute http, https, mailto, tel or ftp address.
+// removed, spaces trimmed, a space inside written %20) and sanitizes it;
+// ok is false for anything but an absolute http, https, mailto, tel or ftp
+// address. So a target is one word, as a line of its own or the list of
+// links lays it out.
 func linkTarget(href string) (target string, ok bool) {
 	if strings.ContainsAny(href, "\t\n\r") {
 		href = strings.Map(func(r rune) rune {
@@ -145,7 +174,7 @@ func linkTarget(href string) (target string, ok bool) {
 			return r
 		}, href)
 	}
-	href = termtext.SanitizeLine(strings.TrimSpace(href))
+	href = strings.ReplaceAll(termtext.SanitizeLine(strings.TrimSpace(href)), " ", "%20")
 	u, err := url.Parse(href)
 	if err != nil {
 		return "", false

@@ -8,6 +8,7 @@ import (
 	"charm.land/glamour/v2/ansi"
 	"golang.org/x/net/html"
 
+	"sandview/client/linkcheck"
 	"sandview/internal/termtext"
 	"sandview/theme"
 )
@@ -116,6 +117,16 @@ func Render(body string, width int, opts Options) Result {
 // Links are the addresses of the page's numbered links, in the order of
 // their numbers.
 func (p *Page) Links() []string { return p.links.numbered }
+
+// Deception says whether a link of the page, one of Links, has text that
+// names another host than its target (linkcheck.Deceptive); the body
+// shows the warning next to the link.
+func (p *Page) Deception(target string) (linkcheck.Deception, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d, ok := p.links.deceptions[target]
+	return d, ok
+}
 
 // Render lays the page out at width cells (at least 20).
 func (p *Page) Render(width int) Result {

@@ -3,8 +3,10 @@ package htmltext
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/clipperhouse/uax29/v2/graphemes"
 
 	"sandview/internal/termtext"
 	"sandview/tui/ui"
@@ -221,11 +223,23 @@ func (w *lineWriter) cell(cluster string, width int) {
 		w.endLine()
 	}
 	style := w.pen()
+	if w.cells == 0 && cluster[0] >= utf8.RuneSelf && joinsSpace(cluster) {
+		// A lone mark or modifier starting the line would join a space
+		// put before it (padding, a border's margin): it stands alone.
+		w.b.WriteString("\u200b")
+	}
 	w.b.WriteString(cluster)
 	w.cells += width
 	if cluster != " " || w.shows(style) {
 		w.keep, w.keepStyled, w.keepLinking = w.b.Len(), w.shown != (sgr{}), w.shownLink != ""
 	}
+}
+
+// joinsSpace reports whether cluster, written after a space, would join
+// it into one grapheme cluster.
+func joinsSpace(cluster string) bool {
+	g := graphemes.FromString(" " + cluster)
+	return g.Next() && g.End() > 1
 }
 
 // run writes the printable ASCII characters that start s, as cell would

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/glamour/v2/ansi"
 
+	"sandview/client/linkcheck"
 	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/htmltext"
@@ -49,11 +50,21 @@ func (h *htmlView) links(m model.Email) []string {
 	return h.linked
 }
 
-// otherLinks are the links of all not in numbered, without repeats.
+// deception says whether the HTML part of m has a link whose text names
+// another host than it leads to (htmltext.Page.Deception).
+func (h *htmlView) deception(m model.Email, link string) (linkcheck.Deception, bool) {
+	if m.HTML == "" {
+		return linkcheck.Deception{}, false
+	}
+	return h.of(m, h.style).Deception(link)
+}
+
+// otherLinks are the links of all not in numbered (as the page writes
+// them, htmltext.Target), without repeats.
 func otherLinks(all, numbered []string) []string {
 	var out []string
 	for _, l := range all {
-		if !slices.Contains(numbered, l) && !slices.Contains(out, l) {
+		if !slices.Contains(numbered, htmltext.Target(l)) && !slices.Contains(out, l) {
 			out = append(out, l)
 		}
 	}

@@ -94,8 +94,15 @@ func (t linksTab) lines(m model.Email, width, choice int) tabContent {
 		case t.html.hyperlinks:
 			row.link = l
 		}
+		d, deceptive := t.html.deception(m, l)
+		if deceptive {
+			row.text += "  " + d.Warning()
+		}
 		if r, ok := t.checks.of(m, links, i); ok {
 			row = checkedRow(t.ctx, row, r)
+		}
+		if deceptive {
+			row.style = st.AuthFail.Render
 		}
 		rows[i] = row
 	}

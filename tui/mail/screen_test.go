@@ -119,7 +119,7 @@ func TestProblemEmailShownLoudly(t *testing.T) {
 		t.Fatal("an email that cannot be opened was fetched")
 	}
 	view := h.shown()
-	for _, want := range []string{"SERVER KEY MISMATCH", "CANNOT OPEN THIS EMAIL"} {
+	for _, want := range []string{"DECRYPTION FAILED", "CANNOT OPEN THIS EMAIL"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("view lacks %q", want)
 		}
@@ -489,7 +489,7 @@ func TestLoadingIndicatorAndErrors(t *testing.T) {
 		t.Fatal("load error not shown")
 	}
 	// Per-email failures: the list is shown and the failure reported.
-	joined := errors.Join(errors.New("decryption failed"), errors.New("server key mismatch"))
+	joined := errors.Join(errors.New("decryption failed"), errors.New("decryption failed"))
 	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: tuitest.Emails(), err: joined})
 	if len(e.emails) != 4 || !strings.Contains(h.shown(), "2 emails could not be opened") {
 		t.Fatalf("partial load not shown: %d\n%s", len(e.emails), h.shown())

@@ -70,7 +70,7 @@ func Emails() []model.Email {
 				DMARC: &model.DMARCResult{Result: "fail", Policy: "quarantine", Domain: "evil.test"},
 			},
 		},
-		{ID: "e3", From: "unknown", Subject: "", ReceivedAt: Now().Add(-26 * time.Hour), Problem: "server key mismatch"},
+		{ID: "e3", From: "unknown", Subject: "", ReceivedAt: Now().Add(-26 * time.Hour), Problem: "decryption failed"},
 		{ID: "e4", From: "bob@example.org", To: []string{DemoAddr}, Subject: "Read and old", IsRead: true, ReceivedAt: Now().Add(-40 * 24 * time.Hour)},
 	}
 }
