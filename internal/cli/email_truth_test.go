@@ -88,7 +88,7 @@ func TestCLIDatesCcAndMbox(t *testing.T) {
 	for _, want := range []string{
 		"Cc:            \"Café, Team\" <team@example.net>, cc0@example.net,", "cc8@example.net and 2 more\n",
 		"Date:          Mon, 03 Mar 2025 10:00:00 +0100 (local: Mon, 03 Mar 2025 09:00:00 +0000)\n",
-		"Received: " + py.ReceivedAt.UTC().Format("Mon, 02 Jan 2006"),
+		"Received:      " + py.ReceivedAt.UTC().Format("Mon, 02 Jan 2006"),
 	} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("show lacks %q:\n%s", want, shown)

@@ -41,7 +41,7 @@ var sshAllowed = map[string][]string{
 	"inbox forget":      nil,
 	"inbox import":      {"json"},
 	"inbox list":        {"json"},
-	"wait":              {"count", "from", "inbox", "json", "new", "since", "subject", "timeout", "to"},
+	"wait":              {"count", "extract", "from", "inbox", "json", "new", "since", "subject", "timeout", "to"},
 	"webhook":           {"inbox"},
 	"webhook create": {"inbox", "case-sensitive", "content-type", "custom-body", "description", "endpoint",
 		"event", "filter", "filter-mode", "json", "require-auth", "template"},
