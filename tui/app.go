@@ -98,6 +98,9 @@ func newApp(ctx context.Context, cfg Config) App {
 	}
 	a.mail = mail.New(uctx, ctx, svc, set)
 	a.hooks = webhooks.New(uctx, ctx, svc, a.mail.LiveInboxes)
+	if set.Remote != nil {
+		a.hooks.Confine()
+	}
 	a.resize(80, 24)
 	return a
 }

@@ -23,13 +23,28 @@ type Terminal struct {
 // WindowSize is a terminal's new size.
 type WindowSize struct{ Width, Height int }
 
+// The largest remote terminal drawn: a bigger window (a client may claim
+// 65535x65535) is drawn at this size, so a session's screen, and the
+// memory it takes, stay bounded whatever the client says.
+const (
+	MaxRemoteWidth  = 500
+	MaxRemoteHeight = 200
+)
+
+// clamp bounds a remote terminal's size to MaxRemoteWidth x
+// MaxRemoteHeight.
+func clamp(w, h int) (int, int) {
+	return min(max(w, 1), MaxRemoteWidth), min(max(h, 1), MaxRemoteHeight)
+}
+
 // RunRemote runs the TUI on a remote terminal until the user quits or ctx
 // ends (then the terminal is restored). It never suspends: ctrl+z has no
 // shell to return to.
 func RunRemote(ctx context.Context, cfg Config, term Terminal) error {
+	width, height := clamp(term.Width, term.Height)
 	opts := []tea.ProgramOption{
 		tea.WithInput(term.In), tea.WithOutput(term.Out), tea.WithEnvironment(term.Env),
-		tea.WithWindowSize(term.Width, term.Height), tea.WithoutSignalHandler(),
+		tea.WithWindowSize(width, height), tea.WithoutSignalHandler(),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			if _, ok := msg.(tea.SuspendMsg); ok {
 				return tea.ResumeMsg{}
@@ -50,7 +65,8 @@ func RunRemote(ctx context.Context, cfg Config, term Terminal) error {
 					if !ok {
 						return
 					}
-					p.Send(tea.WindowSizeMsg{Width: size.Width, Height: size.Height})
+					w, h := clamp(size.Width, size.Height)
+					p.Send(tea.WindowSizeMsg{Width: w, Height: h})
 				}
 			}
 		}()

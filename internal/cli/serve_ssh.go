@@ -19,6 +19,7 @@ import (
 	"sandview/server"
 	"sandview/server/access"
 	"sandview/tui"
+	"sandview/tui/ui"
 )
 
 // sshShare serves the running server to SSH users: each key is a user, a
@@ -32,12 +33,13 @@ type sshShare struct {
 	logger  *slog.Logger
 	profile sshProfile    // set before ready is closed
 	ready   chan struct{} // closed once the box listens (its port known)
+	host    string        // the advertised host
 }
 
 // startSSH starts the SSH transport over srv and prints where it listens
 // (at the advertised host) and its host key's fingerprint.
 func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, host string, o sshSettings) (*sshbox.Box, error) {
-	share := &sshShare{srv: srv, dir: filepath.Join(stateDir, "ssh"), logger: logger, ready: make(chan struct{})}
+	share := &sshShare{srv: srv, dir: filepath.Join(stateDir, "ssh"), logger: logger, ready: make(chan struct{}), host: host}
 	keys := o.authorizedKeys
 	if keys == "" {
 		keys = filepath.Join(share.dir, "authorized_keys")
@@ -123,9 +125,18 @@ func (x *sshShare) interactive(ctx context.Context, s sshbox.Session) {
 			}
 		}
 	}()
-	set := listEnvironment(env).tuiSettings(nil)
-	set.ServerLabel = s.User.Name + " @ " + x.srv.SMTPAddr()
-	set.SMTPAddr, set.CatchAll = x.srv.SMTPAddr(), catchAll
+	select {
+	case <-x.ready: // a session may come in before startSSH knows the port
+	case <-ctx.Done():
+		return
+	}
+	set := x.remoteSettings(env)
+	smtpAddr := x.srv.SMTPAddr()
+	if _, port, err := net.SplitHostPort(smtpAddr); err == nil {
+		smtpAddr = net.JoinHostPort(x.host, port) // as teammates reach it
+	}
+	set.ServerLabel = s.User.Name + " @ " + smtpAddr
+	set.SMTPAddr, set.CatchAll = smtpAddr, catchAll
 	cfg := tui.Config{Client: sess.client, Keystore: sess.keystore, Settings: set}
 	err = tui.RunRemote(ctx, cfg, tui.Terminal{
 		In: s, Out: s, Env: env, Width: pty.Window.Width, Height: pty.Window.Height,
@@ -212,6 +223,16 @@ type sshOutput struct {
 
 // IsTerminal reports whether the output is the client's terminal.
 func (o sshOutput) IsTerminal() bool { return o.tty }
+
+// remoteSettings are the TUI settings of an SSH session: what the allowed
+// part of its environment says of the terminal (colour, hyperlinks),
+// confined to the remote profile, so that no setting of the client picks
+// a program, a path or an address of the box.
+func (x *sshShare) remoteSettings(env []string) *tui.Settings {
+	set := sshEnvironment(env).tuiSettings(nil)
+	set.Confine(&ui.Remote{Fetch: x.profile.scp, Shell: "ssh " + x.profile.host, AttachmentNames: sshfiles.AttachmentNames})
+	return set
+}
 
 // sshEnvironment is an SSH session's environment as a command sees it:
 // only the variables a terminal program needs to draw (sshbox.AllowedEnv)

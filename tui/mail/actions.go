@@ -28,8 +28,7 @@ func (a *actions) inboxKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Copy):
 		return a.copyAddress(), true
 	case key.Matches(msg, k.Export):
-		a.promptExport()
-		return nil, true
+		return a.promptExport(), true
 	}
 	return nil, false
 }
@@ -45,15 +44,20 @@ func (a *actions) copyAddress() tea.Cmd {
 }
 
 // promptExport asks where to export the selected inbox.
-func (a *actions) promptExport() {
+func (a *actions) promptExport() tea.Cmd {
 	e := a.current()
 	if e == nil {
 		a.ctx.Flash("no inbox selected", ui.LevelWarn)
-		return
+		return nil
 	}
 	address := e.info.EmailAddress
+	if remote := a.cmds.remote(); remote != nil {
+		file := desktop.SafeName(address, "inbox") + ".json"
+		return runThere("export it", remote.Shell+" inbox export "+address+" > "+file)
+	}
 	a.ctx.Open(ui.NewPrompt(a.ctx, "Export "+address, "File to write (JSON, 0600). It holds the inbox's secret key: keep it safe.",
 		desktop.SafeName(address, "inbox")+".json", func(path string) tea.Cmd { return a.cmds.exportInbox(address, path) }))
+	return nil
 }
 
 // inboxMailWords is what deleting an inbox of n emails takes with it:

@@ -29,9 +29,9 @@ func (a *actions) bulkKey(msg tea.KeyPressMsg, targets []target, inbox *inboxEnt
 	case key.Matches(msg, k.DeleteAll):
 		a.confirmDeleteAll(inbox)
 	case key.Matches(msg, k.Save) && a.state.markedCount() > 0:
-		a.promptSaveEmails(targets)
+		return a.promptSaveEmails(targets), true
 	case key.Matches(msg, k.SaveAll):
-		a.promptSaveAttachments(targets)
+		return a.promptSaveAttachments(targets), true
 	default:
 		return a.inboxKey(msg)
 	}
@@ -116,7 +116,10 @@ func (a *actions) markRead(targets []target) tea.Cmd {
 
 // promptSaveEmails asks for a directory to save the targets' raw sources
 // in, one .eml each.
-func (a *actions) promptSaveEmails(targets []target) {
+func (a *actions) promptSaveEmails(targets []target) tea.Cmd {
+	if remote := a.cmds.remote(); remote != nil {
+		return runThere("download them", fetchTargets(remote, targets))
+	}
 	refs := refsOf(targets)
 	names := make([]string, len(targets))
 	for i, t := range targets {
@@ -125,11 +128,12 @@ func (a *actions) promptSaveEmails(targets []target) {
 	a.ctx.Open(a.cmds.saveDir.prompt(a.ctx, "Save "+ui.Plural(len(targets), "email", "emails")+" as .eml",
 		"Directory to save the raw sources (RFC 5322) in (an existing file is never overwritten).",
 		func(dir string) tea.Cmd { return a.cmds.saveEmails(refs, names, dir) }))
+	return nil
 }
 
 // promptSaveAttachments asks once for a directory to save every
 // attachment of the targets in.
-func (a *actions) promptSaveAttachments(targets []target) {
+func (a *actions) promptSaveAttachments(targets []target) tea.Cmd {
 	n, known := 0, true
 	for _, t := range targets {
 		n += len(t.email.Attachments)
@@ -137,7 +141,10 @@ func (a *actions) promptSaveAttachments(targets []target) {
 	}
 	if known && n == 0 {
 		a.ctx.Flash("no attachment to save", ui.LevelWarn)
-		return
+		return nil
+	}
+	if remote := a.cmds.remote(); remote != nil {
+		return runThere("download them", fetchAttachmentsOf(remote, targets))
 	}
 	what := ui.Plural(n, "attachment", "attachments")
 	if !known {
@@ -147,6 +154,7 @@ func (a *actions) promptSaveAttachments(targets []target) {
 	a.ctx.Open(a.cmds.saveDir.prompt(a.ctx, fmt.Sprintf("Save %s of %s", what, ui.Plural(len(targets), "email", "emails")),
 		"Directory to save them in (names made safe; an existing file is never overwritten).",
 		func(dir string) tea.Cmd { return a.cmds.saveAttachments(refs, dir) }))
+	return nil
 }
 
 // emlName is the file name of an email saved as .eml: its subject, else

@@ -97,6 +97,9 @@ type file struct {
 // and reports how many were saved, one and many naming them.
 func (c commands) saveFiles(refs []emailRef, dir, one, many string, files func(ctx context.Context, i int, r emailRef) ([]file, error)) tea.Cmd {
 	return func() tea.Msg {
+		if err := c.onTheBox(); err != nil {
+			return ui.PromptDoneMsg{Err: err}
+		}
 		ctx, cancel := c.call()
 		defer cancel()
 		dir = c.expandHome(dir)

@@ -174,6 +174,9 @@ func (c commands) importInbox(path string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := c.call()
 		defer cancel()
+		if err := c.onTheBox(); err != nil {
+			return inboxAddedMsg{verb: "imported", err: err}
+		}
 		inbox, err := c.svc.ImportInbox(ctx, c.expandHome(path))
 		return inboxAddedMsg{inbox: inbox, verb: "imported", err: err}
 	}
@@ -181,6 +184,9 @@ func (c commands) importInbox(path string) tea.Cmd {
 
 func (c commands) exportInbox(address, path string) tea.Cmd {
 	return func() tea.Msg {
+		if err := c.onTheBox(); err != nil {
+			return ui.PromptDoneMsg{Err: err}
+		}
 		path = c.expandHome(path)
 		if _, err := os.Lstat(path); err == nil {
 			return ui.PromptDoneMsg{Err: fmt.Errorf("%s already exists; choose another name (nothing was overwritten)", path)}
@@ -194,6 +200,9 @@ func (c commands) exportInbox(address, path string) tea.Cmd {
 
 func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 	return func() tea.Msg {
+		if err := c.onTheBox(); err != nil {
+			return ui.PromptDoneMsg{Err: err}
+		}
 		path, err := desktop.SaveUnique(c.expandHome(dir), a.Filename, "attachment", a.Content, 0o600)
 		if err != nil {
 			return ui.PromptDoneMsg{Err: err}

@@ -173,7 +173,7 @@ func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		link := r.html.links(open)[r.choice]
 		return r.cmds.copyText(link, "link "+link), true
 	case key.Matches(msg, k.CheckLinks) && r.tab == tabLinks && found:
-		return r.checks.toggle(r.ctx, r.cmds.ctx, open, r.html.links(open)), true
+		return r.checks.toggle(r.ctx, r.cmds.ctx, open, r.html.links(open), r.cmds.remote() == nil), true
 	default:
 		if cmd, ok := r.readerKey(msg); ok {
 			return cmd, true
@@ -214,9 +214,12 @@ func (r *reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			r.ctx.Flash("this email has no HTML part", ui.LevelWarn)
 			return nil, true
 		}
+		if remote := r.cmds.remote(); remote != nil {
+			return runThere("download it and open it in a browser", remote.FetchEmail(r.address, open.ID)), true
+		}
 		return r.cmds.openHTML(open), true
 	default:
-		r.promptSave(open)
+		return r.promptSave(open), true
 	}
 	return nil, true
 }
@@ -227,8 +230,14 @@ func (r *reader) openChoice(open model.Email) tea.Cmd {
 	links := r.html.links(open)
 	switch {
 	case r.tab == tabAttachments && r.choice < len(open.Attachments):
+		if remote := r.cmds.remote(); remote != nil {
+			return runThere("download it and open it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
+		}
 		return r.cmds.openAttachment(open.Attachments[r.choice], ui.KeyName(k.Save))
 	case r.tab == tabLinks && r.choice < len(links):
+		if r.cmds.remote() != nil {
+			return copyLinkThere(links[r.choice])
+		}
 		return r.cmds.openLink(links[r.choice], ui.KeyName(k.Copy))
 	case len(links) > 0:
 		r.setTab(tabLinks)
@@ -241,14 +250,18 @@ func (r *reader) openChoice(open model.Email) tea.Cmd {
 
 // promptSave asks where to save the chosen attachment, or the email as
 // .eml.
-func (r *reader) promptSave(open model.Email) {
+func (r *reader) promptSave(open model.Email) tea.Cmd {
+	remote := r.cmds.remote()
 	if r.tab == tabAttachments && r.choice < len(open.Attachments) {
+		if remote != nil {
+			return runThere("download it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
+		}
 		a := open.Attachments[r.choice]
 		r.ctx.Open(r.cmds.saveDir.prompt(r.ctx, "Save attachment", "Directory to save "+desktop.SafeName(a.Filename, "attachment")+" in (an existing file is never overwritten).",
 			func(dir string) tea.Cmd { return r.cmds.saveAttachment(a, dir) }))
-		return
+		return nil
 	}
-	r.acts.promptSaveEmails([]target{{entry: r.entry(), email: open}})
+	return r.acts.promptSaveEmails([]target{{entry: r.entry(), email: open}})
 }
 
 // move scrolls the content by delta lines, or moves the choice of a list

@@ -16,7 +16,8 @@ import (
 // CheckLinks key in the Links tab: running, with the results of the links
 // that have answered, or done (one result per row of the tab). Private
 // destinations are checked only when the user presses the key again after
-// a check refused some.
+// a check refused some, and never in a remote session (the box's own
+// private network is not the user's).
 type linkChecks struct {
 	id    string
 	links []string
@@ -47,7 +48,7 @@ type linksCheckedMsg struct {
 
 // toggle starts a check of links (the rows of m's Links tab), or cancels
 // the one running; the command it returns brings the first result.
-func (c *linkChecks) toggle(ctx *ui.Context, parent context.Context, m model.Email, links []string) tea.Cmd {
+func (c *linkChecks) toggle(ctx *ui.Context, parent context.Context, m model.Email, links []string, privateAllowed bool) tea.Cmd {
 	if c.cancel != nil && c.id == m.ID {
 		c.stop()
 		c.version++
@@ -63,7 +64,7 @@ func (c *linkChecks) toggle(ctx *ui.Context, parent context.Context, m model.Ema
 	}
 	// Asking again after private links were refused includes them, and so
 	// does checking again after a check that included them.
-	private := c.id == m.ID && (c.private || c.refusedPrivate())
+	private := privateAllowed && c.id == m.ID && (c.private || c.refusedPrivate())
 	checkCtx, cancel := context.WithCancel(parent)
 	updates := make(chan linksCheckedMsg)
 	c.id, c.links, c.results, c.checked, c.private, c.cancel = m.ID, links, make([]linkcheck.Result, len(links)), 0, private, cancel

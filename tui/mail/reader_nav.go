@@ -30,7 +30,7 @@ func (r *reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Mark) && found:
 		r.entry().toggleMark(open.ID)
 	case key.Matches(msg, k.Pipe) && found:
-		r.promptPipe(open)
+		return r.promptPipe(open), true
 	case found && key.Matches(msg, k.Delete, k.MarkUnread, k.SaveAll):
 		return r.acts.bulkKey(msg, []target{{entry: r.entry(), email: open}}, r.entry())
 	default:

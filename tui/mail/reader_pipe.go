@@ -36,13 +36,17 @@ type pipeDoneMsg struct {
 }
 
 // promptPipe asks for the command to pipe the open message to.
-func (r *reader) promptPipe(open model.Email) {
+func (r *reader) promptPipe(open model.Email) tea.Cmd {
+	if remote := r.cmds.remote(); remote != nil {
+		return pipeThere(remote, r.address, open)
+	}
 	address, id := r.address, open.ID
 	hint := fmt.Sprintf("The raw message (RFC 5322) is the input of this command, run with $SHELL -c; its output (the first %d KiB, within %s) is shown.", runOutputLimit>>10, pipeTimeout)
 	r.ctx.Open(ui.NewPrompt(r.ctx, "Pipe the message to a command", hint, r.lastPipe, func(command string) tea.Cmd {
 		r.lastPipe = command
 		return r.cmds.pipe(address, id, command)
 	}))
+	return nil
 }
 
 // pipe fetches the raw message and runs command with it as input.

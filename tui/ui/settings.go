@@ -49,6 +49,10 @@ type Settings struct {
 	Run Runner
 	// Now is the clock (nil: time.Now); tests fix it.
 	Now func() time.Time
+	// Remote, when set, is the fixed profile of a session whose terminal
+	// is on another machine (see Confine): keys that would act on this
+	// machine say how to do it on the user's.
+	Remote *Remote
 }
 
 // Runner runs a program with stdin and returns what it wrote to stdout and

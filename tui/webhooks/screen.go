@@ -94,7 +94,14 @@ type Screen struct {
 	// requests to list the stats again (stats.go).
 	opened   bool
 	statsSeq int
+	// remote: the terminal is on another machine (an SSH user's), so no
+	// receiver listens on this one for it.
+	remote bool
 }
+
+// Confine keeps the screen to a remote session's profile: the built-in
+// receiver, a listener on the machine the TUI runs on, is not started.
+func (s *Screen) Confine() { s.remote = true }
 
 // New returns the webhooks screen over svc; inboxes lists the addresses of
 // the inboxes not expired (the scopes besides global). ctx cancels the
@@ -257,6 +264,10 @@ func (s *Screen) openForm(h *model.Webhook) {
 // startReceiver starts the built-in receiver (once) and creates a webhook
 // pointing at it.
 func (s *Screen) startReceiver() tea.Cmd {
+	if s.remote {
+		s.ctx.Flash("over SSH no receiver listens on the box: run `sandview webhook listen` on your machine", ui.LevelWarn)
+		return nil
+	}
 	if s.starting {
 		s.ctx.Flash("already creating the receiver's webhook…", ui.LevelInfo)
 		return nil

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"sandview/model"
+)
+
+// Remote is the fixed profile of a session whose terminal is on another
+// machine (an SSH user's on a shared box): the TUI starts no program on
+// the machine it runs on (no opener, browser, shell or tmux), writes no
+// file there and reaches none of its private addresses; the keys that
+// would say how to do it on the user's own machine instead, and copy
+// that command to the user's clipboard with OSC 52.
+type Remote struct {
+	// Fetch copies a file of the user's download tree (SFTP) to the
+	// working directory when followed by its path: "scp -P 2222 box:".
+	Fetch string
+	// Shell runs a command of the box for the user: "ssh -p 2222 box".
+	Shell string
+	// AttachmentNames name an email's attachments in that tree (its
+	// folder ADDRESS/ID/); nil: their file names.
+	AttachmentNames func([]model.Attachment) []string
+}
+
+// ErrRemote is what a program or a file on the box would have been
+// asked for by a remote session.
+var ErrRemote = errors.New("not on the box over SSH")
+
+// FetchEmail is the command that downloads an email's source.
+func (r *Remote) FetchEmail(address, id string) string {
+	return r.fetch(address + "/" + id + ".eml")
+}
+
+// FetchEmails is the command that downloads several emails' sources.
+func (r *Remote) FetchEmails(refs [][2]string) string {
+	paths := make([]string, len(refs))
+	for i, ref := range refs {
+		paths[i] = shellQuote(ref[0] + "/" + ref[1] + ".eml")
+	}
+	return r.Fetch + strings.Join(paths, " "+r.hostPart()) + " ."
+}
+
+// FetchFolder is the command that downloads an email's attachments (the
+// folder ADDRESS/ID).
+func (r *Remote) FetchFolder(address, id string) string {
+	return strings.Replace(r.Fetch, "scp ", "scp -r ", 1) + shellQuote(address+"/"+id) + " ."
+}
+
+// FetchFolders is the command that downloads several emails' folders
+// of attachments.
+func (r *Remote) FetchFolders(refs [][2]string) string {
+	paths := make([]string, len(refs))
+	for i, ref := range refs {
+		paths[i] = shellQuote(ref[0] + "/" + ref[1])
+	}
+	return strings.Replace(r.Fetch, "scp ", "scp -r ", 1) + strings.Join(paths, " "+r.hostPart()) + " ."
+}
+
+// FetchAttachment is the command that downloads attachment i of an
+// email.
+func (r *Remote) FetchAttachment(address, id string, attachments []model.Attachment, i int) string {
+	name := attachments[i].Name()
+	if r.AttachmentNames != nil {
+		name = r.AttachmentNames(attachments)[i]
+	}
+	return r.fetch(address + "/" + id + "/" + name)
+}
+
+func (r *Remote) fetch(path string) string { return r.Fetch + shellQuote(path) + " ." }
+
+// hostPart is Fetch's last word ("box:"), repeated before each further
+// source of one scp command.
+func (r *Remote) hostPart() string {
+	fields := strings.Fields(r.Fetch)
+	if len(fields) == 0 {
+		return ""
+	}
+	return fields[len(fields)-1]
+}
+
+// shellQuote quotes a path for a POSIX shell: as it is when it holds only
+// safe characters, else in single quotes.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("@%+=:,./_-", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Confine fixes s to the remote profile r: whatever the session's
+// environment gave, no program is started (Open and Run refuse), no shell
+// or tmux is used, no directory of the box is offered or written (no
+// UserHome, no TempDir).
+func (s *Settings) Confine(r *Remote) {
+	s.Remote = r
+	s.Shell, s.UserHome, s.TempDir, s.InTmux = "", "", "", false
+	s.Open = func(context.Context, string) error { return ErrRemote }
+	s.Run = func(context.Context, []byte, string, ...string) ([]byte, error) { return nil, ErrRemote }
+}
