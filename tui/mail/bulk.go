@@ -118,7 +118,11 @@ func (a *actions) markRead(targets []target) tea.Cmd {
 // in, one .eml each.
 func (a *actions) promptSaveEmails(targets []target) tea.Cmd {
 	if remote := a.cmds.remote(); remote != nil {
-		return runThere("download them", fetchTargets(remote, targets))
+		what := "download them"
+		if len(targets) == 1 {
+			what = "download it"
+		}
+		return runThere(a.ctx, what, fetchTargets(remote, targets))
 	}
 	refs := refsOf(targets)
 	names := make([]string, len(targets))
@@ -144,7 +148,7 @@ func (a *actions) promptSaveAttachments(targets []target) tea.Cmd {
 		return nil
 	}
 	if remote := a.cmds.remote(); remote != nil {
-		return runThere("download them", fetchAttachmentsOf(remote, targets))
+		return runThere(a.ctx, "download them", fetchAttachmentsOf(remote, targets))
 	}
 	what := ui.Plural(n, "attachment", "attachments")
 	if !known {

@@ -215,7 +215,7 @@ func (r *reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		if remote := r.cmds.remote(); remote != nil {
-			return runThere("download it and open it in a browser", remote.FetchEmail(r.address, open.ID)), true
+			return runThere(r.ctx, "download it and open it in a browser", remote.FetchEmail(r.address, open.ID)), true
 		}
 		return r.cmds.openHTML(open), true
 	default:
@@ -231,7 +231,7 @@ func (r *reader) openChoice(open model.Email) tea.Cmd {
 	switch {
 	case r.tab == tabAttachments && r.choice < len(open.Attachments):
 		if remote := r.cmds.remote(); remote != nil {
-			return runThere("download it and open it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
+			return runThere(r.ctx, "download it and open it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
 		}
 		return r.cmds.openAttachment(open.Attachments[r.choice], ui.KeyName(k.Save))
 	case r.tab == tabLinks && r.choice < len(links):
@@ -254,7 +254,7 @@ func (r *reader) promptSave(open model.Email) tea.Cmd {
 	remote := r.cmds.remote()
 	if r.tab == tabAttachments && r.choice < len(open.Attachments) {
 		if remote != nil {
-			return runThere("download it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
+			return runThere(r.ctx, "download it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
 		}
 		a := open.Attachments[r.choice]
 		r.ctx.Open(r.cmds.saveDir.prompt(r.ctx, "Save attachment", "Directory to save "+desktop.SafeName(a.Filename, "attachment")+" in (an existing file is never overwritten).",

@@ -38,7 +38,7 @@ type pipeDoneMsg struct {
 // promptPipe asks for the command to pipe the open message to.
 func (r *reader) promptPipe(open model.Email) tea.Cmd {
 	if remote := r.cmds.remote(); remote != nil {
-		return pipeThere(remote, r.address, open)
+		return pipeThere(r.ctx, remote, r.address, open)
 	}
 	address, id := r.address, open.ID
 	hint := fmt.Sprintf("The raw message (RFC 5322) is the input of this command, run with $SHELL -c; its output (the first %d KiB, within %s) is shown.", runOutputLimit>>10, pipeTimeout)

@@ -27,10 +27,13 @@ func (c commands) onTheBox() error {
 	return nil
 }
 
-// runThere shows command as the way to do something on the user's own
-// machine (what: "download it") and copies it there.
-func runThere(what, command string) tea.Cmd {
-	return tea.Batch(tea.SetClipboard(command), status("over SSH, "+what+" on your machine (copied): "+command, ui.LevelInfo))
+// runThere shows, in a dialog wide enough for it, command as the way to
+// do something on the user's own machine (what: "download it"), and
+// copies it there.
+func runThere(ctx *ui.Context, what, command string) tea.Cmd {
+	ctx.Open(ui.NewTextDialog(ctx, "Over SSH", ui.WrapLines(
+		"Over SSH nothing is run or written on the box. To "+what+", run this on your own machine (copied to your clipboard):\n\n"+command)))
+	return tea.Batch(tea.SetClipboard(command), status("copied the command to your clipboard (OSC 52)", ui.LevelInfo))
 }
 
 // copyLinkThere copies a link instead of opening it on the box.
@@ -67,6 +70,6 @@ func fetchAttachmentsOf(r *ui.Remote, targets []target) string {
 
 // pipeThere is the pipe's way out over SSH: download the source and pipe
 // it on the user's machine.
-func pipeThere(r *ui.Remote, address string, m model.Email) tea.Cmd {
-	return runThere("download it and pipe it", r.FetchEmail(address, m.ID))
+func pipeThere(ctx *ui.Context, r *ui.Remote, address string, m model.Email) tea.Cmd {
+	return runThere(ctx, "download it and pipe it", r.FetchEmail(address, m.ID))
 }

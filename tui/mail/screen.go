@@ -186,7 +186,7 @@ func (s *Screen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case !reading && key.Matches(msg, k.New):
 		s.ctx.Open(newCreateForm(s.ctx, s.cmds.createInbox))
 	case key.Matches(msg, k.Import) && s.set.Remote != nil:
-		return runThere("import one", s.set.Remote.Shell+" inbox import - < inbox.json"), true
+		return runThere(s.ctx, "import one", s.set.Remote.Shell+" inbox import - < inbox.json"), true
 	case key.Matches(msg, k.Import):
 		s.ctx.Open(ui.NewPrompt(s.ctx, "Import an inbox", "Path of an exported inbox file (JSON). It holds a secret key.", "", s.cmds.importInbox))
 	case key.Matches(msg, k.Resync):
