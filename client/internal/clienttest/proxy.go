@@ -22,6 +22,8 @@ type EventProxy struct {
 	mu      sync.Mutex
 	mode    string // "", "503", "400" or "hang"
 	queries []string
+	// queried is signalled (never blocking) when a stream request comes.
+	queried chan struct{}
 	// syncStatus, when non-zero, is answered to /sync requests.
 	syncStatus int
 	syncTimes  []time.Time
@@ -30,7 +32,7 @@ type EventProxy struct {
 
 // NewEventProxy starts a proxy to target, stopped when the test ends.
 func NewEventProxy(t *testing.T, target string) *EventProxy {
-	p := &EventProxy{rp: testproxy.New(t, target)}
+	p := &EventProxy{rp: testproxy.New(t, target), queried: make(chan struct{}, 1)}
 	p.Server = httptest.NewServer(p)
 	t.Cleanup(p.Close)
 	return p
@@ -61,12 +63,36 @@ func (p *EventProxy) EventQueries() []string {
 	return append([]string(nil), p.queries...)
 }
 
+// WaitQuery waits until a stream request after the first `after` asks
+// for inboxes=query exactly.
+func (p *EventProxy) WaitQuery(t *testing.T, query string, after int, within time.Duration) {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		queries := p.EventQueries()
+		for _, q := range queries[min(after, len(queries)):] {
+			if q == query {
+				return
+			}
+		}
+		select {
+		case <-p.queried:
+		case <-deadline:
+			t.Fatalf("no stream request for %q within %s; requests: %q", query, within, queries)
+		}
+	}
+}
+
 // ServeHTTP proxies a request, failing /api/events as set.
 func (p *EventProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	mode, syncStatus := p.mode, p.syncStatus
 	if r.URL.Path == "/api/events" {
 		p.queries = append(p.queries, r.URL.Query().Get("inboxes"))
+		select {
+		case p.queried <- struct{}{}:
+		default:
+		}
 	}
 	if strings.HasSuffix(r.URL.Path, "/sync") {
 		p.syncTimes = append(p.syncTimes, time.Now())
