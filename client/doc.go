@@ -65,12 +65,13 @@
 // event stream, polling, fallback, no email twice), through the embedded
 // live type (live.go). WatchAllDirect calls its handlers on the engine's
 // delivering goroutines, so that a UI's own queue is the only one mail
-// crosses; with MonitorHandlers.MetadataOnly it hands over the mail the
-// event stream announces as the notification has it (no fetch per mail:
-// the UI fetches what it shows). The engine sees the client
+// crosses; with MonitorHandlers.MetadataOnly it hands over new mail as
+// the event stream's notification or the inbox's listing has it (no fetch
+// per mail: the UI fetches what it shows). The engine sees the client
 // only through two interfaces, implemented in engine.go: watch.Client
 // (open the event stream, report background errors) and watch.Inbox
-// (list ids, fetch and open one email, open a notification, poll once).
+// (list ids and the metadata of new ones, fetch and open one email, open
+// a notification, poll once).
 // The client tells it when the loaded inboxes change, and when a listing
 // answers that an inbox is not found: the engine then ends that inbox's
 // watch (it is gone; Monitor.OnGone tells a UI) and goes on with the

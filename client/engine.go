@@ -151,20 +151,36 @@ func (ei engineInbox) Address() string { return ei.in.info.EmailAddress }
 
 // ListIDs lists the ids of the inbox's emails in the server's order
 // (newest first) without opening them: ids are not encrypted, and they are
-// all delivery needs to find new mail.
-func (ei engineInbox) ListIDs(ctx context.Context) ([]string, error) {
+// all delivery needs to find new mail. Only the records whose id meta
+// accepts are decoded in full and their metadata opened (a sync's new
+// mail, for subscribers that want the metadata only); one that cannot be
+// opened is left out, to be fetched.
+func (ei engineInbox) ListIDs(ctx context.Context, meta func(id string) bool) ([]string, map[string]model.Email, error) {
 	var ids []string
+	metas := map[string]model.Email{}
 	err := ei.in.readList(ctx, ListOptions{}, func(body io.Reader) error {
-		return decodeList(body, func(rec struct {
-			ID any `json:"id"`
-		}, err error) error {
-			if err == nil && rec.ID != nil { // a record of the wrong shape costs only itself
-				ids = append(ids, fmt.Sprint(rec.ID))
+		return splitList(body, func(raw []byte) error {
+			rec, err, fatal := decodeElement[struct {
+				ID any `json:"id"`
+			}](raw)
+			if fatal != nil {
+				return fatal
+			}
+			if err != nil || rec.ID == nil { // a record of the wrong shape costs only itself
+				return nil
+			}
+			id := fmt.Sprint(rec.ID)
+			ids = append(ids, id)
+			if meta != nil && meta(id) {
+				full, decodeErr, _ := decodeElement[model.EmailRecord](raw)
+				if e, err := ei.in.openListed(full, decodeErr); err == nil && e.ID == id {
+					metas[id] = e
+				}
 			}
 			return nil
 		})
 	})
-	return ids, err
+	return ids, metas, err
 }
 
 func (ei engineInbox) Fetch(ctx context.Context, id string) (model.Email, bool, error) {

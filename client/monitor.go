@@ -18,8 +18,8 @@ type Monitor struct {
 	// (WatchAllDirect) has no queue: direct calls its handlers.
 	q      *async.Queue[inboxEmail]
 	direct func(inboxEmail)
-	// metadataOnly: new mail the event stream announces is delivered
-	// with its metadata only (MonitorHandlers.MetadataOnly).
+	// metadataOnly: new mail is delivered with its metadata only
+	// (MonitorHandlers.MetadataOnly).
 	metadataOnly bool
 
 	mu   sync.Mutex
@@ -90,12 +90,14 @@ type MonitorHandlers struct {
 	// Deleted is told the id of an email of the inbox deleted on the
 	// server, by this client or another (see Monitor.OnDeleted).
 	Deleted func(in *Inbox, emailID string)
-	// MetadataOnly delivers the mail the event stream announces with the
-	// notification's metadata only (from, to, subject, receivedAt;
-	// HasContent false) instead of fetching each email in full: a burst
-	// then costs no request per mail, and the caller fetches the content
-	// (Inbox.Email) of what it shows. Mail found by a sync after a
-	// reconnection, and all mail while polling, still comes in full.
+	// MetadataOnly delivers new mail with its metadata only (from, to,
+	// subject, receivedAt; HasContent false) instead of fetching each
+	// email in full: as the event stream's notification has it, or, for
+	// mail a sync finds (after a reconnection, and all mail while
+	// polling), as the inbox's listing has it. A burst then costs no
+	// request per mail, and the caller fetches the content (Inbox.Email)
+	// of what it shows. While another monitor of the client wants the
+	// content, the mail comes in full.
 	MetadataOnly bool
 }
 

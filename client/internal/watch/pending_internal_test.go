@@ -18,10 +18,12 @@ type heldInbox struct {
 	fetched []string
 }
 
-func (h *heldInbox) Hash() string                              { return "h" }
-func (h *heldInbox) Address() string                           { return "held@x.test" }
-func (h *heldInbox) ListIDs(context.Context) ([]string, error) { return nil, nil }
-func (h *heldInbox) Poll(context.Context) (Poll, error)        { return Poll{}, nil }
+func (h *heldInbox) Hash() string    { return "h" }
+func (h *heldInbox) Address() string { return "held@x.test" }
+func (h *heldInbox) ListIDs(context.Context, func(string) bool) ([]string, map[string]model.Email, error) {
+	return nil, nil, nil
+}
+func (h *heldInbox) Poll(context.Context) (Poll, error) { return Poll{}, nil }
 func (h *heldInbox) OpenNotification(ev model.StreamEvent) (model.Email, error) {
 	return model.Email{ID: ev.EmailID}, nil
 }

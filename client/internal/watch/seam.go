@@ -40,8 +40,10 @@ type Inbox interface {
 	Hash() string
 	Address() string
 	// ListIDs lists the ids of the inbox's emails, newest first, without
-	// opening them.
-	ListIDs(ctx context.Context) ([]string, error)
+	// opening them; only the records whose id meta accepts (meta may be
+	// nil) have their metadata opened (HasContent false), returned by id
+	// (a record whose metadata cannot be opened is left out).
+	ListIDs(ctx context.Context, meta func(id string) bool) ([]string, map[string]model.Email, error)
 	// Fetch returns an email with its full content, opened. An email that
 	// cannot be opened comes back with Problem set, and the error. gone
 	// says the server no longer has the email.
@@ -108,11 +110,11 @@ type Callbacks struct {
 	// while streaming, from a sandview server); may be nil. It must not
 	// block.
 	Deleted func(emailID string)
-	// MetadataOnly: the subscriber takes an email the event stream
-	// announced with the notification's metadata only (HasContent false)
-	// and fetches its content when it needs it, so a burst costs no
-	// fetch. The email is fetched in full when any subscriber of its inbox
-	// wants the content; mail found by a sync (no notification) always is.
+	// MetadataOnly: the subscriber takes new mail with its metadata only
+	// (HasContent false): as the event stream's notification has it, or,
+	// for mail a sync finds, as the listing has it; it fetches the content
+	// when it needs it, so a burst costs no fetch. The email is fetched in
+	// full when any subscriber of its inbox wants the content.
 	MetadataOnly bool
 }
 

@@ -26,9 +26,16 @@ func (e *Engine) listIDs(ctx context.Context, in Inbox) (map[string]bool, error)
 // listOrdered lists the ids of the inbox's emails, newest first, within
 // the bound on concurrent listings.
 func (e *Engine) listOrdered(ctx context.Context, in Inbox) ([]string, error) {
+	ids, _, err := e.listWithMetadata(ctx, in, nil)
+	return ids, err
+}
+
+// listWithMetadata is listOrdered that also opens the metadata of the
+// records meta accepts (Inbox.ListIDs).
+func (e *Engine) listWithMetadata(ctx context.Context, in Inbox, meta func(id string) bool) ([]string, map[string]model.Email, error) {
 	e.listSlots <- struct{}{}
 	defer func() { <-e.listSlots }()
-	return in.ListIDs(ctx)
+	return in.ListIDs(ctx, meta)
 }
 
 // seedInBackground seeds a watch that was made without seeding, retrying
@@ -126,13 +133,15 @@ func (e *Engine) deliverFailure(w *watched, id string, email model.Email, err er
 }
 
 // syncInbox lists a seeded inbox and delivers the emails not seen yet,
-// oldest first. It reports its errors and returns whether everything was
-// delivered; an inbox the server does not know is marked gone instead.
+// oldest first: with the listing's metadata when every subscriber wants
+// the metadata only, else fetched. It reports its errors and returns
+// whether everything was delivered; an inbox the server does not know is
+// marked gone instead.
 func (e *Engine) syncInbox(ctx context.Context, w *watched) bool {
 	if !e.isSeeded(w) {
 		return true
 	}
-	ids, err := e.listOrdered(ctx, w.inbox)
+	ids, metas, err := e.listWithMetadata(ctx, w.inbox, e.unseenIfMetadataOnly(w))
 	if err != nil {
 		if ctx.Err() != nil {
 			return false
@@ -147,6 +156,10 @@ func (e *Engine) syncInbox(ctx context.Context, w *watched) bool {
 	for k := len(ids) - 1; k >= 0; k-- {
 		id := ids[k]
 		if !e.claim(w, id) {
+			continue
+		}
+		if meta, listed := metas[id]; listed && e.metadataOnly(w) {
+			e.fanout(w, meta)
 			continue
 		}
 		if e.fetchAndDeliver(ctx, w, id, nil) != nil {

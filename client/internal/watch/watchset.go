@@ -107,6 +107,20 @@ func (s *watchSet) metadataOnly(w *watched) bool {
 	return len(w.subs) > 0
 }
 
+// unseenIfMetadataOnly returns, when every subscriber of w takes new mail
+// with its metadata only, whether an id is not seen yet: the records a
+// sync's listing opens the metadata of. Nil otherwise (nothing opened).
+func (s *watchSet) unseenIfMetadataOnly(w *watched) func(id string) bool {
+	if !s.metadataOnly(w) {
+		return nil
+	}
+	return func(id string) bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return !w.seen[id]
+	}
+}
+
 // fanout hands an email to every subscriber of w.
 func (s *watchSet) fanout(w *watched, email model.Email) {
 	s.mu.Lock()
