@@ -2,12 +2,15 @@ package mail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/client"
 	"sandview/internal/desktop"
+	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/ui"
 )
@@ -203,10 +206,22 @@ func (s *dropper) bulkDone(msg bulkDoneMsg) {
 	case msg.err == nil && msg.op == opDelete:
 		s.ctx.Flash(verb+" "+ui.Plural(len(msg.done), "email", "emails"), ui.LevelSuccess)
 	case msg.err != nil && len(msg.done) == 0:
-		s.ctx.Flash(verb+": "+ui.ErrorText(msg.err), ui.LevelError)
+		s.ctx.Flash("not "+verb+": "+failureText(msg.err), ui.LevelError)
 	case msg.err != nil:
-		s.ctx.Flash(fmt.Sprintf("%s %s; %d failed: %s", verb, ui.Plural(len(msg.done), "email", "emails"), len(msg.failed), ui.ErrorText(msg.err)), ui.LevelError)
+		s.ctx.Flash(fmt.Sprintf("%s %s; %d failed: %s", verb, ui.Plural(len(msg.done), "email", "emails"), len(msg.failed), failureText(msg.err)), ui.LevelError)
 	case len(msg.done) > 1:
 		s.ctx.Flash(verb+" "+ui.Plural(len(msg.done), "email", "emails"), ui.LevelSuccess)
 	}
+}
+
+// failureText is an error as the status line shows it: the server's
+// refusal (a 4xx with a reason) by its reason alone, which names what and
+// why ("delete email on qa@sandbox.test is not allowed for role viewer"),
+// else the whole error.
+func failureText(err error) string {
+	var refused *client.APIError
+	if errors.As(err, &refused) && refused.StatusCode >= 400 && refused.StatusCode < 500 && refused.Message != "" {
+		return termtext.SanitizeLine(refused.Message)
+	}
+	return ui.ErrorText(err)
 }

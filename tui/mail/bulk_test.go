@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"sandview/client"
 	"sandview/tui/tuitest"
 )
 
@@ -99,8 +100,21 @@ func TestBulkFailureSaysHowManyWorked(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.svc.Fail(errors.New("denied"))
 	h.Press("*", "d", "y")
-	if len(h.current().emails) != 4 || !strings.Contains(h.shown(), "deleted: denied") {
+	if len(h.current().emails) != 4 || !strings.Contains(h.shown(), "not deleted: denied") {
 		t.Fatalf("a failed bulk delete: %d left\n%s", len(h.current().emails), h.shown())
+	}
+}
+
+// TestRefusedDeleteSaysWhy: a delete the server refuses (a viewer's key
+// on a shared box) says so by the server's reason, not as a request line
+// the status cuts, and the email stays.
+func TestRefusedDeleteSaysWhy(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.svc.Fail(&client.APIError{Op: "DELETE /api/inboxes/demo@sandbox.test/emails/e1", StatusCode: 403,
+		Message: "delete email on demo@sandbox.test is not allowed for role viewer"})
+	h.Press("d", "y")
+	if len(h.current().emails) != 4 || !strings.Contains(h.shown(), "not deleted: delete email on demo@sandbox.test is not") {
+		t.Fatalf("a refused delete: %d left\n%s", len(h.current().emails), h.shown())
 	}
 }
 
