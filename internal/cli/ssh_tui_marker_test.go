@@ -139,3 +139,32 @@ func TestSSHTUIRunsAndWritesNothingOnTheBox(t *testing.T) {
 		t.Errorf("files written on the box: %v", written)
 	}
 }
+
+// TestSSHViewerDeleteRefusedOnScreen: a key with role="viewer" presses d
+// on the catch-all's mail in the TUI over real OpenSSH: the screen says
+// the server refused it and why, and the mail is still there for everyone.
+func TestSSHViewerDeleteRefusedOnScreen(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is needed (.ci/run installs it)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	vic, alice := newUserKey(t, "vic"), newUserKey(t, "alice")
+	b := startSSHBox(t, ctx, `role="viewer" `+vic.line+"\n"+alice.line+"\n")
+	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{"someone@elsewhere.example"}, []byte(markerMail)); err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := net.SplitHostPort(b.sshAddr)
+	ssh := append([]string{"ssh", "-tt", "-p", port}, opensshArgs(opensshKeyFile(t, vic))...)
+	term := tmuxSession{t: t, socket: fmt.Sprintf("sandview-viewer-%d", os.Getpid())}
+	term.tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "40", strings.Join(append(ssh, "tester@"+host), " ")+"; sleep 60")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", term.socket, "kill-server").Run() })
+	term.waitFor(ctx, "Marker 4471")
+	term.tmux("send-keys", "-t", "t", "d")
+	term.waitFor(ctx, "Delete the email")
+	term.tmux("send-keys", "-t", "t", "y")
+	term.waitFor(ctx, "not deleted: delete email on qa@sandbox.test is not allowed for role viewer")
+	if out := b.runOK(alice, "email list --inbox qa@sandbox.test --json"); !strings.Contains(out, "Marker 4471") {
+		t.Fatalf("the mail went:\n%s", out)
+	}
+}
