@@ -32,6 +32,9 @@ func (h *htmlView) of(m model.Email, style *ansi.StyleConfig) *htmltext.Page {
 		h.id, h.html, h.style = m.ID, m.HTML, style
 		h.page = htmltext.Prepare(m.HTML, htmltext.Options{Hyperlinks: h.hyperlinks, Style: style, Links: m.Links})
 		h.linked = append(slices.Clone(h.page.Links()), otherLinks(m.Links, h.page.Links())...)
+		if len(h.linked) > maxLinks {
+			h.linked = h.linked[:maxLinks:maxLinks]
+		}
 		if h.linked == nil {
 			h.linked = []string{}
 		}
@@ -62,9 +65,15 @@ func (h *htmlView) deception(m model.Email, link string) (linkcheck.Deception, b
 // otherLinks are the links of all not in numbered (as the page writes
 // them, htmltext.Target), without repeats.
 func otherLinks(all, numbered []string) []string {
+	seen := make(map[string]bool, len(numbered))
+	for _, l := range numbered {
+		seen[l] = true
+	}
+	added := map[string]bool{}
 	var out []string
 	for _, l := range all {
-		if !slices.Contains(numbered, htmltext.Target(l)) && !slices.Contains(out, l) {
+		if !seen[htmltext.Target(l)] && !added[l] {
+			added[l] = true
 			out = append(out, l)
 		}
 	}

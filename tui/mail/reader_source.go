@@ -34,7 +34,7 @@ func (s *source) set(raw []byte, err error) {
 		s.err = ui.ErrorText(err)
 		return
 	}
-	s.raw, s.loaded = raw, true
+	s.raw, s.loaded = boundedSource(raw), true
 }
 
 // needed reports whether the source should be fetched.

@@ -110,7 +110,7 @@ func (s *mailState) newEntry(in model.Inbox) *inboxEntry {
 // inbox's hash (the address when the hash is unknown), which keys it in
 // the search index.
 func (e *inboxEntry) admit(m model.Email) model.Email {
-	m = sanitizeEmail(m)
+	m = sanitizeEmail(bounded(m))
 	if m.InboxHash == "" {
 		m.InboxHash = e.info.InboxHash
 	}

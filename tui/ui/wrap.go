@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"sandview/internal/termtext"
 
@@ -40,10 +41,39 @@ func WrapHanging(text string, first, rest int) []string {
 			out = append(out, line)
 			continue
 		}
-		scratch = pieces(line, scratch[:0])
-		out = wrapLine(out, line, scratch, first, rest)
+		width := first
+		for line != "" {
+			chunk := nextChunk(line)
+			line = line[len(chunk):]
+			scratch = pieces(chunk, scratch[:0])
+			out = wrapLine(out, chunk, scratch, width, rest)
+			width = rest
+		}
 	}
 	return out
+}
+
+// maxChunk bounds the part of a line laid out at once: a line of
+// megabytes (a mail without line breaks) is wrapped a chunk after the
+// other, each continuing the one before, so its pieces never take more
+// than a chunk's worth of memory. A style or hyperlink open across a
+// chunk's end is not carried over.
+const maxChunk = 64 << 10
+
+// nextChunk is the first chunk of line: all of it when short, else up to
+// its last space within maxChunk bytes, else up to a character's start.
+func nextChunk(line string) string {
+	if len(line) <= maxChunk {
+		return line
+	}
+	if i := strings.LastIndexByte(line[:maxChunk], ' '); i > maxChunk/2 {
+		return line[:i+1]
+	}
+	n := maxChunk
+	for n > 0 && !utf8.RuneStart(line[n]) {
+		n--
+	}
+	return line[:n]
 }
 
 // piece is a grapheme cluster or an escape sequence of a line.
