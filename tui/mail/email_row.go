@@ -331,13 +331,22 @@ func recipientColumn(m model.Email, owner *inboxEntry, q search.Query, width int
 	return rs.extra.Render(recipientCell(to, width) + " ")
 }
 
+// shortEnvelopeLabel stands for model.EnvelopeLabel in a narrow column.
+const shortEnvelopeLabel = " (env)"
+
 // recipientCell is a recipient in width cells: an address cut to leave
-// room for the envelope label after it, when the column holds a few
-// characters of the address besides.
+// room for the envelope label after it (shortened in a narrow column),
+// when the column holds a few characters of the address besides.
 func recipientCell(to string, width int) string {
 	label := " " + model.EnvelopeLabel
 	addr, labelled := strings.CutSuffix(to, label)
-	if labelled && termtext.Width(to) > width && width >= len(label)+4 {
+	if !labelled || termtext.Width(to) <= width {
+		return ui.Fit(to, width)
+	}
+	if width < len(label)+4 {
+		label = shortEnvelopeLabel
+	}
+	if width >= len(label)+3 {
 		return ui.Fit(ansi.Truncate(addr, width-len(label), "…")+label, width)
 	}
 	return ui.Fit(to, width)
