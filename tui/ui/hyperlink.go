@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -48,12 +49,28 @@ func LinkText(text string, links []string) string {
 	if len(links) == 0 {
 		return text
 	}
+	// The links by length, the lengths longest first: a place is matched
+	// with one lookup per length, not one comparison per link.
+	byLen := map[int]map[string]bool{}
+	var lengths []int
+	for _, l := range links {
+		if l == "" {
+			continue
+		}
+		if byLen[len(l)] == nil {
+			byLen[len(l)] = map[string]bool{}
+			lengths = append(lengths, len(l))
+		}
+		byLen[len(l)][l] = true
+	}
+	slices.SortFunc(lengths, func(a, b int) int { return b - a })
 	var b strings.Builder
 	for i := 0; i < len(text); {
 		best := ""
-		for _, l := range links {
-			if len(l) > len(best) && strings.HasPrefix(text[i:], l) {
-				best = l
+		for _, n := range lengths {
+			if i+n <= len(text) && byLen[n][text[i:i+n]] {
+				best = text[i : i+n]
+				break
 			}
 		}
 		if best == "" {
