@@ -31,32 +31,33 @@ var ErrRemote = errors.New("not on the box over SSH")
 
 // FetchEmail is the command that downloads an email's source.
 func (r *Remote) FetchEmail(address, id string) string {
-	return r.fetch(address + "/" + id + ".eml")
+	return r.FetchEmails([][2]string{{address, id}})
 }
 
-// FetchEmails is the command that downloads several emails' sources.
+// FetchEmails is the command that downloads the sources of emails, each
+// an {address, id}.
 func (r *Remote) FetchEmails(refs [][2]string) string {
 	paths := make([]string, len(refs))
 	for i, ref := range refs {
-		paths[i] = shellQuote(ref[0] + "/" + ref[1] + ".eml")
+		paths[i] = ref[0] + "/" + ref[1] + ".eml"
 	}
-	return r.Fetch + strings.Join(paths, " "+r.hostPart()) + " ."
+	return r.scp(false, paths)
 }
 
 // FetchFolder is the command that downloads an email's attachments (the
 // folder ADDRESS/ID).
 func (r *Remote) FetchFolder(address, id string) string {
-	return strings.Replace(r.Fetch, "scp ", "scp -r ", 1) + shellQuote(address+"/"+id) + " ."
+	return r.FetchFolders([][2]string{{address, id}})
 }
 
-// FetchFolders is the command that downloads several emails' folders
-// of attachments.
+// FetchFolders is the command that downloads the attachments of emails,
+// each an {address, id}.
 func (r *Remote) FetchFolders(refs [][2]string) string {
 	paths := make([]string, len(refs))
 	for i, ref := range refs {
-		paths[i] = shellQuote(ref[0] + "/" + ref[1])
+		paths[i] = ref[0] + "/" + ref[1]
 	}
-	return strings.Replace(r.Fetch, "scp ", "scp -r ", 1) + strings.Join(paths, " "+r.hostPart()) + " ."
+	return r.scp(true, paths)
 }
 
 // FetchAttachment is the command that downloads attachment i of an
@@ -66,19 +67,26 @@ func (r *Remote) FetchAttachment(address, id string, attachments []model.Attachm
 	if r.AttachmentNames != nil {
 		name = r.AttachmentNames(attachments)[i]
 	}
-	return r.fetch(address + "/" + id + "/" + name)
+	return r.scp(false, []string{address + "/" + id + "/" + name})
 }
 
-func (r *Remote) fetch(path string) string { return r.Fetch + shellQuote(path) + " ." }
-
-// hostPart is Fetch's last word ("box:"), repeated before each further
-// source of one scp command.
-func (r *Remote) hostPart() string {
-	fields := strings.Fields(r.Fetch)
-	if len(fields) == 0 {
-		return ""
+// scp is Fetch with each path of the tree as a source (the host part,
+// Fetch's last word "box:", before each but the first), recursive for
+// folders, into the working directory.
+func (r *Remote) scp(folders bool, paths []string) string {
+	fetch := r.Fetch
+	if folders {
+		fetch = strings.Replace(fetch, "scp ", "scp -r ", 1)
 	}
-	return fields[len(fields)-1]
+	host := ""
+	if fields := strings.Fields(r.Fetch); len(fields) > 0 {
+		host = fields[len(fields)-1]
+	}
+	quoted := make([]string, len(paths))
+	for i, p := range paths {
+		quoted[i] = shellQuote(p)
+	}
+	return fetch + strings.Join(quoted, " "+host) + " ."
 }
 
 // shellQuote quotes a path for a POSIX shell: as it is when it holds only
