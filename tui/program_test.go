@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/server"
 	"sandview/server/servertest"
 )
 
@@ -15,18 +16,7 @@ import (
 // embedded server, sends a mail over SMTP once it runs and waits until
 // the view shows it.
 func TestProgramReceivesMail(t *testing.T) {
-	srv := servertest.Start(t)
-	c, err := client.New(srv.URL(), srv.APIKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	inbox, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, inbox := serverWithInbox(t)
 	dark := true
 	cfg := Config{Client: c, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}
 	cfg.Startup = func(context.Context) error {
@@ -34,6 +24,25 @@ func TestProgramReceivesMail(t *testing.T) {
 		return smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body))
 	}
 	runUntil(t, cfg, "Hello from SMTP")
+}
+
+// serverWithInbox starts the embedded server on loopback ports with a
+// client of it (closed when the test ends) and a new inbox.
+func serverWithInbox(t *testing.T) (*server.Server, *client.Client, *client.Inbox) {
+	t.Helper()
+	srv := servertest.Start(t)
+	c, err := client.New(srv.URL(), srv.APIKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	inbox, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c, inbox
 }
 
 // stopProgram cancels a program run by Run and waits for it to end cleanly.

@@ -13,10 +13,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"sandview/client"
 	"sandview/model"
 	"sandview/server/mailparse"
-	"sandview/server/servertest"
 	"sandview/tui/tuitest"
 )
 
@@ -98,18 +96,7 @@ func assertURLsWhole(t *testing.T, view string) {
 // TestProgramShowsWhatTheMailSays sends truthMail over SMTP to the
 // embedded server and reads the real program's view against it.
 func TestProgramShowsWhatTheMailSays(t *testing.T) {
-	srv := servertest.Start(t)
-	c, err := client.New(srv.URL(), srv.APIKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	inbox, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, inbox := serverWithInbox(t)
 	raw, err := os.ReadFile(truthMail)
 	if err != nil {
 		t.Fatal(err)

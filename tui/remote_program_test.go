@@ -14,8 +14,6 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"sandview/client"
-	"sandview/server/servertest"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
@@ -45,18 +43,9 @@ func (b *syncBuffer) String() string {
 // command to the terminal, o in the Links tab that of the link, and no
 // line drawn is wider than the clamped window.
 func TestRemoteProgramCopiesWithOSC52(t *testing.T) {
-	srv := servertest.Start(t)
-	c, err := client.New(srv.URL(), srv.APIKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	srv, c, inbox := serverWithInbox(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	inbox, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: Remote copy\r\n\r\nSee https://example.com/welcome\r\n", inbox.Address())
 	if err := smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body)); err != nil {
 		t.Fatal(err)

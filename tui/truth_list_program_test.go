@@ -129,18 +129,7 @@ func readOnServer(t *testing.T, in *client.Inbox) map[string]bool {
 // stays unread. Once the user moved the cursor, new mail leaves it; a
 // query that does not parse filters nothing; M asks first.
 func TestProgramReadStateIsTheUsers(t *testing.T) {
-	srv := servertest.Start(t)
-	c, err := client.New(srv.URL(), srv.APIKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	inbox, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, inbox := serverWithInbox(t)
 	dark := true
 	p := startProgram(t, Config{Client: c, Settings: &Settings{ServerLabel: "test", SMTPAddr: srv.SMTPAddr(), DarkTheme: &dark}}, 160, 40)
 	p.waitFor(t, []string{inbox.Address(), "No mail yet"})
