@@ -37,12 +37,15 @@ cleanup() { tmux -L "$session" kill-server 2>/dev/null || true; rm -f "$sockets/
 trap cleanup EXIT
 t() { tmux -L "$session" "$@"; }
 
-free_port() {
-  local port
-  while :; do
+# free_ports N: N distinct ports nothing listens on.
+free_ports() {
+  local port got=" "
+  while [ "$(wc -w <<<"$got")" -lt "$1" ]; do
     port=$((20000 + RANDOM % 30000))
-    (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
+    case "$got" in *" $port "*) continue ;; esac
+    (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null || got="$got$port "
   done
+  echo $got
 }
 
 # wait_for TEXT: until TEXT is on screen (20 s at most).
@@ -110,22 +113,26 @@ shot() {
   echo "capture: $name.png"
 }
 
-# start COLS ROWS THEME: sandview --local --demo in a fresh tmux server.
-start() {
+# launch COLS ROWS THEME COMMAND: COMMAND in a fresh tmux server.
+launch() {
   # The page behind the capture plays the terminal's background.
   aha_background=""
   [ "$3" = dark ] && aha_background="--black"
   t kill-server 2>/dev/null || true
   starts=$((starts + 1))
   session="sandview-shots-$$-$starts"
-  rm -rf "$work/home"
-  local http smtp
-  http=$(free_port); smtp=$(free_port)
-  t -u -f /dev/null new-session -d -s main -x "$1" -y "$2" \
-    "SANDVIEW_HOME='$work/home' COLORTERM=truecolor SANDVIEW_TRUECOLOR=1 SANDVIEW_HYPERLINKS=0 '$bin' --local --demo --theme $3 --http 127.0.0.1:$http --smtp 127.0.0.1:$smtp"
+  t -u -f /dev/null new-session -d -s main -x "$1" -y "$2" "$4"
 }
 
-start 200 50 dark
+# start COLS ROWS THEME FLAGS: sandview --local FLAGS on free ports, with an
+# empty home.
+start() {
+  rm -rf "$work/home"
+  read -r http smtp <<<"$(free_ports 2)"
+  launch "$1" "$2" "$3" "SANDVIEW_HOME='$work/home' COLORTERM=truecolor SANDVIEW_TRUECOLOR=1 SANDVIEW_HYPERLINKS=0 '$bin' --local $4 --theme $3 --http 127.0.0.1:$http --smtp 127.0.0.1:$smtp"
+}
+
+start 200 50 dark --demo
 wait_for "5 emails"
 # Newest first: Newsletter, Password reset, Grüße, order shipped, Welcome.
 # The cursor stays on the newest mail while nobody moves it; three rows
@@ -142,19 +149,19 @@ t send-keys -t main 6
 wait_for "DMARC"
 shot auth-failure
 
-start 78 30 dark
+start 78 30 dark --demo
 wait_for "5 emails"
 wait_for "Newsletter"
 shot narrow
 
-start 120 40 light
+start 120 40 light --demo
 wait_for "5 emails"
 wait_for "All of SPF"
 shot light-theme
 
 # The webhooks view: a receiver on loopback, with a webhook pointing at
 # it, takes the deliveries of the demo mail as it arrives.
-start 160 45 dark
+start 160 45 dark --demo
 wait_for "Inboxes"
 t send-keys -t main w
 wait_for "Webhooks"
@@ -165,3 +172,33 @@ wait_for "email.received"
 wait_for "10 ok"
 t send-keys -t main Tab Tab
 shot webhooks
+
+# Mail from an app: --local without the demo, and a sign-up mail sent by
+# Python's smtplib (screenshots/signup_app.py) arriving while it is open.
+start 120 32 dark ""
+wait_for "No mail yet"
+python3 "$here/signup_app.py" "127.0.0.1:$smtp"
+wait_for "Confirm your Acme account"
+shot app-live
+
+# The shared box: `sandview serve --ssh` with one authorized key, and
+# OpenSSH's client logged in to it in the terminal; the same app sends.
+rm -rf "$work/box"
+mkdir -p "$work/box"
+ssh-keygen -q -t ed25519 -N '' -C "tester@laptop" -f "$work/box/id"
+cp "$work/box/id.pub" "$work/box/authorized_keys"
+read -r http smtp sshp <<<"$(free_ports 3)"
+SANDVIEW_HOME="$work/box/home" "$bin" serve --http "127.0.0.1:$http" --smtp "127.0.0.1:$smtp" \
+  --ssh "127.0.0.1:$sshp" --ssh-authorized-keys "$work/box/authorized_keys" --api-key shots \
+  --catch-all qa@sandbox.test >"$work/box/server.log" 2>&1 &
+box=$!
+trap 'kill $box 2>/dev/null || true; cleanup' EXIT
+for _ in $(seq 200); do grep -q "host key" "$work/box/server.log" && break; sleep 0.1; done
+grep -q "host key" "$work/box/server.log" || { echo "capture: serve --ssh did not start" >&2; cat "$work/box/server.log" >&2; exit 1; }
+launch 120 32 dark "COLORTERM=truecolor TERM=xterm-256color ssh -tt -p $sshp -o BatchMode=yes -o IdentitiesOnly=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -i '$work/box/id' 127.0.0.1"
+wait_for "catch-all"
+python3 "$here/signup_app.py" "127.0.0.1:$smtp"
+wait_for "Confirm your Acme account"
+t send-keys -t main Enter
+wait_for "482913"
+shot ssh-box
