@@ -16,18 +16,28 @@ func stylesheet(u uses, css string) {
 
 // stripComments removes /* comments */, recording that there were some.
 func stripComments(u uses, css string) string {
+	css, had := StripCSSComments(css)
+	if had {
+		u.add("css-comments")
+	}
+	return css
+}
+
+// StripCSSComments removes the /* comments */ of a style sheet (an
+// unclosed one runs to the end) and says whether there were any.
+func StripCSSComments(css string) (stripped string, had bool) {
 	var b strings.Builder
 	for {
 		i := strings.Index(css, "/*")
 		if i < 0 {
 			b.WriteString(css)
-			return b.String()
+			return b.String(), had
 		}
-		u.add("css-comments")
+		had = true
 		b.WriteString(css[:i])
 		j := strings.Index(css[i+2:], "*/")
 		if j < 0 {
-			return b.String()
+			return b.String(), had
 		}
 		css = css[i+2+j+2:]
 	}
@@ -48,7 +58,7 @@ func rules(u uses, s string, depth int) {
 			s = s[i+1:]
 			continue
 		}
-		body, rest := block(s[i+1:])
+		body, rest := CSSBlock(s[i+1:])
 		if strings.HasPrefix(prelude, "@") {
 			atRule(u, prelude, body, depth)
 		} else if prelude != "" {
@@ -59,8 +69,10 @@ func rules(u uses, s string, depth int) {
 	}
 }
 
-// block splits s after an opening brace at its matching closing brace.
-func block(s string) (body, rest string) {
+// CSSBlock splits a style sheet that follows an opening brace at the
+// brace that closes it: the block's body and the rest after it (an
+// unclosed block runs to the end).
+func CSSBlock(s string) (body, rest string) {
 	depth := 1
 	for i := 0; i < len(s); i++ {
 		switch s[i] {

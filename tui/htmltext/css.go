@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"sandview/internal/htmlcompat"
 )
 
 // visibility is what an element's CSS does to its content.
@@ -67,7 +69,7 @@ func collectHidingRules(root *html.Node) hidingRules {
 
 // addSheet adds the hiding rules of one style sheet.
 func (r hidingRules) addSheet(sheet string) {
-	sheet = stripComments(sheet)
+	sheet, _ = htmlcompat.StripCSSComments(sheet)
 	for sheet != "" {
 		open := strings.IndexAny(sheet, "{;")
 		if open < 0 {
@@ -78,9 +80,8 @@ func (r hidingRules) addSheet(sheet string) {
 			sheet = sheet[open+1:]
 			continue
 		}
-		end := blockEnd(sheet, open)
-		body := sheet[open+1 : max(end, open+1)]
-		sheet = sheet[min(end+1, len(sheet)):]
+		var body string
+		body, sheet = htmlcompat.CSSBlock(sheet[open+1:])
 		if strings.HasPrefix(prelude, "@") {
 			continue
 		}
@@ -122,42 +123,6 @@ func isName(s string, tag bool) bool {
 		}
 	}
 	return true
-}
-
-// stripComments removes /* ... */ comments from a style sheet.
-func stripComments(s string) string {
-	var b strings.Builder
-	for {
-		start := strings.Index(s, "/*")
-		if start < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:start])
-		end := strings.Index(s[start+2:], "*/")
-		if end < 0 {
-			return b.String()
-		}
-		s = s[start+2+end+2:]
-	}
-}
-
-// blockEnd is the index of the brace that closes the block opened at
-// s[open], or len(s) if it is never closed.
-func blockEnd(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			depth++
-		case '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return len(s)
 }
 
 // elementVisibility combines the style sheet rules that match n with its
