@@ -43,3 +43,33 @@ func TestQuotedLocalPartRoundTrips(t *testing.T) {
 		t.Fatal("NamesAddress does not see a quoted local part as its address")
 	}
 }
+
+// Address headers as other programs write them: encoded words in any
+// charset, missing commas, empty groups, and lists that do not parse.
+func TestParseAddressListAsSendersWriteThem(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []EventAddress
+		ok   bool
+	}{
+		{`=?ISO-8859-1?Q?J=FCrgen_M=FCller?= <j@example.de>`, []EventAddress{{Address: "j@example.de", Name: "Jürgen Müller"}}, true},
+		{`=?shift_jis?B?k/qWe4zq?= <jp@example.jp>`, []EventAddress{{Address: "jp@example.jp", Name: "日本語"}}, true},
+		{`"=?UTF-8?B?R3LDvMOfZQ==?=" <g@example.de>`, []EventAddress{{Address: "g@example.de", Name: "Grüße"}}, true},
+		{`a@example.com b@example.org`, []EventAddress{{Address: "a@example.com"}, {Address: "b@example.org"}}, true},
+		{`A <a@example.com> "B, Team" <b@example.org>`, []EventAddress{{Address: "a@example.com", Name: "A"}, {Address: "b@example.org", Name: "B, Team"}}, true},
+		{`undisclosed-recipients:;`, nil, true},
+		{`   `, nil, true},
+		{`A <a@example.com>, Café, Team <c@example.org>`, []EventAddress{{Address: "a@example.com", Name: "A"}, {Address: "c@example.org", Name: "Café, Team"}}, false},
+	} {
+		got, ok := ParseAddressList(c.raw)
+		if ok != c.ok || len(got) != len(c.want) {
+			t.Errorf("ParseAddressList(%q) = %+v, %v; want %+v, %v", c.raw, got, ok, c.want, c.ok)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("ParseAddressList(%q)[%d] = %+v, want %+v", c.raw, i, got[i], c.want[i])
+			}
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jhillyerd/enmime"
+	"sandview/model/mimeword"
 )
 
 // What an email's own headers say, read the same way by the embedded server
@@ -114,8 +114,13 @@ func ParseAddressList(raw string) (addrs []EventAddress, ok bool) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, true
 	}
-	list, err := enmime.ParseAddressList(raw)
-	if errors.Is(err, mail.ErrHeaderNotPresent) {
+	parser := mail.AddressParser{WordDecoder: mimeword.WordDecoder()}
+	list, err := parser.ParseList(raw)
+	// net/mail's errors have no types: these two are told by their text.
+	if err != nil && err.Error() == "mail: expected comma" {
+		list, err = parser.ParseList(commaSeparated(raw))
+	}
+	if err != nil && err.Error() == "mail: no address" {
 		// A group without members, such as "undisclosed-recipients:;".
 		return nil, true
 	}
@@ -124,9 +129,38 @@ func ParseAddressList(raw string) (addrs []EventAddress, ok bool) {
 	}
 	addrs = make([]EventAddress, 0, len(list))
 	for _, a := range list {
-		addrs = append(addrs, EventAddress{Address: a.Address, Name: a.Name})
+		addrs = append(addrs, EventAddress{Address: a.Address, Name: mimeword.Decode(a.Name)})
 	}
 	return addrs, true
+}
+
+// commaSeparated puts back the commas some senders leave out between
+// addresses ("a@x.example b@y.example", "<a@x.example> <b@y.example>"): a
+// space after an address's domain, outside quotes, starts the next one.
+func commaSeparated(raw string) string {
+	raw = strings.Join(strings.Fields(raw), " ")
+	var b strings.Builder
+	quoted, escaped, domain := false, false, false
+	for _, r := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case quoted:
+			escaped = r == '\\'
+			quoted = r != '"'
+		case r == '"':
+			quoted = true
+		case r == '@':
+			domain = true
+		case domain && (r == ',' || r == ';'):
+			domain = false
+		case domain && r == ' ':
+			domain = false
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func salvageAddresses(raw string) []EventAddress {

@@ -3,7 +3,7 @@ package mailparse
 import (
 	"strings"
 
-	"sandview/internal/mimeword"
+	"sandview/model/mimeword"
 	"sandview/model"
 )
 

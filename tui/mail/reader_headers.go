@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"sandview/internal/mimeword"
+	"sandview/model/mimeword"
 	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/tui/ui"

@@ -1,6 +1,7 @@
 // Package mimeword decodes RFC 2047 encoded words in header values, in any
 // charset the WHATWG encoding index knows. The server's mail parser and the
-// TUI's Headers tab share it, so a header reads the same in both.
+// TUI's Headers tab share it, and model reads address lists with it, so a
+// header reads the same everywhere.
 package mimeword
 
 import (
@@ -18,11 +19,16 @@ func Decode(value string) string {
 	if !strings.Contains(value, "=?") {
 		return value
 	}
-	decoder := mime.WordDecoder{CharsetReader: charsetReader}
-	if decoded, err := decoder.DecodeHeader(value); err == nil {
+	if decoded, err := WordDecoder().DecodeHeader(value); err == nil {
 		return decoded
 	}
 	return value
+}
+
+// WordDecoder is the decoder Decode uses, for parsers that take one
+// (net/mail's AddressParser).
+func WordDecoder() *mime.WordDecoder {
+	return &mime.WordDecoder{CharsetReader: charsetReader}
 }
 
 func charsetReader(charset string, input io.Reader) (io.Reader, error) {
