@@ -69,17 +69,17 @@ type mcpClient struct {
 	said []string
 }
 
-// startMCP runs the binary's `sandview mcp` with args, the server given
-// by the environment as an agent's configuration gives it, and connects.
-func startMCP(t *testing.T, h *cli, args ...string) *mcpClient {
+// startMCP runs the binary with args (`mcp` and its flags), the server
+// given by env as an agent's configuration gives it, and connects.
+func startMCP(t *testing.T, ctx context.Context, env []string, args ...string) *mcpClient {
 	t.Helper()
-	cmd := exec.CommandContext(h.ctx, builtBinary, append([]string{"mcp"}, args...)...)
-	cmd.Env = append(os.Environ(), "SERVICE_URL="+h.srv.URL(), "SERVICE_API_KEY="+servertest.APIKey, "SANDVIEW_HOME="+h.home)
+	cmd := exec.CommandContext(ctx, builtBinary, args...)
+	cmd.Env = append(append(os.Environ(), "SERVICE_URL=", "SERVICE_API_KEY=", "SMTP_HOST=", "SMTP_PORT="), env...)
 	c := &mcpClient{t: t, stderr: newWatchedBuffer(), wire: &servertest.SyncBuffer{}}
 	cmd.Stderr = c.stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "sandview-test", Version: "v0"}, nil)
 	transport := &mcp.LoggingTransport{Transport: &mcp.CommandTransport{Command: cmd}, Writer: c.wire}
-	session, err := client.Connect(h.ctx, transport, nil)
+	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		t.Fatalf("connect to sandview mcp: %v (stderr: %s)", err, c.stderr.String())
 	}
@@ -136,8 +136,8 @@ func callJSON[T any](ctx context.Context, c *mcpClient, name string, args map[st
 // key appear in nothing the process said.
 func TestMCPStdio(t *testing.T) {
 	h := newCLI(t)
-	c := startMCP(t, h)
 	ctx := h.ctx
+	c := startMCP(t, ctx, []string{"SERVICE_URL=" + h.srv.URL(), "SERVICE_API_KEY=" + servertest.APIKey, "SANDVIEW_HOME=" + h.home}, "mcp")
 
 	tools, err := c.session.ListTools(ctx, nil)
 	if err != nil {
