@@ -52,11 +52,11 @@ Register it with an agent: see docs/mcp.md.`,
 				if err != nil {
 					return err
 				}
-				err = srv.Run(cmd.Context(), t)
-				if err != nil && cmd.Context().Err() == nil && !errors.Is(err, io.EOF) {
+				// It ends when the client closes standard input.
+				if err := srv.Run(cmd.Context(), t); err != nil && !errors.Is(err, io.EOF) {
 					return fmt.Errorf("mcp: %w", err)
 				}
-				return err
+				return nil
 			})
 		},
 	}

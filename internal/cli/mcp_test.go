@@ -279,6 +279,18 @@ func TestMCPStdio(t *testing.T) {
 	}
 }
 
+// TestMCPRefusedKey: a key the server refuses is a tool error that says
+// how to pass the right one, never the key.
+func TestMCPRefusedKey(t *testing.T) {
+	h := newCLI(t)
+	const wrong = "wrong-key-5f0c2a"
+	c := startMCP(t, h.ctx, []string{"SERVICE_URL=" + h.srv.URL(), "SERVICE_API_KEY=" + wrong, "SANDVIEW_HOME=" + h.home}, "mcp")
+	said := c.call(h.ctx, "create_inbox", map[string]any{}, true)
+	if !strings.Contains(said, "refused the API key") || strings.Contains(c.wire.String()+c.stderr.String(), wrong) {
+		t.Fatalf("create_inbox with a refused key: %q; stderr %q", said, c.stderr.String())
+	}
+}
+
 // readExport is the secret key the keystore holds for address.
 func readExport(t *testing.T, h *cli, address string) string {
 	t.Helper()
