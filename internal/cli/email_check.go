@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -58,22 +59,9 @@ private addresses are not checked unless --private (the webhooks' rule).`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
-				v := checkView{ID: e.ID, Spam: e.SpamAnalysis, Deceptive: linkcheck.Deceptions(e.HTML)}
-				if v.Deceptive == nil {
-					v.Deceptive = []linkcheck.Deception{}
-				}
-				if e.HTML != "" {
-					data, err := htmlcompat.Default()
-					if err != nil {
-						return err
-					}
-					r := data.Check(e.HTML)
-					v.HTML = &r
-				}
-				if links {
-					c := linkcheck.New(linkcheck.Options{AllowPrivate: private, Timeout: timeout})
-					defer c.Close()
-					v.Links = c.Check(cmd.Context(), e.Links, nil)
+				v, err := checkEmail(cmd.Context(), e, checkOptions{links: links, private: private, timeout: timeout})
+				if err != nil {
+					return err
 				}
 				if asJSON {
 					return printJSON(cmd.OutOrStdout(), v)
@@ -87,6 +75,36 @@ private addresses are not checked unless --private (the webhooks' rule).`,
 	cmd.Flags().DurationVar(&timeout, "link-timeout", linkcheck.DefaultTimeout, "with --links: time a link may take, redirects included")
 	cmd.Flags().BoolVar(&private, "private", false, "with --links: check loopback and private addresses too")
 	return cmd
+}
+
+// checkOptions are what email check checks besides what it always does.
+type checkOptions struct {
+	links   bool // check every link's HTTP status
+	private bool // with links: loopback and private addresses too
+	timeout time.Duration
+}
+
+// checkEmail checks e as `email check` does: its HTML compatibility,
+// deceptive links, spam score and, with o.links, its links.
+func checkEmail(ctx context.Context, e model.Email, o checkOptions) (checkView, error) {
+	v := checkView{ID: e.ID, Spam: e.SpamAnalysis, Deceptive: linkcheck.Deceptions(e.HTML)}
+	if v.Deceptive == nil {
+		v.Deceptive = []linkcheck.Deception{}
+	}
+	if e.HTML != "" {
+		data, err := htmlcompat.Default()
+		if err != nil {
+			return v, err
+		}
+		r := data.Check(e.HTML)
+		v.HTML = &r
+	}
+	if o.links {
+		c := linkcheck.New(linkcheck.Options{AllowPrivate: o.private, Timeout: o.timeout})
+		defer c.Close()
+		v.Links = c.Check(ctx, e.Links, nil)
+	}
+	return v, nil
 }
 
 // printCheck writes the text report.

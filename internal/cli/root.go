@@ -137,6 +137,7 @@ reach that server from another terminal with --local too
 		serve,
 		send,
 		newWaitCommand(g),
+		newMCPCommand(g),
 		newWebhookCommand(g),
 		newVersionCommand(),
 	)

@@ -41,6 +41,7 @@ var sshAllowed = map[string][]string{
 	"inbox forget":      nil,
 	"inbox import":      {"json"},
 	"inbox list":        {"json"},
+	"mcp":               nil,
 	"wait":              {"count", "extract", "from", "inbox", "json", "new", "since", "subject", "timeout", "to"},
 	"webhook":           {"inbox"},
 	"webhook create": {"inbox", "case-sensitive", "content-type", "custom-body", "description", "endpoint",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"time"
@@ -160,19 +161,7 @@ func parseSince(value string, now time.Time) (time.Time, error) {
 
 // runWait waits in one inbox and prints what it found.
 func runWait(cmd *cobra.Command, in *client.Inbox, o waitOptions, opts client.WaitOptions) error {
-	if o.onlyNew {
-		present, err := emailIDs(cmd.Context(), in)
-		if err != nil {
-			return err
-		}
-		matches := opts.Predicate
-		opts.Predicate = func(e model.Email) bool { return !present[e.ID] && (matches == nil || matches(e)) }
-	}
-	if o.timeout > 0 {
-		// From here on, mail that arrives counts (--new).
-		fmt.Fprintf(cmd.ErrOrStderr(), "sandview: waiting up to %s for %d matching email(s) in %s\n", o.timeout, o.count, in.Address())
-	}
-	emails, err := in.WaitForEmailCount(cmd.Context(), o.count, opts)
+	emails, err := waitIn(cmd.Context(), in, o, opts, cmd.ErrOrStderr(), "sandview")
 	var timeoutErr *client.TimeoutError
 	if errors.As(err, &timeoutErr) {
 		if o.asJSON {
@@ -182,15 +171,40 @@ func runWait(cmd *cobra.Command, in *client.Inbox, o waitOptions, opts client.Wa
 				return err
 			}
 		}
-		if o.timeout == 0 {
-			return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: %s holds fewer than %s", in.Address(), o.wanted())}
-		}
-		return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: fewer than %s arrived in %s within %s", o.wanted(), in.Address(), o.timeout)}
+		return &exitError{code: exitTimeout, err: o.timedOut(in)}
 	}
 	if err != nil {
 		return err
 	}
 	return o.printResult(cmd, emails)
+}
+
+// waitIn waits in one inbox as o says (with --new only mail that is not
+// there when it starts counts) and returns what it found; on a timeout,
+// what it found and a *client.TimeoutError. When it waits at all, a line
+// on log, starting with who, says when mail that arrives counts.
+func waitIn(ctx context.Context, in *client.Inbox, o waitOptions, opts client.WaitOptions, log io.Writer, who string) ([]model.Email, error) {
+	if o.onlyNew {
+		present, err := emailIDs(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		matches := opts.Predicate
+		opts.Predicate = func(e model.Email) bool { return !present[e.ID] && (matches == nil || matches(e)) }
+	}
+	if o.timeout > 0 {
+		// From here on, mail that arrives counts (--new).
+		fmt.Fprintf(log, "%s: waiting up to %s for %d matching email(s) in %s\n", who, o.timeout, o.count, in.Address())
+	}
+	return in.WaitForEmailCount(ctx, o.count, opts)
+}
+
+// timedOut is the error of a wait in in that ended without all it waited for.
+func (o waitOptions) timedOut(in *client.Inbox) error {
+	if o.timeout == 0 {
+		return fmt.Errorf("timed out: %s holds fewer than %s", in.Address(), o.wanted())
+	}
+	return fmt.Errorf("timed out: fewer than %s arrived in %s within %s", o.wanted(), in.Address(), o.timeout)
 }
 
 // emailIDs lists the ids of the emails an inbox holds now.
