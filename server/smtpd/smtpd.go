@@ -46,6 +46,9 @@ type Settings struct {
 	AuthLockout                           time.Duration
 	// TLSConfig enables STARTTLS.
 	TLSConfig *tls.Config
+	// RequireTLS refuses MAIL and AUTH before STARTTLS (see errTLSRequired);
+	// it needs TLSConfig.
+	RequireTLS bool
 	// Now is the clock.
 	Now func() time.Time
 	// Logger receives operational logs.
@@ -65,6 +68,9 @@ type Server struct {
 // itself (readMessage) and counts RCPTs (Rcpt), so that every refusal is
 // recorded; replyConn puts the limits in EHLO's SIZE and LIMITS lines.
 func New(c *core.Core, set Settings) (*Server, error) {
+	if set.RequireTLS && set.TLSConfig == nil {
+		return nil, errors.New("config: requiring TLS needs a TLS certificate")
+	}
 	guard, err := newSMTPGuard(set)
 	if err != nil {
 		return nil, err
@@ -76,7 +82,9 @@ func New(c *core.Core, set Settings) (*Server, error) {
 	srv.ReadTimeout = set.IdleTimeout
 	srv.WriteTimeout = smtpWriteTimeout
 	srv.EnableSMTPUTF8 = true
-	srv.AllowInsecureAuth = true // a sandbox: AUTH on plaintext too
+	// A sandbox: AUTH on plaintext too, unless TLS is required (then the
+	// session refuses it before STARTTLS, see Auth).
+	srv.AllowInsecureAuth = true
 	srv.TLSConfig = set.TLSConfig
 	srv.ErrorLog = slogPrintf{guard.drops}
 	s.srv = srv
