@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sandview/server"
+	"sandview/server/tlscert"
 )
 
 // docSnippet is the code block of docs/apps.md that follows
@@ -48,10 +49,12 @@ func globalNodeModules(t *testing.T) string {
 	return root
 }
 
-// TestDocsAppSnippets runs the Python, Go, nodemailer and PHP (Symfony
-// Mailer) snippets of docs/apps.md as written, each against an embedded server of its own with
-// a catch-all (SMTP_HOST and SMTP_PORT set as `sandview serve` prints
-// them), and checks that its one mail arrived for new-user@example.org
+// TestDocsAppSnippets runs the Python (plain and over STARTTLS), Go,
+// nodemailer and PHP (Symfony Mailer) snippets of docs/apps.md as written,
+// each against an embedded server of its own with a catch-all and
+// STARTTLS offered (SMTP_HOST, SMTP_PORT and SMTP_TLS_CERT set as `sandview
+// serve` prints them; the Go one run with SSL_CERT_FILE as it says), and
+// checks that its one mail arrived for new-user@example.org
 // with its code and its SMTP login.
 func TestDocsAppSnippets(t *testing.T) {
 	const catchAll = "qa@sandbox.test"
@@ -60,13 +63,24 @@ func TestDocsAppSnippets(t *testing.T) {
 		command    []string
 	}{
 		{"python", "send.py", []string{"python3", "send.py"}},
+		{"python-tls", "send.py", []string{"python3", "send.py"}},
 		{"go", "main.go", []string{"go", "run", "main.go"}},
 		{"node", "send.js", []string{"node", "send.js"}},
 		{"php", "send.php", []string{"php", "send.php"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// A server of its own: its catch-all holds this snippet's mail alone.
-			h := newCLI(t, func(c *server.Config) { c.CatchAll = catchAll })
+			// STARTTLS offered as `sandview --local` offers it, with the
+			// certificate's file exported as its banner does.
+			cert, err := tlscert.Generate([]string{"127.0.0.1", "localhost", "::1"}, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			certFile := filepath.Join(t.TempDir(), "smtp-tls-cert.pem")
+			if err := os.WriteFile(certFile, cert.PEM(), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			h := newCLI(t, func(c *server.Config) { c.CatchAll, c.TLSConfig = catchAll, cert.Config() })
 			host, port, err := net.SplitHostPort(h.srv.SMTPAddr())
 			if err != nil {
 				t.Fatal(err)
@@ -79,7 +93,10 @@ func TestDocsAppSnippets(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, c.command[0], c.command[1:]...)
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "SMTP_HOST="+host, "SMTP_PORT="+port, "GOFLAGS=", "GO111MODULE=")
+			cmd.Env = append(os.Environ(), "SMTP_HOST="+host, "SMTP_PORT="+port, "SMTP_TLS_CERT="+certFile, "GOFLAGS=", "GO111MODULE=")
+			if c.name == "go" { // as its comment says
+				cmd.Env = append(cmd.Env, "SSL_CERT_FILE="+certFile)
+			}
 			if c.name == "node" {
 				cmd.Env = append(cmd.Env, "NODE_PATH="+globalNodeModules(t))
 			}

@@ -34,11 +34,12 @@ func printConnect(w io.Writer, c connectInfo) {
 	if c.KeyFile != "" {
 		fmt.Fprintf(w, "export SERVICE_API_KEY=\"$(cat %s)\"\n", shellQuote(c.KeyFile))
 	}
-	if host, port, err := net.SplitHostPort(c.SMTP); err == nil {
-		fmt.Fprintf(w, "export SMTP_HOST=%s SMTP_PORT=%s\n", shellQuote(host), shellQuote(port))
-	}
 	if c.TLSCert != "" {
 		fmt.Fprintf(w, "export SMTP_TLS_CERT=%s\n", shellQuote(c.TLSCert))
+	}
+	// SMTP_HOST's line comes last: scripts read the banner up to it.
+	if host, port, err := net.SplitHostPort(c.SMTP); err == nil {
+		fmt.Fprintf(w, "export SMTP_HOST=%s SMTP_PORT=%s\n", shellQuote(host), shellQuote(port))
 	}
 }
 
