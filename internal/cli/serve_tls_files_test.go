@@ -92,7 +92,7 @@ func TestTLSSettingErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"unreadable", []string{"serve", "--tls-cert", missing, "--tls-key", keyFile}, []string{"--tls-cert/--tls-key", missing, "no such file or directory"}},
+		{"unreadable", []string{"serve", "--tls-cert", missing, "--tls-key", keyFile}, []string{"--tls-cert/--tls-key", missing, keyFile, "no such file or directory"}},
 		{"mismatched", []string{"serve", "--tls-cert", certFile, "--tls-key", otherKey}, []string{"--tls-cert/--tls-key", certFile, otherKey, "private key does not match public key"}},
 		{"half a pair", []string{"serve", "--tls-cert", certFile}, []string{"--tls-cert and --tls-key go together"}},
 		{"required without STARTTLS", []string{"serve", "--smtp-starttls=false", "--smtp-require-tls"}, []string{"--smtp-starttls=false", "--smtp-require-tls"}},

@@ -177,6 +177,11 @@ with smtplib.SMTP("127.0.0.1", int(os.environ["SMTP_PORT"])) as smtp:
     smtp.send_message(msg)
 `
 	shellMust(t, t.TempDir(), srv.exports, "python3 -c '"+script+"'")
+	// Without the file, Python trusts only the system's CAs.
+	untrusting := strings.Replace(script, `cafile=os.environ["SMTP_TLS_CERT"]`, "", 1)
+	if r := shell(t, t.TempDir(), srv.exports, "python3 -c '"+untrusting+"'"); r.code == 0 || !strings.Contains(r.stderr, "CERTIFICATE_VERIFY_FAILED") {
+		t.Fatalf("Python not trusting the file: exit %d\n%s", r.code, r.stderr)
+	}
 	peer, err := sendSTARTTLS(addr, "box.example", certFile, nil, "app@example.org", []string{"go@example.org"}, []byte("Subject: TLS from Go\r\n\r\nhi\r\n"))
 	if err != nil {
 		t.Fatalf("a Go client verifying box.example against %s: %v", certFile, err)
@@ -201,6 +206,42 @@ with smtplib.SMTP("127.0.0.1", int(os.environ["SMTP_PORT"])) as smtp:
 		if e.Subject == "TLS from Python" && e.SMTPUser != "py-app" {
 			t.Fatalf("the Python mail's login %q", e.SMTPUser)
 		}
+	}
+
+	// A new start makes a new certificate and saves it over the old.
+	if code, rest := srv.stop(t, syscall.SIGTERM); code != 0 {
+		t.Fatalf("serve on SIGTERM: exit %d, %q", code, rest)
+	}
+	again := startServerProcess(t, home, "serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--data", data, "--advertise", "box.example")
+	saved, err := os.ReadFile(certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ = pem.Decode(saved)
+	if block == nil || bannerField(t, again.banner, "SHA-256") != fingerprint(block.Bytes) || fingerprint(block.Bytes) == fingerprint(cert.Raw) {
+		t.Fatalf("after a restart the banner says %s, the file holds %x, the first start's was %s",
+			bannerField(t, again.banner, "SHA-256"), saved, fingerprint(cert.Raw))
+	}
+}
+
+// TestServeSTARTTLSOff: with --smtp-starttls=false (SVC_SMTP_STARTTLS)
+// EHLO offers no STARTTLS, the banner says so and no certificate is made.
+func TestServeSTARTTLSOff(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("SVC_SMTP_STARTTLS", "false")
+	srv := startServerProcess(t, home, "serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0")
+	if got := bannerField(t, srv.banner, "STARTTLS"); got != "off: plain SMTP only" || strings.Contains(srv.banner, "SMTP_TLS_CERT") {
+		t.Fatalf("STARTTLS line %q in\n%s", got, srv.banner)
+	}
+	port := regexp.MustCompile(`(?m)^export SMTP_HOST=\S+ SMTP_PORT=(\d+)$`).FindStringSubmatch(srv.banner)
+	if port == nil {
+		t.Fatalf("no SMTP port in\n%s", srv.banner)
+	}
+	if starttls, auth := ehloExtensions(t, net.JoinHostPort("127.0.0.1", port[1])); starttls || !auth {
+		t.Fatalf("EHLO: STARTTLS %v, AUTH %v; want AUTH alone", starttls, auth)
+	}
+	if _, err := os.Stat(filepath.Join(home, "server", smtpTLSCertFile)); !os.IsNotExist(err) {
+		t.Fatalf("a certificate was saved with STARTTLS off: %v", err)
 	}
 }
 
