@@ -47,7 +47,7 @@ type Settings struct {
 	// TLSConfig enables STARTTLS.
 	TLSConfig *tls.Config
 	// RequireTLS refuses MAIL and AUTH before STARTTLS (see errTLSRequired);
-	// it needs TLSConfig.
+	// the composition root allows it only with TLSConfig.
 	RequireTLS bool
 	// Now is the clock.
 	Now func() time.Time
@@ -68,9 +68,6 @@ type Server struct {
 // itself (readMessage) and counts RCPTs (Rcpt), so that every refusal is
 // recorded; replyConn puts the limits in EHLO's SIZE and LIMITS lines.
 func New(c *core.Core, set Settings) (*Server, error) {
-	if set.RequireTLS && set.TLSConfig == nil {
-		return nil, errors.New("config: requiring TLS needs a TLS certificate")
-	}
 	guard, err := newSMTPGuard(set)
 	if err != nil {
 		return nil, err
