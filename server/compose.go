@@ -96,6 +96,7 @@ func smtpSettings(cfg Config) smtpd.Settings {
 		AuthMaxFailuresPerIP: cfg.SMTPAuthMaxFailuresPerIP,
 		AuthLockout:          cfg.SMTPAuthLockout,
 		TLSConfig:            cfg.TLSConfig,
+		RequireTLS:           cfg.SMTPRequireTLS,
 		Now:                  cfg.Now,
 		Logger:               cfg.Logger,
 	}

@@ -158,8 +158,11 @@ type Config struct {
 	// SpamdBudget bounds how long scoring may hold a mail back (3s); a
 	// mail spamd has not scored by then is stored with the reason.
 	SpamdBudget time.Duration
-	// TLSConfig enables STARTTLS on SMTP.
+	// TLSConfig enables STARTTLS on SMTP (see server/tlscert).
 	TLSConfig *tls.Config
+	// SMTPRequireTLS refuses MAIL and AUTH before STARTTLS with 530 5.7.0;
+	// it needs TLSConfig.
+	SMTPRequireTLS bool
 	// HeartbeatInterval is the event stream's keep-alive period (30s).
 	HeartbeatInterval time.Duration
 	// Now is the clock (time.Now); inject one to test expiry.

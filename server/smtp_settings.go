@@ -4,6 +4,9 @@ import "errors"
 
 // smtpDefaults applies and checks the SMTP limits of the config.
 func (cfg *Config) smtpDefaults() error {
+	if cfg.SMTPRequireTLS && cfg.TLSConfig == nil {
+		return errors.New("config: requiring TLS on SMTP needs a TLS certificate")
+	}
 	if cfg.SMTPMaxConns < 0 || cfg.SMTPMaxConnsPerIP < 0 || cfg.SMTPIdleTimeout < 0 || cfg.SMTPBufferBytes < 0 {
 		return errors.New("config: SMTP connection limits, idle timeout and buffer size must be positive")
 	}

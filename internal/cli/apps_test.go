@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sandview/server"
+	"sandview/server/tlscert"
 )
 
 // docSnippet is the code block of docs/apps.md that follows
@@ -48,40 +49,79 @@ func globalNodeModules(t *testing.T) string {
 	return root
 }
 
-// TestDocsAppSnippets runs the Python, Go, nodemailer and PHP (Symfony
-// Mailer) snippets of docs/apps.md as written, each against an embedded server of its own with
-// a catch-all (SMTP_HOST and SMTP_PORT set as `sandview serve` prints
-// them), and checks that its one mail arrived for new-user@example.org
-// with its code and its SMTP login.
+// TestDocsAppSnippets runs the Python (plain and over STARTTLS), Go,
+// nodemailer and PHP (Symfony Mailer) snippets of docs/apps.md as written,
+// each against an embedded server of its own with a catch-all and
+// STARTTLS offered (SMTP_HOST, SMTP_PORT and SMTP_TLS_CERT set as `sandview
+// serve` prints them; the Go one run with SSL_CERT_FILE as it says), and
+// checks that its one mail arrived for new-user@example.org
+// with its code and its SMTP login. Those that start TLS must fail
+// without what lets them past the certificate made at start.
 func TestDocsAppSnippets(t *testing.T) {
 	const catchAll = "qa@sandbox.test"
 	for _, c := range []struct {
 		name, file string
 		command    []string
+		// trust is the snippet's text that lets it past the certificate
+		// made at start (the Go one is run with SSL_CERT_FILE instead);
+		// without it the snippet fails with distrust.
+		trust, distrust string
 	}{
-		{"python", "send.py", []string{"python3", "send.py"}},
-		{"go", "main.go", []string{"go", "run", "main.go"}},
-		{"node", "send.js", []string{"node", "send.js"}},
-		{"php", "send.php", []string{"php", "send.php"}},
+		{name: "python", file: "send.py", command: []string{"python3", "send.py"}},
+		{name: "python-tls", file: "send.py", command: []string{"python3", "send.py"},
+			trust: `cafile=os.environ["SMTP_TLS_CERT"]`, distrust: "CERTIFICATE_VERIFY_FAILED"},
+		{name: "go", file: "main.go", command: []string{"go", "run", "main.go"}, distrust: "x509: certificate signed by unknown authority"},
+		{name: "node", file: "send.js", command: []string{"node", "send.js"},
+			trust: "  ignoreTLS: true, // no STARTTLS; or trust sandview's: NODE_EXTRA_CA_CERTS=\"$SMTP_TLS_CERT\"\n", distrust: "self-signed certificate"},
+		{name: "php", file: "send.php", command: []string{"php", "send.php"}, trust: "?verify_peer=0", distrust: "certificate verify failed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// A server of its own: its catch-all holds this snippet's mail alone.
-			h := newCLI(t, func(c *server.Config) { c.CatchAll = catchAll })
+			// STARTTLS offered as `sandview --local` offers it, with the
+			// certificate's file exported as its banner does.
+			cert, err := tlscert.Generate([]string{"127.0.0.1", "localhost", "::1"}, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			certFile := filepath.Join(t.TempDir(), "smtp-tls-cert.pem")
+			if err := os.WriteFile(certFile, cert.PEM(), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			h := newCLI(t, func(c *server.Config) { c.CatchAll, c.TLSConfig = catchAll, cert.Config() })
 			host, port, err := net.SplitHostPort(h.srv.SMTPAddr())
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, c.file), []byte(docSnippet(t, c.name)), 0o600); err != nil {
+			dir, untrustingDir := t.TempDir(), t.TempDir()
+			snippet := docSnippet(t, c.name)
+			if !strings.Contains(snippet, c.trust) {
+				t.Fatalf("the %s snippet lacks %q", c.name, c.trust)
+			}
+			if err := os.WriteFile(filepath.Join(dir, c.file), []byte(snippet), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(untrustingDir, c.file), []byte(strings.Replace(snippet, c.trust, "", 1)), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, c.command[0], c.command[1:]...)
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "SMTP_HOST="+host, "SMTP_PORT="+port, "GOFLAGS=", "GO111MODULE=")
+			cmd.Env = append(os.Environ(), "SMTP_HOST="+host, "SMTP_PORT="+port, "SMTP_TLS_CERT="+certFile, "GOFLAGS=", "GO111MODULE=")
 			if c.name == "node" {
 				cmd.Env = append(cmd.Env, "NODE_PATH="+globalNodeModules(t))
+			}
+			if c.distrust != "" {
+				// The app that starts TLS and checks the certificate fails
+				// without what lets it past the one made at start.
+				untrusting := exec.CommandContext(ctx, c.command[0], c.command[1:]...)
+				untrusting.Dir, untrusting.Env = untrustingDir, cmd.Env
+				if out, err := untrusting.CombinedOutput(); err == nil || !strings.Contains(string(out), c.distrust) {
+					t.Fatalf("the %s snippet without %q: %v, want %q\n%s", c.name, c.trust, err, c.distrust, out)
+				}
+			}
+			if c.name == "go" { // as the snippet's comment says
+				cmd.Env = append(cmd.Env, "SSL_CERT_FILE="+certFile)
 			}
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("the %s snippet: %v\n%s", c.name, err, out)

@@ -14,6 +14,9 @@ type connectInfo struct {
 	// KeyFile is the file holding the API key; "" when the key is not in a
 	// file (keyNote then says where it is).
 	KeyFile, keyNote string
+	// TLSCert is the PEM certificate SMTP's STARTTLS presents, for clients
+	// to trust; "" without STARTTLS.
+	TLSCert string
 }
 
 // printConnect ends a server's banner (which shows its HTTP and SMTP
@@ -31,6 +34,10 @@ func printConnect(w io.Writer, c connectInfo) {
 	if c.KeyFile != "" {
 		fmt.Fprintf(w, "export SERVICE_API_KEY=\"$(cat %s)\"\n", shellQuote(c.KeyFile))
 	}
+	if c.TLSCert != "" {
+		fmt.Fprintf(w, "export SMTP_TLS_CERT=%s\n", shellQuote(c.TLSCert))
+	}
+	// SMTP_HOST's line comes last: scripts read the banner up to it.
 	if host, port, err := net.SplitHostPort(c.SMTP); err == nil {
 		fmt.Fprintf(w, "export SMTP_HOST=%s SMTP_PORT=%s\n", shellQuote(host), shellQuote(port))
 	}
@@ -59,7 +66,8 @@ func runHeadless(ctx context.Context, w io.Writer, g *globalOptions, l *localOpt
 	fmt.Fprintf(w, "sandview --local: no terminal, so no TUI; serving until SIGINT or SIGTERM\n"+
 		"  HTTP API  %s\n  SMTP      %s\n  catch-all %s takes mail for any address\n  state     %s (for --local commands)\n",
 		local.srv.URL(), local.srv.SMTPAddr(), local.inbox.Address(), localStatePath(local.home))
-	printConnect(w, connectInfo{URL: local.srv.URL(), SMTP: local.srv.SMTPAddr(), KeyFile: local.keyFile})
+	local.tls.banner(w)
+	printConnect(w, connectInfo{URL: local.srv.URL(), SMTP: local.srv.SMTPAddr(), KeyFile: local.keyFile, TLSCert: local.tls.certFile()})
 	if l.demo {
 		if err := deliverDemo(ctx, local.session.client, local.inbox, local.srv.SMTPAddr()); err != nil {
 			fmt.Fprintf(w, "sandview: %v\n", err)

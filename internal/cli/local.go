@@ -36,6 +36,9 @@ type localState struct {
 	SMTP     string `json:"smtp,omitempty"`
 	APIKey   string `json:"apiKey,omitempty"`
 	CatchAll string `json:"catchAll,omitempty"`
+	// TLSCert is the PEM certificate the SMTP server's STARTTLS presents
+	// (see smtpTLS), "" when it offers none.
+	TLSCert string `json:"tlsCert,omitempty"`
 }
 
 // localDir is the local server's directory under home: its data, API key

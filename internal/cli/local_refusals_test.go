@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/smtp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -69,7 +68,7 @@ func TestLocalShowsSMTPRefusals(t *testing.T) {
 		st, _, _ = readLocalState(home)
 	}
 	big := append([]byte("From: big@example.org\r\nTo: "+st.CatchAll+"\r\nSubject: big\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 98)+"\r\n"), 15_000_000/100)...)
-	err := smtp.SendMail(st.SMTP, nil, "big@example.org", []string{st.CatchAll}, big)
+	_, err := sendSTARTTLS(st.SMTP, "127.0.0.1", st.TLSCert, nil, "big@example.org", []string{st.CatchAll}, big)
 	if err == nil || !strings.Contains(err.Error(), "552") || !strings.Contains(err.Error(), fmt.Sprint(limit)) {
 		t.Fatalf("a 15 MB mail: %v, want 552 naming the limit %d of SVC_MAX_MESSAGE_BYTES", err, limit)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -74,16 +73,6 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 		Logger: logger, Webhooks: &webhooks,
 	}
 	o.applyShared(&cfg)
-	if (o.tlsCert == "") != (o.tlsKey == "") {
-		return errors.New("--tls-cert and --tls-key go together")
-	}
-	if o.tlsCert != "" {
-		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
-		if err != nil {
-			return fmt.Errorf("load TLS certificate: %w", err)
-		}
-		cfg.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-	}
 	if o.store != "" && o.dataDir != "" {
 		return errors.New("--store and --data exclude each other")
 	}
@@ -96,6 +85,10 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 			return err
 		}
 		dir = filepath.Join(home, "server")
+	}
+	starttls, err := o.setupTLS(&cfg, dir, tlsNames(o.smtpAddr, o.advertise))
+	if err != nil {
+		return err
 	}
 	if cfg.APIKey == "" && o.store == "" {
 		key, path, created, err := server.LoadOrCreateAPIKey(dir)
@@ -131,6 +124,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	httpURL, smtpAddr := "http://"+advertised(srv.HTTPAddr(), o.advertise), advertised(srv.SMTPAddr(), o.advertise)
 	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n  profile   %s\n",
 		httpURL, smtpAddr, strings.Join(srv.Domains(), ", "), storage, o.policy, compatLine(compat))
+	starttls.banner(out)
 	if o.authFile != "" {
 		fmt.Fprintf(out, "  logins    SMTP AUTH required (PLAIN or LOGIN), the users of %s\n", o.authFile)
 	}
@@ -159,7 +153,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	if o.store != "" && o.apiKey == "" {
 		keyNote = "in the store (table secrets, name api-key)"
 	}
-	printConnect(out, connectInfo{URL: httpURL, SMTP: smtpAddr, KeyFile: keyFile, keyNote: keyNote})
+	printConnect(out, connectInfo{URL: httpURL, SMTP: smtpAddr, KeyFile: keyFile, keyNote: keyNote, TLSCert: starttls.certFile()})
 	<-ctx.Done()
 	stop()
 	fmt.Fprintln(out, "Shutting down...")

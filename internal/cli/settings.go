@@ -47,6 +47,8 @@ type serverSettings struct {
 	maxEmailsPerInbox  int
 	maxStoreBytes      int64
 	tlsCert, tlsKey    string
+	starttls           bool
+	requireTLS         bool
 	logLevel           string
 	signAtIngest       bool
 	dns                []string
@@ -137,8 +139,10 @@ func (s *serverSettings) table() []setting {
 		{flag: "smtp-auth-lockout", env: "SVC_SMTP_AUTH_LOCKOUT", local: true, help: "how long too many failed SMTP logins are refused with 421", bind: durationFlag(&s.authLockout, server.DefaultSMTPAuthLockout)},
 		{flag: "max-emails-per-inbox", env: "SVC_MAX_EMAILS_PER_INBOX", local: true, help: "oldest emails are evicted beyond this", bind: intFlag(&s.maxEmailsPerInbox, server.DefaultMaxEmailsPerInbox)},
 		{flag: "max-store-bytes", env: "SVC_MAX_STORE_BYTES", local: true, help: "oldest emails are evicted beyond this total", bind: int64Flag(&s.maxStoreBytes, server.DefaultMaxStoreBytes)},
-		{flag: "tls-cert", env: "SVC_TLS_CERT", help: "PEM certificate enabling STARTTLS", bind: stringFlag(&s.tlsCert, "")},
-		{flag: "tls-key", env: "SVC_TLS_KEY", help: "PEM private key of --tls-cert", bind: stringFlag(&s.tlsKey, "")},
+		{flag: "smtp-starttls", env: "SVC_SMTP_STARTTLS", local: true, help: "offer STARTTLS on SMTP, with --tls-cert's certificate or one made at start; false: plain SMTP only", bind: boolFlag(&s.starttls, true)},
+		{flag: "smtp-require-tls", env: "SVC_SMTP_REQUIRE_TLS", local: true, help: "refuse MAIL and AUTH before STARTTLS (530 5.7.0)", bind: boolFlag(&s.requireTLS, false)},
+		{flag: "tls-cert", env: "SVC_TLS_CERT", local: true, note: "default: one made at start, its public part saved as smtp-tls-cert.pem in the data directory", help: "PEM certificate (chain) SMTP's STARTTLS presents", bind: stringFlag(&s.tlsCert, "")},
+		{flag: "tls-key", env: "SVC_TLS_KEY", local: true, help: "PEM private key of --tls-cert", bind: stringFlag(&s.tlsKey, "")},
 		{flag: "log-level", env: "SVC_LOG_LEVEL", help: "debug, info, warn or error", bind: stringFlag(&s.logLevel, "info"), check: func() error { _, err := s.slogLevel(); return err }},
 		{flag: "sign-at-ingest", env: "SVC_SIGN_AT_INGEST", local: true, help: "sign every encrypted payload before answering SMTP; by default parsed and raw are signed just after", bind: boolFlag(&s.signAtIngest, false)},
 		{flag: "dns", env: "SVC_DNS", note: "default: the system's resolvers", local: true, help: "DNS server(s) HOST:PORT the authentication checks ask, through a cache", bind: stringsFlag(&s.dns, nil)},

@@ -172,6 +172,8 @@ type localRun struct {
 	inbox     *client.Inbox
 	release   func()
 	closeOnce sync.Once
+	// tls is how SMTP offers STARTTLS (nil: it does not).
+	tls *smtpTLS
 }
 
 // startLocal claims the home (see claimLocalHome), starts the local
@@ -214,6 +216,9 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 		Webhooks: &webhooks,
 	}
 	l.server.applyShared(&cfg)
+	if r.tls, err = l.server.setupTLS(&cfg, dir, tlsNames(l.server.smtpAddr, "")); err != nil {
+		return err
+	}
 	r.srv, err = server.Start(ctx, cfg)
 	if err != nil {
 		if held := holder(home); held != nil {
@@ -230,6 +235,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 	}
 	return writeLocalState(home, localState{
 		PID: os.Getpid(), URL: r.srv.URL(), SMTP: r.srv.SMTPAddr(), APIKey: apiKey, CatchAll: r.inbox.Address(),
+		TLSCert: r.tls.certFile(),
 	})
 }
 

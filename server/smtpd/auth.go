@@ -16,7 +16,8 @@ import (
 )
 
 // SMTP AUTH: PLAIN and LOGIN are offered on every connection, plaintext
-// included (this is a sandbox). Without an auth file any user name and
+// included (this is a sandbox), unless TLS is required: then only after
+// STARTTLS. Without an auth file any user name and
 // password are accepted and none are needed; the user name is kept with
 // the mail. With one (Settings.AuthFile) mail needs a login it accepts.
 
@@ -90,11 +91,20 @@ func (c *credentials) check(user, password string) bool {
 	return bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil && ok
 }
 
-// AuthMechanisms implements smtp.AuthSession.
-func (ss *smtpSession) AuthMechanisms() []string { return smtpAuthMechanisms }
+// AuthMechanisms implements smtp.AuthSession: none before STARTTLS when
+// TLS is required.
+func (ss *smtpSession) AuthMechanisms() []string {
+	if ss.needsTLS() {
+		return nil
+	}
+	return smtpAuthMechanisms
+}
 
 // Auth implements smtp.AuthSession.
 func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
+	if ss.needsTLS() {
+		return nil, ss.refuse(errTLSRequired)
+	}
 	switch mech {
 	case sasl.Plain:
 		return sasl.NewPlainServer(func(_, user, password string) error { return ss.login(user, password) }), nil

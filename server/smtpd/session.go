@@ -69,7 +69,7 @@ func (ss *smtpSession) record(code int, reason string, rcpt []string) {
 		}
 	}
 	ss.s.guard.refusals.add(Refusal{ClientIP: ss.ip(), MailFrom: ss.mailFrom, Rcpt: rcpt, Code: code, Reason: reason})
-	if code == errAuthRequired.Code {
+	if code == errAuthRequired.Code && reason == errAuthRequired.Message {
 		// An operator of --smtp-auth-file sees mail refused for want of
 		// AUTH; failed logins are logged by the auth guard.
 		ss.s.set.Logger.Info("smtp: authentication refused", "event", "smtp-auth-refused", "code", code, "client", ss.ip(), "reason", reason)
@@ -99,6 +99,19 @@ func (ss *smtpSession) closeAfterReply() {
 // errAuthRequired answers MAIL without AUTH when an auth file is set.
 var errAuthRequired = &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "authentication required"}
 
+// errTLSRequired answers MAIL and AUTH before STARTTLS when TLS is
+// required (RFC 3207's reply).
+var errTLSRequired = &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "Must issue a STARTTLS command first"}
+
+// needsTLS reports whether TLS is required and not yet started.
+func (ss *smtpSession) needsTLS() bool {
+	if !ss.s.set.RequireTLS {
+		return false
+	}
+	_, isTLS := ss.conn.TLSConnectionState()
+	return !isTLS
+}
+
 // Mail implements smtp.Session: a declared SIZE over the limit is refused
 // at once.
 func (ss *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
@@ -106,6 +119,9 @@ func (ss *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
 	ss.targets = ss.targets[:0]
 	ss.declaredSize = 0
 	ss.rcptCount = 0
+	if ss.needsTLS() {
+		return ss.refuse(errTLSRequired)
+	}
 	if ss.s.guard.users != nil && ss.authUser == "" {
 		return ss.refuse(errAuthRequired)
 	}

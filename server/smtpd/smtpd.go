@@ -46,6 +46,9 @@ type Settings struct {
 	AuthLockout                           time.Duration
 	// TLSConfig enables STARTTLS.
 	TLSConfig *tls.Config
+	// RequireTLS refuses MAIL and AUTH before STARTTLS (see errTLSRequired);
+	// the composition root allows it only with TLSConfig.
+	RequireTLS bool
 	// Now is the clock.
 	Now func() time.Time
 	// Logger receives operational logs.
@@ -76,7 +79,9 @@ func New(c *core.Core, set Settings) (*Server, error) {
 	srv.ReadTimeout = set.IdleTimeout
 	srv.WriteTimeout = smtpWriteTimeout
 	srv.EnableSMTPUTF8 = true
-	srv.AllowInsecureAuth = true // a sandbox: AUTH on plaintext too
+	// A sandbox: AUTH on plaintext too, unless TLS is required (then the
+	// session refuses it before STARTTLS, see Auth).
+	srv.AllowInsecureAuth = true
 	srv.TLSConfig = set.TLSConfig
 	srv.ErrorLog = slogPrintf{guard.drops}
 	s.srv = srv

@@ -1,0 +1,71 @@
+package server_test
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"net/smtp"
+	"net/textproto"
+	"strings"
+	"testing"
+
+	"sandview/server"
+	"sandview/server/servertest"
+)
+
+// TestSMTPRequireTLS: with SMTPRequireTLS, EHLO offers STARTTLS and no
+// AUTH, MAIL and AUTH are refused with 530 5.7.0 (and recorded as
+// refusals); after STARTTLS AUTH is offered and mail is taken. Requiring
+// TLS without a certificate is a configuration error.
+func TestSMTPRequireTLS(t *testing.T) {
+	_, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k", SMTPRequireTLS: true})
+	if err == nil || !strings.Contains(err.Error(), "requiring TLS") {
+		t.Fatalf("requiring TLS without a certificate: %v", err)
+	}
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.TLSConfig, cfg.SMTPRequireTLS = selfSignedTLS(t), true })
+	in := a.CreatePlain(nil)
+	c, err := smtp.Dial(srv.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Hello("client.example"); err != nil {
+		t.Fatal(err)
+	}
+	starttls, _ := c.Extension("STARTTLS")
+	auth, _ := c.Extension("AUTH")
+	if !starttls || auth {
+		t.Fatalf("before STARTTLS: STARTTLS %v, AUTH %v; want STARTTLS alone", starttls, auth)
+	}
+	var refused *textproto.Error
+	wantTLS := func(what string, err error) {
+		t.Helper()
+		if !errors.As(err, &refused) || refused.Code != 530 || refused.Msg != "5.7.0 Must issue a STARTTLS command first" {
+			t.Fatalf("%s before STARTTLS: %v", what, err)
+		}
+	}
+	wantTLS("MAIL", c.Mail("s@example.org"))
+	// net/smtp hangs up after a refused AUTH: another connection.
+	other, err := smtp.Dial(srv.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	wantTLS("AUTH", other.Auth(smtp.PlainAuth("", "u", "p", "127.0.0.1")))
+	if got := srv.Refusals(); len(got) != 2 || got[0].Code != 530 || got[0].Reason != "Must issue a STARTTLS command first" {
+		t.Fatalf("refusals %+v", got)
+	}
+	if err := c.StartTLS(&tls.Config{InsecureSkipVerify: true, ServerName: "localhost"}); err != nil {
+		t.Fatalf("STARTTLS: %v", err)
+	}
+	if auth, _ := c.Extension("AUTH"); !auth {
+		t.Fatal("no AUTH after STARTTLS")
+	}
+	if err := c.Auth(smtp.PlainAuth("", "u", "p", "127.0.0.1")); err != nil {
+		t.Fatalf("AUTH after STARTTLS: %v", err)
+	}
+	if err := servertest.SendOn(c, "s@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, "required tls")); err != nil {
+		t.Fatal(err)
+	}
+	a.WaitForCount(in.EmailAddress, 1)
+}
