@@ -15,6 +15,7 @@ import (
 
 	"sandview/client"
 	"sandview/internal/desktop"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"
@@ -319,7 +320,7 @@ func deliverDemo(ctx context.Context, c *client.Client, inbox *client.Inbox, smt
 		if !pause() {
 			return nil
 		}
-		errs = append(errs, sendMail(smtpAddr, m))
+		errs = append(errs, sendMail(ctx, smtpsend.Dialer{}, smtpAddr, m))
 	}
 	for _, req := range demoTestEmails(inbox.Address()) {
 		if !pause() {
