@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"sandview/server"
+	"sandview/server/servertest"
 )
 
 // sendmail runs `sandview sendmail args` (bin: the binary, or a link to
@@ -187,5 +188,49 @@ func TestDocsPHPMailThroughSendmail(t *testing.T) {
 	if got.From != "app@example.org" || !slices.Equal(got.To, []string{"new-user@example.org"}) ||
 		got.Envelope == nil || got.Envelope.From != "app@example.org" || !slices.Equal(got.Envelope.To, []string{"new-user@example.org"}) {
 		t.Fatalf("the PHP mail: %+v (envelope %+v)", got, got.Envelope)
+	}
+}
+
+// TestSendmailAndSendSTARTTLS: to a server offering STARTTLS with a
+// certificate of its own, sendmail and send go plain by default;
+// --tls-ca with that certificate sends over STARTTLS; --starttls alone
+// (the system's CAs) refuses to send; a --tls-ca that is no certificate
+// is a usage error.
+func TestSendmailAndSendSTARTTLS(t *testing.T) {
+	serverTLS, certPEM := servertest.SelfSignedTLS(t)
+	h := newCLI(t, func(c *server.Config) { c.CatchAll = sendmailCatchAll; c.TLSConfig = serverTLS })
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, certPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addr := h.srv.SMTPAddr()
+	for _, args := range [][]string{
+		{"sendmail", "a@example.org"},
+		{"sendmail", "--tls-ca", ca, "b@example.org"},
+	} {
+		if r := h.sendmail(builtBinary, addr, "Subject: tls\n\nhi\n", args...); r.code != 0 {
+			t.Fatalf("%v: exit %d, %q", args, r.code, r.stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"send", "--smtp", addr, "--to", "c@example.org"},
+		{"send", "--smtp", addr, "--tls-ca", ca, "--to", "d@example.org"},
+	} {
+		if r := h.run(args...); r.code != 0 {
+			t.Fatalf("%v: exit %d, %q", args, r.code, r.stderr)
+		}
+	}
+	h.must("wait", "--inbox", sendmailCatchAll, "--count", "4", "--timeout", "20s")
+	if r := h.sendmail(builtBinary, addr, "Subject: tls\n\nhi\n", "sendmail", "--starttls", "e@example.org"); r.code != exUnavailable || !strings.Contains(r.stderr, "certificate") {
+		t.Fatalf("--starttls with an unknown certificate: exit %d, %q", r.code, r.stderr)
+	}
+	if r := h.run("send", "--smtp", addr, "--starttls", "--to", "f@example.org"); r.code != exitFailure || !strings.Contains(r.stderr, "certificate") {
+		t.Fatalf("send --starttls with an unknown certificate: exit %d, %q", r.code, r.stderr)
+	}
+	if r := h.sendmail(builtBinary, addr, "Subject: tls\n\nhi\n", "sendmail", "--tls-ca", "/dev/null", "g@example.org"); r.code != exUsage || !strings.Contains(r.stderr, "no PEM certificate") {
+		t.Fatalf("--tls-ca without a certificate: exit %d, %q", r.code, r.stderr)
+	}
+	if listed := decodeJSON[[]emailView](t, h.must("email", "list", "--inbox", sendmailCatchAll, "--json")); len(listed) != 4 {
+		t.Fatalf("%d mails, want the 4 sent plain and over verified TLS", len(listed))
 	}
 }
