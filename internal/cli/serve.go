@@ -74,6 +74,8 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 		Logger: logger, Webhooks: &webhooks,
 	}
 	o.applyShared(&cfg)
+	welcome := newServerWelcome(o.advertise)
+	cfg.Welcome = welcome.page
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
 	}
@@ -155,6 +157,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 			defer cancel()
 			return errors.Join(err, srv.Shutdown(shutdownCtx))
 		}
+		welcome.sshOn(advertisedHost(o.ssh.addr, o.advertise), box.Addr())
 	}
 	if o.store != "" && o.apiKey == "" {
 		keyNote = "in the store (table secrets, name api-key)"

@@ -215,6 +215,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 		Webhooks: &webhooks,
 	}
 	l.server.applyShared(&cfg)
+	cfg.Welcome = newServerWelcome("").page
 	r.srv, err = server.Start(ctx, cfg)
 	if err != nil {
 		if held := holder(home); held != nil {
