@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/smtp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"sandview/internal/smtpsend"
 	"sandview/tui"
 	"sandview/tui/tuitest"
 )
@@ -69,7 +69,7 @@ func TestLocalShowsSMTPRefusals(t *testing.T) {
 		st, _, _ = readLocalState(home)
 	}
 	big := append([]byte("From: big@example.org\r\nTo: "+st.CatchAll+"\r\nSubject: big\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 98)+"\r\n"), 15_000_000/100)...)
-	err := smtp.SendMail(st.SMTP, nil, "big@example.org", []string{st.CatchAll}, big)
+	err := smtpsend.Send(context.Background(), st.SMTP, "big@example.org", []string{st.CatchAll}, big)
 	if err == nil || !strings.Contains(err.Error(), "552") || !strings.Contains(err.Error(), fmt.Sprint(limit)) {
 		t.Fatalf("a 15 MB mail: %v, want 552 naming the limit %d of SVC_MAX_MESSAGE_BYTES", err, limit)
 	}

@@ -4,10 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"net"
-	"net/smtp"
-	"net/textproto"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
 	"golang.org/x/crypto/bcrypt"
+
+	"sandview/internal/smtpsend"
 )
 
 func TestAdvertisedHost(t *testing.T) {
@@ -98,12 +98,11 @@ func TestServeAdvertisesItsHostAndSMTPAuth(t *testing.T) {
 	}
 	smtpAddr := net.JoinHostPort("127.0.0.1", port[1])
 	msg := []byte("Subject: x\r\n\r\nx\r\n")
-	var refused *textproto.Error
-	if err := smtp.SendMail(smtpAddr, nil, "app@example.org", []string{"a@sandbox.test"}, msg); err == nil || !errors.As(err, &refused) || refused.Code != 530 {
+	if err := smtpsend.Send(context.Background(), smtpAddr, "app@example.org", []string{"a@sandbox.test"}, msg); smtpsend.Code(err) != 530 {
 		t.Fatalf("mail without AUTH: %v, want 530", err)
 	}
-	bad := smtp.PlainAuth("", "ci", "wrong", "127.0.0.1")
-	if err := smtp.SendMail(smtpAddr, bad, "app@example.org", []string{"a@sandbox.test"}, msg); err == nil || !errors.As(err, &refused) || refused.Code != 535 {
+	bad := smtpsend.Dialer{Auth: sasl.NewPlainClient("", "ci", "wrong")}
+	if err := bad.Send(context.Background(), smtpAddr, "app@example.org", []string{"a@sandbox.test"}, msg); smtpsend.Code(err) != 535 {
 		t.Fatalf("mail with a wrong password: %v, want 535", err)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
