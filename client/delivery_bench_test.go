@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
-	"net/smtp"
 	"runtime"
 	"slices"
 	"strings"
@@ -18,8 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
+
 	"sandview/client/internal/testproxy"
 	"sandview/client/internal/watch"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server/servertest"
 )
@@ -45,10 +47,10 @@ func smtpAccepted(tb testing.TB, addr, to, subject string) time.Time {
 		tb.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.Mail("bench@example.org"); err != nil {
+	if err := c.Mail("bench@example.org", nil); err != nil {
 		tb.Fatal(err)
 	}
-	if err := c.Rcpt(to); err != nil {
+	if err := c.Rcpt(to, nil); err != nil {
 		tb.Fatal(err)
 	}
 	w, err := c.Data()
@@ -214,7 +216,7 @@ func Test500InboxesOneStream(t *testing.T) {
 	last := inboxes[n-1]
 	mailTo := func(subject string) {
 		msg := "From: a@example.org\r\nTo: " + last.Address() + "\r\nSubject: " + subject + "\r\n\r\nhi\r\n"
-		if err := smtp.SendMail(srv.SMTPAddr(), nil, "a@example.org", []string{last.Address()}, []byte(msg)); err != nil {
+		if err := smtpsend.Send(context.Background(), srv.SMTPAddr(), "a@example.org", []string{last.Address()}, []byte(msg)); err != nil {
 			t.Fatal(err)
 		}
 	}

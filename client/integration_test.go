@@ -6,10 +6,10 @@ package client_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/smtp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +19,7 @@ import (
 	"sandview/client"
 	"sandview/client/internal/clienttest"
 	"sandview/crypto"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"
@@ -74,7 +75,7 @@ func sendSMTP(t *testing.T, srv *server.Server, to, subject string) {
 		"--outer--",
 		"",
 	}, "\r\n")
-	if err := smtp.SendMail(srv.SMTPAddr(), nil, "alice@example.org", []string{to}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), srv.SMTPAddr(), "alice@example.org", []string{to}, []byte(msg)); err != nil {
 		t.Fatalf("send mail over SMTP: %v", err)
 	}
 }

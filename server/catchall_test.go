@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sandview/crypto"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/emailauth"
@@ -95,7 +96,7 @@ func TestCatchAllKeepsLimits(t *testing.T) {
 		t.Fatalf("the catch-all inbox holds %d emails, want 2 (the oldest evicted)", len(got))
 	}
 	big := append(servertest.SimpleMessage("u@sandbox.test", "big"), strings.Repeat(strings.Repeat("x", 70)+"\r\n", 120)...)
-	if err := servertest.SendMail(srv.SMTPAddr(), "a@example.org", []string{"u@sandbox.test"}, big); servertest.SMTPCode(err) != 552 {
+	if err := servertest.SendMail(srv.SMTPAddr(), "a@example.org", []string{"u@sandbox.test"}, big); smtpsend.Code(err) != 552 {
 		t.Fatalf("oversized mail for the catch-all: %v, want 552", err)
 	}
 }
@@ -157,7 +158,7 @@ func TestEncryptedCatchAll(t *testing.T) {
 	if err := srv.SetCatchAll(context.Background(), ""); err != nil || srv.CatchAll() != "" {
 		t.Fatalf("turning the catch-all off: %v, CatchAll() = %q", err, srv.CatchAll())
 	}
-	if err := servertest.SendMail(srv.SMTPAddr(), "a@example.org", []string{"stray@localhost"}, servertest.SimpleMessage("stray@localhost", "x")); servertest.SMTPCode(err) != 550 {
+	if err := servertest.SendMail(srv.SMTPAddr(), "a@example.org", []string{"stray@localhost"}, servertest.SimpleMessage("stray@localhost", "x")); smtpsend.Code(err) != 550 {
 		t.Fatalf("mail for an unknown address without a catch-all: %v, want 550", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"
@@ -127,7 +128,7 @@ func TestReplicasAcrossImmediateRestart(t *testing.T) {
 					if err == nil {
 						break
 					}
-					if servertest.SMTPCode(err) != 451 || time.Now().After(giveUp) {
+					if smtpsend.Code(err) != 451 || time.Now().After(giveUp) {
 						t.Errorf("send %s: %v", subject, err)
 						break
 					}
@@ -240,7 +241,7 @@ func inDoubt(t *testing.T, sweep time.Duration) doubtCase {
 	servertest.MustSend(t, a, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "warm"))
 
 	fired := proxy.LoseAnswerThenRefuse([]byte("in doubt"))
-	if err := servertest.SendMail(a.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, x.msg); servertest.SMTPCode(err) != 451 {
+	if err := servertest.SendMail(a.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, x.msg); smtpsend.Code(err) != 451 {
 		t.Fatalf("send while the database is out of reach: %v, want 451", err)
 	}
 	select {

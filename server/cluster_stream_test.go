@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -48,7 +49,7 @@ func TestReplicaStreamExactlyOnce(t *testing.T) {
 			if err == nil {
 				return
 			}
-			if servertest.SMTPCode(err) != 451 { // 451: A's connection to the store was cut too
+			if smtpsend.Code(err) != 451 { // 451: A's connection to the store was cut too
 				t.Fatalf("send %s: %v", subject, err)
 			}
 			time.Sleep(20 * time.Millisecond)

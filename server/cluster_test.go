@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"sandview/client/webhookrecv"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"
@@ -285,7 +286,7 @@ func TestStoreOutage(t *testing.T) {
 	}
 	setConnections(false)
 	err = servertest.SendMail(srv.SMTPAddr(), "sender@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, "during the outage"))
-	if servertest.SMTPCode(err) != 451 {
+	if smtpsend.Code(err) != 451 {
 		t.Fatalf("SMTP during the outage: %v, want 451", err)
 	}
 	if resp, err := http.Get(srv.URL() + "/readyz"); err != nil || resp.StatusCode != http.StatusServiceUnavailable {

@@ -12,6 +12,7 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server/emailauth"
+	"sandview/server/httpapi"
 	"sandview/server/webhook"
 )
 
@@ -165,6 +166,11 @@ type Config struct {
 	SMTPRequireTLS bool
 	// HeartbeatInterval is the event stream's keep-alive period (30s).
 	HeartbeatInterval time.Duration
+	// Welcome says what the page at / tells a browser, given the HTTP and
+	// SMTP listeners' addresses; it is asked per request, so it may name
+	// what starts after the server (the SSH box). Unset: the listeners'
+	// own addresses, no version, SSH off.
+	Welcome func(httpAddr, smtpAddr string) httpapi.Welcome
 	// Now is the clock (time.Now); inject one to test expiry.
 	Now func() time.Time
 	// SweepInterval is how often expired inboxes are removed (1s).

@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/smtp"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
+
 	"sandview/crypto"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"
@@ -57,7 +59,7 @@ func TestInboxExpiresAfterTTL(t *testing.T) {
 	}
 	a.ExpectError(http.StatusNotFound, "GET", "/api/inboxes/"+short.EmailAddress+"/emails", nil, "Inbox not found")
 	err := servertest.SendMail(srv.SMTPAddr(), "s@example.org", []string{short.EmailAddress}, servertest.SimpleMessage(short.EmailAddress, "late"))
-	if servertest.SMTPCode(err) != 550 {
+	if smtpsend.Code(err) != 550 {
 		t.Fatalf("mail to an expired inbox: %v, want 550", err)
 	}
 	if a.Sync(long.EmailAddress).EmailCount != 0 {
@@ -183,7 +185,7 @@ func TestConcurrentSendersLoseNothing(t *testing.T) {
 			defer c.Close()
 			for j := range perSender {
 				to := inboxes[(i+j)%2].EmailAddress
-				if err := servertest.SendOn(c, "s@example.org", []string{to}, servertest.SimpleMessage(to, fmt.Sprintf("s%d-%d", i, j))); err != nil {
+				if err := smtpsend.SendOn(c, "s@example.org", []string{to}, servertest.SimpleMessage(to, fmt.Sprintf("s%d-%d", i, j))); err != nil {
 					failures.Add(1)
 				}
 			}

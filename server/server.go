@@ -58,6 +58,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	settings := apiSettings(cfg)
 	settings.Principals = s.principals
+	settings.Welcome = s.welcome
 	api := httpapi.New(s.core, webhooks, settings)
 	mux := http.NewServeMux()
 	api.Register(mux)
@@ -232,4 +233,12 @@ func (s *Server) stop(ctx context.Context) error {
 	}
 	s.log.Info("sandbox server stopped")
 	return errors.Join(errs...)
+}
+
+// welcome is what the page at / tells a browser (see Config.Welcome).
+func (s *Server) welcome() httpapi.Welcome {
+	if s.cfg.Welcome != nil {
+		return s.cfg.Welcome(s.HTTPAddr(), s.SMTPAddr())
+	}
+	return httpapi.Welcome{URL: s.URL(), SMTP: s.SMTPAddr()}
 }

@@ -3,12 +3,12 @@ package server_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/smtp"
 	"net/textproto"
 	"os"
 	"os/exec"
@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"sandview/internal/smtpsend"
 	"sandview/server/servertest"
 )
 
@@ -47,7 +48,7 @@ func BenchmarkHostileSMTP(b *testing.B) {
 	for b.Loop() {
 		srv := startServeProcess(b, bin, apiKey)
 		inbox, quiet := srv.createInbox(b), srv.createInbox(b)
-		if err := smtp.SendMail(srv.smtpAddr, nil, "app@example.org", []string{quiet}, servertest.SimpleMessage(quiet, "quiet")); err != nil {
+		if err := smtpsend.Send(context.Background(), srv.smtpAddr, "app@example.org", []string{quiet}, servertest.SimpleMessage(quiet, "quiet")); err != nil {
 			b.Fatal(err)
 		}
 		atRest := make(chan struct{})
@@ -68,7 +69,7 @@ func BenchmarkHostileSMTP(b *testing.B) {
 				default:
 				}
 				msg := servertest.SimpleMessage(inbox, fmt.Sprintf("legit %d", i))
-				if smtp.SendMail(srv.smtpAddr, nil, "app@example.org", []string{inbox}, msg) == nil {
+				if smtpsend.Send(context.Background(), srv.smtpAddr, "app@example.org", []string{inbox}, msg) == nil {
 					acked.Add(1)
 				}
 			}

@@ -2,40 +2,20 @@ package server_test
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"fmt"
-	"math/big"
-	"net/smtp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
+
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
-
-func selfSignedTLS(t *testing.T) *tls.Config {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"}, DNSNames: []string{"localhost"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
-}
 
 func TestSTARTTLSOnlyWithCertificate(t *testing.T) {
 	plainSrv, _ := servertest.StartAPI(t)
@@ -56,17 +36,14 @@ func TestSTARTTLSOnlyWithCertificate(t *testing.T) {
 	}
 	c.Close()
 
-	tlsSrv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.TLSConfig = selfSignedTLS(t) })
+	tlsSrv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.TLSConfig, _ = servertest.SelfSignedTLS(t) })
 	in := a.CreatePlain(nil)
-	c, err = smtp.Dial(tlsSrv.SMTPAddr())
+	c, err = smtp.DialStartTLS(tlsSrv.SMTPAddr(), &tls.Config{InsecureSkipVerify: true, ServerName: "localhost"})
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.StartTLS(&tls.Config{InsecureSkipVerify: true, ServerName: "localhost"}); err != nil {
 		t.Fatalf("STARTTLS: %v", err)
 	}
-	if err := servertest.SendOn(c, "s@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, "over tls")); err != nil {
+	defer c.Close()
+	if err := smtpsend.SendOn(c, "s@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, "over tls")); err != nil {
 		t.Fatal(err)
 	}
 	a.WaitForCount(in.EmailAddress, 1)
@@ -121,7 +98,7 @@ func TestSMTPLineLimit(t *testing.T) {
 	in := a.CreatePlain(nil)
 	msg := append(servertest.SimpleMessage(in.EmailAddress, "long"), []byte(strings.Repeat("x", 3000)+"\r\n")...)
 	err := servertest.SendMail(srv.SMTPAddr(), "s@example.org", []string{in.EmailAddress}, msg)
-	if code := servertest.SMTPCode(err); code != 500 {
+	if code := smtpsend.Code(err); code != 500 {
 		t.Fatalf("line over the limit: %v, want SMTP 500", err)
 	}
 	if n := a.Sync(in.EmailAddress).EmailCount; n != 0 {

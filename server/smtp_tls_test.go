@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"net/smtp"
-	"net/textproto"
 	"strings"
 	"testing"
 
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -22,7 +24,10 @@ func TestSMTPRequireTLS(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "requiring TLS") {
 		t.Fatalf("requiring TLS without a certificate: %v", err)
 	}
-	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.TLSConfig, cfg.SMTPRequireTLS = selfSignedTLS(t), true })
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) {
+		cfg.TLSConfig, _ = servertest.SelfSignedTLS(t)
+		cfg.SMTPRequireTLS = true
+	})
 	in := a.CreatePlain(nil)
 	c, err := smtp.Dial(srv.SMTPAddr())
 	if err != nil {
@@ -37,34 +42,37 @@ func TestSMTPRequireTLS(t *testing.T) {
 	if !starttls || auth {
 		t.Fatalf("before STARTTLS: STARTTLS %v, AUTH %v; want STARTTLS alone", starttls, auth)
 	}
-	var refused *textproto.Error
+	var refused *smtp.SMTPError
 	wantTLS := func(what string, err error) {
 		t.Helper()
-		if !errors.As(err, &refused) || refused.Code != 530 || refused.Msg != "5.7.0 Must issue a STARTTLS command first" {
+		if !errors.As(err, &refused) || refused.Code != 530 || refused.EnhancedCode != (smtp.EnhancedCode{5, 7, 0}) || refused.Message != "Must issue a STARTTLS command first" {
 			t.Fatalf("%s before STARTTLS: %v", what, err)
 		}
 	}
-	wantTLS("MAIL", c.Mail("s@example.org"))
-	// net/smtp hangs up after a refused AUTH: another connection.
+	wantTLS("MAIL", c.Mail("s@example.org", nil))
+	// A refused AUTH ends the exchange: another connection.
 	other, err := smtp.Dial(srv.SMTPAddr())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	wantTLS("AUTH", other.Auth(smtp.PlainAuth("", "u", "p", "127.0.0.1")))
+	wantTLS("AUTH", other.Auth(sasl.NewPlainClient("", "u", "p")))
 	if got := srv.Refusals(); len(got) != 2 || got[0].Code != 530 || got[0].Reason != "Must issue a STARTTLS command first" {
 		t.Fatalf("refusals %+v", got)
 	}
-	if err := c.StartTLS(&tls.Config{InsecureSkipVerify: true, ServerName: "localhost"}); err != nil {
+	// go-smtp's client starts TLS only on a connection of its own.
+	c, err = smtp.DialStartTLS(srv.SMTPAddr(), &tls.Config{InsecureSkipVerify: true, ServerName: "localhost"})
+	if err != nil {
 		t.Fatalf("STARTTLS: %v", err)
 	}
+	defer c.Close()
 	if auth, _ := c.Extension("AUTH"); !auth {
 		t.Fatal("no AUTH after STARTTLS")
 	}
-	if err := c.Auth(smtp.PlainAuth("", "u", "p", "127.0.0.1")); err != nil {
+	if err := c.Auth(sasl.NewPlainClient("", "u", "p")); err != nil {
 		t.Fatalf("AUTH after STARTTLS: %v", err)
 	}
-	if err := servertest.SendOn(c, "s@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, "required tls")); err != nil {
+	if err := smtpsend.SendOn(c, "s@example.org", []string{in.EmailAddress}, servertest.SimpleMessage(in.EmailAddress, "required tls")); err != nil {
 		t.Fatal(err)
 	}
 	a.WaitForCount(in.EmailAddress, 1)

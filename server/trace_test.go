@@ -5,11 +5,13 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
-	"net/smtp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
+
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"
@@ -57,7 +59,7 @@ func TestReceivedTraceHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := time.Now().UTC().Truncate(time.Second)
-	if err := servertest.SendOn(c, "sender@example.org", []string{first.EmailAddress, second.EmailAddress}, msg); err != nil {
+	if err := smtpsend.SendOn(c, "sender@example.org", []string{first.EmailAddress, second.EmailAddress}, msg); err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range []model.Inbox{first, second} {

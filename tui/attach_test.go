@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"net/smtp"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"sandview/client"
 	"sandview/client/keystore"
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -52,7 +52,7 @@ func TestNewInboxAtTakenAddressAttaches(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := fmt.Sprintf("From: a@example.org\r\nTo: %s\r\nSubject: sealed\r\n\r\nhi\r\n", enc.Address())
-	if err := smtp.SendMail(srv.SMTPAddr(), nil, "a@example.org", []string{enc.Address()}, []byte(body)); err != nil {
+	if err := smtpsend.Send(context.Background(), srv.SMTPAddr(), "a@example.org", []string{enc.Address()}, []byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := enc.WaitForEmail(ctx, client.WaitOptions{}); err != nil {

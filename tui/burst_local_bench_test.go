@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/smtp"
 	"os"
 	"slices"
 	"strings"
@@ -14,8 +13,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/emersion/go-smtp"
 
 	"sandview/client"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"
@@ -222,7 +223,7 @@ func sendBurst(b *testing.B, smtpAddr, address string, n, after int) {
 					errs <- conn.Quit()
 					return
 				}
-				if err := servertest.SendOn(conn, "orders@example.org", []string{address}, burstMessage(address, after+i)); err != nil {
+				if err := smtpsend.SendOn(conn, "orders@example.org", []string{address}, burstMessage(address, after+i)); err != nil {
 					errs <- fmt.Errorf("mail %d: %w", i, err)
 					return
 				}

@@ -3,12 +3,12 @@ package tui
 import (
 	"context"
 	"fmt"
-	"net/smtp"
 	"strings"
 	"testing"
 	"time"
 
 	"sandview/client"
+	"sandview/internal/smtpsend"
 	"sandview/internal/tamper"
 	"sandview/model"
 	"sandview/server/servertest"
@@ -40,7 +40,7 @@ func TestProgramShowsDowngradedMailRefused(t *testing.T) {
 	cfg := Config{Client: c, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}
 	cfg.Startup = func(context.Context) error {
 		body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: arriving\r\n\r\nHi\r\n", inbox.Address())
-		return smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body))
+		return smtpsend.Send(context.Background(), srv.SMTPAddr(), "sender@example.com", []string{inbox.Address()}, []byte(body))
 	}
 	view := runUntil(t, cfg, "2 emails", "DECRYPTION FAILED")
 	if strings.Contains(view, tamper.ForgedSubject) || strings.Contains(view, tamper.ForgedFrom) {

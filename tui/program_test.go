@@ -3,11 +3,11 @@ package tui
 import (
 	"context"
 	"fmt"
-	"net/smtp"
 	"testing"
 	"time"
 
 	"sandview/client"
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -21,7 +21,7 @@ func TestProgramReceivesMail(t *testing.T) {
 	cfg := Config{Client: c, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}
 	cfg.Startup = func(context.Context) error {
 		body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: Hello from SMTP\r\n\r\nHi there\r\n", inbox.Address())
-		return smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body))
+		return smtpsend.Send(context.Background(), srv.SMTPAddr(), "sender@example.com", []string{inbox.Address()}, []byte(body))
 	}
 	runUntil(t, cfg, "Hello from SMTP")
 }

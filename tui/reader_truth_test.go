@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"net/smtp"
 	"os"
 	"regexp"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server/mailparse"
 	"sandview/tui/tuitest"
@@ -104,7 +104,7 @@ func TestProgramShowsWhatTheMailSays(t *testing.T) {
 	dark := true
 	cfg := Config{Client: c, Settings: &Settings{ServerLabel: "test", DarkTheme: &dark}}
 	cfg.Startup = func(context.Context) error {
-		return smtp.SendMail(srv.SMTPAddr(), nil, "orders@acme-shop.example", []string{inbox.Address()}, raw)
+		return smtpsend.Send(context.Background(), srv.SMTPAddr(), "orders@acme-shop.example", []string{inbox.Address()}, raw)
 	}
 	sent := time.Date(2025, 3, 3, 10, 0, 0, 0, time.FixedZone("", 3600))
 	date := "Mon, 3 Mar 2025 10:00:00 +0100"

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"net/smtp"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"sandview/internal/smtpsend"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
@@ -47,7 +47,7 @@ func TestRemoteProgramCopiesWithOSC52(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: Remote copy\r\n\r\nSee https://example.com/welcome\r\n", inbox.Address())
-	if err := smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body)); err != nil {
+	if err := smtpsend.Send(context.Background(), srv.SMTPAddr(), "sender@example.com", []string{inbox.Address()}, []byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	dark := true

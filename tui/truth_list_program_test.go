@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/smtp"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
+	"sandview/internal/smtpsend"
 	"sandview/server/servertest"
 	"sandview/tui/tuitest"
 )
@@ -101,7 +101,7 @@ func (p *liveProgram) press(t *testing.T, keys string) {
 func sendMail(t *testing.T, smtpAddr, to, subject, body string) {
 	t.Helper()
 	msg := fmt.Sprintf("From: Shop <shop@example.com>\r\nTo: %s\r\nSubject: %s\r\n\r\n%s\r\n", to, subject, body)
-	if err := smtp.SendMail(smtpAddr, nil, "shop@example.com", []string{to}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), smtpAddr, "shop@example.com", []string{to}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/smtp"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 	"sandview/server/webhook"
@@ -105,7 +105,7 @@ func TestProgramWebhookReceiver(t *testing.T) {
 	}
 
 	body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: Hook me\r\n\r\nHi there\r\n", inbox.Address())
-	if err := smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body)); err != nil {
+	if err := smtpsend.Send(context.Background(), srv.SMTPAddr(), "sender@example.com", []string{inbox.Address()}, []byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	select {

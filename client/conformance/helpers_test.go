@@ -3,13 +3,13 @@ package conformance_test
 import (
 	"context"
 	"net"
-	"net/smtp"
 	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"sandview/client"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server/servertest"
 )
@@ -106,7 +106,7 @@ func (tg target) smtpEmail(t *testing.T, to, subject string) {
 	t.Helper()
 	msg := "From: \"Conformance\" <conformance@example.org>\r\nTo: " + to + "\r\nSubject: " + subject +
 		"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nbody of " + subject + "\r\n"
-	if err := smtp.SendMail(tg.smtpAddr, nil, "conformance@example.org", []string{to}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), tg.smtpAddr, "conformance@example.org", []string{to}, []byte(msg)); err != nil {
 		t.Fatalf("send over SMTP to %s: %v", tg.smtpAddr, err)
 	}
 }

@@ -6,18 +6,18 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"net"
-	"net/smtp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/emersion/go-msgauth/dkim"
+	"github.com/emersion/go-smtp"
 	"github.com/miekg/dns"
 
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/dnsresolve/dnstest"
-	"sandview/server/servertest"
 )
 
 // senderIP is the loopback address the test mail comes from: not in the
@@ -67,16 +67,12 @@ func sendSigned(t *testing.T, smtpAddr string, key ed25519.PrivateKey, domain, t
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, _, _ := net.SplitHostPort(smtpAddr)
-	c, err := smtp.NewClient(conn, host)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := smtp.NewClient(conn)
 	defer c.Close()
 	if err := c.Hello("mail." + domain); err != nil {
 		t.Fatal(err)
 	}
-	if err := servertest.SendOn(c, "bounces@"+domain, []string{to}, signed.Bytes()); err != nil {
+	if err := smtpsend.SendOn(c, "bounces@"+domain, []string{to}, signed.Bytes()); err != nil {
 		t.Fatalf("send %q: %v", subject, err)
 	}
 	if err := c.Quit(); err != nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/smtp"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,7 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
+
 	"sandview/client/webhookrecv"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 )
 
@@ -234,7 +236,7 @@ func burstAndKill(t *testing.T, a *replica, to string, conns, perConn int, killA
 				subject := fmt.Sprintf("crash-%d-%d", c, i)
 				sent.Add(1)
 				msg := fmt.Sprintf("From: sender@example.org\r\nTo: %s\r\nSubject: %s\r\n\r\nbody of %s\r\n", to, subject, subject)
-				if err := sendOn(client, to, msg); err != nil {
+				if err := smtpsend.SendOn(client, "bench@example.org", []string{to}, []byte(msg)); err != nil {
 					return // the server died under this connection
 				}
 				accepted.Store(subject, true)

@@ -1,14 +1,15 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/smtp"
 	"strings"
 	"testing"
 
 	"sandview/client/linkcheck"
+	"sandview/internal/smtpsend"
 )
 
 // sendHTML sends an HTML mail to a new inbox and returns its id.
@@ -22,7 +23,7 @@ func sendHTMLTo(t *testing.T, h *cli, address, subject, body string) string {
 	t.Helper()
 	msg := "From: a@example.org\r\nTo: " + address + "\r\nSubject: " + subject + "\r\nMIME-Version: 1.0\r\n" +
 		"Content-Type: text/html; charset=utf-8\r\n\r\n" + body + "\r\n"
-	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "a@example.org", []string{address}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), h.srv.SMTPAddr(), "a@example.org", []string{address}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	h.must("wait", "--inbox", address, "--subject", "^"+subject+"$", "--timeout", "20s")

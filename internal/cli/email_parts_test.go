@@ -1,13 +1,15 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"io/fs"
-	"net/smtp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sandview/internal/smtpsend"
 )
 
 // TestCLIEmailParts: attachments are listed and saved under safe names
@@ -21,7 +23,7 @@ func TestCLIEmailParts(t *testing.T) {
 		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>Reset: <a href=\"https://example.org/reset?t=1\">here</a> <img src=\"https://tracker.example/p.gif\"></p>\r\n" +
 		"--b\r\nContent-Type: text/plain; name=x\r\nContent-Disposition: attachment; filename=\"../.evil\u202e.txt\"\r\n\r\nfirst\r\n" +
 		"--b\r\nContent-Type: text/csv\r\nContent-Disposition: attachment; filename=\"report.csv\"\r\n\r\na,b\r\n--b--\r\n"
-	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "a@example.org", []string{address}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), h.srv.SMTPAddr(), "a@example.org", []string{address}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	h.must("wait", "--subject", "^parts$", "--timeout", "20s")

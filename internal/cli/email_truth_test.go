@@ -1,20 +1,21 @@
 package cli
 
 import (
-	"net/smtp"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"sandview/internal/smtpsend"
 	"sandview/model/search"
 )
 
 // sendRaw submits a message over SMTP to the harness's server.
 func (c *cli) sendRaw(to string, msg []byte) {
 	c.t.Helper()
-	if err := smtp.SendMail(c.srv.SMTPAddr(), nil, "sender@example.org", []string{to}, msg); err != nil {
+	if err := smtpsend.Send(context.Background(), c.srv.SMTPAddr(), "sender@example.org", []string{to}, msg); err != nil {
 		c.t.Fatal(err)
 	}
 }

@@ -1,11 +1,13 @@
 package cli
 
 import (
-	"net/smtp"
+	"context"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"sandview/internal/smtpsend"
 )
 
 // TestCLIEmailShowHTML: `email show --html` prints the HTML part laid out
@@ -22,7 +24,7 @@ func TestCLIEmailShowHTML(t *testing.T) {
 		"Content-Type: multipart/alternative; boundary=b\r\n\r\n" +
 		"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nSpring sale, see the HTML.\r\n" +
 		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + strings.ReplaceAll(string(newsletter), "\n", "\r\n") + "\r\n--b--\r\n"
-	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "news@acme-shop.example", []string{address}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), h.srv.SMTPAddr(), "news@acme-shop.example", []string{address}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	h.must("wait", "--subject", "^sale$", "--timeout", "20s")
@@ -61,7 +63,7 @@ func TestCLIEmailShowHTMLNumbersLinksAsEmailLinks(t *testing.T) {
 		"Content-Type: multipart/alternative; boundary=b\r\n\r\n" +
 		"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nProduct: https://shop.test/p/1\r\n" +
 		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + html + "\r\n--b--\r\n"
-	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "news@shop.test", []string{address}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), h.srv.SMTPAddr(), "news@shop.test", []string{address}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	h.must("wait", "--subject", "^links$", "--timeout", "20s")

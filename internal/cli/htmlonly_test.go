@@ -1,9 +1,11 @@
 package cli
 
 import (
-	"net/smtp"
+	"context"
 	"strings"
 	"testing"
+
+	"sandview/internal/smtpsend"
 )
 
 // TestCLIEmailShowPointsToTheHTML: a mail whose text parts are all empty
@@ -20,7 +22,7 @@ func TestCLIEmailShowPointsToTheHTML(t *testing.T) {
 		"--m\r\nContent-Type: application/pdf; name=invoice.pdf\r\nContent-Disposition: attachment; filename=invoice.pdf\r\n" +
 		"Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n" +
 		"--m\r\nContent-Type: text/plain\r\n\r\n\r\n--m--\r\n"
-	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "news@acme-shop.example", []string{address}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), h.srv.SMTPAddr(), "news@acme-shop.example", []string{address}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	h.must("wait", "--subject", "^blank text$", "--timeout", "20s")

@@ -11,8 +11,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/smtp"
 	"os"
 	"os/exec"
 	"regexp"
@@ -23,6 +21,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
+
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -180,7 +181,7 @@ func seedMails(b *testing.B, addr, to string, n int) {
 				msg := fmt.Sprintf("From: bench@example.org\r\nTo: %s\r\nSubject: Message %d\r\nMIME-Version: 1.0\r\n"+
 					"Content-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n%s\r\n"+
 					"--b\r\nContent-Type: text/html\r\n\r\n<p>%s <a href=\"https://example.org/x\">x</a></p>\r\n--b--\r\n", to, k, body, body)
-				if err := sendOn(c, to, msg); err != nil {
+				if err := smtpsend.SendOn(c, "bench@example.org", []string{to}, []byte(msg)); err != nil {
 					errs <- err
 					return
 				}
@@ -192,22 +193,4 @@ func seedMails(b *testing.B, addr, to string, n int) {
 	for err := range errs {
 		b.Fatal(err)
 	}
-}
-
-// sendOn sends one message on an open SMTP connection.
-func sendOn(c *smtp.Client, to, msg string) error {
-	if err := c.Mail("bench@example.org"); err != nil {
-		return err
-	}
-	if err := c.Rcpt(to); err != nil {
-		return err
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := io.WriteString(w, msg); err != nil {
-		return err
-	}
-	return w.Close()
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/internal/smtpsend"
 )
 
 // TestLocalKeepsItsCatchAllAcrossRestarts: `sandview --local` restarted on
@@ -45,7 +46,7 @@ func TestLocalKeepsItsCatchAllAcrossRestarts(t *testing.T) {
 		t.Fatalf("after a restart the catch-all is %q (server %q, state %q, %v); it was %q",
 			second.inbox.Address(), second.srv.CatchAll(), st.CatchAll, err, catchAll)
 	}
-	if err := sendMail(second.srv.SMTPAddr(), outgoingMail{From: "a@example.org", To: "anyone@elsewhere.example", Subject: "caught", Text: "hi"}); err != nil {
+	if err := sendMail(t.Context(), smtpsend.Dialer{}, second.srv.SMTPAddr(), outgoingMail{From: "a@example.org", To: "anyone@elsewhere.example", Subject: "caught", Text: "hi"}); err != nil {
 		t.Fatal(err)
 	}
 	list, err := second.inbox.Emails(ctx, client.ListOptions{})

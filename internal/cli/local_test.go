@@ -12,6 +12,7 @@ import (
 	"github.com/miekg/dns"
 	"github.com/spf13/cobra"
 
+	"sandview/internal/smtpsend"
 	"sandview/server/dnsresolve/dnstest"
 )
 
@@ -118,7 +119,7 @@ func TestLocalAsksSVCDNS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer local.close()
-	if err := sendMail(local.srv.SMTPAddr(), outgoingMail{From: "someone@sender.example", To: local.inbox.Address(), Subject: "dns", Text: "hi"}); err != nil {
+	if err := sendMail(t.Context(), smtpsend.Dialer{}, local.srv.SMTPAddr(), outgoingMail{From: "someone@sender.example", To: local.inbox.Address(), Subject: "dns", Text: "hi"}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)

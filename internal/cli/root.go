@@ -64,7 +64,7 @@ func Run() int {
 		}
 	}()
 
-	return execute(ctx, processEnvironment(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, func() int { return int(received.Load()) }, nil)
+	return execute(ctx, processEnvironment(), commandLine(os.Args), os.Stdin, os.Stdout, os.Stderr, func() int { return int(received.Load()) }, nil)
 }
 
 // keyRefused reports an error that is the server refusing the API key.
@@ -136,6 +136,7 @@ reach that server from another terminal with --local too
 		config,
 		serve,
 		send,
+		newSendmailCommand(g),
 		newWaitCommand(g),
 		newMCPCommand(g),
 		newWebhookCommand(g),

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/smtp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +17,7 @@ import (
 
 	"sandview/client"
 	"sandview/crypto"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 )
 
@@ -87,7 +88,7 @@ func TestSDKExportsBothWays(t *testing.T) {
 	}
 	export := decodeAs[sdkExport](t, "sandview's export", data)
 	export.validate(t)
-	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "a@example.org", []string{address}, []byte("Subject: for the SDK\r\n\r\nhi\r\n")); err != nil {
+	if err := smtpsend.Send(context.Background(), h.srv.SMTPAddr(), "a@example.org", []string{address}, []byte("Subject: for the SDK\r\n\r\nhi\r\n")); err != nil {
 		t.Fatal(err)
 	}
 	secret, _ := crypto.DecodeBase64URL(export.SecretKey)

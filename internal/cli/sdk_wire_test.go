@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/smtp"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"sandview/crypto"
+	"sandview/internal/smtpsend"
 )
 
 // TestSDKServerInfoAndKey: the SDKs read server-info (context, algs, TTLs,
@@ -72,7 +72,7 @@ func TestSDKReadsMail(t *testing.T) {
 		"--a\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nReset: https://example.org/reset?t=1\r\n" +
 		"--a\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<a href=\"https://example.org/reset?t=1\">Reset</a>\r\n--a--\r\n" +
 		"--b\r\nContent-Type: text/csv\r\nContent-Disposition: attachment; filename=\"r.csv\"\r\n\r\nx,y\r\n--b--\r\n"
-	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "ana@example.org", []string{in.EmailAddress}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), h.srv.SMTPAddr(), "ana@example.org", []string{in.EmailAddress}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	path := "/api/inboxes/" + url.PathEscape(in.EmailAddress) + "/emails"

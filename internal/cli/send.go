@@ -12,7 +12,6 @@ import (
 	"mime/multipart"
 	"net"
 	"net/mail"
-	"net/smtp"
 	"net/textproto"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/keystore"
+	"sandview/internal/smtpsend"
 )
 
 // outgoingMail is one message for `sandview send` and the demo.
@@ -39,6 +39,7 @@ func newSendCommand(g *globalOptions) *cobra.Command {
 		m        outgoingMail
 		attach   []string
 		smtpHost string
+		tlsOpts  smtpTLSOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "send",
@@ -57,11 +58,15 @@ func newSendCommand(g *globalOptions) *cobra.Command {
 				}
 				m.Attachments = append(m.Attachments, a)
 			}
+			dialer, err := tlsOpts.dialer()
+			if err != nil {
+				return err
+			}
 			addr, err := g.smtpTarget(cmd.Context(), smtpHost)
 			if err != nil {
 				return err
 			}
-			if err := sendMail(addr, m); err != nil {
+			if err := sendMail(cmd.Context(), dialer, addr, m); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "sent to %s via %s\n", m.To, addr)
@@ -76,6 +81,7 @@ func newSendCommand(g *globalOptions) *cobra.Command {
 	f.StringVar(&m.HTML, "html", "", "HTML body")
 	f.StringArrayVar(&attach, "attach", nil, "file to attach (repeatable)")
 	f.StringVar(&smtpHost, "smtp", "", "SMTP server HOST:PORT (default: env SMTP_HOST/SMTP_PORT, else the config's, else the running local server's)")
+	tlsOpts.register(f)
 	return cmd
 }
 
@@ -126,7 +132,7 @@ func readAttachment(path string) (outgoingAttachment, error) {
 }
 
 // sendMail delivers m over SMTP to addr.
-func sendMail(addr string, m outgoingMail) error {
+func sendMail(ctx context.Context, d smtpsend.Dialer, addr string, m outgoingMail) error {
 	from, err := mail.ParseAddress(m.From)
 	if err != nil {
 		return usageError{fmt.Sprintf("--from %q is not an address: %v", m.From, err)}
@@ -139,10 +145,7 @@ func sendMail(addr string, m outgoingMail) error {
 	if err != nil {
 		return err
 	}
-	if err := smtp.SendMail(addr, nil, from.Address, []string{to.Address}, msg); err != nil {
-		return fmt.Errorf("send via SMTP %s: %w", addr, err)
-	}
-	return nil
+	return d.Send(ctx, addr, from.Address, []string{to.Address}, msg)
 }
 
 // composeMail builds an RFC 5322 message: text and/or HTML (alternative),

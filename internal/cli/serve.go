@@ -73,6 +73,8 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 		Logger: logger, Webhooks: &webhooks,
 	}
 	o.applyShared(&cfg)
+	welcome := newServerWelcome(o.advertise)
+	cfg.Welcome = welcome.page
 	if o.store != "" && o.dataDir != "" {
 		return errors.New("--store and --data exclude each other")
 	}
@@ -149,6 +151,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 			defer cancel()
 			return errors.Join(err, srv.Shutdown(shutdownCtx))
 		}
+		welcome.sshOn(advertisedHost(o.ssh.addr, o.advertise), box.Addr())
 	}
 	if o.store != "" && o.apiKey == "" {
 		keyNote = "in the store (table secrets, name api-key)"

@@ -58,7 +58,7 @@ func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, 
 	if strings.Contains(host, ":") {
 		scpHost = "[" + host + "]" // an IPv6 address, as scp reads it
 	}
-	share.profile = sshProfile{host: "-p " + port + " " + host, scp: "scp -P " + port + " " + scpHost + ":"}
+	share.profile = sshProfile{host: sshDestination(host, box.Addr()), scp: "scp -P " + port + " " + scpHost + ":"}
 	close(share.ready)
 	fmt.Fprintf(out, "  SSH       %s (ssh -p %s %s; keys in %s)\n  host key  %s\n",
 		net.JoinHostPort(host, port), port, host, keys, box.HostKeyFingerprint())

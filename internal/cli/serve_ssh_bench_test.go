@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/smtp"
 	"os"
 	"strconv"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"sandview/internal/smtpsend"
 )
 
 // sshSessions is how many live TUI sessions BenchmarkSSHSessions holds;
@@ -34,7 +35,7 @@ func BenchmarkSSHSessions(b *testing.B) {
 	box := startSSHBox(b, ctx, user.line+"\n", "--ssh-max-sessions-per-key", strconv.Itoa(sshSessions+1))
 	for i := range 50 {
 		msg := fmt.Sprintf("Subject: Order #%d confirmed\r\n\r\nthanks\r\n", 10000+i)
-		if err := smtp.SendMail(box.smtpAddr, nil, "shop@example.org", []string{"qa@sandbox.test"}, []byte(msg)); err != nil {
+		if err := smtpsend.Send(context.Background(), box.smtpAddr, "shop@example.org", []string{"qa@sandbox.test"}, []byte(msg)); err != nil {
 			b.Fatal(err)
 		}
 	}

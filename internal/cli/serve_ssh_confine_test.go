@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/pem"
-	"net/smtp"
 	"os"
 	"regexp"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"sandview/internal/smtpsend"
 )
 
 // runOK runs a command over SSH and fails the test unless it exits 0.
@@ -26,7 +27,7 @@ func (b *sshBox) runOK(key userKey, command string) string {
 
 func (b *sshBox) send(to, subject, body string) {
 	b.t.Helper()
-	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{to},
+	if err := smtpsend.Send(context.Background(), b.smtpAddr, "app@example.org", []string{to},
 		[]byte("Subject: "+subject+"\r\n\r\n"+body+"\r\n")); err != nil {
 		b.t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/smtp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"github.com/pkg/sftp"
+
+	"sandview/internal/smtpsend"
 )
 
 // mailWithAttachment is a multipart mail with one attachment whose name
@@ -171,7 +172,7 @@ func TestSSHDownloadsOverSFTP(t *testing.T) {
 
 // smtpSend sends a whole message over SMTP.
 func smtpSend(addr, to string, msg []byte) error {
-	return smtp.SendMail(addr, nil, "app@example.org", []string{to}, msg)
+	return smtpsend.Send(context.Background(), addr, "app@example.org", []string{to}, msg)
 }
 
 // base64Lines is data in base64, in lines of 76 characters.

@@ -85,6 +85,7 @@ var sshRefused = map[string]string{
 	"serve":                 "the box runs the server: run your own with `sandview serve` on your machine",
 	"config":                "the box sets your server and key over SSH: there is nothing to configure",
 	"send":                  "send test mail from your machine to the box's SMTP port (sandview send --smtp HOST:PORT)",
+	"sendmail":              "send mail from your machine to the box's SMTP port (sandview sendmail --smtp HOST:PORT)",
 	"completion":            "run `sandview completion` on your own machine",
 	"completion bash":       "run `sandview completion bash` on your own machine",
 	"completion fish":       "run `sandview completion fish` on your own machine",

@@ -87,6 +87,7 @@ func TestSSHProfileRefusesWhatActsOnTheBox(t *testing.T) {
 		"serve --http 0.0.0.0:80":                                                   "the box runs the server",
 		"config --url http://x":                                                     "nothing to configure",
 		"send --to a@b.test":                                                        "send test mail from your machine",
+		"sendmail -t -i -f a@b.test":                                                "send mail from your machine to the box's SMTP port",
 		"completion bash":                                                           "on your own machine",
 		"--theme dark":                                                              "open the inbox viewer with ssh -t -p 2222 box.example",
 		"--demo":                                                                    "open the inbox viewer with ssh -t",

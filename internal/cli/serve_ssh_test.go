@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/smtp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +22,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"sandview/internal/smtpsend"
 )
 
 // sshBox is a `sandview serve --ssh` process of a test.
@@ -194,7 +195,7 @@ func TestSSHUsersHaveTheirOwnInboxesAndShareTheCatchAll(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &created); err != nil || created.EmailAddress != "alice-run@sandbox.test" {
 		t.Fatalf("alice: inbox create printed %q (%v)", out, err)
 	}
-	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{"alice-run@sandbox.test"},
+	if err := smtpsend.Send(context.Background(), b.smtpAddr, "app@example.org", []string{"alice-run@sandbox.test"},
 		[]byte("Subject: for alice only\r\n\r\nhello\r\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestSSHUsersHaveTheirOwnInboxesAndShareTheCatchAll(t *testing.T) {
 		t.Fatalf("bob read alice's encrypted inbox: %s", errOut)
 	}
 	// Both users read the catch-all by address, with no keystore entry.
-	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{"anyone@elsewhere.example"},
+	if err := smtpsend.Send(context.Background(), b.smtpAddr, "app@example.org", []string{"anyone@elsewhere.example"},
 		[]byte("Subject: for the team\r\n\r\nhello\r\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +351,7 @@ func TestSSHServesTheTUILive(t *testing.T) {
 		t.Fatal(err)
 	}
 	screen.waitFor(ctx, t, "catch-all: mail to any address")
-	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{"anyone@elsewhere.example"},
+	if err := smtpsend.Send(context.Background(), b.smtpAddr, "app@example.org", []string{"anyone@elsewhere.example"},
 		[]byte("Subject: Live over SSH 7731\r\n\r\nhello\r\n")); err != nil {
 		t.Fatal(err)
 	}

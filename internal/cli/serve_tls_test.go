@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
@@ -8,8 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/smtp"
-	"net/textproto"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,13 +18,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"sandview/internal/smtpsend"
 )
 
-// sendSTARTTLS sends msg as smtp.SendMail does, but after STARTTLS
-// verifying the server as serverName against the PEM certificate in
-// certFile alone, as an app pointed at the file the banner names. It
-// returns the certificate the server presented.
-func sendSTARTTLS(addr, serverName, certFile string, auth smtp.Auth, from string, to []string, msg []byte) (*x509.Certificate, error) {
+// sendSTARTTLS sends msg after STARTTLS, verifying the server as
+// serverName against the PEM certificate in certFile alone, as an app
+// pointed at the file the banner names. It returns the certificate the
+// server presented.
+func sendSTARTTLS(addr, serverName, certFile string, auth sasl.Client, from string, to []string, msg []byte) (*x509.Certificate, error) {
 	pemBytes, err := os.ReadFile(certFile)
 	if err != nil {
 		return nil, err
@@ -34,36 +38,16 @@ func sendSTARTTLS(addr, serverName, certFile string, auth smtp.Auth, from string
 	if !roots.AppendCertsFromPEM(pemBytes) {
 		return nil, fmt.Errorf("%s holds no PEM certificate", certFile)
 	}
-	c, err := smtp.Dial(addr)
+	d := smtpsend.Dialer{StartTLS: &tls.Config{RootCAs: roots, ServerName: serverName}, Auth: auth}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := d.Dial(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	if err := c.StartTLS(&tls.Config{RootCAs: roots, ServerName: serverName}); err != nil {
-		return nil, fmt.Errorf("STARTTLS: %w", err)
-	}
 	state, _ := c.TLSConnectionState()
-	if auth != nil {
-		if err := c.Auth(auth); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.Mail(from); err != nil {
-		return nil, err
-	}
-	for _, rcpt := range to {
-		if err := c.Rcpt(rcpt); err != nil {
-			return nil, err
-		}
-	}
-	w, err := c.Data()
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(msg); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
+	if err := smtpsend.SendOn(c, from, to, msg); err != nil {
 		return nil, err
 	}
 	return state.PeerCertificates[0], c.Quit()
@@ -110,6 +94,9 @@ func ehloExtensions(t *testing.T, addr string) (starttls, auth bool) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	if err := c.Hello("localhost"); err != nil {
+		t.Fatal(err)
+	}
 	starttls, _ = c.Extension("STARTTLS")
 	auth, _ = c.Extension("AUTH")
 	return starttls, auth
@@ -268,16 +255,16 @@ func TestLocalRequireTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var refused *textproto.Error
+	var refused *smtp.SMTPError
 	for what, err := range map[string]error{
-		"MAIL": c.Mail("app@example.org"),
-		"AUTH": c.Auth(smtp.PlainAuth("", "app", "pw", "127.0.0.1")),
+		"MAIL": c.Mail("app@example.org", nil),
+		"AUTH": c.Auth(sasl.NewPlainClient("", "app", "pw")),
 	} {
-		if !errors.As(err, &refused) || refused.Code != 530 || refused.Msg != "5.7.0 Must issue a STARTTLS command first" {
+		if !errors.As(err, &refused) || refused.Code != 530 || refused.EnhancedCode != (smtp.EnhancedCode{5, 7, 0}) || refused.Message != "Must issue a STARTTLS command first" {
 			t.Fatalf("%s before STARTTLS: %v, want 530 5.7.0 Must issue a STARTTLS command first", what, err)
 		}
 	}
-	if _, err := sendSTARTTLS(st.SMTP, "127.0.0.1", certFile, smtp.PlainAuth("", "go-app", "pw", "127.0.0.1"), "app@example.org",
+	if _, err := sendSTARTTLS(st.SMTP, "127.0.0.1", certFile, sasl.NewPlainClient("", "go-app", "pw"), "app@example.org",
 		[]string{"someone@example.org"}, []byte("Subject: required TLS from Go\r\n\r\nhi\r\n")); err != nil {
 		t.Fatalf("after STARTTLS: %v", err)
 	}

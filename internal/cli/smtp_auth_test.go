@@ -1,9 +1,12 @@
 package cli
 
 import (
-	"net/smtp"
 	"strings"
 	"testing"
+
+	"github.com/emersion/go-sasl"
+
+	"sandview/internal/smtpsend"
 )
 
 // TestCLIShowsSMTPLogin: a mail sent with SMTP AUTH shows its login in
@@ -11,13 +14,13 @@ import (
 func TestCLIShowsSMTPLogin(t *testing.T) {
 	h := newCLI(t)
 	enc := decodeJSON[inboxView](t, h.must("inbox", "create", "--json"))
-	send := func(auth smtp.Auth, subject string) {
+	send := func(auth sasl.Client, subject string) {
 		msg := "From: app@example.org\r\nTo: " + enc.EmailAddress + "\r\nSubject: " + subject + "\r\n\r\nhi\r\n"
-		if err := smtp.SendMail(h.srv.SMTPAddr(), auth, "app@example.org", []string{enc.EmailAddress}, []byte(msg)); err != nil {
+		if err := (smtpsend.Dialer{Auth: auth}).Send(t.Context(), h.srv.SMTPAddr(), "app@example.org", []string{enc.EmailAddress}, []byte(msg)); err != nil {
 			t.Fatalf("send %s: %v", subject, err)
 		}
 	}
-	send(smtp.PlainAuth("", "ci-bot\x1b[31m", "any", "127.0.0.1"), "with login")
+	send(sasl.NewPlainClient("", "ci-bot\x1b[31m", "any"), "with login")
 	send(nil, "without login")
 	emails := decodeJSON[[]emailView](t, h.must("email", "list", "--inbox", enc.EmailAddress, "--json"))
 	if len(emails) != 2 {

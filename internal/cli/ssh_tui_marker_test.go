@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"net/smtp"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"sandview/internal/smtpsend"
 )
 
 // markerMail has an HTML part with a link and an attachment: every key
@@ -86,7 +87,7 @@ func TestSSHTUIRunsAndWritesNothingOnTheBox(t *testing.T) {
 	if err := os.WriteFile(marker, []byte("#!/bin/sh\ntouch "+marks+"/ran-$$\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{"someone@elsewhere.example"}, []byte(markerMail)); err != nil {
+	if err := smtpsend.Send(context.Background(), b.smtpAddr, "app@example.org", []string{"someone@elsewhere.example"}, []byte(markerMail)); err != nil {
 		t.Fatal(err)
 	}
 	host, port, _ := net.SplitHostPort(b.sshAddr)
@@ -151,7 +152,7 @@ func TestSSHViewerDeleteRefusedOnScreen(t *testing.T) {
 	defer cancel()
 	vic, alice := newUserKey(t, "vic"), newUserKey(t, "alice")
 	b := startSSHBox(t, ctx, `role="viewer" `+vic.line+"\n"+alice.line+"\n")
-	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{"someone@elsewhere.example"}, []byte(markerMail)); err != nil {
+	if err := smtpsend.Send(context.Background(), b.smtpAddr, "app@example.org", []string{"someone@elsewhere.example"}, []byte(markerMail)); err != nil {
 		t.Fatal(err)
 	}
 	host, port, _ := net.SplitHostPort(b.sshAddr)

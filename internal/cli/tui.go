@@ -15,6 +15,7 @@ import (
 
 	"sandview/client"
 	"sandview/internal/desktop"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"
@@ -216,6 +217,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 		Webhooks: &webhooks,
 	}
 	l.server.applyShared(&cfg)
+	cfg.Welcome = newServerWelcome("").page
 	if r.tls, err = l.server.setupTLS(&cfg, dir, tlsNames(l.server.smtpAddr, "")); err != nil {
 		return err
 	}
@@ -325,7 +327,7 @@ func deliverDemo(ctx context.Context, c *client.Client, inbox *client.Inbox, smt
 		if !pause() {
 			return nil
 		}
-		errs = append(errs, sendMail(smtpAddr, m))
+		errs = append(errs, sendMail(ctx, smtpsend.Dialer{}, smtpAddr, m))
 	}
 	for _, req := range demoTestEmails(inbox.Address()) {
 		if !pause() {

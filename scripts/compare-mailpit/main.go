@@ -24,12 +24,13 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/smtp"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/emersion/go-smtp"
 )
 
 func main() {
@@ -182,10 +183,10 @@ func send(t *target, mails, round int) (float64, error) {
 	}
 	start := time.Now()
 	for i := range mails {
-		if err := c.Mail("orders@example.org"); err != nil {
+		if err := c.Mail("orders@example.org", nil); err != nil {
 			return 0, err
 		}
-		if err := c.Rcpt(t.to); err != nil {
+		if err := c.Rcpt(t.to, nil); err != nil {
 			return 0, err
 		}
 		w, err := c.Data()

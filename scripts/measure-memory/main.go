@@ -28,7 +28,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/smtp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,6 +35,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/emersion/go-smtp"
 
 	"sandview/crypto"
 )
@@ -304,10 +305,10 @@ func burst(smtpAddr, address string, total, conns int) error {
 // sendOne sends the i-th mail on c: an order confirmation with a text and
 // an HTML part, about 1.4 KB (the server's benchmarks send the same).
 func sendOne(c *smtp.Client, to string, i int) error {
-	if err := c.Mail("orders@example.org"); err != nil {
+	if err := c.Mail("orders@example.org", nil); err != nil {
 		return err
 	}
-	if err := c.Rcpt(to); err != nil {
+	if err := c.Rcpt(to, nil); err != nil {
 		return err
 	}
 	w, err := c.Data()

@@ -35,6 +35,9 @@ type Settings struct {
 	// Principals are the keys that act as principals (see guard.go); nil
 	// for none: the server's API key is the only key.
 	Principals *access.Keyring
+	// Welcome, when set, is what the page at / tells a browser (asked
+	// per request); nil: / answers browsers as it answers API clients.
+	Welcome func() Welcome
 }
 
 // Webhooks is the webhook engine as the API serves it.
@@ -83,7 +86,9 @@ func (a *API) Register(mux *http.ServeMux) {
 	api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path)
 	})
-	mux.Handle("/", a.requireAPIKey(api))
+	guarded := a.requireAPIKey(api)
+	mux.Handle("/", guarded)
+	mux.Handle("/{$}", a.rootHandler(guarded))
 }
 
 func (a *API) handleCheckKey(w http.ResponseWriter, _ *http.Request) {

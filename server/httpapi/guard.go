@@ -62,7 +62,7 @@ func Audit(log *slog.Logger, r *http.Request, event string, attrs ...any) {
 func (a *API) requireAPIKey(next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(a.core.APIKey()))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		values := r.Header.Values("X-API-Key")
+		values := r.Header.Values(APIKeyHeader)
 		if len(values) == 0 || values[0] == "" {
 			WriteError(w, http.StatusUnauthorized, "missing X-API-Key header")
 			return
@@ -87,7 +87,7 @@ func (a *API) revoked(r *http.Request) bool {
 	if callerOf(r).serverKey {
 		return false
 	}
-	_, ok := a.principal(r.Header.Get("X-API-Key"))
+	_, ok := a.principal(r.Header.Get(APIKeyHeader))
 	return !ok
 }
 

@@ -6,12 +6,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/smtp"
-	"net/textproto"
 	"net/url"
 	"strings"
 	"sync"
@@ -19,6 +16,7 @@ import (
 	"time"
 
 	"sandview/crypto"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 )
@@ -208,39 +206,10 @@ func DecodeB64JSON(t testing.TB, s string, out any) {
 	}
 }
 
-// SendMail sends one message over SMTP and returns the server's error, if
-// any (a *textproto.Error carries the SMTP code).
+// SendMail sends one message over SMTP (plain, no login) and returns the
+// server's error, if any (smtpsend.Code gives its SMTP code).
 func SendMail(addr, from string, to []string, msg []byte) error {
-	c, err := smtp.Dial(addr)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := SendOn(c, from, to, msg); err != nil {
-		return err
-	}
-	return c.Quit()
-}
-
-// SendOn sends one message on an open SMTP connection.
-func SendOn(c *smtp.Client, from string, to []string, msg []byte) error {
-	if err := c.Mail(from); err != nil {
-		return err
-	}
-	for _, rcpt := range to {
-		if err := c.Rcpt(rcpt); err != nil {
-			_ = c.Reset()
-			return err
-		}
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(msg); err != nil {
-		return err
-	}
-	return w.Close()
+	return smtpsend.Send(context.Background(), addr, from, to, msg)
 }
 
 // MustSend sends msg to one recipient over SMTP or fails the test.
@@ -249,15 +218,6 @@ func MustSend(t testing.TB, srv *server.Server, to string, msg []byte) {
 	if err := SendMail(srv.SMTPAddr(), "sender@example.org", []string{to}, msg); err != nil {
 		t.Fatalf("send to %s: %v", to, err)
 	}
-}
-
-// SMTPCode extracts the SMTP reply code of an error.
-func SMTPCode(err error) int {
-	var tpErr *textproto.Error
-	if errors.As(err, &tpErr) {
-		return tpErr.Code
-	}
-	return 0
 }
 
 // SimpleMessage is a small text message.

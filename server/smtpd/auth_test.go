@@ -3,40 +3,24 @@ package smtpd_test
 import (
 	"encoding/base64"
 	"fmt"
-	"net/smtp"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
 	"golang.org/x/crypto/bcrypt"
 
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"
 )
 
-// loginAuth is the LOGIN mechanism for net/smtp, which has only PLAIN.
-type loginAuth struct{ user, password string }
-
-func (a loginAuth) Start(*smtp.ServerInfo) (string, []byte, error) { return "LOGIN", nil, nil }
-
-func (a loginAuth) Next(challenge []byte, more bool) ([]byte, error) {
-	if !more {
-		return nil, nil
-	}
-	switch string(challenge) {
-	case "Username:":
-		return []byte(a.user), nil
-	case "Password:":
-		return []byte(a.password), nil
-	}
-	return nil, fmt.Errorf("unexpected challenge %q", challenge)
-}
-
-// sendAuth sends a mail with net/smtp after AUTH with auth.
-func sendAuth(addr string, auth smtp.Auth, to string, msg []byte) error {
+// sendAuth sends a mail after AUTH with auth.
+func sendAuth(addr string, auth sasl.Client, to string, msg []byte) error {
 	c, err := smtp.Dial(addr)
 	if err != nil {
 		return err
@@ -51,7 +35,7 @@ func sendAuth(addr string, auth smtp.Auth, to string, msg []byte) error {
 	if err := c.Auth(auth); err != nil {
 		return err
 	}
-	if err := servertest.SendOn(c, "app@example.org", []string{to}, msg); err != nil {
+	if err := smtpsend.SendOn(c, "app@example.org", []string{to}, msg); err != nil {
 		return err
 	}
 	return c.Quit()
@@ -76,10 +60,10 @@ func smtpUsers(t *testing.T, a *servertest.Client, address string) map[string]st
 func TestSMTPAuthAnyCredentials(t *testing.T) {
 	srv, a := servertest.StartAPI(t)
 	in := a.CreatePlain(nil)
-	if err := sendAuth(srv.SMTPAddr(), smtp.PlainAuth("", "alice", "anything", "127.0.0.1"), in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "plain")); err != nil {
+	if err := sendAuth(srv.SMTPAddr(), sasl.NewPlainClient("", "alice", "anything"), in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "plain")); err != nil {
 		t.Fatalf("PLAIN: %v", err)
 	}
-	if err := sendAuth(srv.SMTPAddr(), loginAuth{"bob@app.example", "x"}, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "login")); err != nil {
+	if err := sendAuth(srv.SMTPAddr(), sasl.NewLoginClient("bob@app.example", "x"), in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "login")); err != nil {
 		t.Fatalf("LOGIN: %v", err)
 	}
 	servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, "none"))
@@ -150,15 +134,15 @@ func TestSMTPAuthFile(t *testing.T) {
 	in := a.CreatePlain(nil)
 	msg := servertest.SimpleMessage(in.EmailAddress, "authed")
 
-	if err := servertest.SendMail(srv.SMTPAddr(), "app@example.org", []string{in.EmailAddress}, msg); servertest.SMTPCode(err) != 530 {
+	if err := servertest.SendMail(srv.SMTPAddr(), "app@example.org", []string{in.EmailAddress}, msg); smtpsend.Code(err) != 530 {
 		t.Fatalf("mail without AUTH: %v, want 530", err)
 	}
-	for _, auth := range []smtp.Auth{smtp.PlainAuth("", "alice", "wrong", "127.0.0.1"), loginAuth{"mallory", "s3cret"}} {
-		if err := sendAuth(srv.SMTPAddr(), auth, in.EmailAddress, msg); servertest.SMTPCode(err) != 535 {
+	for _, auth := range []sasl.Client{sasl.NewPlainClient("", "alice", "wrong"), sasl.NewLoginClient("mallory", "s3cret")} {
+		if err := sendAuth(srv.SMTPAddr(), auth, in.EmailAddress, msg); smtpsend.Code(err) != 535 {
 			t.Fatalf("bad credentials: %v, want 535", err)
 		}
 	}
-	if err := sendAuth(srv.SMTPAddr(), loginAuth{"alice", "s3cret"}, in.EmailAddress, msg); err != nil {
+	if err := sendAuth(srv.SMTPAddr(), sasl.NewLoginClient("alice", "s3cret"), in.EmailAddress, msg); err != nil {
 		t.Fatalf("good credentials: %v", err)
 	}
 	if got := smtpUsers(t, a, in.EmailAddress); got["authed"] != "alice" || len(got) != 1 {

@@ -4,15 +4,17 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"net/smtp"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
 	"golang.org/x/crypto/bcrypt"
 
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -25,17 +27,12 @@ func guess(addr, local, user string) int {
 	if err != nil {
 		return 0
 	}
-	host, _, _ := net.SplitHostPort(addr)
-	c, err := smtp.NewClient(conn, host)
-	if err != nil {
-		conn.Close()
-		return servertest.SMTPCode(err)
-	}
+	c := smtp.NewClient(conn)
 	defer c.Close()
 	if err := c.Hello("guesser.example"); err != nil {
-		return servertest.SMTPCode(err)
+		return smtpsend.Code(err)
 	}
-	return servertest.SMTPCode(c.Auth(smtp.PlainAuth("", user, "guess", host)))
+	return smtpsend.Code(c.Auth(sasl.NewPlainClient("", user, "guess")))
 }
 
 // BenchmarkSMTPAuthGuessing: one client guessing a known user's password,

@@ -3,7 +3,6 @@ package smtpd_test
 import (
 	"log/slog"
 	"net"
-	"net/smtp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
 	"golang.org/x/crypto/bcrypt"
 
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -70,24 +72,20 @@ func authFrom(t testing.TB, addr, local, user, password string) (code int, close
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, _, _ := net.SplitHostPort(addr)
-	c, err := smtp.NewClient(conn, host)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := smtp.NewClient(conn)
 	defer c.Close()
 	if err := c.Hello("client.example"); err != nil {
 		t.Fatal(err)
 	}
-	err = c.Auth(smtp.PlainAuth("", user, password, host))
+	err = c.Auth(sasl.NewPlainClient("", user, password))
 	if err == nil {
 		return 235, false
 	}
-	code = servertest.SMTPCode(err)
+	code = smtpsend.Code(err)
 	if code == 0 {
 		t.Fatalf("AUTH %s: %v", user, err)
 	}
-	return code, servertest.SMTPCode(c.Noop()) == 0
+	return code, smtpsend.Code(c.Noop()) == 0
 }
 
 // TestSMTPAuthLockout: failed logins of one address with one user are

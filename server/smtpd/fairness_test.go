@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -42,7 +43,7 @@ func deliversWithin(t *testing.T, srv *server.Server, a *servertest.Client, d ti
 		if err == nil {
 			break
 		}
-		if servertest.SMTPCode(err) != 421 || time.Since(start) > d {
+		if smtpsend.Code(err) != 421 || time.Since(start) > d {
 			t.Fatalf("the sender, after %s: %v", time.Since(start), err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"sandview/internal/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -25,7 +26,7 @@ func TestSMTPRejections(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := servertest.SendMail(srv.SMTPAddr(), "sender@example.org", []string{c.to}, c.msg)
-			if servertest.SMTPCode(err) != c.code {
+			if smtpsend.Code(err) != c.code {
 				t.Fatalf("error %v, want SMTP %d", err, c.code)
 			}
 		})

@@ -6,12 +6,12 @@ package clienttest
 
 import (
 	"context"
-	"net/smtp"
 	"sync"
 	"testing"
 	"time"
 
 	"sandview/client"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server/servertest"
 )
@@ -53,7 +53,7 @@ func MailTo(t testing.TB, smtpAddr, to, subject string) {
 	t.Helper()
 	msg := "From: \"Bob\" <bob@example.org>\r\nTo: " + to + "\r\nSubject: " + subject +
 		"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nbody of " + subject + "\r\n"
-	if err := smtp.SendMail(smtpAddr, nil, "bob@example.org", []string{to}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), smtpAddr, "bob@example.org", []string{to}, []byte(msg)); err != nil {
 		t.Fatalf("send mail over SMTP: %v", err)
 	}
 }
