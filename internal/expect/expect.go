@@ -219,7 +219,7 @@ func checkSubject(e model.Email, m *Match) Result {
 func checkFrom(e model.Email, m *Match) Result {
 	values := []string{e.From}
 	if addrs, ok := model.ParseAddressList(e.From); ok && len(addrs) == 1 {
-		values = append(values, addrs[0].Address)
+		values = append(values, addrs[0].Address, addrs[0].Name+" <"+addrs[0].Address+">")
 	}
 	return Result{Name: From, Passed: m.matches(true, values...), Expected: "sender " + m.String(), Found: fmt.Sprintf("%q", e.From)}
 }
