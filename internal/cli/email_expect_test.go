@@ -128,7 +128,7 @@ func TestEmailExpectEachAssertion(t *testing.T) {
 		"spam": "not scored: the server does not run SpamAssassin", "html-size": " KB", "text-part": "no text part (HTML only)",
 		"list-unsubscribe": "no List-Unsubscribe header", "image-alt": "1 of 1 images without alt: https://shop.example/logo.png",
 		"remote-fonts-scripts": "scripts: inline; remote fonts or stylesheets: https://fonts.googleapis.com/css?family=Roboto",
-		"deceptive-links": "https://evil.example/login",
+		"deceptive-links":      "https://evil.example/login",
 	} {
 		if !strings.HasPrefix(got[name], "fail: ") || !strings.Contains(got[name], found) {
 			t.Errorf("%s on the bad mail: %q, want a failure with %q", name, got[name], found)
