@@ -81,8 +81,8 @@ var (
 
 // Normalize replaces the volatile values of a snapshot's text with named
 // placeholders: a link's query values with {NAME} (the parameter's name:
-// ?token={token}), the one-time codes given with {code}, dates and times
-// with {date} and {time}, UUIDs with {uuid}, and runs of 6 or more
+// ?token={token}), dates and times with {date} and {time}, UUIDs with
+// {uuid}, the one-time codes given with {code}, and runs of 6 or more
 // letters and digits that include a digit with {id}. Line ends become \n
 // and trailing spaces go.
 func Normalize(text string, codes []string) string {
@@ -90,9 +90,6 @@ func Normalize(text string, codes []string) string {
 		name, _, _ := strings.Cut(m, "=")
 		return name + "={" + placeholderName(name[1:]) + "}"
 	})
-	for _, c := range codes {
-		text = regexp.MustCompile(`\b`+regexp.QuoteMeta(c)+`\b`).ReplaceAllString(text, "{code}")
-	}
 	for i, p := range datePatterns {
 		placeholder := "{date}"
 		if i == len(datePatterns)-1 {
@@ -101,6 +98,9 @@ func Normalize(text string, codes []string) string {
 		text = p.ReplaceAllString(text, placeholder)
 	}
 	text = uuidPattern.ReplaceAllString(text, "{uuid}")
+	for _, c := range codes { // after the dates: a year is no code
+		text = regexp.MustCompile(`\b`+regexp.QuoteMeta(c)+`\b`).ReplaceAllString(text, "{code}")
+	}
 	text = idPattern.ReplaceAllStringFunc(text, func(m string) string {
 		if strings.ContainsAny(m, "0123456789") {
 			return "{id}"
