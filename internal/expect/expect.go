@@ -38,17 +38,12 @@ const (
 	GoldenName      = "golden"
 )
 
-// Standard are the assertions that run with no option: none needs the
-// network.
+// standardNames are the assertions that run with no option: none needs
+// the network.
 var standardNames = []string{Verdict, HTMLSize, TextPart, ListUnsubscribe, ImageAlt, RemoteContent, DeceptiveLinks}
 
 // Standard returns the names of the assertions that run with no option.
 func Standard() []string { return slices.Clone(standardNames) }
-
-// Names returns every assertion's name.
-func Names() []string {
-	return append([]string{Subject, From, To, Compat, Links, Spam, GoldenName}, standardNames...)
-}
 
 // GmailClipBytes is the size of HTML above which Gmail clips a message
 // ("[Message clipped]"): 102 KB.
