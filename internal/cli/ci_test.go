@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"net"
 	"os"
@@ -35,6 +36,7 @@ type ciRun struct {
 	out  string
 	err  error
 	took time.Duration
+	dir  string // the directory it ran in
 }
 
 // runCIScript runs script with sh in a clean directory, with sandview on
@@ -65,7 +67,7 @@ func runCIScript(t *testing.T, script string, env ...string) ciRun {
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	began := time.Now()
 	out, err := cmd.CombinedOutput()
-	run := ciRun{out: string(out), err: err, took: time.Since(began)}
+	run := ciRun{out: string(out), err: err, took: time.Since(began), dir: dir}
 	// The script waits for its server in its EXIT trap: once it has ended,
 	// nothing of its process group may be left.
 	if err := syscall.Kill(-cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
@@ -82,12 +84,67 @@ func runCIScript(t *testing.T, script string, env ...string) ciRun {
 
 // TestDocsCIScript runs docs/ci.md's script as written: it starts
 // `sandview serve` with a catch-all on free ports (SVC_HTTP, SVC_SMTP),
-// sends the app's mail and prints the link from wait --extract link.
+// sends the app's mail, checks it with email expect (its JUnit file says
+// every assertion passed) and prints the link from wait --extract link.
 func TestDocsCIScript(t *testing.T) {
 	script := ciScript(t)
 	run := runCIScript(t, script)
-	if run.err != nil || !strings.HasSuffix(run.out, "confirmation link: https://app.example/confirm?token=42\n") {
+	if run.err != nil || !strings.HasSuffix(run.out, "confirmation link: https://app.example/confirm?token=42\n") ||
+		!strings.Contains(run.out, "PASS  subject") {
 		t.Fatalf("the script: %v\n%s", run.err, run.out)
+	}
+	if tests, failures := ciJUnit(t, run); tests != 7 || failures != 0 {
+		t.Fatalf("mail-junit.xml: %d tests, %d failures, want 7 and 0", tests, failures)
+	}
+}
+
+// ciJUnit parses the recipe's JUnit file and returns its counts.
+func ciJUnit(t *testing.T, run ciRun) (tests, failures int) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(run.dir, "mail-junit.xml"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, run.out)
+	}
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Cases    []struct {
+			Failure *struct{} `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("mail-junit.xml: %v\n%s", err, data)
+	}
+	failed := 0
+	for _, c := range doc.Cases {
+		if c.Failure != nil {
+			failed++
+		}
+	}
+	if len(doc.Cases) != doc.Tests || failed != doc.Failures {
+		t.Fatalf("mail-junit.xml counts %d tests, %d failures; it holds %d cases, %d failed\n%s", doc.Tests, doc.Failures, len(doc.Cases), failed, data)
+	}
+	return doc.Tests, doc.Failures
+}
+
+// TestDocsCIScriptMailFailsAnAssertion: the app sends the mail with
+// another subject; wait finds it, email expect fails the script (exit 1)
+// saying what it found, and its JUnit file holds the failure.
+func TestDocsCIScriptMailFailsAnAssertion(t *testing.T) {
+	script := ciScript(t)
+	const standIn = "--subject 'Confirm your account'"
+	if !strings.Contains(script, standIn) {
+		t.Fatalf("docs/ci.md's script has no stand-in with %s", standIn)
+	}
+	script = strings.Replace(script, standIn, "--subject 'Confirm your acount'", 1)
+	run := runCIScript(t, script)
+	var exit *exec.ExitError
+	if !errors.As(run.err, &exit) || exit.ExitCode() != exitFailure || strings.Contains(run.out, "confirmation link") ||
+		!strings.Contains(run.out, `FAIL  subject               expected subject is "Confirm your account"; found "Confirm your acount"`) {
+		t.Fatalf("the script with another subject: %v\n%s", run.err, run.out)
+	}
+	if tests, failures := ciJUnit(t, run); tests != 7 || failures != 1 {
+		t.Fatalf("mail-junit.xml: %d tests, %d failures, want 7 and 1", tests, failures)
 	}
 }
 

@@ -3,9 +3,11 @@ package cli
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,4 +106,24 @@ func emailRecord(t *testing.T, h *cli, address, id string) string {
 		t.Fatalf("GET email: %d %v\n%s", resp.StatusCode, err, body)
 	}
 	return string(body)
+}
+
+// TestEmailExpectSpam: with a real spamd scoring the mail, --max-spam
+// passes at the mail's score and fails under it, saying the score.
+func TestEmailExpectSpam(t *testing.T) {
+	addr := spamdtest.Start(t)
+	h := newCLI(t, func(c *server.Config) { c.Spamd, c.SpamdBudget = addr, 2*time.Minute })
+	id := sendHTML(t, h, "Buy cheap viagra", spammyHTML)
+	v := decodeJSON[checkView](t, h.must("email", "check", id, "--json"))
+	if v.Spam == nil || v.Spam.Status != "analyzed" {
+		t.Fatalf("spam analysis: %+v", v.Spam)
+	}
+	score := strconv.FormatFloat(v.Spam.Score, 'f', -1, 64)
+	if got := outcomes(expectReport(t, h, 1, id, "--max-spam", score)); got["spam"] != "pass" {
+		t.Errorf("--max-spam %s: %v", score, got)
+	}
+	under := strconv.FormatFloat(v.Spam.Score-0.5, 'f', -1, 64)
+	if got := outcomes(expectReport(t, h, 1, id, "--max-spam", under)); !strings.HasPrefix(got["spam"], "fail: "+fmt.Sprintf("%.1f points", v.Spam.Score)) {
+		t.Errorf("--max-spam %s: %v", under, got)
+	}
 }

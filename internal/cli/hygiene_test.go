@@ -30,7 +30,7 @@ func TestCLIBadInvocations(t *testing.T) {
 		{[]string{"emial", "list"}, `unknown command "emial" for "sandview"; did you mean "email"?`},
 		{[]string{"email", "lst"}, `unknown command "lst" for "sandview email"; did you mean "list"?`},
 		{[]string{"webhok"}, `did you mean "webhook"?`},
-		{[]string{"email"}, "sandview email needs a command: attachments, check, delete, links, list"},
+		{[]string{"email"}, "sandview email needs a command: attachments, check, delete, expect, links, list"},
 		{[]string{"inbox"}, "sandview inbox needs a command:"},
 		{[]string{"completion"}, "sandview completion needs a command: bash, fish, powershell, zsh"},
 		{[]string{"inbox", "export"}, "sandview inbox export: accepts between 1 and 2 arg(s), received 0 (usage: sandview inbox export ADDRESS [FILE]"},

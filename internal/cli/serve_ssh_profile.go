@@ -33,6 +33,8 @@ var sshAllowed = map[string][]string{
 	"email attachments": {"inbox", "json"},
 	"email links":       {"inbox", "json"},
 	"email check":       {"inbox", "json", "links", "link-timeout"},
+	"email expect":      {"inbox", "wait", "timeout", "subject", "from", "to", "verdict", "min-compat", "max-spam", "links", "link-timeout", "skip", "golden", "json", "junit"},
+	"email snapshot":    {"inbox", "wait", "timeout"},
 	"inbox":             nil,
 	"inbox attach":      {"json"},
 	"inbox create":      {"address", "encrypted", "json", "no-auth", "plain", "ttl"},
@@ -68,13 +70,18 @@ var sshMaxArgs = map[string]struct {
 
 // sshStdinOnly lists the allowed flags that take a file: over SSH they
 // take only "-" (the session's standard input).
-var sshStdinOnly = map[string]bool{"webhook create --custom-body": true, "webhook update --custom-body": true}
+var sshStdinOnly = map[string]bool{"webhook create --custom-body": true, "webhook update --custom-body": true, "email expect --golden": true}
+
+// sshStdoutOnly lists the allowed flags that name a file to write: over
+// SSH they take only "-" (the session's standard output).
+var sshStdoutOnly = map[string]bool{"email expect --junit": true}
 
 // Messages of what to do instead; {scp} is the scp command's start
 // (scp -P PORT HOST:), {host} the ssh destination.
 const (
 	insteadDownload = "over SSH nothing is written on the box: download with {scp}ADDRESS/ID/ATTACHMENT-NAME . (or sftp)"
 	insteadServer   = "each SSH key acts as its own user of the box's server: the box sets it"
+	insteadPrivate  = "over SSH links are never checked on private addresses (the box's own network)"
 	insteadViewer   = "sandview's own flags are the box's: open the inbox viewer with ssh -t {host}"
 )
 
@@ -96,7 +103,8 @@ var sshRefused = map[string]string{
 
 	"--url": insteadServer, "--api-key": insteadServer, "--home": insteadServer, "--local": insteadServer,
 	"email attachments --save": insteadDownload, "email attachments --all": insteadDownload, "email attachments --dir": insteadDownload,
-	"email check --private": "over SSH links are never checked on private addresses (the box's own network)",
+	"email check --private": insteadPrivate, "email expect --private": insteadPrivate,
+	"email expect --update": "over SSH nothing is written on the box: print the snapshot with ssh {host} email snapshot ID > FILE",
 	"inbox import FILE":     "over SSH an export is read from standard input: ssh {host} inbox import - < inbox.json",
 }
 
@@ -188,6 +196,9 @@ func (p sshProfile) check(args []string) error {
 		if slices.Contains(allowed, f.Name) {
 			if sshStdinOnly[path+" --"+f.Name] && f.Value.String() != "-" {
 				refused = p.refusal("a FILE", "over SSH --"+f.Name+" reads standard input: ssh {host} "+path+" … --"+f.Name+" - < FILE")
+			}
+			if sshStdoutOnly[path+" --"+f.Name] && f.Value.String() != "-" {
+				refused = p.refusal("a FILE", "over SSH --"+f.Name+" writes to standard output: ssh {host} "+path+" … --"+f.Name+" - > FILE")
 			}
 			return
 		}
