@@ -26,15 +26,14 @@ type (
 )
 
 // coreOptions are the core's options of a configuration with its
-// defaults applied.
-func coreOptions(cfg Config) core.Options {
+// defaults applied, on the store Start opened.
+func coreOptions(cfg Config, st store.Store) core.Options {
 	o := core.Options{
 		APIKey:            cfg.APIKey,
 		Domains:           cfg.Domains,
 		EncryptionPolicy:  cfg.EncryptionPolicy,
 		EncryptionContext: cfg.EncryptionContext,
-		DataDir:           cfg.DataDir,
-		StoreURL:          cfg.StoreURL,
+		Store:             st,
 		Hostname:          cfg.Hostname,
 		MinTTL:            MinTTL,
 		DefaultTTL:        cfg.DefaultTTL,
@@ -53,7 +52,6 @@ func coreOptions(cfg Config) core.Options {
 		Now:               cfg.Now,
 		Logger:            cfg.Logger,
 	}
-	o.StoreLookupTimeout = cfg.StoreLookupTimeout
 	if o.AuthBudget == 0 {
 		// Without an explicit budget, mail from a loopback address gets
 		// the short one when checked against the system's resolvers.

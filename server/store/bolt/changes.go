@@ -1,11 +1,11 @@
-package store
+package bolt
 
 import (
 	"encoding/binary"
 	"errors"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
@@ -27,7 +27,7 @@ var changeFields = [...]int{changePutInbox: 2, changeDeleteInbox: 1, changePutEm
 // it) and creates the buckets it needs, so replaying the record of a
 // change the file already holds leaves the file as it is.
 type changes struct {
-	tx     *bolt.Tx
+	tx     *bbolt.Tx
 	record []byte
 }
 
@@ -87,7 +87,7 @@ func (c *changes) deleteEmail(hash, id []byte) error {
 }
 
 // mailbox returns the inbox's bucket of emails, made if missing.
-func (c *changes) mailbox(hash []byte) (*bolt.Bucket, error) {
+func (c *changes) mailbox(hash []byte) (*bbolt.Bucket, error) {
 	emails, err := c.tx.CreateBucketIfNotExists(bucketEmails)
 	if err != nil {
 		return nil, err
