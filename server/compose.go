@@ -112,15 +112,20 @@ var (
 	_ httpapi.Webhooks = (*webhookEngine)(nil)
 )
 
-// startWebhooks creates the webhook engine, which keeps its own state in
-// DataDir (or in memory), or shares the core's store.
-func startWebhooks(cfg Config, c *core.Core) (*webhookEngine, error) {
+// startWebhooks creates the webhook engine on the core's store: its
+// webhooks and delivery queue when it is shared by replicas, its records
+// otherwise.
+func startWebhooks(cfg Config, c *core.Core, st store.Store) (*webhookEngine, error) {
 	wcfg := webhook.DefaultConfig()
 	if cfg.Webhooks != nil {
 		wcfg = *cfg.Webhooks
 	}
-	wcfg.DataDir = cfg.DataDir
-	wcfg.Shared = c.WebhookStore()
+	switch st := st.(type) {
+	case store.Shared:
+		wcfg.Shared = st
+	case store.WebhookRecords:
+		wcfg.Records = st
+	}
 	wcfg.Logger = cfg.Logger
 	engine, err := webhook.New(wcfg, c.Inboxes())
 	if err != nil {

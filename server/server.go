@@ -115,7 +115,7 @@ func (s *Server) start(ctx context.Context) (*webhookEngine, error) {
 	if s.smtp, err = smtpd.New(s.core, smtpSettings(s.cfg)); err != nil {
 		return nil, err
 	}
-	webhooks, err := startWebhooks(s.cfg, s.core)
+	webhooks, err := startWebhooks(s.cfg, s.core, s.store)
 	if err != nil {
 		return nil, err
 	}

@@ -219,10 +219,6 @@ func (c *Core) APIKey() string { return c.apiKey }
 // it in the shared store.
 func (c *Core) APIKeyCreated() bool { return c.apiKeyCreated }
 
-// WebhookStore is where the webhook engine keeps its state with the
-// core's: the shared store of the replicas, nil for a core of its own.
-func (c *Core) WebhookStore() store.Webhooks { return c.mode.webhookStore() }
-
 // WaitForSignatures returns once no stored email waits for a background
 // signature (see Options.SignAtIngest), or with ctx's error.
 func (c *Core) WaitForSignatures(ctx context.Context) error { return c.signer.wait(ctx) }

@@ -38,8 +38,6 @@ type mode interface {
 	sweep(ctx context.Context)
 	// ping checks that the store answers.
 	ping(ctx context.Context) error
-	// webhookStore is the store the webhook engine shares, or nil.
-	webhookStore() store.Webhooks
 }
 
 // local is the mode of a core with a store of its own: the registry
@@ -123,5 +121,3 @@ func (l local) sweep(ctx context.Context) {
 }
 
 func (local) ping(context.Context) error { return nil }
-
-func (local) webhookStore() store.Webhooks { return nil }

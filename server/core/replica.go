@@ -175,8 +175,6 @@ func (replica) handsOver(ev Event) bool { return ev.Type == model.EventEmailDele
 
 func (r replica) ping(ctx context.Context) error { return r.shared.Ping(ctx) }
 
-func (r replica) webhookStore() store.Webhooks { return r.shared }
-
 // onNotice applies another replica's change.
 func (r replica) onNotice(n store.Notice) {
 	c := r.c

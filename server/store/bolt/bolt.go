@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sandview/server/store"
 	"sync"
 	"sync/atomic"
@@ -83,7 +84,9 @@ type writeRequest struct {
 var _ store.Store = (*Store)(nil)
 
 // Open opens (or creates, mode 0600) the store file at path and its
-// write-ahead log (path + ".wal"), replaying the log into the file. A new
+// write-ahead log (path + ".wal"), replaying the log into the file, and
+// moves into it the webhooks of an earlier release's webhooks.db beside
+// it. A new
 // store costs one fdatasync: its buckets are made by the first write.
 // log receives the replay's warnings (nil: none are logged).
 func Open(path string, log *slog.Logger) (*Store, error) {
@@ -122,6 +125,10 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 		done:     make(chan struct{}),
 	}
 	go b.commitLoop()
+	if err := b.migrateLegacyWebhooks(filepath.Dir(path)); err != nil {
+		_ = b.Close()
+		return nil, err
+	}
 	return b, nil
 }
 

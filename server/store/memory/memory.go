@@ -17,6 +17,8 @@ type Store struct {
 	mu      sync.RWMutex
 	closed  bool
 	inboxes map[string]*memInbox
+	// hooks and retries are the webhook engine's records (WebhookRecords).
+	hooks, retries map[string][]byte
 	// writers and readers are reused deflaters and inflaters.
 	writers, readers sync.Pool
 }
@@ -35,11 +37,14 @@ type memEmail struct {
 	size     int64
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store          = (*Store)(nil)
+	_ store.WebhookRecords = (*Store)(nil)
+)
 
 // New returns an empty in-memory store.
 func New() *Store {
-	return &Store{inboxes: make(map[string]*memInbox)}
+	return &Store{inboxes: make(map[string]*memInbox), hooks: make(map[string][]byte), retries: make(map[string][]byte)}
 }
 
 // PutInbox implements store.Store.
