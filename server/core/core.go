@@ -223,9 +223,8 @@ func (c *Core) APIKeyCreated() bool { return c.apiKeyCreated }
 // signature (see Options.SignAtIngest), or with ctx's error.
 func (c *Core) WaitForSignatures(ctx context.Context) error { return c.signer.wait(ctx) }
 
-// Ping checks that the store answers (a shared store; a core's own store
-// always does).
-func (c *Core) Ping(ctx context.Context) error { return c.mode.ping(ctx) }
+// Ping checks that the store answers.
+func (c *Core) Ping(ctx context.Context) error { return c.store.Ping(ctx) }
 
 // publish sends events to the bus (the event stream) and to the webhook
 // engine; neither blocks. On a shared store the deliveries of a new email

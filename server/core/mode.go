@@ -36,8 +36,6 @@ type mode interface {
 	// sweep removes expired inboxes and enforces the storage limits
 	// where the registry does not.
 	sweep(ctx context.Context)
-	// ping checks that the store answers.
-	ping(ctx context.Context) error
 }
 
 // local is the mode of a core with a store of its own: the registry
@@ -119,5 +117,3 @@ func (l local) sweep(ctx context.Context) {
 		c.log.Debug("inbox expired", "inbox", in.Address, "emails", len(ids))
 	}
 }
-
-func (local) ping(context.Context) error { return nil }

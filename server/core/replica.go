@@ -173,8 +173,6 @@ func (r replica) commit(ctx context.Context, batch store.Batch, events []Event) 
 // with its commit.
 func (replica) handsOver(ev Event) bool { return ev.Type == model.EventEmailDeleted }
 
-func (r replica) ping(ctx context.Context) error { return r.shared.Ping(ctx) }
-
 // onNotice applies another replica's change.
 func (r replica) onNotice(n store.Notice) {
 	c := r.c

@@ -153,6 +153,9 @@ type Store interface {
 	InboxStore
 	EmailStore
 
+	// Ping reports whether the store answers (readiness): ErrClosed once
+	// it is closed or has stopped on a failure.
+	Ping(ctx context.Context) error
 	// Close releases the store; later calls fail with ErrClosed.
 	Close() error
 }

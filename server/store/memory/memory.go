@@ -298,6 +298,16 @@ func (m *Store) ForEachEmail(_ context.Context, fn func(store.EmailInfo) error) 
 	return nil
 }
 
+// Ping implements store.Store.
+func (m *Store) Ping(context.Context) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return store.ErrClosed
+	}
+	return nil
+}
+
 // Close implements store.Store.
 func (m *Store) Close() error {
 	m.mu.Lock()

@@ -22,6 +22,22 @@ func Run(t *testing.T, open Open) {
 	t.Run("Contract", func(t *testing.T) { testContract(t, open) })
 	t.Run("PagedLists", func(t *testing.T) { testPagedLists(t, open) })
 	t.Run("SetSigned", func(t *testing.T) { testSetSigned(t, open) })
+	t.Run("Ping", func(t *testing.T) { testPing(t, open) })
+}
+
+// testPing: an open store answers, a closed one says it is closed.
+func testPing(t *testing.T, open Open) {
+	ctx := context.Background()
+	s := open(t)
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("ping an open store: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ping(ctx); !errors.Is(err, store.ErrClosed) {
+		t.Fatalf("ping a closed store: %v, want store.ErrClosed", err)
+	}
 }
 
 // Email is the test email numbered n in the inbox hash: its ID sorts by n.
