@@ -382,17 +382,6 @@ func (b *Store) write(ctx context.Context, check func(tx *bbolt.Tx) error, apply
 	}
 }
 
-// Ping implements store.Store: the store answers while its committer
-// runs (it stops at Close, or on a failed write to the log).
-func (b *Store) Ping(context.Context) error {
-	select {
-	case <-b.done:
-		return store.ErrClosed
-	default:
-		return nil
-	}
-}
-
 // Close implements Store: it stops the committer (queued writes fail with
 // store.ErrClosed), checkpoints and closes the files.
 func (b *Store) Close() error {

@@ -9,6 +9,17 @@ import (
 	bbolt "go.etcd.io/bbolt"
 )
 
+// Ping implements store.Store: the store answers while its committer
+// runs (it stops at Close, or on a failed write to the log).
+func (b *Store) Ping(context.Context) error {
+	select {
+	case <-b.done:
+		return store.ErrClosed
+	default:
+		return nil
+	}
+}
+
 // PutInbox implements Store.
 func (b *Store) PutInbox(ctx context.Context, inbox store.Inbox) error {
 	data, err := json.Marshal(inbox)
