@@ -26,15 +26,14 @@ type (
 )
 
 // coreOptions are the core's options of a configuration with its
-// defaults applied.
-func coreOptions(cfg Config) core.Options {
+// defaults applied, on the store Start opened.
+func coreOptions(cfg Config, st store.Store) core.Options {
 	o := core.Options{
 		APIKey:            cfg.APIKey,
 		Domains:           cfg.Domains,
 		EncryptionPolicy:  cfg.EncryptionPolicy,
 		EncryptionContext: cfg.EncryptionContext,
-		DataDir:           cfg.DataDir,
-		StoreURL:          cfg.StoreURL,
+		Store:             st,
 		Hostname:          cfg.Hostname,
 		MinTTL:            MinTTL,
 		DefaultTTL:        cfg.DefaultTTL,
@@ -53,7 +52,6 @@ func coreOptions(cfg Config) core.Options {
 		Now:               cfg.Now,
 		Logger:            cfg.Logger,
 	}
-	o.StoreLookupTimeout = cfg.StoreLookupTimeout
 	if o.AuthBudget == 0 {
 		// Without an explicit budget, mail from a loopback address gets
 		// the short one when checked against the system's resolvers.
@@ -115,15 +113,20 @@ var (
 	_ httpapi.Webhooks = (*webhookEngine)(nil)
 )
 
-// startWebhooks creates the webhook engine, which keeps its own state in
-// DataDir (or in memory), or shares the core's store.
-func startWebhooks(cfg Config, c *core.Core) (*webhookEngine, error) {
+// startWebhooks creates the webhook engine on the core's store: its
+// webhooks and delivery queue when it is shared by replicas, its records
+// otherwise.
+func startWebhooks(cfg Config, c *core.Core, st store.Store) (*webhookEngine, error) {
 	wcfg := webhook.DefaultConfig()
 	if cfg.Webhooks != nil {
 		wcfg = *cfg.Webhooks
 	}
-	wcfg.DataDir = cfg.DataDir
-	wcfg.Shared = c.WebhookStore()
+	switch st := st.(type) {
+	case store.Shared:
+		wcfg.Shared = st
+	case store.WebhookRecords:
+		wcfg.Records = st
+	}
 	wcfg.Logger = cfg.Logger
 	engine, err := webhook.New(wcfg, c.Inboxes())
 	if err != nil {

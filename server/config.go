@@ -176,7 +176,7 @@ type Config struct {
 	// SweepInterval is how often expired inboxes are removed (1s).
 	SweepInterval time.Duration
 	// Webhooks configures the webhook engine; nil means webhook.DefaultConfig().
-	// DataDir and Logger are taken from this Config.
+	// Its store (Records or Shared) and Logger are taken from this Config.
 	Webhooks *webhook.Config
 	// Logger receives operational logs; nil discards them. Secrets are
 	// never logged.

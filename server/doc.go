@@ -8,7 +8,7 @@
 //   - server/core, the domain with no transport code: live inboxes, the
 //     arrival of mail, deferred signing, the sweep, the catch-all, email
 //     ids and the event bus, on its own store or as a replica of a shared
-//     one (chosen once, when it opens);
+//     one (as the store it is given is);
 //   - server/httpapi, the HTTP API, which registers itself on a mux beside
 //     the routes of the webhook engine (server/webhook);
 //   - server/smtpd, the SMTP session.
@@ -19,10 +19,11 @@
 // server/dnsresolve), encrypted to the inbox's key for encrypted inboxes
 // (signed at once for the metadata, just after the SMTP answer for the
 // parsed and raw payloads unless Config.SignAtIngest; see the core's
-// signer), kept in a server/store (memory, bbolt with Config.DataDir, or
-// PostgreSQL shared by replicas with Config.StoreURL: see the core's
-// replica.go), and announced on an internal event Bus that the event
-// stream and webhooks read.
+// signer), kept in the one store Start opens and hands to the core and the
+// webhook engine (server/store/memory, server/store/bolt with
+// Config.DataDir, or server/store/postgres shared by replicas with
+// Config.StoreURL: see stores.go and the core's replica.go), and announced
+// on an internal event Bus that the event stream and webhooks read.
 //
 // An encrypted email is kept as crypto.Sealed payloads: bytes, not
 // base64url text, without the server key (added when served) and with one

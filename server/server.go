@@ -16,6 +16,7 @@ import (
 	"sandview/server/core"
 	"sandview/server/httpapi"
 	"sandview/server/smtpd"
+	"sandview/server/store"
 )
 
 // Server is a running sandbox service: the core and its two transports,
@@ -24,7 +25,10 @@ type Server struct {
 	cfg  Config
 	log  *slog.Logger
 	core *core.Core
-	smtp *smtpd.Server
+	// store is what the core (and the webhook engine) keep; Start opens
+	// it, stop closes it after the core.
+	store store.Store
+	smtp  *smtpd.Server
 	// principals are the keys that act as principals (PrincipalKey).
 	principals *access.Keyring
 
@@ -48,12 +52,17 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("start server: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, principals: newKeyring()}
-	if s.core, err = core.Open(ctx, coreOptions(cfg)); err != nil {
+	if s.store, err = openStore(ctx, &cfg); err != nil {
+		return nil, err
+	}
+	if s.core, err = core.Open(ctx, coreOptions(cfg, s.store)); err != nil {
+		_ = s.store.Close()
 		return nil, err
 	}
 	webhooks, err := s.start(ctx)
 	if err != nil {
 		_ = s.core.Close(ctx)
+		_ = s.store.Close()
 		return nil, err
 	}
 	settings := apiSettings(cfg)
@@ -107,7 +116,7 @@ func (s *Server) start(ctx context.Context) (*webhookEngine, error) {
 	if s.smtp, err = smtpd.New(s.core, smtpSettings(s.cfg)); err != nil {
 		return nil, err
 	}
-	webhooks, err := startWebhooks(s.cfg, s.core)
+	webhooks, err := startWebhooks(s.cfg, s.core, s.store)
 	if err != nil {
 		return nil, err
 	}
@@ -230,6 +239,9 @@ func (s *Server) stop(ctx context.Context) error {
 	s.loops.Wait()
 	if err := s.core.Close(ctx); err != nil {
 		errs = append(errs, err)
+	}
+	if err := s.store.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("close store: %w", err))
 	}
 	s.log.Info("sandbox server stopped")
 	return errors.Join(errs...)

@@ -15,6 +15,7 @@ import (
 	"sandview/server"
 	"sandview/server/servertest"
 	"sandview/server/store"
+	"sandview/server/store/bolt"
 )
 
 // openerFor opens an encrypted inbox's payloads the way a client does.
@@ -203,7 +204,7 @@ func TestDataDirectoryOfEarlierVersionsReads(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	db, err := store.OpenBolt(filepath.Join(dir, "sandview.db"), nil)
+	db, err := bolt.Open(filepath.Join(dir, "sandview.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,8 @@ import (
 // Options configures a Core. The composition root fills it from its
 // configuration, defaults applied: every field is used as given.
 type Options struct {
-	// APIKey is the key requests must carry; with StoreURL the store's
-	// wins (and a different one is an error).
+	// APIKey is the key requests must carry; on a shared store the
+	// store's wins (and a different one is an error).
 	APIKey string
 	// Domains are the recipient domains inboxes may live in (at least one).
 	Domains []string
@@ -28,13 +28,10 @@ type Options struct {
 	EncryptionPolicy string
 	// EncryptionContext is the payload context string.
 	EncryptionContext string
-	// DataDir keeps the store and the signing key on disk ("" memory).
-	DataDir string
-	// StoreURL makes the core a replica on a shared PostgreSQL store.
-	StoreURL string
-	// StoreLookupTimeout bounds the lookup of a commit whose answer was
-	// lost (postgres.Options.LookupTimeout).
-	StoreLookupTimeout time.Duration
+	// Store keeps the inboxes and emails; the composition root opens it
+	// and closes it after Close. A store.Shared makes the core a replica
+	// of the others on it.
+	Store store.Store
 	// Hostname names the server in the Received header.
 	Hostname string
 	// MinTTL, DefaultTTL and MaxTTL bound inbox lifetimes.
@@ -44,7 +41,8 @@ type Options struct {
 	MaxStoreBytes     int64
 	// SignAtIngest signs every payload before Arrive returns.
 	SignAtIngest bool
-	// SigningKey is the server's key; nil loads or creates one.
+	// SigningKey is the server's key; nil takes the shared store's, or
+	// creates one.
 	SigningKey *crypto.SigningKey
 	// DNSServers and Resolver answer the authentication checks' queries
 	// (Resolver when set, else a caching client of DNSServers or the
@@ -122,8 +120,8 @@ type Core struct {
 	loops    sync.WaitGroup // the signer's workers, the sweeper, DNS
 }
 
-// Open loads the signing key, opens the store (in the mode the options
-// choose) and rebuilds the live inboxes from it; ctx bounds the opening.
+// Open takes the signing key, chooses the mode of the store it is given
+// and rebuilds the live inboxes from it; ctx bounds the opening.
 func Open(ctx context.Context, o Options) (*Core, error) {
 	c := &Core{opts: o, log: o.Logger, apiKey: o.APIKey, bus: newBus(), aadPrefix: aadPrefix(o.EncryptionContext)}
 	c.baseCtx, c.cancel = context.WithCancel(context.Background())
@@ -134,7 +132,6 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 	checks, err := newChecks(o)
 	if err != nil {
 		c.cancel()
-		_ = c.store.Close()
 		return nil, err
 	}
 	c.checks = checks
@@ -183,7 +180,7 @@ func (c *Core) WaitWork(ctx context.Context) error {
 }
 
 // Close ends the background work, waits for it and the arrivals in
-// progress, stops the webhook engine and closes the store.
+// progress and stops the webhook engine; the store is left to its opener.
 func (c *Core) Close(ctx context.Context) error {
 	c.cancel()
 	c.loops.Wait()
@@ -193,9 +190,6 @@ func (c *Core) Close(ctx context.Context) error {
 		if err := c.hooks.Close(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("stop webhooks: %w", err))
 		}
-	}
-	if err := c.store.Close(); err != nil {
-		errs = append(errs, fmt.Errorf("close store: %w", err))
 	}
 	c.checks.close(c.log)
 	return errors.Join(errs...)
@@ -225,17 +219,12 @@ func (c *Core) APIKey() string { return c.apiKey }
 // it in the shared store.
 func (c *Core) APIKeyCreated() bool { return c.apiKeyCreated }
 
-// WebhookStore is where the webhook engine keeps its state with the
-// core's: the shared store of the replicas, nil for a core of its own.
-func (c *Core) WebhookStore() store.Webhooks { return c.mode.webhookStore() }
-
 // WaitForSignatures returns once no stored email waits for a background
 // signature (see Options.SignAtIngest), or with ctx's error.
 func (c *Core) WaitForSignatures(ctx context.Context) error { return c.signer.wait(ctx) }
 
-// Ping checks that the store answers (a shared store; a core's own store
-// always does).
-func (c *Core) Ping(ctx context.Context) error { return c.mode.ping(ctx) }
+// Ping checks that the store answers.
+func (c *Core) Ping(ctx context.Context) error { return c.store.Ping(ctx) }
 
 // publish sends events to the bus (the event stream) and to the webhook
 // engine; neither blocks. On a shared store the deliveries of a new email

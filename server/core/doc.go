@@ -5,10 +5,12 @@
 // (signer), the sweep of expired inboxes, the catch-all inbox, email ids
 // and the internal event bus.
 //
-// A Core runs on its own store (memory, or bbolt with Options.DataDir) or
-// as one replica of several sharing PostgreSQL (Options.StoreURL); the
-// choice is made once, when it opens, as its mode (see mode, local and
-// replica), and nothing else asks which one it is.
+// A Core runs on the store.Store the composition root opens and hands it
+// (Options.Store); it imports no store implementation. On a store of its
+// own (memory or bbolt) it is local; on a store.Shared (PostgreSQL) it is
+// one replica of several. The choice is made once, when it opens, from the
+// kind of store, as its mode (see mode, local and replica), and nothing
+// else asks which one it is.
 //
 // The transports call it: server/httpapi (the HTTP API and the event
 // stream) and server/smtpd (the SMTP session). It tells the webhook engine

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"sandview/crypto"
@@ -38,53 +36,25 @@ type mode interface {
 	// sweep removes expired inboxes and enforces the storage limits
 	// where the registry does not.
 	sweep(ctx context.Context)
-	// ping checks that the store answers.
-	ping(ctx context.Context) error
-	// webhookStore is the store the webhook engine shares, or nil.
-	webhookStore() store.Webhooks
 }
-
-// File names inside a data directory.
-const (
-	signingKeyFile = "server-signing.key"
-	storeFile      = "sandview.db"
-)
 
 // local is the mode of a core with a store of its own: the registry
 // accounts every email and evicts at arrival.
 type local struct{ c *Core }
 
-// openLocal opens the memory store, or bbolt in the data directory, and
-// the signing key kept beside it.
+// openLocal takes the store as the core's own, with a new signing key
+// unless one was given.
 func (c *Core) openLocal() error {
 	c.mode = local{c}
 	c.reg = newRegistry(c.opts.MaxEmailsPerInbox, c.opts.MaxStoreBytes)
-	if c.opts.DataDir == "" {
-		if c.key == nil {
-			key, err := crypto.GenerateSigningKey()
-			if err != nil {
-				return err
-			}
-			c.key = key
-		}
-		c.store = store.NewMemory()
-		return nil
-	}
-	if err := os.MkdirAll(c.opts.DataDir, 0o700); err != nil {
-		return fmt.Errorf("create data directory: %w", err)
-	}
+	c.store = c.opts.Store
 	if c.key == nil {
-		key, err := loadOrCreateSigningKey(c.opts.DataDir)
+		key, err := crypto.GenerateSigningKey()
 		if err != nil {
 			return err
 		}
 		c.key = key
 	}
-	db, err := store.OpenBolt(filepath.Join(c.opts.DataDir, storeFile), c.log)
-	if err != nil {
-		return err
-	}
-	c.store = db
 	return nil
 }
 
@@ -147,7 +117,3 @@ func (l local) sweep(ctx context.Context) {
 		c.log.Debug("inbox expired", "inbox", in.Address, "emails", len(ids))
 	}
 }
-
-func (local) ping(context.Context) error { return nil }
-
-func (local) webhookStore() store.Webhooks { return nil }

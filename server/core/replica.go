@@ -9,10 +9,9 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server/store"
-	"sandview/server/store/postgres"
 )
 
-// Replicas on a shared store (Config.StoreURL).
+// Replicas on a shared store (a store.Shared in Options.Store).
 //
 // Every replica serves every inbox: its registry is a cache of the store's
 // inboxes, filled on a miss and emptied by the other replicas' notices.
@@ -53,19 +52,11 @@ type replica struct {
 	orphansChecked *time.Time
 }
 
-// openReplica opens the shared store and takes the cluster's keys from it.
-func (c *Core) openReplica(ctx context.Context) error {
-	if c.opts.DataDir != "" {
-		return errors.New("config: a data directory and a store URL exclude each other")
-	}
-	shared, err := postgres.OpenWith(ctx, c.opts.StoreURL, postgres.Options{Log: c.log, LookupTimeout: c.opts.StoreLookupTimeout})
-	if err != nil {
-		return err
-	}
+// openReplica takes the shared store and the cluster's keys from it.
+func (c *Core) openReplica(ctx context.Context, shared store.Shared) error {
 	r := replica{c: c, shared: shared, orphansChecked: new(time.Time)}
 	c.store, c.mode = shared, r
 	if err := r.keys(ctx); err != nil {
-		_ = shared.Close()
 		return err
 	}
 	// The leader enforces the limits; a replica never evicts at arrival.
@@ -181,10 +172,6 @@ func (r replica) commit(ctx context.Context, batch store.Batch, events []Event) 
 // handsOver passes deletions only: a new email's deliveries were queued
 // with its commit.
 func (replica) handsOver(ev Event) bool { return ev.Type == model.EventEmailDeleted }
-
-func (r replica) ping(ctx context.Context) error { return r.shared.Ping(ctx) }
-
-func (r replica) webhookStore() store.Webhooks { return r.shared }
 
 // onNotice applies another replica's change.
 func (r replica) onNotice(n store.Notice) {

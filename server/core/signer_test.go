@@ -12,12 +12,13 @@ import (
 
 	"sandview/crypto"
 	"sandview/server/store"
+	"sandview/server/store/memory"
 )
 
 // signerFixture is a signer over a memory store holding one encrypted
 // inbox, with no background workers unless a test starts them.
 type signerFixture struct {
-	st     *store.Memory
+	st     *memory.Store
 	signer *signer
 	inbox  *Inbox
 	opener *crypto.Opener
@@ -34,7 +35,7 @@ func newSignerFixture(t testing.TB) *signerFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := store.NewMemory()
+	st := memory.New()
 	in := &Inbox{Inbox: store.Inbox{Address: "a@sandbox.test", Hash: crypto.InboxHash(keys.PublicKey), Encrypted: true}, sealer: sealer}
 	if err := st.PutInbox(context.Background(), in.Inbox); err != nil {
 		t.Fatal(err)

@@ -5,32 +5,31 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"sandview/crypto"
-	"sandview/internal/securefile"
+	"sandview/server/store"
 )
 
-// openState opens the store in the mode the options choose, loads the
-// signing key and rebuilds the registry from the store.
+// openState takes the store in the mode its kind chooses (a replica on
+// a store.Shared, local on any other), takes the signing key and
+// rebuilds the registry from the store.
 func (c *Core) openState(ctx context.Context) error {
-	c.key = c.opts.SigningKey
-	open := c.openLocal
-	if c.opts.StoreURL != "" {
-		open = func() error { return c.openReplica(ctx) }
+	if c.opts.Store == nil {
+		return errors.New("core: no store")
 	}
-	if err := open(); err != nil {
+	c.key = c.opts.SigningKey
+	var err error
+	if shared, ok := c.opts.Store.(store.Shared); ok {
+		err = c.openReplica(ctx, shared)
+	} else {
+		err = c.openLocal()
+	}
+	if err != nil {
 		return err
 	}
 	c.keyB64 = crypto.EncodeBase64URL(c.key.PublicKey())
 	c.signer = newSigner(c.store, c.log)
-	if err := c.loadRegistry(ctx); err != nil {
-		_ = c.store.Close()
-		return err
-	}
-	return nil
+	return c.loadRegistry(ctx)
 }
 
 // loadRegistry registers the stored inboxes (dropping expired ones) and
@@ -66,33 +65,4 @@ func NewAPIKey() string {
 	var raw [32]byte
 	_, _ = rand.Read(raw[:])
 	return "svk_" + crypto.EncodeBase64URL(raw[:])
-}
-
-// loadOrCreateSigningKey returns the signing key kept in dir, generating
-// and saving one on first use.
-func loadOrCreateSigningKey(dir string) (*crypto.SigningKey, error) {
-	path := filepath.Join(dir, signingKeyFile)
-	data, err := os.ReadFile(path)
-	if err == nil {
-		key, err := crypto.SigningKeyFromBytes(data)
-		if err != nil {
-			return nil, fmt.Errorf("load signing key %s: %w", path, err)
-		}
-		return key, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read signing key: %w", err)
-	}
-	key, err := crypto.GenerateSigningKey()
-	if err != nil {
-		return nil, err
-	}
-	seed, err := key.MarshalBinary()
-	if err != nil {
-		return nil, fmt.Errorf("encode signing key: %w", err)
-	}
-	if err := securefile.Write(path, seed); err != nil {
-		return nil, fmt.Errorf("save signing key: %w", err)
-	}
-	return key, nil
 }

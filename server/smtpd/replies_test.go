@@ -12,6 +12,7 @@ import (
 
 	"sandview/server/core"
 	"sandview/server/emailauth"
+	"sandview/server/store/memory"
 )
 
 // pipeListener accepts in-memory connections (net.Pipe): each Read of the
@@ -60,7 +61,7 @@ func (l *pipeListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0
 func newTestServer(t *testing.T, set Settings) *Server {
 	t.Helper()
 	discard := slog.New(slog.DiscardHandler)
-	c, err := core.Open(context.Background(), core.Options{
+	c, err := core.Open(context.Background(), core.Options{Store: memory.New(),
 		Domains: []string{"sandbox.test"}, Resolver: &emailauth.StaticResolver{},
 		Now: time.Now, Logger: discard,
 	})

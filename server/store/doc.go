@@ -1,11 +1,10 @@
-// Package store keeps the embedded sandbox server's inboxes and emails behind
-// one Store interface, with three implementations: Memory (nothing survives
-// the process), Bolt (a bbolt file behind a write-ahead log; every write is
-// durable before it returns, and concurrent writes share one fdatasync of
-// the log; the file's transaction commits at checkpoints) and, in
-// store/postgres, PostgreSQL, which also implements Shared: what several
-// server replicas need to share one database (secrets, webhooks and their
-// delivery queue, change notices, leadership). One conformance suite runs
+// Package store is what the embedded sandbox server keeps, as interfaces
+// and types: one Store interface for inboxes and emails, and Shared for
+// what several server replicas need to share one database (secrets,
+// webhooks and their delivery queue, change notices, leadership). The
+// implementations are its subpackages: memory (nothing survives the
+// process), bolt (a bbolt file behind a write-ahead log) and postgres
+// (which also implements Shared). One conformance suite, storetest, runs
 // against all three.
 //
 // The store holds emails exactly as the server will serve them: for a plain

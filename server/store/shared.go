@@ -39,11 +39,9 @@ type Shared interface {
 }
 
 // Cluster is what the replicas of a Shared store coordinate through: the
-// readiness check, the cluster's secrets, change notices, leadership and
-// the leader's periodic work.
+// cluster's secrets, change notices, leadership and the leader's periodic
+// work.
 type Cluster interface {
-	// Ping reports whether the store answers (readiness).
-	Ping(ctx context.Context) error
 	// Secret returns the secret called name, first storing generate's
 	// value when there is none; created reports that this call stored it.
 	// Concurrent callers all get the one value stored.

@@ -81,8 +81,8 @@ type Signed struct {
 	Metadata []byte
 }
 
-// apply makes the change to e.
-func (c Signed) apply(e *Email) {
+// Apply makes the change to e.
+func (c Signed) Apply(e *Email) {
 	if c.Parts&PartParsed != 0 {
 		e.Parsed = c.Parsed
 	}
@@ -92,9 +92,9 @@ func (c Signed) apply(e *Email) {
 	e.Unsigned &^= c.Parts
 }
 
-// signedWhereStored reports whether c's payloads are e's own (the same
-// bytes, not copies of them).
-func (c Signed) signedWhereStored(e *Email) bool {
+// WhereStored reports whether c's payloads are e's own (the same bytes,
+// not copies of them).
+func (c Signed) WhereStored(e *Email) bool {
 	same := func(a, b []byte) bool {
 		return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 	}
@@ -143,8 +143,8 @@ type Batch struct {
 	Retry bool
 }
 
-// errNoQueue refuses deliveries in a batch of a store without a queue.
-var errNoQueue = errors.New("store: this store keeps no webhook delivery queue")
+// ErrNoQueue refuses deliveries in a batch of a store without a queue.
+var ErrNoQueue = errors.New("store: this store keeps no webhook delivery queue")
 
 // Store holds inboxes and emails. Implementations are safe for concurrent use.
 // Email IDs sort in arrival order (the server makes them so); lists come
@@ -153,6 +153,9 @@ type Store interface {
 	InboxStore
 	EmailStore
 
+	// Ping reports whether the store answers (readiness): ErrClosed once
+	// it is closed or has stopped on a failure.
+	Ping(ctx context.Context) error
 	// Close releases the store; later calls fail with ErrClosed.
 	Close() error
 }

@@ -98,9 +98,9 @@ type Config struct {
 	RetrySchedule []time.Duration
 	// TimeScale multiplies RetrySchedule (1; tests use e.g. 0.001).
 	TimeScale float64
-	// DataDir persists webhooks and pending retries in DataDir/webhooks.db;
-	// "" keeps them in memory.
-	DataDir string
+	// Records keeps webhooks and pending retries in the server's store
+	// (durably in a data directory); nil keeps them in the engine only.
+	Records store.WebhookRecords
 	// Shared, when set, keeps webhooks and the delivery queue in a store
 	// that several engines share (one per replica; see shared.go) instead.
 	Shared store.Webhooks

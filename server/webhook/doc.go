@@ -4,10 +4,12 @@
 //
 // The server feeds events in with Engine.Handle; the engine filters them per
 // webhook, renders each webhook's template, and delivers with the contract's
-// retry schedule, concurrency caps and automatic disabling. With
-// Config.DataDir set, webhooks and pending retries live in their own bbolt
-// file (webhooks.db) and survive a restart; with Config.Shared they live in
-// a store that the engines of several replicas share (see shared.go).
+// retry schedule, concurrency caps and automatic disabling. It keeps
+// nothing itself: webhooks and pending retries live in the server's store,
+// as records (Config.Records: memory, or the data directory's bbolt file,
+// where they survive a restart) or, with Config.Shared, in the store that
+// the engines of several replicas share with its delivery queue (see
+// shared.go).
 //
 // Config.ReferenceWire switches the routes and deliveries from the
 // interface as written to the reference deployment's behaviour where the two

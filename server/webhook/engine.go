@@ -55,7 +55,7 @@ type Engine struct {
 	interrupted atomic.Int64
 }
 
-// New starts an engine; with cfg.DataDir it loads the stored webhooks and
+// New starts an engine; with cfg.Records it loads the stored webhooks and
 // schedules their pending retries.
 func New(cfg Config, inboxes Inboxes) (*Engine, error) {
 	cfg, err := cfg.withDefaults()
@@ -78,13 +78,7 @@ func New(cfg Config, inboxes Inboxes) (*Engine, error) {
 	if cfg.Shared != nil {
 		e.mode = newSharedMode(e, cfg.Shared)
 	} else {
-		local := &localMode{e: e}
-		if cfg.DataDir != "" {
-			if local.disk, err = openDiskStore(cfg.DataDir); err != nil {
-				return nil, err
-			}
-		}
-		e.mode = local
+		e.mode = &localMode{e: e, disk: newDiskStore(cfg.Records)}
 	}
 	if err := e.mode.load(); err != nil {
 		return nil, err
@@ -147,7 +141,7 @@ func (e *Engine) removeLocked(id string) {
 }
 
 // Close stops intake, lets queued events and in-flight attempts finish
-// until ctx ends, then cancels the rest. With DataDir, unfinished
+// until ctx ends, then cancels the rest. With Records, unfinished
 // deliveries and pending retries stay on disk for the next start.
 func (e *Engine) Close(ctx context.Context) error {
 	e.intakeMu.Lock()

@@ -3,7 +3,6 @@ package webhook
 import (
 	"cmp"
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -11,9 +10,10 @@ import (
 	"sandview/server/store"
 )
 
-// localMode keeps the webhooks in the engine: with Config.DataDir also in
-// its own file (webhooks.db), with pending retries, so that both survive a
-// restart; without, in memory only (disk is nil and writes nothing).
+// localMode keeps the webhooks in the engine: with Config.Records also in
+// the server's store, with pending retries, so that both survive a
+// restart of a durable one; without, in the engine only (disk is nil and
+// writes nothing).
 type localMode struct {
 	e    *Engine
 	disk *diskStore
@@ -23,11 +23,7 @@ type localMode struct {
 // oldest delivery first; new sequence numbers continue after the stored
 // ones.
 func (m *localMode) load() error {
-	if err := m.restore(); err != nil {
-		_ = m.disk.close()
-		return err
-	}
-	return nil
+	return m.restore()
 }
 
 func (m *localMode) restore() error {
@@ -224,8 +220,8 @@ func (m *localMode) retryDue(d *delivery) {
 
 func (m *localMode) halt() {}
 
-// close writes every webhook's record (with its stats) and closes the
-// file.
+// close writes every webhook's record (with its stats); the store is the
+// server's to close.
 func (m *localMode) close() error {
 	e := m.e
 	e.mu.Lock()
@@ -234,5 +230,5 @@ func (m *localMode) close() error {
 		recs = append(recs, h.rec)
 	}
 	e.mu.Unlock()
-	return errors.Join(m.disk.putHooks(recs...), m.disk.close())
+	return m.disk.putHooks(recs...)
 }

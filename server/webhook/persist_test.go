@@ -3,10 +3,8 @@ package webhook
 import (
 	"cmp"
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"sandview/crypto"
 	"sandview/model"
+	"sandview/server/store/bolt"
 )
 
 func closeEngine(t *testing.T, e *Engine) {
@@ -26,12 +25,34 @@ func closeEngine(t *testing.T, e *Engine) {
 	}
 }
 
+// openRecords opens the bbolt store of the data directory dir, where an
+// engine keeps its records; close it after the engine, as a server does.
+func openRecords(t *testing.T, dir string) *bolt.Store {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(dir, "sandview.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// restart closes the store an engine kept its records in and opens it
+// again into cfg, as a restart of the server does.
+func restart(t *testing.T, cfg *Config, dir string) {
+	t.Helper()
+	if err := cfg.Records.(*bolt.Store).Close(); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Records = openRecords(t, dir)
+}
+
 func TestPersistenceOfWebhooksAndPendingRetries(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "state")
+	dir := t.TempDir()
 	s := newSink(t, http.StatusInternalServerError)
 
 	cfg := testConfig()
-	cfg.DataDir = dir
+	cfg.Records = openRecords(t, dir)
 	cfg.TimeScale = 1 // the retry waits 30 s: still pending at Close
 	first := newHarness(t, cfg)
 	wh := first.create("/api/webhooks", model.CreateWebhookRequest{URL: s.URL, Events: []string{model.EventEmailReceived},
@@ -48,17 +69,7 @@ func TestPersistenceOfWebhooksAndPendingRetries(t *testing.T) {
 		return len(first.engine.timers) == 1
 	})
 	closeEngine(t, first.engine)
-
-	info, err := os.Stat(filepath.Join(dir, dbFileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.Mode().Perm() != 0o600 {
-		t.Errorf("webhooks.db mode %v, want 0600", info.Mode().Perm())
-	}
-	if dirInfo, err := os.Stat(dir); err != nil || dirInfo.Mode().Perm() != 0o700 {
-		t.Errorf("data dir mode %v (%v), want 0700", dirInfo.Mode().Perm(), err)
-	}
+	restart(t, &cfg, dir)
 
 	// Restart with a fast schedule and a healthy endpoint: the pending
 	// retry is sent with the same delivery id and body, signed with the
@@ -92,6 +103,7 @@ func TestPersistenceOfWebhooksAndPendingRetries(t *testing.T) {
 	}
 	second.engine.ForgetInbox("qa@sandbox.test")
 	closeEngine(t, second.engine)
+	restart(t, &cfg, dir)
 
 	// Third start: the delivered retry is gone, stats were saved, the
 	// forgotten inbox's webhook is gone.
@@ -113,7 +125,7 @@ func TestCloseKeepsInterruptedDeliveries(t *testing.T) {
 	arrived := make(chan string, 10)
 	slow := newBlockingEndpoint(t, release, arrived)
 	cfg := testConfig()
-	cfg.DataDir = dir
+	cfg.Records = openRecords(t, dir)
 	cfg.Timeout = 30 * time.Second
 	first := newHarness(t, cfg)
 	first.create("/api/webhooks", model.CreateWebhookRequest{URL: slow, Events: []string{model.EventEmailReceived}})
@@ -125,6 +137,7 @@ func TestCloseKeepsInterruptedDeliveries(t *testing.T) {
 		t.Error("Close with a delivery in flight past the deadline reported no error")
 	}
 	close(release)
+	restart(t, &cfg, dir)
 
 	second := newHarness(t, cfg)
 	select {
@@ -162,8 +175,9 @@ func newBlockingEndpoint(t *testing.T, release chan struct{}, arrived chan strin
 // numbering after everything stored.
 func TestCreationOrderSurvivesRestart(t *testing.T) {
 	frozen := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+	dir := t.TempDir()
 	cfg := testConfig()
-	cfg.DataDir = t.TempDir()
+	cfg.Records = openRecords(t, dir)
 	cfg.Now = func() time.Time { return frozen }
 	cfg.TimeScale = 1 // retries wait 30 s: still pending at Close
 	s := newSink(t, http.StatusInternalServerError)
@@ -197,12 +211,8 @@ func TestCreationOrderSurvivesRestart(t *testing.T) {
 	})
 	closeEngine(t, first.engine)
 
-	store, err := openDiskStore(cfg.DataDir)
+	_, retries, err := newDiskStore(cfg.Records).load()
 	if err != nil {
-		t.Fatal(err)
-	}
-	_, retries, err := store.load()
-	if err := errors.Join(err, store.close()); err != nil {
 		t.Fatal(err)
 	}
 	if len(retries) != 5 {
@@ -217,6 +227,7 @@ func TestCreationOrderSurvivesRestart(t *testing.T) {
 		lastSeq = p.Seq
 	}
 
+	restart(t, &cfg, dir)
 	second := newHarness(t, cfg)
 	createFive(second)
 	if got := listed(second); !slices.Equal(got, want) {
@@ -237,7 +248,7 @@ func TestCloseAfterTheDeadlineWithNothingRunning(t *testing.T) {
 	cancel()
 	for range 50 {
 		cfg := testConfig()
-		cfg.DataDir = t.TempDir()
+		cfg.Records = openRecords(t, t.TempDir())
 		e, err := New(cfg, testInboxes)
 		if err != nil {
 			t.Fatal(err)

@@ -269,7 +269,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return nil
 }
 
-// Ping implements store.Cluster.
+// Ping implements store.Store.
 func (s *cluster) Ping(ctx context.Context) error {
 	if s.ctx.Err() != nil {
 		return store.ErrClosed

@@ -13,6 +13,7 @@ import (
 	"sandview/server/store"
 	"sandview/server/store/pgtest"
 	"sandview/server/store/postgres"
+	"sandview/server/store/storetest"
 )
 
 var pg *pgtest.Server
@@ -283,4 +284,9 @@ func TestGroupedCommitsFailAlone(t *testing.T) {
 	if len(ids) != want {
 		t.Fatalf("%d emails stored, want %d", len(ids), want)
 	}
+}
+
+// TestConformance runs the shared Store suite against PostgreSQL.
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store { return open(t, 1)[0] })
 }

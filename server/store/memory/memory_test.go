@@ -1,9 +1,9 @@
-package store
+package memory
 
 import (
 	"bytes"
 	"context"
-	"slices"
+	"sandview/server/store"
 	"strings"
 	"sync"
 	"testing"
@@ -16,24 +16,24 @@ import (
 // payloads that do not shrink as they are.
 func TestMemoryDeflatesPlainPayloads(t *testing.T) {
 	ctx := context.Background()
-	m := NewMemory()
-	if err := m.PutInbox(ctx, Inbox{Hash: "h"}); err != nil {
+	m := New()
+	if err := m.PutInbox(ctx, store.Inbox{Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	text := []byte("From: shop@example.org\r\n\r\n" + strings.Repeat("Thank you for your order. ", 40))
 	parsed := []byte(`{"text":"` + strings.Repeat("Thank you for your order. ", 40) + `"}`)
 	sealed := append([]byte{0xA5, 0}, make([]byte, 4000)...) // a sealed payload's tag, then zeros
 	short := []byte("hi")
-	emails := []*Email{
+	emails := []*store.Email{
 		{ID: "a", InboxHash: "h", ReceivedAt: time.Unix(1, 0), Metadata: []byte(`{"m":1}`), Parsed: parsed, Raw: text},
 		{ID: "b", InboxHash: "h", ReceivedAt: time.Unix(2, 0), Metadata: []byte(`{"m":2}`), Parsed: sealed, Raw: short},
 	}
-	if err := m.Commit(ctx, Batch{Put: emails}); err != nil {
+	if err := m.Commit(ctx, store.Batch{Put: emails}); err != nil {
 		t.Fatal(err)
 	}
 
 	held := m.inboxes["h"].emails
-	if a := held["a"]; a.deflated != PartParsed|PartRaw || len(a.Parsed) >= len(parsed)/2 || len(a.Raw) >= len(text)/2 {
+	if a := held["a"]; a.deflated != store.PartParsed|store.PartRaw || len(a.Parsed) >= len(parsed)/2 || len(a.Raw) >= len(text)/2 {
 		t.Errorf("plain payloads held deflated %b, %d and %d bytes of %d and %d", a.deflated, len(a.Parsed), len(a.Raw), len(parsed), len(text))
 	}
 	if b := held["b"]; b.deflated != 0 || !bytes.Equal(b.Parsed, sealed) || !bytes.Equal(b.Raw, short) {
@@ -41,7 +41,7 @@ func TestMemoryDeflatesPlainPayloads(t *testing.T) {
 	}
 
 	for _, want := range emails {
-		got, err := m.Email(ctx, EmailKey{InboxHash: "h", ID: want.ID})
+		got, err := m.Email(ctx, store.EmailKey{InboxHash: "h", ID: want.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,14 +49,14 @@ func TestMemoryDeflatesPlainPayloads(t *testing.T) {
 			t.Errorf("email %s read back changed", want.ID)
 		}
 	}
-	list, err := m.Emails(ctx, "h", true, Page{})
+	list, err := m.Emails(ctx, "h", true, store.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(list) != 2 || !bytes.Equal(list[1].Parsed, parsed) || !bytes.Equal(list[1].Raw, text) {
 		t.Errorf("listed with content: %d emails, or the plain one changed", len(list))
 	}
-	bare, err := m.Emails(ctx, "h", false, Page{})
+	bare, err := m.Emails(ctx, "h", false, store.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestMemoryDeflatesPlainPayloads(t *testing.T) {
 	}
 
 	sizes := map[string]int64{}
-	if err := m.ForEachEmail(ctx, func(info EmailInfo) error { sizes[info.ID] = info.Size; return nil }); err != nil {
+	if err := m.ForEachEmail(ctx, func(info store.EmailInfo) error { sizes[info.ID] = info.Size; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range emails {
@@ -80,12 +80,12 @@ func TestMemoryDeflatesPlainPayloads(t *testing.T) {
 // -race).
 func TestMemoryReadsWhileMarkingRead(t *testing.T) {
 	ctx := context.Background()
-	m := NewMemory()
-	if err := m.PutInbox(ctx, Inbox{Hash: "h"}); err != nil {
+	m := New()
+	if err := m.PutInbox(ctx, store.Inbox{Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
-	key := EmailKey{InboxHash: "h", ID: "a"}
-	if err := m.Commit(ctx, Batch{Put: []*Email{{ID: "a", InboxHash: "h", Metadata: []byte("{}")}}}); err != nil {
+	key := store.EmailKey{InboxHash: "h", ID: "a"}
+	if err := m.Commit(ctx, store.Batch{Put: []*store.Email{{ID: "a", InboxHash: "h", Metadata: []byte("{}")}}}); err != nil {
 		t.Fatal(err)
 	}
 	before, err := m.Email(ctx, key)
@@ -99,7 +99,7 @@ func TestMemoryReadsWhileMarkingRead(t *testing.T) {
 		}
 	})
 	wg.Go(func() {
-		if _, err := m.Emails(ctx, "h", true, Page{}); err != nil {
+		if _, err := m.Emails(ctx, "h", true, store.Page{}); err != nil {
 			t.Error(err)
 		}
 	})
@@ -119,8 +119,8 @@ func TestMemoryReadsWhileMarkingRead(t *testing.T) {
 // never keeps bytes that are not its own.
 func TestMemoryKeepsOneBufferOfPayloads(t *testing.T) {
 	ctx := context.Background()
-	m := NewMemory()
-	if err := m.PutInbox(ctx, Inbox{Hash: "h"}); err != nil {
+	m := New()
+	if err := m.PutInbox(ctx, store.Inbox{Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	payloads := func(buf []byte) (meta, parsed, raw []byte) {
@@ -131,20 +131,20 @@ func TestMemoryKeepsOneBufferOfPayloads(t *testing.T) {
 	}
 	meta, parsed, raw := payloads(make([]byte, 0, 606))
 	extraMeta, extraParsed, extraRaw := payloads(make([]byte, 0, 1000)) // room after them
-	emails := []*Email{
+	emails := []*store.Email{
 		{ID: "a", InboxHash: "h", Metadata: meta, Parsed: parsed, Raw: raw},
 		{ID: "b", InboxHash: "h", Metadata: extraMeta, Parsed: extraParsed, Raw: extraRaw},
 		{ID: "c", InboxHash: "h", Metadata: meta[:102:102], Parsed: raw, Raw: parsed}, // out of order
 	}
-	if err := m.Commit(ctx, Batch{Put: emails}); err != nil {
+	if err := m.Commit(ctx, store.Batch{Put: emails}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
 		id   string
 		kept bool
-		want *Email
+		want *store.Email
 	}{{"a", true, emails[0]}, {"b", false, emails[1]}, {"c", false, emails[2]}} {
-		got, err := m.Email(ctx, EmailKey{InboxHash: "h", ID: tt.id})
+		got, err := m.Email(ctx, store.EmailKey{InboxHash: "h", ID: tt.id})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,8 +165,8 @@ func TestMemoryKeepsOneBufferOfPayloads(t *testing.T) {
 // (Metadata set), as they are; one with other payloads is copied.
 func TestMemoryKeepsSignedPayloadsInTheirBuffer(t *testing.T) {
 	ctx := context.Background()
-	m := NewMemory()
-	if err := m.PutInbox(ctx, Inbox{Hash: "h"}); err != nil {
+	m := New()
+	if err := m.PutInbox(ctx, store.Inbox{Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	// laid returns three payloads one after another in a buffer of their own.
@@ -177,14 +177,14 @@ func TestMemoryKeepsSignedPayloadsInTheirBuffer(t *testing.T) {
 		}
 		return buf[:102], buf[102:304], buf[304:]
 	}
-	var changes []Signed
+	var changes []store.Signed
 	for _, id := range []string{"a", "b"} {
 		meta, parsed, raw := laid(1, 2, 3)
-		e := &Email{ID: id, InboxHash: "h", Unsigned: PartParsed | PartRaw, Metadata: meta, Parsed: parsed, Raw: raw}
-		if err := m.Commit(ctx, Batch{Put: []*Email{e}}); err != nil {
+		e := &store.Email{ID: id, InboxHash: "h", Unsigned: store.PartParsed | store.PartRaw, Metadata: meta, Parsed: parsed, Raw: raw}
+		if err := m.Commit(ctx, store.Batch{Put: []*store.Email{e}}); err != nil {
 			t.Fatal(err)
 		}
-		c := Signed{Key: EmailKey{InboxHash: "h", ID: id}, Parts: PartParsed | PartRaw}
+		c := store.Signed{Key: store.EmailKey{InboxHash: "h", ID: id}, Parts: store.PartParsed | store.PartRaw}
 		if id == "a" { // signed where it lies
 			stored, err := m.Email(ctx, c.Key)
 			if err != nil {
@@ -224,34 +224,20 @@ func TestMemoryKeepsSignedPayloadsInTheirBuffer(t *testing.T) {
 	}
 }
 
-// TestAllocClasses: the size classes Layout goes by are the running
-// allocator's.
-func TestAllocClasses(t *testing.T) {
-	prev := allocClasses[0] - 1
-	for _, class := range allocClasses {
-		for _, n := range []int{prev + 1, class} {
-			if got := cap(slices.Grow([]byte(nil), n)); got != class {
-				t.Errorf("an allocation of %d bytes takes %d, allocClasses says %d", n, got, class)
-			}
-		}
-		prev = class
-	}
-}
-
 // TestMemoryLaysPayloadsOutInTwoWhenRoundingWastes: an encrypted mail's
 // payloads go in two allocations when those round up to less than one;
 // payloads handed in one are copied so, payloads handed so are kept.
 func TestMemoryLaysPayloadsOutInTwoWhenRoundingWastes(t *testing.T) {
 	sizes := [3]int{4637, 5107, 5536} // a 1.4 KB mail's sealed payloads
-	groups, totals := Layout(sizes)
-	one := allocated(sizes[0] + sizes[1] + sizes[2])
-	if two := allocated(totals[0]) + allocated(totals[1]); totals[1] == 0 || two >= one {
+	groups, totals := store.Layout(sizes)
+	one := store.Allocated(sizes[0] + sizes[1] + sizes[2])
+	if two := store.Allocated(totals[0]) + store.Allocated(totals[1]); totals[1] == 0 || two >= one {
 		t.Fatalf("layout %v takes %d bytes in %v, one allocation %d", groups, two, totals, one)
 	}
 	payload := func(i int) []byte { return append([]byte{0xA5, 0}, bytes.Repeat([]byte{byte(i)}, sizes[i]-2)...) }
-	m := NewMemory()
+	m := New()
 	for _, split := range []bool{false, true} {
-		var e Email
+		var e store.Email
 		dst := [3]*[]byte{&e.Metadata, &e.Parsed, &e.Raw}
 		var bufs [2][]byte
 		for i := range sizes {

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package store
+package bolt
 
 import "os"
 

@@ -1,13 +1,14 @@
-package store
+package bolt
 
 import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sandview/server/store"
 	"time"
 )
 
-// Email encoding: version, flags, receivedAt (unix nanoseconds, big endian),
+// store.Email encoding: version, flags, receivedAt (unix nanoseconds, big endian),
 // then metadata, parsed and raw, each prefixed by its length as a uvarint.
 // The flags are the read flag and, shifted by unsignedShift, the Unsigned
 // parts.
@@ -18,17 +19,17 @@ const (
 	headerSize      = 10
 )
 
-func unsignedParts(flags byte) Parts {
-	return Parts(flags>>unsignedShift) & (PartParsed | PartRaw)
+func unsignedParts(flags byte) store.Parts {
+	return store.Parts(flags>>unsignedShift) & (store.PartParsed | store.PartRaw)
 }
 
-func encodeEmail(e *Email) []byte {
+func encodeEmail(e *store.Email) []byte {
 	buf := make([]byte, headerSize, headerSize+3*binary.MaxVarintLen64+int(e.Size()))
 	buf[0] = encodingVersion
 	if e.IsRead {
 		buf[1] |= flagRead
 	}
-	buf[1] |= byte(e.Unsigned&(PartParsed|PartRaw)) << unsignedShift
+	buf[1] |= byte(e.Unsigned&(store.PartParsed|store.PartRaw)) << unsignedShift
 	binary.BigEndian.PutUint64(buf[2:], uint64(e.ReceivedAt.UnixNano()))
 	for _, part := range [][]byte{e.Metadata, e.Parsed, e.Raw} {
 		buf = binary.AppendUvarint(buf, uint64(len(part)))
@@ -39,11 +40,11 @@ func encodeEmail(e *Email) []byte {
 
 // decodeEmail copies an encoded email out of a bbolt value (which is only
 // valid inside its transaction).
-func decodeEmail(k EmailKey, v []byte, withContent bool) (*Email, error) {
+func decodeEmail(k store.EmailKey, v []byte, withContent bool) (*store.Email, error) {
 	if len(v) < headerSize || v[0] != encodingVersion {
 		return nil, fmt.Errorf("decode email %s: unknown encoding", k.ID)
 	}
-	e := &Email{
+	e := &store.Email{
 		ID:         k.ID,
 		InboxHash:  k.InboxHash,
 		IsRead:     v[1]&flagRead != 0,

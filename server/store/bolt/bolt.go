@@ -1,19 +1,21 @@
-package store
+package bolt
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
+	"sandview/server/store"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 )
 
 // Bucket layout: inboxes/<hash> = JSON Inbox; emails/<hash>/<id> = encoded
-// Email (see encodeEmail).
+// store.Email (see encodeEmail).
 var (
 	bucketInboxes = []byte("inboxes")
 	bucketEmails  = []byte("emails")
@@ -36,15 +38,15 @@ const (
 	checkpointIdle  = time.Second
 )
 
-// Bolt is a durable Store in one bbolt file and its write-ahead log.
+// Store is a durable store.Store in one bbolt file and its write-ahead log.
 // Writes from concurrent callers are grouped by a committer goroutine and
 // made in its open transaction; a group's changes are appended to the log
 // as one record, and each call returns once that record is on disk (one
 // fdatasync per group). The transaction commits at checkpoints, synced
 // as bbolt always commits: a crash or a power cut leaves the file as of
 // the last checkpoint and the log holding every write since.
-type Bolt struct {
-	db       *bolt.DB
+type Store struct {
+	db       *bbolt.DB
 	wal      *wal
 	requests chan *writeRequest
 	// settles are the reads waiting for a checkpoint (see settle).
@@ -54,7 +56,7 @@ type Bolt struct {
 	closeMu sync.Once
 	// tx is the committer's open transaction, nil between a checkpoint
 	// and the next write; pending are the log records made in it.
-	tx      *bolt.Tx
+	tx      *bbolt.Tx
 	pending [][]byte
 	// dirty says a transaction is open: set by the committer before it
 	// answers a write, cleared after the checkpoint (see settle).
@@ -72,30 +74,32 @@ type Bolt struct {
 // writeRequest is one caller's write. check runs first and may refuse the
 // write without changing anything; apply must not fail halfway.
 type writeRequest struct {
-	check func(tx *bolt.Tx) error
+	check func(tx *bbolt.Tx) error
 	apply func(c *changes) error
 	done  chan error
 	// result is check's answer.
 	result error
 }
 
-var _ Store = (*Bolt)(nil)
+var _ store.Store = (*Store)(nil)
 
-// OpenBolt opens (or creates, mode 0600) the store file at path and its
-// write-ahead log (path + ".wal"), replaying the log into the file. A new
+// Open opens (or creates, mode 0600) the store file at path and its
+// write-ahead log (path + ".wal"), replaying the log into the file, and
+// moves into it the webhooks of an earlier release's webhooks.db beside
+// it. A new
 // store costs one fdatasync: its buckets are made by the first write.
 // log receives the replay's warnings (nil: none are logged).
-func OpenBolt(path string, log *slog.Logger) (*Bolt, error) {
-	return openBolt(path, log, checkpointIdle)
+func Open(path string, log *slog.Logger) (*Store, error) {
+	return open(path, log, checkpointIdle)
 }
 
-// openBolt is OpenBolt with the pause in writes after which the store
+// open is Open with the pause in writes after which the store
 // checkpoints.
-func openBolt(path string, log *slog.Logger, idle time.Duration) (*Bolt, error) {
+func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 2 * time.Second, NoFreelistSync: true, FreelistType: bbolt.FreelistMapType})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
@@ -110,7 +114,7 @@ func openBolt(path string, log *slog.Logger, idle time.Duration) (*Bolt, error) 
 		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	b := &Bolt{
+	b := &Store{
 		db:       db,
 		wal:      w,
 		idle:     idle,
@@ -121,13 +125,17 @@ func openBolt(path string, log *slog.Logger, idle time.Duration) (*Bolt, error) 
 		done:     make(chan struct{}),
 	}
 	go b.commitLoop()
+	if err := b.migrateLegacyWebhooks(filepath.Dir(path)); err != nil {
+		_ = b.Close()
+		return nil, err
+	}
 	return b, nil
 }
 
 // replay makes the log's changes in the file in one transaction, commits
 // it (synced) and empties the log.
-func replay(db *bolt.DB, w *wal, records [][]byte) error {
-	err := db.Update(func(tx *bolt.Tx) error {
+func replay(db *bbolt.DB, w *wal, records [][]byte) error {
+	err := db.Update(func(tx *bbolt.Tx) error {
 		return replayInto(tx, records)
 	})
 	if err != nil {
@@ -137,7 +145,7 @@ func replay(db *bolt.DB, w *wal, records [][]byte) error {
 }
 
 // replayInto makes the changes of records in tx.
-func replayInto(tx *bolt.Tx, records [][]byte) error {
+func replayInto(tx *bbolt.Tx, records [][]byte) error {
 	c := &changes{tx: tx}
 	for _, r := range records {
 		if err := c.replay(r); err != nil {
@@ -150,7 +158,7 @@ func replayInto(tx *bolt.Tx, records [][]byte) error {
 // commitLoop takes the first waiting write, gathers every other write
 // already queued, and commits them together; it checkpoints when the log
 // has grown, writes have paused or a read waits, and at Close.
-func (b *Bolt) commitLoop() {
+func (b *Store) commitLoop() {
 	defer close(b.done)
 	group := make([]*writeRequest, 0, maxGroup)
 	idle := time.NewTimer(b.idle)
@@ -192,7 +200,7 @@ func (b *Bolt) commitLoop() {
 // checkpoint commits the open transaction and empties the log, unless
 // writes have stopped; a failure stops them (the log keeps every change
 // since the last checkpoint, which a restart replays).
-func (b *Bolt) checkpoint() {
+func (b *Store) checkpoint() {
 	if b.broken != nil || b.tx == nil {
 		return
 	}
@@ -210,7 +218,7 @@ func (b *Bolt) checkpoint() {
 
 // stop stops writes after a failure that may leave the file and the log
 // apart (only a restart, replaying the log, brings them together).
-func (b *Bolt) stop(err error) {
+func (b *Store) stop(err error) {
 	if b.tx != nil {
 		_ = b.tx.Rollback()
 		b.tx, b.pending = nil, nil
@@ -219,11 +227,11 @@ func (b *Bolt) stop(err error) {
 	b.log.Error("store: writes stopped", "err", err)
 }
 
-func (b *Bolt) failQueued() {
+func (b *Store) failQueued() {
 	for {
 		select {
 		case r := <-b.requests:
-			r.done <- ErrClosed
+			r.done <- store.ErrClosed
 		default:
 			return
 		}
@@ -236,7 +244,7 @@ func (b *Bolt) failQueued() {
 // the group (the group's writes fail, nothing else does); a failure of
 // the append may leave a record the file lacks (a restart replays it), so
 // writes stop.
-func (b *Bolt) commitGroup(group []*writeRequest) {
+func (b *Store) commitGroup(group []*writeRequest) {
 	if b.broken != nil {
 		for _, r := range group {
 			r.done <- fmt.Errorf("commit: %w", b.broken)
@@ -255,7 +263,7 @@ func (b *Bolt) commitGroup(group []*writeRequest) {
 
 // apply makes the group's writes in the open transaction (begun if there
 // is none) and logs them.
-func (b *Bolt) apply(group []*writeRequest) error {
+func (b *Store) apply(group []*writeRequest) error {
 	if b.tx == nil {
 		tx, err := b.db.Begin(true)
 		if err != nil {
@@ -301,7 +309,7 @@ func (b *Bolt) apply(group []*writeRequest) error {
 
 // rewind takes the open transaction back to the records logged before:
 // it is rolled back and they are made again in a new one.
-func (b *Bolt) rewind() {
+func (b *Store) rewind() {
 	_ = b.tx.Rollback()
 	b.tx = nil
 	tx, err := b.db.Begin(true)
@@ -319,7 +327,7 @@ func (b *Bolt) rewind() {
 
 // settle waits for a checkpoint, so that a read that follows sees every
 // write that has returned; it returns at once when no transaction is open.
-func (b *Bolt) settle(ctx context.Context) error {
+func (b *Store) settle(ctx context.Context) error {
 	if !b.dirty.Load() {
 		return nil
 	}
@@ -327,7 +335,7 @@ func (b *Bolt) settle(ctx context.Context) error {
 	select {
 	case b.settles <- settled:
 	case <-b.done:
-		return ErrClosed
+		return store.ErrClosed
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -343,16 +351,16 @@ func (b *Bolt) settle(ctx context.Context) error {
 }
 
 // write queues a request and waits until it is committed.
-func (b *Bolt) write(ctx context.Context, check func(tx *bolt.Tx) error, apply func(c *changes) error) error {
+func (b *Store) write(ctx context.Context, check func(tx *bbolt.Tx) error, apply func(c *changes) error) error {
 	r := &writeRequest{check: check, apply: apply, done: make(chan error, 1)}
 	select {
 	case <-b.closing:
-		return ErrClosed
+		return store.ErrClosed
 	default:
 	}
 	select {
 	case <-b.closing:
-		return ErrClosed
+		return store.ErrClosed
 	case <-ctx.Done():
 		return ctx.Err()
 	case b.requests <- r:
@@ -367,7 +375,7 @@ func (b *Bolt) write(ctx context.Context, check func(tx *bolt.Tx) error, apply f
 		case err := <-r.done:
 			return err
 		default:
-			return ErrClosed
+			return store.ErrClosed
 		}
 	case <-ctx.Done():
 		return ctx.Err()
@@ -375,8 +383,8 @@ func (b *Bolt) write(ctx context.Context, check func(tx *bolt.Tx) error, apply f
 }
 
 // Close implements Store: it stops the committer (queued writes fail with
-// ErrClosed), checkpoints and closes the files.
-func (b *Bolt) Close() error {
+// store.ErrClosed), checkpoints and closes the files.
+func (b *Store) Close() error {
 	var err error
 	b.closeMu.Do(func() {
 		close(b.closing)

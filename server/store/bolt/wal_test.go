@@ -1,4 +1,4 @@
-package store_test
+package bolt_test
 
 import (
 	"bytes"
@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"sandview/server/store"
+	"sandview/server/store/bolt"
 )
 
 // copyFile copies src to dst as it is now (an open store's file, as a
@@ -32,9 +33,9 @@ func copyFile(t *testing.T, src, dst string) {
 // openLive opens a store at path that checkpoints only when its log is
 // full, before a read and at Close (so that a test can copy its files
 // while the log holds the writes); it is closed when the test ends.
-func openLive(t *testing.T, path string) *store.Bolt {
+func openLive(t *testing.T, path string) *bolt.Store {
 	t.Helper()
-	db, err := store.OpenBoltWithoutIdleCheckpoint(path, nil)
+	db, err := bolt.OpenWithoutIdleCheckpoint(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func crashCopy(t *testing.T) (path string, kept []store.EmailKey, deleted store.
 func checkStored(t *testing.T, path string, log *slog.Logger, kept []store.EmailKey, deleted store.EmailKey) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.OpenBolt(path, log)
+	db, err := bolt.Open(path, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +111,11 @@ func checkStored(t *testing.T, path string, log *slog.Logger, kept []store.Email
 func TestBoltReplaysLogAfterCrash(t *testing.T) {
 	path, kept, deleted := crashCopy(t)
 	wal, err := os.ReadFile(path + ".wal")
-	if end, _ := store.LogEnd(path + ".wal"); err != nil || end == store.LogHeader {
+	if end, _ := bolt.LogEnd(path + ".wal"); err != nil || end == bolt.LogHeader {
 		t.Fatalf("the crash left no record in the log: %v", err)
 	}
 	checkStored(t, path, nil, kept, deleted)
-	if end, err := store.LogEnd(path + ".wal"); err != nil || end != store.LogHeader {
+	if end, err := bolt.LogEnd(path + ".wal"); err != nil || end != bolt.LogHeader {
 		t.Fatalf("the log after replaying it ends at %d (%v), want it empty", end, err)
 	}
 	// Replayed over the file that holds it already.
@@ -140,7 +141,7 @@ func TestBoltDropsTornLastRecord(t *testing.T) {
 			torn := filepath.Join(dir, "torn.db")
 			copyFile(t, path, torn)
 			copyFile(t, path+".wal", torn+".wal")
-			end, err := store.LogEnd(torn + ".wal")
+			end, err := bolt.LogEnd(torn + ".wal")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +179,7 @@ func TestBoltCheckpoints(t *testing.T) {
 		if err := db.Commit(ctx, store.Batch{Put: []*store.Email{e}}); err != nil {
 			t.Fatal(err)
 		}
-		end, err := store.LogEnd(path + ".wal")
+		end, err := bolt.LogEnd(path + ".wal")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,13 +188,13 @@ func TestBoltCheckpoints(t *testing.T) {
 	if most > 1<<20+8192 {
 		t.Fatalf("the log reached %d bytes without a checkpoint", most)
 	}
-	if end, _ := store.LogEnd(path + ".wal"); end == store.LogHeader || end >= most {
+	if end, _ := bolt.LogEnd(path + ".wal"); end == bolt.LogHeader || end >= most {
 		t.Fatalf("after 1.2 MB of mail the log ends at %d (at most %d): no checkpoint, or nothing since", end, most)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if end, err := store.LogEnd(path + ".wal"); err != nil || end != store.LogHeader {
+	if end, err := bolt.LogEnd(path + ".wal"); err != nil || end != bolt.LogHeader {
 		t.Fatalf("the log after Close ends at %d (%v), want it empty", end, err)
 	}
 }
@@ -224,13 +225,13 @@ func TestBoltFileChangesOnlyAtCheckpoints(t *testing.T) {
 		t.Helper()
 		copied := filepath.Join(t.TempDir(), "copy.db")
 		copyFile(t, path, copied)
-		raw, err := bolt.Open(copied, 0o600, &bolt.Options{ReadOnly: true})
+		raw, err := bbolt.Open(copied, 0o600, &bbolt.Options{ReadOnly: true})
 		if err != nil {
 			t.Fatalf("the file between checkpoints does not open: %v", err)
 		}
 		defer raw.Close()
 		var out []string
-		err = raw.View(func(tx *bolt.Tx) error {
+		err = raw.View(func(tx *bbolt.Tx) error {
 			for err := range tx.Check() {
 				return err
 			}

@@ -1,27 +1,30 @@
-package store
+package memory
 
 import (
 	"context"
 	"fmt"
+	"sandview/server/store"
 	"slices"
 	"sort"
 	"sync"
 )
 
-// Memory is a Store that keeps everything in process memory. It keeps the
+// Store is a store.Store that keeps everything in process memory. It keeps the
 // parsed and raw payloads of a plain email deflated (text and JSON take a
 // third or less of their size so); encrypted payloads, which do not
 // shrink, are kept as they are. Reads get them back inflated.
-type Memory struct {
+type Store struct {
 	mu      sync.RWMutex
 	closed  bool
 	inboxes map[string]*memInbox
+	// hooks and retries are the webhook engine's records (WebhookRecords).
+	hooks, retries map[string][]byte
 	// writers and readers are reused deflaters and inflaters.
 	writers, readers sync.Pool
 }
 
 type memInbox struct {
-	inbox  Inbox
+	inbox  store.Inbox
 	emails map[string]*memEmail
 	ids    []string // ascending
 }
@@ -29,24 +32,27 @@ type memInbox struct {
 // memEmail is a stored email: the Email with the payloads named by
 // deflated in their deflated form, and its Size before that.
 type memEmail struct {
-	Email
-	deflated Parts
+	store.Email
+	deflated store.Parts
 	size     int64
 }
 
-var _ Store = (*Memory)(nil)
+var (
+	_ store.Store          = (*Store)(nil)
+	_ store.WebhookRecords = (*Store)(nil)
+)
 
-// NewMemory returns an empty in-memory store.
-func NewMemory() *Memory {
-	return &Memory{inboxes: make(map[string]*memInbox)}
+// New returns an empty in-memory store.
+func New() *Store {
+	return &Store{inboxes: make(map[string]*memInbox), hooks: make(map[string][]byte), retries: make(map[string][]byte)}
 }
 
-// PutInbox implements Store.
-func (m *Memory) PutInbox(_ context.Context, inbox Inbox) error {
+// PutInbox implements store.Store.
+func (m *Store) PutInbox(_ context.Context, inbox store.Inbox) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	if existing, ok := m.inboxes[inbox.Hash]; ok {
 		existing.inbox = inbox
@@ -56,33 +62,33 @@ func (m *Memory) PutInbox(_ context.Context, inbox Inbox) error {
 	return nil
 }
 
-// DeleteInbox implements Store.
-func (m *Memory) DeleteInbox(_ context.Context, hash string) error {
+// DeleteInbox implements store.Store.
+func (m *Store) DeleteInbox(_ context.Context, hash string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	delete(m.inboxes, hash)
 	return nil
 }
 
-// Inboxes implements Store.
-func (m *Memory) Inboxes(context.Context) ([]Inbox, error) {
+// Inboxes implements store.Store.
+func (m *Store) Inboxes(context.Context) ([]store.Inbox, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {
-		return nil, ErrClosed
+		return nil, store.ErrClosed
 	}
-	out := make([]Inbox, 0, len(m.inboxes))
+	out := make([]store.Inbox, 0, len(m.inboxes))
 	for _, in := range m.inboxes {
 		out = append(out, in.inbox)
 	}
 	return out, nil
 }
 
-// Commit implements Store.
-func (m *Memory) Commit(_ context.Context, b Batch) error {
+// Commit implements store.Store.
+func (m *Store) Commit(_ context.Context, b store.Batch) error {
 	packed := make([]*memEmail, len(b.Put))
 	for i, e := range b.Put {
 		packed[i] = m.pack(e, true)
@@ -90,14 +96,14 @@ func (m *Memory) Commit(_ context.Context, b Batch) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	if len(b.Deliveries) > 0 {
-		return errNoQueue
+		return store.ErrNoQueue
 	}
 	for _, e := range b.Put {
 		if _, ok := m.inboxes[e.InboxHash]; !ok {
-			return fmt.Errorf("put email %s: inbox %s: %w", e.ID, e.InboxHash, ErrNotFound)
+			return fmt.Errorf("put email %s: inbox %s: %w", e.ID, e.InboxHash, store.ErrNotFound)
 		}
 	}
 	for _, k := range b.Delete {
@@ -114,7 +120,7 @@ func (m *Memory) Commit(_ context.Context, b Batch) error {
 	return nil
 }
 
-func (m *Memory) deleteLocked(k EmailKey) bool {
+func (m *Store) deleteLocked(k store.EmailKey) bool {
 	in, ok := m.inboxes[k.InboxHash]
 	if !ok {
 		return false
@@ -129,25 +135,25 @@ func (m *Memory) deleteLocked(k EmailKey) bool {
 	return true
 }
 
-// DeleteEmail implements Store.
-func (m *Memory) DeleteEmail(_ context.Context, k EmailKey) error {
+// DeleteEmail implements store.Store.
+func (m *Store) DeleteEmail(_ context.Context, k store.EmailKey) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	if !m.deleteLocked(k) {
-		return fmt.Errorf("delete email %s: %w", k.ID, ErrNotFound)
+		return fmt.Errorf("delete email %s: %w", k.ID, store.ErrNotFound)
 	}
 	return nil
 }
 
-// MarkRead implements Store.
-func (m *Memory) MarkRead(_ context.Context, k EmailKey) error {
+// MarkRead implements store.Store.
+func (m *Store) MarkRead(_ context.Context, k store.EmailKey) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	e, err := m.emailLocked(k)
 	if err != nil {
@@ -159,22 +165,22 @@ func (m *Memory) MarkRead(_ context.Context, k EmailKey) error {
 	return nil
 }
 
-// SetSigned implements Store. Stored emails are replaced, not changed in
+// SetSigned implements store.Store. Stored emails are replaced, not changed in
 // place: copies handed out earlier keep their Unsigned parts. A change
-// whose payloads are the stored ones, signed where they lie (see Signed),
+// whose payloads are the stored ones, signed where they lie (see store.Signed),
 // keeps them as they are.
-func (m *Memory) SetSigned(_ context.Context, changes []Signed) error {
+func (m *Store) SetSigned(_ context.Context, changes []store.Signed) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	for _, c := range changes {
 		e, err := m.emailLocked(c.Key)
 		if err != nil {
 			continue
 		}
-		if c.signedWhereStored(&e.Email) {
+		if c.WhereStored(&e.Email) {
 			updated := *e
 			updated.Unsigned &^= c.Parts
 			m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = &updated
@@ -184,30 +190,30 @@ func (m *Memory) SetSigned(_ context.Context, changes []Signed) error {
 		if err != nil {
 			return err
 		}
-		c.apply(full)
+		c.Apply(full)
 		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = m.pack(full, false)
 	}
 	return nil
 }
 
-func (m *Memory) emailLocked(k EmailKey) (*memEmail, error) {
+func (m *Store) emailLocked(k store.EmailKey) (*memEmail, error) {
 	in, ok := m.inboxes[k.InboxHash]
 	if !ok {
-		return nil, fmt.Errorf("inbox %s: %w", k.InboxHash, ErrNotFound)
+		return nil, fmt.Errorf("inbox %s: %w", k.InboxHash, store.ErrNotFound)
 	}
 	e, ok := in.emails[k.ID]
 	if !ok {
-		return nil, fmt.Errorf("email %s: %w", k.ID, ErrNotFound)
+		return nil, fmt.Errorf("email %s: %w", k.ID, store.ErrNotFound)
 	}
 	return e, nil
 }
 
-// Email implements Store.
-func (m *Memory) Email(_ context.Context, k EmailKey) (*Email, error) {
+// Email implements store.Store.
+func (m *Store) Email(_ context.Context, k store.EmailKey) (*store.Email, error) {
 	m.mu.RLock()
 	if m.closed {
 		m.mu.RUnlock()
-		return nil, ErrClosed
+		return nil, store.ErrClosed
 	}
 	e, err := m.emailLocked(k)
 	m.mu.RUnlock()
@@ -218,13 +224,13 @@ func (m *Memory) Email(_ context.Context, k EmailKey) (*Email, error) {
 	return m.unpack(e, true)
 }
 
-// Emails implements Store.
-func (m *Memory) Emails(_ context.Context, hash string, withContent bool, page Page) ([]*Email, error) {
+// Emails implements store.Store.
+func (m *Store) Emails(_ context.Context, hash string, withContent bool, page store.Page) ([]*store.Email, error) {
 	stored, err := m.page(hash, page)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Email, len(stored))
+	out := make([]*store.Email, len(stored))
 	for i, e := range stored {
 		if out[i], err = m.unpack(e, withContent); err != nil {
 			return nil, err
@@ -234,15 +240,15 @@ func (m *Memory) Emails(_ context.Context, hash string, withContent bool, page P
 }
 
 // page is a page of an inbox's stored emails, newest first.
-func (m *Memory) page(hash string, page Page) ([]*memEmail, error) {
+func (m *Store) page(hash string, page store.Page) ([]*memEmail, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {
-		return nil, ErrClosed
+		return nil, store.ErrClosed
 	}
 	in, ok := m.inboxes[hash]
 	if !ok {
-		return nil, fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
+		return nil, fmt.Errorf("inbox %s: %w", hash, store.ErrNotFound)
 	}
 	end := len(in.ids)
 	if page.Before != "" {
@@ -259,31 +265,31 @@ func (m *Memory) page(hash string, page Page) ([]*memEmail, error) {
 	return out, nil
 }
 
-// IDs implements Store.
-func (m *Memory) IDs(_ context.Context, hash string) ([]string, error) {
+// IDs implements store.Store.
+func (m *Store) IDs(_ context.Context, hash string) ([]string, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {
-		return nil, ErrClosed
+		return nil, store.ErrClosed
 	}
 	in, ok := m.inboxes[hash]
 	if !ok {
-		return nil, fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
+		return nil, fmt.Errorf("inbox %s: %w", hash, store.ErrNotFound)
 	}
 	return slices.Clone(in.ids), nil
 }
 
-// ForEachEmail implements Store.
-func (m *Memory) ForEachEmail(_ context.Context, fn func(EmailInfo) error) error {
+// ForEachEmail implements store.Store.
+func (m *Store) ForEachEmail(_ context.Context, fn func(store.EmailInfo) error) error {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	for hash, in := range m.inboxes {
 		for _, id := range in.ids {
 			e := in.emails[id]
-			info := EmailInfo{EmailKey: EmailKey{InboxHash: hash, ID: id}, Size: e.size, Unsigned: e.Unsigned}
+			info := store.EmailInfo{EmailKey: store.EmailKey{InboxHash: hash, ID: id}, Size: e.size, Unsigned: e.Unsigned}
 			if err := fn(info); err != nil {
 				return err
 			}
@@ -292,8 +298,18 @@ func (m *Memory) ForEachEmail(_ context.Context, fn func(EmailInfo) error) error
 	return nil
 }
 
-// Close implements Store.
-func (m *Memory) Close() error {
+// Ping implements store.Store.
+func (m *Store) Ping(context.Context) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return store.ErrClosed
+	}
+	return nil
+}
+
+// Close implements store.Store.
+func (m *Store) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed = true

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 )
 
-// The write-ahead log of a Bolt store (the bbolt file's name + ".wal")
+// The write-ahead log of a Store (the bbolt file's name + ".wal")
 // holds the changes committed since the last checkpoint, one record per
 // group commit. A write is acknowledged once its record is written and
 // fdatasync'd; the bbolt transaction holding the writes since the last

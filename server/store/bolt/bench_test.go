@@ -1,4 +1,4 @@
-package store_test
+package bolt_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sandview/server/store"
+	"sandview/server/store/bolt"
 )
 
 // BenchmarkBoltCommit measures durable commits of one 4 KB email each from
@@ -23,7 +24,7 @@ func BenchmarkBoltCommit(b *testing.B) {
 
 func benchBoltCommit(b *testing.B, writers int) {
 	ctx := context.Background()
-	db, err := store.OpenBolt(filepath.Join(b.TempDir(), "bench.db"), nil)
+	db, err := bolt.Open(filepath.Join(b.TempDir(), "bench.db"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

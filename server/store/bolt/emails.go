@@ -1,15 +1,27 @@
-package store
+package bolt
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sandview/server/store"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 )
 
+// Ping implements store.Store: the store answers while its committer
+// runs (it stops at Close, or on a failed write to the log).
+func (b *Store) Ping(context.Context) error {
+	select {
+	case <-b.done:
+		return store.ErrClosed
+	default:
+		return nil
+	}
+}
+
 // PutInbox implements Store.
-func (b *Bolt) PutInbox(ctx context.Context, inbox Inbox) error {
+func (b *Store) PutInbox(ctx context.Context, inbox store.Inbox) error {
 	data, err := json.Marshal(inbox)
 	if err != nil {
 		return fmt.Errorf("encode inbox: %w", err)
@@ -20,25 +32,25 @@ func (b *Bolt) PutInbox(ctx context.Context, inbox Inbox) error {
 }
 
 // DeleteInbox implements Store.
-func (b *Bolt) DeleteInbox(ctx context.Context, hash string) error {
+func (b *Store) DeleteInbox(ctx context.Context, hash string) error {
 	return b.write(ctx, nil, func(c *changes) error {
 		return c.deleteInbox([]byte(hash))
 	})
 }
 
 // Inboxes implements Store.
-func (b *Bolt) Inboxes(ctx context.Context) ([]Inbox, error) {
+func (b *Store) Inboxes(ctx context.Context) ([]store.Inbox, error) {
 	if err := b.settle(ctx); err != nil {
 		return nil, err
 	}
-	var out []Inbox
-	err := b.db.View(func(tx *bolt.Tx) error {
+	var out []store.Inbox
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		inboxes := tx.Bucket(bucketInboxes)
 		if inboxes == nil {
 			return nil // a new store: the first write makes the bucket
 		}
 		return inboxes.ForEach(func(k, v []byte) error {
-			var in Inbox
+			var in store.Inbox
 			if err := json.Unmarshal(v, &in); err != nil {
 				return fmt.Errorf("decode inbox %s: %w", k, err)
 			}
@@ -53,7 +65,7 @@ func (b *Bolt) Inboxes(ctx context.Context) ([]Inbox, error) {
 }
 
 // mailbox is an inbox's bucket of emails, or nil.
-func mailbox(tx *bolt.Tx, hash string) *bolt.Bucket {
+func mailbox(tx *bbolt.Tx, hash string) *bbolt.Bucket {
 	emails := tx.Bucket(bucketEmails)
 	if emails == nil {
 		return nil
@@ -62,18 +74,18 @@ func mailbox(tx *bolt.Tx, hash string) *bolt.Bucket {
 }
 
 // Commit implements Store.
-func (b *Bolt) Commit(ctx context.Context, batch Batch) error {
+func (b *Store) Commit(ctx context.Context, batch store.Batch) error {
 	if len(batch.Deliveries) > 0 {
-		return errNoQueue
+		return store.ErrNoQueue
 	}
 	encoded := make([][]byte, len(batch.Put))
 	for i, e := range batch.Put {
 		encoded[i] = encodeEmail(e)
 	}
-	check := func(tx *bolt.Tx) error {
+	check := func(tx *bbolt.Tx) error {
 		for _, e := range batch.Put {
 			if mailbox(tx, e.InboxHash) == nil {
-				return fmt.Errorf("put email %s: inbox %s: %w", e.ID, e.InboxHash, ErrNotFound)
+				return fmt.Errorf("put email %s: inbox %s: %w", e.ID, e.InboxHash, store.ErrNotFound)
 			}
 		}
 		return nil
@@ -97,11 +109,11 @@ func (b *Bolt) Commit(ctx context.Context, batch Batch) error {
 }
 
 // DeleteEmail implements Store.
-func (b *Bolt) DeleteEmail(ctx context.Context, k EmailKey) error {
-	check := func(tx *bolt.Tx) error {
+func (b *Store) DeleteEmail(ctx context.Context, k store.EmailKey) error {
+	check := func(tx *bbolt.Tx) error {
 		mb := mailbox(tx, k.InboxHash)
 		if mb == nil || mb.Get([]byte(k.ID)) == nil {
-			return fmt.Errorf("delete email %s: %w", k.ID, ErrNotFound)
+			return fmt.Errorf("delete email %s: %w", k.ID, store.ErrNotFound)
 		}
 		return nil
 	}
@@ -111,11 +123,11 @@ func (b *Bolt) DeleteEmail(ctx context.Context, k EmailKey) error {
 }
 
 // MarkRead implements Store.
-func (b *Bolt) MarkRead(ctx context.Context, k EmailKey) error {
-	check := func(tx *bolt.Tx) error {
+func (b *Store) MarkRead(ctx context.Context, k store.EmailKey) error {
+	check := func(tx *bbolt.Tx) error {
 		mb := mailbox(tx, k.InboxHash)
 		if mb == nil || mb.Get([]byte(k.ID)) == nil {
-			return fmt.Errorf("mark email %s read: %w", k.ID, ErrNotFound)
+			return fmt.Errorf("mark email %s read: %w", k.ID, store.ErrNotFound)
 		}
 		return nil
 	}
@@ -132,7 +144,7 @@ func (b *Bolt) MarkRead(ctx context.Context, k EmailKey) error {
 }
 
 // SetSigned implements Store.
-func (b *Bolt) SetSigned(ctx context.Context, signed []Signed) error {
+func (b *Store) SetSigned(ctx context.Context, signed []store.Signed) error {
 	return b.write(ctx, nil, func(c *changes) error {
 		for _, s := range signed {
 			mb := mailbox(c.tx, s.Key.InboxHash)
@@ -147,7 +159,7 @@ func (b *Bolt) SetSigned(ctx context.Context, signed []Signed) error {
 			if err != nil {
 				return err
 			}
-			s.apply(e)
+			s.Apply(e)
 			if err := c.putEmail([]byte(s.Key.InboxHash), []byte(s.Key.ID), encodeEmail(e)); err != nil {
 				return fmt.Errorf("sign email %s: %w", s.Key.ID, err)
 			}
@@ -156,20 +168,20 @@ func (b *Bolt) SetSigned(ctx context.Context, signed []Signed) error {
 	})
 }
 
-// Email implements Store.
-func (b *Bolt) Email(ctx context.Context, k EmailKey) (*Email, error) {
+// store.Email implements Store.
+func (b *Store) Email(ctx context.Context, k store.EmailKey) (*store.Email, error) {
 	if err := b.settle(ctx); err != nil {
 		return nil, err
 	}
-	var out *Email
-	err := b.db.View(func(tx *bolt.Tx) error {
+	var out *store.Email
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		mb := mailbox(tx, k.InboxHash)
 		if mb == nil {
-			return fmt.Errorf("inbox %s: %w", k.InboxHash, ErrNotFound)
+			return fmt.Errorf("inbox %s: %w", k.InboxHash, store.ErrNotFound)
 		}
 		v := mb.Get([]byte(k.ID))
 		if v == nil {
-			return fmt.Errorf("email %s: %w", k.ID, ErrNotFound)
+			return fmt.Errorf("email %s: %w", k.ID, store.ErrNotFound)
 		}
 		var err error
 		out, err = decodeEmail(k, v, true)
@@ -179,15 +191,15 @@ func (b *Bolt) Email(ctx context.Context, k EmailKey) (*Email, error) {
 }
 
 // Emails implements Store.
-func (b *Bolt) Emails(ctx context.Context, hash string, withContent bool, page Page) ([]*Email, error) {
+func (b *Store) Emails(ctx context.Context, hash string, withContent bool, page store.Page) ([]*store.Email, error) {
 	if err := b.settle(ctx); err != nil {
 		return nil, err
 	}
-	var out []*Email
-	err := b.db.View(func(tx *bolt.Tx) error {
+	var out []*store.Email
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		mb := mailbox(tx, hash)
 		if mb == nil {
-			return fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
+			return fmt.Errorf("inbox %s: %w", hash, store.ErrNotFound)
 		}
 		c := mb.Cursor()
 		// The page starts just before the first key at or after Before, or
@@ -202,7 +214,7 @@ func (b *Bolt) Emails(ctx context.Context, hash string, withContent bool, page P
 			k, v = c.Prev()
 		}
 		for ; k != nil && (page.Limit <= 0 || len(out) < page.Limit); k, v = c.Prev() {
-			e, err := decodeEmail(EmailKey{InboxHash: hash, ID: string(k)}, v, withContent)
+			e, err := decodeEmail(store.EmailKey{InboxHash: hash, ID: string(k)}, v, withContent)
 			if err != nil {
 				return err
 			}
@@ -214,15 +226,15 @@ func (b *Bolt) Emails(ctx context.Context, hash string, withContent bool, page P
 }
 
 // IDs implements Store.
-func (b *Bolt) IDs(ctx context.Context, hash string) ([]string, error) {
+func (b *Store) IDs(ctx context.Context, hash string) ([]string, error) {
 	if err := b.settle(ctx); err != nil {
 		return nil, err
 	}
 	var out []string
-	err := b.db.View(func(tx *bolt.Tx) error {
+	err := b.db.View(func(tx *bbolt.Tx) error {
 		mb := mailbox(tx, hash)
 		if mb == nil {
-			return fmt.Errorf("inbox %s: %w", hash, ErrNotFound)
+			return fmt.Errorf("inbox %s: %w", hash, store.ErrNotFound)
 		}
 		c := mb.Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
@@ -234,11 +246,11 @@ func (b *Bolt) IDs(ctx context.Context, hash string) ([]string, error) {
 }
 
 // ForEachEmail implements Store.
-func (b *Bolt) ForEachEmail(ctx context.Context, fn func(EmailInfo) error) error {
+func (b *Store) ForEachEmail(ctx context.Context, fn func(store.EmailInfo) error) error {
 	if err := b.settle(ctx); err != nil {
 		return err
 	}
-	return b.db.View(func(tx *bolt.Tx) error {
+	return b.db.View(func(tx *bbolt.Tx) error {
 		emails := tx.Bucket(bucketEmails)
 		if emails == nil {
 			return nil // a new store: the first write makes the bucket
@@ -250,7 +262,7 @@ func (b *Bolt) ForEachEmail(ctx context.Context, fn func(EmailInfo) error) error
 				if err != nil {
 					return fmt.Errorf("email %s: %w", k, err)
 				}
-				info := EmailInfo{EmailKey: EmailKey{InboxHash: string(hash), ID: string(k)}, Size: size, Unsigned: unsignedParts(v[1])}
+				info := store.EmailInfo{EmailKey: store.EmailKey{InboxHash: string(hash), ID: string(k)}, Size: size, Unsigned: unsignedParts(v[1])}
 				if err := fn(info); err != nil {
 					return err
 				}

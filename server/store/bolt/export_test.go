@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"encoding/binary"
@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// OpenBoltWithoutIdleCheckpoint opens a Bolt store that checkpoints only
+// OpenWithoutIdleCheckpoint opens a store that checkpoints only
 // when its log is full or at Close, so that a test can copy its files
 // while the log holds every write (what a crash leaves behind).
-func OpenBoltWithoutIdleCheckpoint(path string, log *slog.Logger) (*Bolt, error) {
-	return openBolt(path, log, time.Hour)
+func OpenWithoutIdleCheckpoint(path string, log *slog.Logger) (*Store, error) {
+	return open(path, log, time.Hour)
 }
 
 // LogEnd is the offset in the write-ahead log file at path where its

@@ -1,11 +1,12 @@
-package store
+package bolt
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
@@ -17,17 +18,21 @@ const (
 	changeDeleteInbox byte = 2 // hash; removes the inbox and its mailbox
 	changePutEmail    byte = 3 // inbox hash, id, encoded email
 	changeDeleteEmail byte = 4 // inbox hash, id
+	changePut         byte = 5 // bucket, key, value (a top-level bucket's key)
+	changeDelete      byte = 6 // bucket, key
+	changeDeleteFrom  byte = 7 // bucket, prefix: every key with the prefix
 )
 
 // changeFields is the number of fields of each kind of change.
-var changeFields = [...]int{changePutInbox: 2, changeDeleteInbox: 1, changePutEmail: 3, changeDeleteEmail: 2}
+var changeFields = [...]int{changePutInbox: 2, changeDeleteInbox: 1, changePutEmail: 3, changeDeleteEmail: 2,
+	changePut: 3, changeDelete: 2, changeDeleteFrom: 2}
 
 // changes makes changes to a bbolt transaction and records them for the
 // write-ahead log. Every change sets a key to its final value (or removes
 // it) and creates the buckets it needs, so replaying the record of a
 // change the file already holds leaves the file as it is.
 type changes struct {
-	tx     *bolt.Tx
+	tx     *bbolt.Tx
 	record []byte
 }
 
@@ -86,8 +91,40 @@ func (c *changes) deleteEmail(hash, id []byte) error {
 	return nil
 }
 
+func (c *changes) put(bucket, key, value []byte) error {
+	c.add(changePut, bucket, key, value)
+	b, err := c.tx.CreateBucketIfNotExists(bucket)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, value)
+}
+
+func (c *changes) delete(bucket, key []byte) error {
+	c.add(changeDelete, bucket, key)
+	if b := c.tx.Bucket(bucket); b != nil {
+		return b.Delete(key)
+	}
+	return nil
+}
+
+func (c *changes) deleteFrom(bucket, prefix []byte) error {
+	c.add(changeDeleteFrom, bucket, prefix)
+	b := c.tx.Bucket(bucket)
+	if b == nil {
+		return nil
+	}
+	cur := b.Cursor()
+	for k, _ := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = cur.Seek(prefix) {
+		if err := cur.Delete(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // mailbox returns the inbox's bucket of emails, made if missing.
-func (c *changes) mailbox(hash []byte) (*bolt.Bucket, error) {
+func (c *changes) mailbox(hash []byte) (*bbolt.Bucket, error) {
 	emails, err := c.tx.CreateBucketIfNotExists(bucketEmails)
 	if err != nil {
 		return nil, err
@@ -122,6 +159,12 @@ func (c *changes) replay(record []byte) error {
 			err = c.putEmail(fields[0], fields[1], fields[2])
 		case changeDeleteEmail:
 			err = c.deleteEmail(fields[0], fields[1])
+		case changePut:
+			err = c.put(fields[0], fields[1], fields[2])
+		case changeDelete:
+			err = c.delete(fields[0], fields[1])
+		case changeDeleteFrom:
+			err = c.deleteFrom(fields[0], fields[1])
 		}
 		if err != nil {
 			return fmt.Errorf("replay: %w", err)
