@@ -55,12 +55,13 @@ server known, it cannot be reached, or it refused the mail; 74 standard
 input unreadable; 75 the server said try again later (4xx).`
 
 func newSendmailCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:                "sendmail [-t] [-i] [-f SENDER] [-F NAME] [RECIPIENT...] < MESSAGE",
-		Short:              "Send a message from standard input as /usr/sbin/sendmail does (for PHP's mail() and other apps)",
-		Long:               sendmailLong,
-		Example:            `  php -d sendmail_path="sandview sendmail -t -i" -r 'mail("qa@sandbox.test", "Hi", "It works");'`,
-		DisableFlagParsing: true,
+	cmd := &cobra.Command{
+		Use:                   "sendmail [-t] [-i] [-f SENDER] [-F NAME] [RECIPIENT...] < MESSAGE",
+		Short:                 "Send a message from standard input as /usr/sbin/sendmail does (for PHP's mail() and other apps)",
+		Long:                  sendmailLong,
+		Example:               `  php -d sendmail_path="sandview sendmail -t -i" -r 'mail("qa@sandbox.test", "Hi", "It works");'`,
+		DisableFlagParsing:    true,
+		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			err := runSendmail(cmd, g, args)
 			if err == nil {
@@ -69,6 +70,10 @@ func newSendmailCommand(g *globalOptions) *cobra.Command {
 			return &exitError{code: sendmailExitCode(err), err: err}
 		},
 	}
+	// Its options are sendmail's (the help above), not cobra's flags: -h
+	// is sendmail's hop count, and the global flags do not apply.
+	cmd.SetUsageTemplate("Usage:\n  {{.UseLine}}\n{{if .HasExample}}\nExamples:\n{{.Example}}\n{{end}}")
+	return cmd
 }
 
 // runSendmail runs one sendmail command line.

@@ -143,6 +143,11 @@ func TestSendmailExitCodesEndToEnd(t *testing.T) {
 			t.Errorf("%s: exit %d, %q; want %d with %q", c.name, r.code, r.stderr, c.want, c.stderr)
 		}
 	}
+	help := h.sendmail(builtBinary, "", "", "sendmail", "--help")
+	if help.code != 0 || !strings.Contains(help.stdout, "-i, -oi") || !strings.Contains(help.stdout, "Exit codes (sysexits)") ||
+		strings.Contains(help.stdout, "Global Flags") || strings.Contains(help.stdout, "--help   help for") {
+		t.Errorf("sendmail --help: exit %d, %q", help.code, help.stdout)
+	}
 }
 
 // TestDocsPHPMailThroughSendmail runs docs/apps.md's PHP mail() snippet
