@@ -12,5 +12,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Run())
+	os.Exit(cli.Run(os.Args, os.Environ(), os.Stdin, os.Stdout, os.Stderr))
 }

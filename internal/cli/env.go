@@ -25,8 +25,13 @@ type environment struct {
 	process bool
 }
 
-// processEnvironment is the environment of this process.
-func processEnvironment() environment { return environment{lookup: os.LookupEnv, process: true} }
+// processEnvironment is the environment of this process, given as its
+// KEY=VALUE lines (os.Environ).
+func processEnvironment(environ []string) environment {
+	env := listEnvironment(environ)
+	env.process = true
+	return env
+}
 
 // listEnvironment is an environment given as KEY=VALUE lines (an SSH
 // session's); the last line of a key wins.

@@ -243,7 +243,7 @@ func TestCLISendPicksItsSMTPServer(t *testing.T) {
 	deadHost, deadPort, _ := net.SplitHostPort(dead.Addr().String())
 	dead.Close()
 	env := cfgd.withEnv("SMTP_HOST="+deadHost, "SMTP_PORT="+deadPort)
-	if r := env.finish(env.startRaw("--home", env.home, "send", "--to", inbox.EmailAddress)); r.code != exitFailure || !strings.Contains(r.stderr, "send via SMTP "+dead.Addr().String()) {
+	if r := env.finish(env.startRaw("--home", env.home, "send", "--to", inbox.EmailAddress)); r.code != exitFailure || !strings.Contains(r.stderr, "SMTP "+dead.Addr().String()) {
 		t.Fatalf("SMTP_HOST/SMTP_PORT do not come before the config: exit %d, %q", r.code, r.stderr)
 	}
 	if r := env.mustRaw("--home", env.home, "send", "--to", inbox.EmailAddress, "--subject", "via flag", "--smtp", h.srv.SMTPAddr()); !strings.Contains(r.stdout, "via "+h.srv.SMTPAddr()) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,7 @@ func TestLocalKeepsItsCatchAllAcrossRestarts(t *testing.T) {
 	home := t.TempDir()
 	start := func() *localRun {
 		t.Helper()
-		run, err := startLocal(ctx, &globalOptions{home: home, env: processEnvironment()},
+		run, err := startLocal(ctx, &globalOptions{home: home, env: processEnvironment(os.Environ())},
 			&localOptions{server: serverSettings{httpAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"}})
 		if err != nil {
 			t.Fatal(err)

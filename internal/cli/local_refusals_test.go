@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -53,7 +54,7 @@ func TestLocalShowsSMTPRefusals(t *testing.T) {
 	d := display{opts: []tea.ProgramOption{tea.WithoutSignalHandler(), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(200, 40), tea.WithFilter(watch)}}
 	done := make(chan error, 1)
 	go func() {
-		done <- runLocal(ctx, &globalOptions{home: home, local: true, env: processEnvironment()}, l, d)
+		done <- runLocal(ctx, &globalOptions{home: home, local: true, env: processEnvironment(os.Environ())}, l, d)
 	}()
 
 	var st localState

@@ -7,6 +7,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/signal"
 	"sync/atomic"
@@ -39,13 +40,14 @@ const exitCodesHelp = `Exit codes: 0 success; 1 failure (also: the server cannot
 // answering false).
 var errKeyRefused = errors.New("the server refused the API key")
 
-// Run runs the command line of os.Args and returns the process's exit
-// code; errors go to stderr as one line. SIGINT, SIGTERM and SIGHUP (the
+// Run runs a process's command line (argv, its program's name first) in
+// its environment (KEY=VALUE lines) and standard streams, and returns the
+// process's exit code; errors go to stderr as one line. SIGINT, SIGTERM and SIGHUP (the
 // terminal closed: a window, an SSH connection) cancel the
 // command's context: a command that then ends with an error exits
 // 128+signal (130 for Ctrl-C) without a message; one that stops cleanly
 // (a server shutting down) exits 0. A second signal is not caught.
-func Run() int {
+func Run(argv, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var received atomic.Int32
@@ -64,7 +66,7 @@ func Run() int {
 		}
 	}()
 
-	return execute(ctx, processEnvironment(), commandLine(os.Args), os.Stdin, os.Stdout, os.Stderr, func() int { return int(received.Load()) }, nil)
+	return execute(ctx, processEnvironment(environ), commandLine(argv), stdin, stdout, stderr, func() int { return int(received.Load()) }, nil)
 }
 
 // keyRefused reports an error that is the server refusing the API key.
