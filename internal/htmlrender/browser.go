@@ -31,13 +31,18 @@ func FindBrowser(lookPath func(string) (string, error)) string {
 type browser struct {
 	ctx     context.Context // a chromedp context holding the browser
 	cancel  func()
-	profile string // its 0700 user data directory
+	profile string    // its 0700 user data directory
+	spare   chan *tab // the tab for the next render; always one there or on its way
 }
 
 // Renderer renders mail with one shared browser, started on first use.
 type Renderer struct {
 	cfg Config
 	sem chan struct{}
+
+	// work is the renders' closing of their tabs and opening of spares,
+	// done after they returned; Close waits for it.
+	work sync.WaitGroup
 
 	mu     sync.Mutex
 	b      *browser
@@ -102,7 +107,7 @@ func (r *Renderer) browser() (*browser, error) {
 		return r.b, nil
 	}
 	if r.b != nil { // it died: clean up after it
-		r.b.stop()
+		_ = r.b.stop()
 		r.b = nil
 	}
 	profile, err := os.MkdirTemp("", "sandview-chromium-") // 0700
@@ -111,7 +116,7 @@ func (r *Renderer) browser() (*browser, error) {
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), r.allocatorOptions(profile)...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	b := &browser{ctx: ctx, profile: profile, cancel: func() { cancelCtx(); cancelAlloc() }}
+	b := &browser{ctx: ctx, profile: profile, spare: make(chan *tab, 1), cancel: func() { cancelCtx(); cancelAlloc() }}
 	if err := chromedp.Do(ctx); err != nil { // starts it
 		// The allocator's cancel ends a process that started; the
 		// context's cancel waits for a browser that chromedp never marks
@@ -122,6 +127,7 @@ func (r *Renderer) browser() (*browser, error) {
 		return nil, fmt.Errorf("render: start the browser %s: %w", r.cfg.BrowserPath, err)
 	}
 	r.b = b
+	r.work.Go(b.refill)
 	return b, nil
 }
 
@@ -148,16 +154,18 @@ func (r *Renderer) pid() int {
 	return 0
 }
 
-// Close ends the browser, if one runs, and removes its profile. Renders
-// after Close fail.
+// Close ends the browser, if one runs, and removes its profile; call it
+// once the last Render returned. Renders after Close fail.
 func (r *Renderer) Close() error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.closed = true
-	if r.b == nil {
+	b := r.b
+	r.b = nil
+	r.mu.Unlock()
+	r.work.Wait()
+	if b == nil {
 		return nil
 	}
-	err := r.b.stop()
-	r.b = nil
-	return err
+	b.closeSpare()
+	return b.stop()
 }

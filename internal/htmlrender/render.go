@@ -48,21 +48,29 @@ func (r *Renderer) Render(ctx context.Context, in Input, opt Options) (Result, e
 	}
 	select {
 	case r.sem <- struct{}{}:
-		defer func() { <-r.sem }()
 	case <-ctx.Done():
 		return Result{}, fmt.Errorf("render: waiting for the browser: %w", ctx.Err())
 	}
 	b, err := r.browser()
 	if err != nil {
+		<-r.sem
 		return Result{}, err
 	}
-	// A fresh browser context (its own cookies, cache and storage, in
-	// memory), disposed with the tab when the render ends.
-	tab, closeTab := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
-	defer closeTab()
-	stop := context.AfterFunc(ctx, closeTab)
+	t, err := b.takeTab(ctx, &r.work)
+	if err != nil {
+		<-r.sem
+		return Result{}, fmt.Errorf("render: %w", err)
+	}
+	// The tab is closed after the render returned; the turn ends once it
+	// is, so that at most MaxConcurrent rendering tabs (and a spare) exist
+	// at a time.
+	defer r.work.Go(func() {
+		t.close()
+		<-r.sem
+	})
+	stop := context.AfterFunc(ctx, t.close)
 	defer stop()
-	res, err := chromedp.Run(tab, r.render(html, opt))
+	res, err := chromedp.Run(t.ctx, r.render(html, opt))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("render: %w", ctx.Err())
@@ -162,6 +170,13 @@ func firstOK[E any](events iter.Seq2[E, error]) bool {
 // picture takes the screenshot: the page's full height, cut at MaxHeight
 // (the option's, or the package's), a note in cut when it is.
 func (r *Renderer) picture(ctx context.Context, t *chromedp.Target, opt Options, cut *[]string) (Result, error) {
+	// The page's height is the viewport's at least: a 1 px viewport
+	// measures the mail's own (a short mail gets a short picture).
+	if _, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: int64(opt.Width), Height: 1, DeviceScaleFactor: 1,
+	}); err != nil {
+		return Result{}, fmt.Errorf("measure the page: %w", err)
+	}
 	m, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
 		return Result{}, fmt.Errorf("measure the page: %w", err)
