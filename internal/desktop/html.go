@@ -31,6 +31,17 @@ func BrowserPage(body string) (string, error) { return page(body, browserCSP) }
 // allowed by its policy; everything else BrowserPage removes is removed.
 func RemotePage(body string) (string, error) { return page(body, remoteCSP) }
 
+// PolicyMeta is BrowserPage's policy (RemotePage's with remote) as a
+// meta tag, for a page that cannot be parsed to be cleaned (a renderer
+// that runs no script and loads nothing itself puts it first).
+func PolicyMeta(remote bool) string {
+	csp := browserCSP
+	if remote {
+		csp = remoteCSP
+	}
+	return `<meta http-equiv="Content-Security-Policy" content="` + csp + `">`
+}
+
 // page is body made safe with the content security policy csp.
 func page(body, csp string) (string, error) {
 	doc, err := html.Parse(strings.NewReader(body))

@@ -37,6 +37,9 @@ const (
 	// MaxHeight is the tallest picture taken, in CSS pixels: a longer mail
 	// is cut there with a note.
 	MaxHeight = 16384
+	// maxHTMLBytes is the most of an HTML part rendered (Gmail clips a
+	// mail at 102 KB; a larger part takes the browser seconds).
+	maxHTMLBytes = 512 << 10
 	// maxRemoteBytes is the most read of one remote resource.
 	maxRemoteBytes = 5 << 20
 )

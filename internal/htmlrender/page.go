@@ -14,24 +14,35 @@ import (
 // quoted attribute (src="cid:logo") or in CSS (url(cid:logo)).
 var cidRef = regexp.MustCompile(`(?i)cid:([^"'()\s<>]+)`)
 
-// safePage is the HTML the browser gets: the part made safe as `email open`
-// makes it (desktop.BrowserPage: a content security policy that loads
-// nothing remote, scripts, refreshes and resource hints removed; with
-// remote content allowed, desktop.RemotePage), and its cid: references to
-// inline parts turned into data: URLs (the only images the policy allows
-// besides remote ones). A reference to no part is left as it is: a broken
-// image, as the recipient would see it.
-func safePage(in Input, allowRemote bool) (string, error) {
+// safePage is the HTML the browser gets: the part made safe as `email
+// open` makes it (desktop.BrowserPage: a content security policy that
+// loads nothing remote, scripts, refreshes and resource hints removed;
+// with remote content allowed, desktop.RemotePage), and its cid:
+// references to inline parts turned into data: URLs (the only images the
+// policy allows besides remote ones). A reference to no part is left as
+// it is: a broken image, as the recipient would see it.
+//
+// A part over maxHTMLBytes is cut there (as Gmail clips long mail), and
+// one nested too deep for the HTML parser gets only the policy, first:
+// note says so. The browser runs no script and loads nothing itself
+// either way.
+func safePage(in Input, allowRemote bool) (html, note string, err error) {
+	body := in.HTML
+	if len(body) > maxHTMLBytes {
+		note = fmt.Sprintf("the HTML part is %d bytes: its first %d rendered", len(body), maxHTMLBytes)
+		body = body[:maxHTMLBytes]
+	}
 	safe := desktop.BrowserPage
 	if allowRemote {
 		safe = desktop.RemotePage
 	}
-	p, err := safe(in.HTML)
+	p, err := safe(body)
 	if err != nil {
-		return "", fmt.Errorf("render: %w", err)
+		p = desktop.PolicyMeta(allowRemote) + body
+		note = join(note, "the HTML could not be cleaned ("+err.Error()+"): rendered behind the policy alone")
 	}
 	if len(in.Inline) == 0 {
-		return p, nil
+		return p, note, nil
 	}
 	return cidRef.ReplaceAllStringFunc(p, func(ref string) string {
 		part, ok := inlinePart(in.Inline, ref[len("cid:"):])
@@ -39,7 +50,15 @@ func safePage(in Input, allowRemote bool) (string, error) {
 			return ref
 		}
 		return "data:" + mediaType(part.ContentType) + ";base64," + base64.StdEncoding.EncodeToString(part.Content)
-	}), nil
+	}), note, nil
+}
+
+// join joins two notes.
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // inlinePart finds the part a cid: reference names: as written, or

@@ -42,7 +42,7 @@ func (r *Renderer) Render(ctx context.Context, in Input, opt Options) (Result, e
 	if r.cfg.BrowserPath == "" {
 		return Result{}, ErrNoBrowser
 	}
-	html, err := safePage(in, opt.AllowRemote)
+	html, note, err := safePage(in, opt.AllowRemote)
 	if err != nil {
 		return Result{}, err
 	}
@@ -70,7 +70,7 @@ func (r *Renderer) Render(ctx context.Context, in Input, opt Options) (Result, e
 	})
 	stop := context.AfterFunc(ctx, t.close)
 	defer stop()
-	res, err := chromedp.Run(t.ctx, r.render(html, opt))
+	res, err := chromedp.Run(t.ctx, r.render(html, note, opt))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("render: %w", ctx.Err())
@@ -81,7 +81,7 @@ func (r *Renderer) Render(ctx context.Context, in Input, opt Options) (Result, e
 }
 
 // render is the action that loads html into the tab and pictures it.
-func (r *Renderer) render(html string, opt Options) chromedp.Action[Result] {
+func (r *Renderer) render(html, note string, opt Options) chromedp.Action[Result] {
 	return func(ctx context.Context, t *chromedp.Target) (Result, error) {
 		err := calls(ctx,
 			func(ctx context.Context) error {
@@ -113,7 +113,7 @@ func (r *Renderer) render(html string, opt Options) chromedp.Action[Result] {
 		if err != nil {
 			return Result{}, fmt.Errorf("set up the page: %w", err)
 		}
-		var blocked atomic.Int64
+		srv := &pageServer{r: r, t: t, html: html, allowRemote: opt.AllowRemote}
 		serveCtx, stopServing := context.WithCancel(ctx)
 		defer stopServing()
 		requests := cdp.Events(serveCtx, t, fetch.RequestPaused)
@@ -125,11 +125,14 @@ func (r *Renderer) render(html string, opt Options) chromedp.Action[Result] {
 				if err != nil {
 					return
 				}
-				go r.answer(serveCtx, t, ev, html, opt.AllowRemote, &blocked)
+				go srv.answer(serveCtx, ev)
 			}
 		}()
 
 		var cut []string
+		if note != "" {
+			cut = append(cut, note)
+		}
 		loadCtx, cancelLoad := context.WithTimeout(ctx, r.cfg.Timeout)
 		defer cancelLoad()
 		loaded := cdp.Events(loadCtx, t, page.LoadEventFired)
@@ -143,16 +146,11 @@ func (r *Renderer) render(html string, opt Options) chromedp.Action[Result] {
 			cut = append(cut, fmt.Sprintf("the mail did not finish loading in %s: pictured as it was", r.cfg.Timeout))
 			_, _ = cdp.Call(ctx, t, page.StopLoading, cdp.Empty{})
 		}
-		shotCtx, cancel := context.WithTimeout(ctx, 2*r.cfg.Timeout)
-		defer cancel()
-		res, err := r.picture(shotCtx, t, opt, &cut)
+		res, err := r.pictureInTime(ctx, t, opt, &cut)
 		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-				return Result{}, fmt.Errorf("the browser did not picture the mail in %s", 2*r.cfg.Timeout)
-			}
 			return Result{}, err
 		}
-		res.Blocked = int(blocked.Load())
+		res.Blocked = int(srv.blocked.Load())
 		res.Cut = strings.Join(cut, "; ")
 		return res, nil
 	}
@@ -165,6 +163,50 @@ func firstOK[E any](events iter.Seq2[E, error]) bool {
 		return err == nil
 	}
 	return false
+}
+
+// pictureInTime takes the picture within twice the Timeout; when the
+// browser takes longer (a huge page), it takes the first screen of it
+// instead, with a note.
+func (r *Renderer) pictureInTime(ctx context.Context, t *chromedp.Target, opt Options, cut *[]string) (Result, error) {
+	limit := 2 * r.cfg.Timeout
+	shotCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	res, err := r.picture(shotCtx, t, opt, cut)
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+		return res, err
+	}
+	*cut = append(*cut, fmt.Sprintf("the browser did not picture the whole mail in %s: its first %d px", limit, viewportHeight))
+	firstCtx, cancelFirst := context.WithTimeout(ctx, limit)
+	defer cancelFirst()
+	res, err = r.firstScreen(firstCtx, t, opt)
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return Result{}, fmt.Errorf("the browser did not picture the mail in %s", 2*limit)
+	}
+	return res, err
+}
+
+// firstScreen pictures the viewport alone: the cheapest picture there is.
+func (r *Renderer) firstScreen(ctx context.Context, t *chromedp.Target, opt Options) (Result, error) {
+	if _, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: int64(opt.Width), Height: viewportHeight, DeviceScaleFactor: 1,
+	}); err != nil {
+		return Result{}, fmt.Errorf("picture the page: %w", err)
+	}
+	shot, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+	if err != nil {
+		return Result{}, fmt.Errorf("picture the page: %w", err)
+	}
+	return result(shot.Data)
+}
+
+// result is a Result of a PNG the browser made.
+func result(data []byte) (Result, error) {
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return Result{}, fmt.Errorf("read the browser's picture: %w", err)
+	}
+	return Result{PNG: data, Width: cfg.Width, Height: cfg.Height}, nil
 }
 
 // picture takes the screenshot: the page's full height, cut at MaxHeight
@@ -202,40 +244,59 @@ func (r *Renderer) picture(ctx context.Context, t *chromedp.Target, opt Options,
 	if err != nil {
 		return Result{}, fmt.Errorf("picture the page: %w", err)
 	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(shot.Data))
-	if err != nil {
-		return Result{}, fmt.Errorf("read the browser's picture: %w", err)
-	}
-	return Result{PNG: shot.Data, Width: cfg.Width, Height: cfg.Height}, nil
+	return result(shot.Data)
 }
 
-// answer answers one request of the page: the page itself from memory;
-// a remote resource, when allowed, fetched by the Fetcher; anything else
-// refused (and counted in blocked).
-func (r *Renderer) answer(ctx context.Context, t *chromedp.Target, ev fetch.EventRequestPaused, html string, allowRemote bool, blocked *atomic.Int64) {
+// pageServer answers the requests of one render's page.
+type pageServer struct {
+	r           *Renderer
+	t           *chromedp.Target
+	html        string
+	allowRemote bool
+	served      atomic.Bool  // the page was served (once: a refresh gets nothing)
+	blocked     atomic.Int64 // requests refused
+}
+
+// answer answers one request of the page: the page itself, once, from
+// memory; a remote image, style sheet or font, when allowed, fetched by
+// the Fetcher; anything else (another page, a frame, a script, media)
+// refused and counted.
+func (s *pageServer) answer(ctx context.Context, ev fetch.EventRequestPaused) {
 	u := ev.Request.URL
-	if u == pageURL {
-		_, _ = cdp.Call(ctx, t, fetch.FulfillRequest, fetch.FulfillRequestParams{
-			RequestID: ev.RequestID, ResponseCode: 200, Body: []byte(html),
+	if u == pageURL && s.served.CompareAndSwap(false, true) {
+		_, _ = cdp.Call(ctx, s.t, fetch.FulfillRequest, fetch.FulfillRequestParams{
+			RequestID: ev.RequestID, ResponseCode: 200, Body: []byte(s.html),
 			ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/html; charset=utf-8"}},
 		})
 		return
 	}
-	remote := strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")
-	if allowRemote && remote && r.cfg.Fetcher != nil {
-		fctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
-		body, ctype, err := r.cfg.Fetcher.Fetch(fctx, u, maxRemoteBytes)
+	if s.allowRemote && s.r.cfg.Fetcher != nil && remoteResource(u, ev.ResourceType) {
+		fctx, cancel := context.WithTimeout(ctx, s.r.cfg.Timeout)
+		body, ctype, err := s.r.cfg.Fetcher.Fetch(fctx, u, maxRemoteBytes)
 		cancel()
 		if err == nil {
-			_, _ = cdp.Call(ctx, t, fetch.FulfillRequest, fetch.FulfillRequestParams{
+			_, _ = cdp.Call(ctx, s.t, fetch.FulfillRequest, fetch.FulfillRequestParams{
 				RequestID: ev.RequestID, ResponseCode: 200, Body: body,
 				ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: ctype}, {Name: "Access-Control-Allow-Origin", Value: "*"}},
 			})
 			return
 		}
 	}
-	blocked.Add(1)
-	_, _ = cdp.Call(ctx, t, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+	s.blocked.Add(1)
+	_, _ = cdp.Call(ctx, s.t, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+}
+
+// remoteResource reports whether a request may be fetched when remote
+// content is allowed: an http(s) image, style sheet or font.
+func remoteResource(u string, typ network.ResourceType) bool {
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return false
+	}
+	switch typ {
+	case network.ResourceTypeImage, network.ResourceTypeStylesheet, network.ResourceTypeFont:
+		return true
+	}
+	return false
 }
 
 // calls runs fns in order, stopping at the first error.
