@@ -16,7 +16,8 @@ import (
 // type, and passes the values down: the SVC_* settings (applyEnv), the
 // service (SERVICE_URL, SERVICE_API_KEY, SMTP_HOST, SMTP_PORT), sandview's
 // home (SANDVIEW_HOME, XDG_CONFIG_HOME) and the terminal's settings
-// (NO_COLOR, SANDVIEW_TRUECOLOR, SANDVIEW_HYPERLINKS, BROWSER, SHELL, TMUX
+// (NO_COLOR, SANDVIEW_TRUECOLOR, SANDVIEW_HYPERLINKS, BROWSER, SHELL, TMUX,
+// SANDVIEW_BROWSER
 // and what tells a terminal's features).
 type environment struct {
 	lookup func(name string) (string, bool)
