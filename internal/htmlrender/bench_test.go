@@ -28,7 +28,7 @@ func BenchmarkRenderCold(b *testing.B) {
 // BenchmarkRenderWarm is a render on a running browser with its spare
 // tab ready (as when a reader switches width or scheme), of the 1024 px
 // newsletter; it reports the PNG's bytes and the browser's memory (the
-// RSS of its processes, tabs included).
+// PSS of its processes, the spare tab included).
 func BenchmarkRenderWarm(b *testing.B) {
 	in := newsletter(b)
 	var res Result
@@ -41,7 +41,7 @@ func BenchmarkRenderWarm(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(len(res.PNG)), "png-bytes")
-	b.ReportMetric(float64(treeRSS(shared.pid()))/(1<<20), "browser-MB")
+	b.ReportMetric(float64(treePSS(shared.pid()))/(1<<20), "browser-MB")
 }
 
 // BenchmarkRenderBackToBack renders without a pause: each render waits
@@ -54,9 +54,10 @@ func BenchmarkRenderBackToBack(b *testing.B) {
 	}
 }
 
-// treeRSS is the resident memory, in bytes, of process pid and its
-// descendants (the browser, its renderers, GPU and utility processes).
-func treeRSS(pid int) int64 {
+// treePSS is the memory, in bytes, of process pid and its descendants
+// (the browser, its renderers, GPU and utility processes): their
+// proportional set size, so that the memory they share is counted once.
+func treePSS(pid int) int64 {
 	children := map[int][]int{}
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, p := range stats {
@@ -76,7 +77,7 @@ func treeRSS(pid int) int64 {
 	var total int64
 	var walk func(int)
 	walk = func(p int) {
-		total += rss(p)
+		total += pss(p)
 		for _, c := range children[p] {
 			walk(c)
 		}
@@ -87,16 +88,16 @@ func treeRSS(pid int) int64 {
 	return total
 }
 
-// rss is one process's VmRSS in bytes (0 when it is gone).
-func rss(pid int) int64 {
-	f, err := os.Open(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+// pss is one process's Pss in bytes (0 when it is gone).
+func pss(pid int) int64 {
+	f, err := os.Open(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), "Pss:"); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return kb << 10
 		}
