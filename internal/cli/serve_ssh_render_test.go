@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"image/png"
 	"net/smtp"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // TestSSHEmailRenderWritesToTheSession: over SSH `email render` renders
@@ -64,6 +67,28 @@ func TestSSHEmailRenderWritesToTheSession(t *testing.T) {
 	if _, err := os.Stat(onBox); !os.IsNotExist(err) {
 		t.Errorf("a file was written on the box: %v", err)
 	}
+	// ssh -t: standard output is the user's terminal, which gets no PNG.
+	c, err := b.dial(alice.signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	var tty bytes.Buffer
+	s.Stdout, s.Stderr = &tty, &tty
+	var exit *gossh.ExitError
+	if err := s.Run("email render " + id + " --inbox alice-render@sandbox.test -o -"); !errors.As(err, &exit) || exit.ExitStatus() != exitUsage ||
+		!strings.Contains(tty.String(), "would write the PNG to the terminal") || strings.Contains(tty.String(), "PNG\r\n") {
+		t.Errorf("-o - to a terminal: %v, %q", err, tty.String())
+	}
+
 	if out, _, code := b.run(bob.signer, "email render "+id+" --inbox alice-render@sandbox.test -o -"); code == 0 || len(out) != 0 {
 		t.Errorf("bob rendered alice's mail: exit %d, %d bytes", code, len(out))
 	}
