@@ -81,12 +81,13 @@ func TestSSHEmailRenderWritesToTheSession(t *testing.T) {
 	if err := s.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
-	var tty bytes.Buffer
-	s.Stdout, s.Stderr = &tty, &tty
+	var tty, ttyErr bytes.Buffer
+	s.Stdout, s.Stderr = &tty, &ttyErr
 	var exit *gossh.ExitError
-	if err := s.Run("email render " + id + " --inbox alice-render@sandbox.test -o -"); !errors.As(err, &exit) || exit.ExitStatus() != exitUsage ||
-		!strings.Contains(tty.String(), "would write the PNG to the terminal") || strings.Contains(tty.String(), "PNG\r\n") {
-		t.Errorf("-o - to a terminal: %v, %q", err, tty.String())
+	err = s.Run("email render " + id + " --inbox alice-render@sandbox.test -o -")
+	shown := tty.String() + ttyErr.String()
+	if !errors.As(err, &exit) || exit.ExitStatus() != exitUsage || !strings.Contains(shown, "would write the PNG to the terminal") || strings.Contains(shown, "PNG\r\n") {
+		t.Errorf("-o - to a terminal: %v, %q", err, shown)
 	}
 
 	if out, _, code := b.run(bob.signer, "email render "+id+" --inbox alice-render@sandbox.test -o -"); code == 0 || len(out) != 0 {
