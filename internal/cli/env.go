@@ -17,7 +17,8 @@ import (
 // service (SERVICE_URL, SERVICE_API_KEY, SMTP_HOST, SMTP_PORT), sandview's
 // home (SANDVIEW_HOME, XDG_CONFIG_HOME) and the terminal's settings
 // (NO_COLOR, SANDVIEW_TRUECOLOR, SANDVIEW_HYPERLINKS, BROWSER, SHELL, TMUX
-// and what tells a terminal's features).
+// and what tells a terminal's features), and the renderer's browser
+// (SANDVIEW_BROWSER).
 type environment struct {
 	lookup func(name string) (string, bool)
 	// process: the environment is this process's, which runs one command

@@ -35,6 +35,7 @@ var sshAllowed = map[string][]string{
 	"email check":       {"inbox", "json", "links", "link-timeout"},
 	"email expect":      {"inbox", "wait", "timeout", "subject", "from", "to", "verdict", "min-compat", "max-spam", "links", "link-timeout", "skip", "golden", "json", "junit"},
 	"email snapshot":    {"inbox", "wait", "timeout"},
+	"email render":      {"inbox", "output", "width", "dark", "full", "height", "allow-remote"},
 	"inbox":             nil,
 	"inbox attach":      {"json"},
 	"inbox create":      {"address", "encrypted", "json", "no-auth", "plain", "ttl"},
@@ -74,7 +75,7 @@ var sshStdinOnly = map[string]bool{"webhook create --custom-body": true, "webhoo
 
 // sshStdoutOnly lists the allowed flags that name a file to write: over
 // SSH they take only "-" (the session's standard output).
-var sshStdoutOnly = map[string]bool{"email expect --junit": true}
+var sshStdoutOnly = map[string]bool{"email expect --junit": true, "email render --output": true}
 
 // Messages of what to do instead; {scp} is the scp command's start
 // (scp -P PORT HOST:), {host} the ssh destination.
@@ -104,8 +105,9 @@ var sshRefused = map[string]string{
 	"--url": insteadServer, "--api-key": insteadServer, "--home": insteadServer, "--local": insteadServer,
 	"email attachments --save": insteadDownload, "email attachments --all": insteadDownload, "email attachments --dir": insteadDownload,
 	"email check --private": insteadPrivate, "email expect --private": insteadPrivate,
-	"email expect --update": "over SSH nothing is written on the box: print the snapshot with ssh {host} email snapshot ID > FILE",
-	"inbox import FILE":     "over SSH an export is read from standard input: ssh {host} inbox import - < inbox.json",
+	"email expect --update":  "over SSH nothing is written on the box: print the snapshot with ssh {host} email snapshot ID > FILE",
+	"email render --browser": "the box's own browser renders the mail",
+	"inbox import FILE":      "over SSH an export is read from standard input: ssh {host} inbox import - < inbox.json",
 }
 
 // sshPath is a command's path in the profile's tables.
@@ -198,7 +200,7 @@ func (p sshProfile) check(args []string) error {
 				refused = p.refusal("a FILE", "over SSH --"+f.Name+" reads standard input: ssh {host} "+path+" … --"+f.Name+" - < FILE")
 			}
 			if sshStdoutOnly[path+" --"+f.Name] && f.Value.String() != "-" {
-				refused = p.refusal("a FILE", "over SSH --"+f.Name+" writes to standard output: ssh {host} "+path+" … --"+f.Name+" - > FILE")
+				refused = p.refusal("a FILE", "over SSH --"+f.Name+" writes to standard output: ssh {host} "+path+" ID --"+f.Name+" - > FILE")
 			}
 			return
 		}

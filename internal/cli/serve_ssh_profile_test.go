@@ -65,6 +65,7 @@ func TestSSHProfileRefusesWhatActsOnTheBox(t *testing.T) {
 		"email check ID --links", "webhook create --inbox a@b.test --endpoint https://example.org/h", "help email",
 		"email --help", "--version", "webhook update ID --event email.received --event email.read",
 		"webhook create --endpoint https://example.org/h --custom-body -",
+		"email render ID -o - --width 375 --dark --allow-remote", "email render ID --output=- --height 900",
 	} {
 		if err := p.check(strings.Fields(line)); err != nil {
 			t.Errorf("%s: refused: %v", line, err)
@@ -84,6 +85,8 @@ func TestSSHProfileRefusesWhatActsOnTheBox(t *testing.T) {
 		"wait --local":                                                              "each SSH key acts as its own user",
 		"webhook create --endpoint https://example.org/h --custom-body /etc/passwd": "--custom-body reads standard input",
 		"webhook update ID --custom-body=/srv/api-key":                              "--custom-body reads standard input",
+		"email render ID -o /etc/cron.d/x":                                          "ssh -p 2222 box.example email render ID --output - > FILE",
+		"email render ID -o - --browser /tmp/evil":                                  "the box's own browser renders the mail",
 		"serve --http 0.0.0.0:80":                                                   "the box runs the server",
 		"config --url http://x":                                                     "nothing to configure",
 		"send --to a@b.test":                                                        "send test mail from your machine",

@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"html"
 	"strings"
 	"testing"
 )
@@ -36,5 +37,31 @@ func TestBrowserPageDropsResourceHints(t *testing.T) {
 		if !strings.Contains(page, kept) {
 			t.Fatalf("%s was lost:\n%s", kept, page)
 		}
+	}
+}
+
+// TestRemotePageAllowsOnlyRemoteImagesStylesFonts: RemotePage's policy
+// lets remote images, style sheets and fonts load (nothing else: no
+// script, frame or form), and the page still loses its scripts and
+// refreshes; PolicyMeta is the same policy as a meta tag.
+func TestRemotePageAllowsOnlyRemoteImagesStylesFonts(t *testing.T) {
+	page, err := RemotePage(`<meta http-equiv="refresh" content="0; url=https://x.example/"><script>alert(1)</script><img src="https://i.example/a.png">`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page = html.UnescapeString(page)
+	if strings.Contains(page, "<script") || strings.Contains(page, "refresh") {
+		t.Errorf("a script or refresh survived:\n%s", page)
+	}
+	for _, want := range []string{"img-src data: cid: http: https:", "font-src data: http: https:", "default-src 'none'", "form-action 'none'"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the policy lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "script-src") || strings.Contains(PolicyMeta(false), "http:") {
+		t.Errorf("a policy allows scripts, or the blocking one remote content")
+	}
+	if !strings.Contains(PolicyMeta(true), remoteCSP) || !strings.Contains(PolicyMeta(false), browserCSP) {
+		t.Error("PolicyMeta is not the pages' policy")
 	}
 }

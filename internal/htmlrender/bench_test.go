@@ -1,0 +1,106 @@
+package htmlrender
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// BenchmarkRenderCold is a first render: the browser started for it
+// (and stopped after, outside the timer).
+func BenchmarkRenderCold(b *testing.B) {
+	in := newsletter(b)
+	for b.Loop() {
+		r := New(testConfig())
+		res := render(b, r, in, Options{Width: 1024})
+		b.StopTimer()
+		b.ReportMetric(float64(len(res.PNG)), "png-bytes")
+		if err := r.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}
+
+// BenchmarkRenderWarm is a render on a running browser with its spare
+// tab ready (as when a reader switches width or scheme), of the 1024 px
+// newsletter; it reports the PNG's bytes and the browser's memory (the
+// PSS of its processes, the spare tab included).
+func BenchmarkRenderWarm(b *testing.B) {
+	in := newsletter(b)
+	var res Result
+	render(b, shared, in, Options{Width: 1024})
+	shared.work.Wait()
+	for b.Loop() {
+		res = render(b, shared, in, Options{Width: 1024})
+		b.StopTimer()
+		shared.work.Wait() // the tab closed, the next one ready
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(len(res.PNG)), "png-bytes")
+	b.ReportMetric(float64(treePSS(shared.pid()))/(1<<20), "browser-MB")
+}
+
+// BenchmarkRenderBackToBack renders without a pause: each render waits
+// for the tab the last one had opened.
+func BenchmarkRenderBackToBack(b *testing.B) {
+	in := newsletter(b)
+	render(b, shared, in, Options{Width: 1024})
+	for b.Loop() {
+		render(b, shared, in, Options{Width: 1024})
+	}
+}
+
+// treePSS is the memory, in bytes, of process pid and its descendants
+// (the browser, its renderers, GPU and utility processes): their
+// proportional set size, so that the memory they share is counted once.
+func treePSS(pid int) int64 {
+	children := map[int][]int{}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(fields[1])
+		child, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		children[ppid] = append(children[ppid], child)
+	}
+	var total int64
+	var walk func(int)
+	walk = func(p int) {
+		total += pss(p)
+		for _, c := range children[p] {
+			walk(c)
+		}
+	}
+	if pid > 0 {
+		walk(pid)
+	}
+	return total
+}
+
+// pss is one process's Pss in bytes (0 when it is gone).
+func pss(pid int) int64 {
+	f, err := os.Open(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "Pss:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
