@@ -14,8 +14,9 @@ type Hints struct {
 	LCTerminal  string // LC_TERMINAL, which iTerm2 sends over SSH
 	KittyWindow bool   // KITTY_WINDOW_ID is set
 	Tmux        bool   // TMUX is set: inside tmux
-	// Off turns pictures off (no probe, no graphics).
-	Off bool
+	// Ask lets the program ask the terminal (a terminal of its own);
+	// without it nothing is asked and no picture drawn.
+	Ask bool
 }
 
 // ByName is the protocol the terminal's name promises, None when it
@@ -39,7 +40,7 @@ const probeID = 31
 // protocol) and then DA1, which every terminal answers, so its answer
 // ends the wait for the first.
 func (h Hints) Query() string {
-	if h.Off {
+	if !h.Ask {
 		return ""
 	}
 	return ansi.KittyGraphics([]byte("AAAA"), "i=31", "s=1", "v=1", "a=q", "t=d", "f=24") + ansi.RequestPrimaryDeviceAttributes
@@ -75,7 +76,7 @@ func (d *Detector) DeviceAttributes(attrs []int) Protocol {
 		sixel = sixel || a == 4
 	}
 	switch name := d.hints.ByName(); {
-	case d.hints.Off:
+	case !d.hints.Ask:
 		d.result = None
 	case d.kittyOK:
 		d.result = Kitty
@@ -102,8 +103,8 @@ func (d *Detector) Passthrough() bool {
 // Why is one line saying why a terminal without graphics shows text.
 func (h Hints) Why() string {
 	switch {
-	case h.Off:
-		return "pictures are turned off"
+	case !h.Ask:
+		return "this terminal was not asked for its graphics"
 	case h.Tmux:
 		return "this terminal (through tmux) answered no graphics protocol: the picture needs kitty graphics, iTerm2 images or sixel (tmux: set -g allow-passthrough on, or a tmux built with sixel)"
 	}

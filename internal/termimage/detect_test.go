@@ -49,9 +49,12 @@ func TestDetect(t *testing.T) {
 		{"tmux with sixel", Hints{Tmux: true, TermProgram: "tmux"}, "\x1b[?1;2;4c", Sixel, false},
 		{"tmux in iTerm2 over SSH", Hints{Tmux: true, LCTerminal: "iTerm2"}, "\x1b[?1;2c", ITerm2, true},
 		{"tmux without graphics", Hints{Tmux: true}, "\x1b[?1;2c", None, false},
-		{"turned off", Hints{Off: true, Term: "xterm-kitty"}, "\x1b_Gi=31;OK\x1b\\\x1b[?62;4c", None, false},
+		{"not asked", Hints{Term: "xterm-kitty"}, "\x1b_Gi=31;OK\x1b\\\x1b[?62;4c", None, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.name != "not asked" {
+				tc.hints.Ask = true
+			}
 			d := NewDetector(tc.hints)
 			if _, done := d.Result(); done {
 				t.Fatal("decided before DA1")
@@ -68,14 +71,14 @@ func TestDetect(t *testing.T) {
 }
 
 func TestQuery(t *testing.T) {
-	q := Hints{}.Query()
+	q := Hints{Ask: true}.Query()
 	if !strings.HasPrefix(q, "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\") || !strings.HasSuffix(q, "\x1b[c") {
 		t.Fatalf("query %q: want the kitty graphics query, then DA1", q)
 	}
-	if (Hints{Off: true}).Query() != "" {
-		t.Fatal("pictures off: nothing asked")
+	if (Hints{}).Query() != "" {
+		t.Fatal("not to be asked: nothing asked")
 	}
-	if !strings.Contains(Hints{Tmux: true}.Why(), "allow-passthrough") || !strings.Contains(Hints{}.Why(), "sixel") {
+	if !strings.Contains(Hints{Ask: true, Tmux: true}.Why(), "allow-passthrough") || !strings.Contains(Hints{Ask: true}.Why(), "sixel") {
 		t.Fatal("the reason should say what the picture needs")
 	}
 }
