@@ -195,34 +195,50 @@ func headRefused(status int) bool {
 
 // follow asks link with method and follows its redirects, recording them.
 func (c *Checker) follow(ctx context.Context, r *Result, method, link string) error {
-	for range maxRedirects + 1 {
+	resp, err := c.request(ctx, method, link, func(h Hop) { r.Redirects = append(r.Redirects, h) })
+	if err != nil {
+		return err
+	}
+	_, _ = io.CopyN(io.Discard, resp.Body, 4096) // a little, so that the connection may be reused
+	resp.Body.Close()
+	r.Status, r.FinalURL = resp.StatusCode, resp.Request.URL.String()
+	if len(r.Redirects) == 0 {
+		r.FinalURL = ""
+	}
+	return nil
+}
+
+// request asks link with method and follows its redirects (at most
+// maxRedirects, each hop passed to hop), and returns the last answer, its
+// body to be closed.
+func (c *Checker) request(ctx context.Context, method, link string, hop func(Hop)) (*http.Response, error) {
+	for i := 0; ; i++ {
 		req, err := http.NewRequestWithContext(ctx, method, link, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		req.Header.Set("User-Agent", "sandview-linkcheck")
 		resp, err := c.client.Do(req)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		_, _ = io.CopyN(io.Discard, resp.Body, 4096) // a little, so that the connection may be reused
-		resp.Body.Close()
-		r.Status, r.FinalURL = resp.StatusCode, link
 		loc := resp.Header.Get("Location")
 		if resp.StatusCode < 300 || resp.StatusCode >= 400 || loc == "" {
-			if len(r.Redirects) == 0 {
-				r.FinalURL = ""
-			}
-			return nil
+			return resp, nil
 		}
 		next, err := req.URL.Parse(loc)
 		if err != nil {
-			return fmt.Errorf("bad redirect %q: %w", loc, err)
+			resp.Body.Close()
+			return nil, fmt.Errorf("bad redirect %q: %w", loc, err)
 		}
-		r.Redirects = append(r.Redirects, Hop{URL: link, Status: resp.StatusCode})
+		hop(Hop{URL: link, Status: resp.StatusCode})
+		if i == maxRedirects {
+			return resp, nil // too many: the caller sees the redirect
+		}
+		_, _ = io.CopyN(io.Discard, resp.Body, 4096)
+		resp.Body.Close()
 		link = next.String()
 	}
-	return nil
 }
 
 // failed records why a link has no status.

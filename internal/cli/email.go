@@ -23,7 +23,7 @@ func newEmailCommand(g *globalOptions) *cobra.Command {
 	cmd.AddCommand(newEmailListCommand(g, &inbox), newEmailShowCommand(g, &inbox),
 		newEmailRawCommand(g, &inbox), newEmailDeleteCommand(g, &inbox),
 		newEmailAttachmentsCommand(g, &inbox), newEmailLinksCommand(g, &inbox), newEmailOpenCommand(g, &inbox),
-		newEmailCheckCommand(g, &inbox))
+		newEmailCheckCommand(g, &inbox), newEmailRenderCommand(g, &inbox))
 	return cmd
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sandview/internal/htmlrender"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,6 +23,10 @@ type globalOptions struct {
 	local bool
 	// env is the environment the command runs in.
 	env environment
+	// renderer, when set, is the browser shared by the SSH sessions of a
+	// box (its own, not one a user picks); else a command that renders
+	// starts its own.
+	renderer *htmlrender.Renderer
 }
 
 func (g *globalOptions) register(root *cobra.Command) {

@@ -150,7 +150,11 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	}
 	var box *sshbox.Box
 	if o.ssh.addr != "" {
-		if box, err = startSSH(out, logger, srv, dir, advertisedHost(o.ssh.addr, o.advertise), o.ssh); err != nil {
+		// The box's browser (its SANDVIEW_BROWSER or PATH), for its users'
+		// renders.
+		renderer, closeRenderer := g.env.newRenderer("")
+		defer closeRenderer()
+		if box, err = startSSH(out, logger, srv, dir, advertisedHost(o.ssh.addr, o.advertise), o.ssh, renderer); err != nil {
 			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			return errors.Join(err, srv.Shutdown(shutdownCtx))

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/keystore"
+	"sandview/internal/htmlrender"
 	"sandview/internal/sshbox"
 	"sandview/internal/sshfiles"
 	"sandview/server"
@@ -34,12 +35,15 @@ type sshShare struct {
 	profile sshProfile    // set before ready is closed
 	ready   chan struct{} // closed once the box listens (its port known)
 	host    string        // the advertised host
+	// renderer is the box's browser, shared by every user's renders
+	// (started on the first; each render in a browser context of its own).
+	renderer *htmlrender.Renderer
 }
 
 // startSSH starts the SSH transport over srv and prints where it listens
 // (at the advertised host) and its host key's fingerprint.
-func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, host string, o sshSettings) (*sshbox.Box, error) {
-	share := &sshShare{srv: srv, dir: filepath.Join(stateDir, "ssh"), logger: logger, ready: make(chan struct{}), host: host}
+func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, host string, o sshSettings, renderer *htmlrender.Renderer) (*sshbox.Box, error) {
+	share := &sshShare{srv: srv, dir: filepath.Join(stateDir, "ssh"), logger: logger, ready: make(chan struct{}), host: host, renderer: renderer}
 	keys := o.authorizedKeys
 	if keys == "" {
 		keys = filepath.Join(share.dir, "authorized_keys")
@@ -88,7 +92,7 @@ func principal(u sshbox.User) access.Principal {
 // globals are the settings of one user's commands: the server, the
 // user's own principal key (never the server's key) and home.
 func (x *sshShare) globals(u sshbox.User) *globalOptions {
-	return &globalOptions{url: x.srv.URL(), apiKey: x.srv.PrincipalKey(principal(u)), home: x.userHome(u)}
+	return &globalOptions{url: x.srv.URL(), apiKey: x.srv.PrincipalKey(principal(u)), home: x.userHome(u), renderer: x.renderer}
 }
 
 // removed revokes the principal of a key taken out of the authorized keys

@@ -33,6 +33,7 @@ var sshAllowed = map[string][]string{
 	"email attachments": {"inbox", "json"},
 	"email links":       {"inbox", "json"},
 	"email check":       {"inbox", "json", "links", "link-timeout"},
+	"email render":      {"inbox", "output", "width", "dark", "full", "height", "allow-remote"},
 	"inbox":             nil,
 	"inbox attach":      {"json"},
 	"inbox create":      {"address", "encrypted", "json", "no-auth", "plain", "ttl"},
@@ -69,6 +70,10 @@ var sshMaxArgs = map[string]struct {
 // take only "-" (the session's standard input).
 var sshStdinOnly = map[string]bool{"webhook create --custom-body": true, "webhook update --custom-body": true}
 
+// sshStdoutOnly lists the allowed flags that name a file to write: over
+// SSH they take only "-" (the session's standard output).
+var sshStdoutOnly = map[string]bool{"email render --output": true}
+
 // Messages of what to do instead; {scp} is the scp command's start
 // (scp -P PORT HOST:), {host} the ssh destination.
 const (
@@ -94,8 +99,9 @@ var sshRefused = map[string]string{
 
 	"--url": insteadServer, "--api-key": insteadServer, "--home": insteadServer, "--local": insteadServer,
 	"email attachments --save": insteadDownload, "email attachments --all": insteadDownload, "email attachments --dir": insteadDownload,
-	"email check --private": "over SSH links are never checked on private addresses (the box's own network)",
-	"inbox import FILE":     "over SSH an export is read from standard input: ssh {host} inbox import - < inbox.json",
+	"email render --browser": "the box's own browser renders the mail",
+	"email check --private":  "over SSH links are never checked on private addresses (the box's own network)",
+	"inbox import FILE":      "over SSH an export is read from standard input: ssh {host} inbox import - < inbox.json",
 }
 
 // sshPath is a command's path in the profile's tables.
@@ -186,6 +192,9 @@ func (p sshProfile) check(args []string) error {
 		if slices.Contains(allowed, f.Name) {
 			if sshStdinOnly[path+" --"+f.Name] && f.Value.String() != "-" {
 				refused = p.refusal("a FILE", "over SSH --"+f.Name+" reads standard input: ssh {host} "+path+" … --"+f.Name+" - < FILE")
+			}
+			if sshStdoutOnly[path+" --"+f.Name] && f.Value.String() != "-" {
+				refused = p.refusal("a FILE", "over SSH nothing is written on the box: ssh {host} "+path+" ID --"+f.Name+" - > FILE")
 			}
 			return
 		}

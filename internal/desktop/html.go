@@ -15,12 +15,24 @@ import (
 // so the mail looks as designed, and forms go nowhere.
 const browserCSP = "default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'"
 
+// remoteCSP is browserCSP with remote images, style sheets and fonts
+// allowed (a render the user allowed remote content for; what fetches them
+// is the renderer's business): still no scripts, frames or forms.
+const remoteCSP = "default-src 'none'; img-src data: cid: http: https:; style-src 'unsafe-inline' http: https:; font-src data: http: https:; form-action 'none'; base-uri 'none'"
+
 // BrowserPage is an HTML body made safe to open in a browser: the policy
 // above as the first thing in its head, DNS prefetching of its links
 // turned off, and what a policy does not stop removed (a refresh or a base
 // address that would load a remote page, scripts, resource hints that
 // reach out to a host before anything is clicked).
-func BrowserPage(body string) (string, error) {
+func BrowserPage(body string) (string, error) { return page(body, browserCSP) }
+
+// RemotePage is BrowserPage with remote images, style sheets and fonts
+// allowed by its policy; everything else BrowserPage removes is removed.
+func RemotePage(body string) (string, error) { return page(body, remoteCSP) }
+
+// page is body made safe with the content security policy csp.
+func page(body, csp string) (string, error) {
 	doc, err := html.Parse(strings.NewReader(body))
 	if err != nil {
 		return "", fmt.Errorf("read the HTML body: %w", err)
@@ -50,7 +62,7 @@ func BrowserPage(body string) (string, error) {
 	}
 	head.InsertBefore(meta(html.Attribute{Key: "charset", Val: "utf-8"}), head.FirstChild)
 	head.InsertBefore(meta(html.Attribute{Key: "http-equiv", Val: "x-dns-prefetch-control"}, html.Attribute{Key: "content", Val: "off"}), head.FirstChild)
-	head.InsertBefore(meta(html.Attribute{Key: "http-equiv", Val: "Content-Security-Policy"}, html.Attribute{Key: "content", Val: browserCSP}), head.FirstChild)
+	head.InsertBefore(meta(html.Attribute{Key: "http-equiv", Val: "Content-Security-Policy"}, html.Attribute{Key: "content", Val: csp}), head.FirstChild)
 	var b strings.Builder
 	if err := html.Render(&b, doc); err != nil {
 		return "", fmt.Errorf("write the HTML body: %w", err)

@@ -1,0 +1,56 @@
+package htmlrender
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/chromedp"
+)
+
+// tab is a page in a browser context of its own: its cookies, cache and
+// storage are in memory and shared with no other render, and are disposed
+// of with it.
+type tab struct {
+	ctx   context.Context
+	close context.CancelFunc // closes the page and disposes of its context
+	err   error              // why it could not be opened
+}
+
+// openTab opens a tab in a fresh browser context.
+func (b *browser) openTab() *tab {
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		return &tab{err: fmt.Errorf("open a tab: %w", err)}
+	}
+	return &tab{ctx: ctx, close: cancel}
+}
+
+// refill opens the next spare tab. Opening a tab (a renderer process)
+// costs more than most renders, so it is done ahead, one at a time, while
+// the caller looks at the last picture.
+func (b *browser) refill() { b.spare <- b.openTab() }
+
+// takeTab takes the spare tab, waiting for it if it is still being
+// opened, and has the next one opened.
+func (b *browser) takeTab(ctx context.Context, work interface{ Go(func()) }) (*tab, error) {
+	select {
+	case t := <-b.spare:
+		work.Go(b.refill)
+		if t.err != nil {
+			return nil, t.err
+		}
+		return t, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-b.ctx.Done():
+		return nil, fmt.Errorf("the browser stopped: %w", b.ctx.Err())
+	}
+}
+
+// closeSpare closes the spare tab (opened: no render runs).
+func (b *browser) closeSpare() {
+	if t := <-b.spare; t.err == nil {
+		t.close()
+	}
+}
