@@ -33,7 +33,7 @@ var sshAllowed = map[string][]string{
 	"email attachments": {"inbox", "json"},
 	"email links":       {"inbox", "json"},
 	"email check":       {"inbox", "json", "links", "link-timeout"},
-	"email render":      {"inbox", "output", "width", "dark", "full", "height", "allow-remote"},
+	"email render":      {"inbox", "output", "width", "dark", "full", "height", "allow-remote", "format"},
 	"inbox":             nil,
 	"inbox attach":      {"json"},
 	"inbox create":      {"address", "encrypted", "json", "no-auth", "plain", "ttl"},
