@@ -33,7 +33,7 @@ func (s *Screen) Picture() (Picture, bool) {
 }
 
 // switchRender switches the Rendered tab's width (or its colour scheme)
-// and shows the tab.
+// and shows the tab from its top.
 func (r *reader) switchRender(width bool) tea.Cmd {
 	if width {
 		r.rendered.widthAt++
@@ -42,6 +42,7 @@ func (r *reader) switchRender(width bool) tea.Cmd {
 	}
 	r.rendered.version++
 	r.setTab(tabRendered)
+	r.scroll.ScrollTo(0)
 	return r.loadRendered()
 }
 
