@@ -111,7 +111,7 @@ func TestRemoteProgramDrawsSixel(t *testing.T) {
 	}
 	mark := len(out.String())
 	write("1")
-	for !strings.Contains(out.String()[mark:], "X\x1b[") {
+	for !strings.Contains(out.String()[mark:], strings.Repeat(" ", 40)+"\x1b[") {
 		select {
 		case <-ctx.Done():
 			t.Fatalf("the picture was not erased: %q", out.String()[mark:])

@@ -128,8 +128,8 @@ func sixelSeq(w io.Writer, img image.Image, _ Place) error {
 
 // Clear is the sequence that takes a picture drawn at the place off the
 // screen: kitty deletes the image by its id; sixel and iTerm2 pictures
-// are pixels in the cells, so the cells are erased (the cursor saved and
-// restored around).
+// are pixels in the cells, so spaces are written over them (xterm keeps
+// a sixel's pixels through ECH), the cursor saved and restored around.
 func Clear(p Protocol, at Place) string {
 	switch p {
 	case Kitty:
@@ -139,7 +139,7 @@ func Clear(p Protocol, at Place) string {
 		b.WriteString(ansi.SaveCursor)
 		for r := range at.Rows {
 			b.WriteString(ansi.CursorPosition(at.X+1, at.Y+r+1))
-			b.WriteString(ansi.EraseCharacter(at.Cols))
+			b.WriteString(strings.Repeat(" ", at.Cols))
 		}
 		b.WriteString(ansi.RestoreCursor)
 		return b.String()

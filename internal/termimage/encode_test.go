@@ -255,7 +255,7 @@ func TestClear(t *testing.T) {
 	if got := Clear(Kitty, at); got != "\x1b_Ga=d,d=I,i=9,q=2\x1b\\" {
 		t.Fatalf("kitty clear %q", got)
 	}
-	want := "\x1b7\x1b[2;5H\x1b[6X\x1b[3;5H\x1b[6X\x1b[4;5H\x1b[6X\x1b8"
+	want := "\x1b7\x1b[2;5H      \x1b[3;5H      \x1b[4;5H      \x1b8"
 	for _, p := range []Protocol{Sixel, ITerm2} {
 		if got := Clear(p, at); got != want {
 			t.Fatalf("%s clear %q, want %q", p, got, want)

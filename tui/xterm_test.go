@@ -1,0 +1,174 @@
+package tui
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"image"
+	"net/smtp"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"sandview/client"
+	"sandview/internal/termimage"
+	"sandview/internal/termimage/termimagetest"
+	"sandview/server/servertest"
+)
+
+// xtermChild makes this test binary the program TestXtermSixel runs in
+// its xterm: URL,KEY,SMTP of the test's server.
+var xtermChild = flag.String("xterm-child", "", "internal: run the TUI on this terminal against the server URL,KEY,SMTP (TestXtermSixel's child)")
+
+// TestXtermChild is the program in TestXtermSixel's xterm: it makes an
+// inbox, mails it an HTML mail and runs the TUI on its terminal with a
+// renderer of stripes. Run alone, it does nothing.
+func TestXtermChild(t *testing.T) {
+	if *xtermChild == "" {
+		return
+	}
+	parts := strings.Split(*xtermChild, ",")
+	if len(parts) != 3 {
+		t.Fatalf("-xterm-child %q: want URL,KEY,SMTP", *xtermChild)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := client.New(parts[0], parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	inbox, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: Stripes\r\nContent-Type: text/html\r\n\r\n<p>Stripes</p>\r\n", inbox.Address())
+	if err := smtp.SendMail(parts[2], nil, "sender@example.com", []string{inbox.Address()}, []byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	dark := true
+	set := &Settings{ServerLabel: "xterm", DarkTheme: &dark, Terminal: termimage.Hints{Term: "xterm", Ask: true}, Renderer: stripes{}}
+	if err := Run(ctx, Config{Client: c, Settings: set}); err != nil && ctx.Err() == nil {
+		t.Fatal(err)
+	}
+}
+
+// xserver is an Xvfb of its own display, stopped when the test ends.
+func xserver(t *testing.T) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "800x600x24", "-nolisten", "tcp")
+	x.ExtraFiles = []*os.File{w}
+	if err := x.Start(); err != nil {
+		t.Fatalf("Xvfb (apt-get install xvfb): %v", err)
+	}
+	w.Close()
+	t.Cleanup(func() { _ = x.Process.Kill(); _ = x.Wait() })
+	line, err := bufio.NewReader(r).ReadString('\n')
+	r.Close()
+	if err != nil {
+		t.Fatalf("Xvfb said no display: %v", err)
+	}
+	return ":" + strings.TrimSpace(line)
+}
+
+// screenshot is the X screen.
+func screenshot(t *testing.T, display string) *image.RGBA {
+	t.Helper()
+	out, err := exec.Command("xwd", "-root", "-silent", "-display", display).Output()
+	if err != nil {
+		t.Fatalf("xwd (apt-get install x11-apps): %v", err)
+	}
+	m, err := termimagetest.DecodeXWD(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// redBox is the bounding box of the stripes' red band on the screen.
+func redBox(m *image.RGBA) image.Rectangle {
+	var box image.Rectangle
+	for y := m.Rect.Min.Y; y < m.Rect.Max.Y; y++ {
+		for x := m.Rect.Min.X; x < m.Rect.Max.X; x++ {
+			if c := m.RGBAAt(x, y); c.R > 150 && c.G < 90 && c.B < 90 {
+				box = box.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	return box
+}
+
+// TestXtermSixel: a real terminal shows the picture. xterm in sixel mode
+// (-ti vt340, 1024 colour registers, window reports allowed) under Xvfb
+// runs the TUI; keys open the mail and its Rendered tab; a screenshot of
+// the screen holds the render, scaled to the reader (the cell size from
+// xterm's answer to CSI 16 t), under a loose tolerance.
+func TestXtermSixel(t *testing.T) {
+	srv := servertest.Start(t)
+	display := xserver(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	term := exec.CommandContext(ctx, "xterm", "-display", display, "-ti", "vt340", "-geometry", "120x45+0+0",
+		"-xrm", "XTerm*numColorRegisters: 1024", "-xrm", "XTerm*allowWindowOps: true", "-xrm", "XTerm*disallowedWindowOps: 20,21,SetXprop,SetSelection", "-xrm", "XTerm*allowSendEvents: true",
+		"-e", os.Args[0], "-test.run=^TestXtermChild$", "-xterm-child="+srv.URL()+","+srv.APIKey()+","+srv.SMTPAddr())
+	if err := term.Start(); err != nil {
+		t.Fatalf("xterm (apt-get install xterm): %v", err)
+	}
+	t.Cleanup(func() { _ = term.Process.Kill(); _ = term.Wait() })
+	window := ""
+	poll := func(what string, done func() bool) {
+		t.Helper()
+		for !done() {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("waiting for %s: %v", what, ctx.Err())
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	poll("the xterm window", func() bool {
+		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--class", "xterm")
+		cmd.Env = append(os.Environ(), "DISPLAY="+display)
+		out, err := cmd.Output()
+		window = strings.TrimSpace(strings.Split(string(out), "\n")[0])
+		return err == nil && window != ""
+	})
+	keys := func(names ...string) {
+		t.Helper()
+		args := append([]string{"key", "--window", window}, names...)
+		cmd := exec.Command("xdotool", args...)
+		cmd.Env = append(os.Environ(), "DISPLAY="+display)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("xdotool %v: %v %s", names, err, out)
+		}
+	}
+	// The mail arrives in the list; tab, enter and 8 until the picture shows.
+	var shot *image.RGBA
+	tries := 0
+	poll("the rendered picture on the screen", func() bool {
+		tries++
+		if tries%30 == 1 { // every 3 s, from the start: the list may not have the mail yet
+			keys("Escape", "Escape", "Tab", "Return", "8")
+		}
+		shot = screenshot(t, display)
+		return redBox(shot).Dx() > 100
+	})
+	box := redBox(shot)
+	want := termimage.Scale(stripesPicture(600), box.Dx())
+	h := min(want.Bounds().Dy()/2, shot.Rect.Max.Y-box.Min.Y) // the red and green bands
+	got := shot.SubImage(image.Rect(box.Min.X, box.Min.Y, box.Max.X, box.Min.Y+h))
+	d := termimagetest.Diff(got, want.SubImage(image.Rect(0, 0, box.Dx(), h)))
+	if d.Mean < 0 || d.Mean > 20 || d.Wrong > 0.05 {
+		t.Fatalf("the screen's picture (%v) differs from the render: %+v", got.Bounds(), d)
+	}
+	if box.Dy() < want.Bounds().Dy()/4-16 {
+		t.Fatalf("red band %v: want about %d px tall", box, want.Bounds().Dy()/4)
+	}
+}
