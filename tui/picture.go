@@ -44,7 +44,7 @@ func (p *pictures) askTerminal() tea.Cmd {
 	if q == "" {
 		return nil
 	}
-	return tea.Raw(ansi.XTWINOPS(ansi.RequestCellSizeWinOp) + q)
+	return tea.Raw(ansi.XTWINOPS(16) + q) // CSI 16 t: the cell size in pixels
 }
 
 // answer takes the terminal's answers; it reports whether msg was one.
