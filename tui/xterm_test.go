@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -56,62 +55,8 @@ func TestXtermChild(t *testing.T) {
 	}
 }
 
-// xserver is an Xvfb of its own display, stopped when the test ends.
-func xserver(t *testing.T) string {
-	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "800x600x24", "-nolisten", "tcp")
-	x.ExtraFiles = []*os.File{w}
-	if err := x.Start(); err != nil {
-		t.Fatalf("Xvfb (apt-get install xvfb): %v", err)
-	}
-	w.Close()
-	t.Cleanup(func() { _ = x.Process.Kill(); _ = x.Wait() })
-	line, err := bufio.NewReader(r).ReadString('\n')
-	r.Close()
-	if err != nil {
-		t.Fatalf("Xvfb said no display: %v", err)
-	}
-	return ":" + strings.TrimSpace(line)
-}
-
-// screenshot is the X screen.
-func screenshot(t *testing.T, display string) *image.RGBA {
-	t.Helper()
-	out, err := exec.Command("xwd", "-root", "-silent", "-display", display).Output()
-	if err != nil {
-		t.Fatalf("xwd (apt-get install x11-apps): %v", err)
-	}
-	m, err := termimagetest.DecodeXWD(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// redBox is the bounding box of the stripes' red band on the screen: the
-// rows with a run of 100 red pixels (red text, such as a failed verdict,
-// has none).
-func redBox(m *image.RGBA) image.Rectangle {
-	var box image.Rectangle
-	for y := m.Rect.Min.Y; y < m.Rect.Max.Y; y++ {
-		run := 0
-		for x := m.Rect.Min.X; x < m.Rect.Max.X; x++ {
-			if c := m.RGBAAt(x, y); c.R > 150 && c.G < 90 && c.B < 90 {
-				run++
-				if run >= 100 {
-					box = box.Union(image.Rect(x-run+1, y, x+1, y+1))
-				}
-			} else {
-				run = 0
-			}
-		}
-	}
-	return box
-}
+// red is the stripes' red band.
+func red(r, g, b uint8) bool { return r > 150 && g < 90 && b < 90 }
 
 // TestXtermSixel: a real terminal shows the picture. xterm in sixel mode
 // (-ti vt340, 1024 colour registers, window reports allowed) under Xvfb
@@ -121,12 +66,11 @@ func redBox(m *image.RGBA) image.Rectangle {
 // tab the picture's pixels are gone.
 func TestXtermSixel(t *testing.T) {
 	srv := servertest.Start(t)
-	display := xserver(t)
+	display := termimagetest.XServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	term := exec.CommandContext(ctx, "xterm", "-display", display, "-ti", "vt340", "-geometry", "120x45+0+0",
-		"-xrm", "XTerm*numColorRegisters: 1024", "-xrm", "XTerm*allowWindowOps: true", "-xrm", "XTerm*disallowedWindowOps: 20,21,SetXprop,SetSelection", "-xrm", "XTerm*allowSendEvents: true",
-		"-e", os.Args[0], "-test.run=^TestXtermChild$", "-xterm-child="+srv.URL()+","+srv.APIKey()+","+srv.SMTPAddr())
+	term := exec.CommandContext(ctx, "xterm", append(termimagetest.XtermArgs(display),
+		"-e", os.Args[0], "-test.run=^TestXtermChild$", "-xterm-child="+srv.URL()+","+srv.APIKey()+","+srv.SMTPAddr())...)
 	if err := term.Start(); err != nil {
 		t.Fatalf("xterm (apt-get install xterm): %v", err)
 	}
@@ -144,20 +88,12 @@ func TestXtermSixel(t *testing.T) {
 		}
 	}
 	poll("the xterm window", func() bool {
-		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--class", "xterm")
-		cmd.Env = append(os.Environ(), "DISPLAY="+display)
-		out, err := cmd.Output()
-		window = strings.TrimSpace(strings.Split(string(out), "\n")[0])
-		return err == nil && window != ""
+		window = termimagetest.Window(display, "xterm")
+		return window != ""
 	})
 	keys := func(names ...string) {
 		t.Helper()
-		args := append([]string{"key", "--window", window}, names...)
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = append(os.Environ(), "DISPLAY="+display)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool %v: %v %s", names, err, out)
-		}
+		termimagetest.Keys(t, display, window, names...)
 	}
 	// The mail arrives in the list; tab, enter and 8 until the picture shows.
 	var shot *image.RGBA
@@ -167,10 +103,10 @@ func TestXtermSixel(t *testing.T) {
 		if tries%30 == 1 { // every 3 s, from the start: the list may not have the mail yet
 			keys("Escape", "Escape", "Tab", "Return", "8")
 		}
-		shot = screenshot(t, display)
-		return redBox(shot).Dx() > 100
+		shot = termimagetest.Screenshot(t, display)
+		return termimagetest.SolidBox(shot, red).Dx() > 100
 	})
-	box = redBox(shot)
+	box = termimagetest.SolidBox(shot, red)
 	want := termimage.Scale(stripesPicture(600), box.Dx())
 	h := min(want.Bounds().Dy()/2, shot.Rect.Max.Y-box.Min.Y) // the red and green bands
 	got := shot.SubImage(image.Rect(box.Min.X, box.Min.Y, box.Max.X, box.Min.Y+h))
@@ -184,7 +120,7 @@ func TestXtermSixel(t *testing.T) {
 	// Back on the Body tab no pixel of the picture is left where it was.
 	keys("1")
 	poll("the picture erased", func() bool {
-		left = redBox(screenshot(t, display).SubImage(box).(*image.RGBA))
+		left = termimagetest.SolidBox(termimagetest.Screenshot(t, display).SubImage(box).(*image.RGBA), red)
 		return left.Empty()
 	})
 }
