@@ -20,6 +20,7 @@ type KeyMap struct {
 	TabRaw         key.Binding
 	TabAuth        key.Binding
 	TabChecks      key.Binding
+	TabRendered    key.Binding
 
 	// Search searches the message list, or the open message in the reader.
 	Search      key.Binding
@@ -46,6 +47,10 @@ type KeyMap struct {
 	// CheckLinks checks every link of the open email (in the Links tab).
 	CheckLinks key.Binding
 	Pipe       key.Binding // the raw message to a shell command
+	// RenderWidth and RenderDark switch the Rendered tab's width
+	// (375/600/1024 px) and colour scheme (light/dark).
+	RenderWidth key.Binding
+	RenderDark  key.Binding
 
 	New    key.Binding
 	Import key.Binding
@@ -81,6 +86,7 @@ func Default() KeyMap {
 		TabRaw:         key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "raw source")),
 		TabAuth:        key.NewBinding(key.WithKeys("6"), key.WithHelp("6", "auth report")),
 		TabChecks:      key.NewBinding(key.WithKeys("7"), key.WithHelp("7", "checks (HTML, spam)")),
+		TabRendered:    key.NewBinding(key.WithKeys("8"), key.WithHelp("8", "rendered (picture)")),
 
 		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		Mark:        key.NewBinding(key.WithKeys("space", "x"), key.WithHelp("space/x", "mark")),
@@ -102,6 +108,8 @@ func Default() KeyMap {
 		OpenLink:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open link/attachment")),
 		CheckLinks:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check links (Links tab)")),
 		Pipe:        key.NewBinding(key.WithKeys("|"), key.WithHelp("|", "pipe to command")),
+		RenderWidth: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "width 600/1024/375 (Rendered)")),
+		RenderDark:  key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "light/dark (Rendered)")),
 
 		New:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new inbox")),
 		Import:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "import inbox")),
@@ -117,10 +125,10 @@ func Default() KeyMap {
 	}
 }
 
-// Tabs returns the seven tab bindings in tab order (Body, Headers, Links,
-// Attachments, Raw, Auth, Checks).
+// Tabs returns the eight tab bindings in tab order (Body, Headers, Links,
+// Attachments, Raw, Auth, Checks, Rendered).
 func (k KeyMap) Tabs() []key.Binding {
-	return []key.Binding{k.TabBody, k.TabHeaders, k.TabLinks, k.TabAttachments, k.TabRaw, k.TabAuth, k.TabChecks}
+	return []key.Binding{k.TabBody, k.TabHeaders, k.TabLinks, k.TabAttachments, k.TabRaw, k.TabAuth, k.TabChecks, k.TabRendered}
 }
 
 // Group is a titled column of the help.
@@ -138,7 +146,7 @@ type Group struct {
 func (k KeyMap) Groups() []Group {
 	return []Group{
 		{"Messages", []key.Binding{k.Open, k.Search, k.MarkUnread, k.MarkAllRead, k.Save, k.SaveAll, k.Mark, k.MarkAll, k.Delete, k.DeleteAll, k.Back}},
-		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.AuthDetails, k.OpenLink, k.CheckLinks, k.Pipe, k.Copy, k.CopyCode}},
+		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.RenderWidth, k.RenderDark, k.AuthDetails, k.OpenLink, k.CheckLinks, k.Pipe, k.Copy, k.CopyCode}},
 		{"App", []key.Binding{k.Quit, k.Help, k.Log, k.Webhooks, k.ForceQuit}},
 		{"Tabs", k.Tabs()},
 		{"Inboxes", []key.Binding{k.New, k.Import, k.Export, k.Resync, k.Copy}},

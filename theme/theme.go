@@ -54,22 +54,25 @@ type Styles struct {
 	SelectedBlurred lipgloss.Style
 	Normal          lipgloss.Style
 	Muted           lipgloss.Style
-	Dim             lipgloss.Style // expired inboxes
-	Unread          lipgloss.Style // unread marker and subject
-	New             lipgloss.Style // badge of mail that arrived live
-	Encrypted       lipgloss.Style
-	Plain           lipgloss.Style
-	Problem         lipgloss.Style // decryption failure / server key mismatch: loud
-	Banner          lipgloss.Style // the SMTP hint
-	Label           lipgloss.Style // header names, field labels
-	Value           lipgloss.Style
-	Link            lipgloss.Style
-	Number          lipgloss.Style
-	TabActive       lipgloss.Style
-	TabInactive     lipgloss.Style
-	FilterPrompt    lipgloss.Style
-	Match           lipgloss.Style // a search match in a row or a message
-	Marked          lipgloss.Style // the mark of a message chosen for a bulk action
+	// RenderNote is the line over a rendered mail's picture (its width,
+	// scheme and keys), or saying why there is no picture.
+	RenderNote   lipgloss.Style
+	Dim          lipgloss.Style // expired inboxes
+	Unread       lipgloss.Style // unread marker and subject
+	New          lipgloss.Style // badge of mail that arrived live
+	Encrypted    lipgloss.Style
+	Plain        lipgloss.Style
+	Problem      lipgloss.Style // decryption failure / server key mismatch: loud
+	Banner       lipgloss.Style // the SMTP hint
+	Label        lipgloss.Style // header names, field labels
+	Value        lipgloss.Style
+	Link         lipgloss.Style
+	Number       lipgloss.Style
+	TabActive    lipgloss.Style
+	TabInactive  lipgloss.Style
+	FilterPrompt lipgloss.Style
+	Match        lipgloss.Style // a search match in a row or a message
+	Marked       lipgloss.Style // the mark of a message chosen for a bulk action
 
 	// Authentication results
 	AuthPass    lipgloss.Style // pass
@@ -138,6 +141,7 @@ func colourStyles(p palette) Styles {
 		SelectedBlurred: base.Background(p.barBg).Foreground(p.fg),
 		Normal:          fg,
 		Muted:           base.Foreground(p.muted),
+		RenderNote:      base.Foreground(p.muted).Italic(true),
 		Dim:             base.Foreground(p.faint).Strikethrough(true),
 		Unread:          base.Foreground(p.accent).Bold(true),
 		New:             base.Background(p.warn).Foreground(p.accentText).Bold(true),
@@ -199,6 +203,7 @@ func monoStyles() Styles {
 		SelectedBlurred: base.Underline(true),
 		Normal:          base,
 		Muted:           base.Faint(true),
+		RenderNote:      base.Faint(true),
 		Dim:             base.Faint(true).Strikethrough(true),
 		Unread:          bold,
 		New:             bold.Reverse(true),

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"sandview/internal/termimage"
 	"sandview/internal/termtext"
 	"sandview/theme"
 	"sandview/tui/feed"
@@ -39,6 +40,8 @@ type App struct {
 	feed       *feed.Queue
 	width      int
 	height     int
+	// pics draws the reader's Rendered picture.
+	pics *pictures
 	// bannered says whether the layout left a line for the banner, which
 	// comes and goes with the selected inbox.
 	bannered bool
@@ -92,6 +95,7 @@ func newApp(ctx context.Context, cfg Config) App {
 		set:    set,
 		runCtx: ctx,
 		server: termtext.SanitizeLine(set.ServerLabel),
+		pics:   &pictures{hints: set.Terminal, det: termimage.NewDetector(set.Terminal)},
 	}
 	if cfg.svc != nil {
 		a.conn = connState{kind: connConnecting}
@@ -108,7 +112,7 @@ func newApp(ctx context.Context, cfg Config) App {
 // Init starts the clock, the key check, the live feed, the keystore
 // watch, the loading indicator and dark/light detection.
 func (a App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.tick(), a.mail.Init(), a.checkKey(), a.watchKeystore(), waitNotice(a.runCtx, a.cfg.Notices)}
+	cmds := []tea.Cmd{a.tick(), a.mail.Init(), a.checkKey(), a.watchKeystore(), waitNotice(a.runCtx, a.cfg.Notices), a.pics.askTerminal()}
 	if a.set.DarkTheme == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -170,7 +174,7 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if (a.banner() != "") != a.bannered {
 		a.resize(a.width, a.height)
 	}
-	return a, cmd
+	return a, tea.Batch(cmd, a.updatePicture())
 }
 
 func (a *App) update(msg tea.Msg) tea.Cmd {
@@ -182,6 +186,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		if a.set.DarkTheme == nil {
 			a.ctx.Theme = theme.New(msg.IsDark(), a.set.NoColor)
 		}
+	case paintMsg:
+		return a.pics.paint(msg)
 	case tickMsg:
 		a.ctx.Advance()
 		return a.tick()
@@ -218,6 +224,9 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		cmd, _ := a.mail.Update(msg)
 		return tea.Batch(cmd, a.hooks.MailArrived())
 	default:
+		if a.pics.answer(&a.ctx.Graphics, msg) {
+			return nil
+		}
 		if a.ctx.Update(msg) {
 			return nil
 		}

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image/png"
 	"os"
 	"os/exec"
 
@@ -10,6 +12,7 @@ import (
 
 	"sandview/client/linkcheck"
 	"sandview/internal/htmlrender"
+	"sandview/internal/termimage"
 	"sandview/internal/termtext"
 	"sandview/model"
 )
@@ -37,6 +40,7 @@ func (e environment) newRenderer(flag string) (*htmlrender.Renderer, func()) {
 func newEmailRenderCommand(g *globalOptions, inbox *string) *cobra.Command {
 	var (
 		out, browser string
+		format       string
 		opt          htmlrender.Options
 		full         bool
 	)
@@ -55,12 +59,23 @@ A mail that does not finish loading in 5s is pictured as it is, with a
 note on standard error. -o - writes the PNG to standard output.`,
 		Example: `  sandview email render 3f1c… -o mail.png
   sandview email render 3f1c… -o phone-dark.png --width 375 --dark
+  sandview email render 3f1c… --format kitty --width 375
   ssh -p 2222 box email render 3f1c… -o - > mail.png`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var proto termimage.Protocol
+			if format != "" {
+				p, err := termimage.ParseProtocol(format)
+				if err != nil {
+					return usageError{"--format: " + err.Error()}
+				}
+				proto = p
+			}
 			switch {
-			case out == "":
-				return usageError{"-o FILE.png is required (-o - writes the PNG to standard output)"}
+			case out != "" && format != "":
+				return usageError{"-o and --format exclude each other: a file, or the picture on the terminal"}
+			case out == "" && format == "":
+				return usageError{"-o FILE.png is required (-o - writes the PNG to standard output; --format kitty|iterm2|sixel draws it on the terminal)"}
 			case full && opt.MaxHeight != 0:
 				return usageError{"--full and --height exclude each other"}
 			case opt.Width < 100 || opt.Width > 4096:
@@ -87,6 +102,9 @@ note on standard error. -o - writes the PNG to standard output.`,
 					}
 					return err
 				}
+				if format != "" {
+					return drawRender(cmd, res, proto, g.env.get("TMUX") != "")
+				}
 				return writeRender(cmd, out, res)
 			})
 		},
@@ -98,8 +116,28 @@ note on standard error. -o - writes the PNG to standard output.`,
 	f.BoolVar(&full, "full", false, "the full page (the default; at most 16384 px)")
 	f.IntVar(&opt.MaxHeight, "height", 0, "cut the picture at N px")
 	f.BoolVar(&opt.AllowRemote, "allow-remote", false, "load remote images, style sheets and fonts (fetched by sandview, public addresses only)")
+	f.StringVar(&format, "format", "", "draw the picture on the terminal: kitty, iterm2 or sixel (instead of -o)")
 	f.StringVar(&browser, "browser", "", "the Chromium to render with (env SANDVIEW_BROWSER, else chromium on the PATH)")
 	return cmd
+}
+
+// drawRender draws the picture on the terminal at the cursor with the
+// graphics protocol p (through tmux's passthrough inside tmux), then a
+// line break; its notes go to standard error as writeRender's.
+func drawRender(cmd *cobra.Command, res htmlrender.Result, p termimage.Protocol, tmux bool) error {
+	img, err := png.Decode(bytes.NewReader(res.PNG))
+	if err != nil {
+		return fmt.Errorf("read the picture: %w", err)
+	}
+	if res.Cut != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "sandview: the picture is cut: "+res.Cut)
+	}
+	w := cmd.OutOrStdout()
+	if err := termimage.Encode(w, img, p, termimage.Place{Here: true, Tmux: tmux}); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w)
+	return err
 }
 
 // writeRender writes the picture to out (- standard output) and its notes

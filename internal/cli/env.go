@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sandview/internal/desktop"
+	"sandview/internal/termimage"
 	"sandview/tui"
 )
 
@@ -17,8 +18,8 @@ import (
 // service (SERVICE_URL, SERVICE_API_KEY, SMTP_HOST, SMTP_PORT), sandview's
 // home (SANDVIEW_HOME, XDG_CONFIG_HOME) and the terminal's settings
 // (NO_COLOR, SANDVIEW_TRUECOLOR, SANDVIEW_HYPERLINKS, BROWSER, SHELL, TMUX
-// and what tells a terminal's features), and the renderer's browser
-// (SANDVIEW_BROWSER).
+// and what tells a terminal's features: TERM, TERM_PROGRAM, LC_TERMINAL,
+// KITTY_WINDOW_ID), and the renderer's browser (SANDVIEW_BROWSER).
 type environment struct {
 	lookup func(name string) (string, bool)
 	// process: the environment is this process's, which runs one command
@@ -77,6 +78,21 @@ func (e environment) tuiSettings(tmuxFeatures func() string) *tui.Settings {
 		Shell:      e.get("SHELL"),
 		UserHome:   userHome,
 		Open:       e.opener().Open,
+		Terminal:   e.terminalHints(),
+	}
+}
+
+// terminalHints is what the environment says about the terminal's
+// pictures; over SSH only LC_TERMINAL (and TERM) come with the session
+// (sshbox.AllowedEnv), and the TUI asks the terminal itself.
+func (e environment) terminalHints() termimage.Hints {
+	return termimage.Hints{
+		Term:        e.get("TERM"),
+		TermProgram: e.get("TERM_PROGRAM"),
+		LCTerminal:  e.get("LC_TERMINAL"),
+		KittyWindow: e.get("KITTY_WINDOW_ID") != "",
+		Tmux:        e.get("TMUX") != "",
+		Ask:         true,
 	}
 }
 

@@ -235,6 +235,7 @@ func (o sshOutput) IsTerminal() bool { return o.tty }
 func (x *sshShare) remoteSettings(env []string) *tui.Settings {
 	set := sshEnvironment(env).tuiSettings(nil)
 	set.Confine(&ui.Remote{Fetch: x.profile.scp, Shell: "ssh " + x.profile.host, AttachmentNames: sshfiles.AttachmentNames})
+	withRenderer(set, x.renderer)
 	return set
 }
 

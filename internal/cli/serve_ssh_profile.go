@@ -35,7 +35,7 @@ var sshAllowed = map[string][]string{
 	"email check":       {"inbox", "json", "links", "link-timeout"},
 	"email expect":      {"inbox", "wait", "timeout", "subject", "from", "to", "verdict", "min-compat", "max-spam", "links", "link-timeout", "skip", "golden", "json", "junit"},
 	"email snapshot":    {"inbox", "wait", "timeout"},
-	"email render":      {"inbox", "output", "width", "dark", "full", "height", "allow-remote"},
+	"email render":      {"inbox", "output", "width", "dark", "full", "height", "allow-remote", "format"},
 	"inbox":             nil,
 	"inbox attach":      {"json"},
 	"inbox create":      {"address", "encrypted", "json", "no-auth", "plain", "ttl"},

@@ -88,6 +88,11 @@ func (d display) settings() *tui.Settings {
 
 // run runs the TUI with these display settings.
 func (d display) run(ctx context.Context, cfg tui.Config) error {
+	if cfg.Settings != nil && cfg.Settings.Renderer == nil {
+		r, closeRenderer := d.env.newRenderer("")
+		defer closeRenderer()
+		withRenderer(cfg.Settings, r)
+	}
 	return tui.Run(ctx, cfg, d.opts...)
 }
 

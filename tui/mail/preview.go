@@ -92,7 +92,7 @@ func (s *previewer) show() tea.Cmd {
 	if needsFetch(sel) {
 		cmds = append(cmds, s.cmds.loadEmail(address, sel.ID))
 	}
-	cmds = append(cmds, s.reader.loadRaw())
+	cmds = append(cmds, s.reader.loadRaw(), s.reader.loadRendered())
 	return tea.Batch(cmds...)
 }
 

@@ -29,9 +29,11 @@ type reader struct {
 	html   *htmlView
 	checks *linkChecks
 	source *source
-	scroll ui.Scroller
-	drawn  contentKey // what the scroller holds
-	chosen [2]int     // the lines of the chosen row of a list tab
+	// rendered is the Rendered tab: the HTML part as a picture.
+	rendered *renderedTab
+	scroll   ui.Scroller
+	drawn    contentKey // what the scroller holds
+	chosen   [2]int     // the lines of the chosen row of a list tab
 	*findBar
 	// lastPipe is the command the message was last piped to.
 	lastPipe string
@@ -54,6 +56,8 @@ type contentKey struct {
 	source      int
 	checks      int
 	dark, plain bool
+	renders     int         // the Rendered tab's version
+	graphics    ui.Graphics // how the terminal draws pictures
 }
 
 func newReader(ctx *ui.Context, st *mailState, cmds commands, acts *actions) *reader {
@@ -63,6 +67,7 @@ func newReader(ctx *ui.Context, st *mailState, cmds commands, acts *actions) *re
 		relayout: func() { r.refresh(r.email()) },
 		resize:   func() { r.scroll.SetHeight(r.contentHeight()) },
 	}
+	r.rendered = &renderedTab{ctx: ctx, body: r.body, renderer: cmds.set.Renderer}
 	r.tabs = []readerTab{ // one line each, in the order of tab's constants
 		tabBody:        r.body,
 		tabHeaders:     &headersTab{ctx: ctx, source: r.source},
@@ -71,6 +76,7 @@ func newReader(ctx *ui.Context, st *mailState, cmds commands, acts *actions) *re
 		tabRaw:         &rawTab{ctx: ctx, source: r.source},
 		tabAuth:        authTab{ctx},
 		tabChecks:      &checksTab{ctx: ctx},
+		tabRendered:    r.rendered,
 	}
 	return r
 }
@@ -98,6 +104,7 @@ func (r *reader) open(address, id string) {
 		return
 	}
 	r.address, r.id = address, id
+	r.rendered.address = address
 	r.choice = 0
 	r.scroll.ScrollTo(0)
 	r.source.reset(id)
@@ -172,6 +179,8 @@ func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Copy) && r.tab == tabLinks && found && r.choice < len(r.html.links(open)):
 		link := r.html.links(open)[r.choice]
 		return r.cmds.copyText(link, "link "+link), true
+	case key.Matches(msg, k.RenderWidth, k.RenderDark):
+		return r.switchRender(key.Matches(msg, k.RenderWidth)), true
 	case key.Matches(msg, k.CheckLinks) && r.tab == tabLinks && found:
 		return r.checks.toggle(r.ctx, r.cmds.ctx, open, r.html.links(open), r.cmds.remote() == nil), true
 	default:
@@ -292,7 +301,7 @@ func (r *reader) refresh(m model.Email, found bool) {
 	k := contentKey{
 		id: m.ID, hasContent: m.HasContent, problem: m.Problem, links: len(m.Links), atts: len(m.Attachments),
 		tab: r.tab, width: r.width - 2, choice: r.choice, html: r.body.showHTML, source: r.source.version, checks: r.checks.version,
-		dark: r.ctx.Theme.Dark, plain: r.ctx.Theme.NoColor,
+		dark: r.ctx.Theme.Dark, plain: r.ctx.Theme.NoColor, renders: r.rendered.version, graphics: r.ctx.Graphics,
 	}
 	if k == r.drawn {
 		return
@@ -356,6 +365,8 @@ func (r *reader) ShortHelp() []key.Binding {
 		return []key.Binding{k.Down, k.Up, k.Save, k.SaveAll, k.OpenLink, k.NextMessage, k.PrevMessage, k.Back}
 	case tabRaw, tabHeaders:
 		return []key.Binding{k.Down, k.Up, k.Search, k.Pipe, k.Save, k.NextMessage, k.PrevMessage, k.Back}
+	case tabRendered:
+		return []key.Binding{k.Down, k.Up, k.RenderWidth, k.RenderDark, k.ViewHTML, k.NextMessage, k.PrevMessage, k.Back}
 	}
 	return []key.Binding{k.Down, k.HalfPageDown, k.Search, k.NextMessage, k.PrevMessage, k.ToggleHTML, k.OpenLink, k.Pipe, k.Delete, k.Back}
 }
@@ -364,5 +375,5 @@ func (r *reader) ShortHelp() []key.Binding {
 func (r *reader) FullHelp() [][]key.Binding {
 	k := r.ctx.Keys
 	return [][]key.Binding{k.ListKeyMap.ShortHelp(), k.Tabs(), {k.Back, k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch,
-		k.OpenLink, k.Save, k.SaveAll, k.ToggleHTML, k.ViewHTML, k.Pipe, k.Mark, k.Delete, k.MarkUnread, k.Copy}}
+		k.OpenLink, k.Save, k.SaveAll, k.ToggleHTML, k.ViewHTML, k.RenderWidth, k.RenderDark, k.Pipe, k.Mark, k.Delete, k.MarkUnread, k.Copy}}
 }

@@ -133,6 +133,15 @@ func (t *bodyTab) lines(m model.Email, width, _ int) tabContent {
 	return textContent(t.wrapped.get(m.ID, width, variant, func() []string { return t.layout(m, width) }))
 }
 
+// htmlPage is the HTML part of m prepared in the theme's style.
+func (t *bodyTab) htmlPage(m model.Email) *htmltext.Page {
+	if t.style == nil {
+		style := t.ctx.Theme.Markdown()
+		t.style = &style
+	}
+	return t.html.of(m, t.style)
+}
+
 // layout wraps the body of m, under a note saying which part it is.
 func (t *bodyTab) layout(m model.Email, width int) []string {
 	muted := t.ctx.Styles().Muted.Render
@@ -142,11 +151,7 @@ func (t *bodyTab) layout(m model.Email, width int) []string {
 	case t.showHTML && m.HTML == "":
 		notes = append(notes, "(this email has no HTML part; showing the text part)")
 	case t.showHTML || (strings.TrimSpace(text) == "" && m.HTML != ""):
-		if t.style == nil {
-			style := t.ctx.Theme.Markdown()
-			t.style = &style
-		}
-		r := t.html.of(m, t.style).Render(width)
+		r := t.htmlPage(m).Render(width)
 		text = r.Text
 		if !t.showHTML {
 			notes = append(notes, "(no text part; HTML converted to text)")

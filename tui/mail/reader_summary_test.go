@@ -120,11 +120,11 @@ func TestReaderSummaryCcAndMore(t *testing.T) {
 func TestReaderTabBarShortens(t *testing.T) {
 	e := tuitest.Emails()[0]
 	for width, want := range map[int]string{
-		108: " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks ",
-		66:  " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chk ",
-		45:  " 1 Body  2 Head  3 Link(4)  4 Att(1)  5  6  7",
-		27:  " 1 Body  2  3  4  5  6  7 ",
-		14:  " 1  2  3  4  5  6  7",
+		108: " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks  8 Rendered ",
+		66:  " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chk  8 Rend",
+		45:  " 1 Body  2  3 Link(4)  4 Att(1)  5  6  7  8 ",
+		27:  " 1  2  3  4  5  6  7  8 ",
+		14:  " 1  2  3  4  5  6  7  8",
 	} {
 		r := readerOn(e, width+2, 20, false, tuitest.Now())
 		if got := ansi.Strip(r.tabLine(e, width)); got != want {
@@ -135,17 +135,17 @@ func TestReaderTabBarShortens(t *testing.T) {
 	// that fit without it are kept, the pad cut.
 	r := readerOn(e, 80, 24, false, tuitest.Now())
 	r.body.showHTML = true
-	full := " 1 Body·html  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks"
-	for width, want := range map[int]string{78: full, 79: full + " "} {
+	full := " 1 Body·html  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks  8 Rendered"
+	for width, want := range map[int]string{90: full, 91: full + " "} {
 		if got := ansi.Strip(r.tabLine(e, width)); got != want {
 			t.Errorf("Body·html, width %d: %q, want %q", width, got, want)
 		}
 	}
-	// Short labels keep every tab named in the reader of a 60-column
-	// screen (58 cells inside), Body·html too.
+	// Short labels keep the tabs up to Auth named in the reader of a
+	// 60-column screen (58 cells inside), Body·html too.
 	for html, want := range map[bool]string{
-		false: " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chk",
-		true:  " 1 Html  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7 Chk",
+		false: " 1 Body  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7  8 ",
+		true:  " 1 Html  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7  8 ",
 	} {
 		r.body.showHTML = html
 		if got := ansi.Strip(r.tabLine(e, 58)); got != want {
@@ -167,7 +167,7 @@ func TestReaderTabBarShortens(t *testing.T) {
 		if end := strings.LastIndex(bar, "│"); end >= 0 {
 			bar = bar[:end]
 		}
-		full := " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth "
+		full := " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks  8 Rendered"
 		switch {
 		case termtext.Width(strings.TrimRight(bar, " ")) > inner:
 			t.Errorf("%v: the bar is wider than the reader (%d): %q", size, inner, bar)

@@ -20,6 +20,7 @@ const (
 	tabRaw
 	tabAuth
 	tabChecks
+	tabRendered
 )
 
 // readerTab draws one view of the open email. Each tab is its own small

@@ -57,12 +57,15 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		s.piped(msg)
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
+		return s.reader.loadRendered(), true
 	case fillMsg:
 		return s.fill(msg.seq), true
 	case filledMsg:
 		s.filled(msg)
 	case linksCheckedMsg:
 		return s.reader.checks.done(s.ctx, msg), true
+	case renderedMsg:
+		s.reader.renderDone(msg)
 	case rawLoadedMsg:
 		if isGone(msg.err) {
 			s.dropGone([]emailRef{{msg.address, msg.id}})

@@ -252,7 +252,7 @@ func (s *Screen) switchTab(msg tea.KeyPressMsg) tea.Cmd {
 	if s.lay.mode == ui.Narrow && s.reader.id != "" {
 		s.setFocus(PaneReader)
 	}
-	return s.reader.loadRaw()
+	return tea.Batch(s.reader.loadRaw(), s.reader.loadRendered())
 }
 
 // resync reloads the inbox list (importing what the keystore gained),

@@ -25,6 +25,9 @@ type Context struct {
 	Now   time.Time
 	// Tick schedules a timer message (tea.Tick; tests switch timers off).
 	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
+	// Graphics is how the terminal draws pictures (the reader's Rendered
+	// tab).
+	Graphics Graphics
 
 	status  Status
 	log     []LogEntry // the last LogSize status messages, oldest first

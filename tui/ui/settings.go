@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"time"
+
+	"sandview/internal/termimage"
 )
 
 // Settings are the TUI's settings. The command line decides them once,
@@ -53,6 +55,13 @@ type Settings struct {
 	// is on another machine (see Confine): keys that would act on this
 	// machine say how to do it on the user's.
 	Remote *Remote
+	// Terminal is what the environment says about the terminal's
+	// pictures (TERM_PROGRAM, LC_TERMINAL…), for choosing a graphics
+	// protocol with the terminal's answers.
+	Terminal termimage.Hints
+	// Renderer renders HTML mail to a picture for the reader's Rendered
+	// tab (nil: there is none, the tab says so).
+	Renderer HTMLRenderer
 }
 
 // Runner runs a program with stdin and returns what it wrote to stdout and

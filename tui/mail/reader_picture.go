@@ -1,0 +1,95 @@
+package mail
+
+import (
+	"fmt"
+	"image"
+
+	tea "charm.land/bubbletea/v2"
+
+	"sandview/internal/termimage"
+	"sandview/tui/ui"
+)
+
+// Picture is the part of the Rendered tab's picture in view and the
+// cells it goes in.
+type Picture struct {
+	Img *image.RGBA
+	At  ui.Rect
+	// Key names what is drawn: a new key is a new drawing.
+	Key string
+}
+
+// Picture is the picture the screen shows, its cells relative to the
+// screen, when the reader shows one.
+func (s *Screen) Picture() (Picture, bool) {
+	l := s.lay.reader
+	if l.W == 0 {
+		return Picture{}, false
+	}
+	p, ok := s.reader.picture()
+	p.At.X += l.X
+	p.At.Y += l.Y
+	return p, ok
+}
+
+// switchRender switches the Rendered tab's width (or its colour scheme)
+// and shows the tab from its top.
+func (r *reader) switchRender(width bool) tea.Cmd {
+	if width {
+		r.rendered.widthAt++
+	} else {
+		r.rendered.dark = !r.rendered.dark
+	}
+	r.rendered.version++
+	r.setTab(tabRendered)
+	r.scroll.ScrollTo(0)
+	return r.loadRendered()
+}
+
+// loadRendered starts the render the Rendered tab shows, when shown.
+func (r *reader) loadRendered() tea.Cmd {
+	m, found := r.email()
+	if r.tab != tabRendered || !found {
+		return nil
+	}
+	return r.rendered.load(r.cmds.ctx, m)
+}
+
+// rendered hands a finished render to the tab.
+func (r *reader) renderDone(msg renderedMsg) {
+	r.rendered.done(msg)
+	r.rendered.version++
+}
+
+// picture is the part of the picture in view, relative to the pane: the
+// tab's lines under the summary, the tab bar and its rule, inside the
+// frame, are its head line(s) and then a blank line per row of cells of
+// the picture, which scroll as text does.
+func (r *reader) picture() (Picture, bool) {
+	g := r.ctx.Graphics
+	m, found := r.email()
+	if r.tab != tabRendered || !found || !g.Known || g.Protocol == termimage.None || r.find.active() {
+		return Picture{}, false
+	}
+	r.scroll.SetHeight(r.contentHeight())
+	r.refresh(m, true)
+	inner := r.width - 2
+	pic := r.rendered.picture(m, inner)
+	if pic == nil {
+		return Picture{}, false
+	}
+	cell := g.Cell.OrDefault()
+	head := r.rendered.headLines
+	total := termimage.Rows(pic.Bounds().Dy(), cell)
+	off := r.scroll.Offset()
+	first := max(off-head, 0) // the first row of the picture in view
+	skip := max(head-off, 0)  // content lines above it
+	rows := min(r.contentHeight()-skip, total-first)
+	if rows <= 0 {
+		return Picture{}, false
+	}
+	win := termimage.Window(pic, cell, rows, first)
+	top := 1 + len(r.sum.head(m, inner)) + 2 + skip
+	at := ui.Rect{X: 1, Y: top, W: min(inner, (pic.Bounds().Dx()+cell.W-1)/cell.W), H: rows}
+	return Picture{Img: win, At: at, Key: fmt.Sprint(r.rendered.key(m), pic.Bounds().Size(), first, at, g)}, true
+}
