@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/sandview
 PKGS    := ./...
 
-.PHONY: build run test vet fmt-check check-size unit e2e bench lint stress screenshots clean
+.PHONY: build run test vet fmt-check check-size unit e2e bench lint stress screenshots clean dist package package-check
 
 build:
 	$(GO) build -o $(BIN) .
@@ -53,5 +53,26 @@ stress:
 screenshots: build
 	./screenshots/capture.sh $(BIN)
 
+# Releases (.goreleaser.yaml, docs/install.md), into build/release:
+# `make dist` every platform's archive, the .deb and .rpm, checksums.txt,
+# then the container image where podman, buildah or a docker daemon works;
+# `make package` only linux/amd64's (the same file, its one targets line
+# rewritten); `make package-check` (CI, as root) builds that, checks the
+# checksums and the archive, and installs, upgrades and removes the .deb.
+GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
+
+dist:
+	$(GORELEASER) release --snapshot --clean
+	./dist/container/build-image.sh build/release
+
+package:
+	@mkdir -p build
+	sed 's/^    targets: \[.*\]$$/    targets: [linux_amd64]/' .goreleaser.yaml > build/goreleaser-linux-amd64.yaml
+	grep -q '^    targets: \[linux_amd64\]$$' build/goreleaser-linux-amd64.yaml
+	$(GORELEASER) release --snapshot --clean --config build/goreleaser-linux-amd64.yaml
+
+package-check: package
+	./dist/packaging/install-test.sh build/release
+
 clean:
-	rm -rf bin
+	rm -rf bin build
