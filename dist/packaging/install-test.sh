@@ -62,7 +62,7 @@ check "man sandview-email-list shows a command's page" sh -c "MANPAGER=cat man s
 check "the system user sandview exists" sh -c "getent passwd sandview | grep -q ':/var/lib/sandview:/usr/sbin/nologin\$'"
 check "the unit verifies with the installed binary" sh -c \
 	"out=\$(systemd-analyze verify --man=no /usr/lib/systemd/system/sandview.service 2>&1) && [ -z \"\$out\" ] || { echo \"\$out\"; false; }"
-check "/etc/sandview/sandview.env is root:sandview 0640" sh -c "[ \"\$(stat -c '%U:%G %a' /etc/sandview/sandview.env)\" = 'root:sandview 640' ]"
+check "/etc/sandview is root:sandview 0750, its sandview.env 0640" sh -c "[ \"\$(stat -c '%U:%G %a' /etc/sandview /etc/sandview/sandview.env | tr '\\n' ' ')\" = 'root:sandview 750 root:sandview 640 ' ]"
 check "the completions are installed" test -f /usr/share/bash-completion/completions/sandview \
 	-a -f /usr/share/zsh/vendor-completions/_sandview -a -f /usr/share/fish/vendor_completions.d/sandview.fish
 check "bash completes sandview's commands" bash -c \

@@ -37,7 +37,7 @@ func WriteDocs(dir string, date time.Time) error {
 			return fmt.Errorf("docs: %w", err)
 		}
 	}
-	header := &doc.GenManHeader{Title: "SANDVIEW", Section: "1", Date: &date, Source: "sandview " + readBuildVersion().Version, Manual: "sandview manual"}
+	header := &doc.GenManHeader{Title: "SANDVIEW", Section: "1", Date: &date, Source: "sandview", Manual: "sandview manual"}
 	if err := doc.GenManTree(root, header, man); err != nil {
 		return fmt.Errorf("man pages: %w", err)
 	}
