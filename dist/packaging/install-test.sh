@@ -65,8 +65,8 @@ check "the unit verifies with the installed binary" sh -c \
 check "/etc/sandview is root:sandview 0750, its sandview.env 0640" sh -c "[ \"\$(stat -c '%U:%G %a' /etc/sandview /etc/sandview/sandview.env | tr '\\n' ' ')\" = 'root:sandview 750 root:sandview 640 ' ]"
 check "the completions are installed" test -f /usr/share/bash-completion/completions/sandview \
 	-a -f /usr/share/zsh/vendor-completions/_sandview -a -f /usr/share/fish/vendor_completions.d/sandview.fish
-check "bash completes sandview's commands" bash -c \
-	"source /usr/share/bash-completion/completions/sandview && COMP_WORDS=(sandview em) COMP_CWORD=1 COMP_LINE='sandview em' COMP_POINT=11 && __start_sandview sandview em sandview && [ \"\${COMPREPLY[*]}\" = 'email' ]"
+check "the bash completion script parses" bash -n /usr/share/bash-completion/completions/sandview
+check "the installed sandview completes commands (what the scripts ask it)" sh -c "/usr/bin/sandview __complete em | grep -qx 'email.*'"
 
 # 3. Upgrade (a reinstall), remove, purge.
 echo "# edited" >> /etc/sandview/sandview.env
