@@ -59,7 +59,11 @@ screenshots: build
 # `make package` only linux/amd64's (the same file, its one targets line
 # rewritten); `make package-check` (CI, as root) builds that, checks the
 # checksums and the archive, and installs, upgrades and removes the .deb.
-GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
+# goreleaser reads the commit (stamped into --version) only in a repository
+# with a remote: one without (a `git init`, a worktree of one) is given
+# itself as origin, in goreleaser's environment only.
+GORELEASER_GIT := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=$(CURDIR))
+GORELEASER := $(GORELEASER_GIT) $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
 
 dist:
 	$(GORELEASER) release --snapshot --clean
