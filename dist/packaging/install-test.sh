@@ -5,6 +5,7 @@
 #  1. sha256sum -c checksums.txt passes; the linux/amd64 archive unpacks
 #     to a sandview whose --version is the release's, with its man page and
 #     completions.
+#     The .rpm lists the same files, its config and its scripts.
 #  2. The .deb installs with dpkg -i (any earlier sandview purged first, so
 #     a rerun starts clean): /usr/bin/sandview --version, `man sandview`,
 #     the user sandview, the unit (systemd-analyze verify), the config file,
@@ -49,6 +50,17 @@ tar -xzf "$archive" -C "$work/unpacked"
 check "the archive's sandview --version is $version" sh -c "'$work/unpacked/sandview' --version | grep -qx 'sandview $version'"
 check "the archive holds the man page and completions" test -f "$work/unpacked/man/sandview.1" -a -f "$work/unpacked/completions/sandview.bash" \
 	-a -f "$work/unpacked/completions/_sandview" -a -f "$work/unpacked/completions/sandview.fish"
+
+# The .rpm (not installed here: listed with rpm, .ci/run installs it).
+rpmfile=$(ls "$release"/sandview-*.x86_64.rpm)
+for path in /usr/bin/sandview /usr/share/man/man1/sandview.1 /usr/share/man/man1/sandview-email-list.1 \
+	/usr/share/bash-completion/completions/sandview /usr/share/zsh/site-functions/_sandview \
+	/usr/share/fish/vendor_completions.d/sandview.fish /usr/lib/systemd/system/sandview.service \
+	/usr/lib/sysusers.d/sandview.conf /etc/sandview/sandview.env; do
+	check "the .rpm holds $path" sh -c "rpm -qpl '$rpmfile' | grep -qx '$path'"
+done
+check "the .rpm keeps an edited sandview.env (config)" sh -c "rpm -qp --configfiles '$rpmfile' | grep -qx /etc/sandview/sandview.env"
+check "the .rpm creates the user after install" sh -c "rpm -qp --scripts '$rpmfile' | grep -q 'systemd-sysusers sandview.conf'"
 
 # 2. dpkg -i, from a clean state.
 if dpkg-query -W sandview >/dev/null 2>&1; then
