@@ -40,7 +40,7 @@ for arch in amd64 arm64; do
 	podman | buildah)
 		"$tool" build --platform "linux/$arch" -f "$context/Containerfile" -t "$tag" "$context"
 		rm -f "$archive"
-		"$tool" push "$tag" "oci-archive:$archive"
+		"$tool" push "$tag" "oci-archive:$archive:$tag" # loads as $tag
 		;;
 	docker)
 		docker build --platform "linux/$arch" -f "$context/Containerfile" -t "$tag" "$context"
