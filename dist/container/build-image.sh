@@ -26,6 +26,7 @@ fi
 
 version=$(sed -n 's/.*"version":"\([^"]*\)".*/\1/p' "$release/metadata.json")
 [ -n "$version" ] || { echo "no version in $release/metadata.json" >&2; exit 1; }
+version=${version//+/-} # an image tag has no '+' (a snapshot's 0.0.1-dev+abc1234)
 context=$(mktemp -d)
 trap 'rm -rf "$context"' EXIT
 cp "$here/Containerfile" "$context/Containerfile"
