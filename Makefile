@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/sandview
 PKGS    := ./...
 
-.PHONY: build run test vet fmt-check check-size unit e2e bench lint stress screenshots clean
+.PHONY: build run test vet fmt-check check-size unit e2e bench lint stress screenshots clean dist package package-check
 
 build:
 	$(GO) build -o $(BIN) .
@@ -53,5 +53,30 @@ stress:
 screenshots: build
 	./screenshots/capture.sh $(BIN)
 
+# Releases (.goreleaser.yaml, docs/install.md), into build/release:
+# `make dist` every platform's archive, the .deb and .rpm, checksums.txt,
+# then the container image where podman, buildah or a docker daemon works;
+# `make package` only linux/amd64's (the same file, its one targets line
+# rewritten); `make package-check` (CI, as root) builds that, checks the
+# checksums and the archive, and installs, upgrades and removes the .deb.
+# goreleaser reads the commit (stamped into --version) only in a repository
+# with a remote: one without (a `git init`, a worktree of one) is given
+# itself as origin, in goreleaser's environment only.
+GORELEASER_GIT := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=$(CURDIR))
+GORELEASER := $(GORELEASER_GIT) $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
+
+dist:
+	$(GORELEASER) release --snapshot --clean
+	./dist/container/build-image.sh build/release
+
+package:
+	@mkdir -p build
+	sed 's/^    targets: \[.*\]$$/    targets: [linux_amd64]/' .goreleaser.yaml > build/goreleaser-linux-amd64.yaml
+	grep -q '^    targets: \[linux_amd64\]$$' build/goreleaser-linux-amd64.yaml
+	$(GORELEASER) release --snapshot --clean --config build/goreleaser-linux-amd64.yaml
+
+package-check: package
+	./dist/packaging/install-test.sh build/release
+
 clean:
-	rm -rf bin
+	rm -rf bin build

@@ -9,8 +9,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// buildVersion is what the binary knows of its own build: the module
-// version and the VCS commit the go command stamped into it.
+// What a release build is stamped with, by the linker only (-ldflags
+// "-X sandview/internal/cli.stampedVersion=1.2.3 ..."; .goreleaser.yaml):
+// never assigned at run time. Empty in a plain `go build`, which falls back
+// to the build info the go command records.
+var (
+	stampedVersion string
+	stampedCommit  string
+	stampedDate    string // the commit's date, RFC 3339
+)
+
+// buildVersion is what the binary knows of its own build: the version,
+// commit and commit date stamped at link time by a release build, else
+// the module version and the VCS commit the go command stamped into it.
 type buildVersion struct {
 	Version  string `json:"version"`
 	Commit   string `json:"commit,omitempty"`
@@ -22,6 +33,10 @@ type buildVersion struct {
 
 func readBuildVersion() buildVersion {
 	v := buildVersion{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	if stampedVersion != "" {
+		v.Version, v.Commit, v.Time = stampedVersion, stampedCommit, stampedDate
+		return v
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v
