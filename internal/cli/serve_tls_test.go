@@ -46,9 +46,13 @@ func sendSTARTTLS(addr, serverName, certFile string, auth sasl.Client, from stri
 		return nil, err
 	}
 	defer c.Close()
-	state, _ := c.TLSConnectionState()
 	if err := smtpsend.SendOn(c, from, to, msg); err != nil {
 		return nil, err
+	}
+	// The handshake is done by the first exchange after STARTTLS.
+	state, ok := c.TLSConnectionState()
+	if !ok || len(state.PeerCertificates) == 0 {
+		return nil, fmt.Errorf("SMTP %s: no TLS connection after STARTTLS", addr)
 	}
 	return state.PeerCertificates[0], c.Quit()
 }
