@@ -16,8 +16,12 @@ import (
 // watched inbox is deleted, by anyone. An email's deletion is handed to
 // the subscribers' Deleted; an inbox's has the inbox listed at once, and
 // the server's answer (not found) ends its watch as gone, as any other
-// way of learning it does. Other servers send none, and nothing else
-// depends on them.
+// way of learning it does. The notice alone ends it when the listing
+// says otherwise: an inbox may live at the same hash again by then (the
+// catch-all, which the server creates again within a sweep; a plain
+// inbox created again at the address), or the listing may fail, but
+// the inbox watched was deleted all the same. Other servers send none,
+// and nothing else depends on them.
 
 // handleNotice handles the data of one sandview.notice message.
 func (st *streamer) handleNotice(ctx context.Context, data string) {
@@ -36,9 +40,13 @@ func (st *streamer) handleNotice(ctx context.Context, data string) {
 	case model.NoticeEmailDeleted:
 		st.deleted(w, n.EmailID)
 	case model.NoticeInboxDeleted:
+		deleted := fmt.Errorf("the server deleted the inbox %s (reason %s)", w.inbox.Address(), n.Reason)
 		go func() {
 			_, err := st.listOrdered(ctx, w.inbox)
-			st.goneAfter(w, err)
+			if ctx.Err() != nil || st.goneAfter(w, err) {
+				return
+			}
+			st.markGone(w, deleted)
 		}()
 	}
 }
