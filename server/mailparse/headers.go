@@ -3,8 +3,8 @@ package mailparse
 import (
 	"strings"
 
-	"sandview/model/mimeword"
 	"sandview/model"
+	"sandview/model/mimeword"
 )
 
 // rawHeaders maps a lowercased header name to its undecoded values, in the

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"sandview/model/mimeword"
 	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/mimeword"
 	"sandview/tui/ui"
 )
 
