@@ -60,9 +60,7 @@ func newUserKey(t testing.TB, comment string) userKey {
 }
 
 // startSSHBox starts serve with SSH on random loopback ports, the given
-// authorized_keys content and a catch-all, and waits for its banner. Its
-// SMTP offers no STARTTLS: the tests send with net/smtp's SendMail, which
-// would start TLS and not trust the certificate made at start.
+// authorized_keys content and a catch-all, and waits for its banner.
 func startSSHBox(t testing.TB, ctx context.Context, authorized string, extra ...string) *sshBox {
 	t.Helper()
 	dir := t.TempDir()
@@ -70,7 +68,7 @@ func startSSHBox(t testing.TB, ctx context.Context, authorized string, extra ...
 	if err := os.WriteFile(keys, []byte(authorized), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	args := append([]string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--ssh", "127.0.0.1:0", "--smtp-starttls=false",
+	args := append([]string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--ssh", "127.0.0.1:0",
 		"--ssh-authorized-keys", keys, "--data", filepath.Join(dir, "data"), "--catch-all", "qa@sandbox.test"}, extra...)
 	cmd := exec.CommandContext(ctx, builtBinary, args...)
 	cmd.Env = append(os.Environ(), "SVC_API_KEY=ssh-test-key")
