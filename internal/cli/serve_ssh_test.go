@@ -59,8 +59,9 @@ func newUserKey(t testing.TB, comment string) userKey {
 	return userKey{signer: signer, priv: priv, line: line}
 }
 
-// startSSHBox starts serve with SSH on random loopback ports, the given
-// authorized_keys content and a catch-all, and waits for its banner.
+// startSSHBox starts serve (SSH on, STARTTLS off: go-smtp's SendMail would
+// not trust the certificate made at start) on random loopback ports with
+// the given authorized_keys and a catch-all, and waits for its banner.
 func startSSHBox(t testing.TB, ctx context.Context, authorized string, extra ...string) *sshBox {
 	t.Helper()
 	dir := t.TempDir()
@@ -68,7 +69,7 @@ func startSSHBox(t testing.TB, ctx context.Context, authorized string, extra ...
 	if err := os.WriteFile(keys, []byte(authorized), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	args := append([]string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--ssh", "127.0.0.1:0",
+	args := append([]string{"serve", "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--ssh", "127.0.0.1:0", "--smtp-starttls=false",
 		"--ssh-authorized-keys", keys, "--data", filepath.Join(dir, "data"), "--catch-all", "qa@sandbox.test"}, extra...)
 	cmd := exec.CommandContext(ctx, builtBinary, args...)
 	cmd.Env = append(os.Environ(), "SVC_API_KEY=ssh-test-key")
