@@ -88,7 +88,7 @@ func (a *API) Register(mux *http.ServeMux) {
 	})
 	guarded := a.requireAPIKey(api)
 	mux.Handle("/", guarded)
-	mux.Handle("/{$}", a.rootHandler(guarded))
+	mux.Handle("/{$}", rootHandler(a.set.Welcome, a.log, guarded))
 }
 
 func (a *API) handleCheckKey(w http.ResponseWriter, _ *http.Request) {

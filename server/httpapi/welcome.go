@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"html/template"
+	"log/slog"
 	"net/http"
 	"strings"
 )
@@ -97,17 +98,18 @@ func wantsHTML(r *http.Request) bool {
 	return false
 }
 
-// rootHandler answers / : the page for a browser, api (as every other
-// path) for everyone else, so an API client's answers stay as they were.
-func (a *API) rootHandler(api http.Handler) http.Handler {
+// rootHandler answers / : the page of welcome for a browser, api (as
+// every other path) for everyone else, so an API client's answers stay as
+// they were.
+func rootHandler(welcome func() Welcome, log *slog.Logger, api http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !wantsHTML(r) || a.set.Welcome == nil {
+		if !wantsHTML(r) || welcome == nil {
 			api.ServeHTTP(w, r)
 			return
 		}
 		var page bytes.Buffer
-		if err := welcomePage.Execute(&page, welcomeView{Welcome: a.set.Welcome(), Header: APIKeyHeader}); err != nil {
-			a.log.Error("render the page at /", "error", err)
+		if err := welcomePage.Execute(&page, welcomeView{Welcome: welcome(), Header: APIKeyHeader}); err != nil {
+			log.Error("render the page at /", "error", err)
 			WriteError(w, http.StatusInternalServerError, "the page could not be rendered")
 			return
 		}
