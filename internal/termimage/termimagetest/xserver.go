@@ -70,7 +70,7 @@ func SolidBox(m *image.RGBA, like func(r, g, b uint8) bool) image.Rectangle {
 func Keys(t testing.TB, display, window string, names ...string) {
 	t.Helper()
 	cmd := exec.Command("xdotool", append([]string{"key", "--window", window}, names...)...)
-	cmd.Env = []string{"DISPLAY=" + display} // xdotool needs the display alone
+	cmd.Env = append(os.Environ(), "DISPLAY="+display)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("xdotool %v (apt-get install xdotool): %v %s", names, err, out)
 	}
@@ -79,7 +79,7 @@ func Keys(t testing.TB, display, window string, names ...string) {
 // Window is the id of a visible X window of class, "" while there is none.
 func Window(display, class string) string {
 	cmd := exec.Command("xdotool", "search", "--onlyvisible", "--class", class)
-	cmd.Env = []string{"DISPLAY=" + display} // xdotool needs the display alone
+	cmd.Env = append(os.Environ(), "DISPLAY="+display)
 	out, err := cmd.Output()
 	if err != nil {
 		return ""
