@@ -8,7 +8,6 @@ import (
 	"image/color"
 	"image/png"
 	"io"
-	"net/smtp"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi/sixel"
 
+	"sandview/internal/smtpsend"
 	"sandview/internal/termimage"
 	"sandview/internal/termimage/termimagetest"
 	"sandview/model"
@@ -52,7 +52,7 @@ func TestRemoteProgramDrawsSixel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	body := fmt.Sprintf("From: sender@example.com\r\nTo: %s\r\nSubject: Rendered\r\nContent-Type: text/html\r\n\r\n<p>Stripes</p>\r\n", inbox.Address())
-	if err := smtp.SendMail(srv.SMTPAddr(), nil, "sender@example.com", []string{inbox.Address()}, []byte(body)); err != nil {
+	if err := smtpsend.Send(context.Background(), srv.SMTPAddr(), "sender@example.com", []string{inbox.Address()}, []byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	dark := true

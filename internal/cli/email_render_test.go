@@ -2,13 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"image/png"
-	"net/smtp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sandview/internal/smtpsend"
 )
 
 // TestCLIEmailRender: `email render` writes the HTML part, its cid: logo
@@ -27,7 +29,7 @@ func TestCLIEmailRender(t *testing.T) {
 		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<body style=\"margin:0\"><img src=\"cid:logo@x.test\" width=\"120\" height=\"40\"><p>Hello</p></body>\r\n" +
 		"--b\r\nContent-Type: image/png\r\nContent-ID: <logo@x.test>\r\nContent-Disposition: inline\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
 		base64.StdEncoding.EncodeToString(logo) + "\r\n--b--\r\n"
-	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "a@example.org", []string{address}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), h.srv.SMTPAddr(), "a@example.org", []string{address}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	h.must("wait", "--subject", "^render$", "--timeout", "20s")

@@ -3,12 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
-	"net/smtp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"sandview/internal/smtpsend"
 )
 
 // welcomeMail is a template's mail; token, code and when are the values
@@ -111,7 +112,7 @@ func TestEmailExpectWait(t *testing.T) {
 	finish := h.startWaiting("email", "expect", "--inbox", inbox, "--wait", `subject:"Reset your password"`, "--timeout", "60s",
 		"--subject", "Reset your password", "--skip", "list-unsubscribe")
 	msg := "From: a@example.org\r\nTo: " + inbox + "\r\nSubject: Reset your password\r\n\r\nReset: https://app.example/reset?t=1\r\n"
-	if err := smtp.SendMail(h.srv.SMTPAddr(), nil, "a@example.org", []string{inbox}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), h.srv.SMTPAddr(), "a@example.org", []string{inbox}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	if r := finish(); r.code != 0 || !strings.Contains(r.stdout, "PASS  subject") {
@@ -132,7 +133,7 @@ func TestSSHExpectAndSnapshot(t *testing.T) {
 	user := newUserKey(t, "ada@laptop")
 	box := startSSHBox(t, ctx, user.line+"\n")
 	msg := "From: a@example.org\r\nTo: anyone@example.org\r\nSubject: Over SSH\r\n\r\nYour code is 482913.\r\n"
-	if err := smtp.SendMail(box.smtpAddr, nil, "a@example.org", []string{"anyone@example.org"}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), box.smtpAddr, "a@example.org", []string{"anyone@example.org"}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	list, errOut, code := box.run(user.signer, "wait --inbox qa@sandbox.test --timeout 20s --json")

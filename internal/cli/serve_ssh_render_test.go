@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"image/png"
-	"net/smtp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"sandview/internal/smtpsend"
 )
 
 // TestSSHEmailRenderWritesToTheSession: over SSH `email render` renders
@@ -30,7 +31,7 @@ func TestSSHEmailRenderWritesToTheSession(t *testing.T) {
 	}
 	msg := "From: app@example.org\r\nTo: alice-render@sandbox.test\r\nSubject: rendered\r\nMIME-Version: 1.0\r\n" +
 		"Content-Type: text/html; charset=utf-8\r\n\r\n<body style=\"margin:0;background:rgb(30,60,200)\"><div style=\"height:200px\">hi</div></body>\r\n"
-	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{"alice-render@sandbox.test"}, []byte(msg)); err != nil {
+	if err := smtpsend.Send(context.Background(), b.smtpAddr, "app@example.org", []string{"alice-render@sandbox.test"}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := b.run(alice.signer, "wait --inbox alice-render@sandbox.test --subject rendered --timeout 30s --json")

@@ -4,11 +4,10 @@ import (
 	"context"
 	"image"
 	"net"
-	"net/smtp"
-	"os/exec"
 	"testing"
 	"time"
 
+	"sandview/internal/smtpsend"
 	"sandview/internal/termimage/termimagetest"
 )
 
@@ -29,42 +28,22 @@ func TestSSHXtermSixel(t *testing.T) {
 	defer cancel()
 	alice := newUserKey(t, "alice")
 	b := startSSHBox(t, ctx, alice.line+"\n")
-	if err := smtp.SendMail(b.smtpAddr, nil, "app@example.org", []string{"someone@elsewhere.example"}, []byte(twoBands)); err != nil {
+	if err := smtpsend.Send(ctx, b.smtpAddr, "app@example.org", []string{"someone@elsewhere.example"}, []byte(twoBands)); err != nil {
 		t.Fatal(err)
 	}
-	display := termimagetest.XServer(t)
+	x := termimagetest.StartXterm(t, ctx)
 	host, port, _ := net.SplitHostPort(b.sshAddr)
-	ssh := append([]string{"-e", "ssh", "-tt", "-p", port}, opensshArgs(opensshKeyFile(t, alice))...)
-	term := exec.CommandContext(ctx, "xterm", append(termimagetest.XtermArgs(display), append(ssh, "tester@"+host)...)...)
-	if err := term.Start(); err != nil {
-		t.Fatalf("xterm (apt-get install xterm): %v", err)
-	}
-	t.Cleanup(func() { _ = term.Process.Kill(); _ = term.Wait() })
-	poll := func(what string, done func() bool) {
-		t.Helper()
-		for !done() {
-			select {
-			case <-ctx.Done():
-				t.Fatalf("waiting for %s: %v", what, ctx.Err())
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
-	}
-	window := ""
-	poll("the xterm window", func() bool {
-		window = termimagetest.Window(display, "xterm")
-		return window != ""
-	})
+	x.Run("ssh", append(append([]string{"-tt", "-p", port}, opensshArgs(opensshKeyFile(t, alice))...), "tester@"+host)...)
 	red := func(r, g, b uint8) bool { return r > 150 && g < 90 && b < 90 }
 	green := func(r, g, b uint8) bool { return r < 90 && g > 120 && b < 100 }
 	var shot *image.RGBA
 	tries := 0
-	poll("the rendered picture on the screen", func() bool {
+	x.Poll("the rendered picture on the screen", func() bool {
 		if tries%50 == 0 { // every 5 s: the TUI may not show the mail yet
-			termimagetest.Keys(t, display, window, "Escape", "Return", "8")
+			x.Keys("Escape", "Return", "8")
 		}
 		tries++
-		shot = termimagetest.Screenshot(t, display)
+		shot = x.Screenshot()
 		return termimagetest.SolidBox(shot, green).Dx() > 100
 	})
 	// The red band is the red rows right above the green one (the
@@ -85,8 +64,8 @@ func TestSSHXtermSixel(t *testing.T) {
 	case r.Dy() < band-4 || r.Dy() > band+4:
 		t.Fatalf("red band %v: %d px tall, the render's scaled is %d", r, r.Dy(), band)
 	}
-	termimagetest.Keys(t, display, window, "1")
-	poll("the picture erased", func() bool {
-		return termimagetest.SolidBox(termimagetest.Screenshot(t, display).SubImage(r).(*image.RGBA), red).Empty()
+	x.Keys("1")
+	x.Poll("the picture erased", func() bool {
+		return termimagetest.SolidBox(x.Screenshot().SubImage(r).(*image.RGBA), red).Empty()
 	})
 }

@@ -2,6 +2,7 @@ package termimagetest
 
 import (
 	"bufio"
+	"fmt"
 	"image"
 	"os"
 	"os/exec"
@@ -32,18 +33,13 @@ func XServer(t testing.TB) string {
 	return ":" + strings.TrimSpace(line)
 }
 
-// Screenshot is the X screen of display (xwd -root).
-func Screenshot(t testing.TB, display string) *image.RGBA {
-	t.Helper()
+// screenshot is the X screen of display (xwd -root).
+func screenshot(display string) (*image.RGBA, error) {
 	out, err := exec.Command("xwd", "-root", "-silent", "-display", display).Output()
 	if err != nil {
-		t.Fatalf("xwd (apt-get install x11-apps): %v", err)
+		return nil, fmt.Errorf("xwd (apt-get install x11-apps): %w", err)
 	}
-	m, err := DecodeXWD(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return DecodeXWD(out)
 }
 
 // SolidBox is the bounding box of the rows of m with a run of at least
@@ -64,33 +60,4 @@ func SolidBox(m *image.RGBA, like func(r, g, b uint8) bool) image.Rectangle {
 		}
 	}
 	return box
-}
-
-// Keys presses keys (xdotool names) in the X window.
-func Keys(t testing.TB, display, window string, names ...string) {
-	t.Helper()
-	cmd := exec.Command("xdotool", append([]string{"key", "--window", window}, names...)...)
-	cmd.Env = append(os.Environ(), "DISPLAY="+display)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("xdotool %v (apt-get install xdotool): %v %s", names, err, out)
-	}
-}
-
-// Window is the id of a visible X window of class, "" while there is none.
-func Window(display, class string) string {
-	cmd := exec.Command("xdotool", "search", "--onlyvisible", "--class", class)
-	cmd.Env = append(os.Environ(), "DISPLAY="+display)
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(strings.Split(string(out), "\n")[0])
-}
-
-// XtermArgs are the options of an xterm in sixel mode (a VT340 with 1024
-// colour registers) that answers window reports (CSI 16 t), on display.
-func XtermArgs(display string) []string {
-	return []string{"-display", display, "-ti", "vt340", "-geometry", "120x45+0+0",
-		"-xrm", "XTerm*numColorRegisters: 1024", "-xrm", "XTerm*allowWindowOps: true",
-		"-xrm", "XTerm*disallowedWindowOps: 20,21,SetXprop,SetSelection", "-xrm", "XTerm*allowSendEvents: true"}
 }
