@@ -28,4 +28,6 @@ type StreamNotice struct {
 	EmailAddress string `json:"emailAddress"`
 	EmailID      string `json:"emailId,omitempty"`
 	Reason       string `json:"reason,omitempty"`
+	// Chaos is set on a NoticeChaos.
+	Chaos *ChaosAction `json:"chaos,omitempty"`
 }

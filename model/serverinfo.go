@@ -22,6 +22,9 @@ type ServerInfo struct {
 	AllowedDomains            []string    `json:"allowedDomains"`
 	WebhookEnabled            bool        `json:"webhookEnabled"`
 	WebhookRequireAuthDefault bool        `json:"webhookRequireAuthDefault"`
+	// ChaosEnabled is the server's chaos switch (chaos.md, section 1):
+	// present whether on or off.
+	ChaosEnabled bool `json:"chaosEnabled"`
 }
 
 // EncryptionContext is the context string for payloads of this server:
