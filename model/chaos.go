@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// ChaosConfig is an inbox's fault injection (../shared/spec/chaos.md,
+// ChaosConfig is an inbox's fault injection (the chaos spec,
 // section 3) in its stored form: Enabled, then ExpiresAt when it was sent,
 // then only the sub-objects that were sent, each complete (defaults
 // filled in). GET, POST and inbox creation answer it; POST's body is its
