@@ -57,3 +57,56 @@ func benchBoltCommit(b *testing.B, writers int) {
 	wg.Wait()
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "commits/s")
 }
+
+// BenchmarkBoltStart measures what a start costs the store with 0, 10,000
+// and 100,000 stored emails of 4 KB: opening the file and listing every
+// email's size (ForEachEmail, what the core accounts before it serves).
+func BenchmarkBoltStart(b *testing.B) {
+	for _, n := range []int{0, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("emails-%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			path := filepath.Join(b.TempDir(), "bench.db")
+			fill(b, path, n)
+			for b.Loop() {
+				db, err := bolt.Open(path, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				seen := 0
+				if err := db.ForEachEmail(ctx, func(store.EmailInfo) error { seen++; return nil }); err != nil {
+					b.Fatal(err)
+				}
+				if err := db.Close(); err != nil {
+					b.Fatal(err)
+				}
+				if seen != n {
+					b.Fatalf("listed %d emails, want %d", seen, n)
+				}
+			}
+		})
+	}
+}
+
+// fill makes a store at path holding n emails of 4 KB in one inbox.
+func fill(b *testing.B, path string, n int) {
+	b.Helper()
+	ctx := context.Background()
+	db, err := bolt.Open(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.PutInbox(ctx, store.Inbox{Address: "a@x", Hash: "h", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+		b.Fatal(err)
+	}
+	payload := make([]byte, 4096)
+	for i := 0; i < n; i += 1000 {
+		var batch store.Batch
+		for j := i; j < min(i+1000, n); j++ {
+			batch.Put = append(batch.Put, &store.Email{ID: fmt.Sprintf("%016x", j), InboxHash: "h", Metadata: payload[:200], Parsed: payload[:1800], Raw: payload[:2000]})
+		}
+		if err := db.Commit(ctx, batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

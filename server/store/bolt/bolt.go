@@ -15,7 +15,8 @@ import (
 )
 
 // Bucket layout: inboxes/<hash> = JSON Inbox; emails/<hash>/<id> = encoded
-// store.Email (see encodeEmail).
+// store.Email (see encodeEmail); index/<hash>/<id> its start-up entry
+// (index.go).
 var (
 	bucketInboxes = []byte("inboxes")
 	bucketEmails  = []byte("emails")
@@ -99,11 +100,18 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 2 * time.Second, NoFreelistSync: true, FreelistType: bbolt.FreelistMapType})
+	// The freelist is kept in the file (bbolt's default): an open reads it
+	// instead of walking every page of the file to rebuild it; the index
+	// is built first, as a replay below keeps it up to date.
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 2 * time.Second, FreelistType: bbolt.FreelistMapType})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	w, records, err := openWAL(path+".wal", log)
+	var w *wal
+	var records [][]byte
+	if err = buildIndex(db); err == nil {
+		w, records, err = openWAL(path+".wal", log)
+	}
 	if err == nil && len(records) > 0 {
 		log.Info("store: replaying the write-ahead log (the last run stopped without a checkpoint)", "log", w.path, "records", len(records))
 		if err = replay(db, w, records); err != nil {
@@ -130,29 +138,6 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 		return nil, err
 	}
 	return b, nil
-}
-
-// replay makes the log's changes in the file in one transaction, commits
-// it (synced) and empties the log.
-func replay(db *bbolt.DB, w *wal, records [][]byte) error {
-	err := db.Update(func(tx *bbolt.Tx) error {
-		return replayInto(tx, records)
-	})
-	if err != nil {
-		return fmt.Errorf("replay write-ahead log: %w", err)
-	}
-	return w.reset()
-}
-
-// replayInto makes the changes of records in tx.
-func replayInto(tx *bbolt.Tx, records [][]byte) error {
-	c := &changes{tx: tx}
-	for _, r := range records {
-		if err := c.replay(r); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // commitLoop takes the first waiting write, gathers every other write

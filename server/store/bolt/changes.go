@@ -64,6 +64,9 @@ func (c *changes) deleteInbox(hash []byte) error {
 			return err
 		}
 	}
+	if err := deleteIndex(c.tx, hash, nil); err != nil {
+		return err
+	}
 	emails := c.tx.Bucket(bucketEmails)
 	if emails == nil {
 		return nil
@@ -80,11 +83,17 @@ func (c *changes) putEmail(hash, id, value []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := putIndex(c.tx, hash, id, value); err != nil {
+		return err
+	}
 	return mb.Put(id, value)
 }
 
 func (c *changes) deleteEmail(hash, id []byte) error {
 	c.add(changeDeleteEmail, hash, id)
+	if err := deleteIndex(c.tx, hash, id); err != nil {
+		return err
+	}
 	if mb := mailbox(c.tx, string(hash)); mb != nil {
 		return mb.Delete(id)
 	}
@@ -168,6 +177,29 @@ func (c *changes) replay(record []byte) error {
 		}
 		if err != nil {
 			return fmt.Errorf("replay: %w", err)
+		}
+	}
+	return nil
+}
+
+// replay makes the log's changes in the file in one transaction, commits
+// it (synced) and empties the log.
+func replay(db *bbolt.DB, w *wal, records [][]byte) error {
+	err := db.Update(func(tx *bbolt.Tx) error {
+		return replayInto(tx, records)
+	})
+	if err != nil {
+		return fmt.Errorf("replay write-ahead log: %w", err)
+	}
+	return w.reset()
+}
+
+// replayInto makes the changes of records in tx.
+func replayInto(tx *bbolt.Tx, records [][]byte) error {
+	c := &changes{tx: tx}
+	for _, r := range records {
+		if err := c.replay(r); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -250,24 +250,5 @@ func (b *Store) ForEachEmail(ctx context.Context, fn func(store.EmailInfo) error
 	if err := b.settle(ctx); err != nil {
 		return err
 	}
-	return b.db.View(func(tx *bbolt.Tx) error {
-		emails := tx.Bucket(bucketEmails)
-		if emails == nil {
-			return nil // a new store: the first write makes the bucket
-		}
-		return emails.ForEachBucket(func(hash []byte) error {
-			c := emails.Bucket(hash).Cursor()
-			for k, v := c.First(); k != nil; k, v = c.Next() {
-				size, err := payloadSize(v)
-				if err != nil {
-					return fmt.Errorf("email %s: %w", k, err)
-				}
-				info := store.EmailInfo{EmailKey: store.EmailKey{InboxHash: string(hash), ID: string(k)}, Size: size, Unsigned: unsignedParts(v[1])}
-				if err := fn(info); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	})
+	return b.db.View(func(tx *bbolt.Tx) error { return forEachIndexed(tx, fn) })
 }
