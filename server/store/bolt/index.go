@@ -80,9 +80,14 @@ func deleteIndex(tx *bbolt.Tx, hash, id []byte) error {
 // buildIndex makes the index of a file that has emails but no index (one
 // written by an earlier release), in one transaction.
 func buildIndex(db *bbolt.DB) error {
+	need := func(tx *bbolt.Tx) bool { return tx.Bucket(bucketEmails) != nil && tx.Bucket(bucketIndex) == nil }
+	var needed bool
+	if err := db.View(func(tx *bbolt.Tx) error { needed = need(tx); return nil }); err != nil || !needed {
+		return err // a write transaction (a synced commit) only when there is work
+	}
 	err := db.Update(func(tx *bbolt.Tx) error {
 		emails := tx.Bucket(bucketEmails)
-		if emails == nil || tx.Bucket(bucketIndex) != nil {
+		if !need(tx) {
 			return nil
 		}
 		if _, err := tx.CreateBucket(bucketIndex); err != nil {
