@@ -17,6 +17,10 @@ import (
 	"sandview/server/store"
 )
 
+// emailRoutes are the handlers of an inbox's emails: the API's, on a type
+// of their own so that the API type keeps its few roles.
+type emailRoutes struct{ *API }
+
 // appendRecord appends an email record as the API serves it: encrypted
 // payloads rendered from their stored form, plain ones base64-encoded.
 func appendRecord(b []byte, in *core.Inbox, e *store.Email) ([]byte, error) {
@@ -93,7 +97,7 @@ func (a *API) storeError(w http.ResponseWriter, r *http.Request, err error) {
 	WriteError(w, http.StatusInternalServerError, "reading the email failed")
 }
 
-func (a *API) handleSync(w http.ResponseWriter, r *http.Request) {
+func (a emailRoutes) handleSync(w http.ResponseWriter, r *http.Request) {
 	in, ok := a.inboxFromPath(w, r, access.ReadInbox)
 	if !ok {
 		return
@@ -112,7 +116,7 @@ func emailsHash(sortedIDs []string) string {
 	return crypto.EncodeBase64URL(sum[:])
 }
 
-func (a *API) handleListEmails(w http.ResponseWriter, r *http.Request) {
+func (a emailRoutes) handleListEmails(w http.ResponseWriter, r *http.Request) {
 	in, ok := a.inboxFromPath(w, r, access.ReadInbox)
 	if !ok {
 		return
@@ -162,14 +166,14 @@ type listedPage struct {
 
 // listPage reads one page of an inbox's emails and signs the parsed
 // payloads it serves.
-func (a *API) listPage(ctx context.Context, in *core.Inbox, withContent bool, page store.Page) (listedPage, error) {
+func (a emailRoutes) listPage(ctx context.Context, in *core.Inbox, withContent bool, page store.Page) (listedPage, error) {
 	ready, last, err := a.core.Emails().Page(ctx, in, withContent, page)
 	return listedPage{ready: ready, last: last}, err
 }
 
 // streamList writes the JSON array of an inbox's emails, from the first
 // page on.
-func (a *API) streamList(ctx context.Context, w io.Writer, in *core.Inbox, withContent bool, first listedPage) error {
+func (a emailRoutes) streamList(ctx context.Context, w io.Writer, in *core.Inbox, withContent bool, first listedPage) error {
 	body := append(make([]byte, 0, 2*listFlushSize), '[')
 	separator := false
 	for page := first; ; {
@@ -203,7 +207,7 @@ func (a *API) streamList(ctx context.Context, w io.Writer, in *core.Inbox, withC
 
 // emailFromPath finds the email of the {email} and {id} path segments with
 // the payloads in need signed, or answers 404.
-func (a *API) emailFromPath(w http.ResponseWriter, r *http.Request, need store.Parts) (*core.Inbox, *store.Email, bool) {
+func (a emailRoutes) emailFromPath(w http.ResponseWriter, r *http.Request, need store.Parts) (*core.Inbox, *store.Email, bool) {
 	in, ok := a.inboxFromPath(w, r, access.ReadInbox)
 	if !ok {
 		return nil, nil, false
@@ -216,7 +220,7 @@ func (a *API) emailFromPath(w http.ResponseWriter, r *http.Request, need store.P
 	return in, e, true
 }
 
-func (a *API) handleGetEmail(w http.ResponseWriter, r *http.Request) {
+func (a emailRoutes) handleGetEmail(w http.ResponseWriter, r *http.Request) {
 	in, e, ok := a.emailFromPath(w, r, store.PartParsed)
 	if !ok {
 		return
@@ -229,7 +233,7 @@ func (a *API) handleGetEmail(w http.ResponseWriter, r *http.Request) {
 	writeJSONBytes(w, body)
 }
 
-func (a *API) handleGetRaw(w http.ResponseWriter, r *http.Request) {
+func (a emailRoutes) handleGetRaw(w http.ResponseWriter, r *http.Request) {
 	in, e, ok := a.emailFromPath(w, r, store.PartRaw)
 	if !ok {
 		return
@@ -256,7 +260,7 @@ func (a *API) handleGetRaw(w http.ResponseWriter, r *http.Request) {
 	writeJSONBytes(w, body)
 }
 
-func (a *API) handleMarkRead(w http.ResponseWriter, r *http.Request) {
+func (a emailRoutes) handleMarkRead(w http.ResponseWriter, r *http.Request) {
 	in, ok := a.inboxFromPath(w, r, access.MarkRead)
 	if !ok {
 		return
@@ -268,7 +272,7 @@ func (a *API) handleMarkRead(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (a *API) handleDeleteEmail(w http.ResponseWriter, r *http.Request) {
+func (a emailRoutes) handleDeleteEmail(w http.ResponseWriter, r *http.Request) {
 	in, ok := a.inboxFromPath(w, r, access.DeleteEmail)
 	if !ok {
 		return
