@@ -57,7 +57,7 @@ screenshots: build
 # `make dist` every platform's archive, the .deb and .rpm, checksums.txt,
 # then the container image where podman, buildah or a docker daemon works;
 # `make package` only linux/amd64's (the same file, its one targets line
-# rewritten); `make package-check` (CI, as root) builds that, checks the
+# rewritten); `make package-check` (as root) builds that, checks the
 # checksums and the archive, and installs, upgrades and removes the .deb.
 # goreleaser reads the commit (stamped into --version) only in a repository
 # with a remote: one without (a `git init`, a worktree of one) is given
