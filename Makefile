@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/sandview
 PKGS    := ./...
 
-.PHONY: build run test vet fmt-check check-size unit e2e bench lint stress screenshots clean dist package package-check
+.PHONY: build run test vet fmt-check check-size unit e2e bench lint stress screenshots clean dist package package-check ci-package
 
 build:
 	$(GO) build -o $(BIN) .
@@ -57,7 +57,7 @@ screenshots: build
 # `make dist` every platform's archive, the .deb and .rpm, checksums.txt,
 # then the container image where podman, buildah or a docker daemon works;
 # `make package` only linux/amd64's (the same file, its one targets line
-# rewritten); `make package-check` (CI, as root) builds that, checks the
+# rewritten); `make package-check` (as root) builds that, checks the
 # checksums and the archive, and installs, upgrades and removes the .deb.
 # goreleaser reads the commit (stamped into --version) only in a repository
 # with a remote: one without (a `git init`, a worktree of one) is given
@@ -77,6 +77,38 @@ package:
 
 package-check: package
 	./dist/packaging/install-test.sh build/release
+
+# ci-package (CI, as root) builds and checks the linux/amd64 release
+# without goreleaser, whose first build is too slow for CI: the binary as
+# .goreleaser.yaml's builds entry makes it (static, its --version stamped),
+# the man pages and completions (its before hook), the .deb and .rpm by
+# nfpm from .goreleaser.yaml's nfpms entry (internal/gennfpm translates it:
+# the packages are described once), the archive as its archives entry holds
+# it, checksums.txt; then the same install-test.sh as package-check.
+CI_RELEASE := build/ci-release
+CI_STAGE   := build/ci-stage
+NFPM       := $(GO) run github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
+# A snapshot version, like goreleaser's (0.0.1-dev+abc1234) but named for CI,
+# and the commit's date in UTC (goreleaser's CommitDate); `=`: read from git
+# only when ci-package runs.
+CI_VERSION  = 0.0.0-ci+$(shell git rev-parse --short HEAD)
+CI_DATE     = $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ)
+
+ci-package:
+	@rm -rf $(CI_RELEASE) $(CI_STAGE) build/docs && mkdir -p $(CI_RELEASE) $(CI_STAGE)
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o $(CI_STAGE)/sandview \
+		-ldflags "-s -w -X sandview/internal/cli.stampedVersion=$(CI_VERSION) -X sandview/internal/cli.stampedCommit=$$(git rev-parse HEAD) -X sandview/internal/cli.stampedDate=$(CI_DATE)" .
+	$(GO) run ./internal/gendocs build/docs $(CI_DATE)
+	$(GO) run ./internal/gennfpm -version $(CI_VERSION) -arch amd64 -binary $(CI_STAGE)/sandview > $(CI_STAGE)/nfpm.yaml
+	$(NFPM) pkg --config $(CI_STAGE)/nfpm.yaml --packager deb --target $(CI_RELEASE)/
+	$(NFPM) pkg --config $(CI_STAGE)/nfpm.yaml --packager rpm --target $(CI_RELEASE)/
+	mkdir -p $(CI_STAGE)/archive/man $(CI_STAGE)/archive/completions
+	cp $(CI_STAGE)/sandview LICENSE README.md $(CI_STAGE)/archive/
+	cp build/docs/man/*.1 $(CI_STAGE)/archive/man/
+	cp build/docs/completions/* $(CI_STAGE)/archive/completions/
+	tar -czf $(CI_RELEASE)/sandview_$(CI_VERSION)_linux_amd64.tar.gz -C $(CI_STAGE)/archive sandview LICENSE README.md man completions
+	cd $(CI_RELEASE) && sha256sum *.tar.gz *.deb *.rpm > checksums.txt
+	./dist/packaging/install-test.sh $(CI_RELEASE) $(CI_VERSION)
 
 clean:
 	rm -rf bin build
