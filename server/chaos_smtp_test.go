@@ -121,7 +121,9 @@ func TestChaosSMTPKinds(t *testing.T) {
 	}
 }
 
-func prefixed(p string) func(string) bool { return func(s string) bool { return strings.HasPrefix(s, p) } }
+func prefixed(p string) func(string) bool {
+	return func(s string) bool { return strings.HasPrefix(s, p) }
+}
 
 func oneOf(ps ...string) func(string) bool {
 	return func(s string) bool {
