@@ -81,3 +81,32 @@ func TestChaosReplicas(t *testing.T) {
 		t.Fatalf("config of an inbox made again at the address: %+v, want none", got)
 	}
 }
+
+// TestChaosBlackholeWebhooks: a blackholed message to two inboxes is
+// stored for neither, though only the first has chaos; with
+// triggerWebhooks its email.received and email.stored webhooks still fire.
+func TestChaosBlackholeWebhooks(t *testing.T) {
+	srv, c := servertest.StartAPI(t, withChaos, loopbackWebhooks)
+	recv := listen(t)
+	var hook model.Webhook
+	c.Expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+		URL: recv.URL(), Events: []string{model.EventEmailReceived, model.EventEmailStored},
+	}, &hook)
+	first, second := c.CreatePlain(nil).EmailAddress, c.CreatePlain(nil).EmailAddress
+	setChaos(t, c, first, map[string]any{"enabled": true, "blackhole": on("triggerWebhooks", true)})
+	if err := servertest.SendMail(srv.SMTPAddr(), "app@example.org", []string{first, second}, servertest.SimpleMessage(first, "into the void")); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	got := map[string]int{}
+	for range 4 {
+		got[nextDelivery(t, recv).Event]++
+	}
+	if got[model.EventEmailReceived] != 2 || got[model.EventEmailStored] != 2 {
+		t.Fatalf("deliveries %v, want email.received and email.stored for each recipient", got)
+	}
+	for _, addr := range []string{first, second} {
+		if n := len(c.Emails(addr, false)); n != 0 {
+			t.Fatalf("%s holds %d emails, want none", addr, n)
+		}
+	}
+}
