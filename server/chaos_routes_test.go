@@ -110,6 +110,8 @@ func TestChaosRoutes(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{`{"enabled":true,"latency":{"enabled":true}}`, `{"enabled":true,"latency":{"enabled":true,"minDelayMs":500,"maxDelayMs":10000,"jitter":true,"probability":1}}`},
 		{`{"enabled":true}`, `{"enabled":true}`},
+		{`{"enabled":true,"expiresAt":null,"blackhole":{"enabled":true}}`, `{"enabled":true,"expiresAt":null,"blackhole":{"enabled":true,"triggerWebhooks":false}}`},
+		{`{"enabled":false,"expiresAt":null}`, `{"enabled":false,"expiresAt":null}`},
 		{`{"enabled":false}`, `{"enabled":false}`},
 		// The Go client's zero values validate; min > max is accepted.
 		{`{"enabled":true,"expiresAt":"2030-01-02T03:04:05.123456789+01:00","latency":{"enabled":true,"minDelayMs":5000,"maxDelayMs":1000,"jitter":false,"probability":0},"connectionDrop":{"enabled":false,"probability":0,"graceful":false},"randomError":{"enabled":true,"errorRate":0,"errorTypes":[]},"greylist":{"enabled":false,"retryWindowMs":0,"maxAttempts":1,"trackBy":"ip"},"blackhole":{"enabled":false,"triggerWebhooks":false}}`,

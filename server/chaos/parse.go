@@ -41,7 +41,9 @@ func Parse(data []byte, prefix string) (model.ChaosConfig, []string) {
 	known := map[string]bool{}
 	field := func(name string) json.RawMessage { known[name] = true; return obj[name] }
 	cfg.Enabled = p.boolean("", "enabled", field("enabled"), nil)
-	if raw := field("expiresAt"); !isNull(raw) {
+	if raw := field("expiresAt"); isNull(raw) {
+		cfg.ExpiresAtNull = raw != nil
+	} else {
 		var s string
 		if json.Unmarshal(raw, &s) != nil {
 			p.fail("", "expiresAt", "must be a string")

@@ -44,7 +44,7 @@ func TestParseAccepts(t *testing.T) {
 	if problems != nil {
 		t.Fatalf("refused: %v", problems)
 	}
-	if cfg.ExpiresAt != nil || cfg.Latency == nil || cfg.Latency.MinDelayMs != 5000.5 || cfg.Latency.Probability != 1 || !cfg.Latency.Jitter || cfg.Greylist != nil || len(cfg.RandomError.ErrorTypes) != 2 || cfg.RandomError.ErrorRate != DefaultErrorRate {
+	if cfg.ExpiresAt != nil || !cfg.ExpiresAtNull || cfg.Latency == nil || cfg.Latency.MinDelayMs != 5000.5 || cfg.Latency.Probability != 1 || !cfg.Latency.Jitter || cfg.Greylist != nil || len(cfg.RandomError.ErrorTypes) != 2 || cfg.RandomError.ErrorRate != DefaultErrorRate {
 		t.Fatalf("normalized %+v %+v", cfg, cfg.Latency)
 	}
 }
