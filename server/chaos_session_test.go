@@ -68,9 +68,10 @@ func (d *dialog) transaction(to string) string {
 // TestChaosRepliesOnTheWire: with the random number fixed, a temporary
 // error is 450 4.2.1 and the session goes on; an empty errorTypes is 421
 // 4.7.0 and the server closes the connection after it; each message of
-// a session is evaluated on its own.
+// a session is evaluated on its own; each action is logged.
 func TestChaosRepliesOnTheWire(t *testing.T) {
-	srv, c := servertest.StartAPI(t, withChaos, func(cfg *server.Config) { cfg.Rand = func() float64 { return 0.3 } })
+	logs := &servertest.SyncBuffer{}
+	srv, c := servertest.StartAPI(t, withChaos, auditLog(logs), func(cfg *server.Config) { cfg.Rand = func() float64 { return 0.3 } })
 	addr := c.CreatePlain(nil).EmailAddress
 	setChaos(t, c, addr, map[string]any{"enabled": true, "randomError": on("errorRate", 1, "errorTypes", []string{"temporary"})})
 	d := dial(t, srv)
@@ -91,6 +92,10 @@ func TestChaosRepliesOnTheWire(t *testing.T) {
 		t.Fatal("the connection is still open after 421")
 	}
 	c.WaitForCount(addr, 1)
+	// One log line per applied action.
+	if got := strings.Count(logs.String(), `msg="chaos applied" inbox=`+addr+" type=random_error"); got != 2 {
+		t.Fatalf("%d log lines of applied chaos, want 2:\n%s", got, logs.String())
+	}
 }
 
 // TestChaosAtCreationReference: the reference profile echoes the chaos

@@ -328,34 +328,6 @@ func durationFlag(p *time.Duration, def time.Duration) func(*pflag.FlagSet, stri
 	return func(f *pflag.FlagSet, name, usage string) { f.DurationVar(p, name, def, usage) }
 }
 
-// chaosFlag binds the chaos switch, read as the reference reads
-// VSB_CHAOS_ENABLED (chaos.md, section 1): trimmed and lower-cased, true,
-// 1, yes and on are on, anything else off; --chaos alone is on.
-func chaosFlag(p *bool) func(*pflag.FlagSet, string, string) {
-	return func(f *pflag.FlagSet, name, usage string) {
-		*p = false
-		f.Var(chaosSwitch{p}, name, usage)
-		f.Lookup(name).NoOptDefVal = "true"
-	}
-}
-
-// chaosSwitch is a pflag.Value: the chaos switch.
-type chaosSwitch struct{ p *bool }
-
-func (c chaosSwitch) String() string   { return strconv.FormatBool(*c.p) }
-func (c chaosSwitch) Type() string     { return "bool" }
-func (c chaosSwitch) IsBoolFlag() bool { return true }
-
-func (c chaosSwitch) Set(s string) error {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "true", "1", "yes", "on":
-		*c.p = true
-	default:
-		*c.p = false
-	}
-	return nil
-}
-
 // atLeastFlag binds a whole number of at least min; unit names its kind
 // in the help.
 func atLeastFlag(p *int, def, min int, unit string) func(*pflag.FlagSet, string, string) {

@@ -71,10 +71,9 @@ func (c *Core) ChaosMetrics() ChaosMetrics {
 
 // ChaosAt evaluates the chaos of a message's primary inbox at the end of
 // its DATA (chaos.md, section 4) and records an applied action: its
-// counters, a notice to the inbox's watchers and a log line (session
-// names the SMTP session in it). It returns no action while the switch
-// is off or the config is inactive.
-func (c *Core) ChaosAt(ctx context.Context, primary *Inbox, remote net.IP, sender, session string) (chaos.Outcome, error) {
+// counters, a notice to the inbox's watchers and a log line. It returns
+// no action while the switch is off or the config is inactive.
+func (c *Core) ChaosAt(ctx context.Context, primary *Inbox, remote net.IP, sender string) (chaos.Outcome, error) {
 	if !c.opts.Chaos || primary == nil {
 		return chaos.Outcome{}, nil
 	}
@@ -109,7 +108,7 @@ func (c *Core) ChaosAt(ctx context.Context, primary *Inbox, remote net.IP, sende
 	}
 	action := out.Action
 	c.bus.Publish(Event{Type: EventChaos, At: c.opts.Now().UTC(), Inbox: primary.ref(), Chaos: &action})
-	c.log.Info("chaos applied", "inbox", primary.Address, "type", action.Type, "details", action.Text(), "session", session)
+	c.log.Info("chaos applied", "inbox", primary.Address, "type", action.Type, "details", action.Text())
 	return out, nil
 }
 
