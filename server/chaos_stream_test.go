@@ -52,17 +52,23 @@ func TestChaosSwaksAndNotices(t *testing.T) {
 }
 
 // TestChaosReplicas: two replicas on PostgreSQL share the configs and
-// the greylisting state; a config goes with its inbox.
+// the greylisting state, a watcher on one sees the other's chaos actions,
+// and a config goes with its inbox.
 func TestChaosReplicas(t *testing.T) {
 	srvs, apis := replicas(t, 2, withChaos)
 	a, b := apis[0], apis[1]
-	addr := a.CreatePlain(nil).EmailAddress
+	created := a.CreatePlain(nil)
+	addr := created.EmailAddress
+	onB := rawStream(t, srvs[1], srvs[1].APIKey(), "inboxes="+created.InboxHash+"&"+model.StreamNoticesParam+"="+model.StreamNoticesValue)
 	setChaos(t, a, addr, map[string]any{"enabled": true, "greylist": on("trackBy", "sender")})
 	if got := chaosOf(t, b, addr); !got.Enabled || got.Greylist == nil || got.Greylist.TrackBy != "sender" {
 		t.Fatalf("replica B reads %+v", got)
 	}
 	if lines := smtplib(t, srvs[0], "app@example.org", addr, 1); !strings.HasPrefix(lines[0], "ERR 451 4.7.1") {
 		t.Fatalf("first attempt on A: %q", lines)
+	}
+	if n := nextNotice(t, onB); n.Kind != model.NoticeChaos || n.InboxHash != created.InboxHash || n.Chaos == nil || n.Chaos.Type != model.ChaosTypeGreylist || n.Chaos.Attempt != 1 {
+		t.Fatalf("a watcher on B got %+v, want A's greylisting", n)
 	}
 	if lines := smtplib(t, srvs[1], "app@example.org", addr, 1); !strings.HasPrefix(lines[0], "OK") {
 		t.Fatalf("second attempt on B: %q (the greylisting state is not shared)", lines)

@@ -59,3 +59,10 @@ func (s *chaos) SweepGreylist(ctx context.Context, before time.Time) error {
 		(SELECT key FROM chaos_greylist ORDER BY first_seen DESC OFFSET $1)`, store.MaxGreylistEntries)
 	return s.check(s.sendBatch(ctx, b), "sweep greylist")
 }
+
+// NotifyChaos implements store.Cluster.
+func (s *cluster) NotifyChaos(ctx context.Context, hash string, data []byte) error {
+	b := &pgx.Batch{}
+	queueNotify(b, s.notice(wireChaos, hash, string(data)))
+	return s.check(s.sendBatch(ctx, b), "notify chaos")
+}

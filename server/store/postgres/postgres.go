@@ -334,6 +334,7 @@ const (
 	wireInbox        = 'i'
 	wireWebhooks     = 'w'
 	wireDeliveries   = 'q'
+	wireChaos        = 'c'
 )
 
 // queueNotify adds a NOTIFY to a batch.
