@@ -15,7 +15,10 @@ type ChaosConfig struct {
 	// ExpiresAt is echoed as it was sent (meant as RFC 3339); an instant
 	// before now makes the config act as disabled, an unparsable one
 	// never expires.
-	ExpiresAt      *string              `json:"expiresAt,omitempty"`
+	ExpiresAt *string `json:"expiresAt,omitempty"`
+	// ExpiresAtNull tells that expiresAt was sent as a literal null,
+	// which is echoed as null (ExpiresAt is then nil).
+	ExpiresAtNull  bool                 `json:"-"`
 	Latency        *ChaosLatency        `json:"latency,omitempty"`
 	ConnectionDrop *ChaosConnectionDrop `json:"connectionDrop,omitempty"`
 	RandomError    *ChaosRandomError    `json:"randomError,omitempty"`

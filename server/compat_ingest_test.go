@@ -132,7 +132,8 @@ func TestCreateInboxPropertiesOfTheSDKs(t *testing.T) {
 		{"an unknown persistence", durable, map[string]any{"persistence": "forever"}, 400, `persistence must be "persistent" or "ephemeral", got "forever"`},
 		{"spam analysis", memory, map[string]any{"spamAnalysis": true}, 400, "spamAnalysis true is not supported"},
 		{"a wrong type is named", memory, map[string]any{"encryption": 1}, 400, "field encryption must be a string, got number"},
-		{"still strict", memory, map[string]any{"chaos": map[string]any{}}, 400, "property chaos should not exist"},
+		{"still strict", memory, map[string]any{"mood": map[string]any{}}, 400, "property mood should not exist"},
+		{"chaos is validated", memory, map[string]any{"chaos": map[string]any{}}, 400, "chaos.enabled must be a boolean value"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.body["encryption"] == nil {

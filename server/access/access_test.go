@@ -44,6 +44,8 @@ func TestDecide(t *testing.T) {
 		{ReadWebhooks, none, F, F, A}, {ReadWebhooks, own, A, A, A}, {ReadWebhooks, catchAll, F, F, A}, {ReadWebhooks, other, H, H, A},
 		{ChangeWebhooks, none, F, F, A}, {ChangeWebhooks, own, F, A, A}, {ChangeWebhooks, catchAll, F, F, A}, {ChangeWebhooks, other, H, H, A},
 		{ReadService, none, A, A, A},
+		{ReadChaos, own, A, A, A}, {ReadChaos, catchAll, A, A, A}, {ReadChaos, other, H, H, A},
+		{ChangeChaos, own, F, A, A}, {ChangeChaos, catchAll, F, F, A}, {ChangeChaos, other, H, H, A},
 	}
 	for _, r := range rows {
 		for _, c := range []struct {

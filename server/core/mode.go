@@ -36,6 +36,9 @@ type mode interface {
 	// sweep removes expired inboxes and enforces the storage limits
 	// where the registry does not.
 	sweep(ctx context.Context)
+	// announceChaos tells the other replicas' watchers of a chaos action
+	// (see Core.ChaosAt).
+	announceChaos(ctx context.Context, hash string, action model.ChaosAction)
 }
 
 // local is the mode of a core with a store of its own: the registry
@@ -99,6 +102,9 @@ func (l local) commit(ctx context.Context, batch store.Batch, _ []Event) error {
 }
 
 func (local) handsOver(Event) bool { return true }
+
+// announceChaos: a store of its own has no other replicas.
+func (local) announceChaos(context.Context, string, model.ChaosAction) {}
 
 // sweep deletes every inbox whose TTL has run out, with its emails
 // (email.deleted, reason ttl).

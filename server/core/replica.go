@@ -198,6 +198,8 @@ func (r replica) onNotice(n store.Notice) {
 		c.hooks.Wake()
 	case store.NoticeResync:
 		r.resync(ctx)
+	case store.NoticeChaos:
+		r.chaosNotice(ctx, n)
 	}
 }
 

@@ -52,6 +52,9 @@ type Cluster interface {
 	// and a NoticeEmail for every email stored while it was lost (one
 	// already reported is not reported again).
 	Listen(ctx context.Context, fn func(Notice)) error
+	// NotifyChaos tells the other replicas that chaos acted on mail for
+	// the inbox hash (a NoticeChaos of data, a few hundred bytes at most).
+	NotifyChaos(ctx context.Context, hash string, data []byte) error
 	// Lead reports whether this replica holds the cluster's leadership,
 	// taking it when it is free. The leader keeps it until its connection
 	// is lost or Close.
@@ -87,12 +90,16 @@ const (
 	// lost); reload what is cached. Emails stored meanwhile follow as
 	// NoticeEmail.
 	NoticeResync
+	// NoticeChaos: chaos acted on mail for an inbox (Key.InboxHash); Data
+	// is the action, in the server's encoding.
+	NoticeChaos
 )
 
 // Notice is one change another replica made.
 type Notice struct {
 	Kind NoticeKind
 	Key  EmailKey
+	Data []byte
 }
 
 // ExpiredInbox is an inbox ExpireInboxes deleted.

@@ -226,6 +226,8 @@ func (l *listener) handle(payload string) {
 		l.fn(store.Notice{Kind: store.NoticeWebhooks})
 	case wireDeliveries:
 		l.fn(store.Notice{Kind: store.NoticeDeliveries})
+	case wireChaos:
+		l.fn(store.Notice{Kind: store.NoticeChaos, Key: store.EmailKey{InboxHash: parts[2]}, Data: []byte(parts[3])})
 	}
 }
 
