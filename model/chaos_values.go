@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -103,4 +104,110 @@ func (c ChaosConfig) ActiveAt(now time.Time) bool {
 func ChaosExpiresAt(now time.Time, d time.Duration) *string {
 	s := now.Add(d).UTC().Format(time.RFC3339)
 	return &s
+}
+
+// ChaosSettings are chaos settings as typed (the CLI's flags, the TUI's
+// dialog): each kind with a value is switched on, "" leaves it off.
+type ChaosSettings struct {
+	Latency, Drop, Error, Greylist string
+	// Permanent draws errors from the 5xx replies too (with Error);
+	// Reset drops the connection abortively (with Drop).
+	Permanent, Reset, Blackhole bool
+	// For is how long chaos lasts ("" = until switched off).
+	For string
+}
+
+// ChaosGreylistWindowMs is the retry window the settings give
+// greylisting (the server's default, 5 minutes).
+const ChaosGreylistWindowMs = 300000
+
+// Config is the request the settings make at now: enabled, each kind
+// given switched on, the others absent; an error names the bad value and
+// the range allowed.
+func (s ChaosSettings) Config(now time.Time) (ChaosConfig, error) {
+	cfg := ChaosConfig{Enabled: true}
+	if s.Latency != "" {
+		l, err := ParseChaosLatency(s.Latency)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Latency = &l
+	}
+	if s.Drop != "" {
+		p, err := ParseChaosProbability("drop", s.Drop)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.ConnectionDrop = &ChaosConnectionDrop{Enabled: true, Probability: p, Graceful: !s.Reset}
+	} else if s.Reset {
+		return cfg, errors.New("reset goes with a drop probability")
+	}
+	if s.Error != "" {
+		r, err := ParseChaosProbability("error", s.Error)
+		if err != nil {
+			return cfg, err
+		}
+		types := []string{ChaosErrorTemporary}
+		if s.Permanent {
+			types = append(types, ChaosErrorPermanent)
+		}
+		cfg.RandomError = &ChaosRandomError{Enabled: true, ErrorRate: r, ErrorTypes: types}
+	} else if s.Permanent {
+		return cfg, errors.New("permanent goes with an error rate")
+	}
+	if s.Greylist != "" {
+		n, err := ParseChaosAttempts(s.Greylist)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Greylist = &ChaosGreylist{Enabled: true, MaxAttempts: float64(n), RetryWindowMs: ChaosGreylistWindowMs, TrackBy: ChaosTrackIPSender}
+	}
+	if s.Blackhole {
+		cfg.Blackhole = &ChaosBlackhole{Enabled: true}
+	}
+	if s.For != "" {
+		d, err := ParseChaosFor(s.For)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.ExpiresAt = ChaosExpiresAt(now, d)
+	}
+	if cfg.Latency == nil && cfg.ConnectionDrop == nil && cfg.RandomError == nil && cfg.Greylist == nil && cfg.Blackhole == nil {
+		return cfg, errors.New("no kind switched on: give a latency, drop, error, greylist or blackhole")
+	}
+	return cfg, nil
+}
+
+// ChaosSettingsOf are the settings that make a config again at now (the
+// kinds switched on; For the time left, when it expires).
+func ChaosSettingsOf(cfg ChaosConfig, now time.Time) ChaosSettings {
+	var s ChaosSettings
+	if !cfg.ActiveAt(now) {
+		return s
+	}
+	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	if l := cfg.Latency; l != nil && l.Enabled {
+		s.Latency = ms(l.MaxDelayMs).String()
+		if l.Jitter && l.MinDelayMs < l.MaxDelayMs {
+			s.Latency = ms(l.MinDelayMs).String() + "-" + s.Latency
+		}
+	}
+	if d := cfg.ConnectionDrop; d != nil && d.Enabled {
+		s.Drop, s.Reset = num(d.Probability), !d.Graceful
+	}
+	if e := cfg.RandomError; e != nil && e.Enabled {
+		s.Error = num(e.ErrorRate)
+		for _, t := range e.ErrorTypes {
+			s.Permanent = s.Permanent || t == ChaosErrorPermanent
+		}
+	}
+	if g := cfg.Greylist; g != nil && g.Enabled {
+		s.Greylist = num(g.MaxAttempts)
+	}
+	s.Blackhole = cfg.Blackhole != nil && cfg.Blackhole.Enabled
+	if t, ok := cfg.ChaosExpiry(); ok {
+		s.For = max(t.Sub(now).Round(time.Second), time.Second).String()
+	}
+	return s
 }

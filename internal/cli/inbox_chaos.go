@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -14,18 +13,15 @@ import (
 	"sandview/model"
 )
 
-// chaosFlags are the settings of `inbox chaos`, as typed.
-type chaosFlags struct {
-	latency, drop, errorRate, greylist, lasts string
-	permanent, reset, blackhole, off, asJSON  bool
-}
-
 // settingFlags are the flags that change the config (without them the
 // command prints it).
 var chaosSettingFlags = []string{"latency", "drop", "error", "permanent", "reset", "greylist", "blackhole", "for"}
 
 func newInboxChaosCommand(g *globalOptions) *cobra.Command {
-	var f chaosFlags
+	var (
+		f           model.ChaosSettings
+		off, asJSON bool
+	)
 	cmd := &cobra.Command{
 		Use:   "chaos [ADDRESS]",
 		Short: "Show or set an inbox's chaos: make its SMTP delivery slow, dropped, refused or lost on purpose",
@@ -56,11 +52,11 @@ config: kinds not given are switched off. The server must run with --chaos.
 			}
 			var cfg model.ChaosConfig
 			if set {
-				if f.off {
+				if off {
 					return usageError{"--off switches chaos off: give it without setting flags"}
 				}
 				var err error
-				if cfg, err = f.config(time.Now()); err != nil {
+				if cfg, err = f.Config(time.Now()); err != nil {
 					return usageError{err.Error()}
 				}
 			}
@@ -74,7 +70,7 @@ config: kinds not given are switched off. The server must run with --chaos.
 					return err
 				}
 				switch {
-				case f.off:
+				case off:
 					err = in.DisableChaos(cmd.Context())
 					cfg = model.ChaosConfig{}
 				case set:
@@ -85,7 +81,7 @@ config: kinds not given are switched off. The server must run with --chaos.
 				if err != nil {
 					return err
 				}
-				if f.asJSON {
+				if asJSON {
 					return printJSON(cmd.OutOrStdout(), cfg)
 				}
 				return writeChaos(cmd.OutOrStdout(), in.Address(), cfg, time.Now())
@@ -93,73 +89,17 @@ config: kinds not given are switched off. The server must run with --chaos.
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.latency, "latency", "", "delay the reply: 2s, or a range 500ms-3s (0 to 60s)")
-	fl.StringVar(&f.drop, "drop", "", "drop the connection with this probability (0 to 1)")
-	fl.BoolVar(&f.reset, "reset", false, "with --drop: reset the connection (RST) instead of closing it")
-	fl.StringVar(&f.errorRate, "error", "", "answer an error at this rate (0 to 1): 4xx, and 5xx with --permanent")
-	fl.BoolVar(&f.permanent, "permanent", false, "with --error: draw from the permanent 5xx replies too")
-	fl.StringVar(&f.greylist, "greylist", "", "greylist: the attempt that passes (1 to 100; 2 refuses the first)")
-	fl.BoolVar(&f.blackhole, "blackhole", false, "accept mail and keep none")
-	fl.StringVar(&f.lasts, "for", "", "switch chaos off after this long (1s to 168h)")
-	fl.BoolVar(&f.off, "off", false, "switch chaos off")
-	fl.BoolVar(&f.asJSON, "json", false, "print the config as JSON (the server's stored form)")
+	fl.StringVar(&f.Latency, "latency", "", "delay the reply: 2s, or a range 500ms-3s (0 to 60s)")
+	fl.StringVar(&f.Drop, "drop", "", "drop the connection with this probability (0 to 1)")
+	fl.BoolVar(&f.Reset, "reset", false, "with --drop: reset the connection (RST) instead of closing it")
+	fl.StringVar(&f.Error, "error", "", "answer an error at this rate (0 to 1): 4xx, and 5xx with --permanent")
+	fl.BoolVar(&f.Permanent, "permanent", false, "with --error: draw from the permanent 5xx replies too")
+	fl.StringVar(&f.Greylist, "greylist", "", "greylist: the attempt that passes (1 to 100; 2 refuses the first)")
+	fl.BoolVar(&f.Blackhole, "blackhole", false, "accept mail and keep none")
+	fl.StringVar(&f.For, "for", "", "switch chaos off after this long (1s to 168h)")
+	fl.BoolVar(&off, "off", false, "switch chaos off")
+	fl.BoolVar(&asJSON, "json", false, "print the config as JSON (the server's stored form)")
 	return cmd
-}
-
-// config is the request the flags make: each kind given switched on,
-// the others absent.
-func (f chaosFlags) config(now time.Time) (model.ChaosConfig, error) {
-	cfg := model.ChaosConfig{Enabled: true}
-	if f.latency != "" {
-		l, err := model.ParseChaosLatency(f.latency)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.Latency = &l
-	}
-	if f.drop != "" {
-		p, err := model.ParseChaosProbability("drop", f.drop)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.ConnectionDrop = &model.ChaosConnectionDrop{Enabled: true, Probability: p, Graceful: !f.reset}
-	} else if f.reset {
-		return cfg, errors.New("--reset goes with --drop P")
-	}
-	if f.errorRate != "" {
-		r, err := model.ParseChaosProbability("error", f.errorRate)
-		if err != nil {
-			return cfg, err
-		}
-		types := []string{model.ChaosErrorTemporary}
-		if f.permanent {
-			types = append(types, model.ChaosErrorPermanent)
-		}
-		cfg.RandomError = &model.ChaosRandomError{Enabled: true, ErrorRate: r, ErrorTypes: types}
-	} else if f.permanent {
-		return cfg, errors.New("--permanent goes with --error R")
-	}
-	if f.greylist != "" {
-		n, err := model.ParseChaosAttempts(f.greylist)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.Greylist = &model.ChaosGreylist{Enabled: true, MaxAttempts: float64(n), RetryWindowMs: 300000, TrackBy: model.ChaosTrackIPSender}
-	}
-	if f.blackhole {
-		cfg.Blackhole = &model.ChaosBlackhole{Enabled: true}
-	}
-	if f.lasts != "" {
-		d, err := model.ParseChaosFor(f.lasts)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.ExpiresAt = model.ChaosExpiresAt(now, d)
-	}
-	if cfg.Latency == nil && cfg.ConnectionDrop == nil && cfg.RandomError == nil && cfg.Greylist == nil && cfg.Blackhole == nil {
-		return cfg, errors.New("--for needs a kind to switch on: --latency, --drop, --error, --greylist or --blackhole")
-	}
-	return cfg, nil
 }
 
 // writeChaos prints a config: its state, then one line per kind.
