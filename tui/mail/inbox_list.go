@@ -127,6 +127,10 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	}
 	line1 := " " + e.info.EmailAddress
 	line2 := fmt.Sprintf("  %s · %s · %s", left, counts, kind)
+	badge := chaosBadge(e, now)
+	if badge != "" {
+		line2 += " · " + badge
+	}
 	if selected {
 		style := st.SelectedBlurred
 		if l.focused {
@@ -149,7 +153,11 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	if e.unread > 0 {
 		countStyle = st.Unread
 	}
-	return []string{addr, "  " + st.Muted.Render(left+" · ") + countStyle.Render(counts) + st.Muted.Render(" · ") + kindStyle.Render(kind)}
+	line2 = "  " + st.Muted.Render(left+" · ") + countStyle.Render(counts) + st.Muted.Render(" · ") + kindStyle.Render(kind)
+	if badge != "" {
+		line2 = ui.Fit(line2+st.Muted.Render(" · ")+st.Chaos.Render(badge), width)
+	}
+	return []string{addr, line2}
 }
 
 // ShortHelp lists the pane's keys.
