@@ -64,6 +64,7 @@ func coreOptions(cfg Config, st store.Store) core.Options {
 func apiSettings(cfg Config) httpapi.Settings {
 	return httpapi.Settings{
 		Dev:               cfg.Dev,
+		Chaos:             cfg.Chaos,
 		Reference:         cfg.Compat == CompatReference,
 		Persistent:        cfg.DataDir != "",
 		EncryptionContext: cfg.EncryptionContext,

@@ -82,6 +82,13 @@ type Config struct {
 	StoreLookupTimeout time.Duration
 	// Dev enables POST /api/test/emails (SVC_SDK_DEVELOPMENT=true).
 	Dev bool
+	// Chaos is the chaos switch (chaos.md, section 1): per-inbox fault
+	// injection at SMTP, configured over the API; off, the chaos routes
+	// answer 403 and SMTP never evaluates chaos.
+	Chaos bool
+	// Rand draws the chaos's random numbers in [0, 1) (nil: math/rand/v2);
+	// inject one to test chaos's probabilities.
+	Rand func() float64
 	// Compat is the wire profile (CompatContract, the default, or
 	// CompatReference); see Compat.
 	Compat Compat

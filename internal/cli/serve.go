@@ -70,7 +70,7 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
 		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
 		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
-		Logger: logger, Webhooks: &webhooks,
+		Logger: logger, Webhooks: &webhooks, Chaos: o.chaos,
 	}
 	o.applyShared(&cfg)
 	welcome := newServerWelcome(o.advertise)

@@ -58,6 +58,7 @@ type serverSettings struct {
 	spamd              string
 	memoryLimit        int64
 	gcPercent          int
+	chaos              bool
 	ssh                sshSettings
 	webhooks           webhookSettings
 }
@@ -92,6 +93,9 @@ type setting struct {
 	flag string
 	env  string
 	help string
+	// alias is a second variable read when env is unset or empty (the
+	// reference's name of the same setting).
+	alias string
 	// note says what the default means when the flag's own default does
 	// not show it ("default: in memory").
 	note string
@@ -107,6 +111,9 @@ type setting struct {
 // usage is the flag's help: prefix, the help, and the variable.
 func (s setting) usage(prefix string) string {
 	variable := "$" + s.env
+	if s.alias != "" {
+		variable += " or $" + s.alias
+	}
 	if s.note != "" {
 		variable += "; " + s.note
 	}
@@ -152,6 +159,7 @@ func (s *serverSettings) table() []setting {
 		{flag: "catch-all", env: "SVC_CATCH_ALL", help: "store mail for any address no inbox has, in any domain, in this inbox (created if missing)", bind: stringFlag(&s.catchAll, "")},
 		{flag: "memory-limit", env: "SVC_MEMORY_LIMIT", note: "ignored while GOMEMLIMIT or GOGC is set, unless given", help: "soft limit of the server's memory, as GOMEMLIMIT: 512MiB, 2GiB; 0 for none", bind: byteSizeFlag(&s.memoryLimit, defaultMemoryLimit)},
 		{flag: "gc-percent", env: "SVC_GC_PERCENT", note: "ignored while GOMEMLIMIT or GOGC is set, unless given", help: "heap growth, in percent of the live heap, that starts a collection, as GOGC", bind: atLeastFlag(&s.gcPercent, defaultGCPercent, 1, "percent")},
+		{flag: "chaos", env: "SVC_CHAOS_ENABLED", alias: "VSB_CHAOS_ENABLED", note: "true, 1, yes, on; anything else is off", help: "let inboxes have chaos (fault injection at SMTP: latency, drops, errors, greylisting, blackholing), set per inbox over the API", bind: chaosFlag(&s.chaos)},
 		{flag: "ssh", env: "SVC_SSH", help: "serve the TUI and the CLI over SSH on HOST:PORT, to the keys of --ssh-authorized-keys", bind: stringFlag(&s.ssh.addr, "")},
 		{flag: "ssh-authorized-keys", env: "SVC_SSH_AUTHORIZED_KEYS", note: "default: ssh/authorized_keys in the data directory", help: "authorized_keys file of the SSH users, read again when it changes", bind: stringFlag(&s.ssh.authorizedKeys, "")},
 		{flag: "ssh-max-sessions", env: "SVC_SSH_MAX_SESSIONS", help: "SSH sessions at once, in total", bind: intFlag(&s.ssh.maxSessions, sshbox.DefaultMaxSessions)},
@@ -200,7 +208,12 @@ func (s *serverSettings) applyEnv(f *pflag.FlagSet, env environment) error {
 		}
 		source := "--" + st.flag
 		if !f.Changed(st.flag) {
-			value := strings.TrimSpace(env.get(st.env))
+			name := st.env
+			value := strings.TrimSpace(env.get(name))
+			if value == "" && st.alias != "" {
+				name = st.alias
+				value = strings.TrimSpace(env.get(name))
+			}
 			if value == "" {
 				continue
 			}
@@ -209,9 +222,9 @@ func (s *serverSettings) applyEnv(f *pflag.FlagSet, env environment) error {
 				if invalid := (*pflag.InvalidValueError)(nil); errors.As(err, &invalid) {
 					err = fmt.Errorf("invalid value %q: %w", value, invalid.Unwrap())
 				}
-				return usageError{fmt.Sprintf("environment variable %s: %v", st.env, err)}
+				return usageError{fmt.Sprintf("environment variable %s: %v", name, err)}
 			}
-			source = "environment variable " + st.env
+			source = "environment variable " + name
 		}
 		if st.check != nil {
 			if err := st.check(); err != nil {
@@ -313,6 +326,34 @@ func int64Flag(p *int64, def int64) func(*pflag.FlagSet, string, string) {
 
 func durationFlag(p *time.Duration, def time.Duration) func(*pflag.FlagSet, string, string) {
 	return func(f *pflag.FlagSet, name, usage string) { f.DurationVar(p, name, def, usage) }
+}
+
+// chaosFlag binds the chaos switch, read as the reference reads
+// VSB_CHAOS_ENABLED (chaos.md, section 1): trimmed and lower-cased, true,
+// 1, yes and on are on, anything else off; --chaos alone is on.
+func chaosFlag(p *bool) func(*pflag.FlagSet, string, string) {
+	return func(f *pflag.FlagSet, name, usage string) {
+		*p = false
+		f.Var(chaosSwitch{p}, name, usage)
+		f.Lookup(name).NoOptDefVal = "true"
+	}
+}
+
+// chaosSwitch is a pflag.Value: the chaos switch.
+type chaosSwitch struct{ p *bool }
+
+func (c chaosSwitch) String() string   { return strconv.FormatBool(*c.p) }
+func (c chaosSwitch) Type() string     { return "bool" }
+func (c chaosSwitch) IsBoolFlag() bool { return true }
+
+func (c chaosSwitch) Set(s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "1", "yes", "on":
+		*c.p = true
+	default:
+		*c.p = false
+	}
+	return nil
 }
 
 // atLeastFlag binds a whole number of at least min; unit names its kind

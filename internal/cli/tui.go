@@ -220,6 +220,9 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 	cfg := server.Config{
 		HTTPAddr: l.server.httpAddr, SMTPAddr: l.server.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
 		Webhooks: &webhooks,
+		// A developer's own sandbox: chaos is there for whoever sets it
+		// on an inbox.
+		Chaos: true,
 	}
 	l.server.applyShared(&cfg)
 	cfg.Welcome = newServerWelcome("").page

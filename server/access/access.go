@@ -81,13 +81,17 @@ const (
 	// ReadService reads what concerns no inbox: server info, the key
 	// check, the webhook templates.
 	ReadService
+	// ReadChaos reads an inbox's chaos config.
+	ReadChaos
+	// ChangeChaos sets or clears an inbox's chaos config.
+	ChangeChaos
 )
 
 var actionNames = [...]string{
 	ReadInbox: "read inbox", MarkRead: "mark read", DeleteEmail: "delete email",
 	DeleteInbox: "delete inbox", DeleteAll: "delete all inboxes", CreateInbox: "create inbox",
 	SendTest: "send test email", ReadWebhooks: "read webhooks", ChangeWebhooks: "change webhooks",
-	ReadService: "read service",
+	ReadService: "read service", ReadChaos: "read chaos", ChangeChaos: "change chaos",
 }
 
 func (a Action) String() string {
@@ -150,7 +154,7 @@ func Decide(p Principal, act Action, t Target) Verdict {
 		return Hide
 	}
 	switch act {
-	case ReadInbox, MarkRead:
+	case ReadInbox, MarkRead, ReadChaos:
 		return Allow
 	case DeleteEmail, SendTest:
 		return allowIf(own || p.Role == RoleMember)
@@ -158,7 +162,7 @@ func Decide(p Principal, act Action, t Target) Verdict {
 		return allowIf(own && !t.CatchAll)
 	case ReadWebhooks:
 		return allowIf(own && !t.CatchAll)
-	case ChangeWebhooks:
+	case ChangeWebhooks, ChangeChaos:
 		return allowIf(own && !t.CatchAll && p.Role == RoleMember)
 	}
 	return Forbid

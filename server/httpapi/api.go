@@ -16,6 +16,8 @@ import (
 type Settings struct {
 	// Dev enables POST /api/test/emails.
 	Dev bool
+	// Chaos is the chaos switch: off, the chaos routes answer 403.
+	Chaos bool
 	// Reference answers as the reference deployment where it differs
 	// from the contract (the create-inbox body's persistence and
 	// spamAnalysis, and the response's persistent).
@@ -79,6 +81,7 @@ func (a *API) Register(mux *http.ServeMux) {
 	api.HandleFunc("PATCH /api/inboxes/{email}/emails/{id}/read", a.handleMarkRead)
 	api.HandleFunc("DELETE /api/inboxes/{email}/emails/{id}", a.handleDeleteEmail)
 	api.HandleFunc("GET /api/events", a.handleEvents)
+	a.registerChaos(api)
 	if a.set.Dev {
 		api.HandleFunc("POST /api/test/emails", a.handleTestEmail)
 	}
@@ -107,5 +110,6 @@ func (a *API) handleServerInfo(w http.ResponseWriter, _ *http.Request) {
 
 		WebhookEnabled:            a.webhooks.Enabled(),
 		WebhookRequireAuthDefault: a.webhooks.RequireAuthDefault(),
+		ChaosEnabled:              a.set.Chaos,
 	})
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 
 	"sandview/model"
 	"sandview/server/access"
+	"sandview/server/chaos"
 	"sandview/server/core"
 	"sandview/server/store"
 )
@@ -25,8 +27,15 @@ func badRequest(format string, args ...any) error {
 // profile: the contract's properties and those the official SDKs send.
 type referenceInboxRequest struct {
 	core.CreateRequest
-	Persistence  *string `json:"persistence"`
-	SpamAnalysis *bool   `json:"spamAnalysis"`
+	Persistence  *string         `json:"persistence"`
+	SpamAnalysis *bool           `json:"spamAnalysis"`
+	Chaos        json.RawMessage `json:"chaos"`
+}
+
+// contractInboxRequest is the create-inbox body of the contract profile.
+type contractInboxRequest struct {
+	core.CreateRequest
+	Chaos json.RawMessage `json:"chaos"`
 }
 
 // Values of the reference profile's persistence property.
@@ -59,7 +68,7 @@ func (r referenceInboxRequest) check(persistent bool) error {
 }
 
 func (a *API) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
-	var req core.CreateRequest
+	var req contractInboxRequest
 	if a.set.Reference {
 		var ref referenceInboxRequest
 		if !DecodeBody(w, r, &ref) {
@@ -69,24 +78,51 @@ func (a *API) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
 			a.writeInboxError(w, err)
 			return
 		}
-		req = ref.CreateRequest
+		req = contractInboxRequest{ref.CreateRequest, ref.Chaos}
 	} else if !DecodeBody(w, r, &req) {
 		return
 	}
-	in, err := a.core.Inboxes().Create(r.Context(), req, callerOf(r).p.ID)
+	// The chaos is validated whatever the switch, kept only when it is on.
+	var cfg *model.ChaosConfig
+	if !IsNull(req.Chaos) {
+		parsed, problems := chaos.Parse(req.Chaos, "chaos.")
+		if problems != nil {
+			writeProblems(w, problems)
+			return
+		}
+		if a.set.Chaos {
+			cfg = &parsed
+		}
+	}
+	in, err := a.core.Inboxes().Create(r.Context(), req.CreateRequest, callerOf(r).p.ID)
 	if err != nil {
 		a.writeInboxError(w, err)
 		return
 	}
-	resp := a.inboxResponse(in)
+	if cfg != nil {
+		if err := a.core.SetChaos(r.Context(), in.Hash, *cfg); err != nil {
+			a.log.Error("setting a new inbox's chaos config failed", "error", err)
+			WriteError(w, http.StatusInternalServerError, "setting the chaos config failed")
+			return
+		}
+		Audit(a.log, r, "chaos", "inbox", in.Address, "config", chaosSummary(*cfg))
+	}
+	resp := createdInbox{Inbox: a.inboxResponse(in), Chaos: cfg}
 	if a.set.Reference {
 		WriteJSON(w, http.StatusCreated, struct {
-			model.Inbox
+			createdInbox
 			Persistent bool `json:"persistent"`
 		}{resp, a.set.Persistent})
 		return
 	}
 	WriteJSON(w, http.StatusCreated, resp)
+}
+
+// createdInbox is the create-inbox response: the inbox, with its chaos
+// config when one was set.
+type createdInbox struct {
+	model.Inbox
+	Chaos *model.ChaosConfig `json:"chaos,omitempty"`
 }
 
 // writeInboxError answers a create-inbox failure.

@@ -152,6 +152,7 @@ var ErrNoQueue = errors.New("store: this store keeps no webhook delivery queue")
 type Store interface {
 	InboxStore
 	EmailStore
+	ChaosStore
 
 	// Ping reports whether the store answers (readiness): ErrClosed once
 	// it is closed or has stopped on a failure.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sandview/server/store"
+	"sandview/server/store/memory"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,6 +47,9 @@ const (
 // as bbolt always commits: a crash or a power cut leaves the file as of
 // the last checkpoint and the log holding every write since.
 type Store struct {
+	// Chaos keeps the chaos configs and the greylisting state in memory,
+	// as the reference does (lost on restart).
+	memory.Chaos
 	db       *bbolt.DB
 	wal      *wal
 	requests chan *writeRequest
@@ -124,6 +128,7 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
 	}
+	b.Exists = b.holds
 	go b.commitLoop()
 	if err := b.migrateLegacyWebhooks(filepath.Dir(path)); err != nil {
 		_ = b.Close()

@@ -33,9 +33,27 @@ func (b *Store) PutInbox(ctx context.Context, inbox store.Inbox) error {
 
 // DeleteInbox implements Store.
 func (b *Store) DeleteInbox(ctx context.Context, hash string) error {
-	return b.write(ctx, nil, func(c *changes) error {
+	err := b.write(ctx, nil, func(c *changes) error {
 		return c.deleteInbox([]byte(hash))
 	})
+	if err == nil {
+		b.ForgetInbox(hash)
+	}
+	return err
+}
+
+// holds reports whether the store holds the inbox hash.
+func (b *Store) holds(ctx context.Context, hash string) (bool, error) {
+	if err := b.settle(ctx); err != nil {
+		return false, err
+	}
+	found := false
+	err := b.db.View(func(tx *bbolt.Tx) error {
+		inboxes := tx.Bucket(bucketInboxes)
+		found = inboxes != nil && inboxes.Get([]byte(hash)) != nil
+		return nil
+	})
+	return found, err
 }
 
 // Inboxes implements Store.

@@ -21,6 +21,8 @@ type Store struct {
 	hooks, retries map[string][]byte
 	// writers and readers are reused deflaters and inflaters.
 	writers, readers sync.Pool
+	// Chaos keeps the chaos configs and the greylisting state.
+	Chaos
 }
 
 type memInbox struct {
@@ -44,7 +46,9 @@ var (
 
 // New returns an empty in-memory store.
 func New() *Store {
-	return &Store{inboxes: make(map[string]*memInbox), hooks: make(map[string][]byte), retries: make(map[string][]byte)}
+	m := &Store{inboxes: make(map[string]*memInbox), hooks: make(map[string][]byte), retries: make(map[string][]byte)}
+	m.Exists = m.holds
+	return m
 }
 
 // PutInbox implements store.Store.
@@ -70,7 +74,19 @@ func (m *Store) DeleteInbox(_ context.Context, hash string) error {
 		return store.ErrClosed
 	}
 	delete(m.inboxes, hash)
+	m.ForgetInbox(hash)
 	return nil
+}
+
+// holds reports whether the store holds the inbox hash.
+func (m *Store) holds(_ context.Context, hash string) (bool, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return false, store.ErrClosed
+	}
+	_, ok := m.inboxes[hash]
+	return ok, nil
 }
 
 // Inboxes implements store.Store.

@@ -46,6 +46,7 @@ type Store struct {
 	*emails
 	*webhooks
 	*cluster
+	*chaos
 }
 
 // db is what every role shares: the pool and this replica's identity.
@@ -72,6 +73,7 @@ type (
 		stopped chan struct{}      // closed when the committers have ended
 	}
 	webhooks struct{ *db }
+	chaos    struct{ *db }
 	cluster  struct {
 		*db
 		leaderMu sync.Mutex
@@ -85,6 +87,7 @@ var (
 	_ store.EmailStore = (*emails)(nil)
 	_ store.Webhooks   = (*webhooks)(nil)
 	_ store.Cluster    = (*cluster)(nil)
+	_ store.ChaosStore = (*chaos)(nil)
 )
 
 // ErrNewerSchema refuses a database migrated by a newer sandview.
@@ -156,7 +159,7 @@ func OpenWith(ctx context.Context, rawURL string, opts Options) (*Store, error) 
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	em := &emails{db: d, queue: make(chan *queuedCommit, maxCommitGroup), stopped: make(chan struct{})}
 	em.startCommitters()
-	return &Store{db: d, inboxes: &inboxes{d}, emails: em, webhooks: &webhooks{d}, cluster: &cluster{db: d}}, nil
+	return &Store{db: d, inboxes: &inboxes{d}, emails: em, webhooks: &webhooks{d}, cluster: &cluster{db: d}, chaos: &chaos{d}}, nil
 }
 
 // durableCommits keeps a session's commits on disk before they are

@@ -23,6 +23,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("PagedLists", func(t *testing.T) { testPagedLists(t, open) })
 	t.Run("SetSigned", func(t *testing.T) { testSetSigned(t, open) })
 	t.Run("Ping", func(t *testing.T) { testPing(t, open) })
+	t.Run("Chaos", func(t *testing.T) { testChaos(t, open) })
 }
 
 // testPing: an open store answers, a closed one says it is closed.
