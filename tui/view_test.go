@@ -41,6 +41,7 @@ func TestGoldenScreens(t *testing.T) {
 		"problem":     func(h *harness) { h.Press("down", "down", "enter") },
 		"filter":      func(h *harness) { h.Press("/"); h.Type("alice") },
 		"create_form": func(h *harness) { h.Press("n") },
+		"chaos_form":  func(h *harness) { h.Press("C") },
 		"help":        func(h *harness) { h.Press("?") },
 		"confirm":     func(h *harness) { h.Press("d") },
 		"html_toggle": func(h *harness) { openFirst(h); h.Press("h") },
@@ -86,6 +87,7 @@ func TestGoldenWebhookScreens(t *testing.T) {
 		"deliveries":  func(h *harness) { withDeliveries(h); h.Press("tab", "tab") },
 		"inbox_hook":  func(h *harness) { h.Press("G", "s") },
 		"create_form": func(h *harness) { h.Press("n") },
+		"chaos_form":  func(h *harness) { h.Press("C") },
 		"edit_form":   func(h *harness) { h.Press("G", "e") },
 		"form_errors": func(h *harness) {
 			h.svc.RejectWebhooks(&client.APIError{StatusCode: 400, Message: "url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)"})

@@ -152,7 +152,7 @@ func (f *chaosForm) apply() tea.Cmd {
 		f.err, f.busy = "", true
 		return f.submit(f.address, nil)
 	}
-	cfg, err := s.Config(f.ctx.Now)
+	cfg, err := s.Config(f.ctx.Clock()) // the expiry counts from this key
 	if err != nil {
 		f.err = err.Error()
 		return nil
@@ -198,7 +198,7 @@ func (f *chaosForm) View(width, _ int) string {
 	case f.off || f.loading:
 		lines = append(lines, st.Muted.Render(ui.KeyName(f.keys.Cancel)+" closes"))
 	default:
-		lines = append(lines, st.Muted.Render(ui.Fit(fmt.Sprintf("%s on/off · typing a value switches it on · %s applies · %s cancels",
+		lines = append(lines, st.Muted.Render(ui.Fit(fmt.Sprintf("%s on/off · %s applies · %s cancels",
 			ui.KeyName(f.keys.Toggle), ui.KeyName(f.keys.Submit), ui.KeyName(f.keys.Cancel)), inner)))
 	}
 	return ui.Box(f.ctx, lines, width)
@@ -231,8 +231,10 @@ func (f *chaosForm) rowLines(inner int) []string {
 		used := len([]rune(head))
 		if r.value != nil {
 			line += " " + r.value.View(f.ctx, i == f.focus, valueW)
-			used += 1 + valueW
+		} else {
+			line += strings.Repeat(" ", 1+valueW) // the hints in one column
 		}
+		used += 1 + valueW
 		if hintW := inner - used - 1; hintW > 4 {
 			line += " " + st.Muted.Render(ui.Fit(r.hint, hintW))
 		}
