@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"sandview/server/core"
 	"sandview/server/httpapi"
@@ -51,6 +52,11 @@ func coreOptions(cfg Config, st store.Store) core.Options {
 		ReferenceMetadata: cfg.Compat == CompatReference,
 		Now:               cfg.Now,
 		Logger:            cfg.Logger,
+		Chaos:             cfg.Chaos,
+		Rand:              cfg.Rand,
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Float64
 	}
 	if o.AuthBudget == 0 {
 		// Without an explicit budget, mail from a loopback address gets

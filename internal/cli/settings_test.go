@@ -197,3 +197,36 @@ func TestMemoryPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestChaosSetting: --chaos and its variables, SVC_CHAOS_ENABLED or the
+// reference's VSB_CHAOS_ENABLED, read as chaos.md section 1 says: true,
+// 1, yes and on (any case, spaces trimmed) are on, anything else off;
+// the flag wins, and --chaos alone is on.
+func TestChaosSetting(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want bool
+	}{
+		{nil, nil, false},
+		{[]string{"--chaos"}, nil, true},
+		{[]string{"--chaos=false"}, map[string]string{"SVC_CHAOS_ENABLED": "true"}, false},
+		{nil, map[string]string{"SVC_CHAOS_ENABLED": " YES "}, true},
+		{nil, map[string]string{"VSB_CHAOS_ENABLED": "on"}, true},
+		{nil, map[string]string{"VSB_CHAOS_ENABLED": "1"}, true},
+		{nil, map[string]string{"SVC_CHAOS_ENABLED": "0", "VSB_CHAOS_ENABLED": "true"}, false},
+		{nil, map[string]string{"VSB_CHAOS_ENABLED": "maybe"}, false},
+		{nil, map[string]string{"SVC_CHAOS_ENABLED": "false"}, false},
+	} {
+		s, err := serveSettingsFrom(t, tc.args, tc.env)
+		if err != nil || s.chaos != tc.want {
+			t.Errorf("args %q env %v: chaos %v (%v), want %v", tc.args, tc.env, s.chaos, err, tc.want)
+		}
+	}
+	var s serverSettings
+	f := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	s.registerServe(f)
+	if usage := f.Lookup("chaos").Usage; !strings.Contains(usage, "$SVC_CHAOS_ENABLED or $VSB_CHAOS_ENABLED") {
+		t.Errorf("--chaos's help %q does not name both variables", usage)
+	}
+}

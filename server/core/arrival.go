@@ -31,6 +31,10 @@ type Arrival struct {
 	Targets  []Target
 	// Chosen replaces the authentication checks (test emails).
 	Chosen *model.AuthResults
+	// Blackhole stores the message for no one: its webhooks are sent,
+	// with fresh ids, and nothing else happens (chaos's blackhole with
+	// triggerWebhooks).
+	Blackhole bool
 }
 
 // Target is one inbox of an arrival with the envelope recipients it gets
@@ -143,6 +147,10 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 			Event{Type: model.EventEmailReceived, At: receivedAt, Inbox: in.ref(), EmailID: id, Received: received,
 				inbox: in, metadata: email.Metadata},
 			Event{Type: model.EventEmailStored, At: receivedAt, Inbox: in.ref(), EmailID: id})
+	}
+	if a.Blackhole {
+		c.blackholeWebhooks(events)
+		return nil, nil
 	}
 	out, err = c.commitEmails(ctx, entries, emails, events, false)
 	if errors.Is(err, store.ErrInDoubt) {

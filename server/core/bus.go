@@ -42,6 +42,8 @@ type Event struct {
 	Reason string
 	// Received is set on email.received.
 	Received *ReceivedEmail
+	// Chaos is set on EventChaos.
+	Chaos *model.ChaosAction
 
 	// inbox and metadata (the stored metadata payload) are set on
 	// email.received, for StreamJSON.

@@ -4,8 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"strings"
+	"sync/atomic"
+	"time"
 
 	"sandview/model"
+	"sandview/server/chaos"
 )
 
 // Chaos returns the chaos config of the inbox hash, {"enabled": false}
@@ -33,4 +38,105 @@ func (c *Core) SetChaos(ctx context.Context, hash string, cfg model.ChaosConfig)
 		return fmt.Errorf("set the chaos config of %s: %w", hash, err)
 	}
 	return nil
+}
+
+// EventChaos is the bus event of an applied chaos action (Chaos set), for
+// the watchers of the primary inbox on sandview's channel of the event
+// stream; the webhook engine never sees it.
+const EventChaos = "chaos"
+
+// chaosCounters are the chaos metrics since start (chaos.md, section 5).
+type chaosCounters struct {
+	events, latencyMs, errors, drops, greylisted, blackholed atomic.Int64
+}
+
+// ChaosMetrics are the counters of GET /api/metrics's chaos object.
+type ChaosMetrics struct {
+	EventsTotal             int64 `json:"events_total"`
+	LatencyInjectedMs       int64 `json:"latency_injected_ms"`
+	ErrorsReturnedTotal     int64 `json:"errors_returned_total"`
+	ConnectionsDroppedTotal int64 `json:"connections_dropped_total"`
+	GreylistRejectionsTotal int64 `json:"greylist_rejections_total"`
+	BlackholeTotal          int64 `json:"blackhole_total"`
+}
+
+// ChaosMetrics returns this server's chaos counters.
+func (c *Core) ChaosMetrics() ChaosMetrics {
+	k := &c.chaos
+	return ChaosMetrics{
+		EventsTotal: k.events.Load(), LatencyInjectedMs: k.latencyMs.Load(), ErrorsReturnedTotal: k.errors.Load(),
+		ConnectionsDroppedTotal: k.drops.Load(), GreylistRejectionsTotal: k.greylisted.Load(), BlackholeTotal: k.blackholed.Load(),
+	}
+}
+
+// ChaosAt evaluates the chaos of a message's primary inbox at the end of
+// its DATA (chaos.md, section 4) and records an applied action: its
+// counters, a notice to the inbox's watchers and a log line (session
+// names the SMTP session in it). It returns no action while the switch
+// is off or the config is inactive.
+func (c *Core) ChaosAt(ctx context.Context, primary *Inbox, remote net.IP, sender, session string) (chaos.Outcome, error) {
+	if !c.opts.Chaos || primary == nil {
+		return chaos.Outcome{}, nil
+	}
+	cfg, err := c.Chaos(ctx, primary.Hash)
+	if err != nil {
+		return chaos.Outcome{}, err
+	}
+	if !chaos.Active(cfg, c.opts.Now()) {
+		return chaos.Outcome{}, nil
+	}
+	env := chaos.Envelope{Inbox: strings.ToLower(primary.Address), Remote: chaos.ClientIP(remote), Sender: sender}
+	grey := func(ctx context.Context, key string, window time.Duration, maxAttempts int) (int, bool, error) {
+		return c.store.GreylistAttempt(ctx, key, c.opts.Now(), window, maxAttempts)
+	}
+	out, err := chaos.Decide(ctx, cfg, env, c.opts.Rand, grey)
+	if err != nil || !out.Applied() {
+		return out, err
+	}
+	k := &c.chaos
+	k.events.Add(1)
+	switch out.Action.Type {
+	case model.ChaosTypeConnectionDrop:
+		k.drops.Add(1)
+	case model.ChaosTypeGreylist:
+		k.greylisted.Add(1)
+	case model.ChaosTypeRandomError:
+		k.errors.Add(1)
+	case model.ChaosTypeBlackhole:
+		k.blackholed.Add(1)
+	case model.ChaosTypeLatency:
+		k.latencyMs.Add(out.Action.DelayMs)
+	}
+	action := out.Action
+	c.bus.Publish(Event{Type: EventChaos, At: c.opts.Now().UTC(), Inbox: primary.ref(), Chaos: &action})
+	c.log.Info("chaos applied", "inbox", primary.Address, "type", action.Type, "details", action.Text(), "session", session)
+	return out, nil
+}
+
+// sweepGreylist forgets, every chaos.GreylistSweep until the core stops,
+// the greylisting entries first seen more than chaos.GreylistForget ago.
+func (c *Core) sweepGreylist() {
+	ticker := time.NewTicker(chaos.GreylistSweep)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-c.baseCtx.Done():
+			return
+		case <-ticker.C:
+			if err := c.store.SweepGreylist(c.baseCtx, c.opts.Now().Add(-chaos.GreylistForget)); err != nil && c.baseCtx.Err() == nil {
+				c.log.Error("sweeping the greylisting state failed", "error", err)
+			}
+		}
+	}
+}
+
+// blackholeWebhooks hands the events of a blackholed message to the
+// webhook engine alone. A replica's webhooks are queued with a commit,
+// which a blackholed message never makes: it sends none.
+func (c *Core) blackholeWebhooks(events []Event) {
+	for _, ev := range events {
+		if c.mode.handsOver(ev) {
+			c.hooks.Handle(ev)
+		}
+	}
 }

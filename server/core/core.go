@@ -65,6 +65,10 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives operational logs.
 	Logger *slog.Logger
+	// Chaos is the chaos switch (see ChaosAt); Rand draws its random
+	// numbers in [0, 1).
+	Chaos bool
+	Rand  func() float64
 }
 
 // Webhooks is the webhook engine as the core tells it of its events.
@@ -109,6 +113,7 @@ type Core struct {
 	doubts        doubts // arrivals answered 451 that may be stored
 
 	catchAll atomic.Pointer[string] // the catch-all inbox's address (see SetCatchAll)
+	chaos    chaosCounters
 
 	// baseCtx ends when the core stops; arrivals and streams use it.
 	baseCtx context.Context
@@ -149,6 +154,9 @@ func (c *Core) Start(hooks Webhooks) error {
 	c.signer.run(c.baseCtx, &c.loops)
 	c.checks.watch(c.baseCtx, &c.loops, c.log)
 	c.loops.Go(c.sweep)
+	if c.opts.Chaos {
+		c.loops.Go(c.sweepGreylist)
+	}
 	return nil
 }
 

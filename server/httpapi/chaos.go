@@ -26,6 +26,18 @@ func (a *API) registerChaos(api *http.ServeMux) {
 	api.HandleFunc("GET /api/inboxes/{email}/chaos", a.handleGetChaos)
 	api.HandleFunc("POST /api/inboxes/{email}/chaos", a.handleSetChaos)
 	api.HandleFunc("DELETE /api/inboxes/{email}/chaos", a.handleDeleteChaos)
+	api.HandleFunc("GET /api/metrics", a.handleMetrics)
+}
+
+// handleMetrics serves GET /api/metrics: this server's chaos counters
+// since start (chaos.md, section 5), present whether chaos is on or off.
+func (a *API) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	if !a.allowed(w, r, access.ReadService) {
+		return
+	}
+	WriteJSON(w, http.StatusOK, struct {
+		Chaos core.ChaosMetrics `json:"chaos"`
+	}{a.core.ChaosMetrics()})
 }
 
 func (a *API) handleGetChaos(w http.ResponseWriter, r *http.Request) {

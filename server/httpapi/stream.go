@@ -28,14 +28,17 @@ const (
 )
 
 // noticeJSON renders the deletion notice of an email.deleted or
-// inbox.deleted bus event.
+// inbox.deleted bus event, or the chaos notice of a chaos event.
 func noticeJSON(ev core.Event) []byte {
 	kind := model.NoticeEmailDeleted
-	if ev.Type == core.EventInboxDeleted {
+	switch ev.Type {
+	case core.EventInboxDeleted:
 		kind = model.NoticeInboxDeleted
+	case core.EventChaos:
+		kind = model.NoticeChaos
 	}
-	data, _ := json.Marshal(model.StreamNotice{ // strings only: it cannot fail
-		Kind: kind, InboxHash: ev.Inbox.Hash, EmailAddress: ev.Inbox.Address, EmailID: ev.EmailID, Reason: ev.Reason,
+	data, _ := json.Marshal(model.StreamNotice{ // strings and numbers only: it cannot fail
+		Kind: kind, InboxHash: ev.Inbox.Hash, EmailAddress: ev.Inbox.Address, EmailID: ev.EmailID, Reason: ev.Reason, Chaos: ev.Chaos,
 	})
 	return data
 }
@@ -74,7 +77,8 @@ func (a *API) knownHashes(r *http.Request, wanted map[string]bool) bool {
 // handleEvents serves GET /api/events?inboxes=h1,h2: one `data:` message
 // per new email of the listed inboxes, and a heartbeat message every
 // HeartbeatInterval; with sandview=notices also a sandview.notice message
-// per email or inbox of theirs deleted (model.StreamNotice). A
+// per email or inbox of theirs deleted and per chaos action applied to
+// mail for them (model.StreamNotice). A
 // principal's stream ends when its key is revoked.
 func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 	query := r.URL.Query()
@@ -154,7 +158,7 @@ func (a *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 				} else {
 					queue(data, sse.EventType{})
 				}
-			case notices && (ev.Type == model.EventEmailDeleted || ev.Type == core.EventInboxDeleted):
+			case notices && (ev.Type == model.EventEmailDeleted || ev.Type == core.EventInboxDeleted || ev.Type == core.EventChaos):
 				queue(noticeJSON(ev), noticeEvent)
 			}
 			if out.Len() == 0 || (len(events) > 0 && out.Len() < streamBatchBytes) {

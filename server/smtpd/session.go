@@ -190,7 +190,7 @@ func (ss *smtpSession) Data(r io.Reader) error {
 	if ss.authUser != "" {
 		protocol += "A" // RFC 3848: ESMTPA, ESMTPSA
 	}
-	_, err = ss.s.core.Arrive(ss.s.core.Context(), core.Arrival{
+	arrival := core.Arrival{
 		Raw:      raw,
 		RemoteIP: ss.remoteIP,
 		Helo:     ss.conn.Hostname(),
@@ -198,7 +198,12 @@ func (ss *smtpSession) Data(r io.Reader) error {
 		AuthUser: ss.authUser,
 		Protocol: protocol,
 		Targets:  ss.targets,
-	})
+	}
+	done, delay, err := ss.applyChaos(arrival)
+	if done {
+		return err
+	}
+	_, err = ss.s.core.Arrive(ss.s.core.Context(), arrival)
 	if errors.Is(err, core.ErrStopping) {
 		return ss.refuse(smtpError(421, smtp.EnhancedCode{4, 3, 2}, "server is shutting down, try again later"))
 	}
@@ -206,6 +211,7 @@ func (ss *smtpSession) Data(r io.Reader) error {
 		ss.s.set.Logger.Error("storing a received message failed", "error", err)
 		return ss.refuse(smtpError(451, smtp.EnhancedCode{4, 3, 0}, "storing the message failed, try again later"))
 	}
+	ss.chaosWait(delay) // stored and announced first, then the reply waits
 	return nil
 }
 
