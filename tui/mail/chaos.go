@@ -95,7 +95,8 @@ func (s *Screen) chaosLoaded(msg chaosLoadedMsg) {
 // from the network). An inbox whose config is not known yet has it
 // read, for its badge.
 func (s *Screen) chaosAction(msg feed.ChaosMsg) tea.Cmd {
-	s.ctx.Flash("chaos on "+msg.Address+": "+msg.Action.Text(), ui.LevelWarn)
+	// The action first: a narrow status line still shows it.
+	s.ctx.Flash("chaos: "+msg.Action.Text()+" · "+msg.Address, ui.LevelWarn)
 	if e, _ := s.state.find(msg.Address); e != nil && e.chaos == nil {
 		return s.cmds.loadChaos(msg.Address)
 	}

@@ -39,6 +39,10 @@ func TestChaosDialogSetsGreylistingAndShowsTheBadge(t *testing.T) {
 	if !strings.Contains(h.shown(), "chaos 10m00s") {
 		t.Fatalf("no badge with the time left:\n%s", h.shown())
 	}
+	// In the inbox pane the badge comes first: a narrow pane shows it.
+	if row := h.s.inboxes.row(h.current(), false, 26); !strings.HasPrefix(tuitest.Plain(row[1]), "  chaos 10m00s · ") {
+		t.Fatalf("the inbox row %q does not start with the badge", tuitest.Plain(row[1]))
+	}
 	// Opened again, the dialog shows what the inbox holds.
 	h.Press("C")
 	if shown := h.shown(); !strings.Contains(shown, "[x] Greylist") || !strings.Contains(shown, "active, 10m00s left") {
@@ -91,7 +95,7 @@ func TestChaosActionInTheActivity(t *testing.T) {
 	h.svc.SetChaos(t.Context(), tuitest.DemoAddr, model.ChaosConfig{Enabled: true, ExpiresAt: &exp, Greylist: &model.ChaosGreylist{Enabled: true, MaxAttempts: 2}})
 	h.Send(feed.ChaosMsg{Address: tuitest.DemoAddr, Action: model.ChaosAction{Type: model.ChaosTypeGreylist,
 		Remote: "127.0.0.1", Sender: "app@x.test\x1b[2J", Attempt: 1, MaxAttempts: 2}})
-	want := "chaos on " + tuitest.DemoAddr + ": greylisted 127.0.0.1 <app@x.test>, attempt 1 of 2"
+	want := "chaos: greylisted 127.0.0.1 <app@x.test>, attempt 1 of 2 · " + tuitest.DemoAddr
 	if got := h.ctx.Status().Text; got != want {
 		t.Fatalf("status %q, want %q", got, want)
 	}

@@ -103,8 +103,9 @@ func (l *inboxList) View() string {
 	return ui.Frame(l.ctx, title, l.focused, l.width, l.height, body)
 }
 
-// row renders the two lines of one inbox: its address, then what is
-// left of its life (first, so it is never cut), its counts and whether it
+// row renders the two lines of one inbox: its address, then the chaos
+// badge while its chaos is active, what is left of its life (first, so
+// it is never cut), its counts and whether it
 // is encrypted. An inbox gone from the server says so instead of a time.
 func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	st := l.ctx.Styles()
@@ -129,7 +130,8 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	line2 := fmt.Sprintf("  %s · %s · %s", left, counts, kind)
 	badge := chaosBadge(e, now)
 	if badge != "" {
-		line2 += " · " + badge
+		// First, so that a narrow pane still shows it.
+		line2 = fmt.Sprintf("  %s · %s · %s · %s", badge, left, counts, kind)
 	}
 	if selected {
 		style := st.SelectedBlurred
@@ -155,7 +157,7 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	}
 	line2 = "  " + st.Muted.Render(left+" · ") + countStyle.Render(counts) + st.Muted.Render(" · ") + kindStyle.Render(kind)
 	if badge != "" {
-		line2 = ui.Fit(line2+st.Muted.Render(" · ")+st.Chaos.Render(badge), width)
+		line2 = ui.Fit("  "+st.Chaos.Render(badge)+st.Muted.Render(" · ")+line2[2:], width)
 	}
 	return []string{addr, line2}
 }
