@@ -179,13 +179,17 @@ func (f *chaosForm) View(width, _ int) string {
 	width = min(width, ui.DialogWidth)
 	st := f.ctx.Styles()
 	inner := max(width-4, 10)
-	lines := []string{st.DialogTitle.Render("Chaos on " + f.address), st.Muted.Render(ui.Fit(chaosState(f.current, f.ctx.Now), inner)), ""}
+	lines := []string{st.DialogTitle.Render("Chaos on " + f.address)}
+	if !f.off && !f.loading {
+		lines = append(lines, st.Muted.Render(ui.Fit(chaosState(f.current, f.ctx.Now), inner)))
+	}
+	lines = append(lines, "")
 	switch {
 	case f.loading:
 		lines = append(lines, st.Muted.Render("Reading the inbox's chaos…"))
 	case f.off:
 		lines = append(lines, ui.WrapStyled(st.FieldError.Render,
-			"Chaos is off on this server: start it with `sandview serve --chaos` (or SVC_CHAOS_ENABLED=true).", inner)...)
+			"Chaos is off on this server: start it with `sandview serve --chaos`.", inner)...)
 	default:
 		lines = append(lines, f.rowLines(inner)...)
 	}
@@ -258,8 +262,13 @@ func chaosState(cfg model.ChaosConfig, now time.Time) string {
 	return "off"
 }
 
-// ShortHelp lists the dialog's keys.
-func (f *chaosForm) ShortHelp() []key.Binding { return f.keys.ShortHelp() }
+// ShortHelp lists the dialog's keys (only esc while it cannot edit).
+func (f *chaosForm) ShortHelp() []key.Binding {
+	if f.off || f.loading {
+		return []key.Binding{f.keys.Cancel}
+	}
+	return f.keys.ShortHelp()
+}
 
 // FullHelp lists the dialog's keys.
 func (f *chaosForm) FullHelp() [][]key.Binding { return f.keys.FullHelp() }
