@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 )
@@ -76,6 +77,60 @@ func TestIntegrationChaosDisabledServer(t *testing.T) {
 		}
 		if want := "chaos is disabled on this server: start it with --chaos"; !strings.Contains(err.Error(), want) {
 			t.Fatalf("error %q does not say %q", err, want)
+		}
+	}
+}
+
+// TestIntegrationChaosActionsReachAMonitor: each greylisting of a
+// watched inbox's mail reaches the monitor's OnChaos as the server
+// applied it (sandview's notice channel of the stream), with the SMTP
+// client refused 451.
+func TestIntegrationChaosActionsReachAMonitor(t *testing.T) {
+	srv, c := startServer(t, func(cfg *server.Config) { cfg.Chaos = true })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	in, err := c.CreateInbox(ctx, client.CreateInboxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := model.ChaosSettings{Greylist: "100"}.Config(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.SetChaos(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.WatchInboxes([]*client.Inbox{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Unsubscribe()
+	actions := make(chan model.ChaosAction, 100)
+	m.OnChaos(func(got *client.Inbox, a model.ChaosAction) {
+		if got == in {
+			actions <- a
+		}
+	})
+	msg := []byte("From: app@example.org\r\nTo: " + in.Address() + "\r\nSubject: retry\r\n\r\nhello\r\n")
+	// Until the stream is open nothing is told: send until an action
+	// comes (every attempt is refused: the 100th would pass).
+	for {
+		err := smtpsend.Send(ctx, srv.SMTPAddr(), "app@example.org", []string{in.Address()}, msg)
+		if code := smtpsend.Code(err); code != 451 {
+			t.Fatalf("SMTP answered %v (code %d), want the greylisting's 451", err, code)
+		}
+		select {
+		case a := <-actions:
+			if a.Type != model.ChaosTypeGreylist || a.Remote != "127.0.0.1" || a.Sender != "app@example.org" || a.Attempt < 1 || a.MaxAttempts != 100 {
+				t.Fatalf("action %+v", a)
+			}
+			if want := "greylisted 127.0.0.1 <app@example.org>, attempt "; !strings.HasPrefix(a.Text(), want) {
+				t.Fatalf("text %q", a.Text())
+			}
+			return
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			t.Fatal("no chaos action reached the monitor")
 		}
 	}
 }
