@@ -79,14 +79,19 @@ func ParseChaosFor(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// ChaosExpiry is the instant ExpiresAt names; ok is false when there is
+// ChaosExpiry is the instant ExpiresAt names (RFC 3339, or a date and
+// time without a zone, or a date, both UTC); ok is false when there is
 // none or it does not parse (the server then never expires the config).
 func (c ChaosConfig) ChaosExpiry() (t time.Time, ok bool) {
 	if c.ExpiresAt == nil {
 		return time.Time{}, false
 	}
-	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(*c.ExpiresAt))
-	return t, err == nil
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, strings.TrimSpace(*c.ExpiresAt)); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // ActiveAt reports whether the config acts on mail at now: enabled and

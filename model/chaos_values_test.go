@@ -65,3 +65,28 @@ func TestChaosSettingsRefuseWithTheRange(t *testing.T) {
 		}
 	}
 }
+
+// TestChaosExpiryLayouts: the expiry is read in the layouts the server
+// expires by; anything else never expires.
+func TestChaosExpiryLayouts(t *testing.T) {
+	now := time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		at     string
+		active bool
+	}{
+		{"2026-11-29T05:59:59Z", false},
+		{"2026-11-29T06:00:01.5+00:00", true},
+		{"2026-11-29T05:00:00", false},
+		{"2026-11-28", false},
+		{"2026-11-30", true},
+		{"next week", true},
+	} {
+		at := c.at
+		if got := (ChaosConfig{Enabled: true, ExpiresAt: &at}).ActiveAt(now); got != c.active {
+			t.Errorf("expiresAt %q: active %v, want %v", at, got, c.active)
+		}
+	}
+	if (ChaosConfig{}).ActiveAt(now) {
+		t.Error("a disabled config is active")
+	}
+}
