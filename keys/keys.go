@@ -150,9 +150,9 @@ func (k KeyMap) Groups() []Group {
 	return []Group{
 		{"Messages", []key.Binding{k.Open, k.Search, k.MarkUnread, k.MarkAllRead, k.Save, k.SaveAll, k.Mark, k.MarkAll, k.Delete, k.DeleteAll, k.Back}},
 		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.RenderWidth, k.RenderDark, k.AuthDetails, k.OpenLink, k.CheckLinks, k.Pipe, k.Copy, k.CopyCode}},
-		{"App", []key.Binding{k.Quit, k.Help, k.Log, k.Webhooks, k.ForceQuit}},
+		{"App", []key.Binding{k.Quit, k.Help, k.Log, k.Webhooks, k.Chaos, k.ForceQuit}},
 		{"Tabs", k.Tabs()},
-		{"Inboxes", []key.Binding{k.New, k.Import, k.Export, k.Resync, k.Chaos, k.Copy}},
+		{"Inboxes", []key.Binding{k.New, k.Import, k.Export, k.Resync, k.Copy}},
 		moveGroup(k.ListKeyMap, k.NextPane, k.PrevPane),
 	}
 }

@@ -87,7 +87,6 @@ func TestGoldenWebhookScreens(t *testing.T) {
 		"deliveries":  func(h *harness) { withDeliveries(h); h.Press("tab", "tab") },
 		"inbox_hook":  func(h *harness) { h.Press("G", "s") },
 		"create_form": func(h *harness) { h.Press("n") },
-		"chaos_form":  func(h *harness) { h.Press("C") },
 		"edit_form":   func(h *harness) { h.Press("G", "e") },
 		"form_errors": func(h *harness) {
 			h.svc.RejectWebhooks(&client.APIError{StatusCode: 400, Message: "url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)"})
