@@ -32,13 +32,15 @@ type Monitor struct {
 
 // inboxEmail is one event of a monitor: an email, or (ready) an inbox
 // starting to deliver, or (gone set) an inbox the server no longer knows,
-// or (deleted set) the id of an email deleted on the server.
+// or (deleted set) the id of an email deleted on the server, or (chaos
+// set) a chaos action the server applied to mail for the inbox.
 type inboxEmail struct {
 	inbox   *Inbox
 	email   model.Email
 	ready   bool
 	gone    error
 	deleted string
+	chaos   *model.ChaosAction
 }
 
 // WatchInboxes returns a monitor of the new mail of the inboxes (an empty
@@ -90,6 +92,9 @@ type MonitorHandlers struct {
 	// Deleted is told the id of an email of the inbox deleted on the
 	// server, by this client or another (see Monitor.OnDeleted).
 	Deleted func(in *Inbox, emailID string)
+	// Chaos is told each chaos action the server applied to mail for
+	// the inbox (see Monitor.OnChaos).
+	Chaos func(in *Inbox, a model.ChaosAction)
 	// MetadataOnly delivers new mail with its metadata only (from, to,
 	// subject, receivedAt; HasContent false) instead of fetching each
 	// email in full: as the event stream's notification has it, or, for
@@ -127,6 +132,10 @@ func (l *live) WatchAllDirect(h MonitorHandlers) (*Monitor, error) {
 		case ev.deleted != "":
 			if h.Deleted != nil {
 				h.Deleted(ev.inbox, ev.deleted)
+			}
+		case ev.chaos != nil:
+			if h.Chaos != nil {
+				h.Chaos(ev.inbox, *ev.chaos)
 			}
 		case h.Email != nil:
 			h.Email(ev.inbox, ev.email)
@@ -210,6 +219,7 @@ func (m *Monitor) callbacksFor(in *Inbox) watch.Callbacks {
 			m.emit(inboxEmail{inbox: in, gone: err})
 		},
 		Deleted: func(id string) { m.emit(inboxEmail{inbox: in, deleted: id}) },
+		Chaos:   func(a model.ChaosAction) { m.emit(inboxEmail{inbox: in, chaos: &a}) },
 	}
 }
 
@@ -232,7 +242,7 @@ func (m *Monitor) On(fn func(*Inbox, model.Email)) {
 		return
 	}
 	m.q.Add(func(ev inboxEmail) {
-		if !ev.ready && ev.gone == nil && ev.deleted == "" {
+		if !ev.ready && ev.gone == nil && ev.deleted == "" && ev.chaos == nil {
 			fn(ev.inbox, ev.email)
 		}
 	})
@@ -265,6 +275,21 @@ func (m *Monitor) OnDeleted(fn func(in *Inbox, emailID string)) {
 	m.q.Add(func(ev inboxEmail) {
 		if ev.deleted != "" {
 			fn(ev.inbox, ev.deleted)
+		}
+	})
+}
+
+// OnChaos adds a handler called, in order with the emails, with each
+// chaos action the server applied to mail for a watched inbox (a
+// greylisting, a dropped connection, an error reply...). Only sandview's
+// server tells, and only while the event stream is open.
+func (m *Monitor) OnChaos(fn func(in *Inbox, a model.ChaosAction)) {
+	if fn == nil || m.q == nil {
+		return
+	}
+	m.q.Add(func(ev inboxEmail) {
+		if ev.chaos != nil {
+			fn(ev.inbox, *ev.chaos)
 		}
 	})
 }

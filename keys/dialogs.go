@@ -35,6 +35,36 @@ func (k FormKeyMap) ShortHelp() []key.Binding {
 // FullHelp lists the form bindings in one column.
 func (k FormKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
+// ChaosFormKeyMap holds the bindings of the chaos dialog: space switches
+// the focused kind on or off (its value is typed in place, so the arrows
+// keep moving the cursor).
+type ChaosFormKeyMap struct {
+	Next   key.Binding
+	Prev   key.Binding
+	Toggle key.Binding
+	Submit key.Binding
+	Cancel key.Binding
+}
+
+// DefaultChaosForm returns the chaos dialog's bindings.
+func DefaultChaosForm() ChaosFormKeyMap {
+	return ChaosFormKeyMap{
+		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next kind")),
+		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous kind")),
+		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "on/off")),
+		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// ShortHelp lists the chaos dialog's bindings.
+func (k ChaosFormKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Prev, k.Toggle, k.Submit, k.Cancel}
+}
+
+// FullHelp lists the chaos dialog's bindings in one column.
+func (k ChaosFormKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
 // PromptKeyMap holds the bindings of a one-line prompt (a path, a filter).
 type PromptKeyMap struct {
 	Accept key.Binding

@@ -60,8 +60,10 @@ type KeyMap struct {
 	// CopyCode copies the open email's one-time code (model/extract).
 	CopyCode key.Binding
 	Webhooks key.Binding
-	Log      key.Binding
-	Help     key.Binding
+	// Chaos opens the chaos dialog of the inbox under the cursor.
+	Chaos key.Binding
+	Log   key.Binding
+	Help  key.Binding
 	// Quit closes the reader or leaves the search first; from the top it
 	// quits.
 	Quit key.Binding
@@ -118,6 +120,7 @@ func Default() KeyMap {
 		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy address/link")),
 		CopyCode:  key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy one-time code")),
 		Webhooks:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "webhooks")),
+		Chaos:     key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "chaos (break delivery)")),
 		Log:       key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "message log")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "close/quit")),
@@ -147,7 +150,7 @@ func (k KeyMap) Groups() []Group {
 	return []Group{
 		{"Messages", []key.Binding{k.Open, k.Search, k.MarkUnread, k.MarkAllRead, k.Save, k.SaveAll, k.Mark, k.MarkAll, k.Delete, k.DeleteAll, k.Back}},
 		{"Reader (focused)", []key.Binding{k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch, k.ToggleHTML, k.ViewHTML, k.RenderWidth, k.RenderDark, k.AuthDetails, k.OpenLink, k.CheckLinks, k.Pipe, k.Copy, k.CopyCode}},
-		{"App", []key.Binding{k.Quit, k.Help, k.Log, k.Webhooks, k.ForceQuit}},
+		{"App", []key.Binding{k.Quit, k.Help, k.Log, k.Webhooks, k.Chaos, k.ForceQuit}},
 		{"Tabs", k.Tabs()},
 		{"Inboxes", []key.Binding{k.New, k.Import, k.Export, k.Resync, k.Copy}},
 		moveGroup(k.ListKeyMap, k.NextPane, k.PrevPane),

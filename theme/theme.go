@@ -62,6 +62,7 @@ type Styles struct {
 	New          lipgloss.Style // badge of mail that arrived live
 	Encrypted    lipgloss.Style
 	Plain        lipgloss.Style
+	Chaos        lipgloss.Style // the badge of an inbox whose chaos is active
 	Problem      lipgloss.Style // decryption failure / server key mismatch: loud
 	Banner       lipgloss.Style // the SMTP hint
 	Label        lipgloss.Style // header names, field labels
@@ -147,6 +148,7 @@ func colourStyles(p palette) Styles {
 		New:             base.Background(p.warn).Foreground(p.accentText).Bold(true),
 		Encrypted:       base.Foreground(p.pass),
 		Plain:           base.Foreground(p.warn),
+		Chaos:           base.Background(p.fail).Foreground(lipgloss.Color("#FFFFFF")).Bold(true),
 		Problem:         base.Background(p.fail).Foreground(lipgloss.Color("#FFFFFF")).Bold(true),
 		Banner:          base.Background(p.bannerBg).Foreground(p.bannerFg).Bold(true),
 		Label:           base.Foreground(p.info).Bold(true),
@@ -209,6 +211,7 @@ func monoStyles() Styles {
 		New:             bold.Reverse(true),
 		Encrypted:       base,
 		Plain:           base,
+		Chaos:           bold.Reverse(true),
 		Problem:         bold.Reverse(true),
 		Banner:          bold.Reverse(true),
 		Label:           bold,

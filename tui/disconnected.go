@@ -32,6 +32,13 @@ func (disconnected) Email(context.Context, string, string) (model.Email, error) 
 func (disconnected) Raw(context.Context, string, string) ([]byte, error) { return nil, errNoService }
 func (disconnected) MarkRead(context.Context, string, string) error      { return errNoService }
 func (disconnected) DeleteEmail(context.Context, string, string) error   { return errNoService }
+func (disconnected) Chaos(context.Context, string) (model.ChaosConfig, error) {
+	return model.ChaosConfig{}, errNoService
+}
+func (disconnected) SetChaos(context.Context, string, model.ChaosConfig) (model.ChaosConfig, error) {
+	return model.ChaosConfig{}, errNoService
+}
+func (disconnected) DisableChaos(context.Context, string) error { return errNoService }
 
 func (disconnected) ListWebhooks(context.Context, string) (model.WebhookList, error) {
 	return model.WebhookList{}, errNoService

@@ -275,3 +275,27 @@ func (s clientService) DeleteEmail(ctx context.Context, address, id string) erro
 	}
 	return in.DeleteEmail(ctx, id)
 }
+
+func (s clientService) Chaos(ctx context.Context, address string) (model.ChaosConfig, error) {
+	in, err := s.inbox(address)
+	if err != nil {
+		return model.ChaosConfig{}, err
+	}
+	return in.Chaos(ctx)
+}
+
+func (s clientService) SetChaos(ctx context.Context, address string, cfg model.ChaosConfig) (model.ChaosConfig, error) {
+	in, err := s.inbox(address)
+	if err != nil {
+		return model.ChaosConfig{}, err
+	}
+	return in.SetChaos(ctx, cfg)
+}
+
+func (s clientService) DisableChaos(ctx context.Context, address string) error {
+	in, err := s.inbox(address)
+	if err != nil {
+		return err
+	}
+	return in.DisableChaos(ctx)
+}

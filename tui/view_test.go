@@ -41,6 +41,7 @@ func TestGoldenScreens(t *testing.T) {
 		"problem":     func(h *harness) { h.Press("down", "down", "enter") },
 		"filter":      func(h *harness) { h.Press("/"); h.Type("alice") },
 		"create_form": func(h *harness) { h.Press("n") },
+		"chaos_form":  func(h *harness) { h.Press("C") },
 		"help":        func(h *harness) { h.Press("?") },
 		"confirm":     func(h *harness) { h.Press("d") },
 		"html_toggle": func(h *harness) { openFirst(h); h.Press("h") },

@@ -16,9 +16,10 @@ import (
 )
 
 func newInboxCommand(g *globalOptions) *cobra.Command {
-	cmd := &cobra.Command{Use: "inbox", Short: "Create, list, delete, export, import, attach and forget inboxes"}
+	cmd := &cobra.Command{Use: "inbox", Short: "Create, list, delete, export, import, attach and forget inboxes; set their chaos"}
 	cmd.AddCommand(newInboxCreateCommand(g), newInboxListCommand(g), newInboxDeleteCommand(g),
-		newInboxExportCommand(g), newInboxImportCommand(g), newInboxAttachCommand(g), newInboxForgetCommand(g))
+		newInboxExportCommand(g), newInboxImportCommand(g), newInboxAttachCommand(g), newInboxForgetCommand(g),
+		newInboxChaosCommand(g))
 	return cmd
 }
 

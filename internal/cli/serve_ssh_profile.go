@@ -43,6 +43,7 @@ var sshAllowed = map[string][]string{
 	"inbox export":      nil,
 	"inbox forget":      nil,
 	"inbox import":      {"json"},
+	"inbox chaos":       {"latency", "drop", "reset", "error", "permanent", "greylist", "blackhole", "for", "off", "json"},
 	"inbox list":        {"json"},
 	"mcp":               nil,
 	"wait":              {"count", "extract", "from", "inbox", "json", "new", "since", "subject", "timeout", "to"},

@@ -10,7 +10,7 @@ import (
 // and with no queue of its own, every new email of every loaded inbox
 // (inboxes created or imported later included) and says when an inbox
 // starts delivering or is gone from the server, and which emails were
-// deleted on it;
+// deleted on it and which chaos actions its mail met;
 // Client.OnStateChange pushes the connection state and
 // Client.OnSyncError background errors.
 func FromClient(c *client.Client) Source { return clientSource{c} }
@@ -25,6 +25,8 @@ func (s clientSource) Subscribe(recv Receiver) (func(), error) {
 		// Mail deleted by another user sharing the inbox leaves the
 		// screen at once.
 		Deleted: func(in *client.Inbox, id string) { recv.EmailDeleted(in.Address(), id) },
+		// Chaos actions go to the inbox's activity as they happen.
+		Chaos: func(in *client.Inbox, a model.ChaosAction) { recv.Chaos(in.Address(), a) },
 		// The screen fetches the content of the mail it shows.
 		MetadataOnly: true,
 	})

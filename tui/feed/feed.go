@@ -23,6 +23,9 @@ type Receiver interface {
 	// EmailDeleted says an email was deleted on the server, by this
 	// program or another user's.
 	EmailDeleted(address, id string)
+	// Chaos says the server applied a chaos action to mail for the
+	// inbox.
+	Chaos(address string, a model.ChaosAction)
 	State(st client.ConnState)
 	SyncError(err error)
 }
@@ -76,6 +79,13 @@ type InboxGoneMsg struct {
 // EmailDeletedMsg says an email was deleted on the server (by anyone
 // sharing the inbox): it leaves the screen.
 type EmailDeletedMsg struct{ Address, ID string }
+
+// ChaosMsg is a chaos action the server applied to mail for an inbox
+// (a greylisting, a dropped connection...): it goes to the activity.
+type ChaosMsg struct {
+	Address string
+	Action  model.ChaosAction
+}
 
 // StateMsg is a change of the delivery connection.
 type StateMsg struct{ State client.ConnState }
@@ -166,6 +176,11 @@ func (q *Queue) InboxGone(address string, err error) {
 // EmailDeleted enqueues an EmailDeletedMsg.
 func (q *Queue) EmailDeleted(address, id string) {
 	q.push(EmailDeletedMsg{Address: address, ID: id})
+}
+
+// Chaos enqueues a ChaosMsg.
+func (q *Queue) Chaos(address string, a model.ChaosAction) {
+	q.push(ChaosMsg{Address: address, Action: a})
 }
 
 // State enqueues a StateMsg.

@@ -343,6 +343,9 @@ func (l *emailList) title() string {
 	if l.entry != nil && !l.find.query.AllInboxes() {
 		// Which inbox this is, also when the inbox pane is hidden.
 		title += " · " + l.entry.info.EmailAddress
+		if badge := chaosBadge(l.entry, l.ctx.Now); badge != "" {
+			title += " · " + badge
+		}
 	}
 	return title
 }

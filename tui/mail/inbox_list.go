@@ -103,8 +103,9 @@ func (l *inboxList) View() string {
 	return ui.Frame(l.ctx, title, l.focused, l.width, l.height, body)
 }
 
-// row renders the two lines of one inbox: its address, then what is
-// left of its life (first, so it is never cut), its counts and whether it
+// row renders the two lines of one inbox: its address, then the chaos
+// badge while its chaos is active, what is left of its life (first, so
+// it is never cut), its counts and whether it
 // is encrypted. An inbox gone from the server says so instead of a time.
 func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	st := l.ctx.Styles()
@@ -127,6 +128,11 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	}
 	line1 := " " + e.info.EmailAddress
 	line2 := fmt.Sprintf("  %s · %s · %s", left, counts, kind)
+	badge := chaosBadge(e, now)
+	if badge != "" {
+		// First, so that a narrow pane still shows it.
+		line2 = fmt.Sprintf("  %s · %s · %s · %s", badge, left, counts, kind)
+	}
 	if selected {
 		style := st.SelectedBlurred
 		if l.focused {
@@ -149,7 +155,11 @@ func (l *inboxList) row(e *inboxEntry, selected bool, width int) []string {
 	if e.unread > 0 {
 		countStyle = st.Unread
 	}
-	return []string{addr, "  " + st.Muted.Render(left+" · ") + countStyle.Render(counts) + st.Muted.Render(" · ") + kindStyle.Render(kind)}
+	line2 = "  " + st.Muted.Render(left+" · ") + countStyle.Render(counts) + st.Muted.Render(" · ") + kindStyle.Render(kind)
+	if badge != "" {
+		line2 = ui.Fit("  "+st.Chaos.Render(badge)+st.Muted.Render(" · ")+line2[2:], width)
+	}
+	return []string{addr, line2}
 }
 
 // ShortHelp lists the pane's keys.

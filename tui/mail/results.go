@@ -47,6 +47,10 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		s.inboxGone(msg.Address, msg.Err)
 	case feed.EmailDeletedMsg:
 		s.dropGone([]emailRef{{msg.Address, msg.ID}})
+	case feed.ChaosMsg:
+		return s.chaosAction(msg), true
+	case chaosLoadedMsg:
+		s.chaosLoaded(msg)
 	case previewMsg:
 		return s.preview(msg.seq), true
 	case readMsg:

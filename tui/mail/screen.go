@@ -185,6 +185,8 @@ func (s *Screen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return s.step(msg), true
 	case !reading && key.Matches(msg, k.New):
 		s.ctx.Open(newCreateForm(s.ctx, s.cmds.createInbox))
+	case !reading && key.Matches(msg, k.Chaos):
+		return s.openChaos(), true
 	case key.Matches(msg, k.Import) && s.set.Remote != nil:
 		return runThere(s.ctx, "import one", s.set.Remote.Shell+" inbox import - < inbox.json"), true
 	case key.Matches(msg, k.Import):

@@ -27,6 +27,12 @@ type Service interface {
 	// did); vanished lists the loaded inboxes whose keystore files are
 	// gone (another program deleted them, perhaps on the server).
 	Rescan(ctx context.Context, force bool) (changed bool, vanished []string, err error)
+	// Chaos, SetChaos and DisableChaos read and change an inbox's chaos
+	// (fault injection); a server with chaos switched off answers
+	// *client.ChaosDisabledError.
+	Chaos(ctx context.Context, address string) (model.ChaosConfig, error)
+	SetChaos(ctx context.Context, address string, cfg model.ChaosConfig) (model.ChaosConfig, error)
+	DisableChaos(ctx context.Context, address string) error
 	// DefaultDomain is the domain a bare local part of a new address gets.
 	DefaultDomain(ctx context.Context) (string, error)
 }

@@ -27,6 +27,7 @@ type Service struct {
 	*mailFake
 	*hookFake
 	*connFake
+	*chaosFake
 }
 
 // callLog is the lock every fake call holds, the log of the calls and the
@@ -61,10 +62,11 @@ type connFake struct {
 func NewService(inboxes ...model.Inbox) *Service {
 	log := &callLog{}
 	return &Service{
-		callLog:  log,
-		mailFake: &mailFake{callLog: log, inboxes: inboxes, emails: map[string][]model.Email{}, raw: map[string][]byte{}, gone: map[string]bool{}},
-		hookFake: &hookFake{callLog: log},
-		connFake: &connFake{callLog: log},
+		callLog:   log,
+		mailFake:  &mailFake{callLog: log, inboxes: inboxes, emails: map[string][]model.Email{}, raw: map[string][]byte{}, gone: map[string]bool{}},
+		hookFake:  &hookFake{callLog: log},
+		connFake:  &connFake{callLog: log},
+		chaosFake: &chaosFake{callLog: log, chaos: map[string]model.ChaosConfig{}},
 	}
 }
 

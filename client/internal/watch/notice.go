@@ -22,6 +22,10 @@ import (
 // inbox created again at the address), or the listing may fail, but
 // the inbox watched was deleted all the same. Other servers send none,
 // and nothing else depends on them.
+//
+// Chaos notices tell the watchers of an inbox each chaos action its
+// mail met (model.NoticeChaos); they are handed to the subscribers'
+// Chaos.
 
 // handleNotice handles the data of one sandview.notice message.
 func (st *streamer) handleNotice(ctx context.Context, data string) {
@@ -39,6 +43,10 @@ func (st *streamer) handleNotice(ctx context.Context, data string) {
 	switch n.Kind {
 	case model.NoticeEmailDeleted:
 		st.deleted(w, n.EmailID)
+	case model.NoticeChaos:
+		if n.Chaos != nil {
+			st.chaos(w, *n.Chaos)
+		}
 	case model.NoticeInboxDeleted:
 		deleted := fmt.Errorf("the server deleted the inbox %s (reason %s)", w.inbox.Address(), n.Reason)
 		go func() {
@@ -70,5 +78,24 @@ func (s *watchSet) deleted(w *watched, id string) {
 	s.mu.Unlock()
 	for _, fn := range calls {
 		fn(id)
+	}
+}
+
+// chaos tells every subscriber of w of a chaos action.
+func (s *watchSet) chaos(w *watched, a model.ChaosAction) {
+	s.mu.Lock()
+	if s.watched[w.inbox.Hash()] != w {
+		s.mu.Unlock()
+		return
+	}
+	var calls []func(model.ChaosAction)
+	for _, sub := range w.subs {
+		if sub.Chaos != nil {
+			calls = append(calls, sub.Chaos)
+		}
+	}
+	s.mu.Unlock()
+	for _, fn := range calls {
+		fn(a)
 	}
 }

@@ -42,3 +42,33 @@ func TestInboxDeletedNoticeEndsTheWatchWhenTheHashLivesAgain(t *testing.T) {
 		t.Fatal("the inbox is still watched")
 	}
 }
+
+// TestChaosNoticeReachesTheSubscribers: a chaos notice for a watched
+// inbox is handed, as sent, to each subscriber's Chaos; one for an
+// inbox not watched reaches nobody.
+func TestChaosNoticeReachesTheSubscribers(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e := New(ctx, quietClient{}, Config{})
+	in := &heldInbox{release: make(chan struct{})}
+	got := make(chan model.ChaosAction, 4)
+	w := &watched{inbox: in, seen: map[string]bool{}, seeded: true, subs: map[int]Callbacks{
+		0: {Deliver: func(model.Email) {}, Chaos: func(a model.ChaosAction) { got <- a }},
+		1: {Deliver: func(model.Email) {}}, // no Chaos: skipped
+	}}
+	e.watched[in.Hash()] = w
+	sent := model.ChaosAction{Type: model.ChaosTypeGreylist, Remote: "127.0.0.1", Sender: "app@x.test", Attempt: 1, MaxAttempts: 2}
+	for _, hash := range []string{"not-watched", in.Hash()} {
+		notice, err := json.Marshal(model.StreamNotice{Kind: model.NoticeChaos, InboxHash: hash, EmailAddress: in.Address(), Chaos: &sent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.streamer.handleNotice(ctx, string(notice))
+	}
+	if len(got) != 1 {
+		t.Fatalf("the subscriber was told %d chaos actions, want 1", len(got))
+	}
+	if a := <-got; a.Text() != "greylisted 127.0.0.1 <app@x.test>, attempt 1 of 2" {
+		t.Fatalf("the subscriber was told %q", a.Text())
+	}
+}

@@ -110,6 +110,10 @@ type Callbacks struct {
 	// while streaming, from a sandview server); may be nil. It must not
 	// block.
 	Deleted func(emailID string)
+	// Chaos is called with each chaos action the server applied to mail
+	// for the inbox (a chaos notice of the event stream: only while
+	// streaming, from a sandview server); may be nil. It must not block.
+	Chaos func(model.ChaosAction)
 	// MetadataOnly: the subscriber takes new mail with its metadata only
 	// (HasContent false): as the event stream's notification has it, or,
 	// for mail a sync finds, as the listing has it; it fetches the content
