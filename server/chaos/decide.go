@@ -88,30 +88,6 @@ type Outcome struct {
 // Applied reports whether an action fired.
 func (o Outcome) Applied() bool { return o.Action.Type != "" }
 
-// Active reports whether cfg acts at now: enabled and not expired (an
-// expiresAt that does not parse never expires).
-func Active(cfg model.ChaosConfig, now time.Time) bool {
-	if !cfg.Enabled {
-		return false
-	}
-	if cfg.ExpiresAt != nil {
-		if at, ok := parseTime(*cfg.ExpiresAt); ok && at.Before(now) {
-			return false
-		}
-	}
-	return true
-}
-
-// parseTime reads an expiresAt as RFC 3339 or a date.
-func parseTime(s string) (time.Time, bool) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}
-
 // Decide evaluates an active cfg for one message in the fixed order
 // (connectionDrop, greylist, randomError, blackhole, latency); draw
 // returns numbers in [0, 1).

@@ -106,25 +106,3 @@ func TestDecideGreylist(t *testing.T) {
 		t.Errorf("a null sender was greylisted: %+v", out)
 	}
 }
-
-// TestActive: disabled and expired configs do nothing; an unparsable
-// expiresAt never expires.
-func TestActive(t *testing.T) {
-	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := func(v string) *string { return &v }
-	for _, tc := range []struct {
-		cfg  model.ChaosConfig
-		want bool
-	}{
-		{model.ChaosConfig{Enabled: false}, false},
-		{model.ChaosConfig{Enabled: true}, true},
-		{model.ChaosConfig{Enabled: true, ExpiresAt: s("2029-12-31T23:59:59.999+00:00")}, false},
-		{model.ChaosConfig{Enabled: true, ExpiresAt: s("2030-01-01T01:00:00+02:00")}, false},
-		{model.ChaosConfig{Enabled: true, ExpiresAt: s("2030-01-01T00:00:01Z")}, true},
-		{model.ChaosConfig{Enabled: true, ExpiresAt: s("next tuesday")}, true},
-	} {
-		if got := Active(tc.cfg, now); got != tc.want {
-			t.Errorf("Active(%+v) = %v, want %v", tc.cfg, got, tc.want)
-		}
-	}
-}

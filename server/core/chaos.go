@@ -82,7 +82,7 @@ func (c *Core) ChaosAt(ctx context.Context, primary *Inbox, remote net.IP, sende
 	if err != nil {
 		return chaos.Outcome{}, err
 	}
-	if !chaos.Active(cfg, c.opts.Now()) {
+	if !cfg.ActiveAt(c.opts.Now()) {
 		return chaos.Outcome{}, nil
 	}
 	env := chaos.Envelope{Inbox: strings.ToLower(primary.Address), Remote: chaos.ClientIP(remote), Sender: sender}

@@ -82,7 +82,7 @@ func (a *API) Register(mux *http.ServeMux) {
 	api.HandleFunc("PATCH /api/inboxes/{email}/emails/{id}/read", emails.handleMarkRead)
 	api.HandleFunc("DELETE /api/inboxes/{email}/emails/{id}", emails.handleDeleteEmail)
 	api.HandleFunc("GET /api/events", a.handleEvents)
-	a.registerChaos(api)
+	chaosRoutes{a}.registerChaos(api)
 	if a.set.Dev {
 		api.HandleFunc("POST /api/test/emails", a.handleTestEmail)
 	}

@@ -13,6 +13,10 @@ import (
 	"sandview/server/store"
 )
 
+// chaosRoutes are the handlers of the chaos routes and the metrics: the
+// API's, on a type of their own so that the API type keeps its few roles.
+type chaosRoutes struct{ *API }
+
 // The chaos routes (chaos.md, section 2): GET, POST and DELETE
 // /api/inboxes/{email}/chaos. Checks in the spec's order: the switch
 // (403), the body (400), the inbox (404); a principal reads the chaos of
@@ -22,7 +26,7 @@ import (
 // chaosDisabled is the 403 message while the switch is off.
 const chaosDisabled = "Chaos engineering features are disabled. Set VSB_CHAOS_ENABLED=true to enable."
 
-func (a *API) registerChaos(api *http.ServeMux) {
+func (a chaosRoutes) registerChaos(api *http.ServeMux) {
 	api.HandleFunc("GET /api/inboxes/{email}/chaos", a.handleGetChaos)
 	api.HandleFunc("POST /api/inboxes/{email}/chaos", a.handleSetChaos)
 	api.HandleFunc("DELETE /api/inboxes/{email}/chaos", a.handleDeleteChaos)
@@ -31,7 +35,7 @@ func (a *API) registerChaos(api *http.ServeMux) {
 
 // handleMetrics serves GET /api/metrics: this server's chaos counters
 // since start (chaos.md, section 5), present whether chaos is on or off.
-func (a *API) handleMetrics(w http.ResponseWriter, r *http.Request) {
+func (a chaosRoutes) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	if !a.allowed(w, r, access.ReadService) {
 		return
 	}
@@ -40,7 +44,7 @@ func (a *API) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	}{a.core.ChaosMetrics()})
 }
 
-func (a *API) handleGetChaos(w http.ResponseWriter, r *http.Request) {
+func (a chaosRoutes) handleGetChaos(w http.ResponseWriter, r *http.Request) {
 	if !a.chaosOn(w) {
 		return
 	}
@@ -57,7 +61,7 @@ func (a *API) handleGetChaos(w http.ResponseWriter, r *http.Request) {
 	WriteJSON(w, http.StatusOK, cfg)
 }
 
-func (a *API) handleSetChaos(w http.ResponseWriter, r *http.Request) {
+func (a chaosRoutes) handleSetChaos(w http.ResponseWriter, r *http.Request) {
 	if !a.chaosOn(w) {
 		return
 	}
@@ -81,7 +85,7 @@ func (a *API) handleSetChaos(w http.ResponseWriter, r *http.Request) {
 	WriteJSON(w, http.StatusOK, cfg)
 }
 
-func (a *API) handleDeleteChaos(w http.ResponseWriter, r *http.Request) {
+func (a chaosRoutes) handleDeleteChaos(w http.ResponseWriter, r *http.Request) {
 	if !a.chaosOn(w) {
 		return
 	}
@@ -95,7 +99,7 @@ func (a *API) handleDeleteChaos(w http.ResponseWriter, r *http.Request) {
 }
 
 // chaosOn answers 403 while the switch is off.
-func (a *API) chaosOn(w http.ResponseWriter) bool {
+func (a chaosRoutes) chaosOn(w http.ResponseWriter) bool {
 	if !a.set.Chaos {
 		WriteError(w, http.StatusForbidden, "%s", chaosDisabled)
 	}
@@ -103,7 +107,7 @@ func (a *API) chaosOn(w http.ResponseWriter) bool {
 }
 
 // chaosInbox finds the route's inbox for act, else answers 404 (or 403).
-func (a *API) chaosInbox(w http.ResponseWriter, r *http.Request, act access.Action) (*core.Inbox, bool) {
+func (a chaosRoutes) chaosInbox(w http.ResponseWriter, r *http.Request, act access.Action) (*core.Inbox, bool) {
 	in, answered := a.inboxFor(w, r, act, pathAddress(r))
 	if answered {
 		return nil, false
@@ -117,7 +121,7 @@ func (a *API) chaosInbox(w http.ResponseWriter, r *http.Request, act access.Acti
 
 // storeChaos keeps cfg as in's config and audits the change; on failure
 // it answers.
-func (a *API) storeChaos(w http.ResponseWriter, r *http.Request, in *core.Inbox, cfg model.ChaosConfig) bool {
+func (a chaosRoutes) storeChaos(w http.ResponseWriter, r *http.Request, in *core.Inbox, cfg model.ChaosConfig) bool {
 	err := a.core.SetChaos(r.Context(), in.Hash, cfg)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
