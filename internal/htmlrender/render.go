@@ -56,18 +56,32 @@ func (r *Renderer) Render(ctx context.Context, in Input, opt Options) (Result, e
 		<-r.sem
 		return Result{}, err
 	}
-	t, err := b.takeTab(ctx, &r.work)
+	t, err := b.takeTab(ctx)
 	if err != nil {
 		<-r.sem
 		return Result{}, fmt.Errorf("render: %w", err)
 	}
-	// The tab is closed after the render returned; the turn ends once it
-	// is, so that at most MaxConcurrent rendering tabs (and a spare) exist
-	// at a time.
-	defer r.work.Go(func() {
-		t.close()
-		<-r.sem
-	})
+	// The next spare tab is opened once this render is done (opening one
+	// takes the processor time the render needs), unless other renders
+	// run or wait: then at once. The tab is closed after the render
+	// returned; the turn ends once it is, so that at most MaxConcurrent
+	// rendering tabs (and a spare) exist at a time.
+	refilled := len(r.sem) > 1
+	if refilled {
+		r.work.Go(b.refill)
+	}
+	defer func() {
+		if !refilled {
+			r.work.Go(b.refill)
+		}
+		r.work.Go(func() {
+			t.close()
+			<-r.sem
+		})
+	}()
+	if t.err != nil {
+		return Result{}, fmt.Errorf("render: %w", t.err)
+	}
 	stop := context.AfterFunc(ctx, t.close)
 	defer stop()
 	res, err := chromedp.Run(t.ctx, r.render(html, note, opt))

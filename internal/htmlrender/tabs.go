@@ -32,7 +32,7 @@ func (b *browser) openTab() *tab {
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
-		return &tab{err: fmt.Errorf("open a tab: %w", err)}
+		return &tab{err: fmt.Errorf("open a tab: %w", err), close: func() {}}
 	}
 	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		return calls(ctx,
@@ -47,7 +47,7 @@ func (b *browser) openTab() *tab {
 	}))
 	if err != nil {
 		cancel()
-		return &tab{err: fmt.Errorf("ready a tab: %w", err)}
+		return &tab{err: fmt.Errorf("ready a tab: %w", err), close: func() {}}
 	}
 	return &tab{ctx: ctx, close: cancel}
 }
@@ -58,14 +58,12 @@ func (b *browser) openTab() *tab {
 func (b *browser) refill() { b.spare <- b.openTab() }
 
 // takeTab takes the spare tab, waiting for it if it is still being
-// opened, and has the next one opened.
-func (b *browser) takeTab(ctx context.Context, work interface{ Go(func()) }) (*tab, error) {
+// opened. The caller has the next one opened (refill), once for each tab
+// taken: at once when other renders wait for it, else after its render,
+// so that the opening does not slow the render down.
+func (b *browser) takeTab(ctx context.Context) (*tab, error) {
 	select {
 	case t := <-b.spare:
-		work.Go(b.refill)
-		if t.err != nil {
-			return nil, t.err
-		}
 		return t, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
