@@ -140,6 +140,15 @@ func (r *Renderer) browser() (*browser, error) {
 	return b, nil
 }
 
+// Warm starts the browser, when none runs, and has the first render's tab
+// opened, without waiting for the tab: a caller that expects a render
+// soon (the reader, on the first mail with an HTML part) calls it so that
+// the render does not wait for the browser to start.
+func (r *Renderer) Warm() error {
+	_, err := r.browser()
+	return err
+}
+
 // stop ends the browser process and removes its profile.
 func (b *browser) stop() error {
 	_ = chromedp.Cancel(b.ctx) // closes the browser gracefully, then kills it
