@@ -17,8 +17,9 @@ import (
 // program asks the terminal which graphics protocol it has, and after
 // every update the picture the mail screen shows is compared with the
 // one drawn; a change clears the old one (before the next frame, so no
-// pixels stay behind) and draws the new one a few frames later, over the
-// blank cells the frame left for it. The sequences go to this program's
+// pixels stay behind; after a resize the frame is painted again after
+// the clearing) and draws the new one a few frames later, over the blank
+// cells the frame left for it. The sequences go to this program's
 // output only: over SSH, the session's.
 type pictures struct {
 	hints termimage.Hints
@@ -26,6 +27,8 @@ type pictures struct {
 	// key and at are the picture drawn or being drawn ("": none).
 	key string
 	at  termimage.Place
+	// w and h are the window's size when it was drawn.
+	w, h int
 }
 
 // paintDelay is how long a picture waits for the frame that blanks its
@@ -77,12 +80,23 @@ func (a *App) updatePicture() tea.Cmd {
 		at = termimage.Place{X: want.At.X, Y: want.At.Y + a.bodyTop(), Cols: want.At.W, Rows: want.At.H, ID: 1, Tmux: g.Tmux}
 		key = want.Key + "@" + strings.Join([]string{strconv.Itoa(at.X), strconv.Itoa(at.Y), strconv.Itoa(at.Cols), strconv.Itoa(at.Rows)}, ",")
 	}
-	if key == p.key {
+	// A resized window is repainted whole, which erases a sixel or
+	// iTerm2 picture: it is drawn again even where it stays.
+	resized := p.w != a.width || p.h != a.height
+	p.w, p.h = a.width, a.height
+	if key == p.key && !resized {
 		return nil
 	}
 	var cmds []tea.Cmd
 	if p.key != "" {
-		cmds = append(cmds, tea.Raw(termimage.Clear(g.Protocol, p.at)))
+		clear := tea.Raw(termimage.Clear(g.Protocol, p.at))
+		if resized {
+			// The blanks of the old picture's cells are written after
+			// the frame of the new size, over its text: the frame is
+			// painted again after them.
+			clear = tea.Sequence(clear, tea.ClearScreen)
+		}
+		cmds = append(cmds, clear)
 	}
 	p.key, p.at = key, at
 	if ok {

@@ -21,8 +21,11 @@ const twoBands = "From: app@example.org\r\nTo: someone@elsewhere.example\r\nSubj
 // OpenSSH session into `serve --ssh`: xterm in sixel mode under Xvfb runs
 // ssh, the box's Chromium renders the mail, the picture travels in the
 // session and the screenshot holds it (the red band as tall as the
-// render's, scaled to the reader, with the green one under it); back on
-// the Body tab its pixels are gone.
+// render's, scaled to the reader, with the green one under it); the
+// window made narrower (the reader then spans the window: a layout of
+// one column), the picture is cleared and drawn again fitted to the new
+// reader's width, inside the window, no pixel of the old one left
+// outside it; back on the Body tab its pixels are gone.
 func TestSSHXtermSixel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -64,8 +67,49 @@ func TestSSHXtermSixel(t *testing.T) {
 	case r.Dy() < band-4 || r.Dy() > band+4:
 		t.Fatalf("red band %v: %d px tall, the render's scaled is %d", r, r.Dy(), band)
 	}
+	// Made narrower, the window gets the picture cleared and drawn again,
+	// fitted to the reader's new width: none of the old picture's pixels
+	// is left outside the new one.
+	old := r.Union(g)
+	cols := termimagetest.Columns * 5 / 6
+	x.Resize(cols, termimagetest.Rows)
+	// The window was at most the screen's width: now at most its share.
+	maxX := 0
+	var nr, ng image.Rectangle
+	x.Poll("the picture drawn again, fitted to the new width, and nothing of the old one left", func() bool {
+		shot = x.Screenshot()
+		maxX = shot.Rect.Dx() * cols / termimagetest.Columns
+		below := shot.SubImage(image.Rect(0, r.Min.Y, shot.Rect.Dx(), shot.Rect.Dy())).(*image.RGBA) // under the banner
+		nr, ng = termimagetest.SolidBox(below, red), termimagetest.SolidBox(below, green)
+		refit := nr.Dx() < r.Dx()-8 || nr.Dx() > r.Dx()+8
+		return !nr.Empty() && refit && nr.Max.X <= maxX && leftOver(shot, old, nr.Union(ng), red, green) == 0
+	})
+	if nr.Dx() < 150 {
+		t.Fatalf("after the resize: red band %v (before %v): not fitted to the reader", nr, r)
+	}
 	x.Keys("1")
 	x.Poll("the picture erased", func() bool {
-		return termimagetest.SolidBox(x.Screenshot().SubImage(r).(*image.RGBA), red).Empty()
+		return termimagetest.SolidBox(x.Screenshot().SubImage(nr).(*image.RGBA), red).Empty()
 	})
+}
+
+// leftOver counts the pixels in old, outside now, that are like one of
+// the picture's colours.
+func leftOver(m *image.RGBA, old, now image.Rectangle, like ...func(r, g, b uint8) bool) int {
+	n := 0
+	for y := old.Min.Y; y < old.Max.Y; y++ {
+		for x := old.Min.X; x < old.Max.X; x++ {
+			if (image.Point{x, y}).In(now) {
+				continue
+			}
+			c := m.RGBAAt(x, y)
+			for _, l := range like {
+				if l(c.R, c.G, c.B) {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n
 }

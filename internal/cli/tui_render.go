@@ -26,6 +26,10 @@ func (t tuiRenderer) RenderHTML(ctx context.Context, m model.Email, width int, d
 	return res.PNG, res.Cut, nil
 }
 
+// Warm starts the browser ahead of the first render (ui.HTMLWarmer); a
+// failure shows when the render is asked for.
+func (t tuiRenderer) Warm() { _ = t.r.Warm() }
+
 // withRenderer gives the TUI's settings the renderer r (none when nil).
 func withRenderer(set *ui.Settings, r *htmlrender.Renderer) {
 	if r != nil {

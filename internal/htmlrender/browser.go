@@ -75,7 +75,9 @@ func (r *Renderer) allocatorOptions(profile string) []chromedp.ExecAllocatorOpti
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("dns-prefetch-disable", true),
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,MediaRouter,OptimizationHints,AutofillServerCommunication,CertificateTransparencyComponentUpdater,DialMediaRouteProvider"),
+		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,MediaRouter,OptimizationHints,AutofillServerCommunication,CertificateTransparencyComponentUpdater,DialMediaRouteProvider,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
+		chromedp.Flag("disable-field-trial-config", true),
+		chromedp.Flag("no-startup-window", true),
 		chromedp.Flag("blink-settings", "scriptEnabled=false"),
 		chromedp.Flag("renderer-process-limit", strconv.Itoa(r.cfg.MaxConcurrent+1)),
 		chromedp.Flag("hide-scrollbars", true),
@@ -117,7 +119,13 @@ func (r *Renderer) browser() (*browser, error) {
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), r.allocatorOptions(profile)...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	b := &browser{ctx: ctx, profile: profile, spare: make(chan *tab, 1), cancel: func() { cancelCtx(); cancelAlloc() }}
-	if err := chromedp.Do(ctx); err != nil { // starts it
+	// The browser starts with no window (--no-startup-window): the
+	// context holds the browser alone, and every render's tab opens in a
+	// browser context of its own. chromedp.Run would wait for a first tab;
+	// the browser is allocated as Run does it, without one.
+	c := chromedp.FromContext(ctx)
+	br, err := c.Allocator.Allocate(ctx)
+	if err != nil {
 		// The allocator's cancel ends a process that started; the
 		// context's cancel waits for a browser that chromedp never marks
 		// stopped when it failed to start, so it is not waited for.
@@ -126,9 +134,19 @@ func (r *Renderer) browser() (*browser, error) {
 		_ = os.RemoveAll(profile)
 		return nil, fmt.Errorf("render: start the browser %s: %w", r.cfg.BrowserPath, err)
 	}
+	c.Browser = br
 	r.b = b
 	r.work.Go(b.refill)
 	return b, nil
+}
+
+// Warm starts the browser, when none runs, and has the first render's tab
+// opened, without waiting for the tab: a caller that expects a render
+// soon (the reader, on the first mail with an HTML part) calls it so that
+// the render does not wait for the browser to start.
+func (r *Renderer) Warm() error {
+	_, err := r.browser()
+	return err
 }
 
 // stop ends the browser process and removes its profile.

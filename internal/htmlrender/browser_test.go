@@ -1,6 +1,7 @@
 package htmlrender
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -59,5 +60,28 @@ func TestSlowMailCutAndProfileRemoved(t *testing.T) {
 	}
 	if _, err := r.Render(t.Context(), Input{HTML: "<p>hi"}, Options{}); err == nil {
 		t.Error("a render after Close succeeded")
+	}
+}
+
+// TestWarm: Warm starts the browser without a render, and the first
+// render then uses it (the same process).
+func TestWarm(t *testing.T) {
+	r := New(testConfig())
+	defer r.Close()
+	if r.pid() != 0 {
+		t.Fatal("a browser runs before Warm")
+	}
+	if err := r.Warm(); err != nil {
+		t.Fatal(err)
+	}
+	pid := r.pid()
+	if pid == 0 {
+		t.Fatal("no browser after Warm")
+	}
+	if res := render(t, r, Input{HTML: "<p>hi"}, Options{Width: 375}); len(res.PNG) == 0 || r.pid() != pid {
+		t.Fatalf("render after Warm: %d bytes, browser %d (was %d)", len(res.PNG), r.pid(), pid)
+	}
+	if err := New(Config{}).Warm(); !errors.Is(err, ErrNoBrowser) {
+		t.Fatalf("Warm without a browser: %v, want ErrNoBrowser", err)
 	}
 }

@@ -11,7 +11,8 @@
 // (internal/netguard) and hands it to the page.
 //
 // One browser process is kept alive and shared by every caller (started on
-// the first render, in a fresh 0700 profile directory removed by Close);
+// the first render, or ahead of it by Warm, in a fresh 0700 profile
+// directory removed by Close);
 // each render gets a fresh browser context of its own (no cookies, cache or
 // storage shared with another render), disposed after it, and at most
 // Config.MaxConcurrent renders run at a time.

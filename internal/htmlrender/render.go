@@ -56,18 +56,32 @@ func (r *Renderer) Render(ctx context.Context, in Input, opt Options) (Result, e
 		<-r.sem
 		return Result{}, err
 	}
-	t, err := b.takeTab(ctx, &r.work)
+	t, err := b.takeTab(ctx)
 	if err != nil {
 		<-r.sem
 		return Result{}, fmt.Errorf("render: %w", err)
 	}
-	// The tab is closed after the render returned; the turn ends once it
-	// is, so that at most MaxConcurrent rendering tabs (and a spare) exist
-	// at a time.
-	defer r.work.Go(func() {
-		t.close()
-		<-r.sem
-	})
+	// The next spare tab is opened once this render is done (opening one
+	// takes the processor time the render needs), unless other renders
+	// run or wait: then at once. The tab is closed after the render
+	// returned; the turn ends once it is, so that at most MaxConcurrent
+	// rendering tabs (and a spare) exist at a time.
+	refilled := len(r.sem) > 1
+	if refilled {
+		r.work.Go(b.refill)
+	}
+	defer func() {
+		if !refilled {
+			r.work.Go(b.refill)
+		}
+		r.work.Go(func() {
+			t.close()
+			<-r.sem
+		})
+	}()
+	if t.err != nil {
+		return Result{}, fmt.Errorf("render: %w", t.err)
+	}
 	stop := context.AfterFunc(ctx, t.close)
 	defer stop()
 	res, err := chromedp.Run(t.ctx, r.render(html, note, opt))
@@ -83,32 +97,21 @@ func (r *Renderer) Render(ctx context.Context, in Input, opt Options) (Result, e
 // render is the action that loads html into the tab and pictures it.
 func (r *Renderer) render(html, note string, opt Options) chromedp.Action[Result] {
 	return func(ctx context.Context, t *chromedp.Target) (Result, error) {
+		scheme := "light"
+		if opt.Dark {
+			scheme = "dark"
+		}
+		// The page is laid out once, in a viewport 1 px high: the page's
+		// height measured then is the mail's own (a short mail gets a
+		// short picture), and the picture is taken beyond the viewport.
 		err := calls(ctx,
-			func(ctx context.Context) error {
-				_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
-				return err
-			},
-			func(ctx context.Context) error {
-				scheme := "light"
-				if opt.Dark {
-					scheme = "dark"
-				}
-				_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-					Media:    "screen",
-					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-				})
-				return err
-			},
-			func(ctx context.Context) error {
-				_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-					Width: int64(opt.Width), Height: viewportHeight, DeviceScaleFactor: 1,
-				})
-				return err
-			},
-			func(ctx context.Context) error {
-				_, err := cdp.Call(ctx, t, page.Enable, page.EnableParams{})
-				return err
-			},
+			send(t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Media:    "screen",
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+			}),
+			send(t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+				Width: int64(opt.Width), Height: 1, DeviceScaleFactor: 1,
+			}),
 		)
 		if err != nil {
 			return Result{}, fmt.Errorf("set up the page: %w", err)
@@ -117,9 +120,6 @@ func (r *Renderer) render(html, note string, opt Options) chromedp.Action[Result
 		serveCtx, stopServing := context.WithCancel(ctx)
 		defer stopServing()
 		requests := cdp.Events(serveCtx, t, fetch.RequestPaused)
-		if _, err := cdp.Call(ctx, t, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
-			return Result{}, fmt.Errorf("intercept the page's requests: %w", err)
-		}
 		go func() {
 			for ev, err := range requests {
 				if err != nil {
@@ -212,13 +212,6 @@ func result(data []byte) (Result, error) {
 // picture takes the screenshot: the page's full height, cut at MaxHeight
 // (the option's, or the package's), a note in cut when it is.
 func (r *Renderer) picture(ctx context.Context, t *chromedp.Target, opt Options, cut *[]string) (Result, error) {
-	// The page's height is the viewport's at least: a 1 px viewport
-	// measures the mail's own (a short mail gets a short picture).
-	if _, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: int64(opt.Width), Height: 1, DeviceScaleFactor: 1,
-	}); err != nil {
-		return Result{}, fmt.Errorf("measure the page: %w", err)
-	}
 	m, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
 		return Result{}, fmt.Errorf("measure the page: %w", err)
@@ -237,6 +230,7 @@ func (r *Renderer) picture(ctx context.Context, t *chromedp.Target, opt Options,
 	}
 	shot, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
 		Format:                page.CaptureScreenshotFormatPng,
+		OptimizeForSpeed:      new(true),
 		Clip:                  &page.Viewport{Width: float64(opt.Width), Height: float64(height), Scale: 1},
 		CaptureBeyondViewport: new(true),
 		FromSurface:           new(true),

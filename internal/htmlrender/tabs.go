@@ -4,6 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -16,12 +24,30 @@ type tab struct {
 	err   error              // why it could not be opened
 }
 
-// openTab opens a tab in a fresh browser context.
+// openTab opens a tab in a fresh browser context and readies it for a
+// render: scripts off, every request intercepted, and the DevTools
+// domains chromedp turns on that a render does not use (their events cost
+// the renderer work on every change of the page) turned off.
 func (b *browser) openTab() *tab {
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
-		return &tab{err: fmt.Errorf("open a tab: %w", err)}
+		return &tab{err: fmt.Errorf("open a tab: %w", err), close: func() {}}
+	}
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		return calls(ctx,
+			send(t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}),
+			send(t, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}),
+			send(t, page.Enable, page.EnableParams{}),
+			send(t, css.Disable, cdp.Empty{}),
+			send(t, dom.Disable, cdp.Empty{}),
+			send(t, network.Disable, cdp.Empty{}),
+			send(t, log.Disable, cdp.Empty{}),
+		)
+	}))
+	if err != nil {
+		cancel()
+		return &tab{err: fmt.Errorf("ready a tab: %w", err), close: func() {}}
 	}
 	return &tab{ctx: ctx, close: cancel}
 }
@@ -32,14 +58,12 @@ func (b *browser) openTab() *tab {
 func (b *browser) refill() { b.spare <- b.openTab() }
 
 // takeTab takes the spare tab, waiting for it if it is still being
-// opened, and has the next one opened.
-func (b *browser) takeTab(ctx context.Context, work interface{ Go(func()) }) (*tab, error) {
+// opened. The caller has the next one opened (refill), once for each tab
+// taken: at once when other renders wait for it, else after its render,
+// so that the opening does not slow the render down.
+func (b *browser) takeTab(ctx context.Context) (*tab, error) {
 	select {
 	case t := <-b.spare:
-		work.Go(b.refill)
-		if t.err != nil {
-			return nil, t.err
-		}
 		return t, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -52,5 +76,14 @@ func (b *browser) takeTab(ctx context.Context, work interface{ Go(func()) }) (*t
 func (b *browser) closeSpare() {
 	if t := <-b.spare; t.err == nil {
 		t.close()
+	}
+}
+
+// send is a step of calls: the command c with params p, its result
+// dropped.
+func send[P, R any](t cdp.Session, c cdp.Command[P, R], p P) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := cdp.Call(ctx, t, c, p)
+		return err
 	}
 }

@@ -46,11 +46,15 @@ func (r *reader) switchRender(width bool) tea.Cmd {
 	return r.loadRendered()
 }
 
-// loadRendered starts the render the Rendered tab shows, when shown.
+// loadRendered starts the render the Rendered tab shows, when shown;
+// on another tab the renderer gets ready for it (the first HTML mail).
 func (r *reader) loadRendered() tea.Cmd {
 	m, found := r.email()
-	if r.tab != tabRendered || !found {
+	if !found {
 		return nil
+	}
+	if r.tab != tabRendered {
+		return r.rendered.warm(m)
 	}
 	return r.rendered.load(r.cmds.ctx, m)
 }

@@ -72,6 +72,7 @@ type renderedTab struct {
 	// scaled is the picture of a key scaled to the pane.
 	scaled    *image.RGBA
 	scaledFor [2]any
+	warmed    bool // the renderer was asked to get ready
 }
 
 func (t *renderedTab) label(_ model.Email, short bool) string { return shortName("Rendered", short) }
@@ -172,6 +173,21 @@ func (t *renderedTab) load(parent context.Context, m model.Email) tea.Cmd {
 			return renderedMsg{key: k, rendered: rendered{err: "the render is not a PNG picture: " + err.Error()}}
 		}
 		return renderedMsg{key: k, rendered: rendered{img: img, note: note}}
+	}
+}
+
+// warm asks the renderer, when it can get ready ahead (ui.HTMLWarmer),
+// to do so once the first mail with an HTML part is shown: its picture
+// is likely asked for next.
+func (t *renderedTab) warm(m model.Email) tea.Cmd {
+	w, ok := t.renderer.(ui.HTMLWarmer)
+	if !ok || t.warmed || m.HTML == "" {
+		return nil
+	}
+	t.warmed = true
+	return func() tea.Msg {
+		w.Warm()
+		return nil
 	}
 }
 

@@ -151,3 +151,36 @@ func TestRenderedTabWithoutPicture(t *testing.T) {
 		})
 	}
 }
+
+// warmRenderer is a fakeRenderer that can get ready ahead.
+type warmRenderer struct {
+	fakeRenderer
+	warms int
+}
+
+func (w *warmRenderer) Warm() {
+	w.mu.Lock()
+	w.warms++
+	w.mu.Unlock()
+}
+
+// TestRenderedTabWarm: opening the first mail with an HTML part (on the
+// Body tab) has the renderer get ready for its render, once; nothing is
+// rendered until the Rendered tab is shown.
+func TestRenderedTabWarm(t *testing.T) {
+	w := &warmRenderer{}
+	h := newHarnessWith(t, 120, 40, ui.Settings{Renderer: w})
+	h.Press("enter")
+	w.mu.Lock()
+	warms, calls := w.warms, len(w.calls)
+	w.mu.Unlock()
+	if warms != 1 || calls != 0 {
+		t.Fatalf("after opening an HTML mail: %d warms, %d renders; want 1 and 0", warms, calls)
+	}
+	h.Press("down", "up", "8")
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.warms != 1 || len(w.calls) != 1 {
+		t.Fatalf("after more mail and the Rendered tab: %d warms, renders %q; want 1 and one render", w.warms, w.calls)
+	}
+}

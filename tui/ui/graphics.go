@@ -16,6 +16,14 @@ type HTMLRenderer interface {
 	RenderHTML(ctx context.Context, m model.Email, width int, dark bool) (png []byte, note string, err error)
 }
 
+// HTMLWarmer is an HTMLRenderer that can get ready ahead of its first
+// render (start its browser), which the reader asks of it when it opens
+// the first mail with an HTML part: the Rendered tab then does not wait
+// for the browser to start.
+type HTMLWarmer interface {
+	Warm()
+}
+
 // Graphics is how the terminal draws pictures, as the program learnt it
 // from the terminal's answers (termimage.Detector).
 type Graphics struct {

@@ -206,6 +206,24 @@ func (x *Xterm) Keys(names ...string) {
 	}
 }
 
+// Resize resizes the xterm's window to cols x rows cells, as a user
+// dragging its corner would (xdotool windowsize, in the window's cell
+// hints), and waits for the terminal to have that size: xterm then has
+// told the programs on it (SIGWINCH to the terminal's foreground
+// process group).
+func (x *Xterm) Resize(cols, rows int) {
+	x.t.Helper()
+	cmd := exec.Command("xdotool", "windowsize", "--usehints", x.Window, strconv.Itoa(cols), strconv.Itoa(rows))
+	cmd.Env = []string{"DISPLAY=" + x.Display}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		x.t.Fatalf("xdotool windowsize %dx%d: %v %s", cols, rows, err, out)
+	}
+	x.Poll(fmt.Sprintf("the terminal resized to %dx%d", cols, rows), func() bool {
+		w, h, err := term.GetSize(x.TTY.Fd())
+		return err == nil && w == cols && h == rows
+	})
+}
+
 // Screenshot is the X screen (xwd -root).
 func (x *Xterm) Screenshot() *image.RGBA {
 	x.t.Helper()
