@@ -9,7 +9,7 @@ import (
 	"sandview/model"
 )
 
-// Chaos calls: an inbox's fault injection (../shared/spec/chaos.md,
+// Chaos calls: an inbox's fault injection (the chaos spec,
 // section 2). The server answers 403 while its chaos switch is off;
 // that answer is a *ChaosDisabledError.
 
@@ -26,8 +26,15 @@ func (e *ChaosDisabledError) Error() string {
 
 func (e *ChaosDisabledError) Unwrap() error { return statusError(e.status) }
 
-// chaos makes one call on the inbox's chaos route.
-func (i *Inbox) chaos(ctx context.Context, what, method string, body, out any) error {
+// InboxChaos is the chaos route of one inbox.
+type InboxChaos struct{ i *Inbox }
+
+// Chaos returns the calls on the inbox's chaos config.
+func (i *Inbox) Chaos() InboxChaos { return InboxChaos{i} }
+
+// call makes one call on the inbox's chaos route.
+func (k InboxChaos) call(ctx context.Context, what, method string, body, out any) error {
+	i := k.i
 	err := i.c.do(ctx, request{
 		method:   method,
 		path:     inboxPath(i.info.EmailAddress) + "/chaos",
@@ -45,24 +52,24 @@ func (i *Inbox) chaos(ctx context.Context, what, method string, body, out any) e
 	return nil
 }
 
-// Chaos returns the inbox's chaos config as the server stores it
+// Get returns the inbox's chaos config as the server stores it
 // ({"enabled": false} when none was set).
-func (i *Inbox) Chaos(ctx context.Context) (model.ChaosConfig, error) {
+func (k InboxChaos) Get(ctx context.Context) (model.ChaosConfig, error) {
 	var res model.ChaosConfig
-	err := i.chaos(ctx, "get chaos", http.MethodGet, nil, &res)
+	err := k.call(ctx, "get chaos", http.MethodGet, nil, &res)
 	return res, err
 }
 
-// SetChaos replaces the inbox's chaos config (sub-objects left nil are
+// Set replaces the inbox's chaos config (sub-objects left nil are
 // removed) and returns it normalized, defaults filled in.
-func (i *Inbox) SetChaos(ctx context.Context, cfg model.ChaosConfig) (model.ChaosConfig, error) {
+func (k InboxChaos) Set(ctx context.Context, cfg model.ChaosConfig) (model.ChaosConfig, error) {
 	var res model.ChaosConfig
-	err := i.chaos(ctx, "set chaos", http.MethodPost, cfg, &res)
+	err := k.call(ctx, "set chaos", http.MethodPost, cfg, &res)
 	return res, err
 }
 
-// DisableChaos switches the inbox's chaos off: the server keeps
+// Disable switches the inbox's chaos off: the server keeps
 // {"enabled": false}.
-func (i *Inbox) DisableChaos(ctx context.Context) error {
-	return i.chaos(ctx, "disable chaos", http.MethodDelete, nil, nil)
+func (k InboxChaos) Disable(ctx context.Context) error {
+	return k.call(ctx, "disable chaos", http.MethodDelete, nil, nil)
 }

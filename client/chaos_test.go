@@ -23,14 +23,14 @@ func TestIntegrationChaosCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg, err := in.Chaos(ctx); err != nil || cfg.Enabled || cfg.Greylist != nil {
+	if cfg, err := in.Chaos().Get(ctx); err != nil || cfg.Enabled || cfg.Greylist != nil {
 		t.Fatalf("a new inbox's chaos: %+v, %v", cfg, err)
 	}
 	want, err := model.ChaosSettings{Greylist: "2", Latency: "500ms-3s", For: "10m"}.Config(time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := in.SetChaos(ctx, want)
+	got, err := in.Chaos().Set(ctx, want)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,20 +38,20 @@ func TestIntegrationChaosCalls(t *testing.T) {
 		got.ExpiresAt == nil || *got.ExpiresAt != *want.ExpiresAt || !got.ActiveAt(time.Now()) {
 		t.Fatalf("set answered %+v", got)
 	}
-	if read, err := in.Chaos(ctx); err != nil || read.Greylist == nil || read.Greylist.TrackBy != model.ChaosTrackIPSender {
+	if read, err := in.Chaos().Get(ctx); err != nil || read.Greylist == nil || read.Greylist.TrackBy != model.ChaosTrackIPSender {
 		t.Fatalf("get after set: %+v, %v", read, err)
 	}
-	if err := in.DisableChaos(ctx); err != nil {
+	if err := in.Chaos().Disable(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if cfg, err := in.Chaos(ctx); err != nil || cfg.Enabled || cfg.Greylist != nil {
+	if cfg, err := in.Chaos().Get(ctx); err != nil || cfg.Enabled || cfg.Greylist != nil {
 		t.Fatalf("get after disable: %+v, %v", cfg, err)
 	}
 	if err := in.Delete(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var notFound *client.InboxNotFoundError
-	if _, err := in.Chaos(ctx); !errors.As(err, &notFound) {
+	if _, err := in.Chaos().Get(ctx); !errors.As(err, &notFound) {
 		t.Fatalf("chaos of a deleted inbox: %v, want InboxNotFoundError", err)
 	}
 }
@@ -67,9 +67,9 @@ func TestIntegrationChaosDisabledServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, getErr := in.Chaos(ctx)
-	_, setErr := in.SetChaos(ctx, model.ChaosConfig{Enabled: true})
-	for _, err := range []error{getErr, setErr, in.DisableChaos(ctx)} {
+	_, getErr := in.Chaos().Get(ctx)
+	_, setErr := in.Chaos().Set(ctx, model.ChaosConfig{Enabled: true})
+	for _, err := range []error{getErr, setErr, in.Chaos().Disable(ctx)} {
 		var disabled *client.ChaosDisabledError
 		var status *client.APIError
 		if !errors.As(err, &disabled) || !errors.As(err, &status) || status.StatusCode != 403 {
@@ -97,7 +97,7 @@ func TestIntegrationChaosActionsReachAMonitor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.SetChaos(ctx, cfg); err != nil {
+	if _, err := in.Chaos().Set(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
 	m, err := c.WatchInboxes([]*client.Inbox{in})

@@ -102,7 +102,7 @@ func (i *Inbox) OpenStreamEvent(ev model.StreamEvent) (model.Email, error) {
 // encrypted inbox a part without its payload, or with a plain copy next to
 // it, is refused (see refusesPlain).
 func (i *Inbox) section(id string, payload *crypto.Payload, encoded, what string) ([]byte, error) {
-	if err := i.refusesPlain(id, payload, encoded); err != nil {
+	if err := refusesPlain(i.info, id, payload, encoded); err != nil {
 		return nil, err
 	}
 	if payload != nil {
@@ -122,8 +122,8 @@ func (i *Inbox) section(id string, payload *crypto.Payload, encoded, what string
 // that does not open (the one generic DecryptionError), whatever the plain
 // field holds. The inverse, a payload for a plain inbox, fails in open: a
 // plain inbox has no key to check it with.
-func (i *Inbox) refusesPlain(id string, payload *crypto.Payload, plain string) error {
-	if i.info.Encrypted && (payload == nil || plain != "") {
+func refusesPlain(info model.Inbox, id string, payload *crypto.Payload, plain string) error {
+	if info.Encrypted && (payload == nil || plain != "") {
 		return &DecryptionError{EmailID: id}
 	}
 	return nil

@@ -40,7 +40,7 @@ func (i *Inbox) Raw(ctx context.Context, id string) ([]byte, error) {
 // An encrypted inbox's record without its payload, or with a plain copy,
 // is a *DecryptionError (see refusesPlain).
 func (i *Inbox) OpenRaw(rec model.RawRecord) ([]byte, error) {
-	if err := i.refusesPlain(rec.ID, rec.EncryptedRaw, rec.Raw); err != nil {
+	if err := refusesPlain(i.info, rec.ID, rec.EncryptedRaw, rec.Raw); err != nil {
 		return nil, err
 	}
 	if rec.EncryptedRaw != nil {

@@ -11,7 +11,7 @@ import (
 
 // Chaos values as people type them (the CLI's flags and the TUI's chaos
 // dialog read them the same way), each checked against the range the
-// server allows (../shared/spec/chaos.md, section 3), and the expiry as
+// server allows (the chaos spec, section 3), and the expiry as
 // both read it back.
 
 // ChaosMaxDelay is the largest latency the server allows (maxDelayMs).

@@ -281,7 +281,7 @@ func (s clientService) Chaos(ctx context.Context, address string) (model.ChaosCo
 	if err != nil {
 		return model.ChaosConfig{}, err
 	}
-	return in.Chaos(ctx)
+	return in.Chaos().Get(ctx)
 }
 
 func (s clientService) SetChaos(ctx context.Context, address string, cfg model.ChaosConfig) (model.ChaosConfig, error) {
@@ -289,7 +289,7 @@ func (s clientService) SetChaos(ctx context.Context, address string, cfg model.C
 	if err != nil {
 		return model.ChaosConfig{}, err
 	}
-	return in.SetChaos(ctx, cfg)
+	return in.Chaos().Set(ctx, cfg)
 }
 
 func (s clientService) DisableChaos(ctx context.Context, address string) error {
@@ -297,5 +297,5 @@ func (s clientService) DisableChaos(ctx context.Context, address string) error {
 	if err != nil {
 		return err
 	}
-	return in.DisableChaos(ctx)
+	return in.Chaos().Disable(ctx)
 }

@@ -71,12 +71,12 @@ config: kinds not given are switched off. The server must run with --chaos.
 				}
 				switch {
 				case off:
-					err = in.DisableChaos(cmd.Context())
+					err = in.Chaos().Disable(cmd.Context())
 					cfg = model.ChaosConfig{}
 				case set:
-					cfg, err = in.SetChaos(cmd.Context(), cfg)
+					cfg, err = in.Chaos().Set(cmd.Context(), cfg)
 				default:
-					cfg, err = in.Chaos(cmd.Context())
+					cfg, err = in.Chaos().Get(cmd.Context())
 				}
 				if err != nil {
 					return err

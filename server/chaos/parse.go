@@ -1,5 +1,5 @@
 // Package chaos is the per-inbox fault injection of the sandbox server
-// (../shared/spec/chaos.md): the request form of a ChaosConfig validated
+// (the chaos spec): the request form of a ChaosConfig validated
 // and normalized (Parse), and what a config does to one message at the end
 // of its DATA (Decide), with the reply lines of each kind. It is pure: the
 // randomness and the greylisting state are given by its caller.

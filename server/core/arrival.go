@@ -149,7 +149,7 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 			Event{Type: model.EventEmailStored, At: receivedAt, Inbox: in.ref(), EmailID: id})
 	}
 	if a.Blackhole {
-		c.blackholeWebhooks(events)
+		c.Chaos().blackholeWebhooks(events)
 		return nil, nil
 	}
 	out, err = c.commitEmails(ctx, entries, emails, events, false)

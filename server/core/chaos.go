@@ -14,9 +14,17 @@ import (
 	"sandview/server/store"
 )
 
-// Chaos returns the chaos config of the inbox hash, {"enabled": false}
+// Chaos is the core's per-inbox fault injection: the configs in the
+// store, their evaluation at the end of DATA, the counters.
+type Chaos struct{ c *Core }
+
+// Chaos returns the core's chaos.
+func (c *Core) Chaos() Chaos { return Chaos{c} }
+
+// Config returns the chaos config of the inbox hash, {"enabled": false}
 // when it has none (chaos.md, section 2).
-func (c *Core) Chaos(ctx context.Context, hash string) (model.ChaosConfig, error) {
+func (k Chaos) Config(ctx context.Context, hash string) (model.ChaosConfig, error) {
+	c := k.c
 	var cfg model.ChaosConfig
 	data, err := c.store.ChaosConfig(ctx, hash)
 	if err != nil || data == nil {
@@ -28,9 +36,10 @@ func (c *Core) Chaos(ctx context.Context, hash string) (model.ChaosConfig, error
 	return cfg, nil
 }
 
-// SetChaos replaces the chaos config of the inbox hash (store.ErrNotFound
+// Set replaces the chaos config of the inbox hash (store.ErrNotFound
 // when the store holds no such inbox).
-func (c *Core) SetChaos(ctx context.Context, hash string, cfg model.ChaosConfig) error {
+func (k Chaos) Set(ctx context.Context, hash string, cfg model.ChaosConfig) error {
+	c := k.c
 	data, err := json.Marshal(cfg)
 	if err != nil {
 		return fmt.Errorf("encode a chaos config: %w", err)
@@ -61,24 +70,25 @@ type ChaosMetrics struct {
 	BlackholeTotal          int64 `json:"blackhole_total"`
 }
 
-// ChaosMetrics returns this server's chaos counters.
-func (c *Core) ChaosMetrics() ChaosMetrics {
-	k := &c.chaos
+// Metrics returns this server's chaos counters.
+func (k Chaos) Metrics() ChaosMetrics {
+	n := &k.c.chaos
 	return ChaosMetrics{
-		EventsTotal: k.events.Load(), LatencyInjectedMs: k.latencyMs.Load(), ErrorsReturnedTotal: k.errors.Load(),
-		ConnectionsDroppedTotal: k.drops.Load(), GreylistRejectionsTotal: k.greylisted.Load(), BlackholeTotal: k.blackholed.Load(),
+		EventsTotal: n.events.Load(), LatencyInjectedMs: n.latencyMs.Load(), ErrorsReturnedTotal: n.errors.Load(),
+		ConnectionsDroppedTotal: n.drops.Load(), GreylistRejectionsTotal: n.greylisted.Load(), BlackholeTotal: n.blackholed.Load(),
 	}
 }
 
-// ChaosAt evaluates the chaos of a message's primary inbox at the end of
+// At evaluates the chaos of a message's primary inbox at the end of
 // its DATA (chaos.md, section 4) and records an applied action: its
 // counters, a notice to the inbox's watchers and a log line. It returns
 // no action while the switch is off or the config is inactive.
-func (c *Core) ChaosAt(ctx context.Context, primary *Inbox, remote net.IP, sender string) (chaos.Outcome, error) {
+func (k Chaos) At(ctx context.Context, primary *Inbox, remote net.IP, sender string) (chaos.Outcome, error) {
+	c := k.c
 	if !c.opts.Chaos || primary == nil {
 		return chaos.Outcome{}, nil
 	}
-	cfg, err := c.Chaos(ctx, primary.Hash)
+	cfg, err := k.Config(ctx, primary.Hash)
 	if err != nil {
 		return chaos.Outcome{}, err
 	}
@@ -93,19 +103,19 @@ func (c *Core) ChaosAt(ctx context.Context, primary *Inbox, remote net.IP, sende
 	if err != nil || !out.Applied() {
 		return out, err
 	}
-	k := &c.chaos
-	k.events.Add(1)
+	n := &c.chaos
+	n.events.Add(1)
 	switch out.Action.Type {
 	case model.ChaosTypeConnectionDrop:
-		k.drops.Add(1)
+		n.drops.Add(1)
 	case model.ChaosTypeGreylist:
-		k.greylisted.Add(1)
+		n.greylisted.Add(1)
 	case model.ChaosTypeRandomError:
-		k.errors.Add(1)
+		n.errors.Add(1)
 	case model.ChaosTypeBlackhole:
-		k.blackholed.Add(1)
+		n.blackholed.Add(1)
 	case model.ChaosTypeLatency:
-		k.latencyMs.Add(out.Action.DelayMs)
+		n.latencyMs.Add(out.Action.DelayMs)
 	}
 	action := out.Action
 	c.bus.Publish(Event{Type: EventChaos, At: c.opts.Now().UTC(), Inbox: primary.ref(), Chaos: &action})
@@ -116,7 +126,8 @@ func (c *Core) ChaosAt(ctx context.Context, primary *Inbox, remote net.IP, sende
 
 // sweepGreylist forgets, every chaos.GreylistSweep until the core stops,
 // the greylisting entries first seen more than chaos.GreylistForget ago.
-func (c *Core) sweepGreylist() {
+func (k Chaos) sweepGreylist() {
+	c := k.c
 	ticker := time.NewTicker(chaos.GreylistSweep)
 	defer ticker.Stop()
 	for {
@@ -134,7 +145,8 @@ func (c *Core) sweepGreylist() {
 // blackholeWebhooks hands the events of a blackholed message to the
 // webhook engine alone. A replica's webhooks are queued with a commit,
 // which a blackholed message never makes: it sends none.
-func (c *Core) blackholeWebhooks(events []Event) {
+func (k Chaos) blackholeWebhooks(events []Event) {
+	c := k.c
 	for _, ev := range events {
 		if c.mode.handsOver(ev) {
 			c.hooks.Handle(ev)

@@ -155,7 +155,7 @@ func (c *Core) Start(hooks Webhooks) error {
 	c.checks.watch(c.baseCtx, &c.loops, c.log)
 	c.loops.Go(c.sweep)
 	if c.opts.Chaos {
-		c.loops.Go(c.sweepGreylist)
+		c.loops.Go(c.Chaos().sweepGreylist)
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func (a chaosRoutes) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	}
 	WriteJSON(w, http.StatusOK, struct {
 		Chaos core.ChaosMetrics `json:"chaos"`
-	}{a.core.ChaosMetrics()})
+	}{a.core.Chaos().Metrics()})
 }
 
 func (a chaosRoutes) handleGetChaos(w http.ResponseWriter, r *http.Request) {
@@ -52,7 +52,7 @@ func (a chaosRoutes) handleGetChaos(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	cfg, err := a.core.Chaos(r.Context(), in.Hash)
+	cfg, err := a.core.Chaos().Config(r.Context(), in.Hash)
 	if err != nil {
 		a.log.Error("reading a chaos config failed", "error", err)
 		WriteError(w, http.StatusInternalServerError, "reading the chaos config failed")
@@ -122,7 +122,7 @@ func (a chaosRoutes) chaosInbox(w http.ResponseWriter, r *http.Request, act acce
 // storeChaos keeps cfg as in's config and audits the change; on failure
 // it answers.
 func (a chaosRoutes) storeChaos(w http.ResponseWriter, r *http.Request, in *core.Inbox, cfg model.ChaosConfig) bool {
-	err := a.core.SetChaos(r.Context(), in.Hash, cfg)
+	err := a.core.Chaos().Set(r.Context(), in.Hash, cfg)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		WriteError(w, http.StatusNotFound, "Inbox not found: %s", r.PathValue("email"))

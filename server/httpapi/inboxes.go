@@ -100,7 +100,7 @@ func (a *API) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if cfg != nil {
-		if err := a.core.SetChaos(r.Context(), in.Hash, *cfg); err != nil {
+		if err := a.core.Chaos().Set(r.Context(), in.Hash, *cfg); err != nil {
 			a.log.Error("setting a new inbox's chaos config failed", "error", err)
 			WriteError(w, http.StatusInternalServerError, "setting the chaos config failed")
 			return

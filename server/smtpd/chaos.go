@@ -25,7 +25,7 @@ func (ss *smtpSession) applyChaos(a core.Arrival) (done bool, delay time.Duratio
 	if len(ss.targets) == 0 {
 		return false, 0, nil
 	}
-	out, err := ss.s.core.ChaosAt(ss.s.core.Context(), ss.targets[0].Inbox, ss.remoteIP, ss.mailFrom)
+	out, err := ss.s.core.Chaos().At(ss.s.core.Context(), ss.targets[0].Inbox, ss.remoteIP, ss.mailFrom)
 	if err != nil {
 		ss.s.set.Logger.Error("evaluating chaos failed; the message is delivered", "error", err)
 		return false, 0, nil
