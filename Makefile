@@ -81,7 +81,8 @@ package-check: package
 # ci-package (CI, as root) builds and checks the linux/amd64 release
 # without goreleaser, whose first build is too slow for CI: the binary as
 # .goreleaser.yaml's builds entry makes it (static, its --version stamped),
-# the man pages and completions (its before hook), the .deb and .rpm by
+# the man pages and completions (its before hook; built with the binary's
+# flags, so it reuses that build's packages), the .deb and .rpm by
 # nfpm from .goreleaser.yaml's nfpms entry (internal/gennfpm translates it:
 # the packages are described once), the archive as its archives entry holds
 # it, checksums.txt; then the same install-test.sh as package-check.
@@ -98,7 +99,7 @@ ci-package:
 	@rm -rf $(CI_RELEASE) $(CI_STAGE) build/docs && mkdir -p $(CI_RELEASE) $(CI_STAGE)
 	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o $(CI_STAGE)/sandview \
 		-ldflags "-s -w -X sandview/internal/cli.stampedVersion=$(CI_VERSION) -X sandview/internal/cli.stampedCommit=$$(git rev-parse HEAD) -X sandview/internal/cli.stampedDate=$(CI_DATE)" .
-	$(GO) run ./internal/gendocs build/docs $(CI_DATE)
+	CGO_ENABLED=0 $(GO) run -trimpath ./internal/gendocs build/docs $(CI_DATE)
 	$(GO) run ./internal/gennfpm -version $(CI_VERSION) -arch amd64 -binary $(CI_STAGE)/sandview > $(CI_STAGE)/nfpm.yaml
 	$(NFPM) pkg --config $(CI_STAGE)/nfpm.yaml --packager deb --target $(CI_RELEASE)/
 	$(NFPM) pkg --config $(CI_STAGE)/nfpm.yaml --packager rpm --target $(CI_RELEASE)/
