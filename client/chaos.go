@@ -26,28 +26,35 @@ func (e *ChaosDisabledError) Error() string {
 
 func (e *ChaosDisabledError) Unwrap() error { return statusError(e.status) }
 
-// InboxChaos is the chaos route of one inbox.
-type InboxChaos struct{ i *Inbox }
+// InboxChaos is the chaos route of one inbox address. The server keys
+// chaos by address alone: no inbox keys are needed.
+type InboxChaos struct {
+	c       *Client
+	address string
+}
+
+// Chaos returns the calls on the chaos config of the inbox at address,
+// whether or not its keys are loaded.
+func (c *Client) Chaos(address string) InboxChaos { return InboxChaos{c, address} }
 
 // Chaos returns the calls on the inbox's chaos config.
-func (i *Inbox) Chaos() InboxChaos { return InboxChaos{i} }
+func (i *Inbox) Chaos() InboxChaos { return i.c.Chaos(i.info.EmailAddress) }
 
 // call makes one call on the inbox's chaos route.
 func (k InboxChaos) call(ctx context.Context, what, method string, body, out any) error {
-	i := k.i
-	err := i.c.do(ctx, request{
+	err := k.c.do(ctx, request{
 		method:   method,
-		path:     inboxPath(i.info.EmailAddress) + "/chaos",
+		path:     inboxPath(k.address) + "/chaos",
 		body:     body,
 		out:      out,
-		notFound: inboxNotFound(i.info.EmailAddress),
+		notFound: inboxNotFound(k.address),
 	})
 	var status *APIError
 	if errors.As(err, &status) && status.StatusCode == http.StatusForbidden {
 		err = &ChaosDisabledError{status: status}
 	}
 	if err != nil {
-		return fmt.Errorf("%s of %s: %w", what, i.info.EmailAddress, err)
+		return fmt.Errorf("%s of %s: %w", what, k.address, err)
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func (s *Screen) chaosLoaded(msg chaosLoadedMsg) {
 	var disabled *client.ChaosDisabledError
 	if e != nil && (msg.err == nil || errors.As(msg.err, &disabled)) {
 		cfg := msg.cfg
-		e.chaos = &cfg
+		e.chaos, e.chaosRead = &cfg, s.ctx.Now
 	}
 	switch {
 	case msg.set && msg.err != nil && form != nil:
@@ -92,16 +92,21 @@ func (s *Screen) chaosLoaded(msg chaosLoadedMsg) {
 
 // chaosAction shows a chaos action in the activity: the status line and
 // the log (Flash sanitizes the line: the sender and the address come
-// from the network). An inbox whose config is not known yet has it
-// read, for its badge.
+// from the network). The inbox's config is read again for its badge
+// (it may have been set elsewhere, by the CLI or another user) when it
+// is not known or was read more than chaosReread ago.
 func (s *Screen) chaosAction(msg feed.ChaosMsg) tea.Cmd {
 	// The action first: a narrow status line still shows it.
 	s.ctx.Flash("chaos: "+msg.Action.Text()+" · "+msg.Address, ui.LevelWarn)
-	if e, _ := s.state.find(msg.Address); e != nil && e.chaos == nil {
+	if e, _ := s.state.find(msg.Address); e != nil && (e.chaos == nil || s.ctx.Now.Sub(e.chaosRead) > chaosReread) {
 		return s.cmds.loadChaos(msg.Address)
 	}
 	return nil
 }
+
+// chaosReread bounds how often chaos actions have an inbox's config read
+// again (a sender retrying in a loop makes many).
+const chaosReread = 5 * time.Second
 
 // chaosBadge is the badge of an inbox whose chaos is active, with the
 // time left when it expires; "" otherwise. The inbox pane and the

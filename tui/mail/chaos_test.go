@@ -3,6 +3,7 @@ package mail
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"sandview/model"
 	"sandview/tui/feed"
@@ -105,5 +106,34 @@ func TestChaosActionInTheActivity(t *testing.T) {
 	}
 	if !h.svc.Called("chaos "+tuitest.DemoAddr) || !strings.Contains(h.shown(), "chaos ") {
 		t.Fatalf("the config was not read for the badge: %v\n%s", h.svc.Calls(), h.shown())
+	}
+}
+
+// TestChaosBadgeFollowsAChangeMadeElsewhere: chaos switched off elsewhere
+// (the CLI, another user) leaves the badge until the next chaos action
+// that comes more than chaosReread after the config was read; that one
+// has it read again and the badge goes. An action sooner reads nothing.
+func TestChaosBadgeFollowsAChangeMadeElsewhere(t *testing.T) {
+	h := newHarness(t, 140, 37)
+	exp := "2099-01-01T00:00:00Z"
+	h.svc.SetChaos(t.Context(), tuitest.DemoAddr, model.ChaosConfig{Enabled: true, ExpiresAt: &exp, Greylist: &model.ChaosGreylist{Enabled: true, MaxAttempts: 2}})
+	action := feed.ChaosMsg{Address: tuitest.DemoAddr, Action: model.ChaosAction{Type: model.ChaosTypeGreylist, Remote: "127.0.0.1", Sender: "app@x.test", Attempt: 1, MaxAttempts: 2}}
+	h.Send(action)
+	if !strings.Contains(h.shown(), "chaos ") {
+		t.Fatalf("no badge:\n%s", h.shown())
+	}
+	if err := h.svc.DisableChaos(t.Context(), tuitest.DemoAddr); err != nil {
+		t.Fatal(err)
+	}
+	reads := func() int { return strings.Count(strings.Join(h.svc.Calls(), "\n"), "chaos "+tuitest.DemoAddr) }
+	before := reads()
+	h.Send(action)
+	if reads() != before || !strings.Contains(h.shown(), "chaos ") {
+		t.Fatalf("an action right after the read read the config again (%d reads, %d before)", reads(), before)
+	}
+	h.ctx.Now = h.ctx.Now.Add(chaosReread + time.Second)
+	h.Send(action)
+	if reads() != before+1 || strings.Contains(h.shown(), "chaos ") {
+		t.Fatalf("after %v the badge stays (%d reads, %d before):\n%s", chaosReread, reads(), before, h.shown())
 	}
 }

@@ -21,9 +21,10 @@ type inboxEntry struct {
 	loaded  bool // the list was fetched at least once
 	loading bool
 	loadErr string
-	// chaos is the inbox's chaos config as last read (nil: not known);
-	// an active one shows a badge.
-	chaos *model.ChaosConfig
+	// chaos is the inbox's chaos config as read at chaosRead (nil: not
+	// known); an active one shows a badge.
+	chaos     *model.ChaosConfig
+	chaosRead time.Time
 	// gone says why the server no longer knows the inbox ("" while it
 	// does): its watch ended, what it held stays readable.
 	gone string
