@@ -81,6 +81,16 @@ func TestCLIInboxChaos(t *testing.T) {
 	if cfg := decodeJSON[model.ChaosConfig](t, h.must("inbox", "chaos", in.EmailAddress, "--json")); cfg.Enabled || cfg.Greylist != nil {
 		t.Fatalf("after --off the server holds %+v", cfg)
 	}
+	// Chaos is keyed by address: another keystore, without the inbox's
+	// keys (as --local's catch-all is to a second terminal), reaches it.
+	other := *h
+	other.home = t.TempDir()
+	if cfg := decodeJSON[model.ChaosConfig](t, other.must("inbox", "chaos", in.EmailAddress, "--greylist", "3", "--json")); cfg.Greylist == nil || cfg.Greylist.MaxAttempts != 3 {
+		t.Fatalf("set from a keystore without the inbox: %+v", cfg)
+	}
+	if cfg := decodeJSON[model.ChaosConfig](t, h.must("inbox", "chaos", in.EmailAddress, "--json")); cfg.Greylist == nil || cfg.Greylist.MaxAttempts != 3 {
+		t.Fatalf("the inbox's own keystore reads %+v", cfg)
+	}
 }
 
 // TestCLIInboxChaosOnAServerWithChaosOff says in one line how to switch
