@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -87,12 +88,19 @@ func TestRemoteProgramCopiesWithOSC52(t *testing.T) {
 	}
 	waitFor("OSC 52 copy of the link", osc52("https://example.com/welcome"))
 	stopProgram(t, cancel, done)
-	for _, line := range strings.Split(out.String(), "\n") {
-		if n := len(tuitest.Plain(line)); n > 4*MaxRemoteWidth {
-			t.Fatalf("a line of %d bytes was drawn", n)
+	// A row drawn ends where the cursor moves to another row: a line feed
+	// or carriage return, or a move by CSI (the renderer repaints with
+	// moves as often as with line feeds).
+	for _, row := range rowMoves.Split(out.String(), -1) {
+		if n := len(tuitest.Plain(row)); n > 4*MaxRemoteWidth {
+			t.Fatalf("a row of %d bytes was drawn", n)
 		}
 	}
 }
+
+// rowMoves are what moves the cursor to another row: CR, LF, and CSI
+// CUP, HVP, CUU, CUD, CNL, CPL and VPA.
+var rowMoves = regexp.MustCompile(`\r|\n|\x1b\[[0-9;]*[HfABEFd]`)
 
 // TestRemoteStartsNoReceiver: over SSH the webhooks screen's receiver key
 // says it is not available and creates no webhook (it would listen on
