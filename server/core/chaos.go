@@ -124,21 +124,14 @@ func (k Chaos) At(ctx context.Context, primary *Inbox, remote net.IP, sender str
 	return out, nil
 }
 
-// sweepGreylist forgets, every chaos.GreylistSweep until the core stops,
-// the greylisting entries first seen more than chaos.GreylistForget ago.
+// sweepLoop forgets, every chaos.GreylistSweep until the core stops, the
+// greylisting entries first seen more than chaos.GreylistForget ago.
+func (k Chaos) sweepLoop() func() { return every(k.c.baseCtx, chaos.GreylistSweep, k.sweepGreylist) }
+
 func (k Chaos) sweepGreylist() {
 	c := k.c
-	ticker := time.NewTicker(chaos.GreylistSweep)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-c.baseCtx.Done():
-			return
-		case <-ticker.C:
-			if err := c.store.SweepGreylist(c.baseCtx, c.opts.Now().Add(-chaos.GreylistForget)); err != nil && c.baseCtx.Err() == nil {
-				c.log.Error("sweeping the greylisting state failed", "error", err)
-			}
-		}
+	if err := c.store.SweepGreylist(c.baseCtx, c.opts.Now().Add(-chaos.GreylistForget)); err != nil && c.baseCtx.Err() == nil {
+		c.log.Error("sweeping the greylisting state failed", "error", err)
 	}
 }
 

@@ -153,9 +153,9 @@ func (c *Core) Start(hooks Webhooks) error {
 	}
 	c.signer.run(c.baseCtx, &c.loops)
 	c.checks.watch(c.baseCtx, &c.loops, c.log)
-	c.loops.Go(c.sweep)
+	c.loops.Go(every(c.baseCtx, c.opts.SweepInterval, c.sweep))
 	if c.opts.Chaos {
-		c.loops.Go(c.Chaos().sweepGreylist)
+		c.loops.Go(c.Chaos().sweepLoop())
 	}
 	return nil
 }
@@ -264,21 +264,28 @@ func (c *Core) publishInboxDeleted(in *Inbox, reason string) {
 	c.bus.Publish(Event{Type: EventInboxDeleted, At: c.opts.Now().UTC(), Inbox: in.ref(), Reason: reason})
 }
 
-// sweep, every SweepInterval until the core stops, keeps the catch-all
-// inbox alive (see Inboxes.keepCatchAll) and removes expired inboxes (on
-// a shared store, when this replica leads: see replica.sweep).
+// sweep keeps the catch-all inbox alive (see Inboxes.keepCatchAll) and
+// removes expired inboxes (on a shared store, when this replica leads:
+// see replica.sweep); the core runs it every SweepInterval.
 func (c *Core) sweep() {
-	ticker := time.NewTicker(c.opts.SweepInterval)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-c.baseCtx.Done():
-			return
-		case <-ticker.C:
-			if err := c.Inboxes().keepCatchAll(c.baseCtx); err != nil && c.baseCtx.Err() == nil {
-				c.log.Error("keeping the catch-all inbox failed", "error", err)
+	if err := c.Inboxes().keepCatchAll(c.baseCtx); err != nil && c.baseCtx.Err() == nil {
+		c.log.Error("keeping the catch-all inbox failed", "error", err)
+	}
+	c.mode.sweep(c.baseCtx)
+}
+
+// every returns a loop that calls fn every interval until ctx ends.
+func every(ctx context.Context, interval time.Duration, fn func()) func() {
+	return func() {
+		ticker := time.NewTicker(interval)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+				fn()
 			}
-			c.mode.sweep(c.baseCtx)
 		}
 	}
 }

@@ -21,6 +21,8 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"sandview/server/servertest"
 )
 
 // Columns and Rows are the xterm's size in cells.
@@ -94,7 +96,7 @@ func (x *Xterm) Run(name string, args ...string) {
 // and kills it when the test ends.
 func (x *Xterm) watch(t testing.TB, what string, cmd *exec.Cmd) {
 	t.Helper()
-	var stderr syncBuffer
+	var stderr servertest.SyncBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", what, err)
@@ -232,22 +234,4 @@ func (x *Xterm) Screenshot() *image.RGBA {
 		x.t.Fatal(err)
 	}
 	return m
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
