@@ -47,10 +47,19 @@ func BenchmarkRenderWarm(b *testing.B) {
 		shared.work.Wait() // the tab closed, the next one ready
 		b.StartTimer()
 	}
+	mb := float64(treePSS(shared.pid())) / (1 << 20)
 	b.ReportMetric(float64(len(res.PNG)), "png-bytes")
-	b.ReportMetric(float64(treePSS(shared.pid()))/(1<<20), "browser-MB")
+	b.ReportMetric(mb, "browser-MB")
 	b.ReportMetric(float64((treeCPU(shared.pid())-cpu).Milliseconds())/float64(b.N), "browser-cpu-ms/op")
+	// The README says "some 330 MiB": it stops being true above maxBrowserMB.
+	if mb > maxBrowserMB {
+		b.Fatalf("the browser takes %.0f MiB, over the %d MiB the README's figure allows", mb, maxBrowserMB)
+	}
 }
+
+// maxBrowserMB bounds the browser's memory that the README's figure
+// (some 330 MiB) allows.
+const maxBrowserMB = 400
 
 // BenchmarkRenderBackToBack renders without a pause: each render waits
 // for the tab the last one had opened.
