@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server"
 )

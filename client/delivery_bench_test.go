@@ -19,9 +19,9 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"sandview/client/internal/testproxy"
 	"sandview/client/internal/watch"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
+	"sandview/internal/testproxy"
 	"sandview/model"
 	"sandview/server/servertest"
 )

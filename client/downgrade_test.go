@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/client/internal/clienttest"
-	"sandview/internal/tamper"
+	"sandview/client/tamper"
+	"sandview/internal/clienttest"
 	"sandview/model"
 	"sandview/server/servertest"
 )

@@ -12,8 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"sandview/client/securefile"
 	"sandview/crypto"
-	"sandview/internal/securefile"
 	"sandview/model"
 )
 

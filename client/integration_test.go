@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/client/internal/clienttest"
+	"sandview/client/smtpsend"
 	"sandview/crypto"
-	"sandview/internal/smtpsend"
+	"sandview/internal/clienttest"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/client/internal/clienttest"
 	"sandview/crypto"
+	"sandview/internal/clienttest"
 	"sandview/model"
 	"sandview/server/servertest"
 )

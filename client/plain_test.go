@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"sandview/client"
-	"sandview/client/internal/clienttest"
 	"sandview/crypto"
+	"sandview/internal/clienttest"
 	"sandview/model"
 	"sandview/server"
 )

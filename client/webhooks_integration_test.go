@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"sandview/client"
-	"sandview/client/internal/clienttest"
+	"sandview/internal/clienttest"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Refresh the embedded caniemail data (internal/htmlcompat/data) from the
+# Refresh the embedded caniemail data (tui/htmlcompat/data) from the
 # npm package caniemail (MIT): npm pack VERSION, extract data/caniemail.json
 # and LICENSE, record the version. Usage: scripts/update-caniemail.sh [VERSION]
 # (default 2.0.2). Needs npm and tar; run from anywhere in the repository,
-# then `go test ./internal/htmlcompat/` and commit the three files.
+# then `go test ./tui/htmlcompat/` and commit the three files.
 set -euo pipefail
 version="${1:-2.0.2}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-dest="$root/internal/htmlcompat/data"
+dest="$root/tui/htmlcompat/data"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm pack --silent "caniemail@$version" >/dev/null)

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"sandview/client/smtpsend"
 	"sandview/crypto"
-	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/emailauth"

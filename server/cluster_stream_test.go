@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )

@@ -11,8 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"sandview/client/smtpsend"
 	"sandview/client/webhookrecv"
-	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"

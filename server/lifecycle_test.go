@@ -11,8 +11,8 @@ import (
 
 	"github.com/emersion/go-smtp"
 
+	"sandview/client/smtpsend"
 	"sandview/crypto"
-	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sandview/internal/securefile"
+	"sandview/client/securefile"
 	"sandview/server/core"
 )
 

@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server/servertest"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )

@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"sandview/client/securefile"
 	"sandview/crypto"
-	"sandview/internal/securefile"
 	"sandview/server/store"
 	"sandview/server/store/bolt"
 	"sandview/server/store/memory"

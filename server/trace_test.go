@@ -11,7 +11,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"

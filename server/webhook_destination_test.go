@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/netguard"
+	"sandview/client/netguard"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"

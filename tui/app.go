@@ -9,11 +9,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"sandview/internal/termimage"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/theme"
 	"sandview/tui/feed"
 	"sandview/tui/mail"
+	"sandview/tui/termimage"
 	"sandview/tui/ui"
 	"sandview/tui/webhooks"
 )

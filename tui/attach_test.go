@@ -10,7 +10,7 @@ import (
 
 	"sandview/client"
 	"sandview/client/keystore"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )

@@ -16,7 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"sandview/client"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"

@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/corpus"
 	"sandview/model"
+	"sandview/tui/corpus"
 	"sandview/tui/tuitest"
 )
 

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/internal/smtpsend"
-	"sandview/internal/tamper"
+	"sandview/client/smtpsend"
+	"sandview/client/tamper"
 	"sandview/model"
 	"sandview/server/servertest"
 )

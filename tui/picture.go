@@ -9,7 +9,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/termimage"
+	"sandview/tui/termimage"
 	"sandview/tui/ui"
 )
 

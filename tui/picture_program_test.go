@@ -15,10 +15,10 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi/sixel"
 
-	"sandview/internal/smtpsend"
-	"sandview/internal/termimage"
-	"sandview/internal/termimage/termimagetest"
+	"sandview/client/smtpsend"
 	"sandview/model"
+	"sandview/tui/termimage"
+	"sandview/tui/termimage/termimagetest"
 	"sandview/tui/ui"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )

@@ -12,7 +12,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server/mailparse"
 	"sandview/tui/tuitest"

@@ -14,7 +14,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/desktop"
+	"sandview/tui/desktop"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )

@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server/servertest"
 	"sandview/tui/tuitest"
 )

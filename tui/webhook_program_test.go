@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 	"sandview/server/webhook"

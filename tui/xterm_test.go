@@ -9,9 +9,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/smtpsend"
-	"sandview/internal/termimage"
-	"sandview/internal/termimage/termimagetest"
+	"sandview/client/smtpsend"
+	"sandview/tui/termimage"
+	"sandview/tui/termimage/termimagetest"
 )
 
 // red is the stripes' red band.

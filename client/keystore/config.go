@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"sandview/internal/securefile"
+	"sandview/client/securefile"
 )
 
 // ConfigFileName is the name of the config file inside sandview's home.

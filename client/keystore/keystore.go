@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/internal/securefile"
+	"sandview/client/securefile"
 	"sandview/model"
 )
 

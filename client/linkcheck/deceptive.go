@@ -9,7 +9,7 @@ import (
 	"golang.org/x/net/html/atom"
 	"golang.org/x/net/publicsuffix"
 
-	"sandview/internal/netguard"
+	"sandview/client/netguard"
 )
 
 // Deception is a link whose visible text names another site than the one

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/netguard"
+	"sandview/client/netguard"
 )
 
 // TestFetch: Fetch GETs a resource, redirects followed, with its content

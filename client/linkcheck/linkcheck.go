@@ -3,7 +3,7 @@
 // redirect chain, a timeout per link and a few links at a time. A link
 // that cannot be reached is a result ("unreachable"), never an error for
 // the whole check. Loopback and private destinations are refused unless
-// the user asked for them: the same rule as webhooks (internal/netguard),
+// the user asked for them: the same rule as webhooks (client/netguard),
 // enforced at every connection, so also on every redirect hop.
 package linkcheck
 
@@ -19,7 +19,7 @@ import (
 	"sync"
 	"time"
 
-	"sandview/internal/netguard"
+	"sandview/client/netguard"
 )
 
 // Defaults of Options.

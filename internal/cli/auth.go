@@ -3,8 +3,8 @@ package cli
 import (
 	"strings"
 
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 // authSummary is the verdict (model.AuthResults.Verdict, in its words)

@@ -14,7 +14,7 @@ import (
 	"github.com/emersion/go-smtp"
 	"github.com/miekg/dns"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/dnsresolve/dnstest"

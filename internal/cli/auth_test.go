@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 func TestAuthSummaryWording(t *testing.T) {

@@ -18,8 +18,8 @@ import (
 
 	"github.com/emersion/go-smtp"
 
+	"sandview/client/smtpsend"
 	"sandview/client/webhookrecv"
-	"sandview/internal/smtpsend"
 	"sandview/model"
 )
 

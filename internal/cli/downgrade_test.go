@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/tamper"
+	"sandview/client/tamper"
 )
 
 // TestCLIRefusesDowngradedMail: a proxy in front of the real server

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 func newEmailCommand(g *globalOptions) *cobra.Command {

@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/linkcheck"
-	"sandview/internal/htmlcompat"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
+	"sandview/tui/htmlcompat"
 )
 
 // maxOffenders is how many features the text report lists.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"sandview/client/linkcheck"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // sendHTML sends an HTML mail to a new inbox and returns its id.

@@ -14,11 +14,11 @@ import (
 
 	"sandview/client"
 	"sandview/client/linkcheck"
+	"sandview/client/securefile"
 	"sandview/internal/expect"
-	"sandview/internal/securefile"
-	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/model/search"
+	"sandview/model/termtext"
 )
 
 // expectFlags are the flags of `email expect`.

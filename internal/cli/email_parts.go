@@ -10,9 +10,9 @@ import (
 
 	"sandview/client"
 	"sandview/client/linkcheck"
-	"sandview/internal/desktop"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
+	"sandview/tui/desktop"
 )
 
 // withEmail connects, picks the inbox and fetches one email for a command.

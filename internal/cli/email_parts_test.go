@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // TestCLIEmailParts: attachments are listed and saved under safe names

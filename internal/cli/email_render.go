@@ -12,9 +12,9 @@ import (
 
 	"sandview/client/linkcheck"
 	"sandview/internal/htmlrender"
-	"sandview/internal/termimage"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
+	"sandview/tui/termimage"
 )
 
 // newRenderer is a renderer for this environment: the browser given by

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi/sixel"
 
-	"sandview/internal/termimage/termimagetest"
+	"sandview/tui/termimage/termimagetest"
 )
 
 // TestEmailRenderFormat: `email render --format sixel` draws the render

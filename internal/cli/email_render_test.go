@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // TestCLIEmailRender: `email render` writes the HTML part, its cid: logo

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // welcomeMail is a template's mail; token, code and when are the values

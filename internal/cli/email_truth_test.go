@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model/search"
 )
 

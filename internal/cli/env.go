@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sandview/internal/desktop"
-	"sandview/internal/termimage"
 	"sandview/tui"
+	"sandview/tui/desktop"
+	"sandview/tui/termimage"
 )
 
 // environment is the environment a command line runs in: the process's,

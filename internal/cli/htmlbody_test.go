@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // TestCLIEmailShowHTML: `email show --html` prints the HTML part laid out

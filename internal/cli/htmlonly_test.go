@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // TestCLIEmailShowPointsToTheHTML: a mail whose text parts are all empty

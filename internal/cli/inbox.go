@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 func newInboxCommand(g *globalOptions) *cobra.Command {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 // settingFlags are the flags that change the config (without them the

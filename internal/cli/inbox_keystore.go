@@ -8,8 +8,8 @@ import (
 
 	"sandview/client"
 	"sandview/client/keystore"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 // The inbox commands that change only the keystore, never the server:

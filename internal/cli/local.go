@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/internal/securefile"
+	"sandview/client/securefile"
 )
 
 // A running `sandview --local` records where its server listens, with its

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"sandview/client"
-	"sandview/internal/securefile"
+	"sandview/client/securefile"
 	"sandview/server"
 )
 

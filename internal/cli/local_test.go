@@ -12,7 +12,7 @@ import (
 	"github.com/miekg/dns"
 	"github.com/spf13/cobra"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server/dnsresolve/dnstest"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 )
 
 // `sandview mcp`: a Model Context Protocol server on standard input and

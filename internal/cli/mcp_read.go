@@ -8,9 +8,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/model/extract"
+	"sandview/model/termtext"
 	"sandview/tui/htmltext"
 )
 

@@ -10,9 +10,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"sandview/client"
-	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/model/extract"
+	"sandview/model/termtext"
 )
 
 // The tools of `sandview mcp`. Each checks its input (the SDK checks it

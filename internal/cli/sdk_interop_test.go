@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"sandview/client"
+	"sandview/client/smtpsend"
 	"sandview/crypto"
-	"sandview/internal/smtpsend"
 	"sandview/model"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"sandview/client/smtpsend"
 	"sandview/crypto"
-	"sandview/internal/smtpsend"
 )
 
 // TestSDKServerInfoAndKey: the SDKs read server-info (context, algs, TTLs,

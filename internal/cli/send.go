@@ -20,7 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/keystore"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // outgoingMail is one message for `sandview send` and the demo.

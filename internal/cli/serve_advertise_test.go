@@ -17,7 +17,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"golang.org/x/crypto/bcrypt"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 func TestAdvertisedHost(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // sshSessions is how many live TUI sessions BenchmarkSSHSessions holds;

@@ -12,7 +12,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // runOK runs a command over SSH and fails the test unless it exits 0.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/pkg/sftp"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // mailWithAttachment is a multipart mail with one attachment whose name

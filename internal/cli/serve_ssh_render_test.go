@@ -14,7 +14,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // TestSSHEmailRenderWritesToTheSession: over SSH `email render` renders

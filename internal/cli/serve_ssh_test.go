@@ -23,7 +23,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // sshBox is a `sandview serve --ssh` process of a test.

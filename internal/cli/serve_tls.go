@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"sandview/internal/securefile"
+	"sandview/client/securefile"
 	"sandview/server"
 	"sandview/server/tlscert"
 )

@@ -22,7 +22,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // sendSTARTTLS sends msg after STARTTLS, verifying the server as

@@ -6,7 +6,7 @@ import (
 
 	"github.com/emersion/go-sasl"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // TestCLIShowsSMTPLogin: a mail sent with SMTP AUTH shows its login in

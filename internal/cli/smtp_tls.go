@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // smtpTLSOptions are the STARTTLS settings of the commands that send mail

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 )
 
 // markerMail has an HTML part with a link and an attachment: every key

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/smtpsend"
-	"sandview/internal/termimage/termimagetest"
+	"sandview/client/smtpsend"
+	"sandview/tui/termimage/termimagetest"
 )
 
 // twoBands is a mail whose page is a red band over a green one, 300 px

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/termimage/termimagetest"
 	"sandview/server/servertest"
+	"sandview/tui/termimage/termimagetest"
 )
 
 // TestTmuxXtermSixel: through tmux the picture reaches the terminal. A

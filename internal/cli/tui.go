@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"sandview/client"
-	"sandview/internal/desktop"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"
 	"sandview/tui"
+	"sandview/tui/desktop"
 )
 
 // localOptions are the root command's own flags (the TUI's, and those of

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/webhookrecv"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 )
 
 // deliveryView is how `webhook listen --json` prints a delivery.

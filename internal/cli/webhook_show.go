@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 func newWebhookShowCommand(g *globalOptions, inbox *string) *cobra.Command {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 func newWebhookTestCommand(g *globalOptions, inbox *string) *cobra.Command {

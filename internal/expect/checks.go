@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"sandview/client/linkcheck"
-	"sandview/internal/htmlcompat"
 	"sandview/model"
+	"sandview/tui/htmlcompat"
 )
 
 // maxListed is how many offenders a Found lists before "and N more".

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 )
 
 // JUnit XML, as CI systems (GitHub Actions reporters, GitLab, Jenkins)

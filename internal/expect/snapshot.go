@@ -7,9 +7,9 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
-	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/model/extract"
+	"sandview/model/termtext"
 	"sandview/tui/htmltext"
 )
 

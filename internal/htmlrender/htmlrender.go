@@ -8,7 +8,7 @@
 // nothing stand behind that). The page is handed to it from memory; remote
 // content is refused unless the caller allows it for this mail, and then
 // sandview fetches it through the link checker's address guard
-// (internal/netguard) and hands it to the page.
+// (client/netguard) and hands it to the page.
 //
 // One browser process is kept alive and shared by every caller (started on
 // the first render, or ahead of it by Warm, in a fresh 0700 profile
@@ -51,7 +51,7 @@ var ErrNoBrowser = errors.New("no Chromium found to render the mail: install chr
 
 // Fetcher fetches a remote resource the user allowed (an image, a style
 // sheet, a font) for the page; client/linkcheck's Checker is one, under
-// internal/netguard's address rule.
+// client/netguard's address rule.
 type Fetcher interface {
 	Fetch(ctx context.Context, url string, limit int64) (body []byte, contentType string, err error)
 }

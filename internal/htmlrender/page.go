@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"sandview/internal/desktop"
+	"sandview/tui/desktop"
 )
 
 // cidRef is a cid: reference in the HTML as html.Render writes it: in a

@@ -11,7 +11,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"sandview/internal/securefile"
+	"sandview/client/securefile"
 )
 
 // loadOrCreateHostKey reads the host's private key at path (PEM), or

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 )
 
 // Roles of a user, given by the role="…" option of its key.

@@ -28,8 +28,8 @@ import (
 	"github.com/pkg/sftp"
 
 	"sandview/client"
-	"sandview/internal/desktop"
 	"sandview/model"
+	"sandview/tui/desktop"
 )
 
 // Bounds of a path the tree looks at; longer ones are not in it.

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 // FuzzQuery checks, for any query and text: Parse never panics; an error

@@ -5,8 +5,8 @@ import (
 
 	"github.com/jaytaylor/html2text"
 
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 // verdict is a term's answer for one email. It is unknown when the answer

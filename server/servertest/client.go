@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"sandview/client/smtpsend"
 	"sandview/crypto"
-	"sandview/internal/smtpsend"
 	"sandview/model"
 	"sandview/server"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/emersion/go-smtp"
 	"golang.org/x/crypto/bcrypt"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"

@@ -14,7 +14,7 @@ import (
 	"github.com/emersion/go-smtp"
 	"golang.org/x/crypto/bcrypt"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )

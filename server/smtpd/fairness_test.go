@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/server"
 	"sandview/server/servertest"
 )

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"sandview/internal/netguard"
+	"sandview/client/netguard"
 	"sandview/server/store"
 )
 
@@ -75,7 +75,7 @@ type Config struct {
 	AllowLoopbackHTTP bool
 	// AllowPrivate accepts webhook URLs whose host is or resolves to a
 	// loopback, private, link-local, unspecified, shared or cloud metadata
-	// address (SVC_WEBHOOK_ALLOW_PRIVATE; see internal/netguard). Without
+	// address (SVC_WEBHOOK_ALLOW_PRIVATE; see client/netguard). Without
 	// it such URLs are refused at create and update, and connections to
 	// such addresses are refused at connect time.
 	AllowPrivate bool

@@ -40,7 +40,7 @@
 //     verification (Engine.VerifySignature) and also signs each delivery in
 //     a second header, X-<Word>-Signature-Previous (same timestamp and
 //     body), so a receiver not yet given the new secret keeps verifying.
-//   - Webhook URLs obey internal/netguard's destination rule unless
+//   - Webhook URLs obey client/netguard's destination rule unless
 //     AllowPrivate: a host that is or resolves to a loopback, private,
 //     link-local, unspecified, shared or metadata address is refused at
 //     create and update (400), and the engine's dialer refuses connections

@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"sandview/internal/netguard"
+	"sandview/client/netguard"
 	"sandview/model"
 )
 

@@ -11,7 +11,7 @@
 set -euo pipefail
 
 bin=$(realpath "${1:?usage: $0 path/to/sandview}")
-corpus=$(cd "$(dirname "$0")/../../internal/corpus/testdata/hostile" && pwd)
+corpus=$(cd "$(dirname "$0")/../../tui/corpus/testdata/hostile" && pwd)
 cols=120 rows=40
 name=e2e
 # shellcheck source=lib.sh

@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"sandview/internal/corpus"
 	"sandview/model"
+	"sandview/tui/corpus"
 )
 
 // TestPartsConvertAsWhole checks that the Markdown of a document

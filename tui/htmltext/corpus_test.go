@@ -9,9 +9,9 @@ import (
 	glamouransi "charm.land/glamour/v2/ansi"
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/corpus"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/theme"
+	"sandview/tui/corpus"
 )
 
 // TestCorpusRendersWithAgreeingWidths lays out the HTML body of every

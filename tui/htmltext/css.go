@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"sandview/internal/htmlcompat"
+	"sandview/tui/htmlcompat"
 )
 
 // visibility is what an element's CSS does to its content.

@@ -3,7 +3,7 @@ package htmltext
 import (
 	"fmt"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 
 	"github.com/jaytaylor/html2text"
 )

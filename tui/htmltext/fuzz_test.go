@@ -6,8 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/corpus"
 	"sandview/theme"
+	"sandview/tui/corpus"
 )
 
 func FuzzRender(f *testing.F) {

@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"sandview/internal/corpus"
 	"sandview/theme"
+	"sandview/tui/corpus"
 )
 
 // readerWidths are the widths of the reader's body in a terminal of 80x24

@@ -8,9 +8,9 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"sandview/internal/corpus"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/theme"
+	"sandview/tui/corpus"
 )
 
 func TestRender(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"sandview/client/linkcheck"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

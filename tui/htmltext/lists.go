@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 )
 
 // listItem is a list item's line in the converter's Markdown: its

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/sync/errgroup"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/net/html"
 
 	"sandview/client/linkcheck"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/theme"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"

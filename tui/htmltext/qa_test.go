@@ -7,9 +7,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/corpus"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/theme"
+	"sandview/tui/corpus"
 )
 
 // TestRenderLinkAddressInTableCell: a link whose text is a long address,

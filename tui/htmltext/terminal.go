@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/clipperhouse/uax29/v2/graphemes"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

@@ -6,7 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/desktop"
+	"sandview/tui/desktop"
 	"sandview/tui/ui"
 )
 

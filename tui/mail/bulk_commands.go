@@ -9,9 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
-	"sandview/internal/desktop"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
+	"sandview/tui/desktop"
 	"sandview/tui/ui"
 )
 

@@ -12,8 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
-	"sandview/internal/desktop"
 	"sandview/model"
+	"sandview/tui/desktop"
 	"sandview/tui/ui"
 )
 

@@ -8,9 +8,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/model/search"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

@@ -9,7 +9,7 @@ import (
 	"sandview/tui/ui"
 )
 
-// Files are saved and opened through internal/desktop, as in the CLI: a
+// Files are saved and opened through tui/desktop, as in the CLI: a
 // missing directory is created (0700), an existing file never
 // overwritten.
 

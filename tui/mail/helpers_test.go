@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"sandview/internal/desktop"
 	"sandview/model"
+	"sandview/tui/desktop"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"

@@ -13,10 +13,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/client"
-	"sandview/internal/desktop"
 	"sandview/model"
 	"sandview/model/search"
 	"sandview/server/servertest"
+	"sandview/tui/desktop"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"

@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/desktop"
 	"sandview/model"
+	"sandview/tui/desktop"
 	"sandview/tui/ui"
 )
 

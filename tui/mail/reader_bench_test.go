@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/corpus"
 	"sandview/model"
+	"sandview/tui/corpus"
 	"sandview/tui/tuitest"
 )
 

@@ -8,8 +8,8 @@ import (
 	"charm.land/glamour/v2/ansi"
 
 	"sandview/client/linkcheck"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 	"sandview/tui/htmltext"
 	"sandview/tui/ui"
 )

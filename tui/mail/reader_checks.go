@@ -3,8 +3,8 @@ package mail
 import (
 	"fmt"
 
-	"sandview/internal/htmlcompat"
 	"sandview/model"
+	"sandview/tui/htmlcompat"
 	"sandview/tui/ui"
 )
 

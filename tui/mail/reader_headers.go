@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/model/mimeword"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

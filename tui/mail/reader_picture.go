@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/termimage"
+	"sandview/tui/termimage"
 	"sandview/tui/ui"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

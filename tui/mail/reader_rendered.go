@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/termimage"
 	"sandview/model"
+	"sandview/tui/termimage"
 	"sandview/tui/ui"
 )
 

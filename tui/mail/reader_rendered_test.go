@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"sandview/internal/termimage"
 	"sandview/model"
+	"sandview/tui/termimage"
 	"sandview/tui/ui"
 )
 

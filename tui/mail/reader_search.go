@@ -8,9 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/termtext"
 	"sandview/keys"
 	"sandview/model/search"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

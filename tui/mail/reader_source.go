@@ -1,8 +1,8 @@
 package mail
 
 import (
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

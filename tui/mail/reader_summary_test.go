@@ -10,9 +10,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/desktop"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
+	"sandview/tui/desktop"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"

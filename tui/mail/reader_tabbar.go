@@ -3,8 +3,8 @@ package mail
 import (
 	"strings"
 
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/corpus"
-	"sandview/internal/desktop"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
+	"sandview/tui/corpus"
+	"sandview/tui/desktop"
 	"sandview/tui/feed"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"

@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/desktop"
 	"sandview/model"
+	"sandview/tui/desktop"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )

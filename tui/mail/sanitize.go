@@ -1,8 +1,8 @@
 package mail
 
 import (
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 // sanitizeEmail makes every untrusted field of an email safe to print. It

@@ -9,9 +9,9 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/desktop"
-	"sandview/internal/termtext"
 	"sandview/model/search"
+	"sandview/model/termtext"
+	"sandview/tui/desktop"
 	"sandview/tui/ui"
 )
 

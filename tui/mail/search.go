@@ -7,9 +7,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/termtext"
 	"sandview/model"
 	"sandview/model/search"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

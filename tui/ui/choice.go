@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/theme"
 )
 

@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/termtext"
 	"sandview/keys"
+	"sandview/model/termtext"
 	"sandview/theme"
 )
 

@@ -3,7 +3,7 @@ package ui
 import (
 	"strings"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 
 	"github.com/charmbracelet/x/ansi"
 )

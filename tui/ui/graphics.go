@@ -3,8 +3,8 @@ package ui
 import (
 	"context"
 
-	"sandview/internal/termimage"
 	"sandview/model"
+	"sandview/tui/termimage"
 )
 
 // HTMLRenderer renders an email's HTML part to a PNG picture width CSS

@@ -6,8 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"sandview/internal/termtext"
 	"sandview/keys"
+	"sandview/model/termtext"
 )
 
 // helpColumnGap is the space between two columns of the help.

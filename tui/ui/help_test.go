@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"sandview/internal/termimage"
+	"sandview/tui/termimage"
 )
 
 // Settings are the TUI's settings. The command line decides them once,

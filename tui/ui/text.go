@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"

@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/termtext"
 	"sandview/keys"
+	"sandview/model/termtext"
 )
 
 // TextField is a one-line text input: bubbles' textinput with the line

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 
 	"github.com/charmbracelet/x/ansi"
 )

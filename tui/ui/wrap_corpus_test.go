@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/corpus"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
+	"sandview/tui/corpus"
 	"sandview/tui/htmltext"
 	"sandview/tui/ui"
 )

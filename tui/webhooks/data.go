@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"sandview/client/webhookrecv"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 )
 
 // maxDeliveries is how many received deliveries the screen keeps.

@@ -10,9 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"sandview/internal/termtext"
 	"sandview/keys"
 	"sandview/model"
+	"sandview/model/termtext"
 	"sandview/theme"
 	"sandview/tui/ui"
 )

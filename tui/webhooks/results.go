@@ -8,8 +8,8 @@ import (
 
 	"sandview/client"
 	"sandview/client/webhookrecv"
-	"sandview/internal/termtext"
 	"sandview/model"
+	"sandview/model/termtext"
 	"sandview/tui/ui"
 )
 

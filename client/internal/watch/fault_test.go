@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/client/internal/clienttest"
+	"sandview/internal/clienttest"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/client/internal/clienttest"
+	"sandview/internal/clienttest"
 	"sandview/model"
 	"sandview/server/servertest"
 )

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"sandview/internal/securefile"
+	"sandview/client/securefile"
 )
 
 func mode(t *testing.T, path string) os.FileMode {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"sandview/client/internal/testproxy"
+	"sandview/internal/testproxy"
 )
 
 // EventProxy is a reverse proxy in front of a real server whose

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/netguard"
+	"sandview/client/netguard"
 )
 
 func TestClass(t *testing.T) {

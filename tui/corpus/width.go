@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mattn/go-runewidth"

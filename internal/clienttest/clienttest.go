@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"sandview/client"
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server/servertest"
 )

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"testing"
 
-	"sandview/internal/netguard"
+	"sandview/client/netguard"
 )
 
 // disguisedLoopback are hosts a URL may carry that inet_aton, getaddrinfo

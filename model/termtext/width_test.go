@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/clipperhouse/uax29/v2/graphemes"
 
-	"sandview/internal/corpus"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
+	"sandview/tui/corpus"
 )
 
 func TestWidth(t *testing.T) {

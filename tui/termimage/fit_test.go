@@ -4,7 +4,7 @@ import (
 	"image"
 	"testing"
 
-	"sandview/internal/termimage/termimagetest"
+	"sandview/tui/termimage/termimagetest"
 )
 
 func TestScaleAndWindow(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/emersion/go-sasl"
 
-	"sandview/internal/smtpsend"
+	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"sandview/internal/corpus"
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
+	"sandview/tui/corpus"
 )
 
 func TestSanitize(t *testing.T) {

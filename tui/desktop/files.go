@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sandview/internal/termtext"
+	"sandview/model/termtext"
 )
 
 // maxNameBytes bounds a saved file name (most file systems allow 255).

@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi/kitty"
 	"github.com/charmbracelet/x/ansi/sixel"
 
-	"sandview/internal/termimage/termimagetest"
+	"sandview/tui/termimage/termimagetest"
 )
 
 // newsletter is a picture like a rendered mail: a white page, a coloured

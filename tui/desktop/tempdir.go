@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"sandview/internal/securefile"
+	"sandview/client/securefile"
 )
 
 // How long files handed to other programs stay.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"sandview/internal/corpus"
+	"sandview/tui/corpus"
 )
 
 func used(t *testing.T, doc string) uses {
