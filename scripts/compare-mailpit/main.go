@@ -1,222 +1,106 @@
-// Command compare-mailpit measures how fast `sandview serve --data` and
-// Mailpit (its SQLite store) take mail on ONE SMTP connection, side by
-// side: it starts both on fresh data directories and random loopback
-// ports, then sends each, in turn, rounds of small mails (the 1.5 KB
-// multipart notification of the server benchmarks) one after the other
-// on one connection (net/smtp: one round trip per command, the same
-// client for both), and prints mails/s per round with the load average.
+// Command compare-mailpit measures `sandview serve --data` against Mailpit
+// (its SQLite store), side by side on fresh data directories and random
+// loopback ports:
+//
+//   - ingest (the default): rounds of small mails (the 1.5 KB multipart
+//     notification of the server benchmarks), spread over -conns SMTP
+//     connections, each sending one mail after the other (one round trip
+//     per command, the same go-smtp client for every server); it prints
+//     mails/s per round with the load average.
+//   - restart (-stored N): each server is filled with N mails and then
+//     restarted -rounds times; it prints the time from exec until the
+//     stored mail can be listed (sandview: the catch-all's /sync answers;
+//     Mailpit: /api/v1/messages answers).
+//
 // Sender checks are off on sandview's inbox and reverse DNS off in
 // Mailpit, and both keep every mail (no eviction), so both do the same
-// work: receive, parse, store.
+// work: receive, parse, store. -old adds a second sandview build (an
+// earlier commit) to every measurement.
 //
 //	go install github.com/axllent/mailpit@v1.33.1
-//	go run ./scripts/compare-mailpit                      # 3 rounds of 1,000 mails each
-//	go run ./scripts/compare-mailpit -rounds 5 -mails 2000 -mailpit ~/go/bin/mailpit
+//	go run ./scripts/compare-mailpit                      # 3 rounds of 1,000 mails on 1 connection
+//	go run ./scripts/compare-mailpit -conns 8 -mails 4000 -old /tmp/sandview-old
+//	go run ./scripts/compare-mailpit -stored 10000 -rounds 5
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
-
-	"github.com/emersion/go-smtp"
 )
 
 func main() {
-	rounds := flag.Int("rounds", 3, "rounds on each server, alternating")
-	mails := flag.Int("mails", 1000, "mails per round")
-	bin := flag.String("sandview", "", "sandview binary (default: built from this checkout)")
+	var o options
+	flag.IntVar(&o.rounds, "rounds", 3, "rounds on each server, alternating")
+	flag.IntVar(&o.mails, "mails", 1000, "mails per round")
+	flag.IntVar(&o.conns, "conns", 1, "SMTP connections sending at once")
+	flag.IntVar(&o.stored, "stored", 0, "measure restarts over this many stored mails instead of ingest")
+	flag.StringVar(&o.bin, "sandview", "", "sandview binary (default: built from this checkout)")
+	flag.StringVar(&o.old, "old", "", "a second sandview binary to measure too (an earlier build)")
 	home, _ := os.UserHomeDir()
-	mailpit := flag.String("mailpit", filepath.Join(home, "go", "bin", "mailpit"), "Mailpit binary")
+	flag.StringVar(&o.mailpit, "mailpit", filepath.Join(home, "go", "bin", "mailpit"), "Mailpit binary")
 	flag.Parse()
-	if err := run(*rounds, *mails, *bin, *mailpit); err != nil {
+	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "compare-mailpit:", err)
 		os.Exit(1)
 	}
 }
 
-// target is a running server to send to.
-type target struct {
-	name, smtp, to string
-	cmd            *exec.Cmd
+// options are the command's flags.
+type options struct {
+	rounds, mails, conns, stored int
+	bin, old, mailpit            string
 }
 
-func run(rounds, mails int, bin, mailpit string) error {
+func run(o options) error {
+	if o.rounds < 1 || o.mails < 1 || o.conns < 1 || o.stored < 0 {
+		return fmt.Errorf("-rounds, -mails and -conns must be at least 1, -stored at least 0")
+	}
 	dir, err := os.MkdirTemp("", "compare-mailpit")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if bin == "" {
-		bin = filepath.Join(dir, "sandview")
-		if out, err := exec.Command("go", "build", "-o", bin, "sandview").CombinedOutput(); err != nil {
+	if o.bin == "" {
+		o.bin = filepath.Join(dir, "sandview")
+		if out, err := exec.Command("go", "build", "-o", o.bin, "sandview").CombinedOutput(); err != nil {
 			return fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	}
-	sv, err := startSandview(bin, dir)
-	if err != nil {
-		return err
+	kinds := []*server{{name: "sandview --data", bin: o.bin, dir: filepath.Join(dir, "new")}}
+	if o.old != "" {
+		kinds = append(kinds, &server{name: "sandview (old)", bin: o.old, dir: filepath.Join(dir, "old")})
 	}
-	defer stop(sv.cmd)
-	mp, err := startMailpit(mailpit, dir)
-	if err != nil {
-		return err
+	kinds = append(kinds, &server{name: "mailpit (sqlite)", bin: o.mailpit, dir: filepath.Join(dir, "mailpit"), mailpit: true})
+	for _, s := range kinds {
+		if err := s.start(); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		defer s.stop()
 	}
-	defer stop(mp.cmd)
-	for r := 1; r <= rounds; r++ {
-		for _, t := range []*target{sv, mp} {
-			rate, err := send(t, mails, r)
+	if o.stored > 0 {
+		return restarts(o, kinds)
+	}
+	for r := 1; r <= o.rounds; r++ {
+		for _, s := range kinds {
+			rate, err := send(s, o.mails, o.conns, r*o.mails)
 			if err != nil {
-				return fmt.Errorf("%s: %w", t.name, err)
+				return fmt.Errorf("%s: %w", s.name, err)
 			}
-			load, _ := os.ReadFile("/proc/loadavg")
-			fmt.Printf("round %d  %-16s %7.0f mails/s  (load %s)\n", r, t.name, rate, strings.Join(strings.Fields(string(load))[:3], " "))
+			fmt.Printf("round %d  %-17s %7.0f mails/s on %d connection(s)  (load %s)\n", r, s.name, rate, o.conns, loadAverage())
 		}
 	}
 	return nil
 }
 
-// startSandview starts `sandview serve --data` and creates a plain inbox
-// without sender checks.
-func startSandview(bin, dir string) (*target, error) {
-	const key = "compare-key"
-	cmd := exec.Command(bin, "serve", "--data", filepath.Join(dir, "sandview-data"), "--home", filepath.Join(dir, "home"),
-		"--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", key, "--log-level", "error",
-		"--max-emails-per-inbox", "1000000", "--max-store-bytes", "100000000000")
-	cmd.Env = []string{} // no SVC_* variable of the caller changes the server
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
+// loadAverage is the machine's 1, 5 and 15 minute load.
+func loadAverage() string {
+	load, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
-		return nil, err
+		return "?"
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	t := &target{name: "sandview --data", cmd: cmd}
-	var api string
-	lines := bufio.NewScanner(out)
-	for (api == "" || t.smtp == "") && lines.Scan() {
-		fields := strings.Fields(lines.Text())
-		switch {
-		case len(fields) == 3 && fields[0] == "HTTP":
-			api = fields[2]
-		case len(fields) == 2 && fields[0] == "SMTP":
-			t.smtp = fields[1]
-		}
-	}
-	if api == "" || t.smtp == "" {
-		stop(cmd)
-		return nil, errors.New("sandview serve printed no addresses")
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
-	req, _ := http.NewRequest("POST", api+"/api/inboxes", strings.NewReader(`{"encryption":"plain","emailAuth":false}`))
-	req.Header.Set("X-API-Key", key)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		stop(cmd)
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var in struct {
-		EmailAddress string `json:"emailAddress"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&in); err != nil || in.EmailAddress == "" {
-		stop(cmd)
-		return nil, fmt.Errorf("create inbox: %d %v", resp.StatusCode, err)
-	}
-	t.to = in.EmailAddress
-	return t, nil
-}
-
-// startMailpit starts Mailpit on its own SQLite file and waits until its
-// SMTP port answers.
-func startMailpit(bin, dir string) (*target, error) {
-	smtpAddr, httpAddr := freeAddr(), freeAddr()
-	cmd := exec.Command(bin, "--database", filepath.Join(dir, "mailpit.db"), "--smtp", smtpAddr, "--listen", httpAddr,
-		"--max", "0", "--smtp-disable-rdns", "--disable-version-check", "--quiet")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if c, err := smtp.Dial(smtpAddr); err == nil {
-			c.Close()
-			return &target{name: "mailpit (sqlite)", smtp: smtpAddr, to: "someone@example.com", cmd: cmd}, nil
-		}
-	}
-	stop(cmd)
-	return nil, errors.New("mailpit did not answer on SMTP")
-}
-
-// freeAddr is a loopback address with a port free a moment ago.
-func freeAddr() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
-// send sends mails one after the other on one connection and returns
-// mails per second.
-func send(t *target, mails, round int) (float64, error) {
-	c, err := smtp.Dial(t.smtp)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	if err := c.Hello("compare.example"); err != nil {
-		return 0, err
-	}
-	start := time.Now()
-	for i := range mails {
-		if err := c.Mail("orders@example.org", nil); err != nil {
-			return 0, err
-		}
-		if err := c.Rcpt(t.to, nil); err != nil {
-			return 0, err
-		}
-		w, err := c.Data()
-		if err != nil {
-			return 0, err
-		}
-		if _, err := w.Write(message(t.to, round*mails+i)); err != nil {
-			return 0, err
-		}
-		if err := w.Close(); err != nil {
-			return 0, err
-		}
-	}
-	return float64(mails) / time.Since(start).Seconds(), c.Quit()
-}
-
-// message is the server benchmarks' small multipart notification.
-func message(to string, i int) []byte {
-	var b bytes.Buffer
-	thanks := strings.Repeat("Thank you for your order. ", 20)
-	fmt.Fprintf(&b, "From: Shop <orders@example.org>\r\nTo: %s\r\nSubject: Your order #%d has shipped\r\n"+
-		"Message-ID: <order-%d@example.org>\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\n"+
-		"Content-Type: multipart/alternative; boundary=\"b\"\r\n\r\n"+
-		"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\nTrack it at https://example.org/track/%d\r\n"+
-		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>%s</p><p><a href=\"https://example.org/track/%d\">Track it</a></p>\r\n"+
-		"--b--\r\n", to, i, i, thanks, i, thanks, i)
-	return b.Bytes()
-}
-
-func stop(cmd *exec.Cmd) {
-	_ = cmd.Process.Signal(os.Interrupt)
-	_ = cmd.Wait()
+	return strings.Join(strings.Fields(string(load))[:3], " ")
 }
