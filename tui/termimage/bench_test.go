@@ -11,7 +11,7 @@ import (
 // newsletter golden (a real Chromium render) for a pane of 100x40 cells
 // of 10x20 pixels, per protocol, and reports the bytes written.
 func BenchmarkEncodeNewsletter(b *testing.B) {
-	f, err := os.Open("../htmlrender/testdata/newsletter-1024-light.png")
+	f, err := os.Open("../../internal/htmlrender/testdata/newsletter-1024-light.png")
 	if err != nil {
 		b.Fatal(err)
 	}
