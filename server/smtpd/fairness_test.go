@@ -1,6 +1,9 @@
 package smtpd_test
 
 import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"strings"
 	"testing"
@@ -111,5 +114,59 @@ func BenchmarkSenderThroughIdle(b *testing.B) {
 	}
 	if time.Since(start) > noProgress*3/4 {
 		b.Fatalf("the loop outlasted the idle connections (%s): ask for fewer iterations", time.Since(start))
+	}
+}
+
+// TestSMTPProgressOverTLS: after STARTTLS (go-smtp makes a new session on
+// the TLS connection) an accepted RCPT is still progress and receiving
+// DATA still keeps the connection busy: a slow sender whose transaction
+// outlasts the no-progress timeout several times over gets its 250.
+// Before, the TLS session lost sight of its connection and every STARTTLS
+// connection was closed at the timeout, in the middle of its DATA.
+func TestSMTPProgressOverTLS(t *testing.T) {
+	const noProgress = 300 * time.Millisecond
+	var roots *x509.CertPool
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) {
+		var pemCert []byte
+		cfg.TLSConfig, pemCert = servertest.SelfSignedTLS(t)
+		cfg.SMTPNoProgressTimeout = noProgress
+		roots = x509.NewCertPool()
+		roots.AppendCertsFromPEM(pemCert)
+	})
+	in := a.CreatePlain(nil)
+	d := smtpsend.Dialer{StartTLS: &tls.Config{RootCAs: roots, ServerName: "localhost"}}
+	c, err := d.Dial(context.Background(), srv.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Mail("slow@example.org", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Rcpt(in.EmailAddress, nil); err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := servertest.SimpleMessage(in.EmailAddress, "slow over TLS")
+	pieces := 8
+	for i := range pieces {
+		part := msg[i*len(msg)/pieces : (i+1)*len(msg)/pieces]
+		if _, err := w.Write(part); err != nil {
+			t.Fatalf("DATA, piece %d of %d: %v", i+1, pieces, err)
+		}
+		// A slow sender: the transaction takes 3 timeouts.
+		time.Sleep(3 * noProgress / time.Duration(pieces))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("the end of DATA over TLS: %v, want 250", err)
+	}
+	if _, ok := c.TLSConnectionState(); !ok {
+		t.Fatal("the mail did not travel over TLS")
+	}
+	if got := a.Emails(in.EmailAddress, false); len(got) != 1 {
+		t.Fatalf("stored %d emails, want 1", len(got))
 	}
 }

@@ -44,10 +44,22 @@ func (s *Server) newSession(c *smtp.Conn) (smtp.Session, error) {
 		ip = addr.IP
 	}
 	ss := &smtpSession{s: s, conn: c, remoteIP: ip}
-	if rc, ok := c.Conn().(*replyConn); ok {
+	if rc, ok := plainConn(c).(*replyConn); ok {
 		ss.tracked, _ = rc.Conn.(*trackedConn)
 	}
 	return ss, nil
+}
+
+// plainConn is the connection under c's TLS layer, or c's connection
+// when it speaks no TLS: go-smtp makes a new session after STARTTLS, on
+// the TLS connection, and that session's progress is the same
+// connection's.
+func plainConn(c *smtp.Conn) net.Conn {
+	conn := c.Conn()
+	if tc, ok := conn.(*tls.Conn); ok {
+		return tc.NetConn()
+	}
+	return conn
 }
 
 func smtpError(code int, enhanced smtp.EnhancedCode, format string, args ...any) *smtp.SMTPError {
@@ -87,11 +99,7 @@ func (ss *smtpSession) ip() string {
 // closeAfterReply closes the connection once the next reply is written
 // (after a 421, as RFC 5321 says).
 func (ss *smtpSession) closeAfterReply() {
-	c := ss.conn.Conn()
-	if tc, ok := c.(*tls.Conn); ok {
-		c = tc.NetConn()
-	}
-	if rc, ok := c.(*replyConn); ok {
+	if rc, ok := plainConn(ss.conn).(*replyConn); ok {
 		rc.closeAfterReply()
 	}
 }
