@@ -22,7 +22,8 @@
 // (parent of *ServerKeyMismatchError), *SSEError, *StrategyError,
 // *RateLimitedError, *UnauthorizedError, *RefusedError (any other 4xx but
 // 408, with the server's reason; parent of *AddressTakenError, a 409 on
-// creating an inbox), ErrClientClosed and ErrNoService (no service
+// creating an inbox, and of *InvalidWebhookError, a refused webhook create
+// or update with the fields at fault), ErrClientClosed and ErrNoService (no service
 // connected). Errors that come from an HTTP status unwrap to an
 // *APIError. A 404 maps by route:
 // inbox routes give *InboxNotFoundError, email routes *EmailNotFoundError

@@ -292,10 +292,11 @@ func (e *AddressTakenError) Error() string {
 	return fmt.Sprintf("the address %s is in use on the server", e.Address)
 }
 
-// Unwrap returns the parent class, which itself unwraps to the *APIError.
+// Unwrap returns the parent class, which itself unwraps to the *APIError
+// (when the error came from an answer).
 func (e *AddressTakenError) Unwrap() error {
 	if e.refused == nil {
-		return nil
+		return &RefusedError{Reason: e.Error()}
 	}
 	return e.refused
 }

@@ -14,8 +14,9 @@ import (
 
 // A 4xx the server explains is a *RefusedError carrying its reason; a 409
 // on creating an inbox is its child *AddressTakenError; both unwrap to the
-// *APIError with the status. A 404 with no route class stays an *APIError
-// and is no refusal.
+// *APIError with the status; a refused webhook is an *InvalidWebhookError
+// naming the fields at fault. A 404 with no route class stays an
+// *APIError and is no refusal.
 func TestIntegrationRefusedErrors(t *testing.T) {
 	_, c := startServer(t)
 	ctx := clienttest.Ctx(t)
@@ -25,6 +26,7 @@ func TestIntegrationRefusedErrors(t *testing.T) {
 	}
 	_, err := c.CreateInbox(ctx, client.CreateInboxOptions{EmailAddress: addr})
 	var taken *client.AddressTakenError
+	var invalid *client.InvalidWebhookError
 	var refused *client.RefusedError
 	var status *client.APIError
 	if !errors.As(err, &taken) || taken.Address != addr {
@@ -42,8 +44,24 @@ func TestIntegrationRefusedErrors(t *testing.T) {
 	if errors.As(err, &taken) {
 		t.Fatalf("a refused webhook reads as a taken address: %v", err)
 	}
+	invalid = nil
+	if _, err := c.CreateInbox(ctx, client.CreateInboxOptions{EmailAddress: "x@elsewhere.invalid"}); errors.As(err, &invalid) || !errors.As(err, &refused) {
+		t.Fatalf("an inbox refused: %v, want a *RefusedError that is no *InvalidWebhookError", err)
+	}
 	if !errors.As(err, &status) || status.StatusCode < 400 || status.StatusCode >= 500 {
 		t.Fatalf("refused webhook: status %v", status)
+	}
+
+	if !errors.As(err, &invalid) || len(invalid.Problems) != 1 || invalid.Problems[0].Field != "url" {
+		t.Fatalf("webhook with a bad url: %v, want *InvalidWebhookError about the url", err)
+	}
+	_, err = c.Webhooks.CreateWebhook(ctx, "", model.CreateWebhookRequest{
+		URL: "https://hooks.example.org/x", Events: []string{model.EventEmailReceived},
+		Filter: &model.FilterConfig{Mode: "all", Rules: []model.FilterRule{{Field: "subject", Operator: model.OpRegex, Value: "("}}},
+	})
+	if !errors.As(err, &invalid) || len(invalid.Problems) != 1 || invalid.Problems[0].Field != "filter.rules[0].value" ||
+		!strings.Contains(invalid.Problems[0].Text, "regular expression") {
+		t.Fatalf("webhook with a bad rule: %v, want *InvalidWebhookError about filter.rules[0].value", err)
 	}
 
 	_, err = c.Webhooks.GetWebhook(ctx, "", "whk_missing")

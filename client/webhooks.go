@@ -55,6 +55,9 @@ func (s *WebhooksService) call(ctx context.Context, what, method, inboxEmail, id
 		out:      out,
 		notFound: webhookNotFound(inboxEmail),
 	})
+	if body != nil {
+		err = invalidWebhook(err) // a create or update
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
