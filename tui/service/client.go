@@ -269,14 +269,15 @@ func (s clientService) Rescan(ctx context.Context, force bool) (bool, []string, 
 // DefaultDomain is the first domain the server allows, else the domain of
 // the first inbox loaded.
 func (s clientService) DefaultDomain(ctx context.Context) (string, error) {
-	if _, err := s.client(); err != nil {
+	c, err := s.client()
+	if err != nil {
 		return "", err
 	}
-	info, err := s.c.ServerInfo(ctx)
+	info, err := c.ServerInfo(ctx)
 	if err == nil && len(info.AllowedDomains) > 0 {
 		return info.AllowedDomains[0], nil
 	}
-	for _, in := range s.c.Inboxes() {
+	for _, in := range c.Inboxes() {
 		if _, domain, ok := strings.Cut(in.Address(), "@"); ok {
 			return domain, nil
 		}
