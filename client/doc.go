@@ -20,8 +20,12 @@
 // *InboxNotFoundError, *EmailNotFoundError, *InboxAlreadyExistsError,
 // *InvalidImportDataError, *DecryptionError, *SignatureVerificationError
 // (parent of *ServerKeyMismatchError), *SSEError, *StrategyError,
-// *RateLimitedError, *UnauthorizedError and ErrClientClosed. Errors that
-// come from an HTTP status unwrap to an *APIError. A 404 maps by route:
+// *RateLimitedError, *UnauthorizedError, *RefusedError (any other 4xx but
+// 408, with the server's reason; parent of *AddressTakenError, a 409 on
+// creating an inbox, and of *InvalidWebhookError, a refused webhook create
+// or update with the fields at fault), ErrClientClosed and ErrNoService (no service
+// connected). Errors that come from an HTTP status unwrap to an
+// *APIError. A 404 maps by route:
 // inbox routes give *InboxNotFoundError, email routes *EmailNotFoundError
 // unless the message says the inbox is missing. Messages are one line
 // that says what to do.

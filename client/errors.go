@@ -15,7 +15,7 @@ import (
 // APIError is a non-2xx answer of the service that no more specific error
 // class describes. The specific classes that come from an HTTP status
 // (UnauthorizedError, InboxNotFoundError, EmailNotFoundError,
-// RateLimitedError) unwrap to an *APIError, so errors.As(err, **APIError)
+// RateLimitedError, RefusedError and its children) unwrap to an *APIError, so errors.As(err, **APIError)
 // works for every error that carries a status.
 type APIError struct {
 	StatusCode int
@@ -258,6 +258,65 @@ func (e *UnauthorizedError) Error() string {
 }
 
 func (e *UnauthorizedError) Unwrap() error { return statusError(e.status) }
+
+// RefusedError is a 4xx answer that no more specific class describes
+// (400, 403, 409, 422, …): the server understood the request and will not
+// do it. Reason is the server's explanation ("" when it gave none), one
+// line naming what was refused and why. It unwraps to the *APIError.
+type RefusedError struct {
+	Reason string
+	status *APIError
+}
+
+func (e *RefusedError) Error() string {
+	if e.status != nil {
+		return e.status.Error()
+	}
+	return "the server refused the request: " + e.Reason
+}
+
+func (e *RefusedError) Unwrap() error { return statusError(e.status) }
+
+// AddressTakenError is a 409 on creating an inbox: the address asked for
+// is in use on the server (by another inbox, or a plain catch-all that can
+// be attached with OpenPlainInbox). Its parent class is *RefusedError.
+type AddressTakenError struct {
+	Address string
+	refused *RefusedError
+}
+
+func (e *AddressTakenError) Error() string {
+	if e.refused != nil {
+		return e.refused.Error()
+	}
+	return fmt.Sprintf("the address %s is in use on the server", e.Address)
+}
+
+// Unwrap returns the parent class, which itself unwraps to the *APIError
+// (when the error came from an answer).
+func (e *AddressTakenError) Unwrap() error {
+	if e.refused == nil {
+		return &RefusedError{Reason: e.Error()}
+	}
+	return e.refused
+}
+
+// NoServiceError is the error of a call made where no service is
+// connected: a program started without a client, or a zero
+// WebhooksService (one not taken from a Client).
+type NoServiceError struct{}
+
+func (e *NoServiceError) Error() string { return "no service connected" }
+
+// Is makes every *NoServiceError match ErrNoService.
+func (e *NoServiceError) Is(target error) bool {
+	_, ok := target.(*NoServiceError)
+	return ok
+}
+
+// ErrNoService is the error of calls made where no service is connected;
+// compare with errors.Is.
+var ErrNoService = &NoServiceError{}
 
 // ClientClosedError is returned by calls made after Client.Close.
 type ClientClosedError struct{}

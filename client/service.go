@@ -103,6 +103,10 @@ func (c *Client) CreateInbox(ctx context.Context, opts CreateInboxOptions) (*Inb
 	}
 	var res model.CreateInboxResponse
 	err = c.do(ctx, request{method: http.MethodPost, path: "/api/inboxes", body: body, out: &res})
+	var refused *RefusedError
+	if errors.As(err, &refused) && refused.status.StatusCode == http.StatusConflict {
+		err = &AddressTakenError{Address: opts.EmailAddress, refused: refused}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create inbox: %w", err)
 	}

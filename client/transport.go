@@ -286,6 +286,12 @@ func mapStatus(r request, resp response) error {
 		if r.notFound != nil {
 			return r.notFound(status)
 		}
+		return status
+	case http.StatusRequestTimeout:
+		return status
+	}
+	if resp.status >= 400 && resp.status < 500 {
+		return &RefusedError{Reason: status.Message, status: status}
 	}
 	return status
 }

@@ -40,10 +40,14 @@ func webhookNotFound(inboxEmail string) notFoundFunc {
 	}
 }
 
-// WebhooksService makes the webhook calls (Client.Webhooks).
+// WebhooksService makes the webhook calls (Client.Webhooks). The zero
+// WebhooksService has no service: its calls fail with ErrNoService.
 type WebhooksService struct{ t *transport }
 
 func (s *WebhooksService) call(ctx context.Context, what, method, inboxEmail, id, suffix string, body, out any) error {
+	if s.t == nil {
+		return fmt.Errorf("%s: %w", what, ErrNoService)
+	}
 	err := s.t.do(ctx, request{
 		method:   method,
 		path:     webhookPath(inboxEmail, id) + suffix,
@@ -51,6 +55,9 @@ func (s *WebhooksService) call(ctx context.Context, what, method, inboxEmail, id
 		out:      out,
 		notFound: webhookNotFound(inboxEmail),
 	})
+	if body != nil {
+		err = invalidWebhook(err) // a create or update
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}

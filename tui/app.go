@@ -13,6 +13,7 @@ import (
 	"sandview/theme"
 	"sandview/tui/feed"
 	"sandview/tui/mail"
+	"sandview/tui/service"
 	"sandview/tui/termimage"
 	"sandview/tui/ui"
 	"sandview/tui/webhooks"
@@ -71,7 +72,7 @@ func newApp(ctx context.Context, cfg Config) App {
 	}
 	set := cfg.Settings
 	if cfg.svc == nil && cfg.Client != nil {
-		cfg.svc = newClientService(cfg.Client, cfg.Keystore)
+		cfg.svc = service.FromClient(cfg.Client, cfg.Keystore)
 	}
 	clock := set.Now
 	if clock == nil {
@@ -85,9 +86,9 @@ func newApp(ctx context.Context, cfg Config) App {
 	if cfg.tick != nil {
 		uctx.Tick = cfg.tick
 	}
-	var svc service = disconnected{}
-	if cfg.svc != nil {
-		svc = cfg.svc
+	svc := cfg.svc
+	if svc == nil {
+		svc = service.FromClient(nil, nil) // every call fails with client.ErrNoService
 	}
 	a := App{
 		ctx:    uctx,

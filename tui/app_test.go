@@ -188,7 +188,7 @@ func TestWebhooksWithoutService(t *testing.T) {
 		return cmd
 	}}
 	d.Press("w")
-	if !strings.Contains(tuitest.Plain(a.View().Content), errNoService.Error()) {
+	if !strings.Contains(tuitest.Plain(a.View().Content), client.ErrNoService.Error()) {
 		t.Fatalf("no service: the error is not shown:\n%s", tuitest.Plain(a.View().Content))
 	}
 }

@@ -6,8 +6,10 @@
 // shown screen, which routes it to its focused pane; results and live
 // events go to the screen they belong to, shown or not. Around the screen
 // it draws the SMTP banner, the status bar and the key line. The live feed
-// (package feed) turns what the client pushes into messages; the service
-// adapter (service.go) is the only code here that holds the client.
+// (package feed) turns what the client pushes into messages. Every call
+// to the service goes through one interface, service.Service, whose
+// implementation over the client (package service) is the only code here
+// that holds the client; the screens decide on the client's typed errors.
 //
 // The program checks the API key at start and shows what to do when the
 // server refuses it (conn.go); the status bar says "connecting…" from the
@@ -29,7 +31,8 @@
 // Settings come from the command line, built once and shared by the root
 // model and the screens.
 //
-//	tui/          the root model, Run and Config, status bar, service adapter
+//	tui/          the root model, Run and Config, status bar
+//	tui/service   the Service interface and its implementation over the client
 //	tui/ui        Component/Screen/Dialog contracts, shared Context, widgets
 //	tui/mail      the mail screen and its panes
 //	tui/webhooks  the webhooks screen and its panes

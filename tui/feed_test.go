@@ -8,6 +8,7 @@ import (
 	"sandview/client"
 	"sandview/model"
 	"sandview/tui/feed"
+	"sandview/tui/service"
 	"sandview/tui/tuitest"
 )
 
@@ -46,9 +47,9 @@ func TestFeedReachesTheScreens(t *testing.T) {
 // TestFeedFailureShowsOffline checks that a feed that cannot start says so.
 func TestFeedFailureShowsOffline(t *testing.T) {
 	h := newHarness(t, 160, 40, true)
-	_, err := feed.Start(context.Background(), disconnected{})
+	_, err := feed.Start(context.Background(), service.FromClient(nil, nil))
 	h.Send(feedStartedMsg{err: err})
-	if !strings.Contains(h.plain(), "offline: "+errNoService.Error()) {
+	if !strings.Contains(h.plain(), "offline: "+client.ErrNoService.Error()) {
 		t.Fatalf("feed failure not shown:\n%s", h.plain())
 	}
 }

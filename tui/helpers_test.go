@@ -120,7 +120,7 @@ func withDeliveries(h *harness) {
 // receiverRefused is the server's answer to a webhook pointing at the
 // receiver when it only accepts HTTPS.
 func receiverRefused() error {
-	return fmt.Errorf("create webhook: %w", &client.APIError{StatusCode: 400, Op: "POST /api/webhooks", Message: "url must use https"})
+	return fmt.Errorf("create webhook: %w", &client.InvalidWebhookError{Problems: []client.Problem{{Field: "url", Text: "url must use https"}}})
 }
 
 // webhooksReceiverRefused is the receiver listening on a fixed address

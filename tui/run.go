@@ -10,11 +10,16 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"sandview/client"
+	"sandview/tui/service"
 	"sandview/tui/ui"
 )
 
 // Settings are the TUI's settings (see ui.Settings).
 type Settings = ui.Settings
+
+// Keystore keeps the inboxes the TUI creates or imports (see
+// service.Keystore).
+type Keystore = service.Keystore
 
 // Config is what the command line passes to the TUI.
 type Config struct {
@@ -32,7 +37,7 @@ type Config struct {
 
 	// For tests: a service in place of Client, and what schedules timer
 	// messages (tea.Tick; tests switch timers off).
-	svc  service
+	svc  service.Service
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 }
 

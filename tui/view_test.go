@@ -89,7 +89,7 @@ func TestGoldenWebhookScreens(t *testing.T) {
 		"create_form": func(h *harness) { h.Press("n") },
 		"edit_form":   func(h *harness) { h.Press("G", "e") },
 		"form_errors": func(h *harness) {
-			h.svc.RejectWebhooks(&client.APIError{StatusCode: 400, Message: "url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)"})
+			h.svc.RejectWebhooks(&client.InvalidWebhookError{Problems: []client.Problem{{Field: "url", Text: "url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)"}}})
 			h.Press("n", "tab")
 			h.Ctrl('u')
 			h.Type("http://insecure.test/h")

@@ -215,13 +215,13 @@ func (s *dropper) bulkDone(msg bulkDoneMsg) {
 }
 
 // failureText is an error as the status line shows it: the server's
-// refusal (a 4xx with a reason) by its reason alone, which names what and
+// refusal (*client.RefusedError) by its reason alone, which names what and
 // why ("delete email on qa@sandbox.test is not allowed for role viewer"),
 // else the whole error.
 func failureText(err error) string {
-	var refused *client.APIError
-	if errors.As(err, &refused) && refused.StatusCode >= 400 && refused.StatusCode < 500 && refused.Message != "" {
-		return termtext.SanitizeLine(refused.Message)
+	var refused *client.RefusedError
+	if errors.As(err, &refused) && refused.Reason != "" {
+		return termtext.SanitizeLine(refused.Reason)
 	}
 	return ui.ErrorText(err)
 }

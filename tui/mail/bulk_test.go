@@ -110,8 +110,7 @@ func TestBulkFailureSaysHowManyWorked(t *testing.T) {
 // the status cuts, and the email stays.
 func TestRefusedDeleteSaysWhy(t *testing.T) {
 	h := newHarness(t, 80, 24)
-	h.svc.Fail(&client.APIError{Op: "DELETE /api/inboxes/demo@sandbox.test/emails/e1", StatusCode: 403,
-		Message: "delete email on demo@sandbox.test is not allowed for role viewer"})
+	h.svc.Fail(&client.RefusedError{Reason: "delete email on demo@sandbox.test is not allowed for role viewer"})
 	h.Press("d", "y")
 	if len(h.current().emails) != 4 || !strings.Contains(h.shown(), "not deleted: delete email on demo@sandbox.test is not") {
 		t.Fatalf("a refused delete: %d left\n%s", len(h.current().emails), h.shown())

@@ -14,6 +14,7 @@ import (
 	"sandview/client"
 	"sandview/model"
 	"sandview/tui/desktop"
+	"sandview/tui/service"
 	"sandview/tui/ui"
 )
 
@@ -26,7 +27,7 @@ const requestTimeout = 60 * time.Second
 // commands makes the Cmds of the mail screen.
 type commands struct {
 	ctx context.Context
-	svc Service
+	svc service.Service
 	// set are the TUI's settings (shared).
 	set *ui.Settings
 	// temp holds the files opened with other programs.

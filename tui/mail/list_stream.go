@@ -12,10 +12,11 @@ import (
 
 	"sandview/client"
 	"sandview/model"
+	"sandview/tui/service"
 	"sandview/tui/ui"
 )
 
-// The first listing of an inbox is streamed when the service can: the
+// The first listing of an inbox is streamed (Service.EachEmail): the
 // newest emails are shown as soon as they are opened, the rest are
 // merged in batches while the list is read and opened in the background
 // (on every core, see client.Inbox.EachEmail). With 10,000 encrypted
@@ -23,13 +24,6 @@ import (
 // for it. Later listings (a resync, a reconnection) replace the list in
 // one piece (emailsLoadedMsg), as they must to drop what was deleted
 // elsewhere.
-
-// Streamer is a Service that can list an inbox as the list is read: fn
-// gets each email (and its failure to open) as soon as it and those
-// before it are opened, in the server's order, newest first.
-type Streamer interface {
-	EachEmail(ctx context.Context, address string, fn func(e model.Email, openErr error) error) error
-}
 
 // listBatchInterval is the least time between two batches of a streamed
 // listing after the first: each batch costs the screen a merge of the
@@ -78,17 +72,17 @@ type emailsListedMsg struct {
 
 // streamEmails starts a streamed listing of address; its Cmd returns
 // once the first batch (the newest first emails) is opened.
-func (c commands) streamEmails(svc Streamer, address string, first int) (*listStream, tea.Cmd) {
+func (c commands) streamEmails(address string, first int) (*listStream, tea.Cmd) {
 	ctx, cancel := context.WithTimeout(c.ctx, requestTimeout)
 	st := &listStream{address: address, cancel: cancel, wake: make(chan struct{}, 1), ended: make(chan struct{})}
 	return st, func() tea.Msg {
-		go st.read(ctx, svc)
+		go st.read(ctx, c.svc)
 		return st.take(first)
 	}
 }
 
 // read lists the inbox into pending until the list ends or ctx does.
-func (st *listStream) read(ctx context.Context, svc Streamer) {
+func (st *listStream) read(ctx context.Context, svc service.Service) {
 	err := svc.EachEmail(ctx, st.address, func(e model.Email, openErr error) error {
 		st.mu.Lock()
 		st.pending = append(st.pending, e)
@@ -146,21 +140,20 @@ func (st *listStream) next() tea.Cmd {
 	}
 }
 
-// listInbox lists an inbox: streamed when it was never listed and the
-// service can stream, else in one piece. An inbox whose streamed listing
-// runs is listed again once it ends.
+// listInbox lists an inbox: streamed when it was never listed, else in
+// one piece. An inbox whose streamed listing runs is listed again once it
+// ends.
 func (s *Screen) listInbox(address string) tea.Cmd {
 	e, _ := s.state.find(address)
 	if e != nil && e.stream != nil {
 		e.stream.relist = true
 		return nil
 	}
-	svc, ok := s.cmds.svc.(Streamer)
-	if e == nil || e.loaded || !ok {
+	if e == nil || e.loaded {
 		return s.cmds.loadEmails(address)
 	}
 	e.loading = true
-	st, cmd := s.cmds.streamEmails(svc, e.info.EmailAddress, s.firstBatch())
+	st, cmd := s.cmds.streamEmails(e.info.EmailAddress, s.firstBatch())
 	e.stream = st
 	return tea.Batch(cmd, s.startSpinner())
 }

@@ -18,33 +18,10 @@ import (
 	"sandview/server/servertest"
 	"sandview/tui/desktop"
 	"sandview/tui/feed"
+	"sandview/tui/service"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
-
-// clientLister lists inboxes through the client as the program's
-// service does (tui.clientService.EachEmail): with content, opened on
-// every core, in the server's order.
-type clientLister struct {
-	*tuitest.Service
-	c *client.Client
-}
-
-func (l clientLister) Emails(ctx context.Context, address string) ([]model.Email, error) {
-	in, ok := l.c.Inbox(address)
-	if !ok {
-		return nil, fmt.Errorf("inbox %s is not loaded", address)
-	}
-	return in.Emails(ctx, client.ListOptions{IncludeContent: true})
-}
-
-func (l clientLister) EachEmail(ctx context.Context, address string, fn func(model.Email, error) error) error {
-	in, ok := l.c.Inbox(address)
-	if !ok {
-		return fmt.Errorf("inbox %s is not loaded", address)
-	}
-	return in.EachEmail(ctx, client.ListOptions{IncludeContent: true}, fn)
-}
 
 // encryptedInbox starts an embedded server holding n encrypted emails
 // in one inbox and returns the client holding that inbox.
@@ -92,14 +69,14 @@ func streamSettings(t testing.TB) *ui.Settings {
 	return &ui.Settings{TempDir: desktop.OpenedDir(t.TempDir())}
 }
 
-// streamedScreen is the mail screen over the client's inbox in.
-func streamedScreen(t testing.TB, c *client.Client, in *client.Inbox, width, height int) (*harness, clientLister) {
+// streamedScreen is the mail screen over the program's service of the
+// client holding the inbox in (service.FromClient).
+func streamedScreen(t testing.TB, c *client.Client, width, height int) *harness {
 	t.Helper()
-	svc := clientLister{Service: tuitest.NewService(in.Info()), c: c}
 	ctx := tuitest.Context(true)
-	s := New(ctx, context.Background(), svc, streamSettings(t))
+	s := New(ctx, context.Background(), service.FromClient(c, nil), streamSettings(t))
 	s.SetSize(width, height)
-	return &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s, svc: svc.Service}, svc
+	return &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s}
 }
 
 // listedFrom runs cmd (and the commands of a batch) until one returns a
@@ -131,7 +108,7 @@ func TestStreamedListingShowsTheNewestFirstAndEveryEmail(t *testing.T) {
 	if err != nil || len(want) != n {
 		t.Fatalf("listed %d: %v", len(want), err)
 	}
-	h, _ := streamedScreen(t, c, in, 120, 30)
+	h := streamedScreen(t, c, 120, 30)
 	var batches [][]model.Email
 	cmd, _ := h.s.Update(feed.InboxReadyMsg{Address: in.Address()})
 	for {
@@ -241,7 +218,7 @@ func TestSearchWhileListingSaysStillLoading(t *testing.T) {
 func BenchmarkFirstFrame10k(b *testing.B) {
 	const n = 10000
 	c, in := encryptedInbox(b, n)
-	h, svc := streamedScreen(b, c, in, 160, 50)
+	h := streamedScreen(b, c, 160, 50)
 	e, _ := h.s.state.find(in.Address())
 	first := h.s.firstBatch()
 	forget := func() {
@@ -256,7 +233,7 @@ func BenchmarkFirstFrame10k(b *testing.B) {
 	b.Run("streamed", func(b *testing.B) {
 		for b.Loop() {
 			forget()
-			st, cmd := h.s.cmds.streamEmails(svc, in.Address(), first)
+			st, cmd := h.s.cmds.streamEmails(in.Address(), first)
 			e.stream = st
 			h.s.Update(cmd())
 			shows(b, h.shown())
@@ -303,7 +280,7 @@ func BenchmarkFirstFrame10k(b *testing.B) {
 		var next tea.Cmd
 		start := func() {
 			forget()
-			st, cmd := h.s.cmds.streamEmails(svc, in.Address(), first)
+			st, cmd := h.s.cmds.streamEmails(in.Address(), first)
 			e.stream = st
 			next, _ = h.s.Update(cmd())
 			go func() { ready <- listedMsgOf(next) }()
@@ -358,20 +335,6 @@ func listedMsgOf(cmd tea.Cmd) tea.Msg {
 	return m
 }
 
-// fakeStreamer lists the fixture service's inboxes as a streaming
-// service does, all at once.
-type fakeStreamer struct{ *tuitest.Service }
-
-func (f fakeStreamer) EachEmail(ctx context.Context, address string, fn func(model.Email, error) error) error {
-	emails, err := f.Emails(ctx, address)
-	for _, e := range emails {
-		if err := fn(e, nil); err != nil {
-			return err
-		}
-	}
-	return err
-}
-
 // streamTo runs the batches of a streamed listing that cmd starts, the
 // last one included, and returns what the last one's Update returned.
 func streamTo(t *testing.T, s *Screen, cmd tea.Cmd) tea.Cmd {
@@ -414,7 +377,7 @@ func loadedFrom(cmd tea.Cmd) (emailsLoadedMsg, bool) {
 func TestStreamedListingRelistsAndKeepsLiveMail(t *testing.T) {
 	svc := tuitest.NewFixtureService()
 	ctx := tuitest.Context(true)
-	s := New(ctx, context.Background(), fakeStreamer{svc}, streamSettings(t))
+	s := New(ctx, context.Background(), svc, streamSettings(t))
 	s.SetSize(160, 30)
 	first, _ := s.Update(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
 	e, _ := s.state.find(tuitest.DemoAddr)
@@ -451,7 +414,7 @@ func TestStreamedListingOfAGoneInbox(t *testing.T) {
 	svc := tuitest.NewFixtureService()
 	svc.Forget(tuitest.DemoAddr)
 	ctx := tuitest.Context(true)
-	s := New(ctx, context.Background(), fakeStreamer{svc}, streamSettings(t))
+	s := New(ctx, context.Background(), svc, streamSettings(t))
 	first, _ := s.Update(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
 	streamTo(t, s, first)
 	e, _ := s.state.find(tuitest.DemoAddr)

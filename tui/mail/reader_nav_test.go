@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/model"
@@ -16,11 +17,15 @@ import (
 )
 
 // ticks records the timers the screen asks for, so a test fires them
-// when it chooses: those of the filler (fillMsg) apart.
+// when it chooses: those of the filler (fillMsg) apart, those of the
+// loading indicator dropped.
 type ticks struct{ fired, fills []func(time.Time) tea.Msg }
 
 func (r *ticks) tick(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
-	if _, ok := fn(time.Time{}).(fillMsg); ok {
+	switch fn(time.Time{}).(type) {
+	case spinner.TickMsg: // the loading indicator, while a list streams in
+		return nil
+	case fillMsg:
 		r.fills = append(r.fills, fn)
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"sandview/model/search"
 	"sandview/model/termtext"
 	"sandview/tui/desktop"
+	"sandview/tui/service"
 	"sandview/tui/ui"
 )
 
@@ -51,7 +52,7 @@ type Screen struct {
 // holding the inboxes the service has, each waiting for its list; callCtx
 // cancels the service calls when the program ends. The message list has
 // the keyboard, so enter opens the mail that just arrived.
-func New(ctx *ui.Context, callCtx context.Context, svc Service, set *ui.Settings) *Screen {
+func New(ctx *ui.Context, callCtx context.Context, svc service.Service, set *ui.Settings) *Screen {
 	cmds := commands{ctx: callCtx, svc: svc, set: set, temp: desktop.NewTempDir(set.TempDir, desktop.DefaultGrace), saveDir: &saveDir{home: set.UserHome}}
 	s := &Screen{ctx: ctx, cmds: cmds, set: set, state: &mailState{}, panes: &panes{}}
 	s.previewer = &previewer{ctx: ctx, cmds: cmds, panes: s.panes}

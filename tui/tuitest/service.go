@@ -2,7 +2,6 @@ package tuitest
 
 import (
 	"context"
-
 	"errors"
 	"fmt"
 	"os"
@@ -14,14 +13,15 @@ import (
 	"sandview/client"
 	"sandview/model"
 	"sandview/tui/feed"
+	"sandview/tui/service"
 )
 
-// Service is an in-memory service for tests: it serves the mail calls,
-// the webhook calls and the live feed (Subscribe, then Receiver to push), and
-// records every call as a line ("emails demo@sandbox.test"). Each service
-// interface it implements is its own fake (mailFake, hookFake, connFake);
-// they share one callLog, so one lock orders all calls and one log records
-// them.
+// Service is an in-memory service.Service for tests: it serves the mail
+// calls (listings streamed or in one piece), the webhook calls and the
+// live feed (Subscribe, then Receiver to push), and records every call as
+// a line ("emails demo@sandbox.test"). Each part of the service is its
+// own fake (mailFake, hookFake, connFake, chaosFake); they share one
+// callLog, so one lock orders all calls and one log records them.
 type Service struct {
 	*callLog
 	*mailFake
@@ -29,6 +29,9 @@ type Service struct {
 	*connFake
 	*chaosFake
 }
+
+// The fake serves all of service.Service.
+var _ service.Service = (*Service)(nil)
 
 // callLog is the lock every fake call holds, the log of the calls and the
 // failure the mutating calls return.
@@ -213,6 +216,25 @@ func (f *mailFake) Emails(_ context.Context, address string) ([]model.Email, err
 		return nil, &client.InboxNotFoundError{Address: address}
 	}
 	return slices.Clone(f.emails[address]), nil
+}
+
+// EachEmail lists an inbox as Emails does (and records the same call),
+// passing the emails to fn one by one, newest first, as the client's
+// streamed listing does; an error of fn or the end of ctx ends it.
+func (f *mailFake) EachEmail(ctx context.Context, address string, fn func(e model.Email, openErr error) error) error {
+	emails, err := f.Emails(ctx, address)
+	if err != nil {
+		return err
+	}
+	for _, e := range emails {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(e, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Forget makes the server forget an inbox: its listings fail as not

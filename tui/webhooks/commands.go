@@ -11,6 +11,7 @@ import (
 	"sandview/client"
 	"sandview/client/webhookrecv"
 	"sandview/model"
+	"sandview/tui/service"
 )
 
 // Every call to the service runs in one of these tea.Cmds, bounded by
@@ -22,7 +23,7 @@ const requestTimeout = 60 * time.Second
 // commands makes the Cmds of the webhooks screen.
 type commands struct {
 	ctx context.Context
-	svc Service
+	svc service.Service
 }
 
 func (c commands) call() (context.Context, context.CancelFunc) {

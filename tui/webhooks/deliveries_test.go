@@ -117,7 +117,7 @@ func TestWebhookReceiverVerifiesDeliveries(t *testing.T) {
 
 func TestWebhookReceiverRefusedByServer(t *testing.T) {
 	h := newHarness(t, 120, 37)
-	h.svc.RejectWebhooks(&client.APIError{StatusCode: 400, Message: "url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)"})
+	h.svc.RejectWebhooks(&client.InvalidWebhookError{Problems: []client.Problem{{Field: "url", Text: "url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)"}}})
 	h.Press("l")
 	d := h.s.state
 	if d.recv == nil {

@@ -3,7 +3,6 @@ package webhooks
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -124,13 +123,21 @@ func (f *form) submit() tea.Cmd {
 	return f.update(req)
 }
 
-// ruleError finds "filter.rules[i].part" in a server message.
-var ruleError = regexp.MustCompile(`filter\.rules\[(\d+)\](?:\.(\w+))?`)
+// ruleField is the path of a filter rule's field, "filter.rules[i].part".
+var ruleField = regexp.MustCompile(`^filter\.rules\[(\d+)\](?:\.(\w+))?$`)
 
-// stopForMessage names the field a server validation message is about.
-func stopForMessage(msg string) (formStop, bool) {
-	lower := strings.ToLower(strings.TrimSpace(msg))
-	if m := ruleError.FindStringSubmatch(lower); m != nil {
+// fieldStops are the form's stops by the request field they edit.
+var fieldStops = map[string]stopKind{
+	"url": stopURL, "events": stopEvents, "template": stopTemplate, "template.body": stopBody,
+	"filter": stopFilter, "description": stopDescription,
+}
+
+// stopForField is the form's stop of a request field the server named
+// (client.Problem.Field): the field's own, else that of the field it is
+// part of.
+func stopForField(field string) (formStop, bool) {
+	field = strings.ToLower(field)
+	if m := ruleField.FindStringSubmatch(field); m != nil {
 		i, _ := strconv.Atoi(m[1])
 		kind := stopRuleValue
 		switch m[2] {
@@ -143,43 +150,36 @@ func stopForMessage(msg string) (formStop, bool) {
 		}
 		return formStop{kind: kind, rule: i}, true
 	}
-	prefixes := []struct {
-		prefix string
-		kind   stopKind
-	}{
-		{"url", stopURL}, {"events", stopEvents}, {"unknown event", stopEvents},
-		{"template.body", stopBody}, {"template", stopTemplate}, {"unknown template", stopTemplate},
-		{"filter", stopFilter}, {"description", stopDescription},
+	if kind, ok := fieldStops[field]; ok {
+		return formStop{kind: kind}, true
 	}
-	for _, p := range prefixes {
-		if strings.HasPrefix(lower, p.prefix) {
-			return formStop{kind: p.kind}, true
-		}
-	}
-	return formStop{}, false
+	head := field[:strings.IndexAny(field+".", ".[")]
+	kind, ok := fieldStops[head]
+	return formStop{kind: kind}, ok
 }
 
-// failed shows a server error: a validation message next to its field
-// when it names one, else under the form. What was typed stays.
+// failed shows a server error: each problem of a refused webhook
+// (*client.InvalidWebhookError) next to the field it names, else the
+// error under the form. What was typed stays.
 func (f *form) failed(err error) {
 	f.busy = false
 	f.errs = map[formStop]string{}
 	f.err = ui.ErrorText(err)
-	var apiErr *client.APIError
-	if !errors.As(err, &apiErr) || apiErr.Message == "" || apiErr.StatusCode >= 500 {
+	var invalid *client.InvalidWebhookError
+	if !errors.As(err, &invalid) {
 		return
 	}
-	for _, part := range strings.Split(termtext.SanitizeLine(apiErr.Message), "; ") {
-		stop, ok := stopForMessage(part)
+	for _, p := range invalid.Problems {
+		stop, ok := stopForField(p.Field)
 		if !ok || !slices.Contains(f.stops(), stop) {
 			continue
 		}
-		f.errs[stop] = part
+		f.errs[stop] = termtext.SanitizeLine(p.Text)
 	}
 	if len(f.errs) == 0 {
 		return
 	}
-	f.err = fmt.Sprintf("the server refused the webhook (%d %s): see the marked field", apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
+	f.err = "the server refused the webhook: see the marked field"
 	for i, s := range f.stops() {
 		if _, bad := f.errs[s]; bad {
 			f.focus = i

@@ -114,7 +114,7 @@ func TestWebhookFormChecksBeforeSending(t *testing.T) {
 
 func TestWebhookFormShowsServerErrorsInline(t *testing.T) {
 	h := newHarness(t, 80, 21)
-	h.svc.RejectWebhooks(&client.APIError{StatusCode: 400, Message: "url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)"})
+	h.svc.RejectWebhooks(&client.InvalidWebhookError{Problems: []client.Problem{{Field: "url", Text: "url must use https (http is allowed only when the server sets SVC_WEBHOOK_ALLOW_HTTP)"}}})
 	h.Press("n", "tab")
 	h.Ctrl('u')
 	h.Type("http://insecure.test/h")
@@ -130,16 +130,16 @@ func TestWebhookFormShowsServerErrorsInline(t *testing.T) {
 		t.Fatalf("focus %+v url %q", f.current(), f.url.Value())
 	}
 	v := h.shown()
-	if !strings.Contains(v, "✗ url must use https") || !strings.Contains(v, "400 Bad Request") {
+	if !strings.Contains(v, "✗ url must use https") || !strings.Contains(v, "the server refused the webhook: see the marked field") {
 		t.Fatalf("server error not inline:\n%s", v)
 	}
-	h.svc.RejectWebhooks(&client.APIError{StatusCode: 422, Message: "filter.rules[0].value is not a valid regular expression: missing closing )"})
+	h.svc.RejectWebhooks(&client.InvalidWebhookError{Problems: []client.Problem{{Field: "filter.rules[0].value", Text: "filter.rules[0].value is not a valid regular expression: missing closing )"}}})
 	h.Press("enter")
 	f = h.form()
 	if f.errs[formStop{kind: stopRuleValue}] == "" || f.current() != (formStop{kind: stopRuleValue}) {
 		t.Fatalf("rule error: %v focus %+v", f.errs, f.current())
 	}
-	h.svc.RejectWebhooks(&client.APIError{StatusCode: 409, Message: "webhook limit reached"})
+	h.svc.RejectWebhooks(&client.InvalidWebhookError{Problems: []client.Problem{{Text: "webhook limit reached"}}})
 	h.Press("enter")
 	if f = h.form(); len(f.errs) != 0 || !strings.Contains(f.err, "webhook limit reached") {
 		t.Fatalf("general error: %v %q", f.errs, f.err)

@@ -218,8 +218,8 @@ func receiverErrorText(recv Receiver, err error) string {
 		return ui.ErrorText(err)
 	}
 	text := "the server refused a webhook to the built-in receiver at " + recv.URL() + ": " + ui.ErrorText(err)
-	var apiErr *client.APIError
-	if errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 {
+	var refused *client.RefusedError
+	if errors.As(err, &refused) {
 		text += ". Only a local server (sandview --local) accepts HTTP webhooks to 127.0.0.1; a remote server cannot reach this machine's loopback."
 	}
 	return termtext.SanitizeLine(text)

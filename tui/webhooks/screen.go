@@ -11,6 +11,7 @@ import (
 	"sandview/client/webhookrecv"
 	"sandview/keys"
 	"sandview/model"
+	"sandview/tui/service"
 	"sandview/tui/ui"
 )
 
@@ -106,7 +107,7 @@ func (s *Screen) Confine() { s.remote = true }
 // New returns the webhooks screen over svc; inboxes lists the addresses of
 // the inboxes not expired (the scopes besides global). ctx cancels the
 // service calls when the program ends.
-func New(uc *ui.Context, ctx context.Context, svc Service, inboxes func() []string) *Screen {
+func New(uc *ui.Context, ctx context.Context, svc service.Service, inboxes func() []string) *Screen {
 	k := keys.DefaultWebhook()
 	st := newHookState()
 	c := commands{ctx: ctx, svc: svc}

@@ -235,28 +235,28 @@ func TestWebhookHostileTextIsSanitized(t *testing.T) {
 	tuitest.AssertNoControls(t, h.shown())
 }
 
-func TestStopForMessage(t *testing.T) {
+// Each request field the server names has its stop in the form, a field
+// within one that of the field it is part of.
+func TestStopForField(t *testing.T) {
 	cases := map[string]formStop{
-		"url must use https (http is allowed only for loopback hosts on this server)": {kind: stopURL},
-		"URL is not a valid URL":                                             {kind: stopURL},
-		"events must list at least one of email.received":                    {kind: stopEvents},
-		`unknown event "x": use email.received`:                              {kind: stopEvents},
-		"template.body does not render to valid JSON with a sample event":    {kind: stopBody},
-		`unknown template "x": use one of default`:                           {kind: stopTemplate},
-		"filter.mode must be all or any":                                     {kind: stopFilter},
-		"filter.rules[1].value is not a valid regular expression: missing )": {kind: stopRuleValue, rule: 1},
-		"filter.rules[0].field must be one of the filterable fields":         {kind: stopRuleField},
-		"filter.rules[2].operator is unknown":                                {kind: stopRuleOp, rule: 2},
-		"description is longer than 500 characters":                          {kind: stopDescription},
+		"url": {kind: stopURL}, "URL": {kind: stopURL}, "events": {kind: stopEvents},
+		"template.body": {kind: stopBody}, "template": {kind: stopTemplate}, "template.type": {kind: stopTemplate},
+		"filter.mode": {kind: stopFilter}, "filter.rules": {kind: stopFilter},
+		"filter.rules[1].value":    {kind: stopRuleValue, rule: 1},
+		"filter.rules[0].field":    {kind: stopRuleField},
+		"filter.rules[2].operator": {kind: stopRuleOp, rule: 2},
+		"description":              {kind: stopDescription},
 	}
-	for msg, want := range cases {
-		got, ok := stopForMessage(msg)
+	for field, want := range cases {
+		got, ok := stopForField(field)
 		if !ok || got != want {
-			t.Errorf("%q: got %+v %v, want %+v", msg, got, ok, want)
+			t.Errorf("%q: got %+v %v, want %+v", field, got, ok, want)
 		}
 	}
-	if _, ok := stopForMessage("webhook limit reached"); ok {
-		t.Error("a message about no field was tied to one")
+	for _, field := range []string{"", "webhook", "urls"} {
+		if _, ok := stopForField(field); ok {
+			t.Errorf("%q was tied to a field of the form", field)
+		}
 	}
 }
 

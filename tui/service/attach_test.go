@@ -1,7 +1,8 @@
-package tui
+package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"sandview/client"
 	"sandview/client/keystore"
 	"sandview/client/smtpsend"
+	"sandview/model"
 	"sandview/server"
 	"sandview/server/servertest"
 )
@@ -32,7 +34,7 @@ func TestNewInboxAtTakenAddressAttaches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newClientService(c, ks)
+	s := FromClient(c, ks)
 
 	info, err := s.CreateInbox(ctx, client.CreateInboxOptions{EmailAddress: "qa@sandbox.test"})
 	if err != nil || info.EmailAddress != "qa@sandbox.test" || info.Encrypted {
@@ -61,5 +63,36 @@ func TestNewInboxAtTakenAddressAttaches(t *testing.T) {
 	_, err = s.CreateInbox(ctx, client.CreateInboxOptions{EmailAddress: enc.Address()})
 	if err == nil || !strings.Contains(err.Error(), enc.Address()+" exists and is encrypted and its key is not in this keystore") {
 		t.Fatalf("encrypted inbox at the address: %v", err)
+	}
+}
+
+// TestNoClientFailsWithNoService: the service of a program without a
+// client lists nothing and fails every call with client.ErrNoService,
+// which the screens show.
+func TestNoClientFailsWithNoService(t *testing.T) {
+	s := FromClient(nil, nil)
+	ctx := context.Background()
+	if got := s.Inboxes(); got != nil {
+		t.Fatalf("inboxes without a client: %v", got)
+	}
+	if changed, vanished, err := s.Rescan(ctx, true); changed || vanished != nil || err != nil {
+		t.Fatalf("rescan without a client: %v %v %v", changed, vanished, err)
+	}
+	_, listErr := s.ListWebhooks(ctx, "")
+	_, createErr := s.CreateInbox(ctx, client.CreateInboxOptions{})
+	_, subscribeErr := s.Subscribe(nil)
+	_, keyErr := s.CheckKey(ctx)
+	_, domainErr := s.DefaultDomain(ctx)
+	calls := map[string]error{
+		"webhooks": listErr, "create": createErr, "subscribe": subscribeErr, "key": keyErr, "domain": domainErr,
+		"mark read":  s.MarkRead(ctx, "a@sandbox.test", "e1"),
+		"each email": s.EachEmail(ctx, "a@sandbox.test", func(model.Email, error) error { return nil }),
+		"import":     func() error { _, err := s.ImportInbox(ctx, "x.json"); return err }(),
+		"delete":     s.DeleteInbox(ctx, "a@sandbox.test"),
+	}
+	for name, err := range calls {
+		if !errors.Is(err, client.ErrNoService) {
+			t.Errorf("%s without a client: %v, want client.ErrNoService", name, err)
+		}
 	}
 }

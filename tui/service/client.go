@@ -1,29 +1,16 @@
-package tui
+package service
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"sandview/client"
 	"sandview/client/keystore"
 	"sandview/model"
 	"sandview/tui/feed"
-	"sandview/tui/mail"
-	"sandview/tui/webhooks"
 )
-
-// service is everything the program needs from the service: the calls of
-// both screens, the live feed, and the key check at start. clientService
-// implements it over the client; tests use fakes.
-type service interface {
-	mail.Service
-	webhooks.Service
-	feed.Source
-	CheckKey(ctx context.Context) (bool, error)
-}
 
 // Keystore keeps the inboxes the TUI creates or imports, forgets the ones
 // it deletes, and lists what other programs saved (the client's
@@ -35,37 +22,75 @@ type Keystore interface {
 	Watch() *keystore.Watcher
 }
 
-// clientService adapts *client.Client (and the keystore) to service: the
-// webhook calls and the feed are the client's own; the inbox calls are
-// keyed by address, and created or imported inboxes are saved to the
-// keystore, deleted ones removed from it.
+// clientService adapts *client.Client (and the keystore) to Service: the
+// webhook calls are the client's own; the inbox calls are keyed by
+// address, and created or imported inboxes are saved to the keystore,
+// deleted ones removed from it. Every call finds the client through one
+// lookup (client, inbox), which fails with client.ErrNoService when there
+// is none.
 type clientService struct {
-	webhooks.Service
-	feed.Source
-	c     *client.Client
+	*client.WebhooksService
+	c     *client.Client // nil: no service
 	ks    Keystore
 	watch *keystore.Watcher // nil without a keystore
 }
 
-func newClientService(c *client.Client, ks Keystore) clientService {
-	s := clientService{Service: c.Webhooks, Source: feed.FromClient(c), c: c, ks: ks}
+// FromClient is the Service of c, keeping inboxes in ks (which may be
+// nil). With a nil c every call fails with client.ErrNoService, and no
+// inbox is listed.
+func FromClient(c *client.Client, ks Keystore) Service {
+	if c == nil {
+		return clientService{WebhooksService: &client.WebhooksService{}}
+	}
+	s := clientService{WebhooksService: c.Webhooks, c: c, ks: ks}
 	if ks != nil {
 		s.watch = ks.Watch()
 	}
 	return s
 }
 
-func (s clientService) CheckKey(ctx context.Context) (bool, error) { return s.c.CheckKey(ctx) }
+// client is the client, or client.ErrNoService when there is none.
+func (s clientService) client() (*client.Client, error) {
+	if s.c == nil {
+		return nil, client.ErrNoService
+	}
+	return s.c, nil
+}
 
+// inbox is the loaded inbox at address.
 func (s clientService) inbox(address string) (*client.Inbox, error) {
-	in, ok := s.c.Inbox(address)
+	c, err := s.client()
+	if err != nil {
+		return nil, err
+	}
+	in, ok := c.Inbox(address)
 	if !ok {
 		return nil, fmt.Errorf("inbox %s is not loaded", address)
 	}
 	return in, nil
 }
 
+// Subscribe starts the client's live feed (feed.FromClient).
+func (s clientService) Subscribe(recv feed.Receiver) (func(), error) {
+	c, err := s.client()
+	if err != nil {
+		return nil, err
+	}
+	return feed.FromClient(c).Subscribe(recv)
+}
+
+func (s clientService) CheckKey(ctx context.Context) (bool, error) {
+	c, err := s.client()
+	if err != nil {
+		return false, err
+	}
+	return c.CheckKey(ctx)
+}
+
 func (s clientService) Inboxes() []model.Inbox {
+	if s.c == nil {
+		return nil
+	}
 	list := s.c.Inboxes()
 	out := make([]model.Inbox, len(list))
 	for i, in := range list {
@@ -94,9 +119,13 @@ func (s clientService) keep(in *client.Inbox) (model.Inbox, error) {
 // CreateInbox creates an inbox; when the address asked for is taken by a
 // plain inbox (a shared catch-all), that one is attached instead.
 func (s clientService) CreateInbox(ctx context.Context, opts client.CreateInboxOptions) (model.Inbox, error) {
-	created, err := s.c.CreateInbox(ctx, opts)
-	var status *client.APIError
-	if errors.As(err, &status) && status.StatusCode == http.StatusConflict && strings.Contains(opts.EmailAddress, "@") {
+	c, err := s.client()
+	if err != nil {
+		return model.Inbox{}, err
+	}
+	created, err := c.CreateInbox(ctx, opts)
+	var taken *client.AddressTakenError
+	if errors.As(err, &taken) && strings.Contains(opts.EmailAddress, "@") {
 		return s.attach(ctx, opts.EmailAddress, err)
 	}
 	if err != nil {
@@ -121,7 +150,11 @@ func (s clientService) attach(ctx context.Context, address string, taken error) 
 }
 
 func (s clientService) DeleteInbox(ctx context.Context, address string) error {
-	if err := s.c.DeleteInbox(ctx, address); err != nil {
+	c, err := s.client()
+	if err != nil {
+		return err
+	}
+	if err := c.DeleteInbox(ctx, address); err != nil {
 		return err
 	}
 	if s.ks != nil {
@@ -141,7 +174,11 @@ func (s clientService) ExportInbox(address, path string) error {
 }
 
 func (s clientService) ImportInbox(ctx context.Context, path string) (model.Inbox, error) {
-	in, err := s.c.ImportInboxFromFile(ctx, path)
+	c, err := s.client()
+	if err != nil {
+		return model.Inbox{}, err
+	}
+	in, err := c.ImportInboxFromFile(ctx, path)
 	if err != nil {
 		return model.Inbox{}, err
 	}
@@ -165,9 +202,9 @@ func (s clientService) Emails(ctx context.Context, address string) ([]model.Emai
 }
 
 // EachEmail lists an inbox as Emails does, passing each email on as soon
-// as it and those before it are opened (the server's order, newest
-// first; every core opens mail), so the newest can be shown before the
-// whole list is read.
+// as it and those before it are opened (client.Inbox.EachEmail: the
+// server's order, newest first; every core opens mail), so the newest
+// can be shown before the whole list is read.
 func (s clientService) EachEmail(ctx context.Context, address string, fn func(e model.Email, openErr error) error) error {
 	in, err := s.inbox(address)
 	if err != nil {
@@ -195,6 +232,9 @@ func dropAttachmentBytes(e *model.Email) {
 // changed (or force), loads the inboxes saved there that the client does
 // not hold; vanished are the loaded inboxes that have no file any more.
 func (s clientService) Rescan(ctx context.Context, force bool) (bool, []string, error) {
+	if s.c == nil {
+		return false, nil, nil // nothing to reconnect, no keystore
+	}
 	if force {
 		s.c.Reconnect()
 	}
@@ -229,11 +269,15 @@ func (s clientService) Rescan(ctx context.Context, force bool) (bool, []string, 
 // DefaultDomain is the first domain the server allows, else the domain of
 // the first inbox loaded.
 func (s clientService) DefaultDomain(ctx context.Context) (string, error) {
-	info, err := s.c.ServerInfo(ctx)
+	c, err := s.client()
+	if err != nil {
+		return "", err
+	}
+	info, err := c.ServerInfo(ctx)
 	if err == nil && len(info.AllowedDomains) > 0 {
 		return info.AllowedDomains[0], nil
 	}
-	for _, in := range s.c.Inboxes() {
+	for _, in := range c.Inboxes() {
 		if _, domain, ok := strings.Cut(in.Address(), "@"); ok {
 			return domain, nil
 		}
