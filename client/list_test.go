@@ -85,8 +85,10 @@ func TestEachEmailSlowConsumerDoesNotTimeOut(t *testing.T) {
 		}
 	}
 	// The listing client's timeout is ample for the server's answer, even
-	// on a busy machine, and shorter than the consumer's pause.
-	short := newTestClient(t, srv.URL(), client.WithTimeout(1500*time.Millisecond), client.WithRetries(0, 0))
+	// on a machine with a load of 30 (1.5 s was not), and shorter than the
+	// consumer's pause.
+	const timeout = 4 * time.Second
+	short := newTestClient(t, srv.URL(), client.WithTimeout(timeout), client.WithRetries(0, 0))
 	export, err := seeded.Export()
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +100,7 @@ func TestEachEmailSlowConsumerDoesNotTimeOut(t *testing.T) {
 	got := 0
 	err = in.EachEmail(ctx, client.ListOptions{IncludeContent: true}, func(e model.Email, openErr error) error {
 		if got == 0 {
-			time.Sleep(2 * time.Second) // the slow consumer under test
+			time.Sleep(timeout + time.Second) // the slow consumer under test
 		}
 		got++
 		return openErr
