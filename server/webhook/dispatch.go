@@ -20,14 +20,14 @@ type target struct {
 	template   *compiledTemplate
 }
 
-// dispatch renders an event's deliveries and starts them in the order the
-// webhooks were created, or, in shared mode, queues them.
+// dispatch renders an event's deliveries and queues them in the order the
+// webhooks were created.
 func (e *Engine) dispatch(ev Incoming) error {
 	ds, err := e.render(ev)
 	if err != nil {
 		return err
 	}
-	return e.mode.deliver(ds)
+	return e.deliver(ds)
 }
 
 // render filters an event per webhook and renders its deliveries, in the

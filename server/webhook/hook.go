@@ -48,9 +48,7 @@ type hook struct {
 	filter   *compiledFilter // nil: no filter
 	template *compiledTemplate
 	slots    chan struct{} // concurrent deliveries of this webhook
-	// queuedRetries counts retries waiting for their time.
-	queuedRetries int
-	// stored is the record as the shared store holds it (shared mode).
+	// stored is the record as the store holds it.
 	stored []byte
 }
 

@@ -80,7 +80,7 @@ func (e *Engine) create(ctx context.Context, sc scope, req model.CreateWebhookRe
 	e.hooks[rec.ID] = h
 	view := h.view(true, e.wire.fullViews)
 	e.mu.Unlock()
-	if err := e.mode.saveHook(rec); err != nil {
+	if err := e.saveHook(rec); err != nil {
 		e.mu.Lock()
 		delete(e.hooks, rec.ID)
 		e.mu.Unlock()
@@ -158,7 +158,7 @@ func (e *Engine) update(ctx context.Context, sc scope, id string, req model.Upda
 	rec := *r
 	view := h.view(e.wire.fullViews, e.wire.fullViews)
 	e.mu.Unlock()
-	if err := e.mode.saveHook(rec); err != nil {
+	if err := e.saveHook(rec); err != nil {
 		return model.Webhook{}, fmt.Errorf("update webhook: %w", err)
 	}
 	return view, nil

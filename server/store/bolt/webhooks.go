@@ -2,144 +2,111 @@ package bolt
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"time"
 
 	bbolt "go.etcd.io/bbolt"
 
 	"sandview/server/store"
+	"sandview/server/store/memory"
 )
 
-// Buckets of the webhook engine's records (store.WebhookRecords):
-// webhooks/<id> and retries/<webhook id>/<delivery id>, as the engine's
-// own file (legacyWebhooksFile) laid them out before the store kept them.
+// Buckets of the webhooks (store.Webhooks): hooks/<id> = JSON
+// store.WebhookRow, deliveries/<id> = JSON store.QueuedDelivery. The
+// store's memory.Webhooks serves them; its journal writes every change
+// here, so that webhooks, stats and queued deliveries survive a restart
+// (claims do not: they lapse with the process).
 var (
-	bucketHooks   = []byte("webhooks")
-	bucketRetries = []byte("retries")
+	bucketWebhookRows = []byte("hooks")
+	bucketDeliveries  = []byte("deliveries")
 )
 
-var _ store.WebhookRecords = (*Store)(nil)
-
-// LoadWebhookRecords implements store.WebhookRecords.
-func (b *Store) LoadWebhookRecords(ctx context.Context) (hooks, retries []store.Record, err error) {
-	if err := b.settle(ctx); err != nil {
-		return nil, nil, err
-	}
-	err = b.db.View(func(tx *bbolt.Tx) error {
-		hooks, retries = readRecords(tx, bucketHooks), readRecords(tx, bucketRetries)
-		return nil
+// journal writes a change of the webhooks (memory.Webhooks.Journal).
+func (b *Store) journal(ctx context.Context, ch memory.WebhookChange) func() error {
+	return b.submit(ctx, nil, func(c *changes) error {
+		for _, r := range ch.Saved {
+			data, err := json.Marshal(r)
+			if err != nil {
+				return fmt.Errorf("encode webhook %s: %w", r.ID, err)
+			}
+			if err := c.put(bucketWebhookRows, []byte(r.ID), data); err != nil {
+				return fmt.Errorf("save webhook %s: %w", r.ID, err)
+			}
+		}
+		for _, id := range ch.Deleted {
+			if err := c.delete(bucketWebhookRows, []byte(id)); err != nil {
+				return fmt.Errorf("delete webhook %s: %w", id, err)
+			}
+		}
+		for _, id := range ch.Dropped {
+			if err := c.delete(bucketDeliveries, []byte(id)); err != nil {
+				return fmt.Errorf("delete webhook delivery %s: %w", id, err)
+			}
+		}
+		return putDeliveries(c, ch.Queued)
 	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("load webhook records: %w", err)
-	}
-	return hooks, retries, nil
 }
 
-// readRecords copies a bucket's records out of tx (none if it is not made
-// yet).
-func readRecords(tx *bbolt.Tx, name []byte) []store.Record {
+// putDeliveries writes queued deliveries.
+func putDeliveries(c *changes, ds []store.QueuedDelivery) error {
+	for _, d := range ds {
+		data, err := json.Marshal(d)
+		if err != nil {
+			return fmt.Errorf("encode webhook delivery %s: %w", d.ID, err)
+		}
+		if err := c.put(bucketDeliveries, []byte(d.ID), data); err != nil {
+			return fmt.Errorf("queue webhook delivery %s: %w", d.ID, err)
+		}
+	}
+	return nil
+}
+
+// loadWebhooks fills the store's memory.Webhooks from the file, leaving
+// out the webhooks of inboxes gone (an inbox and its webhooks are deleted
+// in two writes) and the deliveries of webhooks gone.
+func (b *Store) loadWebhooks(ctx context.Context) error {
+	if err := b.settle(ctx); err != nil {
+		return err
+	}
+	var rows []store.WebhookRow
+	var ds []store.QueuedDelivery
+	err := b.db.View(func(tx *bbolt.Tx) error {
+		inboxes := tx.Bucket(bucketInboxes)
+		err := forEach(tx, bucketWebhookRows, func(k, v []byte) error {
+			var r store.WebhookRow
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("webhook %s: %w", k, err)
+			}
+			if r.InboxHash == "" || (inboxes != nil && inboxes.Get([]byte(r.InboxHash)) != nil) {
+				rows = append(rows, r)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return forEach(tx, bucketDeliveries, func(k, v []byte) error {
+			var d store.QueuedDelivery
+			if err := json.Unmarshal(v, &d); err != nil {
+				return fmt.Errorf("webhook delivery %s: %w", k, err)
+			}
+			ds = append(ds, d)
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("load webhooks: %w", err)
+	}
+	b.Restore(rows, ds)
+	return nil
+}
+
+// forEach calls fn for every key of a top-level bucket (none if it is not
+// made yet).
+func forEach(tx *bbolt.Tx, name []byte, fn func(k, v []byte) error) error {
 	bucket := tx.Bucket(name)
 	if bucket == nil {
 		return nil
 	}
-	var out []store.Record
-	_ = bucket.ForEach(func(k, v []byte) error {
-		out = append(out, store.Record{Key: string(k), Data: append([]byte(nil), v...)})
-		return nil
-	})
-	return out
-}
-
-// PutWebhookRecords implements store.WebhookRecords.
-func (b *Store) PutWebhookRecords(ctx context.Context, recs []store.Record) error {
-	if len(recs) == 0 {
-		return nil
-	}
-	return b.write(ctx, nil, func(c *changes) error {
-		for _, r := range recs {
-			if err := c.put(bucketHooks, []byte(r.Key), r.Data); err != nil {
-				return fmt.Errorf("save webhook %s: %w", r.Key, err)
-			}
-		}
-		return nil
-	})
-}
-
-// DeleteWebhookRecord implements store.WebhookRecords.
-func (b *Store) DeleteWebhookRecord(ctx context.Context, id string) error {
-	return b.write(ctx, nil, func(c *changes) error {
-		if err := c.delete(bucketHooks, []byte(id)); err != nil {
-			return fmt.Errorf("delete webhook %s: %w", id, err)
-		}
-		return c.deleteFrom(bucketRetries, []byte(store.RetryKey(id, "")))
-	})
-}
-
-// PutRetryRecord implements store.WebhookRecords.
-func (b *Store) PutRetryRecord(ctx context.Context, webhookID, deliveryID string, data []byte) error {
-	return b.write(ctx, nil, func(c *changes) error {
-		return c.put(bucketRetries, []byte(store.RetryKey(webhookID, deliveryID)), data)
-	})
-}
-
-// DeleteRetryRecord implements store.WebhookRecords.
-func (b *Store) DeleteRetryRecord(ctx context.Context, webhookID, deliveryID string) error {
-	return b.write(ctx, nil, func(c *changes) error {
-		return c.delete(bucketRetries, []byte(store.RetryKey(webhookID, deliveryID)))
-	})
-}
-
-// legacyWebhooksFile is the webhook engine's own file, beside the store's,
-// of the releases before the store kept the webhooks; MigratedSuffix is
-// added to its name once its records are in the store.
-const (
-	legacyWebhooksFile = "webhooks.db"
-	MigratedSuffix     = ".migrated"
-)
-
-// migrateLegacyWebhooks moves the records of a legacy webhooks file beside
-// the store into it, in one durable write, then renames the file (a crash
-// before the rename moves the same records again on the next start).
-func (b *Store) migrateLegacyWebhooks(dir string) error {
-	path := filepath.Join(dir, legacyWebhooksFile)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	legacy, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
-	if err != nil {
-		return fmt.Errorf("migrate the webhooks of %s: %w (move it aside to start without them)", path, err)
-	}
-	var hooks, retries []store.Record
-	_ = legacy.View(func(tx *bbolt.Tx) error {
-		hooks, retries = readRecords(tx, bucketHooks), readRecords(tx, bucketRetries)
-		return nil
-	})
-	if err := legacy.Close(); err != nil {
-		return fmt.Errorf("migrate the webhooks of %s: %w", path, err)
-	}
-	err = b.write(context.Background(), nil, func(c *changes) error {
-		for _, r := range hooks {
-			if err := c.put(bucketHooks, []byte(r.Key), r.Data); err != nil {
-				return err
-			}
-		}
-		for _, r := range retries {
-			if err := c.put(bucketRetries, []byte(r.Key), r.Data); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("migrate the webhooks of %s: %w", path, err)
-	}
-	if err := os.Rename(path, path+MigratedSuffix); err != nil {
-		return fmt.Errorf("migrate the webhooks of %s: %w", path, err)
-	}
-	b.log.Info("store: webhooks moved into the store", "from", path, "webhooks", len(hooks), "retries", len(retries))
-	return nil
+	return bucket.ForEach(fn)
 }
