@@ -25,7 +25,11 @@ type Webhooks struct {
 
 	mu    sync.Mutex
 	hooks map[string]*store.WebhookRow
-	queue map[string]*queued
+	// queue holds every queued delivery, due the unclaimed ones in order
+	// and claimed the others.
+	queue   map[string]*queued
+	due     dueQueue
+	claimed map[string]*queued
 	// seq is the last creation sequence number handed out; version counts
 	// the changes of the webhooks (store.Batch.WebhookVersion).
 	seq, version uint64
@@ -46,10 +50,11 @@ func (c WebhookChange) empty() bool {
 }
 
 // queued is a delivery in the queue; leased is when its claim lapses
-// (zero: not claimed).
+// (zero: not claimed); gen counts its pushes into due.
 type queued struct {
 	store.QueuedDelivery
 	leased time.Time
+	gen    uint64
 }
 
 // Restore fills an empty table with what a durable store kept (the bolt
@@ -65,7 +70,9 @@ func (w *Webhooks) Restore(rows []store.WebhookRow, ds []store.QueuedDelivery) {
 	}
 	for _, d := range ds {
 		if _, ok := w.hooks[d.WebhookID]; ok {
-			w.queue[d.ID] = &queued{QueuedDelivery: d}
+			q := &queued{QueuedDelivery: d}
+			w.queue[d.ID] = q
+			w.push(q)
 			w.seq = max(w.seq, d.Seq)
 		}
 	}
@@ -75,6 +82,7 @@ func (w *Webhooks) init() {
 	if w.hooks == nil {
 		w.hooks = make(map[string]*store.WebhookRow)
 		w.queue = make(map[string]*queued)
+		w.claimed = make(map[string]*queued)
 	}
 }
 
@@ -152,7 +160,7 @@ func (w *Webhooks) deleteLocked(gone func(*store.WebhookRow) bool) WebhookChange
 	w.version++
 	for id, q := range w.queue {
 		if _, ok := w.hooks[q.WebhookID]; !ok {
-			delete(w.queue, id)
+			w.forget(q)
 			c.Dropped = append(c.Dropped, id)
 		}
 	}
@@ -196,9 +204,17 @@ func (w *Webhooks) Queue(check bool, version uint64, ds []store.QueuedDelivery, 
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, d := range ds {
-		w.queue[d.ID] = &queued{QueuedDelivery: d}
+		q := &queued{QueuedDelivery: d}
+		w.queue[d.ID] = q
+		w.push(q)
 	}
 	return nil
+}
+
+// forget removes a delivery from the queue (its entry in due goes stale).
+func (w *Webhooks) forget(q *queued) {
+	delete(w.queue, q.ID)
+	delete(w.claimed, q.ID)
 }
 
 // ClaimDeliveries implements store.Webhooks: due deliveries, oldest due
@@ -207,29 +223,28 @@ func (w *Webhooks) ClaimDeliveries(ctx context.Context, limit int, lease time.Du
 	w.mu.Lock()
 	w.init()
 	now := time.Now()
-	var free []*queued
-	var dropped []string
-	for id, q := range w.queue {
-		switch {
-		case w.hooks[q.WebhookID] == nil:
-			delete(w.queue, id)
-			dropped = append(dropped, id)
-		case q.leased.IsZero() || q.leased.Before(now):
-			free = append(free, q)
+	for _, q := range w.claimed {
+		if q.leased.Before(now) { // lapsed
+			delete(w.claimed, q.ID)
+			w.push(q)
 		}
 	}
-	slices.SortFunc(free, func(a, b *queued) int { return cmp.Or(a.Due.Compare(b.Due), cmp.Compare(a.Seq, b.Seq)) })
 	var claimed []store.QueuedDelivery
+	var dropped []string
 	var next time.Time
-	for _, q := range free {
-		if len(claimed) < limit && !q.Due.After(now) {
-			q.leased = now.Add(lease)
-			claimed = append(claimed, q.QueuedDelivery)
+	for q := w.peek(); q != nil; q = w.peek() {
+		if len(claimed) >= limit || q.Due.After(now) {
+			next = q.Due
+			break
+		}
+		if w.hooks[q.WebhookID] == nil {
+			w.forget(q)
+			dropped = append(dropped, q.ID)
 			continue
 		}
-		if next.IsZero() || q.Due.Before(next) {
-			next = q.Due
-		}
+		q.leased = now.Add(lease)
+		w.claimed[q.ID] = q
+		claimed = append(claimed, q.QueuedDelivery)
 	}
 	wait := w.record(ctx, WebhookChange{Dropped: dropped})
 	w.mu.Unlock()
@@ -240,8 +255,9 @@ func (w *Webhooks) ClaimDeliveries(ctx context.Context, limit int, lease time.Du
 func (w *Webhooks) ReleaseDelivery(_ context.Context, id string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if q, ok := w.queue[id]; ok {
-		q.leased = time.Time{}
+	if q, ok := w.queue[id]; ok && !q.leased.IsZero() {
+		delete(w.claimed, id)
+		w.push(q)
 	}
 	return nil
 }
@@ -251,7 +267,7 @@ func (w *Webhooks) DropDelivery(ctx context.Context, id string) error {
 	w.mu.Lock()
 	var c WebhookChange
 	if q, ok := w.queue[id]; ok && !q.leased.IsZero() {
-		delete(w.queue, id)
+		w.forget(q)
 		c.Dropped = []string{id}
 	}
 	wait := w.record(ctx, c)
@@ -270,11 +286,13 @@ func (w *Webhooks) FinishAttempt(ctx context.Context, a store.Attempt) (store.We
 	final := true
 	if owned && !a.RetryAt.IsZero() && w.retriesLocked(q) < a.MaxRetries {
 		q.Attempt++
-		q.Due, q.leased, final = a.RetryAt, time.Time{}, false
+		q.Due, final = a.RetryAt, false
+		delete(w.claimed, q.ID)
+		w.push(q)
 		c.Queued = []store.QueuedDelivery{q.QueuedDelivery}
 	}
 	if owned && final {
-		delete(w.queue, q.ID)
+		w.forget(q)
 		c.Dropped = []string{q.ID}
 	}
 	r, found := w.hooks[a.Delivery.WebhookID]
