@@ -12,7 +12,7 @@ type pending struct {
 	ContentType string    `json:"contentType"`
 	Attempt     int       `json:"attempt"` // number of the next attempt, from 1
 	Due         time.Time `json:"due"`
-	Seq         uint64    `json:"seq"` // creation order, from the store
+	Seq         uint64    `json:"seq"` // queue order, numbered by the store
 }
 
 // delivery is one event on its way to one webhook.

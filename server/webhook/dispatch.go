@@ -107,7 +107,7 @@ func (e *Engine) render(ev Incoming) ([]*delivery, error) {
 		}
 		out = append(out, &delivery{pending: pending{
 			WebhookID: t.id, EventID: view.envelope.ID, DeliveryID: newID("dlv_"), EventType: ev.Type,
-			Body: body, ContentType: t.template.contentType, Attempt: 1, Due: now, Seq: e.nextSeq(),
+			Body: body, ContentType: t.template.contentType, Attempt: 1, Due: now,
 		}})
 	}
 	return out, nil

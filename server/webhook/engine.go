@@ -36,9 +36,6 @@ type Engine struct {
 	queue        chan Incoming
 	dispatched   chan struct{} // closed when the dispatcher has drained the queue
 
-	// seq is the last creation sequence number handed out (nextSeq).
-	seq atomic.Uint64
-
 	mu      sync.Mutex
 	hooks   map[string]*hook
 	memo    *emailMemo
@@ -175,12 +172,6 @@ func (e *Engine) VerifySignature(webhookID, signature, timestamp string, body []
 	e.mu.Unlock()
 	return ok && crypto.VerifyWebhookSignature(signature, timestamp, body, secrets...)
 }
-
-// nextSeq hands out the next creation sequence number. Webhooks and
-// deliveries take theirs when they are created and keep it on disk, so
-// "oldest first" is a total order that a coarse clock or a restart cannot
-// shuffle.
-func (e *Engine) nextSeq() uint64 { return e.seq.Add(1) }
 
 // byCreation orders webhooks oldest first: by sequence number, then, among
 // records stored before sequence numbers existed (all 0), by creation time

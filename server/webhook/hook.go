@@ -33,7 +33,7 @@ type record struct {
 	Filter                   *model.FilterConfig    `json:"filter,omitempty"`
 	Description              string                 `json:"description,omitempty"`
 	CreatedAt                time.Time              `json:"createdAt"`
-	Seq                      uint64                 `json:"seq"` // creation order, from Engine.nextSeq
+	Seq                      uint64                 `json:"seq"` // creation order, numbered by the store
 	UpdatedAt                *time.Time             `json:"updatedAt,omitempty"`
 	LastDeliveryAt           *time.Time             `json:"lastDeliveryAt,omitempty"`
 	LastDeliveryStatus       string                 `json:"lastDeliveryStatus,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -58,7 +59,7 @@ func (e *Engine) create(ctx context.Context, sc scope, req model.CreateWebhookRe
 	rec := record{
 		ID: newID("whk_"), URL: url, Events: events, Scope: model.ScopeGlobal, Enabled: true,
 		Secret: newSecret(), Template: req.Template, Filter: storedFilter, Description: req.Description, CreatedAt: now,
-		Seq: e.nextSeq(),
+		Seq: math.MaxUint64, // the newest until the store numbers it (saveHook)
 	}
 	if !sc.global() {
 		rec.Scope, rec.InboxEmail, rec.InboxHash = model.ScopeInbox, sc.inboxEmail, sc.inboxHash

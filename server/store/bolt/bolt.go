@@ -356,43 +356,6 @@ func (b *Store) write(ctx context.Context, check func(tx *bbolt.Tx) error, apply
 	return b.submit(ctx, check, apply)()
 }
 
-// submit queues a request and returns the wait for its answer: requests
-// are committed in the order they were submitted.
-func (b *Store) submit(ctx context.Context, check func(tx *bbolt.Tx) error, apply func(c *changes) error) (wait func() error) {
-	r := &writeRequest{check: check, apply: apply, done: make(chan error, 1)}
-	failed := func(err error) func() error { return func() error { return err } }
-	select {
-	case <-b.closing:
-		return failed(store.ErrClosed)
-	default:
-	}
-	select {
-	case <-b.closing:
-		return failed(store.ErrClosed)
-	case <-ctx.Done():
-		return failed(ctx.Err())
-	case b.requests <- r:
-	}
-	return func() error {
-		select {
-		case err := <-r.done:
-			return err
-		case <-b.done:
-			// The committer has stopped; it answered or failed every
-			// request it took, so a request still unanswered was never
-			// applied.
-			select {
-			case err := <-r.done:
-				return err
-			default:
-				return store.ErrClosed
-			}
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-}
-
 // Close implements Store: it stops the committer (queued writes fail with
 // store.ErrClosed), checkpoints and closes the files.
 func (b *Store) Close() error {
