@@ -120,20 +120,14 @@ var (
 	_ httpapi.Webhooks = (*webhookEngine)(nil)
 )
 
-// startWebhooks creates the webhook engine on the core's store: its
-// webhooks and delivery queue when it is shared by replicas, its records
-// otherwise.
+// startWebhooks creates the webhook engine on the core's store, which
+// keeps the webhooks and their delivery queue.
 func startWebhooks(cfg Config, c *core.Core, st store.Store) (*webhookEngine, error) {
 	wcfg := webhook.DefaultConfig()
 	if cfg.Webhooks != nil {
 		wcfg = *cfg.Webhooks
 	}
-	switch st := st.(type) {
-	case store.Shared:
-		wcfg.Shared = st
-	case store.WebhookRecords:
-		wcfg.Records = st
-	}
+	wcfg.Store = st
 	wcfg.Logger = cfg.Logger
 	engine, err := webhook.New(wcfg, c.Inboxes())
 	if err != nil {

@@ -101,3 +101,52 @@ func TestDataDirectoryOfThePreviousReleaseIsMigrated(t *testing.T) {
 		}
 	}
 }
+
+// fixtureStoreDir is a --data directory written by the release before
+// every store kept a delivery queue (commit c2aaea9): one plain inbox
+// prev@sandbox.test living 50 years with one email, a global webhook whose
+// first attempt failed (its retry waiting, as a record of the engine's in
+// the store's file) and a webhook of the inbox.
+const fixtureStoreDir = "testdata/datadir-c2aaea9"
+
+// TestWebhookRecordsOfThePreviousReleaseAreMigrated starts the server on
+// a data directory of the previous release: both webhooks are found with
+// the failed attempt, the waiting retry is queued and made (again failed:
+// the fixture's receiver is gone), and a second start finds it all again.
+func TestWebhookRecordsOfThePreviousReleaseAreMigrated(t *testing.T) {
+	dir := copyDir(t, fixtureStoreDir)
+	const globalID = "whk_055c3424201d1b4136def70e5ac27f14"
+	for round := range 2 {
+		started := time.Now().UTC()
+		srv, err := server.Start(context.Background(), server.Config{
+			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "fixture-key", DataDir: dir,
+			MaxTTL: 60 * 365 * 24 * time.Hour,
+		})
+		if err != nil {
+			t.Fatalf("start %d: %v", round, err)
+		}
+		a := servertest.NewClient(t, srv)
+		if emails := a.Emails("prev@sandbox.test", false); len(emails) != 1 {
+			t.Fatalf("start %d: emails %+v", round, emails)
+		}
+		var scoped model.WebhookList
+		a.Expect(http.StatusOK, http.MethodGet, "/api/inboxes/prev@sandbox.test/webhooks", nil, &scoped)
+		if len(scoped.Webhooks) != 1 || scoped.Webhooks[0].URL != "http://127.0.0.1:9/inbox" {
+			t.Errorf("start %d: inbox webhooks %+v", round, scoped.Webhooks)
+		}
+		var global model.Webhook
+		if round == 0 {
+			waitFor(t, "the retry waiting in the previous release", func() bool {
+				a.Expect(http.StatusOK, http.MethodGet, "/api/webhooks/"+globalID, nil, &global)
+				return global.LastDeliveryAt != nil && !global.LastDeliveryAt.Before(started.Truncate(time.Millisecond))
+			})
+		}
+		a.Expect(http.StatusOK, http.MethodGet, "/api/webhooks/"+globalID, nil, &global)
+		if global.Description != "global fixture c2aaea9" || global.LastDeliveryStatus != "failed" || !global.Enabled {
+			t.Errorf("start %d: global webhook %+v", round, global)
+		}
+		if err := srv.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

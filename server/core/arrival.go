@@ -204,7 +204,7 @@ func (c *Core) commitEmails(ctx context.Context, entries []*liveEmail, emails []
 	if len(batch.Put) == 0 && len(batch.Delete) == 0 {
 		return out, nil
 	}
-	if err := c.mode.commit(ctx, batch, kept); err != nil {
+	if err := c.commit(ctx, batch, kept); err != nil {
 		for _, e := range batch.Put {
 			c.reg.forget(e.ID)
 		}

@@ -136,14 +136,11 @@ func (k Chaos) sweepGreylist() {
 }
 
 // blackholeWebhooks hands the events of a blackholed message to the
-// webhook engine alone. A replica's webhooks are queued with a commit,
-// which a blackholed message never makes: it sends none.
+// webhook engine alone (a blackholed message makes no commit to queue its
+// deliveries with).
 func (k Chaos) blackholeWebhooks(events []Event) {
-	c := k.c
 	for _, ev := range events {
-		if c.mode.handsOver(ev) {
-			c.hooks.Handle(ev)
-		}
+		k.c.hooks.Handle(ev)
 	}
 }
 

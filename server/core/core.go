@@ -75,14 +75,14 @@ type Options struct {
 type Webhooks interface {
 	// Handle takes a published event.
 	Handle(Event)
-	// Prepare queues the deliveries of new emails in their commit (shared
-	// store).
+	// Prepare queues the deliveries of new emails in their commit.
 	Prepare(batch *store.Batch, events []Event) error
-	// Reload reads the webhooks again from the shared store.
+	// Reload reads the webhooks again from the store.
 	Reload(ctx context.Context) error
 	// ForgetInbox drops the webhooks of an inbox that is gone.
 	ForgetInbox(address string)
-	// Wake tells the engine that deliveries were queued elsewhere.
+	// Wake tells the engine that deliveries were queued (with a commit,
+	// or by another replica).
 	Wake()
 	// Close stops the engine.
 	Close(ctx context.Context) error
@@ -235,12 +235,12 @@ func (c *Core) WaitForSignatures(ctx context.Context) error { return c.signer.wa
 func (c *Core) Ping(ctx context.Context) error { return c.store.Ping(ctx) }
 
 // publish sends events to the bus (the event stream) and to the webhook
-// engine; neither blocks. On a shared store the deliveries of a new email
-// were queued with it (see replica.commit).
+// engine; neither blocks. The deliveries of a new email were queued with
+// it (commit): its email.received and email.stored go to the bus alone.
 func (c *Core) publish(events ...Event) {
 	c.bus.Publish(events...)
 	for _, ev := range events {
-		if c.mode.handsOver(ev) {
+		if ev.Type != model.EventEmailReceived && ev.Type != model.EventEmailStored {
 			c.hooks.Handle(ev)
 		}
 	}

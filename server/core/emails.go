@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"sandview/model"
@@ -60,4 +61,29 @@ func (e Emails) Delete(ctx context.Context, in *Inbox, id string) error {
 	e.c.reg.forget(id)
 	e.c.publishDeleted(in, []string{id}, model.DeleteReasonManual)
 	return nil
+}
+
+// staleRetries bounds how often a commit is rendered again because the
+// webhooks changed meanwhile (on another replica, or by a route).
+const staleRetries = 3
+
+// commit stores new emails (events are theirs) with their webhook
+// deliveries, rendered again when the webhooks changed since, and wakes
+// the webhook engine for them.
+func (c *Core) commit(ctx context.Context, batch store.Batch, events []Event) error {
+	for attempt := 1; ; attempt++ {
+		if err := c.hooks.Prepare(&batch, events); err != nil {
+			return fmt.Errorf("webhook deliveries: %w", err)
+		}
+		err := c.store.Commit(ctx, batch)
+		if err == nil && len(batch.Deliveries) > 0 {
+			c.hooks.Wake()
+		}
+		if !errors.Is(err, store.ErrStale) || attempt == staleRetries {
+			return err
+		}
+		if err := c.hooks.Reload(ctx); err != nil {
+			return fmt.Errorf("reload webhooks: %w", err)
+		}
+	}
 }

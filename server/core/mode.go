@@ -28,11 +28,6 @@ type mode interface {
 	// removeInbox unregisters an inbox before it is deleted and returns
 	// the ids of its emails; ok is false when it was not registered.
 	removeInbox(ctx context.Context, in *Inbox) (ids []string, ok bool)
-	// commit stores new emails (events are theirs).
-	commit(ctx context.Context, batch store.Batch, events []Event) error
-	// handsOver reports whether a published event goes to the webhook
-	// engine (or was queued with its commit).
-	handsOver(ev Event) bool
 	// sweep removes expired inboxes and enforces the storage limits
 	// where the registry does not.
 	sweep(ctx context.Context)
@@ -96,12 +91,6 @@ func (l local) all(context.Context) ([]*Inbox, error) { return l.c.reg.inboxes()
 func (l local) removeInbox(_ context.Context, in *Inbox) ([]string, bool) {
 	return l.c.reg.remove(in.Hash)
 }
-
-func (l local) commit(ctx context.Context, batch store.Batch, _ []Event) error {
-	return l.c.store.Commit(ctx, batch)
-}
-
-func (local) handsOver(Event) bool { return true }
 
 // announceChaos: a store of its own has no other replicas.
 func (local) announceChaos(context.Context, string, model.ChaosAction) {}

@@ -148,31 +148,6 @@ func (r replica) removeInbox(ctx context.Context, in *Inbox) ([]string, bool) {
 	return stored, true
 }
 
-// staleRetries bounds how often a commit is rendered again because the
-// shared webhooks changed meanwhile.
-const staleRetries = 3
-
-// commit commits new emails with their webhook deliveries, rendered again
-// when the webhooks changed since.
-func (r replica) commit(ctx context.Context, batch store.Batch, events []Event) error {
-	for attempt := 1; ; attempt++ {
-		if err := r.c.hooks.Prepare(&batch, events); err != nil {
-			return fmt.Errorf("webhook deliveries: %w", err)
-		}
-		err := r.c.store.Commit(ctx, batch)
-		if !errors.Is(err, store.ErrStale) || attempt == staleRetries {
-			return err
-		}
-		if err := r.c.hooks.Reload(ctx); err != nil {
-			return fmt.Errorf("reload webhooks: %w", err)
-		}
-	}
-}
-
-// handsOver passes deletions only: a new email's deliveries were queued
-// with its commit.
-func (replica) handsOver(ev Event) bool { return ev.Type == model.EventEmailDeleted }
-
 // onNotice applies another replica's change.
 func (r replica) onNotice(n store.Notice) {
 	c := r.c

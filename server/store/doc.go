@@ -1,7 +1,8 @@
 // Package store is what the embedded sandbox server keeps, as interfaces
-// and types: one Store interface for inboxes and emails, and Shared for
-// what several server replicas need to share one database (secrets,
-// webhooks and their delivery queue, change notices, leadership). The
+// and types: one Store interface for inboxes, emails, webhooks and their
+// delivery queue and chaos state, and Shared for what several server
+// replicas need besides to share one database (secrets, change notices,
+// leadership). The
 // implementations are its subpackages: memory (nothing survives the
 // process), bolt (a bbolt file behind a write-ahead log) and postgres
 // (which also implements Shared). One conformance suite, storetest, runs

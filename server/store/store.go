@@ -124,14 +124,13 @@ type Page struct {
 	Limit  int
 }
 
-// Batch is one atomic change: emails to add and emails to remove, and,
-// for a Shared store, webhook deliveries to queue with them (other stores
-// refuse a batch that carries deliveries).
+// Batch is one atomic change: emails to add and emails to remove, and
+// webhook deliveries to queue with them.
 type Batch struct {
 	Put        []*Email
 	Delete     []EmailKey
 	Deliveries []QueuedDelivery
-	// CheckWebhooks makes a Shared store refuse the batch with ErrStale
+	// CheckWebhooks makes the store refuse the batch with ErrStale
 	// unless the webhooks are still at WebhookVersion (the deliveries were
 	// rendered from them; none at all may be a stale answer too).
 	CheckWebhooks  bool
@@ -143,16 +142,15 @@ type Batch struct {
 	Retry bool
 }
 
-// ErrNoQueue refuses deliveries in a batch of a store without a queue.
-var ErrNoQueue = errors.New("store: this store keeps no webhook delivery queue")
-
-// Store holds inboxes and emails. Implementations are safe for concurrent use.
+// Store holds inboxes, emails, webhooks with their delivery queue and
+// chaos state. Implementations are safe for concurrent use.
 // Email IDs sort in arrival order (the server makes them so); lists come
 // newest first.
 type Store interface {
 	InboxStore
 	EmailStore
 	ChaosStore
+	Webhooks
 
 	// Ping reports whether the store answers (readiness): ErrClosed once
 	// it is closed or has stopped on a failure.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sandview/model"
+	"sandview/server/store/memory"
 )
 
 // BenchmarkDeliveries measures deliveries per second to a fast local
@@ -23,7 +24,7 @@ func BenchmarkDeliveries(b *testing.B) {
 				w.WriteHeader(http.StatusOK)
 			}))
 			defer srv.Close()
-			e, err := New(Config{Enabled: true, AllowHTTP: true}, testInboxes)
+			e, err := New(Config{Enabled: true, AllowHTTP: true, AllowPrivate: true, Store: memory.New()}, testInboxes)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -98,12 +98,10 @@ type Config struct {
 	RetrySchedule []time.Duration
 	// TimeScale multiplies RetrySchedule (1; tests use e.g. 0.001).
 	TimeScale float64
-	// Records keeps webhooks and pending retries in the server's store
-	// (durably in a data directory); nil keeps them in the engine only.
-	Records store.WebhookRecords
-	// Shared, when set, keeps webhooks and the delivery queue in a store
-	// that several engines share (one per replica; see shared.go) instead.
-	Shared store.Webhooks
+	// Store keeps the webhooks and their delivery queue: the server's
+	// store (durable with a data directory or PostgreSQL, which the
+	// engines of several replicas share; see queue.go). Required.
+	Store store.Webhooks
 	// HTTPClient sends deliveries; nil means a client of the engine's own
 	// that does not follow redirects and whose connections obey the
 	// destination rule (destination).
@@ -136,6 +134,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.MaxGlobal < 0 || cfg.MaxPerInbox < 0 || cfg.MaxAttempts < 0 || cfg.MaxQueuedRetriesPerWebhook < 0 ||
 		cfg.MaxHeaders < 0 || cfg.MaxHeaderValueLen < 0 || cfg.Timeout < 0 || cfg.TimeScale < 0 {
 		return Config{}, fmt.Errorf("webhook config: limits, timeout and time scale must not be negative")
+	}
+	if cfg.Store == nil {
+		return Config{}, errors.New("webhook config: no store to keep the webhooks in")
 	}
 	if cfg.MaxGlobal == 0 {
 		cfg.MaxGlobal = def.MaxGlobal

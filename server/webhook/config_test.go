@@ -3,10 +3,12 @@ package webhook
 import (
 	"testing"
 	"time"
+
+	"sandview/server/store/memory"
 )
 
 func TestRetryDelayScales(t *testing.T) {
-	cfg, err := Config{TimeScale: 0.5, RetrySchedule: []time.Duration{0, time.Second, 4 * time.Second}}.withDefaults()
+	cfg, err := Config{TimeScale: 0.5, RetrySchedule: []time.Duration{0, time.Second, 4 * time.Second}, Store: memory.New()}.withDefaults()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -15,7 +17,10 @@ func TestRetryDelayScales(t *testing.T) {
 			t.Errorf("attempt %d: %v, want %v", attempt, got, want)
 		}
 	}
-	if _, err := (Config{MaxGlobal: -1}).withDefaults(); err == nil {
+	if _, err := (Config{MaxGlobal: -1, Store: memory.New()}).withDefaults(); err == nil {
 		t.Error("negative limit accepted")
+	}
+	if _, err := (Config{}).withDefaults(); err == nil {
+		t.Error("a config without a store accepted")
 	}
 }

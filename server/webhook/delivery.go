@@ -2,18 +2,21 @@ package webhook
 
 import "time"
 
-// retryTimer is a scheduled retry: the delivery and the timer that starts
-// it.
-type retryTimer struct {
-	delivery *delivery
-	timer    *time.Timer
+// pending is a delivery as the store queues it (in its Pending field).
+type pending struct {
+	WebhookID   string    `json:"webhookId"`
+	EventID     string    `json:"eventId"`
+	DeliveryID  string    `json:"deliveryId"`
+	EventType   string    `json:"eventType"`
+	Body        []byte    `json:"body"`
+	ContentType string    `json:"contentType"`
+	Attempt     int       `json:"attempt"` // number of the next attempt, from 1
+	Due         time.Time `json:"due"`
+	Seq         uint64    `json:"seq"` // queue order, numbered by the store
 }
 
 // delivery is one event on its way to one webhook.
-type delivery struct {
-	pending
-	persisted bool // a retry record exists on disk (local mode)
-}
+type delivery struct{ pending }
 
 // start runs a delivery's next attempt in its own goroutine, unless the
 // engine is shutting down (then it is kept for the next start).
@@ -21,7 +24,7 @@ func (e *Engine) start(d *delivery) {
 	e.mu.Lock()
 	if e.closing {
 		e.mu.Unlock()
-		e.mode.suspend(d)
+		e.suspend(d)
 		return
 	}
 	e.running.Add(1)
@@ -36,7 +39,7 @@ func (e *Engine) start(d *delivery) {
 // counts it for Close's report.
 func (e *Engine) interrupt(d *delivery) {
 	e.interrupted.Add(1)
-	e.mode.suspend(d)
+	e.suspend(d)
 }
 
 // attempt makes one attempt of a delivery within the concurrency caps and
@@ -46,7 +49,7 @@ func (e *Engine) attempt(d *delivery) {
 	h, ok := e.hooks[d.WebhookID]
 	e.mu.Unlock()
 	if !ok {
-		e.mode.discard(d)
+		e.discard(d)
 		return
 	}
 	select {
@@ -69,7 +72,7 @@ func (e *Engine) attempt(d *delivery) {
 	url, secrets, enabled := h.rec.URL, h.rec.validSecrets(e.cfg.Now()), h.rec.Enabled
 	e.mu.Unlock()
 	if !current || !enabled {
-		e.mode.discard(d)
+		e.discard(d)
 		return
 	}
 	res := e.send(e.ctx, url, secrets, d.EventType, d.DeliveryID, d.Body, d.ContentType)
@@ -81,7 +84,7 @@ func (e *Engine) attempt(d *delivery) {
 		e.log.Debug("webhook attempt failed", "webhook", d.WebhookID, "delivery", d.DeliveryID,
 			"attempt", d.Attempt, "status", res.status, "error", res.err)
 	}
-	e.mode.record(h, d, res.ok())
+	e.record(h, d, res.ok())
 }
 
 func statusText(ok bool) string {

@@ -20,14 +20,14 @@ type target struct {
 	template   *compiledTemplate
 }
 
-// dispatch renders an event's deliveries and starts them in the order the
-// webhooks were created, or, in shared mode, queues them.
+// dispatch renders an event's deliveries and queues them in the order the
+// webhooks were created.
 func (e *Engine) dispatch(ev Incoming) error {
 	ds, err := e.render(ev)
 	if err != nil {
 		return err
 	}
-	return e.mode.deliver(ds)
+	return e.deliver(ds)
 }
 
 // render filters an event per webhook and renders its deliveries, in the
@@ -107,7 +107,7 @@ func (e *Engine) render(ev Incoming) ([]*delivery, error) {
 		}
 		out = append(out, &delivery{pending: pending{
 			WebhookID: t.id, EventID: view.envelope.ID, DeliveryID: newID("dlv_"), EventType: ev.Type,
-			Body: body, ContentType: t.template.contentType, Attempt: 1, Due: now, Seq: e.nextSeq(),
+			Body: body, ContentType: t.template.contentType, Attempt: 1, Due: now,
 		}})
 	}
 	return out, nil

@@ -5,11 +5,11 @@
 // The server feeds events in with Engine.Handle; the engine filters them per
 // webhook, renders each webhook's template, and delivers with the contract's
 // retry schedule, concurrency caps and automatic disabling. It keeps
-// nothing itself: webhooks and pending retries live in the server's store,
-// as records (Config.Records: memory, or the data directory's bbolt file,
-// where they survive a restart) or, with Config.Shared, in the store that
-// the engines of several replicas share with its delivery queue (see
-// shared.go).
+// nothing itself: webhooks, their stats and the queue of deliveries
+// waiting for an attempt live in the server's store (Config.Store: memory,
+// the data directory's bbolt file or PostgreSQL, which the engines of
+// several replicas share), and the engine claims due deliveries from it
+// (see queue.go). It works the same on every store.
 //
 // Config.ReferenceWire switches the routes and deliveries from the
 // interface as written to the reference deployment's behaviour where the two
@@ -94,7 +94,9 @@
 //   - Every delivery is its own goroutine waiting for a slot of its webhook
 //     (10), then a slot overall (100); a webhook's waiting deliveries never
 //     hold overall slots.
-//   - Create, update, rotate and delete are written to disk before they are
-//     answered; delivery stats are written with the next webhook change and
-//     at Close.
+//   - Create, update, rotate and delete are written to the store before they
+//     are answered; delivery stats with each attempt's outcome. A delivery
+//     is queued before its first attempt (a new email's in the email's own
+//     commit), so one not finished when the server stops is made after the
+//     next start (on a durable store).
 package webhook

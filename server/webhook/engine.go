@@ -13,7 +13,6 @@ import (
 
 	"sandview/crypto"
 	"sandview/model"
-	"sandview/server/store"
 )
 
 // Inboxes resolves inbox addresses for the inbox-scoped routes.
@@ -28,9 +27,8 @@ type Engine struct {
 	wire    wire // cfg.wire()
 	inboxes Inboxes
 	log     *slog.Logger
-	// mode keeps the webhooks and runs the deliveries: locally or in a
-	// shared store.
-	mode mode
+	// q is the delivery queue in the store (queue.go).
+	q queue
 
 	// intakeMu guards the queue against Close; Handle never waits on mu.
 	intakeMu     sync.Mutex
@@ -38,12 +36,8 @@ type Engine struct {
 	queue        chan Incoming
 	dispatched   chan struct{} // closed when the dispatcher has drained the queue
 
-	// seq is the last creation sequence number handed out (nextSeq).
-	seq atomic.Uint64
-
 	mu      sync.Mutex
 	hooks   map[string]*hook
-	timers  map[string]*retryTimer // by delivery id
 	memo    *emailMemo
 	closing bool
 
@@ -55,8 +49,8 @@ type Engine struct {
 	interrupted atomic.Int64
 }
 
-// New starts an engine; with cfg.Records it loads the stored webhooks and
-// schedules their pending retries.
+// New starts an engine on cfg.Store: it loads the stored webhooks and
+// claims their queued deliveries as they fall due.
 func New(cfg Config, inboxes Inboxes) (*Engine, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -70,17 +64,13 @@ func New(cfg Config, inboxes Inboxes) (*Engine, error) {
 		queue:      make(chan Incoming, incomingQueueSize),
 		dispatched: make(chan struct{}),
 		hooks:      make(map[string]*hook),
-		timers:     make(map[string]*retryTimer),
 		memo:       newEmailMemo(rememberedEmails),
 		slots:      make(chan struct{}, maxConcurrentOverall),
+		q:          queue{store: cfg.Store, wakeup: make(chan struct{}, 1)},
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
-	if cfg.Shared != nil {
-		e.mode = newSharedMode(e, cfg.Shared)
-	} else {
-		e.mode = &localMode{e: e, disk: newDiskStore(cfg.Records)}
-	}
-	if err := e.mode.load(); err != nil {
+	if err := e.load(); err != nil {
+		e.cancel()
 		return nil, err
 	}
 	go e.dispatchLoop()
@@ -113,36 +103,22 @@ func (e *Engine) Handle(ev Incoming) {
 	}
 }
 
-// ForgetInbox drops the webhooks of a deleted or expired inbox, with their
-// pending retries.
+// ForgetInbox drops the cached webhooks of a deleted or expired inbox
+// (the store deleted them, with their queued deliveries, with the inbox).
 func (e *Engine) ForgetInbox(address string) {
 	e.mu.Lock()
-	var gone []string
+	defer e.mu.Unlock()
 	for id, h := range e.hooks {
 		if h.rec.Scope == model.ScopeInbox && strings.EqualFold(h.rec.InboxEmail, address) {
-			e.removeLocked(id)
-			gone = append(gone, id)
+			delete(e.hooks, id)
 		}
 	}
 	e.memo.forgetInbox(address)
-	e.mu.Unlock()
-	e.mode.forgetHooks(gone)
-}
-
-// removeLocked drops a webhook from memory and stops its retries.
-func (e *Engine) removeLocked(id string) {
-	delete(e.hooks, id)
-	for dlv, t := range e.timers {
-		if t.delivery.WebhookID == id {
-			t.timer.Stop()
-			delete(e.timers, dlv)
-		}
-	}
 }
 
 // Close stops intake, lets queued events and in-flight attempts finish
-// until ctx ends, then cancels the rest. With Records, unfinished
-// deliveries and pending retries stay on disk for the next start.
+// until ctx ends, then cancels the rest. Unfinished deliveries stay queued
+// in the store for the next start.
 func (e *Engine) Close(ctx context.Context) error {
 	e.intakeMu.Lock()
 	already := e.intakeClosed
@@ -161,13 +137,9 @@ func (e *Engine) Close(ctx context.Context) error {
 		e.cancel()
 		<-e.dispatched
 	}
-	e.mode.halt()
+	e.halt()
 	e.mu.Lock()
 	e.closing = true
-	for dlv, t := range e.timers {
-		t.timer.Stop()
-		delete(e.timers, dlv)
-	}
 	e.mu.Unlock()
 
 	done := make(chan struct{})
@@ -184,31 +156,8 @@ func (e *Engine) Close(ctx context.Context) error {
 	if n := e.interrupted.Load(); n > 0 {
 		errs = append(errs, fmt.Errorf("%d webhook deliveries still running at shutdown were interrupted: %w", n, ctx.Err()))
 	}
-	if err := e.mode.close(); err != nil {
-		errs = append(errs, err)
-	}
 	return errors.Join(errs...)
 }
-
-// Reload refreshes the cached webhooks from the shared store (nothing to do
-// otherwise): settings, enabled flags and stats.
-func (e *Engine) Reload(ctx context.Context) error { return e.mode.reload(ctx) }
-
-// Prepare renders events' deliveries for the shared queue, to be
-// committed with the email: it fills the batch's Deliveries and the
-// webhook version they were rendered at (a store refuses the batch with
-// store.ErrStale when the webhooks have changed since: Reload and prepare
-// again). It does nothing without a shared store or with the webhook
-// system off.
-func (e *Engine) Prepare(batch *store.Batch, events []Incoming) error {
-	if !e.cfg.Enabled {
-		return nil
-	}
-	return e.mode.prepare(batch, events)
-}
-
-// Wake makes a shared engine look for due deliveries now.
-func (e *Engine) Wake() { e.mode.wake() }
 
 // VerifySignature reports whether signature (an X-Service-Signature value)
 // signs timestamp and body under the webhook's current secret or, during
@@ -223,12 +172,6 @@ func (e *Engine) VerifySignature(webhookID, signature, timestamp string, body []
 	e.mu.Unlock()
 	return ok && crypto.VerifyWebhookSignature(signature, timestamp, body, secrets...)
 }
-
-// nextSeq hands out the next creation sequence number. Webhooks and
-// deliveries take theirs when they are created and keep it on disk, so
-// "oldest first" is a total order that a coarse clock or a restart cannot
-// shuffle.
-func (e *Engine) nextSeq() uint64 { return e.seq.Add(1) }
 
 // byCreation orders webhooks oldest first: by sequence number, then, among
 // records stored before sequence numbers existed (all 0), by creation time

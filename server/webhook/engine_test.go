@@ -1,8 +1,8 @@
 package webhook
 
 import (
+	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -15,6 +15,7 @@ import (
 	"sandview/client/webhookrecv"
 	"sandview/crypto"
 	"sandview/model"
+	"sandview/server/store/memory"
 )
 
 func TestDeliveriesAreSignedAndShaped(t *testing.T) {
@@ -129,10 +130,8 @@ func TestDeliveriesAreSignedAndShaped(t *testing.T) {
 }
 
 // TestRetryScheduleFollowsTimeScale: each failed attempt queues the next one
-// the scaled schedule's delay later. The clock is frozen, so each queued
-// retry's due time is exact, and the delays are hours, so no retry comes due
-// by itself: the test fires each one at once (the timer's own Reset) instead
-// of timing the arrivals.
+// the scaled schedule's delay later. The clock is frozen in the past, so
+// each queued retry's due time is exact and comes due at once.
 func TestRetryScheduleFollowsTimeScale(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)}
 	cfg := testConfig()
@@ -140,38 +139,20 @@ func TestRetryScheduleFollowsTimeScale(t *testing.T) {
 	cfg.MaxAttempts = 4
 	cfg.RetrySchedule = []time.Duration{0, 2 * time.Hour, 4 * time.Hour, 6 * time.Hour}
 	cfg.TimeScale = 0.5
+	log := newAttemptLog(cfg.Store)
+	cfg.Store = log
 	h := newHarness(t, cfg)
 	s := newSink(t, http.StatusInternalServerError)
 	wh := h.create("/api/webhooks", model.CreateWebhookRequest{URL: s.URL + "/hook", Events: []string{model.EventEmailReceived}})
 
-	// fireQueuedRetry waits for the retry of the given attempt to be
-	// queued, starts it now, and returns it as it was queued.
-	fireQueuedRetry := func(attempt int) pending {
-		t.Helper()
-		var queued *retryTimer
-		eventually(t, fmt.Sprintf("attempt %d queued", attempt), func() bool {
-			h.engine.mu.Lock()
-			defer h.engine.mu.Unlock()
-			for _, rt := range h.engine.timers {
-				if rt.delivery.Attempt == attempt {
-					queued = rt
-				}
-			}
-			return queued != nil
-		})
-		h.engine.mu.Lock()
-		defer h.engine.mu.Unlock()
-		queued.timer.Reset(0)
-		return queued.delivery.pending
-	}
-
 	h.engine.Handle(received("r1", plainMail("r1", "retry me")))
-	arrivals := []captured{s.next(t)}
-	for i, delay := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour} {
-		if retry := fireQueuedRetry(i + 2); !retry.Due.Equal(clock.Now().Add(delay)) {
-			t.Errorf("attempt %d queued %v later, want %v", i+2, retry.Due.Sub(clock.Now()), delay)
-		}
+	var arrivals []captured
+	for i, delay := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour, 0} {
 		arrivals = append(arrivals, s.next(t))
+		a := log.next(t)
+		if want := clock.Now().Add(delay); delay == 0 && !a.RetryAt.IsZero() || delay != 0 && !a.RetryAt.Equal(want) {
+			t.Errorf("attempt %d: next one at %v, want %v later", i+1, a.RetryAt, delay)
+		}
 	}
 	first := arrivals[0]
 	for i, a := range arrivals {
@@ -187,11 +168,8 @@ func TestRetryScheduleFollowsTimeScale(t *testing.T) {
 	if got.Stats.TotalDeliveries != 1 || got.LastDeliveryStatus != "failed" || !got.Enabled {
 		t.Errorf("after one failed delivery: %+v %+v", got, got.Stats)
 	}
-	h.engine.mu.Lock()
-	left := len(h.engine.timers)
-	h.engine.mu.Unlock()
-	if n := s.count(); n != 4 || left != 0 {
-		t.Errorf("%d attempts and %d queued retries, want exactly MaxAttempts = 4 and none", n, left)
+	if n := s.count(); n != 4 {
+		t.Errorf("%d attempts, want exactly MaxAttempts = 4", n)
 	}
 }
 
@@ -286,11 +264,9 @@ func TestRetryQueueBound(t *testing.T) {
 	}
 	eventually(t, "first attempts", func() bool { return s.count() == 5 })
 	eventually(t, "3 deliveries failed at once", func() bool { return h.get("/api/webhooks/"+wh.ID).Stats.FailedDeliveries == 3 })
-	h.engine.mu.Lock()
-	queued, timers := h.engine.hooks[wh.ID].queuedRetries, len(h.engine.timers)
-	h.engine.mu.Unlock()
-	if queued != 2 || timers != 2 {
-		t.Errorf("queued retries %d, timers %d; want 2", queued, timers)
+	// The other two wait for their retry, uncounted.
+	if got := h.get("/api/webhooks/" + wh.ID); got.Stats.TotalDeliveries != 3 || s.count() != 5 {
+		t.Errorf("stats %+v after %d attempts; want 3 deliveries counted of 5 attempts", got.Stats, s.count())
 	}
 }
 
@@ -497,6 +473,11 @@ func TestForgetInboxDropsItsWebhooks(t *testing.T) {
 	s := newSink(t, http.StatusOK)
 	inboxHook := h.create("/api/inboxes/qa@sandbox.test/webhooks", model.CreateWebhookRequest{URL: s.URL, Events: []string{model.EventEmailReceived}})
 	global := h.create("/api/webhooks", model.CreateWebhookRequest{URL: s.URL, Events: []string{model.EventEmailReceived}})
+	// The store deletes an inbox's webhooks with it; the engine forgets
+	// those it caches.
+	if err := h.engine.cfg.Store.(*memory.Store).DeleteInbox(context.Background(), "hash-qa"); err != nil {
+		t.Fatal(err)
+	}
 	h.engine.ForgetInbox("QA@sandbox.test")
 	var wh model.Webhook
 	if status := h.call(http.MethodGet, "/api/inboxes/qa@sandbox.test/webhooks/"+inboxHook.ID, nil, &wh); status != http.StatusNotFound {

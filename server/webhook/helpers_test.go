@@ -14,6 +14,8 @@ import (
 
 	"sandview/model"
 	"sandview/server/httpapi"
+	"sandview/server/store"
+	"sandview/server/store/memory"
 )
 
 // fakeInboxes is a fixed inbox registry.
@@ -35,7 +37,37 @@ func testConfig() Config {
 	cfg.AllowPrivate = true
 	cfg.Timeout = 5 * time.Second
 	cfg.TimeScale = 0.001
+	cfg.Store = memory.New()
 	return cfg
+}
+
+// attemptLog is a store that reports every attempt's outcome the engine
+// records.
+type attemptLog struct {
+	store.Webhooks
+	attempts chan store.Attempt
+}
+
+func newAttemptLog(st store.Webhooks) *attemptLog {
+	return &attemptLog{Webhooks: st, attempts: make(chan store.Attempt, 100)}
+}
+
+func (l *attemptLog) FinishAttempt(ctx context.Context, a store.Attempt) (store.WebhookRow, bool, error) {
+	row, ok, err := l.Webhooks.FinishAttempt(ctx, a)
+	l.attempts <- a
+	return row, ok, err
+}
+
+// next waits for the next recorded attempt.
+func (l *attemptLog) next(t *testing.T) store.Attempt {
+	t.Helper()
+	select {
+	case a := <-l.attempts:
+		return a
+	case <-time.After(10 * time.Second):
+		t.Fatal("no attempt recorded within 10 s")
+	}
+	return store.Attempt{}
 }
 
 // harness is an engine with its routes on a local HTTP server.

@@ -33,7 +33,7 @@ type record struct {
 	Filter                   *model.FilterConfig    `json:"filter,omitempty"`
 	Description              string                 `json:"description,omitempty"`
 	CreatedAt                time.Time              `json:"createdAt"`
-	Seq                      uint64                 `json:"seq"` // creation order, from Engine.nextSeq
+	Seq                      uint64                 `json:"seq"` // creation order, numbered by the store
 	UpdatedAt                *time.Time             `json:"updatedAt,omitempty"`
 	LastDeliveryAt           *time.Time             `json:"lastDeliveryAt,omitempty"`
 	LastDeliveryStatus       string                 `json:"lastDeliveryStatus,omitempty"`
@@ -48,9 +48,7 @@ type hook struct {
 	filter   *compiledFilter // nil: no filter
 	template *compiledTemplate
 	slots    chan struct{} // concurrent deliveries of this webhook
-	// queuedRetries counts retries waiting for their time.
-	queuedRetries int
-	// stored is the record as the shared store holds it (shared mode).
+	// stored is the record as the store holds it.
 	stored []byte
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -58,7 +59,7 @@ func (e *Engine) create(ctx context.Context, sc scope, req model.CreateWebhookRe
 	rec := record{
 		ID: newID("whk_"), URL: url, Events: events, Scope: model.ScopeGlobal, Enabled: true,
 		Secret: newSecret(), Template: req.Template, Filter: storedFilter, Description: req.Description, CreatedAt: now,
-		Seq: e.nextSeq(),
+		Seq: math.MaxUint64, // the newest until the store numbers it (saveHook)
 	}
 	if !sc.global() {
 		rec.Scope, rec.InboxEmail, rec.InboxHash = model.ScopeInbox, sc.inboxEmail, sc.inboxHash
@@ -80,7 +81,7 @@ func (e *Engine) create(ctx context.Context, sc scope, req model.CreateWebhookRe
 	e.hooks[rec.ID] = h
 	view := h.view(true, e.wire.fullViews)
 	e.mu.Unlock()
-	if err := e.mode.saveHook(rec); err != nil {
+	if err := e.saveHook(rec); err != nil {
 		e.mu.Lock()
 		delete(e.hooks, rec.ID)
 		e.mu.Unlock()
@@ -158,7 +159,7 @@ func (e *Engine) update(ctx context.Context, sc scope, id string, req model.Upda
 	rec := *r
 	view := h.view(e.wire.fullViews, e.wire.fullViews)
 	e.mu.Unlock()
-	if err := e.mode.saveHook(rec); err != nil {
+	if err := e.saveHook(rec); err != nil {
 		return model.Webhook{}, fmt.Errorf("update webhook: %w", err)
 	}
 	return view, nil

@@ -142,7 +142,7 @@ func (e routes) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) {
 	e.mu.Lock()
 	_, ok := e.findLocked(sc, id)
 	if ok {
-		e.removeLocked(id)
+		delete(e.hooks, id)
 	}
 	e.mu.Unlock()
 	if !ok && e.wire.idempotentDelete {
@@ -154,7 +154,7 @@ func (e routes) handleDelete(w http.ResponseWriter, r *http.Request, sc scope) {
 		return
 	}
 	e.audit(r, "delete", id, sc)
-	if err := e.mode.deleteHook(id); err != nil {
+	if err := e.q.store.DeleteWebhook(e.ctx, id); err != nil {
 		e.log.Error("delete webhook", "webhook", id, "error", err)
 		httpapi.WriteError(w, http.StatusInternalServerError, "the webhook was removed but could not be deleted from disk")
 		return
@@ -190,7 +190,7 @@ func (e routes) handleRotate(w http.ResponseWriter, r *http.Request, sc scope) {
 		return
 	}
 	e.audit(r, "rotate-secret", id, sc)
-	if err := e.mode.saveHook(rec); err != nil {
+	if err := e.saveHook(rec); err != nil {
 		e.log.Error("save rotated secret", "webhook", id, "error", err)
 		httpapi.WriteError(w, http.StatusInternalServerError, "the new secret could not be saved")
 		return

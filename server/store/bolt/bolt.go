@@ -51,6 +51,9 @@ type Store struct {
 	// Chaos keeps the chaos configs and the greylisting state in memory,
 	// as the reference does (lost on restart).
 	memory.Chaos
+	// Webhooks keeps the webhooks and their delivery queue in memory and,
+	// through its journal, in the file (webhooks.go).
+	memory.Webhooks
 	db       *bbolt.DB
 	wal      *wal
 	requests chan *writeRequest
@@ -90,8 +93,8 @@ var _ store.Store = (*Store)(nil)
 
 // Open opens (or creates, mode 0600) the store file at path and its
 // write-ahead log (path + ".wal"), replaying the log into the file, and
-// moves into it the webhooks of an earlier release's webhooks.db beside
-// it. A new
+// moves into it the webhooks of an earlier release (its webhooks.db
+// beside it, or its records in the file: migrate.go). A new
 // store costs one fdatasync: its buckets are made by the first write.
 // log receives the replay's warnings (nil: none are logged).
 func Open(path string, log *slog.Logger) (*Store, error) {
@@ -137,8 +140,16 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 		done:     make(chan struct{}),
 	}
 	b.Exists = b.holds
+	b.Journal = b.journal
 	go b.commitLoop()
-	if err := b.migrateLegacyWebhooks(filepath.Dir(path)); err != nil {
+	err = b.migrateLegacyWebhooks(filepath.Dir(path))
+	if err == nil {
+		err = b.migrateWebhookRecords()
+	}
+	if err == nil {
+		err = b.loadWebhooks(context.Background())
+	}
+	if err != nil {
 		_ = b.Close()
 		return nil, err
 	}
@@ -342,34 +353,7 @@ func (b *Store) settle(ctx context.Context) error {
 
 // write queues a request and waits until it is committed.
 func (b *Store) write(ctx context.Context, check func(tx *bbolt.Tx) error, apply func(c *changes) error) error {
-	r := &writeRequest{check: check, apply: apply, done: make(chan error, 1)}
-	select {
-	case <-b.closing:
-		return store.ErrClosed
-	default:
-	}
-	select {
-	case <-b.closing:
-		return store.ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	case b.requests <- r:
-	}
-	select {
-	case err := <-r.done:
-		return err
-	case <-b.done:
-		// The committer has stopped; it answered or failed every request
-		// it took, so a request still unanswered was never applied.
-		select {
-		case err := <-r.done:
-			return err
-		default:
-			return store.ErrClosed
-		}
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return b.submit(ctx, check, apply)()
 }
 
 // Close implements Store: it stops the committer (queued writes fail with

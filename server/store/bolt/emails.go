@@ -36,10 +36,11 @@ func (b *Store) DeleteInbox(ctx context.Context, hash string) error {
 	err := b.write(ctx, nil, func(c *changes) error {
 		return c.deleteInbox([]byte(hash))
 	})
-	if err == nil {
-		b.ForgetInbox(hash)
+	if err != nil {
+		return err
 	}
-	return err
+	b.Chaos.ForgetInbox(hash)
+	return b.Webhooks.ForgetInbox(ctx, hash)
 }
 
 // holds reports whether the store holds the inbox hash.
@@ -91,11 +92,8 @@ func mailbox(tx *bbolt.Tx, hash string) *bbolt.Bucket {
 	return emails.Bucket([]byte(hash))
 }
 
-// Commit implements Store.
+// Commit implements Store: the emails and their deliveries in one write.
 func (b *Store) Commit(ctx context.Context, batch store.Batch) error {
-	if len(batch.Deliveries) > 0 {
-		return store.ErrNoQueue
-	}
 	encoded := make([][]byte, len(batch.Put))
 	for i, e := range batch.Put {
 		encoded[i] = encodeEmail(e)
@@ -123,7 +121,17 @@ func (b *Store) Commit(ctx context.Context, batch store.Batch) error {
 		}
 		return nil
 	}
-	return b.write(ctx, check, apply)
+	if len(batch.Deliveries) == 0 && !batch.CheckWebhooks {
+		return b.write(ctx, check, apply)
+	}
+	return b.Queue(batch.CheckWebhooks, batch.WebhookVersion, batch.Deliveries, func(ds []store.QueuedDelivery) func() error {
+		return b.submit(ctx, check, func(c *changes) error {
+			if err := apply(c); err != nil {
+				return err
+			}
+			return putDeliveries(c, ds)
+		})
+	})
 }
 
 // DeleteEmail implements Store.

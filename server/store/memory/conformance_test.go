@@ -12,9 +12,3 @@ import (
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(*testing.T) store.Store { return memory.New() })
 }
-
-// TestWebhookRecords runs the webhook records' suite against the memory
-// store.
-func TestWebhookRecords(t *testing.T) {
-	storetest.RunWebhookRecords(t, func(*testing.T) store.WebhookRecords { return memory.New() })
-}

@@ -17,12 +17,12 @@ type Store struct {
 	mu      sync.RWMutex
 	closed  bool
 	inboxes map[string]*memInbox
-	// hooks and retries are the webhook engine's records (WebhookRecords).
-	hooks, retries map[string][]byte
 	// writers and readers are reused deflaters and inflaters.
 	writers, readers sync.Pool
 	// Chaos keeps the chaos configs and the greylisting state.
 	Chaos
+	// Webhooks keeps the webhooks and their delivery queue.
+	Webhooks
 }
 
 type memInbox struct {
@@ -39,14 +39,11 @@ type memEmail struct {
 	size     int64
 }
 
-var (
-	_ store.Store          = (*Store)(nil)
-	_ store.WebhookRecords = (*Store)(nil)
-)
+var _ store.Store = (*Store)(nil)
 
 // New returns an empty in-memory store.
 func New() *Store {
-	m := &Store{inboxes: make(map[string]*memInbox), hooks: make(map[string][]byte), retries: make(map[string][]byte)}
+	m := &Store{inboxes: make(map[string]*memInbox)}
 	m.Exists = m.holds
 	return m
 }
@@ -66,16 +63,18 @@ func (m *Store) PutInbox(_ context.Context, inbox store.Inbox) error {
 	return nil
 }
 
-// DeleteInbox implements store.Store.
-func (m *Store) DeleteInbox(_ context.Context, hash string) error {
+// DeleteInbox implements store.Store: the inbox goes with its emails,
+// chaos config and webhooks.
+func (m *Store) DeleteInbox(ctx context.Context, hash string) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.closed {
+		m.mu.Unlock()
 		return store.ErrClosed
 	}
 	delete(m.inboxes, hash)
-	m.ForgetInbox(hash)
-	return nil
+	m.Chaos.ForgetInbox(hash)
+	m.mu.Unlock()
+	return m.Webhooks.ForgetInbox(ctx, hash)
 }
 
 // holds reports whether the store holds the inbox hash.
@@ -103,19 +102,28 @@ func (m *Store) Inboxes(context.Context) ([]store.Inbox, error) {
 	return out, nil
 }
 
-// Commit implements store.Store.
+// Commit implements store.Store: the emails, then their deliveries join
+// the queue.
 func (m *Store) Commit(_ context.Context, b store.Batch) error {
 	packed := make([]*memEmail, len(b.Put))
 	for i, e := range b.Put {
 		packed[i] = m.pack(e, true)
 	}
+	if len(b.Deliveries) == 0 && !b.CheckWebhooks {
+		return m.commit(b, packed)
+	}
+	return m.Queue(b.CheckWebhooks, b.WebhookVersion, b.Deliveries, func([]store.QueuedDelivery) func() error {
+		err := m.commit(b, packed)
+		return func() error { return err }
+	})
+}
+
+// commit puts and deletes a batch's emails.
+func (m *Store) commit(b store.Batch, packed []*memEmail) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
 		return store.ErrClosed
-	}
-	if len(b.Deliveries) > 0 {
-		return store.ErrNoQueue
 	}
 	for _, e := range b.Put {
 		if _, ok := m.inboxes[e.InboxHash]; !ok {

@@ -24,6 +24,8 @@ func Run(t *testing.T, open Open) {
 	t.Run("SetSigned", func(t *testing.T) { testSetSigned(t, open) })
 	t.Run("Ping", func(t *testing.T) { testPing(t, open) })
 	t.Run("Chaos", func(t *testing.T) { testChaos(t, open) })
+	t.Run("Webhooks", func(t *testing.T) { testWebhooks(t, open) })
+	t.Run("DeliveryQueue", func(t *testing.T) { testDeliveryQueue(t, open) })
 }
 
 // testPing: an open store answers, a closed one says it is closed.

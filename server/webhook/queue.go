@@ -12,17 +12,19 @@ import (
 	"sandview/server/store"
 )
 
-// Shared mode (Config.Shared): several engines, one per replica, share the
-// webhooks and a delivery queue in the store. Each engine caches the
-// webhooks (reloaded on the other replicas' notices and before every
-// route) and the store keeps what deliveries change, so that stats stay
-// right whichever replica delivers. A new email's deliveries are queued in
-// its own commit (Prepare); other events' when dispatched. Every replica
-// claims due deliveries (claimLoop) up to its free slots, for a lease; a
-// replica that dies mid-attempt leaves its claims to lapse and be taken
-// over, so an attempt in flight at its death may be made twice.
+// The engine keeps the webhooks and their delivery queue in the server's
+// store (Config.Store), which the engines of several replicas may share.
+// Each engine caches the webhooks (reloaded on the other replicas' notices
+// and before every route) and the store keeps what deliveries change, so
+// that stats stay right whichever engine delivers. A new email's
+// deliveries are queued in its own commit (Prepare); other events' when
+// dispatched. An engine claims due deliveries (claimLoop) up to its free
+// slots, for a lease; a replica that dies mid-attempt leaves its claims to
+// lapse and be taken over, so an attempt in flight at its death may be
+// made twice. A delivery not finished at Close stays queued for the next
+// start (in a durable store).
 
-// Shared-mode pacing.
+// Queue pacing.
 const (
 	// claimPoll is the longest wait between claims when nothing wakes the
 	// loop.
@@ -34,10 +36,9 @@ const (
 // lease is how long a claim lasts: two attempts' time and a second.
 func (cfg Config) lease() time.Duration { return 2*cfg.Timeout + time.Second }
 
-// sharedMode keeps the webhooks and the delivery queue in the shared store
-// (Config.Shared); every delivery it starts is one it claimed.
-type sharedMode struct {
-	e     *Engine
+// queue is the engine's side of the store's delivery queue: every
+// delivery the engine starts is one it claimed.
+type queue struct {
 	store store.Webhooks
 	// wakeup starts a claim of due deliveries; claimed counts the claimed
 	// deliveries not yet finished; stopClaims ends the claim loop, which
@@ -46,39 +47,35 @@ type sharedMode struct {
 	claimed    atomic.Int64
 	stopClaims context.CancelFunc
 	claiming   sync.WaitGroup
-	// version is the shared webhooks' version the cache holds (e.mu).
+	// version is the stored webhooks' version the cache holds (e.mu).
 	version uint64
 }
 
-func newSharedMode(e *Engine, st store.Webhooks) *sharedMode {
-	return &sharedMode{e: e, store: st, wakeup: make(chan struct{}, 1)}
-}
-
 // load loads the webhooks and starts the claim loop.
-func (m *sharedMode) load() error {
-	if err := m.reload(m.e.ctx); err != nil {
+func (e *Engine) load() error {
+	if err := e.Reload(e.ctx); err != nil {
 		return fmt.Errorf("load webhooks: %w", err)
 	}
-	claimCtx, stop := context.WithCancel(m.e.ctx)
-	m.stopClaims = stop
-	m.claiming.Add(1)
+	claimCtx, stop := context.WithCancel(e.ctx)
+	e.q.stopClaims = stop
+	e.q.claiming.Add(1)
 	go func() {
-		defer m.claiming.Done()
-		m.claimLoop(claimCtx)
+		defer e.q.claiming.Done()
+		e.claimLoop(claimCtx)
 	}()
 	return nil
 }
 
-// reload refreshes the cached webhooks: settings, enabled flags and stats.
-func (m *sharedMode) reload(ctx context.Context) error {
-	e := m.e
-	rows, version, err := m.store.LoadWebhooks(ctx)
+// Reload refreshes the cached webhooks from the store (where other
+// replicas may change them too): settings, enabled flags and stats.
+func (e *Engine) Reload(ctx context.Context) error {
+	rows, version, err := e.q.store.LoadWebhooks(ctx)
 	if err != nil {
 		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	m.version = version
+	e.q.version = version
 	keep := make(map[string]bool, len(rows))
 	for _, row := range rows {
 		keep[row.ID] = true
@@ -106,7 +103,7 @@ func (m *sharedMode) reload(ctx context.Context) error {
 	}
 	for id := range e.hooks {
 		if !keep[id] {
-			e.removeLocked(id)
+			delete(e.hooks, id)
 		}
 	}
 	return nil
@@ -129,13 +126,12 @@ func applyRow(rec *record, row store.WebhookRow) {
 }
 
 // saveHook writes a webhook's record; the store numbers new ones.
-func (m *sharedMode) saveHook(rec record) error {
-	e := m.e
+func (e *Engine) saveHook(rec record) error {
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("encode webhook: %w", err)
 	}
-	seq, err := m.store.SaveWebhook(e.ctx, store.WebhookRow{ID: rec.ID, InboxHash: rec.InboxHash, Record: data, Enabled: rec.Enabled})
+	seq, err := e.q.store.SaveWebhook(e.ctx, store.WebhookRow{ID: rec.ID, InboxHash: rec.InboxHash, Record: data, Enabled: rec.Enabled})
 	if err != nil {
 		return err
 	}
@@ -147,17 +143,17 @@ func (m *sharedMode) saveHook(rec record) error {
 	return nil
 }
 
-func (m *sharedMode) deleteHook(id string) error { return m.store.DeleteWebhook(m.e.ctx, id) }
-
-// forgetHooks has nothing to do: the store dropped them with the inbox.
-func (m *sharedMode) forgetHooks([]string) {}
-
-// prepare renders the deliveries into the batch, with the webhook version
-// they were rendered at.
-func (m *sharedMode) prepare(batch *store.Batch, events []Incoming) error {
-	e := m.e
+// Prepare renders events' deliveries into an email's commit: it fills
+// the batch's Deliveries and the webhook version they were rendered at (a
+// store refuses the batch with store.ErrStale when the webhooks have
+// changed since: Reload and prepare again). It does nothing with the
+// webhook system off.
+func (e *Engine) Prepare(batch *store.Batch, events []Incoming) error {
+	if !e.cfg.Enabled {
+		return nil
+	}
 	e.mu.Lock()
-	version := m.version
+	version := e.q.version
 	e.mu.Unlock()
 	var out []store.QueuedDelivery
 	for _, ev := range events {
@@ -187,39 +183,43 @@ func queued(ds []*delivery) ([]store.QueuedDelivery, error) {
 	return out, nil
 }
 
-// deliver queues the deliveries for whichever replica claims them.
-func (m *sharedMode) deliver(ds []*delivery) error {
+// deliver queues the deliveries for whichever engine claims them.
+func (e *Engine) deliver(ds []*delivery) error {
+	if len(ds) == 0 {
+		return nil
+	}
 	q, err := queued(ds)
 	if err == nil {
-		err = m.store.EnqueueDeliveries(m.e.ctx, q)
+		err = e.q.store.EnqueueDeliveries(e.ctx, q)
 	}
-	m.wake()
+	e.Wake()
 	return err
 }
 
-// wake makes the claim loop look for due deliveries now.
-func (m *sharedMode) wake() {
+// Wake makes the engine look for due deliveries now (they were queued
+// with a commit, or by another replica).
+func (e *Engine) Wake() {
 	select {
-	case m.wakeup <- struct{}{}:
+	case e.q.wakeup <- struct{}{}:
 	default:
 	}
 }
 
-// claimLoop claims due deliveries while the engine runs.
-func (m *sharedMode) claimLoop(ctx context.Context) {
-	e := m.e
+// claimLoop claims due deliveries while the engine runs; with every slot
+// taken it waits for one to free (unclaim wakes it).
+func (e *Engine) claimLoop(ctx context.Context) {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-m.wakeup:
+		case <-e.q.wakeup:
 		case <-timer.C:
 		}
 		wait := claimPoll
-		free := cap(e.slots) - int(m.claimed.Load())
-		claimed, next, err := m.store.ClaimDeliveries(ctx, free, e.cfg.lease())
+		free := cap(e.slots) - int(e.q.claimed.Load())
+		claimed, next, err := e.q.store.ClaimDeliveries(ctx, free, e.cfg.lease())
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -230,14 +230,14 @@ func (m *sharedMode) claimLoop(ctx context.Context) {
 			var p pending
 			if err := json.Unmarshal(q.Pending, &p); err != nil {
 				e.log.Error("queued webhook delivery is unreadable; dropped", "delivery", q.ID, "error", err)
-				_ = m.store.DropDelivery(ctx, q.ID)
+				_ = e.q.store.DropDelivery(ctx, q.ID)
 				continue
 			}
 			p.Attempt, p.Due, p.Seq = q.Attempt, q.Due, q.Seq
-			m.claimed.Add(1)
+			e.q.claimed.Add(1)
 			e.start(&delivery{pending: p})
 		}
-		if !next.IsZero() {
+		if !next.IsZero() && len(claimed) < free {
 			wait = min(wait, max(time.Until(next), time.Millisecond))
 		}
 		timer.Reset(wait)
@@ -246,9 +246,8 @@ func (m *sharedMode) claimLoop(ctx context.Context) {
 
 // record records the attempt in the store and refreshes the cached
 // webhook from the answer.
-func (m *sharedMode) record(h *hook, d *delivery, ok bool) {
-	e := m.e
-	defer m.unclaim()
+func (e *Engine) record(h *hook, d *delivery, ok bool) {
+	defer e.unclaim()
 	now := e.cfg.Now()
 	e.mu.Lock()
 	current := e.hooks[d.WebhookID] == h && h.rec.Enabled && !e.closing
@@ -263,7 +262,7 @@ func (m *sharedMode) record(h *hook, d *delivery, ok bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
 	defer cancel()
-	row, found, err := m.store.FinishAttempt(ctx, a)
+	row, found, err := e.q.store.FinishAttempt(ctx, a)
 	if err != nil {
 		e.log.Error("recording a webhook attempt failed; the delivery is retried when its claim lapses", "delivery", d.DeliveryID, "error", err)
 		return
@@ -282,38 +281,36 @@ func (m *sharedMode) record(h *hook, d *delivery, ok bool) {
 	e.mu.Unlock()
 }
 
-// unclaim ends a claimed delivery's hold on this replica's capacity.
-func (m *sharedMode) unclaim() {
-	m.claimed.Add(-1)
-	m.wake()
+// unclaim ends a claimed delivery's hold on this engine's capacity.
+func (e *Engine) unclaim() {
+	e.q.claimed.Add(-1)
+	e.Wake()
 }
 
-// suspend gives the delivery back for any replica to take at once.
-func (m *sharedMode) suspend(d *delivery) { m.release(d, false) }
+// suspend gives the delivery back for any engine to take at once (or,
+// at shutdown, the next start).
+func (e *Engine) suspend(d *delivery) { e.release(d, false) }
 
 // discard drops the delivery without counting it.
-func (m *sharedMode) discard(d *delivery) { m.release(d, true) }
+func (e *Engine) discard(d *delivery) { e.release(d, true) }
 
-func (m *sharedMode) release(d *delivery, drop bool) {
-	defer m.unclaim()
+func (e *Engine) release(d *delivery, drop bool) {
+	defer e.unclaim()
 	ctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
 	defer cancel()
 	var err error
 	if drop {
-		err = m.store.DropDelivery(ctx, d.DeliveryID)
+		err = e.q.store.DropDelivery(ctx, d.DeliveryID)
 	} else {
-		err = m.store.ReleaseDelivery(ctx, d.DeliveryID)
+		err = e.q.store.ReleaseDelivery(ctx, d.DeliveryID)
 	}
 	if err != nil {
-		m.e.log.Warn("giving a webhook delivery back failed; its claim will lapse", "delivery", d.DeliveryID, "error", err)
+		e.log.Warn("giving a webhook delivery back failed; its claim will lapse", "delivery", d.DeliveryID, "error", err)
 	}
 }
 
 // halt ends the claim loop.
-func (m *sharedMode) halt() {
-	m.stopClaims()
-	m.claiming.Wait()
+func (e *Engine) halt() {
+	e.q.stopClaims()
+	e.q.claiming.Wait()
 }
-
-// close has nothing to keep: the store holds stats as they change.
-func (m *sharedMode) close() error { return nil }

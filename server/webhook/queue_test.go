@@ -1,18 +1,19 @@
 package webhook
 
 import (
-	"cmp"
 	"context"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"sandview/crypto"
 	"sandview/model"
+	"sandview/server/store"
 	"sandview/server/store/bolt"
 )
 
@@ -25,26 +26,39 @@ func closeEngine(t *testing.T, e *Engine) {
 	}
 }
 
-// openRecords opens the bbolt store of the data directory dir, where an
-// engine keeps its records; close it after the engine, as a server does.
-func openRecords(t *testing.T, dir string) *bolt.Store {
+// openStore opens the bbolt store of the data directory dir, where an
+// engine keeps its webhooks; close it after the engine, as a server does.
+func openStore(t *testing.T, dir string) *bolt.Store {
 	t.Helper()
 	db, err := bolt.Open(filepath.Join(dir, "sandview.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
+	// The store holds the inboxes the webhooks are scoped to, as a
+	// server's does.
+	for address, hash := range testInboxes {
+		if err := db.PutInbox(context.Background(), store.Inbox{Address: address, Hash: hash}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return db
 }
 
-// restart closes the store an engine kept its records in and opens it
+// restart closes the store an engine kept its webhooks in and opens it
 // again into cfg, as a restart of the server does.
 func restart(t *testing.T, cfg *Config, dir string) {
 	t.Helper()
-	if err := cfg.Records.(*bolt.Store).Close(); err != nil {
+	if err := cfg.Store.(*bolt.Store).Close(); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Records = openRecords(t, dir)
+	cfg.Store = openStore(t, dir)
+}
+
+// lastFailed reports whether a webhook's latest attempt failed: the
+// engine has recorded it, and queued its retry.
+func lastFailed(h *harness, id string) func() bool {
+	return func() bool { return h.get("/api/webhooks/"+id).LastDeliveryStatus == "failed" }
 }
 
 func TestPersistenceOfWebhooksAndPendingRetries(t *testing.T) {
@@ -52,8 +66,11 @@ func TestPersistenceOfWebhooksAndPendingRetries(t *testing.T) {
 	s := newSink(t, http.StatusInternalServerError)
 
 	cfg := testConfig()
-	cfg.Records = openRecords(t, dir)
-	cfg.TimeScale = 1 // the retry waits 30 s: still pending at Close
+	cfg.Store = openStore(t, dir)
+	// The retry waits 30 s on a clock 27 s behind the store's: it is still
+	// queued at Close and due 3 s after the failed attempt.
+	cfg.TimeScale = 1
+	cfg.Now = func() time.Time { return time.Now().Add(-27 * time.Second) }
 	first := newHarness(t, cfg)
 	wh := first.create("/api/webhooks", model.CreateWebhookRequest{URL: s.URL, Events: []string{model.EventEmailReceived},
 		Template: &model.WebhookTemplate{Type: model.TemplateSimple},
@@ -63,21 +80,16 @@ func TestPersistenceOfWebhooksAndPendingRetries(t *testing.T) {
 	first.call(http.MethodPost, "/api/webhooks/"+wh.ID+"/rotate-secret", nil, &rot)
 	first.engine.Handle(received("p1", plainMail("p1", "keep me")))
 	firstAttempt := s.next(t)
-	eventually(t, "retry queued", func() bool {
-		first.engine.mu.Lock()
-		defer first.engine.mu.Unlock()
-		return len(first.engine.timers) == 1
-	})
+	eventually(t, "retry queued", lastFailed(first, wh.ID))
 	closeEngine(t, first.engine)
 	restart(t, &cfg, dir)
 
-	// Restart with a fast schedule and a healthy endpoint: the pending
-	// retry is sent with the same delivery id and body, signed with the
-	// current secret.
-	// The clock runs a minute ahead, so the 30 s retry is due at once.
+	// Restart with a fast schedule and a healthy endpoint: the queued
+	// retry is sent when due with the same delivery id and body, signed
+	// with the current secret.
 	s.setStatus(http.StatusOK)
 	cfg.TimeScale = 0.001
-	cfg.Now = func() time.Time { return time.Now().Add(time.Minute) }
+	cfg.Now = nil
 	second := newHarness(t, cfg)
 	retry := s.next(t)
 	if retry.Header.Get("X-Service-Delivery") != firstAttempt.Header.Get("X-Service-Delivery") || string(retry.Body) != string(firstAttempt.Body) {
@@ -101,18 +113,13 @@ func TestPersistenceOfWebhooksAndPendingRetries(t *testing.T) {
 	if c := s.next(t); !strings.Contains(string(c.Body), "keep this too") {
 		t.Errorf("filtered delivery after restart: %s", c.Body)
 	}
-	second.engine.ForgetInbox("qa@sandbox.test")
 	closeEngine(t, second.engine)
 	restart(t, &cfg, dir)
 
-	// Third start: the delivered retry is gone, stats were saved, the
-	// forgotten inbox's webhook is gone.
+	// Third start: the delivered retry is gone, stats were saved.
 	third := newHarness(t, cfg)
-	third.engine.mu.Lock()
-	timers, hooks := len(third.engine.timers), len(third.engine.hooks)
-	third.engine.mu.Unlock()
-	if timers != 0 || hooks != 1 {
-		t.Errorf("third start: %d pending retries, %d webhooks; want 0 and 1", timers, hooks)
+	if ds, _, err := cfg.Store.ClaimDeliveries(context.Background(), 10, time.Minute); err != nil || len(ds) != 0 {
+		t.Errorf("third start: queued deliveries %+v %v, want none", ds, err)
 	}
 	if got := third.get("/api/webhooks/" + wh.ID); got.Stats.SuccessfulDeliveries != 2 || got.Stats.TotalDeliveries != 2 {
 		t.Errorf("stats not persisted: %+v", got.Stats)
@@ -125,7 +132,7 @@ func TestCloseKeepsInterruptedDeliveries(t *testing.T) {
 	arrived := make(chan string, 10)
 	slow := newBlockingEndpoint(t, release, arrived)
 	cfg := testConfig()
-	cfg.Records = openRecords(t, dir)
+	cfg.Store = openStore(t, dir)
 	cfg.Timeout = 30 * time.Second
 	first := newHarness(t, cfg)
 	first.create("/api/webhooks", model.CreateWebhookRequest{URL: slow, Events: []string{model.EventEmailReceived}})
@@ -169,17 +176,37 @@ func newBlockingEndpoint(t *testing.T, release chan struct{}, arrived chan strin
 	return srv.URL
 }
 
+// enqueueLog is a store that records the webhooks of each queued batch
+// of deliveries, in order.
+type enqueueLog struct {
+	store.Webhooks
+	mu  sync.Mutex
+	ids [][]string
+}
+
+func (l *enqueueLog) EnqueueDeliveries(ctx context.Context, ds []store.QueuedDelivery) error {
+	ids := make([]string, len(ds))
+	for i, d := range ds {
+		ids[i] = d.WebhookID
+	}
+	l.mu.Lock()
+	l.ids = append(l.ids, ids)
+	l.mu.Unlock()
+	return l.Webhooks.EnqueueDeliveries(ctx, ds)
+}
+
 // TestCreationOrderSurvivesRestart: under a clock that never moves every
 // webhook has the same createdAt, yet lists stay in creation order, the
-// deliveries of one event follow that order, and a restart continues the
-// numbering after everything stored.
+// deliveries of one event are queued in that order, and a restart
+// continues the numbering after everything stored.
 func TestCreationOrderSurvivesRestart(t *testing.T) {
-	frozen := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+	frozen := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
 	dir := t.TempDir()
 	cfg := testConfig()
-	cfg.Records = openRecords(t, dir)
+	log := &enqueueLog{Webhooks: openStore(t, dir)}
+	cfg.Store = log
 	cfg.Now = func() time.Time { return frozen }
-	cfg.TimeScale = 1 // retries wait 30 s: still pending at Close
+	cfg.TimeScale = 1 // retries wait until an hour from now: still queued at Close
 	s := newSink(t, http.StatusInternalServerError)
 	var want []string
 	createFive := func(h *harness) {
@@ -204,30 +231,26 @@ func TestCreationOrderSurvivesRestart(t *testing.T) {
 		t.Fatalf("list %v, want creation order %v", got, want)
 	}
 	first.engine.Handle(received("o1", plainMail("o1", "ordered")))
-	eventually(t, "five retries queued", func() bool {
-		first.engine.mu.Lock()
-		defer first.engine.mu.Unlock()
-		return len(first.engine.timers) == 5
-	})
+	for _, id := range want {
+		eventually(t, "retry of "+id+" queued", lastFailed(first, id))
+	}
 	closeEngine(t, first.engine)
-
-	_, retries, err := newDiskStore(cfg.Records).load()
+	log.mu.Lock()
+	queued := log.ids
+	log.mu.Unlock()
+	if len(queued) != 1 || !slices.Equal(queued[0], want) {
+		t.Fatalf("deliveries queued for %v, want one batch in creation order %v", queued, want)
+	}
+	rows, _, err := cfg.Store.LoadWebhooks(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(retries) != 5 {
-		t.Fatalf("%d stored retries, want 5", len(retries))
-	}
-	slices.SortFunc(retries, func(a, b pending) int { return cmp.Compare(a.Seq, b.Seq) })
-	var lastSeq uint64
-	for i, p := range retries {
-		if p.WebhookID != want[i] || p.Seq <= lastSeq {
-			t.Fatalf("stored delivery %d: webhook %s seq %d; want webhook %s and a seq above %d", i, p.WebhookID, p.Seq, want[i], lastSeq)
-		}
-		lastSeq = p.Seq
-	}
+	lastSeq := rows[len(rows)-1].Seq
 
-	restart(t, &cfg, dir)
+	if err := log.Webhooks.(*bolt.Store).Close(); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Store = openStore(t, dir)
 	second := newHarness(t, cfg)
 	createFive(second)
 	if got := listed(second); !slices.Equal(got, want) {
@@ -236,8 +259,8 @@ func TestCreationOrderSurvivesRestart(t *testing.T) {
 	second.engine.mu.Lock()
 	firstNew := second.engine.hooks[want[5]].rec.Seq
 	second.engine.mu.Unlock()
-	if firstNew <= lastSeq {
-		t.Errorf("first webhook after restart has seq %d, not above the stored %d", firstNew, lastSeq)
+	if firstNew <= lastSeq+5 {
+		t.Errorf("first webhook after restart has seq %d, not above the stored webhooks' %d and their 5 deliveries'", firstNew, lastSeq)
 	}
 }
 
@@ -248,7 +271,7 @@ func TestCloseAfterTheDeadlineWithNothingRunning(t *testing.T) {
 	cancel()
 	for range 50 {
 		cfg := testConfig()
-		cfg.Records = openRecords(t, t.TempDir())
+		cfg.Store = openStore(t, t.TempDir())
 		e, err := New(cfg, testInboxes)
 		if err != nil {
 			t.Fatal(err)

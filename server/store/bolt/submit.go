@@ -1,0 +1,49 @@
+package bolt
+
+import (
+	"context"
+
+	bbolt "go.etcd.io/bbolt"
+
+	"sandview/server/store"
+)
+
+// submit queues a request and returns the wait for its answer: requests
+// are committed in the order they were submitted.
+func (b *Store) submit(ctx context.Context, check func(tx *bbolt.Tx) error, apply func(c *changes) error) (wait func() error) {
+	r := &writeRequest{check: check, apply: apply, done: make(chan error, 1)}
+	failed := func(err error) func() error { return func() error { return err } }
+	select {
+	case <-b.closing:
+		return failed(store.ErrClosed)
+	default:
+	}
+	select {
+	case <-b.closing:
+		return failed(store.ErrClosed)
+	case <-ctx.Done():
+		return failed(ctx.Err())
+	case b.requests <- r:
+		return r.wait(ctx, b.done)
+	}
+}
+
+// wait returns the wait for r's answer: the committer's, or ErrClosed
+// when it stopped without taking r (it answers every request it takes).
+func (r *writeRequest) wait(ctx context.Context, stopped <-chan struct{}) func() error {
+	return func() error {
+		select {
+		case err := <-r.done:
+			return err
+		case <-stopped:
+			select {
+			case err := <-r.done:
+				return err
+			default:
+				return store.ErrClosed
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
