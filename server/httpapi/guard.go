@@ -92,10 +92,10 @@ func (a *API) revoked(r *http.Request) bool {
 }
 
 func (a *API) principal(key string) (access.Principal, bool) {
-	if a.set.Principals == nil {
+	if a.principals == nil {
 		return access.Principal{}, false
 	}
-	return a.set.Principals.Lookup(key)
+	return a.principals.Lookup(key)
 }
 
 // target is in (nil: none) as the access table sees it.
