@@ -17,7 +17,7 @@ import (
 	"sandview/server/smtpd"
 )
 
-// TestSMTPRequireTLS: with SMTPRequireTLS, EHLO offers STARTTLS and no
+// TestSMTPRequireTLS: with SMTP.RequireTLS, EHLO offers STARTTLS and no
 // AUTH, MAIL and AUTH are refused with 530 5.7.0 (and recorded as
 // refusals); after STARTTLS AUTH is offered and mail is taken. Requiring
 // TLS without a certificate is a configuration error.

@@ -16,7 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// SMTP limits beyond the message size and those of Config.
+// SMTP limits beyond those of Settings.
 const (
 	smtpMaxRecipients   = 100
 	smtpMaxLineLength   = 2000 // twice RFC 5321's limit, as go-smtp suggests
