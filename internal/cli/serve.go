@@ -138,17 +138,17 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
 	}
 	var box *sshbox.Box
-	if o.ssh.addr != "" {
+	if o.ssh.Addr != "" {
 		// The box's browser (its SANDVIEW_BROWSER or PATH), for its users'
 		// renders.
 		renderer, closeRenderer := g.env.newRenderer("")
 		defer closeRenderer()
-		if box, err = startSSH(out, logger, srv, dir, advertisedHost(o.ssh.addr, o.advertise), o.ssh, renderer); err != nil {
+		if box, err = startSSH(out, logger, srv, dir, advertisedHost(o.ssh.Addr, o.advertise), o.ssh, renderer); err != nil {
 			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			return errors.Join(err, srv.Shutdown(shutdownCtx))
 		}
-		welcome.sshOn(advertisedHost(o.ssh.addr, o.advertise), box.Addr())
+		welcome.sshOn(advertisedHost(o.ssh.Addr, o.advertise), box.Addr())
 	}
 	if cfg.StoreURL != "" && o.cfg.APIKey == "" {
 		keyNote = "in the store (table secrets, name api-key)"

@@ -7,7 +7,6 @@ import (
 	"math"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -30,7 +29,8 @@ import (
 // serverSettings are the values of the server's settings: the table binds
 // each straight into the field of the package that uses it (cfg's
 // embedded core, SMTP and HTTP settings, the webhook engine's webhooks),
-// and the command's own into the fields below.
+// and the command's own into the fields below (the SSH transport's
+// listener and limits into its sshbox.Config).
 type serverSettings struct {
 	cfg             server.Config
 	webhooks        webhook.Config
@@ -40,17 +40,7 @@ type serverSettings struct {
 	advertise       string
 	memoryLimit     int64
 	gcPercent       int
-	ssh             sshSettings
-}
-
-// sshSettings are the settings of the SSH transport (the TUI and the CLI
-// served to a team's SSH keys).
-type sshSettings struct {
-	addr           string
-	authorizedKeys string
-	maxSessions    int
-	maxPerKey      int
-	idleTimeout    time.Duration
+	ssh             sshbox.Config
 }
 
 // setting is one server setting.
@@ -125,11 +115,11 @@ func (s *serverSettings) table() []setting {
 		{flag: "memory-limit", env: "SVC_MEMORY_LIMIT", note: "ignored while GOMEMLIMIT or GOGC is set, unless given", help: "soft limit of the server's memory, as GOMEMLIMIT: 512MiB, 2GiB; 0 for none", bind: byteSizeFlag(&s.memoryLimit, defaultMemoryLimit)},
 		{flag: "gc-percent", env: "SVC_GC_PERCENT", note: "ignored while GOMEMLIMIT or GOGC is set, unless given", help: "heap growth, in percent of the live heap, that starts a collection, as GOGC", bind: atLeastFlag(&s.gcPercent, defaultGCPercent, 1, "percent")},
 		{flag: "chaos", env: "SVC_CHAOS_ENABLED", alias: "VSB_CHAOS_ENABLED", note: "true, 1, yes, on; anything else is off", help: "let inboxes have chaos (fault injection at SMTP: latency, drops, errors, greylisting, blackholing), set per inbox over the API", bind: chaosFlag(&c.Chaos)},
-		{flag: "ssh", env: "SVC_SSH", help: "serve the TUI and the CLI over SSH on HOST:PORT, to the keys of --ssh-authorized-keys", bind: stringFlag(&s.ssh.addr, "")},
-		{flag: "ssh-authorized-keys", env: "SVC_SSH_AUTHORIZED_KEYS", note: "default: ssh/authorized_keys in the data directory", help: "authorized_keys file of the SSH users, read again when it changes", bind: stringFlag(&s.ssh.authorizedKeys, "")},
-		{flag: "ssh-max-sessions", env: "SVC_SSH_MAX_SESSIONS", help: "SSH sessions at once, in total", bind: intFlag(&s.ssh.maxSessions, sshbox.DefaultMaxSessions)},
-		{flag: "ssh-max-sessions-per-key", env: "SVC_SSH_MAX_SESSIONS_PER_KEY", help: "SSH sessions at once per key", bind: intFlag(&s.ssh.maxPerKey, sshbox.DefaultMaxSessionsPerUser)},
-		{flag: "ssh-idle-timeout", env: "SVC_SSH_IDLE_TIMEOUT", help: "close an SSH connection idle this long", bind: durationFlag(&s.ssh.idleTimeout, sshbox.DefaultIdleTimeout)},
+		{flag: "ssh", env: "SVC_SSH", help: "serve the TUI and the CLI over SSH on HOST:PORT, to the keys of --ssh-authorized-keys", bind: stringFlag(&s.ssh.Addr, "")},
+		{flag: "ssh-authorized-keys", env: "SVC_SSH_AUTHORIZED_KEYS", note: "default: ssh/authorized_keys in the data directory", help: "authorized_keys file of the SSH users, read again when it changes", bind: stringFlag(&s.ssh.AuthorizedKeysPath, "")},
+		{flag: "ssh-max-sessions", env: "SVC_SSH_MAX_SESSIONS", help: "SSH sessions at once, in total", bind: intFlag(&s.ssh.MaxSessions, sshbox.DefaultMaxSessions)},
+		{flag: "ssh-max-sessions-per-key", env: "SVC_SSH_MAX_SESSIONS_PER_KEY", help: "SSH sessions at once per key", bind: intFlag(&s.ssh.MaxSessionsPerUser, sshbox.DefaultMaxSessionsPerUser)},
+		{flag: "ssh-idle-timeout", env: "SVC_SSH_IDLE_TIMEOUT", help: "close an SSH connection idle this long", bind: durationFlag(&s.ssh.IdleTimeout, sshbox.DefaultIdleTimeout)},
 		{flag: "webhooks", env: "SVC_WEBHOOK_ENABLED", help: "serve the webhook API and deliver webhooks", bind: boolFlag(&w.Enabled, true)},
 		{flag: "webhook-max-global", env: "SVC_WEBHOOK_MAX_GLOBAL", help: "webhooks on the server", bind: atLeastFlag(&w.MaxGlobal, webhook.DefaultMaxGlobal, 0, "int")},
 		{flag: "webhook-max-per-inbox", env: "SVC_WEBHOOK_MAX_INBOX", help: "webhooks per inbox", bind: atLeastFlag(&w.MaxPerInbox, webhook.DefaultMaxPerInbox, 0, "int")},
