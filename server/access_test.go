@@ -12,6 +12,7 @@ import (
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/access"
+	"sandview/server/core"
 	"sandview/server/servertest"
 )
 
@@ -200,7 +201,7 @@ func TestOwnershipSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
 	start := func() *server.Server {
 		srv, err := server.Start(context.Background(), server.Config{
-			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k", DataDir: dir,
+			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k"},
 		})
 		if err != nil {
 			t.Fatalf("start: %v", err)

@@ -14,6 +14,7 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/emailauth"
 	"sandview/server/servertest"
 )
@@ -88,7 +89,7 @@ func TestCatchAllTakesUnmatchedMail(t *testing.T) {
 // TestCatchAllKeepsLimits: the catch-all inbox is an inbox like any other
 // for the size limit and eviction.
 func TestCatchAllKeepsLimits(t *testing.T) {
-	srv, a := servertest.StartAPI(t, withCatchAll, func(cfg *server.Config) { cfg.MaxEmailsPerInbox, cfg.MaxMessageBytes = 2, 4096 })
+	srv, a := servertest.StartAPI(t, withCatchAll, func(cfg *server.Config) { cfg.MaxEmailsPerInbox, cfg.SMTP.MaxMessageBytes = 2, 4096 })
 	for i := range 3 {
 		servertest.MustSend(t, srv, fmt.Sprintf("u%d@sandbox.test", i), servertest.SimpleMessage("u@sandbox.test", fmt.Sprintf("m%d", i)))
 	}
@@ -175,8 +176,8 @@ func TestCatchAllStartErrors(t *testing.T) {
 		{"all@sandbox.test", model.PolicyAlways, "plain inboxes cannot be created"},
 	} {
 		srv, err := server.Start(context.Background(), server.Config{
-			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: servertest.APIKey,
-			Resolver: &emailauth.StaticResolver{}, CatchAll: c.address, EncryptionPolicy: c.policy,
+			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", CatchAll: c.address,
+			Options: core.Options{APIKey: servertest.APIKey, Resolver: &emailauth.StaticResolver{}, EncryptionPolicy: c.policy},
 		})
 		if err == nil {
 			srv.Close()

@@ -15,6 +15,7 @@ import (
 	"sandview/client/webhookrecv"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/servertest"
 	"sandview/server/store/pgtest"
 	"sandview/server/store/postgres"
@@ -229,7 +230,7 @@ func TestStoreStartErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: c.apiKey, StoreURL: c.url})
+			srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", StoreURL: c.url, Options: core.Options{APIKey: c.apiKey}})
 			if err == nil {
 				srv.Close()
 				t.Fatal("started")

@@ -74,18 +74,24 @@ func ParseCompat(name string) (Compat, error) {
 }
 
 // applyCompat validates cfg.Compat (the zero value becomes CompatContract)
-// and hands the profile to the webhook engine's configuration.
+// and hands the profile to the parts: the core's metadata, the HTTP API,
+// the webhook engine's configuration, and the default encryption context.
 func (cfg *Config) applyCompat() error {
 	c, err := ParseCompat(string(cfg.Compat))
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
 	cfg.Compat = c
+	reference := c == CompatReference
+	if reference && cfg.EncryptionContext == "" {
+		cfg.EncryptionContext = ReferenceEncryptionContext
+	}
+	cfg.ReferenceMetadata, cfg.HTTP.Reference = reference, reference
 	wcfg := webhook.DefaultConfig()
 	if cfg.Webhooks != nil {
 		wcfg = *cfg.Webhooks
 	}
-	wcfg.ReferenceWire = c == CompatReference
+	wcfg.ReferenceWire = reference
 	cfg.Webhooks = &wcfg
 	return nil
 }

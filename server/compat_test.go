@@ -8,6 +8,7 @@ import (
 
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/servertest"
 )
 
@@ -39,7 +40,7 @@ func TestParseCompat(t *testing.T) {
 		t.Fatalf("ParseCompat(gateway) error %v, want one naming the value and both profiles", err)
 	}
 	srv, err := server.Start(context.Background(), server.Config{
-		HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: servertest.APIKey, Compat: "gateway",
+		HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Compat: "gateway", Options: core.Options{APIKey: servertest.APIKey},
 	})
 	if err == nil {
 		srv.Close()

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"sandview/server/core"
 	"sandview/server/httpapi"
@@ -25,91 +24,6 @@ type (
 	// Refusal is an SMTP refusal the server answered (see smtpd.Refusal).
 	Refusal = smtpd.Refusal
 )
-
-// coreOptions are the core's options of a configuration with its
-// defaults applied, on the store Start opened.
-func coreOptions(cfg Config, st store.Store) core.Options {
-	o := core.Options{
-		APIKey:            cfg.APIKey,
-		Domains:           cfg.Domains,
-		EncryptionPolicy:  cfg.EncryptionPolicy,
-		EncryptionContext: cfg.EncryptionContext,
-		Store:             st,
-		Hostname:          cfg.Hostname,
-		MinTTL:            MinTTL,
-		DefaultTTL:        cfg.DefaultTTL,
-		MaxTTL:            cfg.MaxTTL,
-		MaxEmailsPerInbox: cfg.MaxEmailsPerInbox,
-		MaxStoreBytes:     cfg.MaxStoreBytes,
-		SignAtIngest:      cfg.SignAtIngest,
-		SigningKey:        cfg.SigningKey,
-		DNSServers:        cfg.DNSServers,
-		Resolver:          cfg.Resolver,
-		AuthBudget:        cfg.AuthBudget,
-		Spamd:             cfg.Spamd,
-		SpamdBudget:       cfg.SpamdBudget,
-		SweepInterval:     cfg.SweepInterval,
-		ReferenceMetadata: cfg.Compat == CompatReference,
-		Now:               cfg.Now,
-		Logger:            cfg.Logger,
-		Chaos:             cfg.Chaos,
-		Rand:              cfg.Rand,
-	}
-	if o.Rand == nil {
-		o.Rand = rand.Float64
-	}
-	if o.AuthBudget == 0 {
-		// Without an explicit budget, mail from a loopback address gets
-		// the short one when checked against the system's resolvers.
-		o.AuthBudget, o.LoopbackAuthBudget = DefaultAuthBudget, DefaultLoopbackAuthBudget
-	}
-	return o
-}
-
-// apiSettings are the HTTP API's settings of a configuration.
-func apiSettings(cfg Config) httpapi.Settings {
-	return httpapi.Settings{
-		Dev:               cfg.Dev,
-		Chaos:             cfg.Chaos,
-		Reference:         cfg.Compat == CompatReference,
-		Persistent:        cfg.DataDir != "",
-		EncryptionContext: cfg.EncryptionContext,
-		EncryptionPolicy:  cfg.EncryptionPolicy,
-		DefaultTTL:        cfg.DefaultTTL,
-		MaxTTL:            cfg.MaxTTL,
-		Domains:           cfg.Domains,
-		HeartbeatInterval: cfg.HeartbeatInterval,
-		Now:               cfg.Now,
-		Logger:            cfg.Logger,
-	}
-}
-
-// smtpSettings are the SMTP transport's settings of a configuration.
-func smtpSettings(cfg Config) smtpd.Settings {
-	return smtpd.Settings{
-		Hostname:          cfg.Hostname,
-		Domains:           cfg.Domains,
-		MaxMessageBytes:   cfg.MaxMessageBytes,
-		MaxConns:          cfg.SMTPMaxConns,
-		MaxConnsPerIP:     cfg.SMTPMaxConnsPerIP,
-		IdleTimeout:       cfg.SMTPIdleTimeout,
-		NoProgressTimeout: cfg.SMTPNoProgressTimeout,
-		BufferBytes:       cfg.SMTPBufferBytes,
-		AuthFile:          cfg.SMTPAuthFile,
-
-		AuthMaxFailures:      cfg.SMTPAuthMaxFailures,
-		AuthMaxFailuresPerIP: cfg.SMTPAuthMaxFailuresPerIP,
-		AuthLockout:          cfg.SMTPAuthLockout,
-		TLSConfig:            cfg.TLSConfig,
-		RequireTLS:           cfg.SMTPRequireTLS,
-		Now:                  cfg.Now,
-		Logger:               cfg.Logger,
-	}
-}
-
-// traceToken keeps a client-given name to the characters of domain names
-// (see core.TraceToken); the configuration cleans Hostname with it.
-func traceToken(s, fallback string) string { return core.TraceToken(s, fallback) }
 
 // webhookEngine is the webhook engine as the core and the HTTP API use
 // it: the core's events become the engine's incoming events.

@@ -40,7 +40,7 @@
 //   - GET /api/events without `inboxes` answers 400; unknown hashes are
 //     accepted and simply never match. Heartbeats are
 //     `data: {"type":"heartbeat","timestamp":"..."}` messages.
-//   - POST /api/test/emails is 404 unless Config.Dev; it accepts the
+//   - POST /api/test/emails is 404 unless Config.HTTP.Dev; it accepts the
 //     contract's top-level auth fields and the deployed nested `auth` form
 //     (one of the two; reverseDns a boolean or pass, fail, none), defaults
 //     every unchosen check to pass, and answers 201 {emailId} (any 2xx is

@@ -98,7 +98,7 @@ func TestTestEmailEndpointBothForms(t *testing.T) {
 }
 
 func TestStreamHeartbeatsAndFiltering(t *testing.T) {
-	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.HeartbeatInterval = 50 * time.Millisecond })
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.HTTP.HeartbeatInterval = 50 * time.Millisecond })
 	watched := a.CreatePlain(nil)
 	other := a.CreatePlain(nil)
 	stream := servertest.OpenStream(t, srv, watched.InboxHash)

@@ -15,6 +15,7 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/servertest"
 )
 
@@ -115,7 +116,7 @@ func TestRestartWithDataDirKeepsEverything(t *testing.T) {
 	dir := t.TempDir()
 	start := func() (*server.Server, *api) {
 		srv, err := server.Start(context.Background(), server.Config{
-			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k", DataDir: dir,
+			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k"},
 		})
 		if err != nil {
 			t.Fatalf("start: %v", err)

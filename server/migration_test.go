@@ -15,6 +15,7 @@ import (
 	"sandview/crypto"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/servertest"
 )
 
@@ -64,8 +65,8 @@ func TestDataDirectoryOfThePreviousReleaseIsMigrated(t *testing.T) {
 	}
 	for round := range 2 {
 		srv, err := server.Start(context.Background(), server.Config{
-			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "fixture-key", DataDir: dir,
-			MaxTTL: 60 * 365 * 24 * time.Hour,
+			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir,
+			Options: core.Options{APIKey: "fixture-key", MaxTTL: 60 * 365 * 24 * time.Hour},
 		})
 		if err != nil {
 			t.Fatalf("start %d: %v", round, err)

@@ -55,20 +55,18 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if s.store, err = openStore(ctx, &cfg); err != nil {
 		return nil, err
 	}
-	if s.core, err = core.Open(ctx, coreOptions(cfg, s.store)); err != nil {
+	opts := cfg.Options
+	opts.Store = s.store
+	if s.core, err = core.Open(ctx, opts); err != nil {
 		_ = s.store.Close()
 		return nil, err
 	}
-	webhooks, err := s.start(ctx)
+	api, err := s.start(ctx)
 	if err != nil {
 		_ = s.core.Close(ctx)
 		_ = s.store.Close()
 		return nil, err
 	}
-	settings := apiSettings(cfg)
-	settings.Principals = s.principals
-	settings.Welcome = s.welcome
-	api := httpapi.New(s.core, webhooks, settings)
 	mux := http.NewServeMux()
 	api.Register(mux)
 	s.httpServer = &http.Server{
@@ -102,22 +100,28 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}()
 	s.log.Info("sandbox server started", "http", s.URL(), "smtp", s.SMTPAddr(),
 		"domains", strings.Join(cfg.Domains, ","), "encryptionPolicy", cfg.EncryptionPolicy,
-		"persistent", cfg.DataDir != "" || cfg.StoreURL != "", "shared", cfg.StoreURL != "", "dev", cfg.Dev)
+		"persistent", cfg.DataDir != "" || cfg.StoreURL != "", "shared", cfg.StoreURL != "", "dev", cfg.HTTP.Dev)
 	return s, nil
 }
 
 // start sets the catch-all, starts the SMTP transport, the webhook engine
-// and the core, and listens; on an error the caller closes the core.
-func (s *Server) start(ctx context.Context) (*webhookEngine, error) {
+// and the core, and listens; it returns the HTTP API. On an error the
+// caller closes the core.
+func (s *Server) start(ctx context.Context) (*httpapi.API, error) {
 	if err := s.core.SetCatchAll(ctx, s.cfg.CatchAll); err != nil {
 		return nil, err
 	}
 	var err error
-	if s.smtp, err = smtpd.New(s.core, smtpSettings(s.cfg)); err != nil {
+	if s.smtp, err = smtpd.New(s.core, s.cfg.SMTP); err != nil {
 		return nil, err
 	}
 	webhooks, err := startWebhooks(s.cfg, s.core, s.store)
 	if err != nil {
+		return nil, err
+	}
+	api, err := httpapi.New(s.core, webhooks, s.cfg.HTTP, s.principals, s.welcome)
+	if err != nil {
+		_ = webhooks.Close(ctx)
 		return nil, err
 	}
 	if err := s.listen(); err != nil {
@@ -129,7 +133,7 @@ func (s *Server) start(ctx context.Context) (*webhookEngine, error) {
 		s.smtpListener.Close()
 		return nil, err
 	}
-	return webhooks, nil
+	return api, nil
 }
 
 func (s *Server) listen() error {

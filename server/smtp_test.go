@@ -14,6 +14,7 @@ import (
 
 	"sandview/client/smtpsend"
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/servertest"
 )
 
@@ -36,7 +37,7 @@ func TestSTARTTLSOnlyWithCertificate(t *testing.T) {
 	}
 	c.Close()
 
-	tlsSrv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.TLSConfig, _ = servertest.SelfSignedTLS(t) })
+	tlsSrv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTP.TLSConfig, _ = servertest.SelfSignedTLS(t) })
 	in := a.CreatePlain(nil)
 	c, err = smtp.DialStartTLS(tlsSrv.SMTPAddr(), &tls.Config{InsecureSkipVerify: true, ServerName: "localhost"})
 	if err != nil {
@@ -107,7 +108,7 @@ func TestSMTPLineLimit(t *testing.T) {
 }
 
 func TestShutdownEndsStreamsAndIsIdempotent(t *testing.T) {
-	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k"})
+	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{APIKey: "k"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestShutdownEndsStreamsAndIsIdempotent(t *testing.T) {
 
 func TestStartContextCancelStopsServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k"})
+	srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{APIKey: "k"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,11 +155,11 @@ func TestStartContextCancelStopsServer(t *testing.T) {
 func TestStartRejectsBadConfig(t *testing.T) {
 	for name, cfg := range map[string]server.Config{
 		"no key":       {},
-		"bad policy":   {APIKey: "k", EncryptionPolicy: "sometimes"},
-		"bad domain":   {APIKey: "k", Domains: []string{"not a domain"}},
-		"bad ttl":      {APIKey: "k", DefaultTTL: time.Hour, MaxTTL: time.Minute},
-		"bad address":  {APIKey: "k", HTTPAddr: "256.0.0.1:1"},
-		"bad data dir": {APIKey: "k", DataDir: "/dev/null/impossible"},
+		"bad policy":   {Options: core.Options{APIKey: "k", EncryptionPolicy: "sometimes"}},
+		"bad domain":   {Options: core.Options{APIKey: "k", Domains: []string{"not a domain"}}},
+		"bad ttl":      {Options: core.Options{APIKey: "k", DefaultTTL: time.Hour, MaxTTL: time.Minute}},
+		"bad address":  {HTTPAddr: "256.0.0.1:1", Options: core.Options{APIKey: "k"}},
+		"bad data dir": {DataDir: "/dev/null/impossible", Options: core.Options{APIKey: "k"}},
 	} {
 		if srv, err := server.Start(context.Background(), cfg); err == nil {
 			srv.Close()
@@ -184,7 +185,7 @@ func TestSecretsAreSavedPrivately(t *testing.T) {
 		}
 	}
 	data := filepath.Join(t.TempDir(), "data")
-	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k", DataDir: data})
+	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: data, Options: core.Options{APIKey: "k"}})
 	if err != nil {
 		t.Fatal(err)
 	}

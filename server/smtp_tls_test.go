@@ -12,21 +12,23 @@ import (
 
 	"sandview/client/smtpsend"
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/servertest"
+	"sandview/server/smtpd"
 )
 
-// TestSMTPRequireTLS: with SMTPRequireTLS, EHLO offers STARTTLS and no
+// TestSMTPRequireTLS: with SMTP.RequireTLS, EHLO offers STARTTLS and no
 // AUTH, MAIL and AUTH are refused with 530 5.7.0 (and recorded as
 // refusals); after STARTTLS AUTH is offered and mail is taken. Requiring
 // TLS without a certificate is a configuration error.
 func TestSMTPRequireTLS(t *testing.T) {
-	_, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "k", SMTPRequireTLS: true})
+	_, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{APIKey: "k"}, SMTP: smtpd.Settings{RequireTLS: true}})
 	if err == nil || !strings.Contains(err.Error(), "requiring TLS") {
 		t.Fatalf("requiring TLS without a certificate: %v", err)
 	}
 	srv, a := servertest.StartAPI(t, func(cfg *server.Config) {
-		cfg.TLSConfig, _ = servertest.SelfSignedTLS(t)
-		cfg.SMTPRequireTLS = true
+		cfg.SMTP.TLSConfig, _ = servertest.SelfSignedTLS(t)
+		cfg.SMTP.RequireTLS = true
 	})
 	in := a.CreatePlain(nil)
 	c, err := smtp.Dial(srv.SMTPAddr())

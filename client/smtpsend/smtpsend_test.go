@@ -24,7 +24,7 @@ func TestSendPlainUnlessAskedForSTARTTLS(t *testing.T) {
 	serverTLS, certPEM := servertest.SelfSignedTLS(t)
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(certPEM)
-	srv, api := servertest.StartAPI(t, func(c *server.Config) { c.TLSConfig = serverTLS })
+	srv, api := servertest.StartAPI(t, func(c *server.Config) { c.SMTP.TLSConfig = serverTLS })
 	in := api.CreatePlain(nil)
 	ctx := t.Context()
 	msg := func(subject string) []byte { return servertest.SimpleMessage(in.EmailAddress, subject) }

@@ -87,7 +87,7 @@ func TestDocsAppSnippets(t *testing.T) {
 			if err := os.WriteFile(certFile, cert.PEM(), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			h := newCLI(t, func(c *server.Config) { c.CatchAll, c.TLSConfig = catchAll, cert.Config() })
+			h := newCLI(t, func(c *server.Config) { c.CatchAll, c.SMTP.TLSConfig = catchAll, cert.Config() })
 			host, port, err := net.SplitHostPort(h.srv.SMTPAddr())
 			if err != nil {
 				t.Fatal(err)

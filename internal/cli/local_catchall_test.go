@@ -9,6 +9,7 @@ import (
 
 	"sandview/client"
 	"sandview/client/smtpsend"
+	"sandview/server"
 )
 
 // TestLocalKeepsItsCatchAllAcrossRestarts: `sandview --local` restarted on
@@ -23,7 +24,7 @@ func TestLocalKeepsItsCatchAllAcrossRestarts(t *testing.T) {
 	start := func() *localRun {
 		t.Helper()
 		run, err := startLocal(ctx, &globalOptions{home: home, env: processEnvironment(os.Environ())},
-			&localOptions{server: serverSettings{httpAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"}})
+			&localOptions{server: serverSettings{cfg: server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}}})
 		if err != nil {
 			t.Fatal(err)
 		}

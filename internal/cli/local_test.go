@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/smtpsend"
+	"sandview/server"
 	"sandview/server/dnsresolve/dnstest"
 )
 
@@ -24,7 +25,7 @@ func startLocalForTest(t *testing.T) (*localRun, *cli) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	home := t.TempDir()
-	local, err := startLocal(ctx, &globalOptions{home: home, env: processEnvironment(os.Environ())}, &localOptions{server: serverSettings{httpAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"}})
+	local, err := startLocal(ctx, &globalOptions{home: home, env: processEnvironment(os.Environ())}, &localOptions{server: serverSettings{cfg: server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

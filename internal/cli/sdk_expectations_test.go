@@ -42,7 +42,7 @@ func sdkServer(t *testing.T) *cli {
 	t.Helper()
 	h := newCLI(t, func(cfg *server.Config) {
 		cfg.Compat = server.CompatReference
-		cfg.HeartbeatInterval = 50 * time.Millisecond
+		cfg.HTTP.HeartbeatInterval = 50 * time.Millisecond
 		w := webhook.DefaultConfig()
 		w.AllowLoopbackHTTP = true
 		cfg.Webhooks = &w

@@ -203,7 +203,7 @@ func TestDocsPHPMailThroughSendmail(t *testing.T) {
 // is a usage error.
 func TestSendmailAndSendSTARTTLS(t *testing.T) {
 	serverTLS, certPEM := servertest.SelfSignedTLS(t)
-	h := newCLI(t, func(c *server.Config) { c.CatchAll = sendmailCatchAll; c.TLSConfig = serverTLS })
+	h := newCLI(t, func(c *server.Config) { c.CatchAll = sendmailCatchAll; c.SMTP.TLSConfig = serverTLS })
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	if err := os.WriteFile(ca, certPEM, 0o600); err != nil {
 		t.Fatal(err)

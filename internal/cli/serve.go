@@ -42,7 +42,7 @@ Stop with Ctrl-C or SIGTERM: mail in flight is finished before exiting.`,
 				return err
 			}
 			if !cmd.Flags().Changed("encryption-context") {
-				o.context = "" // the profile's default
+				o.cfg.EncryptionContext = "" // the profile's default
 			}
 			defer o.applyMemoryPolicy(cmd.Flags(), g.env)()
 			return runServe(cmd, g, o)
@@ -60,27 +60,20 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	}
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
 
-	compat, err := server.ParseCompat(o.compat)
+	compat, err := server.ParseCompat(string(o.cfg.Compat))
 	if err != nil {
 		return fmt.Errorf("--compat: %w", err)
 	}
-	webhooks := o.webhooks.config()
-	cfg := server.Config{
-		Compat: compat, CatchAll: o.catchAll,
-		HTTPAddr: o.httpAddr, SMTPAddr: o.smtpAddr, APIKey: o.apiKey,
-		Domains: o.domains, EncryptionPolicy: o.policy, EncryptionContext: o.context,
-		DataDir: o.dataDir, StoreURL: o.store, Dev: o.dev, DefaultTTL: o.defaultTTL, MaxTTL: o.maxTTL,
-		Logger: logger, Webhooks: &webhooks, Chaos: o.chaos,
-	}
-	o.applyShared(&cfg)
+	cfg := o.serverConfig()
+	cfg.Compat, cfg.Logger = compat, logger
 	welcome := newServerWelcome(o.advertise)
 	cfg.Welcome = welcome.page
-	if o.store != "" && o.dataDir != "" {
+	if cfg.StoreURL != "" && cfg.DataDir != "" {
 		return errors.New("--store and --data exclude each other")
 	}
 	keyNote := "given with --api-key or SVC_API_KEY (not printed)"
 	var keyFile string
-	dir := o.dataDir
+	dir := cfg.DataDir
 	if dir == "" {
 		home, err := g.stateHome()
 		if err != nil {
@@ -88,11 +81,11 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 		}
 		dir = filepath.Join(home, "server")
 	}
-	starttls, err := o.setupTLS(&cfg, dir, tlsNames(o.smtpAddr, o.advertise))
+	starttls, err := o.setupTLS(&cfg, dir, tlsNames(cfg.SMTPAddr, o.advertise))
 	if err != nil {
 		return err
 	}
-	if cfg.APIKey == "" && o.store == "" {
+	if cfg.APIKey == "" && cfg.StoreURL == "" {
 		key, path, created, err := server.LoadOrCreateAPIKey(dir)
 		if err != nil {
 			return err
@@ -113,51 +106,51 @@ func runServe(cmd *cobra.Command, g *globalOptions, o serverSettings) error {
 	}
 	storage := "in memory (lost on exit)"
 	switch {
-	case o.store != "":
-		storage = postgres.Describe(o.store) + " (shared by every replica)"
+	case cfg.StoreURL != "":
+		storage = postgres.Describe(cfg.StoreURL) + " (shared by every replica)"
 		if srv.APIKeyCreated() {
 			fmt.Fprintln(out, "Generated an API key and saved it in the store (table secrets, name api-key)")
-		} else if o.apiKey == "" {
+		} else if o.cfg.APIKey == "" {
 			fmt.Fprintln(out, "Using the API key saved in the store")
 		}
-	case o.dataDir != "":
-		storage = o.dataDir
+	case cfg.DataDir != "":
+		storage = cfg.DataDir
 	}
 	httpURL, smtpAddr := "http://"+advertised(srv.HTTPAddr(), o.advertise), advertised(srv.SMTPAddr(), o.advertise)
 	fmt.Fprintf(out, "sandview server\n  HTTP API  %s\n  SMTP      %s\n  domains   %s\n  storage   %s\n  policy    %s\n  profile   %s\n",
-		httpURL, smtpAddr, strings.Join(srv.Domains(), ", "), storage, o.policy, compatLine(compat))
+		httpURL, smtpAddr, strings.Join(srv.Domains(), ", "), storage, cfg.EncryptionPolicy, compatLine(compat))
 	starttls.banner(out)
-	if o.authFile != "" {
-		fmt.Fprintf(out, "  logins    SMTP AUTH required (PLAIN or LOGIN), the users of %s\n", o.authFile)
+	if cfg.SMTP.AuthFile != "" {
+		fmt.Fprintf(out, "  logins    SMTP AUTH required (PLAIN or LOGIN), the users of %s\n", cfg.SMTP.AuthFile)
 	}
 	if address := srv.CatchAll(); address != "" {
 		fmt.Fprintf(out, "  catch-all %s takes mail for any other address\n", address)
 	}
-	if o.spamd != "" {
-		fmt.Fprintf(out, "  spam      scored by spamd at %s\n", o.spamd)
+	if cfg.Spamd != "" {
+		fmt.Fprintf(out, "  spam      scored by spamd at %s\n", cfg.Spamd)
 	}
-	if o.signAtIngest {
+	if cfg.SignAtIngest {
 		fmt.Fprintln(out, "  signing   every payload before SMTP answers")
 	} else {
 		fmt.Fprintln(out, "  signing   parsed and raw payloads just after SMTP answers")
 	}
-	if o.dev {
+	if cfg.HTTP.Dev {
 		fmt.Fprintln(out, "  dev       POST /api/test/emails enabled")
 	}
 	var box *sshbox.Box
-	if o.ssh.addr != "" {
+	if o.ssh.Addr != "" {
 		// The box's browser (its SANDVIEW_BROWSER or PATH), for its users'
 		// renders.
 		renderer, closeRenderer := g.env.newRenderer("")
 		defer closeRenderer()
-		if box, err = startSSH(out, logger, srv, dir, advertisedHost(o.ssh.addr, o.advertise), o.ssh, renderer); err != nil {
+		if box, err = startSSH(out, logger, srv, dir, advertisedHost(o.ssh.Addr, o.advertise), o.ssh, renderer); err != nil {
 			shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			return errors.Join(err, srv.Shutdown(shutdownCtx))
 		}
-		welcome.sshOn(advertisedHost(o.ssh.addr, o.advertise), box.Addr())
+		welcome.sshOn(advertisedHost(o.ssh.Addr, o.advertise), box.Addr())
 	}
-	if o.store != "" && o.apiKey == "" {
+	if cfg.StoreURL != "" && o.cfg.APIKey == "" {
 		keyNote = "in the store (table secrets, name api-key)"
 	}
 	printConnect(out, connectInfo{URL: httpURL, SMTP: smtpAddr, KeyFile: keyFile, keyNote: keyNote, TLSCert: starttls.certFile()})

@@ -40,20 +40,18 @@ type sshShare struct {
 	renderer *htmlrender.Renderer
 }
 
-// startSSH starts the SSH transport over srv and prints where it listens
-// (at the advertised host) and its host key's fingerprint.
-func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, host string, o sshSettings, renderer *htmlrender.Renderer) (*sshbox.Box, error) {
+// startSSH starts the SSH transport over srv with cfg's listener and
+// limits (the settings') and prints where it listens (at the advertised
+// host) and its host key's fingerprint.
+func startSSH(out io.Writer, logger *slog.Logger, srv *server.Server, stateDir, host string, cfg sshbox.Config, renderer *htmlrender.Renderer) (*sshbox.Box, error) {
 	share := &sshShare{srv: srv, dir: filepath.Join(stateDir, "ssh"), logger: logger, ready: make(chan struct{}), host: host, renderer: renderer}
-	keys := o.authorizedKeys
-	if keys == "" {
-		keys = filepath.Join(share.dir, "authorized_keys")
+	if cfg.AuthorizedKeysPath == "" {
+		cfg.AuthorizedKeysPath = filepath.Join(share.dir, "authorized_keys")
 	}
-	box, err := sshbox.Start(sshbox.Config{
-		Addr: o.addr, HostKeyPath: filepath.Join(share.dir, "host_ed25519"), AuthorizedKeysPath: keys,
-		MaxSessions: o.maxSessions, MaxSessionsPerUser: o.maxPerKey, IdleTimeout: o.idleTimeout,
-		Logger: logger, Interactive: share.interactive, Command: share.command, Files: share.files,
-		Removed: share.removed,
-	})
+	keys := cfg.AuthorizedKeysPath
+	cfg.HostKeyPath, cfg.Logger = filepath.Join(share.dir, "host_ed25519"), logger
+	cfg.Interactive, cfg.Command, cfg.Files, cfg.Removed = share.interactive, share.command, share.files, share.removed
+	box, err := sshbox.Start(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -39,12 +39,12 @@ func (s *serverSettings) setupTLS(cfg *server.Config, dir string, names []string
 		return nil, usageError{"--tls-cert and --tls-key go together"}
 	}
 	if !s.starttls {
-		if s.tlsCert != "" || s.requireTLS {
+		if s.tlsCert != "" || s.cfg.SMTP.RequireTLS {
 			return nil, usageError{"--smtp-starttls=false turns TLS off: leave out --tls-cert, --tls-key and --smtp-require-tls"}
 		}
 		return nil, nil
 	}
-	t := &smtpTLS{required: s.requireTLS, file: s.tlsCert}
+	t := &smtpTLS{required: s.cfg.SMTP.RequireTLS, file: s.tlsCert}
 	var err error
 	if s.tlsCert != "" {
 		if t.cert, err = tlscert.Load(s.tlsCert, s.tlsKey); err != nil {
@@ -59,7 +59,7 @@ func (s *serverSettings) setupTLS(cfg *server.Config, dir string, names []string
 			return nil, fmt.Errorf("save the TLS certificate: %w", err)
 		}
 	}
-	cfg.TLSConfig, cfg.SMTPRequireTLS = t.cert.Config(), s.requireTLS
+	cfg.SMTP.TLSConfig = t.cert.Config()
 	return t, nil
 }
 

@@ -45,6 +45,15 @@ func atLeastFlag(p *int, def, min int, unit string) func(*pflag.FlagSet, string,
 	}
 }
 
+// millisFlag binds a duration given as a whole number of milliseconds, at
+// least min.
+func millisFlag(p *time.Duration, def time.Duration, min int) func(*pflag.FlagSet, string, string) {
+	return func(f *pflag.FlagSet, name, usage string) {
+		*p = def
+		f.Var(millis{p: p, min: min}, name, usage)
+	}
+}
+
 // byteSizeFlag binds a size in bytes written as GOMEMLIMIT is: a whole
 // number with an optional B, KiB, MiB, GiB or TiB suffix.
 func byteSizeFlag(p *int64, def int64) func(*pflag.FlagSet, string, string) {
@@ -102,11 +111,38 @@ func (n atLeast) String() string { return strconv.Itoa(*n.p) }
 func (n atLeast) Type() string   { return n.unit }
 
 func (n atLeast) Set(s string) error {
-	v, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || v < n.min {
-		return fmt.Errorf("want a whole number of at least %d, got %q", n.min, s)
+	v, err := wholeAtLeast(s, n.min)
+	if err != nil {
+		return err
 	}
 	*n.p = v
+	return nil
+}
+
+// wholeAtLeast reads a whole number of at least min.
+func wholeAtLeast(s string, min int) (int, error) {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || v < min {
+		return 0, fmt.Errorf("want a whole number of at least %d, got %q", min, s)
+	}
+	return v, nil
+}
+
+// millis is a pflag.Value: a duration in whole milliseconds, at least min.
+type millis struct {
+	p   *time.Duration
+	min int
+}
+
+func (n millis) String() string { return strconv.FormatInt(n.p.Milliseconds(), 10) }
+func (n millis) Type() string   { return "ms" }
+
+func (n millis) Set(s string) error {
+	v, err := wholeAtLeast(s, n.min)
+	if err != nil {
+		return err
+	}
+	*n.p = time.Duration(v) * time.Millisecond
 	return nil
 }
 

@@ -217,16 +217,13 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 	webhooks := webhook.DefaultConfig()
 	webhooks.AllowLoopbackHTTP = true // the pane's built-in receiver listens on loopback
 	webhooks.AllowPrivate = true      // a sandbox on this machine: its receivers are local
-	cfg := server.Config{
-		HTTPAddr: l.server.httpAddr, SMTPAddr: l.server.smtpAddr, APIKey: apiKey, DataDir: dir, Dev: true,
-		Webhooks: &webhooks,
-		// A developer's own sandbox: chaos is there for whoever sets it
-		// on an inbox.
-		Chaos: true,
-	}
-	l.server.applyShared(&cfg)
+	cfg := l.server.cfg
+	cfg.APIKey, cfg.DataDir, cfg.HTTP.Dev, cfg.Webhooks = apiKey, dir, true, &webhooks
+	// A developer's own sandbox: chaos is there for whoever sets it on an
+	// inbox.
+	cfg.Chaos = true
 	cfg.Welcome = newServerWelcome("").page
-	if r.tls, err = l.server.setupTLS(&cfg, dir, tlsNames(l.server.smtpAddr, "")); err != nil {
+	if r.tls, err = l.server.setupTLS(&cfg, dir, tlsNames(cfg.SMTPAddr, "")); err != nil {
 		return err
 	}
 	r.srv, err = server.Start(ctx, cfg)

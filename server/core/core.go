@@ -16,8 +16,9 @@ import (
 	"sandview/server/store"
 )
 
-// Options configures a Core. The composition root fills it from its
-// configuration, defaults applied: every field is used as given.
+// Options are the core's settings; a zero field means its default (see
+// WithDefaults, which Open applies). The transports read the ones they
+// share (domains, host name, clock, logger) from Core.Options.
 type Options struct {
 	// APIKey is the key requests must carry; on a shared store the
 	// store's wins (and a different one is an error).
@@ -36,7 +37,8 @@ type Options struct {
 	Hostname string
 	// MinTTL, DefaultTTL and MaxTTL bound inbox lifetimes.
 	MinTTL, DefaultTTL, MaxTTL time.Duration
-	// MaxEmailsPerInbox and MaxStoreBytes bound storage (0: no bound).
+	// MaxEmailsPerInbox and MaxStoreBytes bound storage; the oldest emails
+	// are evicted beyond them.
 	MaxEmailsPerInbox int
 	MaxStoreBytes     int64
 	// SignAtIngest signs every payload before Arrive returns.
@@ -128,6 +130,10 @@ type Core struct {
 // Open takes the signing key, chooses the mode of the store it is given
 // and rebuilds the live inboxes from it; ctx bounds the opening.
 func Open(ctx context.Context, o Options) (*Core, error) {
+	o, err := o.WithDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("core options: %w", err)
+	}
 	c := &Core{opts: o, log: o.Logger, apiKey: o.APIKey, bus: newBus(), aadPrefix: aadPrefix(o.EncryptionContext)}
 	c.baseCtx, c.cancel = context.WithCancel(context.Background())
 	if err := c.openState(ctx); err != nil {
@@ -219,6 +225,9 @@ func (c *Core) Events() *Bus { return c.bus }
 
 // ServerSigPk is the base64url ML-DSA-65 public key clients pin.
 func (c *Core) ServerSigPk() string { return c.keyB64 }
+
+// Options are the core's settings, defaults applied.
+func (c *Core) Options() Options { return c.opts }
 
 // APIKey is the key requests must carry (the shared store's, on one).
 func (c *Core) APIKey() string { return c.apiKey }

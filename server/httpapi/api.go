@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -11,35 +13,38 @@ import (
 	"sandview/server/core"
 )
 
-// Settings configures the API; every field is used as given (the
-// composition root applies the defaults).
+// Defaults of Settings.
+const DefaultHeartbeatInterval = 30 * time.Second
+
+// Settings are the HTTP API's settings; a zero field means its default
+// (see WithDefaults, which New applies). The domains, lifetimes,
+// encryption, chaos switch, clock and logger are the core's
+// (core.Core.Options).
 type Settings struct {
-	// Dev enables POST /api/test/emails.
+	// Dev enables POST /api/test/emails (SVC_SDK_DEVELOPMENT=true).
 	Dev bool
-	// Chaos is the chaos switch: off, the chaos routes answer 403.
-	Chaos bool
 	// Reference answers as the reference deployment where it differs
 	// from the contract (the create-inbox body's persistence and
-	// spamAnalysis, and the response's persistent).
+	// spamAnalysis, and the response's persistent); the server sets it
+	// from its wire profile.
 	Reference bool
-	// Persistent tells that inboxes outlive a restart (a data directory).
+	// Persistent tells that inboxes outlive a restart (a data directory);
+	// the server sets it.
 	Persistent bool
-	// Server info.
-	EncryptionContext, EncryptionPolicy string
-	DefaultTTL, MaxTTL                  time.Duration
-	Domains                             []string
-	// HeartbeatInterval is the event stream's keep-alive period.
+	// HeartbeatInterval is the event stream's keep-alive period (30s).
 	HeartbeatInterval time.Duration
-	// Now is the clock (test emails' Date).
-	Now func() time.Time
-	// Logger receives operational logs and the audit trail.
-	Logger *slog.Logger
-	// Principals are the keys that act as principals (see guard.go); nil
-	// for none: the server's API key is the only key.
-	Principals *access.Keyring
-	// Welcome, when set, is what the page at / tells a browser (asked
-	// per request); nil: / answers browsers as it answers API clients.
-	Welcome func() Welcome
+}
+
+// WithDefaults returns a copy of set with the zero fields set to their
+// defaults, or the first value that is out of range.
+func (set Settings) WithDefaults() (Settings, error) {
+	if set.HeartbeatInterval < 0 {
+		return set, errors.New("durations must be positive")
+	}
+	if set.HeartbeatInterval == 0 {
+		set.HeartbeatInterval = DefaultHeartbeatInterval
+	}
+	return set, nil
 }
 
 // Webhooks is the webhook engine as the API serves it.
@@ -55,12 +60,26 @@ type API struct {
 	core     *core.Core
 	webhooks Webhooks
 	set      Settings
+	opts     core.Options // the core's
 	log      *slog.Logger
+	// principals are the keys that act as principals (see guard.go); nil
+	// for none: the server's API key is the only key.
+	principals *access.Keyring
+	// welcome, when set, is what the page at / tells a browser (asked per
+	// request); nil: / answers browsers as it answers API clients.
+	welcome func() Welcome
 }
 
-// New returns the API of c, with the webhook engine's routes.
-func New(c *core.Core, webhooks Webhooks, set Settings) *API {
-	return &API{core: c, webhooks: webhooks, set: set, log: set.Logger}
+// New returns the API of c, with the webhook engine's routes, the keys
+// of principals (nil: none) and the page at / (nil: none); set's defaults
+// are applied (see Settings.WithDefaults).
+func New(c *core.Core, webhooks Webhooks, set Settings, principals *access.Keyring, welcome func() Welcome) (*API, error) {
+	set, err := set.WithDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("http settings: %w", err)
+	}
+	opts := c.Options()
+	return &API{core: c, webhooks: webhooks, set: set, opts: opts, log: opts.Logger, principals: principals, welcome: welcome}, nil
 }
 
 // Register registers the API on mux: the probes, which need no API key
@@ -92,7 +111,7 @@ func (a *API) Register(mux *http.ServeMux) {
 	})
 	guarded := a.requireAPIKey(api)
 	mux.Handle("/", guarded)
-	mux.Handle("/{$}", rootHandler(a.set.Welcome, a.log, guarded))
+	mux.Handle("/{$}", rootHandler(a.welcome, a.log, guarded))
 }
 
 func (a *API) handleCheckKey(w http.ResponseWriter, _ *http.Request) {
@@ -103,14 +122,14 @@ func (a *API) handleServerInfo(w http.ResponseWriter, _ *http.Request) {
 	WriteJSON(w, http.StatusOK, model.ServerInfo{
 		ServerSigPk:      a.core.ServerSigPk(),
 		Algs:             crypto.DefaultAlgs(),
-		Context:          a.set.EncryptionContext,
-		EncryptionPolicy: a.set.EncryptionPolicy,
-		MaxTTL:           int(a.set.MaxTTL.Seconds()),
-		DefaultTTL:       int(a.set.DefaultTTL.Seconds()),
-		AllowedDomains:   a.set.Domains,
+		Context:          a.opts.EncryptionContext,
+		EncryptionPolicy: a.opts.EncryptionPolicy,
+		MaxTTL:           int(a.opts.MaxTTL.Seconds()),
+		DefaultTTL:       int(a.opts.DefaultTTL.Seconds()),
+		AllowedDomains:   a.opts.Domains,
 
 		WebhookEnabled:            a.webhooks.Enabled(),
 		WebhookRequireAuthDefault: a.webhooks.RequireAuthDefault(),
-		ChaosEnabled:              a.set.Chaos,
+		ChaosEnabled:              a.opts.Chaos,
 	})
 }

@@ -100,10 +100,10 @@ func (a chaosRoutes) handleDeleteChaos(w http.ResponseWriter, r *http.Request) {
 
 // chaosOn answers 403 while the switch is off.
 func (a chaosRoutes) chaosOn(w http.ResponseWriter) bool {
-	if !a.set.Chaos {
+	if !a.opts.Chaos {
 		WriteError(w, http.StatusForbidden, "%s", chaosDisabled)
 	}
-	return a.set.Chaos
+	return a.opts.Chaos
 }
 
 // chaosInbox finds the route's inbox for act, else answers 404 (or 403).

@@ -129,7 +129,7 @@ func TestNotFoundAndBadRequests(t *testing.T) {
 }
 
 func TestTestEmailEndpointNeedsDevSwitch(t *testing.T) {
-	_, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.Dev = false })
+	_, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.HTTP.Dev = false })
 	in := a.CreatePlain(nil)
 	a.ExpectError(404, "POST", "/api/test/emails", map[string]any{"to": in.EmailAddress}, "Cannot POST")
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Who may do what: the server's API key may do everything; a principal's
-// key (Settings.Principals) acts as that principal, under the verdicts of
+// key (the principals given to New) acts as that principal, under the verdicts of
 // access.Decide. Every check of a request against an inbox goes through
 // inboxFor (or verdict, where no answer is due), every refusal and
 // deletion is written to the audit trail by Audit.
@@ -92,10 +92,10 @@ func (a *API) revoked(r *http.Request) bool {
 }
 
 func (a *API) principal(key string) (access.Principal, bool) {
-	if a.set.Principals == nil {
+	if a.principals == nil {
 		return access.Principal{}, false
 	}
-	return a.set.Principals.Lookup(key)
+	return a.principals.Lookup(key)
 }
 
 // target is in (nil: none) as the access table sees it.

@@ -90,7 +90,7 @@ func (a *API) handleCreateInbox(w http.ResponseWriter, r *http.Request) {
 			writeProblems(w, problems)
 			return
 		}
-		if a.set.Chaos {
+		if a.opts.Chaos {
 			cfg = &parsed
 		}
 	}

@@ -89,7 +89,7 @@ func (a *API) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 	if body.Text != nil {
 		text = *body.Text
 	}
-	now := a.set.Now()
+	now := a.opts.Now()
 	raw := buildTestMessage(from, to, subject, text, body.HTML, now)
 	auth := choice.results(senderDomain(from), "127.0.0.1")
 	ids, err := a.core.Arrive(r.Context(), core.Arrival{

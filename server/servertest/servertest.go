@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/emailauth"
+	"sandview/server/httpapi"
 )
 
 // APIKey is the API key of every server Start returns.
@@ -17,13 +19,14 @@ const APIKey = "test-key"
 func Start(t testing.TB, opts ...func(*server.Config)) *server.Server {
 	t.Helper()
 	cfg := server.Config{
-		HTTPAddr:          "127.0.0.1:0",
-		SMTPAddr:          "127.0.0.1:0",
-		APIKey:            APIKey,
-		Dev:               true,
-		Resolver:          &emailauth.StaticResolver{},
-		HeartbeatInterval: 5 * time.Second,
-		SweepInterval:     100 * time.Millisecond,
+		HTTPAddr: "127.0.0.1:0",
+		SMTPAddr: "127.0.0.1:0",
+		Options: core.Options{
+			APIKey:        APIKey,
+			Resolver:      &emailauth.StaticResolver{},
+			SweepInterval: 100 * time.Millisecond,
+		},
+		HTTP: httpapi.Settings{Dev: true, HeartbeatInterval: 5 * time.Second},
 	}
 	for _, opt := range opts {
 		opt(&cfg)

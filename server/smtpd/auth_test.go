@@ -16,7 +16,9 @@ import (
 	"sandview/client/smtpsend"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/servertest"
+	"sandview/server/smtpd"
 )
 
 // sendAuth sends a mail after AUTH with auth.
@@ -130,7 +132,7 @@ func TestSMTPAuthFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTPAuthFile = file })
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTP.AuthFile = file })
 	in := a.CreatePlain(nil)
 	msg := servertest.SimpleMessage(in.EmailAddress, "authed")
 
@@ -162,7 +164,7 @@ func TestSMTPAuthFile(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("alice:plaintext\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := server.Start(t.Context(), server.Config{APIKey: "k", HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", SMTPAuthFile: bad}); err == nil || !strings.Contains(err.Error(), "line 1") {
+	if _, err := server.Start(t.Context(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{APIKey: "k"}, SMTP: smtpd.Settings{AuthFile: bad}}); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Fatalf("a file with a non-bcrypt hash: %v, want an error naming the line", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+
+	"sandview/server/core"
 )
 
 // SMTP AUTH against guessing (with an auth file): every login costs one
@@ -79,10 +81,10 @@ type authLogEntry struct {
 	locked   bool
 }
 
-func newAuthGuard(set Settings) *authGuard {
+func newAuthGuard(set Settings, o core.Options) *authGuard {
 	return &authGuard{
 		maxFailures: set.AuthMaxFailures, maxPerIP: set.AuthMaxFailuresPerIP, lockout: set.AuthLockout,
-		now: set.Now, slots: make(chan struct{}, authWorkers()), log: set.Logger.With("component", "smtp"),
+		now: o.Now, slots: make(chan struct{}, authWorkers()), log: o.Logger.With("component", "smtp"),
 		pairs: map[[2]string]*authFailures{}, ips: map[string]*authFailures{}, logged: map[string]*authLogEntry{},
 	}
 }

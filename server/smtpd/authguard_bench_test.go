@@ -40,7 +40,7 @@ func guess(addr, local, user string) int {
 // of 535 answers (wrong password), answered535 how many it got in all
 // (the others are 421). Passwords are hashed at htpasswd -B's cost.
 func BenchmarkSMTPAuthGuessing(b *testing.B) {
-	srv := servertest.Start(b, func(cfg *server.Config) { cfg.SMTPAuthFile = authFileCost(b, bcrypt.DefaultCost, "alice") })
+	srv := servertest.Start(b, func(cfg *server.Config) { cfg.SMTP.AuthFile = authFileCost(b, bcrypt.DefaultCost, "alice") })
 	answered := 0
 	start := time.Now()
 	for b.Loop() {
@@ -56,8 +56,8 @@ func BenchmarkSMTPAuthGuessing(b *testing.B) {
 // user and for an unknown one, the default limits raised out of the way.
 func BenchmarkSMTPAuthKnownUnknown(b *testing.B) {
 	srv := servertest.Start(b, func(cfg *server.Config) {
-		cfg.SMTPAuthFile = authFileCost(b, bcrypt.DefaultCost, "alice")
-		cfg.SMTPAuthMaxFailures, cfg.SMTPAuthMaxFailuresPerIP = 1<<30, 1<<30
+		cfg.SMTP.AuthFile = authFileCost(b, bcrypt.DefaultCost, "alice")
+		cfg.SMTP.AuthMaxFailures, cfg.SMTP.AuthMaxFailuresPerIP = 1<<30, 1<<30
 	})
 	for _, user := range []string{"alice", "nobody"} {
 		b.Run(user, func(b *testing.B) {
@@ -78,7 +78,7 @@ func BenchmarkAPIUnderAuthGuessing(b *testing.B) {
 	for _, spread := range []bool{false, true} {
 		b.Run(map[bool]string{false: "one-address", true: "40-addresses"}[spread], func(b *testing.B) {
 			srv, a := servertest.StartAPI(b, func(cfg *server.Config) {
-				cfg.SMTPAuthFile = authFileCost(b, bcrypt.DefaultCost, "alice")
+				cfg.SMTP.AuthFile = authFileCost(b, bcrypt.DefaultCost, "alice")
 			})
 			in := a.CreatePlain(nil)
 			ctx, cancel := context.WithCancel(context.Background())

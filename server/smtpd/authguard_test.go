@@ -97,8 +97,8 @@ func TestSMTPAuthLockout(t *testing.T) {
 	clock := &testClock{now: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)}
 	srv := servertest.Start(t, func(cfg *server.Config) {
 		cfg.Now = clock.Now
-		cfg.SMTPAuthFile = authFile(t, "alice", "bob", "carol")
-		cfg.SMTPAuthMaxFailures, cfg.SMTPAuthMaxFailuresPerIP, cfg.SMTPAuthLockout = 3, 5, time.Minute
+		cfg.SMTP.AuthFile = authFile(t, "alice", "bob", "carol")
+		cfg.SMTP.AuthMaxFailures, cfg.SMTP.AuthMaxFailuresPerIP, cfg.SMTP.AuthLockout = 3, 5, time.Minute
 	})
 	addr := srv.SMTPAddr()
 	for i := range 3 {
@@ -135,7 +135,7 @@ func TestSMTPAuthLockout(t *testing.T) {
 func TestSMTPAuthFailuresLogged(t *testing.T) {
 	var log servertest.SyncBuffer
 	srv := servertest.Start(t, func(cfg *server.Config) {
-		cfg.SMTPAuthFile = authFile(t, "alice")
+		cfg.SMTP.AuthFile = authFile(t, "alice")
 		cfg.Logger = slog.New(slog.NewTextHandler(&log, nil))
 	})
 	for range 3 {

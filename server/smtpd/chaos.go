@@ -27,7 +27,7 @@ func (ss *smtpSession) applyChaos(a core.Arrival) (done bool, delay time.Duratio
 	}
 	out, err := ss.s.core.Chaos().At(ss.s.core.Context(), ss.targets[0].Inbox, ss.remoteIP, ss.mailFrom)
 	if err != nil {
-		ss.s.set.Logger.Error("evaluating chaos failed; the message is delivered", "error", err)
+		ss.s.opts.Logger.Error("evaluating chaos failed; the message is delivered", "error", err)
 		return false, 0, nil
 	}
 	switch out.Action.Type {
@@ -44,7 +44,7 @@ func (ss *smtpSession) applyChaos(a core.Arrival) (done bool, delay time.Duratio
 		if out.Action.Webhooks {
 			a.Blackhole = true
 			if _, err := ss.s.core.Arrive(ss.s.core.Context(), a); err != nil {
-				ss.s.set.Logger.Error("the webhooks of a blackholed message failed", "error", err)
+				ss.s.opts.Logger.Error("the webhooks of a blackholed message failed", "error", err)
 			}
 		}
 		return true, 0, nil

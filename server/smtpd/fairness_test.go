@@ -59,7 +59,7 @@ func deliversWithin(t *testing.T, srv *server.Server, a *servertest.Client, d ti
 // hold every place (the default caps); a real sender from a fifth address
 // still delivers within a second: the connection idle longest makes room.
 func TestSMTPIdleConnectionsMakeRoom(t *testing.T) {
-	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTPNoProgressTimeout = 2 * time.Second })
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTP.NoProgressTimeout = 2 * time.Second })
 	holdIdle(t, srv.SMTPAddr(), 50, "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
 	deliversWithin(t, srv, a, time.Second)
 }
@@ -68,7 +68,7 @@ func TestSMTPIdleConnectionsMakeRoom(t *testing.T) {
 // connections open (the per-IP cap) can still send from the same address:
 // its connection idle longest makes room.
 func TestSMTPIdleConnectionsOfOneAddress(t *testing.T) {
-	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTPNoProgressTimeout = 2 * time.Second })
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTP.NoProgressTimeout = 2 * time.Second })
 	holdIdle(t, srv.SMTPAddr(), 50, "127.0.0.1")
 	deliversWithin(t, srv, a, time.Second)
 }
@@ -76,7 +76,7 @@ func TestSMTPIdleConnectionsOfOneAddress(t *testing.T) {
 // TestSMTPNoProgressTimeout: a connection that only NOOPs is closed with
 // 421 after the no-progress timeout, although it is never idle.
 func TestSMTPNoProgressTimeout(t *testing.T) {
-	srv, _ := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTPNoProgressTimeout = 300 * time.Millisecond })
+	srv, _ := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTP.NoProgressTimeout = 300 * time.Millisecond })
 	sc, _, _ := dialSMTP(t, srv.SMTPAddr(), "127.0.0.1")
 	for {
 		if _, err := fmt.Fprintf(sc.c, "NOOP\r\n"); err != nil {
@@ -101,7 +101,7 @@ func TestSMTPNoProgressTimeout(t *testing.T) {
 // mail's connection takes the place of one of them).
 func BenchmarkSenderThroughIdle(b *testing.B) {
 	const noProgress = 4 * time.Second
-	srv, a := servertest.StartAPI(b, func(cfg *server.Config) { cfg.SMTPNoProgressTimeout = noProgress })
+	srv, a := servertest.StartAPI(b, func(cfg *server.Config) { cfg.SMTP.NoProgressTimeout = noProgress })
 	in := a.CreatePlain(nil)
 	holdIdle(b, srv.SMTPAddr(), 50, "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
 	time.Sleep(noProgress / 4) // until they may make room

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"sandview/server/core"
 )
 
 // smtpGuard holds what the SMTP connections share: the connection counts,
@@ -29,7 +31,7 @@ type smtpGuard struct {
 	conns map[*trackedConn]struct{}
 }
 
-func newSMTPGuard(set Settings) (*smtpGuard, error) {
+func newSMTPGuard(set Settings, o core.Options) (*smtpGuard, error) {
 	users, err := loadCredentials(set.AuthFile)
 	if err != nil {
 		return nil, err
@@ -37,14 +39,14 @@ func newSMTPGuard(set Settings) (*smtpGuard, error) {
 	return &smtpGuard{
 		maxConns: set.MaxConns, maxPerIP: set.MaxConnsPerIP,
 		budget:   newSMTPBudget(set.BufferBytes, set.MaxMessageBytes),
-		refusals: newRefusalLog(set.Now),
-		drops:    &dropLog{log: set.Logger.With("component", "smtp"), interval: dropLogInterval, now: set.Now},
+		refusals: newRefusalLog(o.Now),
+		drops:    &dropLog{log: o.Logger.With("component", "smtp"), interval: dropLogInterval, now: o.Now},
 		users:    users,
-		auth:     newAuthGuard(set),
+		auth:     newAuthGuard(set, o),
 		perIP:    make(map[string]int),
 		conns:    make(map[*trackedConn]struct{}),
 
-		noProgress: set.NoProgressTimeout, hostname: set.Hostname,
+		noProgress: set.NoProgressTimeout, hostname: o.Hostname,
 	}, nil
 }
 
@@ -127,7 +129,7 @@ func (l limitListener) Accept() (net.Conn, error) {
 		}
 		l.s.guard.drops.refused(ip, over)
 		l.s.guard.refusals.add(Refusal{ClientIP: ip, Code: 421, Reason: over})
-		go refuseConn(c, l.s.set.Hostname, over)
+		go refuseConn(c, l.s.opts.Hostname, over)
 	}
 }
 

@@ -66,8 +66,8 @@ func (sc *smtpConn) cmd(line string) (int, string) {
 func TestSMTPConnectionCaps(t *testing.T) {
 	var logs servertest.SyncBuffer
 	srv, _ := servertest.StartAPI(t, func(cfg *server.Config) {
-		cfg.SMTPMaxConns, cfg.SMTPMaxConnsPerIP = 4, 2
-		cfg.SMTPNoProgressTimeout = time.Hour // no idle connection makes room here
+		cfg.SMTP.MaxConns, cfg.SMTP.MaxConnsPerIP = 4, 2
+		cfg.SMTP.NoProgressTimeout = time.Hour // no idle connection makes room here
 		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 	})
 	addr := srv.SMTPAddr()
@@ -131,7 +131,7 @@ func TestSMTPConnectionCaps(t *testing.T) {
 // both are recorded with the envelope and reach a watcher.
 func TestSMTPSizeRefusals(t *testing.T) {
 	const limit = 64 << 10
-	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxMessageBytes = limit })
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTP.MaxMessageBytes = limit })
 	in := a.CreatePlain(nil)
 	seen := make(chan server.Refusal, 10)
 	stop := srv.WatchRefusals(func(r server.Refusal) { seen <- r })
@@ -200,7 +200,7 @@ func TestSMTPSizeRefusals(t *testing.T) {
 // TestSMTPIdleTimeout: a connection that sends nothing is closed after
 // the idle timeout with 421.
 func TestSMTPIdleTimeout(t *testing.T) {
-	srv, _ := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTPIdleTimeout = 300 * time.Millisecond })
+	srv, _ := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTP.IdleTimeout = 300 * time.Millisecond })
 	sc, _, _ := dialSMTP(t, srv.SMTPAddr(), "127.0.0.1")
 	if code, text := sc.reply(); code != 421 || !strings.Contains(text, "Idle timeout") {
 		t.Fatalf("idle connection: %d %q, want 421", code, text)
@@ -211,7 +211,7 @@ func TestSMTPIdleTimeout(t *testing.T) {
 // limit end in 552 and the session goes on.
 func TestSMTPBDATOverTheLimit(t *testing.T) {
 	const limit = 64 << 10
-	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxMessageBytes = limit })
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTP.MaxMessageBytes = limit })
 	in := a.CreatePlain(nil)
 	sc, _, _ := dialSMTP(t, srv.SMTPAddr(), "127.0.0.1")
 	sc.cmd("EHLO client.example")

@@ -10,7 +10,7 @@ import (
 )
 
 func TestSMTPRejections(t *testing.T) {
-	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxMessageBytes = 64 << 10 })
+	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.SMTP.MaxMessageBytes = 64 << 10 })
 	in := a.CreatePlain(nil)
 	cases := []struct {
 		name string

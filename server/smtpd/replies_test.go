@@ -3,7 +3,6 @@ package smtpd
 import (
 	"cmp"
 	"context"
-	"log/slog"
 	"net"
 	"strings"
 	"sync"
@@ -56,14 +55,12 @@ func (l *pipeListener) Close() error {
 
 func (l *pipeListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)} }
 
-// newTestServer is an SMTP server, not listening, of a core in memory;
-// zero settings take small defaults.
-func newTestServer(t *testing.T, set Settings) *Server {
+// newTestServer is an SMTP server, not listening, named hostname, of a
+// core in memory; zero settings take small defaults.
+func newTestServer(t *testing.T, hostname string, set Settings) *Server {
 	t.Helper()
-	discard := slog.New(slog.DiscardHandler)
 	c, err := core.Open(context.Background(), core.Options{Store: memory.New(),
-		Domains: []string{"sandbox.test"}, Resolver: &emailauth.StaticResolver{},
-		Now: time.Now, Logger: discard,
+		Domains: []string{"sandbox.test"}, Resolver: &emailauth.StaticResolver{}, Hostname: hostname,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +72,6 @@ func newTestServer(t *testing.T, set Settings) *Server {
 	set.IdleTimeout = cmp.Or(set.IdleTimeout, time.Minute)
 	set.NoProgressTimeout = cmp.Or(set.NoProgressTimeout, time.Minute)
 	set.BufferBytes = cmp.Or(set.BufferBytes, 4<<20)
-	if set.Now == nil {
-		set.Now = time.Now
-	}
-	set.Logger = cmp.Or(set.Logger, discard)
 	srv, err := New(c, set)
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +84,7 @@ func newTestServer(t *testing.T, set Settings) *Server {
 // write, so a client that reads one reply per read (the official Node
 // SDK's test helper) gets all of it; single-line replies are unchanged.
 func TestEveryReplyInOneWrite(t *testing.T) {
-	srv := newTestServer(t, Settings{Hostname: "mx.sandview.test"})
+	srv := newTestServer(t, "mx.sandview.test", Settings{})
 	l := newPipeListener()
 	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(func() { l.Close() })

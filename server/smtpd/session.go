@@ -16,7 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// SMTP limits beyond the message size and those of Config.
+// SMTP limits beyond those of Settings.
 const (
 	smtpMaxRecipients   = 100
 	smtpMaxLineLength   = 2000 // twice RFC 5321's limit, as go-smtp suggests
@@ -84,7 +84,7 @@ func (ss *smtpSession) record(code int, reason string, rcpt []string) {
 	if code == errAuthRequired.Code && reason == errAuthRequired.Message {
 		// An operator of --smtp-auth-file sees mail refused for want of
 		// AUTH; failed logins are logged by the auth guard.
-		ss.s.set.Logger.Info("smtp: authentication refused", "event", "smtp-auth-refused", "code", code, "client", ss.ip(), "reason", reason)
+		ss.s.opts.Logger.Info("smtp: authentication refused", "event", "smtp-auth-refused", "code", code, "client", ss.ip(), "reason", reason)
 	}
 }
 
@@ -158,7 +158,7 @@ func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	in, ok := inboxes.ForRecipient(address)
 	if !ok {
 		if domain := address[at+1:]; !inboxes.ServesDomain(domain) {
-			return ss.refuse(smtpError(550, smtp.EnhancedCode{5, 1, 2}, "domain %s is not served here (served: %s)", domain, strings.Join(ss.s.set.Domains, ", ")), address)
+			return ss.refuse(smtpError(550, smtp.EnhancedCode{5, 1, 2}, "domain %s is not served here (served: %s)", domain, strings.Join(ss.s.opts.Domains, ", ")), address)
 		}
 		return ss.refuse(smtpError(550, smtp.EnhancedCode{5, 1, 1}, "no inbox %s: it was never created, has expired or was deleted", address), address)
 	}
@@ -216,7 +216,7 @@ func (ss *smtpSession) Data(r io.Reader) error {
 		return ss.refuse(smtpError(421, smtp.EnhancedCode{4, 3, 2}, "server is shutting down, try again later"))
 	}
 	if err != nil {
-		ss.s.set.Logger.Error("storing a received message failed", "error", err)
+		ss.s.opts.Logger.Error("storing a received message failed", "error", err)
 		return ss.refuse(smtpError(451, smtp.EnhancedCode{4, 3, 0}, "storing the message failed, try again later"))
 	}
 	ss.chaosWait(delay) // stored and announced first, then the reply waits
