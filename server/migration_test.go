@@ -120,8 +120,8 @@ func TestWebhookRecordsOfThePreviousReleaseAreMigrated(t *testing.T) {
 	for round := range 2 {
 		started := time.Now().UTC()
 		srv, err := server.Start(context.Background(), server.Config{
-			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: "fixture-key", DataDir: dir,
-			MaxTTL: 60 * 365 * 24 * time.Hour,
+			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir,
+			Options: core.Options{APIKey: "fixture-key", MaxTTL: 60 * 365 * 24 * time.Hour},
 		})
 		if err != nil {
 			t.Fatalf("start %d: %v", round, err)

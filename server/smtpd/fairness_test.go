@@ -128,8 +128,8 @@ func TestSMTPProgressOverTLS(t *testing.T) {
 	var roots *x509.CertPool
 	srv, a := servertest.StartAPI(t, func(cfg *server.Config) {
 		var pemCert []byte
-		cfg.TLSConfig, pemCert = servertest.SelfSignedTLS(t)
-		cfg.SMTPNoProgressTimeout = noProgress
+		cfg.SMTP.TLSConfig, pemCert = servertest.SelfSignedTLS(t)
+		cfg.SMTP.NoProgressTimeout = noProgress
 		roots = x509.NewCertPool()
 		roots.AppendCertsFromPEM(pemCert)
 	})
