@@ -1,4 +1,4 @@
-package cli
+package cmdutil
 
 import (
 	"context"
@@ -19,38 +19,38 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// resultCommand completes cmd (which has no RunE yet) as a command that
+// ResultCommand completes cmd (which has no RunE yet) as a command that
 // connects, fetches one result and prints it: indented JSON with --json,
 // else text.
-func resultCommand[T any](g *globalOptions, cmd *cobra.Command,
-	fetch func(context.Context, *session, []string) (T, error), text func(io.Writer, T) error) *cobra.Command {
+func ResultCommand[T any](g *Factory, cmd *cobra.Command,
+	fetch func(context.Context, *Session, []string) (T, error), text func(io.Writer, T) error) *cobra.Command {
 	var asJSON bool
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		return withSession(cmd, g, func(s *session) error {
+		return WithSession(cmd, g, func(s *Session) error {
 			v, err := fetch(cmd.Context(), s, args)
 			if err != nil {
 				return err
 			}
-			return printResult(cmd, asJSON, v, text)
+			return PrintResult(cmd, asJSON, v, text)
 		})
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-// printResult prints v as indented JSON or, without --json, as text.
-func printResult[T any](cmd *cobra.Command, asJSON bool, v T, text func(io.Writer, T) error) error {
+// PrintResult prints v as indented JSON or, without --json, as text.
+func PrintResult[T any](cmd *cobra.Command, asJSON bool, v T, text func(io.Writer, T) error) error {
 	if asJSON {
-		return printJSON(cmd.OutOrStdout(), v)
+		return PrintJSON(cmd.OutOrStdout(), v)
 	}
 	return text(cmd.OutOrStdout(), v)
 }
 
-// printJSON writes v as indented JSON (see writeJSON).
-func printJSON(w io.Writer, v any) error { return writeJSON(w, v, "  ") }
+// PrintJSON writes v as indented JSON (see writeJSON).
+func PrintJSON(w io.Writer, v any) error { return writeJSON(w, v, "  ") }
 
-// printJSONLine writes v as one line of JSON, for streams of objects.
-func printJSONLine(w io.Writer, v any) error { return writeJSON(w, v, "") }
+// PrintJSONLine writes v as one line of JSON, for streams of objects.
+func PrintJSONLine(w io.Writer, v any) error { return writeJSON(w, v, "") }
 
 // writeJSON writes v as JSON followed by a newline, indented by indent
 // (see encodeJSON).
@@ -125,30 +125,33 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// jsonArray writes an indented JSON array one element at a time: the
-// same bytes printJSON writes for the whole slice, without holding it.
-type jsonArray struct {
+// JSONArray writes an indented JSON array one element at a time: the
+// same bytes PrintJSON writes for the whole slice, without holding it.
+type JSONArray struct {
 	w io.Writer
 	n int
 }
 
-// add writes the next element.
-func (a *jsonArray) add(v any) error {
-	out, err := a.encode(v)
+// NewJSONArray starts an array written to w.
+func NewJSONArray(w io.Writer) *JSONArray { return &JSONArray{w: w} }
+
+// Add writes the next element.
+func (a *JSONArray) Add(v any) error {
+	out, err := a.Encode(v)
 	if err != nil {
 		return err
 	}
-	return a.addEncoded(out)
+	return a.AddEncoded(out)
 }
 
-// encode returns the text of an element for addEncoded; it is safe for
+// Encode returns the text of an element for AddEncoded; it is safe for
 // concurrent use, so that a long list is encoded on several cores.
-func (a *jsonArray) encode(v any) (string, error) {
+func (a *JSONArray) Encode(v any) (string, error) {
 	return encodeJSON(v, "  ", "  ")
 }
 
-// addEncoded writes the next element, encoded by encode.
-func (a *jsonArray) addEncoded(out string) error {
+// AddEncoded writes the next element, encoded by Encode.
+func (a *JSONArray) AddEncoded(out string) error {
 	sep := ",\n  "
 	if a.n == 0 {
 		sep = "[\n  "
@@ -161,8 +164,8 @@ func (a *jsonArray) addEncoded(out string) error {
 	return err
 }
 
-// close ends the array.
-func (a *jsonArray) close() error {
+// Close ends the array.
+func (a *JSONArray) Close() error {
 	end := "\n]\n"
 	if a.n == 0 {
 		end = "[]\n"
@@ -171,8 +174,8 @@ func (a *jsonArray) close() error {
 	return err
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool {
 	if t, ok := w.(interface{ IsTerminal() bool }); ok {
 		return t.IsTerminal() // a remote terminal (an SSH session's)
 	}
@@ -180,12 +183,13 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-// oneLine folds an error message onto one line for stderr.
-func oneLine(s string) string {
+// OneLine folds an error message onto one line for stderr.
+func OneLine(s string) string {
 	return termtext.SanitizeLine(strings.Join(strings.Fields(s), " "))
 }
 
-func firstNonEmpty(values ...string) string {
+// FirstNonEmpty is the first of values that is not "".
+func FirstNonEmpty(values ...string) string {
 	for _, v := range values {
 		if v != "" {
 			return v
@@ -194,17 +198,17 @@ func firstNonEmpty(values ...string) string {
 	return ""
 }
 
-// table lays rows out in columns as wide as the terminal draws their text
+// Table lays rows out in columns as wide as the terminal draws their text
 // (termtext.Width: a CJK character or an emoji takes two cells, which
 // text/tabwriter, counting runes, gets wrong), two spaces apart. Cells are
 // sanitized on the way in; the last column is not padded.
-type table struct {
+type Table struct {
 	rows   [][]string
 	widths []int
 }
 
-// add appends a row.
-func (t *table) add(cells ...string) {
+// Add appends a row.
+func (t *Table) Add(cells ...string) {
 	for i, c := range cells {
 		c = termtext.SanitizeLine(c)
 		cells[i] = c
@@ -216,8 +220,11 @@ func (t *table) add(cells ...string) {
 	t.rows = append(t.rows, cells)
 }
 
-// write writes the rows.
-func (t *table) write(w io.Writer) error {
+// Len is the number of rows.
+func (t *Table) Len() int { return len(t.rows) }
+
+// Write writes the rows.
+func (t *Table) Write(w io.Writer) error {
 	var b strings.Builder
 	for _, row := range t.rows {
 		for i, c := range row {
@@ -232,8 +239,8 @@ func (t *table) write(w io.Writer) error {
 	return err
 }
 
-// truncate shortens sanitized text to at most width cells, ending it with
+// Truncate shortens sanitized text to at most width cells, ending it with
 // "…" when cut.
-func truncate(s string, width int) string {
+func Truncate(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }

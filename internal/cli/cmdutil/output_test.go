@@ -1,4 +1,4 @@
-package cli
+package cmdutil_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"sandview/internal/cli/cmdutil"
+	"sandview/internal/cli/email"
 	"sandview/model"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -21,26 +23,26 @@ func TestJSONArrayMatchesPrintJSON(t *testing.T) {
 			Attachments: []model.Attachment{{Filename: "f.txt", ContentType: "text/plain", Size: 3}}},
 	}
 	for n := 0; n <= len(emails); n++ {
-		views := make([]emailView, n)
+		views := make([]email.View, n)
 		var streamed bytes.Buffer
-		a := &jsonArray{w: &streamed}
+		a := cmdutil.NewJSONArray(&streamed)
 		for k, e := range emails[:n] {
-			views[k] = emailViewOf(e)
-			if err := a.add(views[k]); err != nil {
+			views[k] = email.ViewOf(e)
+			if err := a.Add(views[k]); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := a.close(); err != nil {
+		if err := a.Close(); err != nil {
 			t.Fatal(err)
 		}
 		var whole bytes.Buffer
-		if err := printJSON(&whole, views); err != nil {
+		if err := cmdutil.PrintJSON(&whole, views); err != nil {
 			t.Fatal(err)
 		}
 		if streamed.String() != whole.String() {
 			t.Fatalf("%d emails: streamed\n%s\nwant\n%s", n, streamed.String(), whole.String())
 		}
-		var back []emailView
+		var back []email.View
 		if err := json.Unmarshal(streamed.Bytes(), &back); err != nil || len(back) != n {
 			t.Fatalf("%d emails: %v", n, err)
 		}
@@ -61,15 +63,15 @@ func TestEncodeJSONIsMarshalIndent(t *testing.T) {
 		Attachments: []model.Attachment{{Filename: "f.txt", ContentType: "text/plain", Size: 3}},
 		AuthResults: model.AuthResults{SPF: &model.SPFResult{Result: "pass", Domain: "example.org"}, DKIM: []model.DKIMResult{{Result: "fail"}}}}
 	for _, v := range []any{
-		emailViewOf(model.Email{ID: "a", ReceivedAt: at}),
-		emailViewOf(full),
-		emailViewOf(model.Email{ID: "b", Problem: "decryption failed"}),
-		[]emailView{},
+		email.ViewOf(model.Email{ID: "a", ReceivedAt: at}),
+		email.ViewOf(full),
+		email.ViewOf(model.Email{ID: "b", Problem: "decryption failed"}),
+		[]email.View{},
 		map[string]any{"empty": map[string]any{}, "list": []any{}, "nil": nil, "nested": []any{map[string]any{"k": []int{1, 2}}}},
 		"plain string",
 	} {
 		for _, indent := range []struct{ prefix, indent string }{{"", "  "}, {"  ", "  "}, {"", ""}} {
-			got, err := encodeJSON(v, indent.prefix, indent.indent)
+			got, err := cmdutil.EncodeJSON(v, indent.prefix, indent.indent)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +82,7 @@ func TestEncodeJSONIsMarshalIndent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != escapeUnsafeRunes(want) {
+			if got != cmdutil.EscapeUnsafeRunes(want) {
 				t.Fatalf("prefix %q indent %q:\n%s\nwant\n%s", indent.prefix, indent.indent, got, want)
 			}
 		}

@@ -1,4 +1,4 @@
-package cli
+package email
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 )
@@ -34,13 +35,13 @@ func TestAuthSummaryWording(t *testing.T) {
 }
 
 func TestTableAlignsByTerminalWidth(t *testing.T) {
-	tab := &table{}
-	tab.add("SUBJECT", "AUTH")
+	tab := &cmdutil.Table{}
+	tab.Add("SUBJECT", "AUTH")
 	for _, subject := range []string{"plain", "日本語の件名 🚀", "e\u0301 accent", "bidi \u202e x"} {
-		tab.add(subject, "pass")
+		tab.Add(subject, "pass")
 	}
 	var out bytes.Buffer
-	if err := tab.write(&out); err != nil {
+	if err := tab.Write(&out); err != nil {
 		t.Fatal(err)
 	}
 	assertLastColumnAligned(t, out.String())
@@ -93,7 +94,7 @@ func TestCLIListAndShowAuth(t *testing.T) {
 		{unchecked, "unchecked", "Auth:          not checked\n"},
 	} {
 		var id string
-		for _, e := range decodeJSON[[]emailView](t, h.must("email", "list", "--inbox", c.inbox, "--json")) {
+		for _, e := range decodeJSON[[]View](t, h.must("email", "list", "--inbox", c.inbox, "--json")) {
 			if e.Subject == c.subject {
 				id = e.ID
 			}

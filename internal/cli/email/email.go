@@ -1,4 +1,4 @@
-package cli
+package email
 
 import (
 	"bufio"
@@ -12,11 +12,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 )
 
-func newEmailCommand(g *globalOptions) *cobra.Command {
+func NewCommand(g *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "email", Short: "List, show, fetch raw, take apart, open and delete emails"}
 	var inbox string
 	cmd.PersistentFlags().StringVar(&inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
@@ -28,15 +29,15 @@ func newEmailCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// attachmentView is an attachment without its content.
-type attachmentView struct {
+// AttachmentView is an attachment without its content.
+type AttachmentView struct {
 	Filename    string `json:"filename"`
 	ContentType string `json:"contentType"`
 	Size        int64  `json:"size"`
 }
 
-// emailView is how the CLI prints an email.
-type emailView struct {
+// View is how the CLI prints an email.
+type View struct {
 	ID      string   `json:"id"`
 	From    string   `json:"from"`
 	To      []string `json:"to"`
@@ -54,7 +55,7 @@ type emailView struct {
 	IsRead      bool                 `json:"isRead"`
 	Text        string               `json:"text"`
 	HTML        string               `json:"html"`
-	Attachments []attachmentView     `json:"attachments"`
+	Attachments []AttachmentView     `json:"attachments"`
 	Links       []string             `json:"links"`
 	AuthResults model.AuthResults    `json:"authResults"`
 	Validation  model.AuthValidation `json:"validation"`
@@ -68,10 +69,10 @@ type emailView struct {
 	Problem  string   `json:"problem,omitempty"`
 }
 
-func emailViewOf(e model.Email) emailView {
-	v := emailView{ID: e.ID, From: e.From, To: e.To, Subject: e.Subject, ReceivedAt: e.ReceivedAt,
+func ViewOf(e model.Email) View {
+	v := View{ID: e.ID, From: e.From, To: e.To, Subject: e.Subject, ReceivedAt: e.ReceivedAt,
 		IsRead: e.IsRead, Text: e.Text, HTML: e.HTML, Links: e.Links, AuthResults: e.AuthResults,
-		Validation: e.AuthResults.Validate(), SMTPUser: e.SMTPUser(), Problem: e.Problem, Attachments: []attachmentView{}}
+		Validation: e.AuthResults.Validate(), SMTPUser: e.SMTPUser(), Problem: e.Problem, Attachments: []AttachmentView{}}
 	if v.To == nil {
 		v.To = []string{}
 	}
@@ -96,15 +97,15 @@ func emailViewOf(e model.Email) emailView {
 		v.Links = []string{}
 	}
 	for _, a := range e.Attachments {
-		v.Attachments = append(v.Attachments, attachmentView{Filename: a.Name(), ContentType: a.ContentType, Size: a.Size})
+		v.Attachments = append(v.Attachments, AttachmentView{Filename: a.Name(), ContentType: a.ContentType, Size: a.Size})
 	}
 	return v
 }
 
 // withInbox connects and picks the inbox for an email command.
-func withInbox(cmd *cobra.Command, g *globalOptions, address string, fn func(*client.Inbox) error) error {
-	return withSession(cmd, g, func(s *session) error {
-		in, err := s.inbox(cmd.Context(), address)
+func withInbox(cmd *cobra.Command, g *cmdutil.Factory, address string, fn func(*client.Inbox) error) error {
+	return cmdutil.WithSession(cmd, g, func(s *cmdutil.Session) error {
+		in, err := s.Inbox(cmd.Context(), address)
 		if err != nil {
 			return err
 		}
@@ -112,7 +113,7 @@ func withInbox(cmd *cobra.Command, g *globalOptions, address string, fn func(*cl
 	})
 }
 
-func newEmailListCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailListCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var asJSON bool
 	var query string
 	cmd := &cobra.Command{
@@ -123,13 +124,13 @@ func newEmailListCommand(g *globalOptions, inbox *string) *cobra.Command {
 ` + searchExample,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			defer collectLessOften(g.env)()
+			defer g.CollectLessOften()()
 			// A big list leaves in 64 KB writes, not in one a mail.
 			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
 			list := newEmailList(out, asJSON)
 			var err error
 			if query != "" {
-				err = withSession(cmd, g, func(s *session) error {
+				err = cmdutil.WithSession(cmd, g, func(s *cmdutil.Session) error {
 					return runSearch(cmd.Context(), s, *inbox, query, list, cmd.ErrOrStderr())
 				})
 			} else {
@@ -170,43 +171,43 @@ func listEmails(ctx context.Context, in *client.Inbox, list *emailList) error {
 }
 
 // emailList prints a list of emails as they come: a JSON array of
-// emailView, or a table. The table's columns are aligned when it is
+// View, or a table. The table's columns are aligned when it is
 // closed, so it holds its rows' text (not the emails) until then.
 type emailList struct {
 	w     io.Writer
-	json  *jsonArray
-	table table
+	json  *cmdutil.JSONArray
+	table cmdutil.Table
 	none  string // what an empty table prints
 }
 
 func newEmailList(w io.Writer, asJSON bool) *emailList {
 	if asJSON {
-		return &emailList{w: w, json: &jsonArray{w: w}}
+		return &emailList{w: w, json: cmdutil.NewJSONArray(w)}
 	}
 	return &emailList{w: w, none: "no emails yet"}
 }
 
 func (l *emailList) add(e model.Email) error {
 	if l.json != nil {
-		return l.json.add(emailViewOf(e))
+		return l.json.Add(ViewOf(e))
 	}
-	if len(l.table.rows) == 0 {
-		l.table.add("ID", "RECEIVED", "FROM", "TO", "SUBJECT", "AUTH")
+	if l.table.Len() == 0 {
+		l.table.Add("ID", "RECEIVED", "FROM", "TO", "SUBJECT", "AUTH")
 	}
-	l.table.add(e.ID, e.ReceivedAt.Local().Format("15:04:05"), truncate(termtext.SanitizeLine(e.From), 32),
-		toCell(e, 32), truncate(termtext.SanitizeLine(e.Subject), 48), authBadge(e))
+	l.table.Add(e.ID, e.ReceivedAt.Local().Format("15:04:05"), cmdutil.Truncate(termtext.SanitizeLine(e.From), 32),
+		toCell(e, 32), cmdutil.Truncate(termtext.SanitizeLine(e.Subject), 48), authBadge(e))
 	return nil
 }
 
 func (l *emailList) close() error {
 	switch {
 	case l.json != nil:
-		return l.json.close()
-	case len(l.table.rows) == 0:
+		return l.json.Close()
+	case l.table.Len() == 0:
 		_, err := fmt.Fprintln(l.w, l.none)
 		return err
 	}
-	return l.table.write(l.w)
+	return l.table.Write(l.w)
 }
 
 // toCell is whom e was sent to in at most width cells: the To header's
@@ -216,10 +217,10 @@ func toCell(e model.Email, width int) string {
 	to, fromEnvelope := e.ShownTo()
 	text := termtext.SanitizeLine(strings.Join(to, ", "))
 	if !fromEnvelope {
-		return truncate(text, width)
+		return cmdutil.Truncate(text, width)
 	}
 	label := " " + model.EnvelopeLabel
-	return truncate(text, width-len(label)) + label
+	return cmdutil.Truncate(text, width-len(label)) + label
 }
 
 // authBadge is a one-word summary of an email's authentication.
@@ -230,7 +231,7 @@ func authBadge(e model.Email) string {
 	return e.AuthResults.Verdict().Word()
 }
 
-func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailShowCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var asJSON, asHTML bool
 	cmd := &cobra.Command{
 		Use:     "show ID",
@@ -244,10 +245,10 @@ func newEmailShowCommand(g *globalOptions, inbox *string) *cobra.Command {
 					return err
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), shownEmailOf(e))
+					return cmdutil.PrintJSON(cmd.OutOrStdout(), shownEmailOf(e))
 				}
 				if asHTML {
-					return printHTMLBody(cmd.OutOrStdout(), e, g.env.noColor())
+					return printHTMLBody(cmd.OutOrStdout(), e, g.NoColor())
 				}
 				printEmail(cmd.OutOrStdout(), e)
 				return nil
@@ -305,7 +306,7 @@ func printEmail(w io.Writer, e model.Email) {
 	}
 }
 
-func newEmailRawCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailRawCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	return &cobra.Command{
 		Use:     "raw ID",
 		Short:   "Print the RFC 5322 source of an email",
@@ -318,7 +319,7 @@ func newEmailRawCommand(g *globalOptions, inbox *string) *cobra.Command {
 					return err
 				}
 				out := cmd.OutOrStdout()
-				if isTerminal(out) {
+				if cmdutil.IsTerminal(out) {
 					// On a terminal the source is untrusted text; to a file it is kept byte for byte.
 					raw = []byte(termtext.Sanitize(string(raw)))
 				}
@@ -329,7 +330,7 @@ func newEmailRawCommand(g *globalOptions, inbox *string) *cobra.Command {
 	}
 }
 
-func newEmailDeleteCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailDeleteCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	return &cobra.Command{
 		Use:     "delete ID",
 		Short:   "Delete an email",

@@ -1,4 +1,4 @@
-package cli
+package email
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/linkcheck"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 	"sandview/tui/htmlcompat"
@@ -17,10 +18,10 @@ import (
 // maxOffenders is how many features the text report lists.
 const maxOffenders = 10
 
-// checkView is what email check prints: the HTML compatibility report
+// CheckView is what email check prints: the HTML compatibility report
 // (nil when the email has no HTML part) and, with --links, each link's
 // check.
-type checkView struct {
+type CheckView struct {
 	ID    string             `json:"id"`
 	HTML  *htmlcompat.Report `json:"htmlCompatibility"`
 	Links []linkcheck.Result `json:"links,omitempty"`
@@ -31,7 +32,7 @@ type checkView struct {
 	Spam *model.SpamAnalysis `json:"spamAnalysis"`
 }
 
-func newEmailCheckCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailCheckCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var asJSON, links, private bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -59,12 +60,12 @@ private addresses are not checked unless --private (the webhooks' rule).`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
-				v, err := checkEmail(cmd.Context(), e, checkOptions{links: links, private: private, timeout: timeout})
+				v, err := Check(cmd.Context(), e, CheckOptions{Links: links, private: private, timeout: timeout})
 				if err != nil {
 					return err
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), v)
+					return cmdutil.PrintJSON(cmd.OutOrStdout(), v)
 				}
 				return printCheck(cmd.OutOrStdout(), v)
 			})
@@ -77,17 +78,17 @@ private addresses are not checked unless --private (the webhooks' rule).`,
 	return cmd
 }
 
-// checkOptions are what email check checks besides what it always does.
-type checkOptions struct {
-	links   bool // check every link's HTTP status
+// CheckOptions are what email check checks besides what it always does.
+type CheckOptions struct {
+	Links   bool // check every link's HTTP status
 	private bool // with links: loopback and private addresses too
 	timeout time.Duration
 }
 
-// checkEmail checks e as `email check` does: its HTML compatibility,
-// deceptive links, spam score and, with o.links, its links.
-func checkEmail(ctx context.Context, e model.Email, o checkOptions) (checkView, error) {
-	v := checkView{ID: e.ID, Spam: e.SpamAnalysis, Deceptive: linkcheck.Deceptions(e.HTML)}
+// Check checks e as `email check` does: its HTML compatibility,
+// deceptive links, spam score and, with o.Links, its links.
+func Check(ctx context.Context, e model.Email, o CheckOptions) (CheckView, error) {
+	v := CheckView{ID: e.ID, Spam: e.SpamAnalysis, Deceptive: linkcheck.Deceptions(e.HTML)}
 	if v.Deceptive == nil {
 		v.Deceptive = []linkcheck.Deception{}
 	}
@@ -99,7 +100,7 @@ func checkEmail(ctx context.Context, e model.Email, o checkOptions) (checkView, 
 		r := data.Check(e.HTML)
 		v.HTML = &r
 	}
-	if o.links {
+	if o.Links {
 		c := linkcheck.New(linkcheck.Options{AllowPrivate: o.private, Timeout: o.timeout})
 		defer c.Close()
 		v.Links = c.Check(ctx, e.Links, nil)
@@ -108,7 +109,7 @@ func checkEmail(ctx context.Context, e model.Email, o checkOptions) (checkView, 
 }
 
 // printCheck writes the text report.
-func printCheck(w io.Writer, v checkView) error {
+func printCheck(w io.Writer, v CheckView) error {
 	if err := printCompat(w, v); err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func printCheck(w io.Writer, v checkView) error {
 }
 
 // printCompat writes the HTML compatibility report.
-func printCompat(w io.Writer, v checkView) error {
+func printCompat(w io.Writer, v CheckView) error {
 	if v.HTML == nil {
 		_, err := fmt.Fprintln(w, "HTML compatibility: no HTML part")
 		return err

@@ -1,4 +1,4 @@
-package cli
+package email
 
 import (
 	"errors"
@@ -15,6 +15,7 @@ import (
 	"sandview/client"
 	"sandview/client/linkcheck"
 	"sandview/client/securefile"
+	"sandview/internal/cli/cmdutil"
 	"sandview/internal/expect"
 	"sandview/model"
 	"sandview/model/search"
@@ -36,7 +37,7 @@ type expectFlags struct {
 	goldenContent            string // the golden file's content, read by readGolden
 }
 
-func newEmailExpectCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailExpectCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var f expectFlags
 	cmd := &cobra.Command{
 		Use:   "expect [ID | --wait QUERY]",
@@ -111,7 +112,7 @@ func (f *expectFlags) options() (expect.Options, error) {
 		}
 		match, err := expect.ParseMatch(m.flag, m.value)
 		if err != nil {
-			return o, usageError{err.Error()}
+			return o, cmdutil.UsageError{Msg: err.Error()}
 		}
 		*m.into = match
 	}
@@ -123,16 +124,16 @@ func (f *expectFlags) options() (expect.Options, error) {
 	}
 	switch {
 	case f.update && f.golden == "":
-		return o, usageError{"--update rewrites the file of --golden FILE: give it"}
+		return o, cmdutil.UsageError{Msg: "--update rewrites the file of --golden FILE: give it"}
 	case f.update && f.golden == "-":
-		return o, usageError{"--update cannot rewrite standard input: give --golden FILE"}
+		return o, cmdutil.UsageError{Msg: "--update cannot rewrite standard input: give --golden FILE"}
 	case f.private && !f.links:
-		return o, usageError{"--private goes with --links"}
+		return o, cmdutil.UsageError{Msg: "--private goes with --links"}
 	case f.asJSON && f.junit == "-":
-		return o, usageError{"--json and --junit - both write to standard output: give --junit FILE"}
+		return o, cmdutil.UsageError{Msg: "--json and --junit - both write to standard output: give --junit FILE"}
 	}
 	if err := o.Validate(); err != nil {
-		return o, usageError{err.Error()}
+		return o, cmdutil.UsageError{Msg: err.Error()}
 	}
 	return o, nil
 }
@@ -154,9 +155,9 @@ func (f *expectFlags) readGolden(stdin io.Reader) error {
 	case errors.Is(err, fs.ErrNotExist) && f.update:
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
-		return usageError{fmt.Sprintf("--golden %s: no such file (write it with `sandview email snapshot ID > %s`, or pass --update)", f.golden, f.golden)}
+		return cmdutil.UsageError{Msg: fmt.Sprintf("--golden %s: no such file (write it with `sandview email snapshot ID > %s`, or pass --update)", f.golden, f.golden)}
 	case err != nil:
-		return usageError{fmt.Sprintf("--golden %s: %v", f.golden, err)}
+		return cmdutil.UsageError{Msg: fmt.Sprintf("--golden %s: %v", f.golden, err)}
 	}
 	f.goldenContent = string(data)
 	return nil
@@ -199,7 +200,7 @@ func (f *expectFlags) run(cmd *cobra.Command, e model.Email, opts expect.Options
 	}
 	var err error
 	if f.asJSON {
-		err = printJSON(out, rep)
+		err = cmdutil.PrintJSON(out, rep)
 	} else {
 		err = printExpect(table, rep)
 	}
@@ -207,7 +208,7 @@ func (f *expectFlags) run(cmd *cobra.Command, e model.Email, opts expect.Options
 		return err
 	}
 	if !rep.Passed {
-		return &exitError{code: exitFailure, err: fmt.Errorf("%d of %d assertions failed on email %s", rep.Failed, len(rep.Results), e.ID)}
+		return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Err: fmt.Errorf("%d of %d assertions failed on email %s", rep.Failed, len(rep.Results), e.ID)}
 	}
 	return nil
 }
@@ -217,15 +218,15 @@ func (f *expectFlags) run(cmd *cobra.Command, e model.Email, opts expect.Options
 func printExpect(w io.Writer, rep expect.Report) error {
 	fmt.Fprintf(w, "Email %s %q: %d of %d assertions passed\n", termtext.SanitizeLine(rep.ID), termtext.SanitizeLine(rep.Subject),
 		len(rep.Results)-rep.Failed, len(rep.Results))
-	var t table
+	var t cmdutil.Table
 	for _, r := range rep.Results {
 		if r.Passed {
-			t.add("PASS", r.Name, r.Found)
+			t.Add("PASS", r.Name, r.Found)
 		} else {
-			t.add("FAIL", r.Name, r.Message())
+			t.Add("FAIL", r.Name, r.Message())
 		}
 	}
-	if err := t.write(w); err != nil {
+	if err := t.Write(w); err != nil {
 		return err
 	}
 	for _, r := range rep.Results {
@@ -249,22 +250,22 @@ func (m *mailTarget) register(f *pflag.FlagSet) {
 }
 
 // fetch calls fn with the mail of args[0] or of --wait.
-func (m *mailTarget) fetch(cmd *cobra.Command, g *globalOptions, address string, args []string, fn func(model.Email) error) error {
+func (m *mailTarget) fetch(cmd *cobra.Command, g *cmdutil.Factory, address string, args []string, fn func(model.Email) error) error {
 	switch {
 	case len(args) == 1 && m.query != "":
-		return usageError{"give an ID or --wait QUERY, not both"}
+		return cmdutil.UsageError{Msg: "give an ID or --wait QUERY, not both"}
 	case len(args) == 1:
 		return withEmail(cmd, g, address, args[0], fn)
 	case m.query == "":
-		return usageError{"give an email's ID, or --wait QUERY"}
+		return cmdutil.UsageError{Msg: "give an email's ID, or --wait QUERY"}
 	case m.timeout <= 0:
-		return usageError{"--timeout must be positive"}
+		return cmdutil.UsageError{Msg: "--timeout must be positive"}
 	}
 	q, err := search.Parse(m.query, time.Now())
 	if err != nil {
-		return usageError{fmt.Sprintf("--wait %q: %v", m.query, err)}
+		return cmdutil.UsageError{Msg: fmt.Sprintf("--wait %q: %v", m.query, err)}
 	}
-	if err := g.reachable(cmd.Context(), m.timeout); err != nil {
+	if err := reachable(cmd.Context(), g, m.timeout); err != nil {
 		return err
 	}
 	return withInbox(cmd, g, address, func(in *client.Inbox) error {
@@ -272,7 +273,7 @@ func (m *mailTarget) fetch(cmd *cobra.Command, g *globalOptions, address string,
 		e, err := in.WaitForEmail(cmd.Context(), client.WaitOptions{Predicate: q.Match, Timeout: m.timeout})
 		var timeoutErr *client.TimeoutError
 		if errors.As(err, &timeoutErr) {
-			return &exitError{code: exitTimeout, err: fmt.Errorf("timed out: no email matching %q arrived in %s within %s", m.query, in.Address(), m.timeout)}
+			return &cmdutil.ExitError{Code: cmdutil.ExitTimeout, Err: fmt.Errorf("timed out: no email matching %q arrived in %s within %s", m.query, in.Address(), m.timeout)}
 		}
 		if err != nil {
 			return err
@@ -284,7 +285,7 @@ func (m *mailTarget) fetch(cmd *cobra.Command, g *globalOptions, address string,
 	})
 }
 
-func newEmailSnapshotCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailSnapshotCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var target mailTarget
 	cmd := &cobra.Command{
 		Use:   "snapshot [ID | --wait QUERY]",

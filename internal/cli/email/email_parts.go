@@ -1,4 +1,4 @@
-package cli
+package email
 
 import (
 	"fmt"
@@ -10,13 +10,14 @@ import (
 
 	"sandview/client"
 	"sandview/client/linkcheck"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 	"sandview/tui/desktop"
 )
 
 // withEmail connects, picks the inbox and fetches one email for a command.
-func withEmail(cmd *cobra.Command, g *globalOptions, address, id string, fn func(model.Email) error) error {
+func withEmail(cmd *cobra.Command, g *cmdutil.Factory, address, id string, fn func(model.Email) error) error {
 	return withInbox(cmd, g, address, func(in *client.Inbox) error {
 		e, err := in.Email(cmd.Context(), id)
 		if err != nil {
@@ -29,7 +30,7 @@ func withEmail(cmd *cobra.Command, g *globalOptions, address, id string, fn func
 	})
 }
 
-func newEmailAttachmentsCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailAttachmentsCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var (
 		save   int
 		all    bool
@@ -48,10 +49,10 @@ characters; an existing file is never overwritten (" (1)" is added).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if save != 0 && all {
-				return usageError{"--save and --all exclude each other"}
+				return cmdutil.UsageError{Msg: "--save and --all exclude each other"}
 			}
 			if save < 0 {
-				return usageError{"--save takes an attachment's number (1, 2, ...)"}
+				return cmdutil.UsageError{Msg: "--save takes an attachment's number (1, 2, ...)"}
 			}
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
 				out := cmd.OutOrStdout()
@@ -60,11 +61,11 @@ characters; an existing file is never overwritten (" (1)" is added).`,
 					return saveAttachments(out, dir, e.Attachments...)
 				case save > 0:
 					if save > len(e.Attachments) {
-						return usageError{fmt.Sprintf("--save %d: the email has %s", save, model.Plural(len(e.Attachments), "attachment", "attachments"))}
+						return cmdutil.UsageError{Msg: fmt.Sprintf("--save %d: the email has %s", save, model.Plural(len(e.Attachments), "attachment", "attachments"))}
 					}
 					return saveAttachments(out, dir, e.Attachments[save-1])
 				case asJSON:
-					return printJSON(out, emailViewOf(e).Attachments)
+					return cmdutil.PrintJSON(out, ViewOf(e).Attachments)
 				}
 				return listAttachments(out, e.Attachments)
 			})
@@ -83,12 +84,12 @@ func listAttachments(w io.Writer, attachments []model.Attachment) error {
 		_, err := fmt.Fprintln(w, "no attachments")
 		return err
 	}
-	tab := &table{}
-	tab.add("N", "FILENAME", "TYPE", "SIZE")
+	tab := &cmdutil.Table{}
+	tab.Add("N", "FILENAME", "TYPE", "SIZE")
 	for i, a := range attachments {
-		tab.add(strconv.Itoa(i+1), a.Name(), a.ContentType, strconv.FormatInt(a.Size, 10))
+		tab.Add(strconv.Itoa(i+1), a.Name(), a.ContentType, strconv.FormatInt(a.Size, 10))
 	}
-	return tab.write(w)
+	return tab.Write(w)
 }
 
 func saveAttachments(w io.Writer, dir string, attachments ...model.Attachment) error {
@@ -106,7 +107,7 @@ func saveAttachments(w io.Writer, dir string, attachments ...model.Attachment) e
 	return nil
 }
 
-func newEmailLinksCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailLinksCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "links ID",
@@ -131,7 +132,7 @@ goes to standard error.`,
 							fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", termtext.SanitizeLine(link), d.Warning())
 						}
 					}
-					return printJSON(cmd.OutOrStdout(), append([]string{}, e.Links...))
+					return cmdutil.PrintJSON(cmd.OutOrStdout(), append([]string{}, e.Links...))
 				}
 				for _, link := range e.Links {
 					line := termtext.SanitizeLine(link)
@@ -150,7 +151,7 @@ goes to standard error.`,
 	return cmd
 }
 
-func newEmailOpenCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailOpenCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	return &cobra.Command{
 		Use:   "open ID",
 		Short: "Open the HTML part of an email in the browser, remote content blocked",
@@ -168,12 +169,12 @@ of an interrupted run (older than 10 minutes) are removed by the next one.`,
 				if e.HTML == "" {
 					return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", termtext.SanitizeLine(e.ID), termtext.SanitizeLine(e.ID))
 				}
-				home, err := g.stateHome()
+				home, err := g.StateHome()
 				if err != nil {
 					return err
 				}
 				tmp := desktop.NewTempDir(desktop.OpenedDir(home), desktop.DefaultGrace)
-				path, err := tmp.OpenHTML(cmd.Context(), "message", e.HTML, g.env.opener().Open)
+				path, err := tmp.OpenHTML(cmd.Context(), "message", e.HTML, g.Open)
 				if err != nil {
 					return err
 				}

@@ -1,4 +1,4 @@
-package cli
+package email
 
 import (
 	"bytes"
@@ -6,38 +6,17 @@ import (
 	"fmt"
 	"image/png"
 	"os"
-	"os/exec"
 
 	"github.com/spf13/cobra"
 
-	"sandview/client/linkcheck"
+	"sandview/internal/cli/cmdutil"
 	"sandview/internal/htmlrender"
 	"sandview/model"
 	"sandview/model/termtext"
 	"sandview/tui/termimage"
 )
 
-// newRenderer is a renderer for this environment: the browser given by
-// --browser (flag), else $SANDVIEW_BROWSER, else the first Chromium on
-// the PATH; remote content, when a render allows it, fetched under the
-// link checker's address rule (public addresses only).
-func (e environment) newRenderer(flag string) (*htmlrender.Renderer, func()) {
-	path := flag
-	if path == "" {
-		path = e.get("SANDVIEW_BROWSER")
-	}
-	if path == "" {
-		path = htmlrender.FindBrowser(exec.LookPath)
-	}
-	fetcher := linkcheck.New(linkcheck.Options{})
-	r := htmlrender.New(htmlrender.Config{BrowserPath: path, Fetcher: fetcher, NoSandbox: os.Geteuid() == 0})
-	return r, func() {
-		_ = r.Close()
-		fetcher.Close()
-	}
-}
-
-func newEmailRenderCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newEmailRenderCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var (
 		out, browser string
 		format       string
@@ -67,34 +46,30 @@ note on standard error. -o - writes the PNG to standard output.`,
 			if format != "" {
 				p, err := termimage.ParseProtocol(format)
 				if err != nil {
-					return usageError{"--format: " + err.Error()}
+					return cmdutil.UsageError{Msg: "--format: " + err.Error()}
 				}
 				proto = p
 			}
 			switch {
 			case out != "" && format != "":
-				return usageError{"-o and --format exclude each other: a file, or the picture on the terminal"}
+				return cmdutil.UsageError{Msg: "-o and --format exclude each other: a file, or the picture on the terminal"}
 			case out == "" && format == "":
-				return usageError{"-o FILE.png is required (-o - writes the PNG to standard output; --format kitty|iterm2|sixel draws it on the terminal)"}
+				return cmdutil.UsageError{Msg: "-o FILE.png is required (-o - writes the PNG to standard output; --format kitty|iterm2|sixel draws it on the terminal)"}
 			case full && opt.MaxHeight != 0:
-				return usageError{"--full and --height exclude each other"}
+				return cmdutil.UsageError{Msg: "--full and --height exclude each other"}
 			case opt.Width < 100 || opt.Width > 4096:
-				return usageError{fmt.Sprintf("--width %d: give a width between 100 and 4096 px (375, 600, 1024)", opt.Width)}
+				return cmdutil.UsageError{Msg: fmt.Sprintf("--width %d: give a width between 100 and 4096 px (375, 600, 1024)", opt.Width)}
 			case opt.MaxHeight < 0:
-				return usageError{"--height takes a number of pixels"}
-			case out == "-" && isTerminal(cmd.OutOrStdout()):
-				return usageError{"-o - would write the PNG to the terminal: redirect it (> mail.png)"}
+				return cmdutil.UsageError{Msg: "--height takes a number of pixels"}
+			case out == "-" && cmdutil.IsTerminal(cmd.OutOrStdout()):
+				return cmdutil.UsageError{Msg: "-o - would write the PNG to the terminal: redirect it (> mail.png)"}
 			}
 			return withEmail(cmd, g, *inbox, args[0], func(e model.Email) error {
 				if e.HTML == "" {
 					return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", termtext.SanitizeLine(e.ID), termtext.SanitizeLine(e.ID))
 				}
-				r := g.renderer
-				if r == nil {
-					own, closeOwn := g.env.newRenderer(browser)
-					defer closeOwn()
-					r = own
-				}
+				r, done := g.Renderer(browser)
+				defer done()
 				res, err := r.Render(cmd.Context(), htmlrender.InputOf(e), opt)
 				if err != nil {
 					if errors.Is(err, htmlrender.ErrNoBrowser) {
@@ -103,7 +78,7 @@ note on standard error. -o - writes the PNG to standard output.`,
 					return err
 				}
 				if format != "" {
-					return drawRender(cmd, res, proto, g.env.get("TMUX") != "")
+					return drawRender(cmd, res, proto, g.InTmux())
 				}
 				return writeRender(cmd, out, res)
 			})

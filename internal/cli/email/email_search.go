@@ -1,4 +1,4 @@
-package cli
+package email
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/search"
 )
@@ -27,10 +28,10 @@ func addSearchFlag(cmd *cobra.Command, query *string) {
 // runSearch lists the emails that match query: of the inbox picked by
 // address, or of every inbox with in:all. Notes on the query go to
 // notes.
-func runSearch(ctx context.Context, s *session, address, query string, list *emailList, notes io.Writer) error {
+func runSearch(ctx context.Context, s *cmdutil.Session, address, query string, list *emailList, notes io.Writer) error {
 	q, err := search.Parse(query, time.Now())
 	if err != nil {
-		return usageError{fmt.Sprintf("--search: %v", err)}
+		return cmdutil.UsageError{Msg: fmt.Sprintf("--search: %v", err)}
 	}
 	list.none = search.NoMatches
 	for _, note := range q.Notes() {
@@ -39,11 +40,11 @@ func runSearch(ctx context.Context, s *session, address, query string, list *ema
 	var inboxes []*client.Inbox
 	if q.AllInboxes() {
 		if address != "" {
-			return usageError{"--search with in:all searches every inbox: leave out --inbox"}
+			return cmdutil.UsageError{Msg: "--search with in:all searches every inbox: leave out --inbox"}
 		}
-		inboxes = s.client.Inboxes()
+		inboxes = s.Client.Inboxes()
 	} else {
-		in, err := s.inbox(ctx, address)
+		in, err := s.Inbox(ctx, address)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package cli
+package email
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 	"sandview/theme"
@@ -23,7 +24,7 @@ func printHTMLBody(w io.Writer, e model.Email, noColor bool) error {
 		return fmt.Errorf("email %s has no HTML part: see its text with `sandview email show %s`", termtext.SanitizeLine(e.ID), termtext.SanitizeLine(e.ID))
 	}
 	width, opts := 80, htmltext.Options{Links: e.Links} // numbered as `email links` and `email show` number them
-	if f, ok := w.(*os.File); ok && isTerminal(w) {
+	if f, ok := w.(*os.File); ok && cmdutil.IsTerminal(w) {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
 			width = cols
 		}

@@ -1,4 +1,4 @@
-package cli
+package email
 
 import (
 	"context"
@@ -12,23 +12,24 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 )
 
-// waitOptions are the flags of `sandview wait`.
-type waitOptions struct {
-	inbox, subject, from string
-	to                   string
-	since                string
-	onlyNew              bool
-	count                int
-	timeout              time.Duration
+// WaitOptions are the flags of `sandview wait`.
+type WaitOptions struct {
+	Inbox, Subject, From string
+	To                   string
+	Since                string
+	OnlyNew              bool
+	Count                int
+	Timeout              time.Duration
 	asJSON               bool
 	extract              string // --extract: see wait_extract.go
 }
 
-func newWaitCommand(g *globalOptions) *cobra.Command {
-	var o waitOptions
+func NewWaitCommand(g *cmdutil.Factory) *cobra.Command {
+	var o WaitOptions
 	cmd := &cobra.Command{
 		Use:   "wait",
 		Short: "Wait until matching mail arrives, print it and exit 0 (exit 3 on timeout)",
@@ -47,69 +48,69 @@ waiting: mail sent from then on counts as new.`,
   sandview wait --inbox qa@sandbox.test --to signup-17@example.org --extract code`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := o.waitOptions(time.Now())
+			opts, err := o.ClientOptions(time.Now())
 			if err != nil {
 				return err
 			}
-			if err := g.reachable(cmd.Context(), o.timeout); err != nil {
+			if err := reachable(cmd.Context(), g, o.Timeout); err != nil {
 				return err
 			}
-			return withInbox(cmd, g, o.inbox, func(in *client.Inbox) error {
+			return withInbox(cmd, g, o.Inbox, func(in *client.Inbox) error {
 				return runWait(cmd, in, o, opts)
 			})
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
-	f.StringVar(&o.subject, "subject", "", "regular expression the subject must match")
-	f.StringVar(&o.from, "from", "", "regular expression the sender must match")
-	f.StringVar(&o.to, "to", "", "only mail sent to this address (a catch-all holds mail for many)")
-	f.StringVar(&o.since, "since", "", "only mail received since: a duration ago (10m) or a timestamp (RFC 3339)")
-	f.BoolVar(&o.onlyNew, "new", false, "only mail that arrives after the command starts")
-	f.IntVar(&o.count, "count", 1, "how many matching emails to wait for")
-	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "how long to wait (0 = check once)")
+	f.StringVar(&o.Inbox, "inbox", "", "inbox address (may be left out when one inbox is known)")
+	f.StringVar(&o.Subject, "subject", "", "regular expression the subject must match")
+	f.StringVar(&o.From, "from", "", "regular expression the sender must match")
+	f.StringVar(&o.To, "to", "", "only mail sent to this address (a catch-all holds mail for many)")
+	f.StringVar(&o.Since, "since", "", "only mail received since: a duration ago (10m) or a timestamp (RFC 3339)")
+	f.BoolVar(&o.OnlyNew, "new", false, "only mail that arrives after the command starts")
+	f.IntVar(&o.Count, "count", 1, "how many matching emails to wait for")
+	f.DurationVar(&o.Timeout, "timeout", 30*time.Second, "how long to wait (0 = check once)")
 	f.BoolVar(&o.asJSON, "json", false, "print a JSON array of the emails")
 	o.addExtractFlag(f)
 	return cmd
 }
 
-// waitOptions checks the flags and turns them into the client's options
+// ClientOptions checks the flags and turns them into the client's options
 // (--new is applied by runWait, which knows the inbox).
-func (o waitOptions) waitOptions(now time.Time) (client.WaitOptions, error) {
-	if o.count < 1 {
-		return client.WaitOptions{}, usageError{"--count must be at least 1"}
+func (o WaitOptions) ClientOptions(now time.Time) (client.WaitOptions, error) {
+	if o.Count < 1 {
+		return client.WaitOptions{}, cmdutil.UsageError{Msg: "--count must be at least 1"}
 	}
-	if o.timeout < 0 {
-		return client.WaitOptions{}, usageError{"--timeout must not be negative"}
+	if o.Timeout < 0 {
+		return client.WaitOptions{}, cmdutil.UsageError{Msg: "--timeout must not be negative"}
 	}
 	if _, err := o.extractor(); err != nil {
 		return client.WaitOptions{}, err
 	}
-	opts := client.WaitOptions{Timeout: o.timeout}
-	if o.timeout == 0 {
+	opts := client.WaitOptions{Timeout: o.Timeout}
+	if o.Timeout == 0 {
 		opts.Timeout = client.NoWait
 	}
 	for _, m := range []struct {
 		flag, expr string
 		into       *client.Matcher
-	}{{"--subject", o.subject, &opts.Subject}, {"--from", o.from, &opts.From}} {
+	}{{"--subject", o.Subject, &opts.Subject}, {"--from", o.From, &opts.From}} {
 		if m.expr == "" {
 			continue
 		}
 		re, err := regexp.Compile(m.expr)
 		if err != nil {
-			return opts, usageError{fmt.Sprintf("%s %q is not a regular expression: %v", m.flag, m.expr, err)}
+			return opts, cmdutil.UsageError{Msg: fmt.Sprintf("%s %q is not a regular expression: %v", m.flag, m.expr, err)}
 		}
 		*m.into = client.Regexp(re)
 	}
-	if o.since != "" {
-		since, err := parseSince(o.since, now)
+	if o.Since != "" {
+		since, err := parseSince(o.Since, now)
 		if err != nil {
 			return opts, err
 		}
 		opts.Predicate = func(e model.Email) bool { return !e.ReceivedAt.Before(since) }
 	}
-	opts.To = strings.TrimSpace(o.to)
+	opts.To = strings.TrimSpace(o.To)
 	return opts, nil
 }
 
@@ -117,8 +118,8 @@ func (o waitOptions) waitOptions(now time.Time) (client.WaitOptions, error) {
 // a server that cannot be reached is an error (exit 1) and not a timeout
 // (exit 3, which says the server answered and nothing matched). The check
 // takes at most the wait's timeout (10 s for --timeout 0).
-func (g *globalOptions) reachable(ctx context.Context, timeout time.Duration) error {
-	url, apiKey, err := g.target(ctx)
+func reachable(ctx context.Context, g *cmdutil.Factory, timeout time.Duration) error {
+	url, apiKey, err := g.Target(ctx)
 	if err != nil || url == "" || apiKey == "" {
 		return err // connecting reports what is missing
 	}
@@ -136,7 +137,7 @@ func (g *globalOptions) reachable(ctx context.Context, timeout time.Duration) er
 	var unauthorized *client.UnauthorizedError
 	switch {
 	case err == nil && !ok:
-		return errKeyRefused
+		return cmdutil.ErrKeyRefused
 	case err == nil, errors.As(err, &unauthorized), ctx.Err() != nil:
 		return err
 	case checkCtx.Err() != nil:
@@ -149,19 +150,19 @@ func (g *globalOptions) reachable(ctx context.Context, timeout time.Duration) er
 func parseSince(value string, now time.Time) (time.Time, error) {
 	if d, err := time.ParseDuration(value); err == nil {
 		if d < 0 {
-			return time.Time{}, usageError{fmt.Sprintf("--since %q: give a positive duration (how long ago)", value)}
+			return time.Time{}, cmdutil.UsageError{Msg: fmt.Sprintf("--since %q: give a positive duration (how long ago)", value)}
 		}
 		return now.Add(-d), nil
 	}
 	if t, err := client.ParseTimestamp(value); err == nil {
 		return t, nil
 	}
-	return time.Time{}, usageError{fmt.Sprintf("--since %q is neither a duration (10m, 2h) nor a timestamp (2026-11-21T10:00:00Z)", value)}
+	return time.Time{}, cmdutil.UsageError{Msg: fmt.Sprintf("--since %q is neither a duration (10m, 2h) nor a timestamp (2026-11-21T10:00:00Z)", value)}
 }
 
 // runWait waits in one inbox and prints what it found.
-func runWait(cmd *cobra.Command, in *client.Inbox, o waitOptions, opts client.WaitOptions) error {
-	emails, err := waitIn(cmd.Context(), in, o, opts, cmd.ErrOrStderr(), "sandview")
+func runWait(cmd *cobra.Command, in *client.Inbox, o WaitOptions, opts client.WaitOptions) error {
+	emails, err := WaitIn(cmd.Context(), in, o, opts, cmd.ErrOrStderr(), "sandview")
 	var timeoutErr *client.TimeoutError
 	if errors.As(err, &timeoutErr) {
 		if o.asJSON {
@@ -171,7 +172,7 @@ func runWait(cmd *cobra.Command, in *client.Inbox, o waitOptions, opts client.Wa
 				return err
 			}
 		}
-		return &exitError{code: exitTimeout, err: o.timedOut(in)}
+		return &cmdutil.ExitError{Code: cmdutil.ExitTimeout, Err: o.TimedOut(in)}
 	}
 	if err != nil {
 		return err
@@ -179,12 +180,12 @@ func runWait(cmd *cobra.Command, in *client.Inbox, o waitOptions, opts client.Wa
 	return o.printResult(cmd, emails)
 }
 
-// waitIn waits in one inbox as o says (with --new only mail that is not
+// WaitIn waits in one inbox as o says (with --new only mail that is not
 // there when it starts counts) and returns what it found; on a timeout,
 // what it found and a *client.TimeoutError. When it waits at all, a line
 // on log, starting with who, says when mail that arrives counts.
-func waitIn(ctx context.Context, in *client.Inbox, o waitOptions, opts client.WaitOptions, log io.Writer, who string) ([]model.Email, error) {
-	if o.onlyNew {
+func WaitIn(ctx context.Context, in *client.Inbox, o WaitOptions, opts client.WaitOptions, log io.Writer, who string) ([]model.Email, error) {
+	if o.OnlyNew {
 		present, err := emailIDs(ctx, in)
 		if err != nil {
 			return nil, err
@@ -192,19 +193,19 @@ func waitIn(ctx context.Context, in *client.Inbox, o waitOptions, opts client.Wa
 		matches := opts.Predicate
 		opts.Predicate = func(e model.Email) bool { return !present[e.ID] && (matches == nil || matches(e)) }
 	}
-	if o.timeout > 0 {
+	if o.Timeout > 0 {
 		// From here on, mail that arrives counts (--new).
-		fmt.Fprintf(log, "%s: waiting up to %s for %d matching email(s) in %s\n", who, o.timeout, o.count, in.Address())
+		fmt.Fprintf(log, "%s: waiting up to %s for %d matching email(s) in %s\n", who, o.Timeout, o.Count, in.Address())
 	}
-	return in.WaitForEmailCount(ctx, o.count, opts)
+	return in.WaitForEmailCount(ctx, o.Count, opts)
 }
 
-// timedOut is the error of a wait in in that ended without all it waited for.
-func (o waitOptions) timedOut(in *client.Inbox) error {
-	if o.timeout == 0 {
+// TimedOut is the error of a wait in in that ended without all it waited for.
+func (o WaitOptions) TimedOut(in *client.Inbox) error {
+	if o.Timeout == 0 {
 		return fmt.Errorf("timed out: %s holds fewer than %s", in.Address(), o.wanted())
 	}
-	return fmt.Errorf("timed out: fewer than %s arrived in %s within %s", o.wanted(), in.Address(), o.timeout)
+	return fmt.Errorf("timed out: fewer than %s arrived in %s within %s", o.wanted(), in.Address(), o.Timeout)
 }
 
 // emailIDs lists the ids of the emails an inbox holds now.
@@ -229,7 +230,7 @@ func printWaited(cmd *cobra.Command, asJSON bool, emails []model.Email) error {
 		for i, e := range emails {
 			views[i] = shownEmailOf(e)
 		}
-		return printJSON(w, views)
+		return cmdutil.PrintJSON(w, views)
 	}
 	for i, e := range emails {
 		if i > 0 {

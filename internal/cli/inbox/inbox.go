@@ -1,4 +1,4 @@
-package cli
+package inbox
 
 import (
 	"fmt"
@@ -11,11 +11,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 )
 
-func newInboxCommand(g *globalOptions) *cobra.Command {
+func NewCommand(g *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "inbox", Short: "Create, list, delete, export, import, attach and forget inboxes; set their chaos"}
 	cmd.AddCommand(newInboxCreateCommand(g), newInboxListCommand(g), newInboxDeleteCommand(g),
 		newInboxExportCommand(g), newInboxImportCommand(g), newInboxAttachCommand(g), newInboxForgetCommand(g),
@@ -51,7 +52,7 @@ func authText(auth *bool) string {
 	return strconv.FormatBool(*auth)
 }
 
-func newInboxCreateCommand(g *globalOptions) *cobra.Command {
+func newInboxCreateCommand(g *cmdutil.Factory) *cobra.Command {
 	var (
 		ttl, address     string
 		plain, encrypted bool
@@ -66,13 +67,13 @@ func newInboxCreateCommand(g *globalOptions) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if plain && encrypted {
-				return usageError{"--plain and --encrypted exclude each other"}
+				return cmdutil.UsageError{Msg: "--plain and --encrypted exclude each other"}
 			}
 			opts := client.CreateInboxOptions{EmailAddress: address}
 			if ttl != "" {
 				d, err := model.ParseTTL(ttl)
 				if err != nil {
-					return usageError{"--" + err.Error()}
+					return cmdutil.UsageError{Msg: "--" + err.Error()}
 				}
 				opts.TTL = d
 			}
@@ -86,12 +87,12 @@ func newInboxCreateCommand(g *globalOptions) *cobra.Command {
 				off := false
 				opts.EmailAuth = &off
 			}
-			s, err := g.connect(cmd.Context())
+			s, err := g.Connect(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer s.close()
-			in, err := s.client.CreateInbox(cmd.Context(), opts)
+			defer s.Close()
+			in, err := s.Client.CreateInbox(cmd.Context(), opts)
 			if err != nil {
 				return err
 			}
@@ -108,15 +109,15 @@ func newInboxCreateCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-func saveToKeystore(s *session, in *client.Inbox) error {
+func saveToKeystore(s *cmdutil.Session, in *client.Inbox) error {
 	data, err := in.Export()
 	if err != nil {
 		return err
 	}
-	return s.keystore.Save(data)
+	return s.Keystore.Save(data)
 }
 
-func newInboxListCommand(g *globalOptions) *cobra.Command {
+func newInboxListCommand(g *cmdutil.Factory) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "list",
@@ -124,12 +125,12 @@ func newInboxListCommand(g *globalOptions) *cobra.Command {
 		Example: "  sandview inbox list --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := g.connect(cmd.Context())
+			s, err := g.Connect(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer s.close()
-			stored, loadErr := s.keystore.Load()
+			defer s.Close()
+			stored, loadErr := s.Keystore.Load()
 			views := make([]inboxView, 0, len(stored))
 			for _, st := range stored {
 				views = append(views, viewOf(st.Data))
@@ -147,9 +148,9 @@ func newInboxListCommand(g *globalOptions) *cobra.Command {
 func printInboxes(w io.Writer, asJSON, single bool, views ...inboxView) error {
 	if asJSON {
 		if single && len(views) == 1 {
-			return printJSON(w, views[0])
+			return cmdutil.PrintJSON(w, views[0])
 		}
-		return printJSON(w, views)
+		return cmdutil.PrintJSON(w, views)
 	}
 	if single && len(views) == 1 {
 		v := views[0]
@@ -161,19 +162,19 @@ func printInboxes(w io.Writer, asJSON, single bool, views ...inboxView) error {
 		fmt.Fprintln(w, "no inboxes in the keystore; create one with `sandview inbox create`")
 		return nil
 	}
-	tab := &table{}
-	tab.add("ADDRESS", "EXPIRES", "ENCRYPTED", "AUTH", "STATE")
+	tab := &cmdutil.Table{}
+	tab.Add("ADDRESS", "EXPIRES", "ENCRYPTED", "AUTH", "STATE")
 	for _, v := range views {
 		state := "active"
 		if v.Expired {
 			state = "expired"
 		}
-		tab.add(v.EmailAddress, v.ExpiresAt.Local().Format("2006-01-02 15:04"), strconv.FormatBool(v.Encrypted), authText(v.EmailAuth), state)
+		tab.Add(v.EmailAddress, v.ExpiresAt.Local().Format("2006-01-02 15:04"), strconv.FormatBool(v.Encrypted), authText(v.EmailAuth), state)
 	}
-	return tab.write(w)
+	return tab.Write(w)
 }
 
-func newInboxDeleteCommand(g *globalOptions) *cobra.Command {
+func newInboxDeleteCommand(g *cmdutil.Factory) *cobra.Command {
 	var all bool
 	cmd := &cobra.Command{
 		Use:   "delete [ADDRESS]",
@@ -183,21 +184,21 @@ func newInboxDeleteCommand(g *globalOptions) *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if all == (len(args) == 1) {
-				return usageError{"give one ADDRESS or --all"}
+				return cmdutil.UsageError{Msg: "give one ADDRESS or --all"}
 			}
-			s, err := g.connect(cmd.Context())
+			s, err := g.Connect(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer s.close()
+			defer s.Close()
 			if all {
-				n, err := s.client.DeleteAllInboxes(cmd.Context())
+				n, err := s.Client.DeleteAllInboxes(cmd.Context())
 				if err != nil {
 					return err
 				}
-				stored, _ := s.keystore.Load()
+				stored, _ := s.Keystore.Load()
 				for _, st := range stored {
-					if err := s.keystore.Remove(st.Data.EmailAddress); err != nil {
+					if err := s.Keystore.Remove(st.Data.EmailAddress); err != nil {
 						return err
 					}
 				}
@@ -205,10 +206,10 @@ func newInboxDeleteCommand(g *globalOptions) *cobra.Command {
 				return nil
 			}
 			address := strings.TrimSpace(args[0])
-			if err := s.client.DeleteInbox(cmd.Context(), address); err != nil {
+			if err := s.Client.DeleteInbox(cmd.Context(), address); err != nil {
 				return err
 			}
-			if err := s.keystore.Remove(address); err != nil {
+			if err := s.Keystore.Remove(address); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", termtext.SanitizeLine(address))
@@ -219,7 +220,7 @@ func newInboxDeleteCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-func newInboxExportCommand(g *globalOptions) *cobra.Command {
+func newInboxExportCommand(g *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "export ADDRESS [FILE]",
 		Short: "Export an inbox with its secret key (to FILE, 0600, or stdout)",
@@ -227,17 +228,17 @@ func newInboxExportCommand(g *globalOptions) *cobra.Command {
   sandview inbox export qa@sandbox.test > qa.json`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.connect(cmd.Context())
+			s, err := g.Connect(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer s.close()
-			in, err := s.inbox(cmd.Context(), args[0])
+			defer s.Close()
+			in, err := s.Inbox(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
 			if len(args) == 2 {
-				if err := s.client.ExportInboxToFile(in, args[1]); err != nil {
+				if err := s.Client.ExportInboxToFile(in, args[1]); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "exported %s to %s (it holds the secret key: keep it private)\n", in.Address(), args[1])
@@ -247,12 +248,12 @@ func newInboxExportCommand(g *globalOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printJSON(cmd.OutOrStdout(), data)
+			return cmdutil.PrintJSON(cmd.OutOrStdout(), data)
 		},
 	}
 }
 
-func newInboxImportCommand(g *globalOptions) *cobra.Command {
+func newInboxImportCommand(g *cmdutil.Factory) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "import FILE|-",
@@ -271,16 +272,16 @@ func newInboxImportCommand(g *globalOptions) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("read %s: %w", args[0], err)
 			}
-			s, err := g.connect(cmd.Context())
+			s, err := g.Connect(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer s.close()
+			defer s.Close()
 			d, err := client.ValidateExport(data)
 			if err != nil {
 				return err
 			}
-			if in, ok := s.client.Inbox(d.EmailAddress); ok {
+			if in, ok := s.Client.Inbox(d.EmailAddress); ok {
 				// Importing what the keystore holds is a no-op; another
 				// inbox of the same address would replace its key.
 				same, err := sameExport(in, d)
@@ -292,7 +293,7 @@ func newInboxImportCommand(g *globalOptions) *cobra.Command {
 				}
 				return printKept(cmd, asJSON, in)
 			}
-			in, err := s.client.ImportInbox(cmd.Context(), data)
+			in, err := s.Client.ImportInbox(cmd.Context(), data)
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package cli
+package inbox
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 )
@@ -17,7 +18,7 @@ import (
 // command prints it).
 var chaosSettingFlags = []string{"latency", "drop", "error", "permanent", "reset", "greylist", "blackhole", "for"}
 
-func newInboxChaosCommand(g *globalOptions) *cobra.Command {
+func newInboxChaosCommand(g *cmdutil.Factory) *cobra.Command {
 	var (
 		f           model.ChaosSettings
 		off, asJSON bool
@@ -53,29 +54,29 @@ config: kinds not given are switched off. The server must run with --chaos.
 			var cfg model.ChaosConfig
 			if set {
 				if off {
-					return usageError{"--off switches chaos off: give it without setting flags"}
+					return cmdutil.UsageError{Msg: "--off switches chaos off: give it without setting flags"}
 				}
 				var err error
 				if cfg, err = f.Config(time.Now()); err != nil {
-					return usageError{err.Error()}
+					return cmdutil.UsageError{Msg: err.Error()}
 				}
 			}
 			address := ""
 			if len(args) == 1 {
 				address = strings.TrimSpace(args[0])
 			}
-			return withSession(cmd, g, func(s *session) error {
+			return cmdutil.WithSession(cmd, g, func(s *cmdutil.Session) error {
 				// Chaos is keyed by address: an inbox whose keys this
 				// keystore lacks (another user's, --local's catch-all) is
 				// reached all the same; without one, the keystore's only one.
 				if address == "" {
-					in, err := s.inbox(cmd.Context(), "")
+					in, err := s.Inbox(cmd.Context(), "")
 					if err != nil {
 						return err
 					}
 					address = in.Address()
 				}
-				chaos := s.client.Chaos(address)
+				chaos := s.Client.Chaos(address)
 				var err error
 				switch {
 				case off:
@@ -90,7 +91,7 @@ config: kinds not given are switched off. The server must run with --chaos.
 					return err
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), cfg)
+					return cmdutil.PrintJSON(cmd.OutOrStdout(), cfg)
 				}
 				return writeChaos(cmd.OutOrStdout(), address, cfg, time.Now())
 			})
@@ -123,11 +124,11 @@ func writeChaos(w io.Writer, address string, cfg model.ChaosConfig, now time.Tim
 		state = "expired (acts as off)"
 	}
 	fmt.Fprintf(w, "chaos on %s: %s\n", termtext.SanitizeLine(address), state)
-	var tab table
+	var tab cmdutil.Table
 	for _, k := range chaosKinds(cfg) {
-		tab.add("  "+k[0], k[1])
+		tab.Add("  "+k[0], k[1])
 	}
-	return tab.write(w)
+	return tab.Write(w)
 }
 
 // chaosKinds describes each kind in the config: name and settings.

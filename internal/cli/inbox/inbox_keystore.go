@@ -1,4 +1,4 @@
-package cli
+package inbox
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"sandview/client"
 	"sandview/client/keystore"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 )
@@ -15,7 +16,7 @@ import (
 // The inbox commands that change only the keystore, never the server:
 // attach a plain inbox by its address, forget an inbox.
 
-func newInboxAttachCommand(g *globalOptions) *cobra.Command {
+func newInboxAttachCommand(g *cmdutil.Factory) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "attach ADDRESS",
@@ -29,11 +30,11 @@ this too. An encrypted inbox needs its export instead (inbox import).`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			address := strings.TrimSpace(args[0])
-			return withSession(cmd, g, func(s *session) error {
-				if in, ok := s.client.Inbox(address); ok {
+			return cmdutil.WithSession(cmd, g, func(s *cmdutil.Session) error {
+				if in, ok := s.Client.Inbox(address); ok {
 					return printKept(cmd, asJSON, in)
 				}
-				in, err := s.plainInbox(cmd.Context(), address)
+				in, err := s.PlainInbox(cmd.Context(), address)
 				if err != nil {
 					return err
 				}
@@ -45,7 +46,7 @@ this too. An encrypted inbox needs its export instead (inbox import).`,
 	return cmd
 }
 
-func newInboxForgetCommand(g *globalOptions) *cobra.Command {
+func newInboxForgetCommand(g *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "forget ADDRESS",
 		Short: "Remove an inbox from the keystore only (it stays on the server)",
@@ -56,14 +57,14 @@ export it first if it may be needed again.`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			address := strings.TrimSpace(args[0])
-			url, _, err := g.target(cmd.Context())
+			url, _, err := g.Target(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if url == "" {
-				return errNoServer
+				return cmdutil.ErrNoServer
 			}
-			home, err := g.stateHome()
+			home, err := g.StateHome()
 			if err != nil {
 				return err
 			}
@@ -85,8 +86,8 @@ export it first if it may be needed again.`,
 
 // keepAndPrint saves an inbox the session just loaded to the keystore and
 // prints it.
-func keepAndPrint(cmd *cobra.Command, s *session, asJSON bool, in *client.Inbox) error {
-	if err := saveToKeystore(s, in); err != nil {
+func keepAndPrint(cmd *cobra.Command, s *cmdutil.Session, asJSON bool, in *client.Inbox) error {
+	if err := s.Save(in); err != nil {
 		return err
 	}
 	return printInbox(cmd, asJSON, in)

@@ -1,4 +1,4 @@
-package cli
+package mcp
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model/termtext"
 )
 
@@ -21,7 +22,7 @@ import (
 // check it. The tools are in mcp_tools.go; they act through one session
 // (the CLI's client, settings and keystore) opened when the server starts.
 
-func newMCPCommand(g *globalOptions) *cobra.Command {
+func NewCommand(g *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the Model Context Protocol on standard input and output, for coding agents",
@@ -45,7 +46,7 @@ Register it with an agent: see docs/mcp.md.`,
   sandview mcp --url https://sandbox.example.com   # API key from SERVICE_API_KEY or the config file`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withSession(cmd, g, func(s *session) error {
+			return cmdutil.WithSession(cmd, g, func(s *cmdutil.Session) error {
 				m := &mcpSession{g: g, s: s, log: cmd.ErrOrStderr()}
 				t := &mcp.IOTransport{Reader: io.NopCloser(cmd.InOrStdin()), Writer: nopWriteCloser{cmd.OutOrStdout()}}
 				srv, err := m.server()
@@ -70,8 +71,8 @@ func (nopWriteCloser) Close() error { return nil }
 // mcpSession is the state the tools share: the CLI's session and where
 // the wait's line goes.
 type mcpSession struct {
-	g   *globalOptions
-	s   *session
+	g   *cmdutil.Factory
+	s   *cmdutil.Session
 	log io.Writer
 	// mu serialises the keystore: tools may run at once.
 	mu sync.Mutex
@@ -79,7 +80,7 @@ type mcpSession struct {
 
 // server is the MCP server with every tool.
 func (m *mcpSession) server() (*mcp.Server, error) {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "sandview", Title: "sandview email sandbox", Version: readBuildVersion().String()},
+	srv := mcp.NewServer(&mcp.Implementation{Name: "sandview", Title: "sandview email sandbox", Version: m.g.Version},
 		&mcp.ServerOptions{
 			Instructions: "Test email flows against a sandbox: create_inbox gives an address to sign up with; " +
 				"wait_for_email or extract (which waits too) with new: true sees the mail the app sends; " +
@@ -95,17 +96,17 @@ func (m *mcpSession) server() (*mcp.Server, error) {
 func (m *mcpSession) inbox(ctx context.Context, address string) (*client.Inbox, error) {
 	address = strings.TrimSpace(address)
 	if address == "" {
-		if ins := m.s.client.Inboxes(); len(ins) > 1 {
+		if ins := m.s.Client.Inboxes(); len(ins) > 1 {
 			names := make([]string, len(ins))
 			for i, in := range ins {
 				names[i] = in.Address()
 			}
 			return nil, fmt.Errorf("several inboxes are known (%s): give inbox", termtext.SanitizeLine(strings.Join(names, ", ")))
 		}
-	} else if _, ok := m.s.client.Inbox(address); !ok {
+	} else if _, ok := m.s.Client.Inbox(address); !ok {
 		m.reloadKeystore(ctx)
 	}
-	return m.s.inbox(ctx, address)
+	return m.s.Inbox(ctx, address)
 }
 
 // reloadKeystore loads the inboxes saved to the keystore since the
@@ -113,12 +114,12 @@ func (m *mcpSession) inbox(ctx context.Context, address string) (*client.Inbox, 
 func (m *mcpSession) reloadKeystore(ctx context.Context) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	stored, _ := m.s.keystore.Load()
+	stored, _ := m.s.Keystore.Load()
 	for _, st := range stored {
-		if _, ok := m.s.client.Inbox(st.Data.EmailAddress); ok || st.Expired {
+		if _, ok := m.s.Client.Inbox(st.Data.EmailAddress); ok || st.Expired {
 			continue
 		}
-		_, _ = m.s.client.ImportInboxData(ctx, st.Data)
+		_, _ = m.s.Client.ImportInboxData(ctx, st.Data)
 	}
 }
 
@@ -126,14 +127,14 @@ func (m *mcpSession) reloadKeystore(ctx context.Context) {
 func (m *mcpSession) keep(in *client.Inbox) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return saveToKeystore(m.s, in)
+	return m.s.Save(in)
 }
 
 // toolError is what a tool answers for err: one line, the refused API
 // key explained as the CLI explains it (never the key itself).
 func (m *mcpSession) toolError(err error) error {
-	if keyRefused(err) {
-		return errors.New(keyRefusedMessage(m.g))
+	if cmdutil.KeyRefused(err) {
+		return errors.New(m.g.KeyRefusedMessage())
 	}
-	return errors.New(oneLine(err.Error()))
+	return errors.New(cmdutil.OneLine(err.Error()))
 }

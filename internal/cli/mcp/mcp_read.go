@@ -1,4 +1,4 @@
-package cli
+package mcp
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"sandview/internal/cli/email"
 	"sandview/model"
 	"sandview/model/extract"
 	"sandview/model/termtext"
@@ -60,21 +61,21 @@ type mcpEmailInput struct {
 // mcpEmail is an email as read_email returns it: every text sanitized,
 // attachments by name only.
 type mcpEmail struct {
-	ID          string            `json:"id"`
-	From        string            `json:"from"`
-	To          []string          `json:"to"`
-	Cc          []string          `json:"cc"`
-	Subject     string            `json:"subject"`
-	Date        string            `json:"date,omitempty"`
-	ReceivedAt  time.Time         `json:"receivedAt"`
-	Headers     map[string]string `json:"headers"`
-	Text        string            `json:"text"`
-	HTMLText    string            `json:"htmlText,omitempty" jsonschema:"the HTML part laid out as text, its links numbered"`
-	Links       []string          `json:"links"`
-	Codes       []string          `json:"codes" jsonschema:"one-time codes, the likeliest first"`
-	Attachments []attachmentView  `json:"attachments"`
-	Verdict     string            `json:"verdict" jsonschema:"the authentication verdict: pass, fail, not verified or not checked"`
-	Reasons     []string          `json:"reasons" jsonschema:"why the verdict is not pass"`
+	ID          string                 `json:"id"`
+	From        string                 `json:"from"`
+	To          []string               `json:"to"`
+	Cc          []string               `json:"cc"`
+	Subject     string                 `json:"subject"`
+	Date        string                 `json:"date,omitempty"`
+	ReceivedAt  time.Time              `json:"receivedAt"`
+	Headers     map[string]string      `json:"headers"`
+	Text        string                 `json:"text"`
+	HTMLText    string                 `json:"htmlText,omitempty" jsonschema:"the HTML part laid out as text, its links numbered"`
+	Links       []string               `json:"links"`
+	Codes       []string               `json:"codes" jsonschema:"one-time codes, the likeliest first"`
+	Attachments []email.AttachmentView `json:"attachments"`
+	Verdict     string                 `json:"verdict" jsonschema:"the authentication verdict: pass, fail, not verified or not checked"`
+	Reasons     []string               `json:"reasons" jsonschema:"why the verdict is not pass"`
 }
 
 func (m *mcpSession) readEmail(ctx context.Context, _ *mcp.CallToolRequest, a mcpEmailInput) (*mcp.CallToolResult, mcpEmail, error) {
@@ -82,7 +83,7 @@ func (m *mcpSession) readEmail(ctx context.Context, _ *mcp.CallToolRequest, a mc
 	if err != nil {
 		return nil, mcpEmail{}, m.toolError(err)
 	}
-	v := emailViewOf(e)
+	v := email.ViewOf(e)
 	out := mcpEmail{ID: e.ID, From: termtext.SanitizeLine(e.From), To: sanitizeLines(v.To), Cc: sanitizeLines(v.Cc),
 		Subject: termtext.SanitizeLine(e.Subject), ReceivedAt: e.ReceivedAt, Headers: map[string]string{},
 		Text: termtext.Sanitize(e.Text), Links: sanitizeLines(v.Links), Codes: sanitizeLines(extract.Codes(e)),
@@ -124,7 +125,7 @@ type mcpCheck struct {
 	Reasons     []string             `json:"reasons"`
 	AuthResults model.AuthResults    `json:"authResults"`
 	Validation  model.AuthValidation `json:"validation"`
-	checkView
+	email.CheckView
 }
 
 func (m *mcpSession) checkEmail(ctx context.Context, _ *mcp.CallToolRequest, a mcpCheckInput) (*mcp.CallToolResult, any, error) {
@@ -133,10 +134,10 @@ func (m *mcpSession) checkEmail(ctx context.Context, _ *mcp.CallToolRequest, a m
 		return nil, nil, m.toolError(err)
 	}
 	// The one check function: `email check`'s (links never on private addresses).
-	v, err := checkEmail(ctx, e, checkOptions{links: a.Links})
+	v, err := email.Check(ctx, e, email.CheckOptions{Links: a.Links})
 	if err != nil {
 		return nil, nil, m.toolError(err)
 	}
 	return nil, mcpCheck{Verdict: e.AuthResults.Verdict().Word(), Reasons: sanitizeLines(e.AuthResults.Reasons()),
-		AuthResults: e.AuthResults, Validation: e.AuthResults.Validate(), checkView: v}, nil
+		AuthResults: e.AuthResults, Validation: e.AuthResults.Validate(), CheckView: v}, nil
 }

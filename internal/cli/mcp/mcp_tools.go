@@ -1,4 +1,4 @@
-package cli
+package mcp
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"sandview/client"
+	"sandview/internal/cli/email"
 	"sandview/model"
 	"sandview/model/extract"
 	"sandview/model/termtext"
@@ -42,19 +43,19 @@ func (f mcpWaitFilters) set() bool {
 }
 
 // options are f as `sandview wait`'s flags, checked as the command checks them.
-func (f mcpWaitFilters) options(count int) (waitOptions, client.WaitOptions, error) {
-	o := waitOptions{inbox: f.Inbox, subject: f.Subject, from: f.From, to: f.To, since: f.Since, onlyNew: f.New, count: count, timeout: 30 * time.Second}
+func (f mcpWaitFilters) options(count int) (email.WaitOptions, client.WaitOptions, error) {
+	o := email.WaitOptions{Inbox: f.Inbox, Subject: f.Subject, From: f.From, To: f.To, Since: f.Since, OnlyNew: f.New, Count: count, Timeout: 30 * time.Second}
 	if f.Timeout != "" {
 		d, err := time.ParseDuration(f.Timeout)
 		if err != nil || d < 0 || d > mcpMaxWait {
 			return o, client.WaitOptions{}, fmt.Errorf("timeout %q: give a duration from 0 to %s (30s, 2m)", f.Timeout, mcpMaxWait)
 		}
-		o.timeout = d
+		o.Timeout = d
 	}
 	if count > mcpMaxCount {
 		return o, client.WaitOptions{}, fmt.Errorf("count %d: at most %d", count, mcpMaxCount)
 	}
-	opts, err := o.waitOptions(time.Now())
+	opts, err := o.ClientOptions(time.Now())
 	return o, opts, err
 }
 
@@ -68,10 +69,10 @@ func (m *mcpSession) wait(ctx context.Context, f mcpWaitFilters, count int) ([]m
 	if err != nil {
 		return nil, err
 	}
-	emails, err := waitIn(ctx, in, o, opts, m.log, "sandview mcp")
+	emails, err := email.WaitIn(ctx, in, o, opts, m.log, "sandview mcp")
 	var timeoutErr *client.TimeoutError
 	if errors.As(err, &timeoutErr) {
-		return nil, o.timedOut(in)
+		return nil, o.TimedOut(in)
 	}
 	return emails, err
 }
@@ -124,7 +125,7 @@ func (m *mcpSession) createInbox(ctx context.Context, _ *mcp.CallToolRequest, a 
 	default:
 		return nil, mcpInbox{}, fmt.Errorf("encryption %q: give encrypted or plain", a.Encryption)
 	}
-	in, err := m.s.client.CreateInbox(ctx, opts)
+	in, err := m.s.Client.CreateInbox(ctx, opts)
 	if err != nil {
 		return nil, mcpInbox{}, m.toolError(err)
 	}

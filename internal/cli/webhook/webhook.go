@@ -1,4 +1,4 @@
-package cli
+package webhook
 
 import (
 	"fmt"
@@ -8,11 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 )
 
-func newWebhookCommand(g *globalOptions) *cobra.Command {
+func NewCommand(g *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "webhook",
 		Short: "Manage webhooks and receive deliveries locally",

@@ -1,12 +1,13 @@
-package cli
+package webhook
 
 import (
 	"github.com/spf13/cobra"
 
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 )
 
-func newWebhookCreateCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newWebhookCreateCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var f webhookFlags
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -22,7 +23,7 @@ carries the signing secret (whsec_…) that verifies the deliveries.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.url == "" {
-				return usageError{"--endpoint is required"}
+				return cmdutil.UsageError{Msg: "--endpoint is required"}
 			}
 			tmpl, err := f.templateFrom(cmd.InOrStdin())
 			if err != nil {
@@ -37,13 +38,13 @@ carries the signing secret (whsec_…) that verifies the deliveries.`,
 				events = []string{model.EventEmailReceived}
 			}
 			req := model.CreateWebhookRequest{URL: f.url, Events: events, Template: tmpl, Filter: filter, Description: f.description}
-			return withSession(cmd, g, func(s *session) error {
-				wh, err := s.client.Webhooks.CreateWebhook(cmd.Context(), *inbox, req)
+			return cmdutil.WithSession(cmd, g, func(s *cmdutil.Session) error {
+				wh, err := s.Client.Webhooks.CreateWebhook(cmd.Context(), *inbox, req)
 				if err != nil {
 					return err
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), wh)
+					return cmdutil.PrintJSON(cmd.OutOrStdout(), wh)
 				}
 				return printWebhook(cmd.OutOrStdout(), wh)
 			})

@@ -1,4 +1,4 @@
-package cli
+package webhook
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 )
 
@@ -42,7 +43,7 @@ func (f *webhookFlags) register(cmd *cobra.Command, update bool) {
 // templateFrom builds the template choice; nil when no template flag is set.
 func (f *webhookFlags) templateFrom(in io.Reader) (*model.WebhookTemplate, error) {
 	if f.template != "" && f.customBody != "" {
-		return nil, usageError{"--template and --custom-body exclude each other"}
+		return nil, cmdutil.UsageError{Msg: "--template and --custom-body exclude each other"}
 	}
 	switch {
 	case f.customBody != "":
@@ -54,7 +55,7 @@ func (f *webhookFlags) templateFrom(in io.Reader) (*model.WebhookTemplate, error
 	case f.template != "":
 		return &model.WebhookTemplate{Type: f.template, ContentType: f.contentType}, nil
 	case f.contentType != "":
-		return nil, usageError{"--content-type needs --template or --custom-body"}
+		return nil, cmdutil.UsageError{Msg: "--content-type needs --template or --custom-body"}
 	}
 	return nil, nil
 }
@@ -79,12 +80,12 @@ func (f *webhookFlags) filterFrom(cmd *cobra.Command) (*model.FilterConfig, erro
 	authSet := cmd.Flags().Changed("require-auth")
 	if len(f.filters) == 0 && !modeSet && !authSet {
 		if cmd.Flags().Changed("case-sensitive") {
-			return nil, usageError{"--case-sensitive applies to --filter rules"}
+			return nil, cmdutil.UsageError{Msg: "--case-sensitive applies to --filter rules"}
 		}
 		return nil, nil
 	}
 	if f.filterMode != model.FilterModeAll && f.filterMode != model.FilterModeAny {
-		return nil, usageError{fmt.Sprintf("--filter-mode must be all or any, not %q", f.filterMode)}
+		return nil, cmdutil.UsageError{Msg: fmt.Sprintf("--filter-mode must be all or any, not %q", f.filterMode)}
 	}
 	cfg := &model.FilterConfig{Mode: f.filterMode, Rules: []model.FilterRule{}}
 	if authSet {
@@ -110,7 +111,7 @@ func parseFilterRule(raw string) (model.FilterRule, error) {
 		parts = append(parts, "")
 	}
 	if len(parts) != 3 || parts[0] == "" || parts[1] == "" {
-		return model.FilterRule{}, usageError{fmt.Sprintf("--filter %q: want field:operator:value, e.g. from.address:domain:example.org", raw)}
+		return model.FilterRule{}, cmdutil.UsageError{Msg: fmt.Sprintf("--filter %q: want field:operator:value, e.g. from.address:domain:example.org", raw)}
 	}
 	return model.FilterRule{Field: parts[0], Operator: parts[1], Value: parts[2]}, nil
 }

@@ -1,4 +1,4 @@
-package cli
+package webhook
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/webhookrecv"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model/termtext"
 )
 
@@ -84,13 +85,13 @@ func printDelivery(w io.Writer, d webhookrecv.Delivery, asJSON bool) error {
 			}
 			body = quoted
 		}
-		return printJSONLine(w, deliveryView{
+		return cmdutil.PrintJSONLine(w, deliveryView{
 			ReceivedAt: d.ReceivedAt, Event: d.Event, DeliveryID: d.DeliveryID, Timestamp: d.Timestamp,
 			AgeSeconds: d.Age.Seconds(), Signature: d.Signature.String(), Remote: d.Remote, Path: d.Path, Body: body,
 		})
 	}
-	event := firstNonEmpty(d.Event, "(no event header)")
-	id := firstNonEmpty(d.DeliveryID, "(no delivery id)")
+	event := cmdutil.FirstNonEmpty(d.Event, "(no event header)")
+	id := cmdutil.FirstNonEmpty(d.DeliveryID, "(no delivery id)")
 	age := "-"
 	if d.Timestamp != "" {
 		age = d.Age.Round(time.Second).String()

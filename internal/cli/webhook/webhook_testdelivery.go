@@ -1,4 +1,4 @@
-package cli
+package webhook
 
 import (
 	"bytes"
@@ -9,11 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/model/termtext"
 )
 
-func newWebhookTestCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newWebhookTestCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "test ID",
@@ -23,16 +24,16 @@ the endpoint's answer. Exits with status 1 when the endpoint did not answer 2xx.
 		Example: "  sandview webhook test whk_0123…\n  sandview webhook test whk_0123… --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(cmd, g, func(s *session) error {
-				res, err := s.client.Webhooks.TestWebhook(cmd.Context(), *inbox, args[0])
+			return cmdutil.WithSession(cmd, g, func(s *cmdutil.Session) error {
+				res, err := s.Client.Webhooks.TestWebhook(cmd.Context(), *inbox, args[0])
 				if err != nil {
 					return err
 				}
-				if err := printResult(cmd, asJSON, res, printTestResult); err != nil {
+				if err := cmdutil.PrintResult(cmd, asJSON, res, printTestResult); err != nil {
 					return err
 				}
 				if !res.Success {
-					return errors.New("the test delivery failed: " + firstNonEmpty(res.Error, fmt.Sprintf("status %d", res.StatusCode)))
+					return errors.New("the test delivery failed: " + cmdutil.FirstNonEmpty(res.Error, fmt.Sprintf("status %d", res.StatusCode)))
 				}
 				return nil
 			})

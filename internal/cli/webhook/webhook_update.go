@@ -1,12 +1,13 @@
-package cli
+package webhook
 
 import (
 	"github.com/spf13/cobra"
 
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 )
 
-func newWebhookUpdateCommand(g *globalOptions, inbox *string) *cobra.Command {
+func newWebhookUpdateCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 	var f webhookFlags
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -21,13 +22,13 @@ func newWebhookUpdateCommand(g *globalOptions, inbox *string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return withSession(cmd, g, func(s *session) error {
-				wh, err := s.client.Webhooks.UpdateWebhook(cmd.Context(), *inbox, args[0], req)
+			return cmdutil.WithSession(cmd, g, func(s *cmdutil.Session) error {
+				wh, err := s.Client.Webhooks.UpdateWebhook(cmd.Context(), *inbox, args[0], req)
 				if err != nil {
 					return err
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), wh)
+					return cmdutil.PrintJSON(cmd.OutOrStdout(), wh)
 				}
 				return printWebhook(cmd.OutOrStdout(), wh)
 			})
@@ -43,7 +44,7 @@ func (f *webhookFlags) updateRequest(cmd *cobra.Command) (model.UpdateWebhookReq
 	var req model.UpdateWebhookRequest
 	changed := cmd.Flags().Changed
 	if f.enable && f.disable {
-		return req, usageError{"--enable and --disable exclude each other"}
+		return req, cmdutil.UsageError{Msg: "--enable and --disable exclude each other"}
 	}
 	if changed("endpoint") {
 		req.URL = &f.url
@@ -64,7 +65,7 @@ func (f *webhookFlags) updateRequest(cmd *cobra.Command) (model.UpdateWebhookReq
 	}
 	switch {
 	case f.noTemplate && tmpl != nil:
-		return req, usageError{"--no-template excludes --template and --custom-body"}
+		return req, cmdutil.UsageError{Msg: "--no-template excludes --template and --custom-body"}
 	case f.noTemplate:
 		req.Template = model.Null[model.WebhookTemplate]()
 	case tmpl != nil:
@@ -76,14 +77,14 @@ func (f *webhookFlags) updateRequest(cmd *cobra.Command) (model.UpdateWebhookReq
 	}
 	switch {
 	case f.noFilter && filter != nil:
-		return req, usageError{"--no-filter excludes --filter, --filter-mode and --require-auth"}
+		return req, cmdutil.UsageError{Msg: "--no-filter excludes --filter, --filter-mode and --require-auth"}
 	case f.noFilter:
 		req.Filter = model.Null[model.FilterConfig]()
 	case filter != nil:
 		req.Filter = model.Some(*filter)
 	}
 	if req.URL == nil && req.Events == nil && req.Description == nil && req.Enabled == nil && !req.Template.Set && !req.Filter.Set {
-		return req, usageError{"nothing to change: give at least one of --endpoint, --event, --template, --custom-body, --filter, --description, --enable, --disable, --no-template, --no-filter"}
+		return req, cmdutil.UsageError{Msg: "nothing to change: give at least one of --endpoint, --event, --template, --custom-body, --filter, --description, --enable, --disable, --no-template, --no-filter"}
 	}
 	return req, nil
 }
