@@ -3,7 +3,6 @@ package email
 import (
 	"bytes"
 	"errors"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -55,36 +54,5 @@ func TestPreparedEmailPrintsAsAdd(t *testing.T) {
 				t.Fatalf("text not kept or controls not escaped:\n%s", out)
 			}
 		}
-	}
-}
-
-// gcPercent is the collector's current GOGC.
-func gcPercent() int {
-	p := debug.SetGCPercent(100)
-	debug.SetGCPercent(p)
-	return p
-}
-
-// email list collects garbage less often in a process of its own, until
-// it is done; not with the user's GOGC, nor in a server's SSH session.
-func TestCollectLessOften(t *testing.T) {
-	before := gcPercent()
-	restore := collectLessOften(environment{lookup: func(string) (string, bool) { return "", false }, process: true})
-	if got := gcPercent(); got != 800 {
-		t.Fatalf("GOGC %d during a list, want 800", got)
-	}
-	restore()
-	if got := gcPercent(); got != before {
-		t.Fatalf("GOGC %d after a list, want %d again", got, before)
-	}
-	for name, env := range map[string]environment{
-		"the user's GOGC": {lookup: func(string) (string, bool) { return "50", true }, process: true},
-		"an SSH session":  listEnvironment(nil),
-	} {
-		restore := collectLessOften(env)
-		if got := gcPercent(); got != before {
-			t.Errorf("%s: GOGC %d during a list, want %d", name, got, before)
-		}
-		restore()
 	}
 }

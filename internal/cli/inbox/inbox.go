@@ -24,10 +24,10 @@ func NewCommand(g *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-// inboxView is how the CLI prints an inbox. EmailAuth is null when it is
+// View is how the CLI prints an inbox. EmailAuth is null when it is
 // not known: an inbox attached by address, or imported from an export
 // that does not say.
-type inboxView struct {
+type View struct {
 	EmailAddress string    `json:"emailAddress"`
 	ExpiresAt    time.Time `json:"expiresAt"`
 	InboxHash    string    `json:"inboxHash"`
@@ -38,9 +38,9 @@ type inboxView struct {
 
 // viewOf is how an inbox in the export format is printed (an unreadable
 // expiry stays zero).
-func viewOf(d model.ExportedInbox) inboxView {
+func viewOf(d model.ExportedInbox) View {
 	expires, _ := client.ParseTimestamp(d.ExpiresAt)
-	return inboxView{EmailAddress: d.EmailAddress, ExpiresAt: expires, InboxHash: d.InboxHash,
+	return View{EmailAddress: d.EmailAddress, ExpiresAt: expires, InboxHash: d.InboxHash,
 		Encrypted: d.Encrypted, EmailAuth: d.EmailAuth, Expired: model.Inbox{ExpiresAt: expires}.IsExpired(time.Now())}
 }
 
@@ -131,7 +131,7 @@ func newInboxListCommand(g *cmdutil.Factory) *cobra.Command {
 			}
 			defer s.Close()
 			stored, loadErr := s.Keystore.Load()
-			views := make([]inboxView, 0, len(stored))
+			views := make([]View, 0, len(stored))
 			for _, st := range stored {
 				views = append(views, viewOf(st.Data))
 			}
@@ -145,7 +145,7 @@ func newInboxListCommand(g *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-func printInboxes(w io.Writer, asJSON, single bool, views ...inboxView) error {
+func printInboxes(w io.Writer, asJSON, single bool, views ...View) error {
 	if asJSON {
 		if single && len(views) == 1 {
 			return cmdutil.PrintJSON(w, views[0])

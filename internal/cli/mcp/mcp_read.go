@@ -58,9 +58,9 @@ type mcpEmailInput struct {
 	ID    string `json:"id" jsonschema:"the email's id (wait_for_email returns it)"`
 }
 
-// mcpEmail is an email as read_email returns it: every text sanitized,
+// Email is an email as read_email returns it: every text sanitized,
 // attachments by name only.
-type mcpEmail struct {
+type Email struct {
 	ID          string                 `json:"id"`
 	From        string                 `json:"from"`
 	To          []string               `json:"to"`
@@ -78,13 +78,13 @@ type mcpEmail struct {
 	Reasons     []string               `json:"reasons" jsonschema:"why the verdict is not pass"`
 }
 
-func (m *mcpSession) readEmail(ctx context.Context, _ *mcp.CallToolRequest, a mcpEmailInput) (*mcp.CallToolResult, mcpEmail, error) {
+func (m *mcpSession) readEmail(ctx context.Context, _ *mcp.CallToolRequest, a mcpEmailInput) (*mcp.CallToolResult, Email, error) {
 	e, err := m.email(ctx, a.Inbox, a.ID)
 	if err != nil {
-		return nil, mcpEmail{}, m.toolError(err)
+		return nil, Email{}, m.toolError(err)
 	}
 	v := email.ViewOf(e)
-	out := mcpEmail{ID: e.ID, From: termtext.SanitizeLine(e.From), To: sanitizeLines(v.To), Cc: sanitizeLines(v.Cc),
+	out := Email{ID: e.ID, From: termtext.SanitizeLine(e.From), To: sanitizeLines(v.To), Cc: sanitizeLines(v.Cc),
 		Subject: termtext.SanitizeLine(e.Subject), ReceivedAt: e.ReceivedAt, Headers: map[string]string{},
 		Text: termtext.Sanitize(e.Text), Links: sanitizeLines(v.Links), Codes: sanitizeLines(extract.Codes(e)),
 		Attachments: v.Attachments, Verdict: v.Verdict, Reasons: sanitizeLines(v.Reasons)}

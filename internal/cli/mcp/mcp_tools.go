@@ -104,18 +104,18 @@ type mcpCreateInput struct {
 	EmailAuth  *bool  `json:"emailAuth,omitempty" jsonschema:"false skips the SPF/DKIM/DMARC/reverse-DNS checks"`
 }
 
-type mcpInbox struct {
+type Inbox struct {
 	Address   string    `json:"address"`
 	ExpiresAt time.Time `json:"expiresAt"`
 	Encrypted bool      `json:"encrypted"`
 }
 
-func (m *mcpSession) createInbox(ctx context.Context, _ *mcp.CallToolRequest, a mcpCreateInput) (*mcp.CallToolResult, mcpInbox, error) {
+func (m *mcpSession) createInbox(ctx context.Context, _ *mcp.CallToolRequest, a mcpCreateInput) (*mcp.CallToolResult, Inbox, error) {
 	opts := client.CreateInboxOptions{EmailAddress: strings.TrimSpace(a.Address), EmailAuth: a.EmailAuth}
 	if a.TTL != "" {
 		d, err := model.ParseTTL(a.TTL)
 		if err != nil {
-			return nil, mcpInbox{}, err
+			return nil, Inbox{}, err
 		}
 		opts.TTL = d
 	}
@@ -123,16 +123,16 @@ func (m *mcpSession) createInbox(ctx context.Context, _ *mcp.CallToolRequest, a 
 	case "", model.EncryptionEncrypted, model.EncryptionPlain:
 		opts.Encryption = a.Encryption
 	default:
-		return nil, mcpInbox{}, fmt.Errorf("encryption %q: give encrypted or plain", a.Encryption)
+		return nil, Inbox{}, fmt.Errorf("encryption %q: give encrypted or plain", a.Encryption)
 	}
 	in, err := m.s.Client.CreateInbox(ctx, opts)
 	if err != nil {
-		return nil, mcpInbox{}, m.toolError(err)
+		return nil, Inbox{}, m.toolError(err)
 	}
 	if err := m.keep(in); err != nil {
-		return nil, mcpInbox{}, m.toolError(err)
+		return nil, Inbox{}, m.toolError(err)
 	}
-	return nil, mcpInbox{Address: in.Address(), ExpiresAt: in.ExpiresAt(), Encrypted: in.Encrypted()}, nil
+	return nil, Inbox{Address: in.Address(), ExpiresAt: in.ExpiresAt(), Encrypted: in.Encrypted()}, nil
 }
 
 type mcpWaitInput struct {
@@ -148,20 +148,20 @@ type mcpFound struct {
 	ReceivedAt time.Time `json:"receivedAt"`
 }
 
-type mcpWaited struct {
+type Waited struct {
 	Emails []mcpFound `json:"emails"`
 }
 
-func (m *mcpSession) waitForEmail(ctx context.Context, _ *mcp.CallToolRequest, a mcpWaitInput) (*mcp.CallToolResult, mcpWaited, error) {
+func (m *mcpSession) waitForEmail(ctx context.Context, _ *mcp.CallToolRequest, a mcpWaitInput) (*mcp.CallToolResult, Waited, error) {
 	count := a.Count
 	if count == 0 {
 		count = 1
 	}
 	emails, err := m.wait(ctx, a.mcpWaitFilters, count)
 	if err != nil {
-		return nil, mcpWaited{}, m.toolError(err)
+		return nil, Waited{}, m.toolError(err)
 	}
-	out := mcpWaited{Emails: make([]mcpFound, len(emails))}
+	out := Waited{Emails: make([]mcpFound, len(emails))}
 	for i, e := range emails {
 		out.Emails[i] = mcpFound{ID: e.ID, From: termtext.SanitizeLine(e.From), Subject: termtext.SanitizeLine(e.Subject), ReceivedAt: e.ReceivedAt}
 	}
@@ -175,7 +175,7 @@ type mcpExtractInput struct {
 	Pattern string `json:"pattern,omitempty" jsonschema:"with kind regex: the regular expression; its first group (else the match) is the value"`
 }
 
-type mcpExtracted struct {
+type Extracted struct {
 	Value   string `json:"value"`
 	EmailID string `json:"emailId"`
 	Subject string `json:"subject"`
@@ -196,15 +196,15 @@ func (a mcpExtractInput) extractor() (extract.Extractor, error) {
 	return extract.Parse(a.Kind)
 }
 
-func (m *mcpSession) extract(ctx context.Context, _ *mcp.CallToolRequest, a mcpExtractInput) (*mcp.CallToolResult, mcpExtracted, error) {
+func (m *mcpSession) extract(ctx context.Context, _ *mcp.CallToolRequest, a mcpExtractInput) (*mcp.CallToolResult, Extracted, error) {
 	x, err := a.extractor()
 	if err != nil {
-		return nil, mcpExtracted{}, err
+		return nil, Extracted{}, err
 	}
 	var e model.Email
 	if a.ID != "" {
 		if a.mcpWaitFilters.set() {
-			return nil, mcpExtracted{}, errors.New("give id or the wait's filters, not both")
+			return nil, Extracted{}, errors.New("give id or the wait's filters, not both")
 		}
 		e, err = m.email(ctx, a.Inbox, a.ID)
 	} else {
@@ -214,11 +214,11 @@ func (m *mcpSession) extract(ctx context.Context, _ *mcp.CallToolRequest, a mcpE
 		}
 	}
 	if err != nil {
-		return nil, mcpExtracted{}, m.toolError(err)
+		return nil, Extracted{}, m.toolError(err)
 	}
 	v, ok := x.From(e)
 	if !ok {
-		return nil, mcpExtracted{}, fmt.Errorf("no %s in the email %q (%s)", x, termtext.SanitizeLine(e.Subject), e.ID)
+		return nil, Extracted{}, fmt.Errorf("no %s in the email %q (%s)", x, termtext.SanitizeLine(e.Subject), e.ID)
 	}
-	return nil, mcpExtracted{Value: termtext.SanitizeLine(v), EmailID: e.ID, Subject: termtext.SanitizeLine(e.Subject)}, nil
+	return nil, Extracted{Value: termtext.SanitizeLine(v), EmailID: e.ID, Subject: termtext.SanitizeLine(e.Subject)}, nil
 }
