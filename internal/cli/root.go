@@ -1,7 +1,9 @@
 // Package cli is sandview's command line (cobra): the root command runs
 // the TUI, and the subcommands manage inboxes, emails, webhooks and the
 // config, wait for mail, send mail and run the embedded server. Run is
-// what main calls.
+// what main calls. It is the only reader of the environment: the command
+// families (email, inbox, webhook, mcp) are packages of their own that
+// get what they need through cmdutil.Factory.
 package cli
 
 import (

@@ -1,3 +1,8 @@
+// Package email is the `sandview email` commands (list, show, raw,
+// delete, attachments, links, open, render, check, expect, snapshot) and
+// `sandview wait`, which shares their JSON views and inbox lookup: what a
+// script or a person reads of the mail an inbox holds. The root command
+// (internal/cli) adds them to its tree with NewCommand and NewWaitCommand.
 package email
 
 import (

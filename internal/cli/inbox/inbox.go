@@ -1,3 +1,7 @@
+// Package inbox is the `sandview inbox` commands: create, list, delete,
+// export, import, attach and forget inboxes in the keystore, and set a
+// catch-all's chaos. The root command (internal/cli) adds them with
+// NewCommand.
 package inbox
 
 import (

@@ -1,3 +1,7 @@
+// Package mcp is `sandview mcp`: a Model Context Protocol server (the
+// SDK, also named mcp) whose tools create inboxes, wait for, read and
+// check mail over the CLI's session. The root command (internal/cli)
+// adds it with NewCommand.
 package mcp
 
 import (

@@ -1,3 +1,7 @@
+// Package webhook is the `sandview webhook` commands: create, list, show,
+// update, rotate, test and delete a server's webhooks, its templates and
+// metrics, and listen for deliveries on a local receiver. The root command (internal/cli) adds them with
+// NewCommand.
 package webhook
 
 import (
