@@ -113,14 +113,6 @@ func newInboxCreateCommand(g *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-func saveToKeystore(s *cmdutil.Session, in *client.Inbox) error {
-	data, err := in.Export()
-	if err != nil {
-		return err
-	}
-	return s.Keystore.Save(data)
-}
-
 func newInboxListCommand(g *cmdutil.Factory) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
