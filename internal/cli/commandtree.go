@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"sandview/internal/cli/cmdutil"
 )
 
 // How the command tree treats bad invocations: every one is a usage error
@@ -48,7 +50,7 @@ func finishTree(root *cobra.Command) {
 func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := check(cmd, args); err != nil {
-			return usageError{fmt.Sprintf("%s: %v (usage: %s)", cmd.CommandPath(), err, cmd.UseLine())}
+			return cmdutil.UsageError{Msg: fmt.Sprintf("%s: %v (usage: %s)", cmd.CommandPath(), err, cmd.UseLine())}
 		}
 		return nil
 	}
@@ -65,7 +67,7 @@ func runGroup(cmd *cobra.Command, args []string) error {
 			names = append(names, sub.Name())
 		}
 	}
-	return usageError{fmt.Sprintf("%s needs a command: %s (see `%s --help`)", cmd.CommandPath(), strings.Join(names, ", "), cmd.CommandPath())}
+	return cmdutil.UsageError{Msg: fmt.Sprintf("%s needs a command: %s (see `%s --help`)", cmd.CommandPath(), strings.Join(names, ", "), cmd.CommandPath())}
 }
 
 // unknownCommand is the usage error of a command name cmd does not have,
@@ -75,7 +77,7 @@ func unknownCommand(cmd *cobra.Command, name string) error {
 	if suggestions := cmd.SuggestionsFor(name); len(suggestions) > 0 {
 		msg += "; did you mean " + strings.Join(quoteAll(suggestions), " or ") + "?"
 	}
-	return usageError{msg + fmt.Sprintf(" (see `%s --help`)", cmd.CommandPath())}
+	return cmdutil.UsageError{Msg: msg + fmt.Sprintf(" (see `%s --help`)", cmd.CommandPath())}
 }
 
 func quoteAll(names []string) []string {
@@ -109,7 +111,7 @@ func inapplicable(cmd *cobra.Command, refuse bool, names ...string) {
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
 		for _, name := range names {
 			if c.Flags().Changed(name) {
-				return usageError{fmt.Sprintf("--%s is for the other commands: %s does not use it", name, c.CommandPath())}
+				return cmdutil.UsageError{Msg: fmt.Sprintf("--%s is for the other commands: %s does not use it", name, c.CommandPath())}
 			}
 		}
 		if run != nil {

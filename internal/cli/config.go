@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/keystore"
+	"sandview/internal/cli/cmdutil"
 )
 
 // configView is how `sandview config` prints the config: never the key.
@@ -33,7 +34,7 @@ func newConfigCommand(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if smtpAddr != "" {
 				if _, _, err := net.SplitHostPort(smtpAddr); err != nil {
-					return usageError{fmt.Sprintf("--smtp %q: want HOST:PORT (%v)", smtpAddr, err)}
+					return cmdutil.UsageError{Msg: fmt.Sprintf("--smtp %q: want HOST:PORT (%v)", smtpAddr, err)}
 				}
 			}
 			home, err := g.stateHome()
@@ -47,9 +48,9 @@ func newConfigCommand(g *globalOptions) *cobra.Command {
 			path := filepath.Join(home, keystore.ConfigFileName)
 			out := cmd.OutOrStdout()
 			if g.url != "" || g.apiKey != "" || smtpAddr != "" {
-				cfg.URL = firstNonEmpty(g.url, cfg.URL)
-				cfg.APIKey = firstNonEmpty(g.apiKey, cfg.APIKey)
-				cfg.SMTP = firstNonEmpty(smtpAddr, cfg.SMTP)
+				cfg.URL = cmdutil.FirstNonEmpty(g.url, cfg.URL)
+				cfg.APIKey = cmdutil.FirstNonEmpty(g.apiKey, cfg.APIKey)
+				cfg.SMTP = cmdutil.FirstNonEmpty(smtpAddr, cfg.SMTP)
 				if err := keystore.SaveConfig(home, cfg); err != nil {
 					return err
 				}
@@ -60,7 +61,7 @@ func newConfigCommand(g *globalOptions) *cobra.Command {
 			}
 			view := configView{File: path, URL: cfg.URL, APIKeySet: cfg.APIKey != "", SMTP: cfg.SMTP}
 			if asJSON {
-				return printJSON(out, view)
+				return cmdutil.PrintJSON(out, view)
 			}
 			fmt.Fprintf(out, "config file: %s\nurl:     %s\napi key: %s\nsmtp:    %s\n",
 				view.File, orUnset(view.URL), maskSecret(cfg.APIKey), orUnset(view.SMTP))

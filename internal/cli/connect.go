@@ -69,7 +69,7 @@ func runHeadless(ctx context.Context, w io.Writer, g *globalOptions, l *localOpt
 	local.tls.banner(w)
 	printConnect(w, connectInfo{URL: local.srv.URL(), SMTP: local.srv.SMTPAddr(), KeyFile: local.keyFile, TLSCert: local.tls.certFile()})
 	if l.demo {
-		if err := deliverDemo(ctx, local.session.client, local.inbox, local.srv.SMTPAddr()); err != nil {
+		if err := deliverDemo(ctx, local.session.Client, local.inbox, local.srv.SMTPAddr()); err != nil {
 			fmt.Fprintf(w, "sandview: %v\n", err)
 		}
 	}

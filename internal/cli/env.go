@@ -3,9 +3,13 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
+	"sandview/client/linkcheck"
+	"sandview/internal/htmlrender"
 	"sandview/tui"
 	"sandview/tui/desktop"
 	"sandview/tui/termimage"
@@ -122,4 +126,42 @@ func (e environment) userHome() (string, error) {
 		return home, nil
 	}
 	return os.UserHomeDir()
+}
+
+// newRenderer is a renderer for this environment: the browser given by
+// --browser (flag), else $SANDVIEW_BROWSER, else the first Chromium on
+// the PATH; remote content, when a render allows it, fetched under the
+// link checker's address rule (public addresses only).
+func (e environment) newRenderer(flag string) (*htmlrender.Renderer, func()) {
+	path := flag
+	if path == "" {
+		path = e.get("SANDVIEW_BROWSER")
+	}
+	if path == "" {
+		path = htmlrender.FindBrowser(exec.LookPath)
+	}
+	fetcher := linkcheck.New(linkcheck.Options{})
+	r := htmlrender.New(htmlrender.Config{BrowserPath: path, Fetcher: fetcher, NoSandbox: os.Geteuid() == 0})
+	return r, func() {
+		_ = r.Close()
+		fetcher.Close()
+	}
+}
+
+// collectLessOften makes the garbage collector of a process that runs
+// one command line run less often, until the returned function is
+// called: a long list allocates many times what it holds at once
+// (records, opened mail, its JSON), and collecting at 800% instead of
+// 100% costs some MB and saves about a fifth of the CPU. A GOGC of the
+// user's own wins, and a server running the command for an SSH session
+// keeps its setting (it is the whole process's).
+func collectLessOften(env environment) (restore func()) {
+	if !env.process {
+		return func() {}
+	}
+	if _, set := env.lookup("GOGC"); set {
+		return func() {}
+	}
+	old := debug.SetGCPercent(800)
+	return func() { debug.SetGCPercent(old) }
 }

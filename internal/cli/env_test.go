@@ -1,6 +1,9 @@
 package cli
 
-import "testing"
+import (
+	"runtime/debug"
+	"testing"
+)
 
 // TestHome: sandview's home is $SANDVIEW_HOME, else
 // $XDG_CONFIG_HOME/sandview, else ~/.config/sandview.
@@ -29,5 +32,36 @@ func TestListEnvironment(t *testing.T) {
 	}
 	if e.noColor() || e.get("LANG") != "" {
 		t.Errorf("NO_COLOR= or an unset LANG read as set")
+	}
+}
+
+// gcPercent is the collector's current GOGC.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// email list collects garbage less often in a process of its own, until
+// it is done; not with the user's GOGC, nor in a server's SSH session.
+func TestCollectLessOften(t *testing.T) {
+	before := gcPercent()
+	restore := collectLessOften(environment{lookup: func(string) (string, bool) { return "", false }, process: true})
+	if got := gcPercent(); got != 800 {
+		t.Fatalf("GOGC %d during a list, want 800", got)
+	}
+	restore()
+	if got := gcPercent(); got != before {
+		t.Fatalf("GOGC %d after a list, want %d again", got, before)
+	}
+	for name, env := range map[string]environment{
+		"the user's GOGC": {lookup: func(string) (string, bool) { return "50", true }, process: true},
+		"an SSH session":  listEnvironment(nil),
+	} {
+		restore := collectLessOften(env)
+		if got := gcPercent(); got != before {
+			t.Errorf("%s: GOGC %d during a list, want %d", name, got, before)
+		}
+		restore()
 	}
 }

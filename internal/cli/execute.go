@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"sandview/internal/cli/cmdutil"
 )
 
 // execute runs one command line (args without the program's name) with
@@ -39,16 +41,16 @@ func execute(ctx context.Context, env environment, args []string, stdin io.Reade
 			return 128 + sig
 		}
 	}
-	if keyRefused(err) {
+	if cmdutil.KeyRefused(err) {
 		fmt.Fprintln(stderr, "sandview: "+keyRefusedMessage(g))
 		return exitKeyRefused
 	}
-	fmt.Fprintln(stderr, "sandview: "+oneLine(err.Error()))
-	var exit *exitError
+	fmt.Fprintln(stderr, "sandview: "+cmdutil.OneLine(err.Error()))
+	var exit *cmdutil.ExitError
 	if errors.As(err, &exit) {
-		return exit.code
+		return exit.Code
 	}
-	if isUsageError(err) {
+	if cmdutil.IsUsageError(err) {
 		return exitUsage
 	}
 	return exitFailure

@@ -2,15 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sandview/internal/htmlrender"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"sandview/client"
 	"sandview/client/keystore"
+	"sandview/internal/cli/cmdutil"
+	"sandview/internal/htmlrender"
 )
 
 // globalOptions are the flags every command shares: which server, which key.
@@ -55,12 +54,12 @@ func (g *globalOptions) stateHome() (string, error) {
 func (g *globalOptions) target(ctx context.Context) (url, apiKey string, err error) {
 	if g.local {
 		if g.url != "" || g.apiKey != "" {
-			return "", "", usageError{"--local reaches the running local server with its own URL and key: leave out --url and --api-key"}
+			return "", "", cmdutil.UsageError{Msg: "--local reaches the running local server with its own URL and key: leave out --url and --api-key"}
 		}
 		st, err := g.localServer(ctx)
 		return st.URL, st.APIKey, err
 	}
-	url, apiKey = firstNonEmpty(g.url, g.env.get("SERVICE_URL")), firstNonEmpty(g.apiKey, g.env.get("SERVICE_API_KEY"))
+	url, apiKey = cmdutil.FirstNonEmpty(g.url, g.env.get("SERVICE_URL")), cmdutil.FirstNonEmpty(g.apiKey, g.env.get("SERVICE_API_KEY"))
 	if url != "" && apiKey != "" {
 		return url, apiKey, nil
 	}
@@ -72,28 +71,18 @@ func (g *globalOptions) target(ctx context.Context) (url, apiKey string, err err
 	if err != nil {
 		return "", "", err
 	}
-	return firstNonEmpty(url, cfg.URL), firstNonEmpty(apiKey, cfg.APIKey), nil
-}
-
-var errNoServer = errors.New("no server configured: pass --url and --api-key, set SERVICE_URL and SERVICE_API_KEY, run `sandview config --url URL --api-key KEY`, or use `sandview --local`")
-
-// session is a connected client with the inboxes of its keystore loaded.
-type session struct {
-	client   *client.Client
-	keystore *keystore.Store
-	// loadErr reports keystore files that could not be loaded; they stay on disk.
-	loadErr error
+	return cmdutil.FirstNonEmpty(url, cfg.URL), cmdutil.FirstNonEmpty(apiKey, cfg.APIKey), nil
 }
 
 // connect builds a client for the configured server and loads the keystore's
 // inboxes into it.
-func (g *globalOptions) connect(ctx context.Context) (*session, error) {
+func (g *globalOptions) connect(ctx context.Context) (*cmdutil.Session, error) {
 	url, apiKey, err := g.target(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if url == "" || apiKey == "" {
-		return nil, errNoServer
+		return nil, cmdutil.ErrNoServer
 	}
 	return openSession(ctx, g, url, apiKey)
 }
@@ -101,7 +90,7 @@ func (g *globalOptions) connect(ctx context.Context) (*session, error) {
 // openSession connects to url with apiKey (and the client options opts)
 // and loads the inboxes of its keystore: the local server's with --local
 // (localKeystoreDir), else the one kept for url.
-func openSession(ctx context.Context, g *globalOptions, url, apiKey string, opts ...client.Option) (*session, error) {
+func openSession(ctx context.Context, g *globalOptions, url, apiKey string, opts ...client.Option) (*cmdutil.Session, error) {
 	home, err := g.stateHome()
 	if err != nil {
 		return nil, err
@@ -110,109 +99,32 @@ func openSession(ctx context.Context, g *globalOptions, url, apiKey string, opts
 	if g.local {
 		dir = localKeystoreDir(home)
 	}
-	return openSessionIn(ctx, dir, url, apiKey, opts...)
+	return cmdutil.OpenSession(ctx, dir, url, apiKey, opts...)
 }
 
-// openSessionIn is openSession with the keystore in dir.
-func openSessionIn(ctx context.Context, dir, url, apiKey string, opts ...client.Option) (*session, error) {
-	c, err := client.New(url, apiKey, opts...)
-	if err != nil {
-		return nil, err
+// factory is what the command families get from g: its methods, which
+// read g when called (after the command line is parsed, and after the
+// SSH transport's profile sets g), and what the environment decides.
+func (g *globalOptions) factory() *cmdutil.Factory {
+	return &cmdutil.Factory{
+		Target:            g.target,
+		Connect:           g.connect,
+		StateHome:         g.stateHome,
+		KeyRefusedMessage: func() string { return keyRefusedMessage(g) },
+		NoColor:           func() bool { return g.env.noColor() },
+		InTmux:            func() bool { return g.env.get("TMUX") != "" },
+		Open:              func(ctx context.Context, target string) error { return g.env.opener().Open(ctx, target) },
+		Renderer:          g.useRenderer,
+		CollectLessOften:  func() func() { return collectLessOften(g.env) },
+		Version:           readBuildVersion().String(),
 	}
-	ks, err := keystore.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	s := &session{client: c, keystore: ks}
-	stored, err := ks.Load()
-	var problems []error
-	if err != nil {
-		problems = append(problems, err)
-	}
-	for _, st := range stored {
-		if st.Expired {
-			continue
-		}
-		if _, err := c.ImportInboxData(ctx, st.Data); err != nil {
-			problems = append(problems, fmt.Errorf("keystore %s: %w", st.Path, err))
-		}
-	}
-	s.loadErr = errors.Join(problems...)
-	return s, nil
 }
 
-// inbox picks the inbox a command acts on: the named one, or the only one.
-// A named inbox that is not in the keystore is read by its address when
-// it is plain (see plainInbox). When there is none to pick, a refused API
-// key is reported first: it is the problem to fix.
-func (s *session) inbox(ctx context.Context, address string) (*client.Inbox, error) {
-	if address != "" {
-		if in, ok := s.client.Inbox(address); ok {
-			return in, nil
-		}
-		return s.plainInbox(ctx, address)
+// useRenderer is the renderer a command renders with: the one g shares,
+// else a new one with the browser given (see environment.newRenderer).
+func (g *globalOptions) useRenderer(browser string) (*htmlrender.Renderer, func()) {
+	if g.renderer != nil {
+		return g.renderer, func() {}
 	}
-	inboxes := s.client.Inboxes()
-	switch len(inboxes) {
-	case 1:
-		return inboxes[0], nil
-	case 0:
-		if s.loadErr != nil {
-			return nil, s.keyProblemOr(ctx, fmt.Errorf("no usable inbox in the keystore (%v)", s.loadErr))
-		}
-		return nil, s.keyProblemOr(ctx, errors.New("no inbox in the keystore: create one with `sandview inbox create`"))
-	}
-	names := make([]string, len(inboxes))
-	for i, in := range inboxes {
-		names[i] = in.Address()
-	}
-	return nil, usageError{fmt.Sprintf("several inboxes are known (%s): choose one with --inbox", strings.Join(names, ", "))}
-}
-
-// plainInbox opens an inbox that is not in the keystore by its address
-// alone, which works for a plain one (a shared catch-all): see
-// client.OpenPlainInbox.
-func (s *session) plainInbox(ctx context.Context, address string) (*client.Inbox, error) {
-	in, err := s.client.OpenPlainInbox(ctx, address)
-	var encrypted *client.EncryptedInboxError
-	var notFound *client.InboxNotFoundError
-	switch {
-	case errors.As(err, &encrypted):
-		return nil, fmt.Errorf("%s is encrypted and its key is not in this keystore: import an export of it with `sandview inbox import FILE`", address)
-	case errors.As(err, &notFound):
-		return nil, s.keyProblemOr(ctx, fmt.Errorf("inbox %s is neither in the keystore nor on the server: create it with `sandview inbox create --address %s`", address, address))
-	}
-	return in, err
-}
-
-func (s *session) close() { _ = s.client.Close() }
-
-// checkKey asks the server whether it takes the API key: errKeyRefused
-// when it does not.
-func (s *session) checkKey(ctx context.Context) error {
-	ok, err := s.client.CheckKey(ctx)
-	if err == nil && !ok {
-		return errKeyRefused
-	}
-	return err
-}
-
-// keyProblemOr returns errKeyRefused when the server refuses the API key,
-// else err: for commands that would otherwise end without asking the
-// server anything.
-func (s *session) keyProblemOr(ctx context.Context, err error) error {
-	if errors.Is(s.checkKey(ctx), errKeyRefused) {
-		return errKeyRefused
-	}
-	return err
-}
-
-// withSession connects for one command and closes the session after fn.
-func withSession(cmd *cobra.Command, g *globalOptions, fn func(*session) error) error {
-	s, err := g.connect(cmd.Context())
-	if err != nil {
-		return err
-	}
-	defer s.close()
-	return fn(s)
+	return g.env.newRenderer(browser)
 }

@@ -14,6 +14,7 @@ import (
 
 	"sandview/client"
 	"sandview/client/securefile"
+	"sandview/internal/cli/cmdutil"
 )
 
 // A running `sandview --local` records where its server listens, with its
@@ -96,7 +97,7 @@ func holder(home string) error {
 	if err != nil || !found || st.PID == os.Getpid() || !processAlive(st.PID) {
 		return err
 	}
-	return &exitError{code: exitUsage, err: fmt.Errorf(
+	return &cmdutil.ExitError{Code: exitUsage, Err: fmt.Errorf(
 		"another sandview (pid %d) holds %s: use it from here with --local (`sandview email list --local`), stop it, or give this one another --home (if pid %d is no sandview, remove %s)",
 		st.PID, home, st.PID, localStatePath(home))}
 }
@@ -118,7 +119,7 @@ func processAlive(pid int) bool {
 // noLocalServer is the exit-2 error of a command given --local when no
 // local server runs for home.
 func noLocalServer(home, why string) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf("no local sandview server is running for %s (%s): start one with `sandview --local` in another terminal", home, why)}
+	return &cmdutil.ExitError{Code: exitUsage, Err: fmt.Errorf("no local sandview server is running for %s (%s): start one with `sandview --local` in another terminal", home, why)}
 }
 
 // localServer finds the running local server of g's home for a command
@@ -137,7 +138,7 @@ func (g *globalOptions) localServer(ctx context.Context) (localState, error) {
 	case !processAlive(st.PID):
 		return st, noLocalServer(home, fmt.Sprintf("the one recorded, pid %d, is gone", st.PID))
 	case st.URL == "":
-		return st, &exitError{code: exitUsage, err: fmt.Errorf("the local sandview server (pid %d) is still starting: try again in a moment", st.PID)}
+		return st, &cmdutil.ExitError{Code: exitUsage, Err: fmt.Errorf("the local sandview server (pid %d) is still starting: try again in a moment", st.PID)}
 	}
 	c, err := client.New(st.URL, st.APIKey)
 	if err != nil {
@@ -148,10 +149,10 @@ func (g *globalOptions) localServer(ctx context.Context) (localState, error) {
 	defer cancel()
 	ok, err := c.CheckKey(ctx)
 	if err != nil {
-		return st, &exitError{code: exitUsage, err: fmt.Errorf("the local sandview server (pid %d) does not answer at %s: %w", st.PID, st.URL, err)}
+		return st, &cmdutil.ExitError{Code: exitUsage, Err: fmt.Errorf("the local sandview server (pid %d) does not answer at %s: %w", st.PID, st.URL, err)}
 	}
 	if !ok {
-		return st, errKeyRefused
+		return st, cmdutil.ErrKeyRefused
 	}
 	return st, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"sandview/client"
 	"sandview/client/securefile"
+	"sandview/internal/cli/cmdutil"
 	"sandview/server"
 )
 
@@ -32,13 +33,13 @@ func localKeystoreDir(home string) string { return filepath.Join(localDir(home),
 // the one recorded in <home>/local (made again on the server if it is
 // gone), else the first loaded inbox, else a new one. It is made the
 // server's catch-all and recorded.
-func localCatchAll(ctx context.Context, srv *server.Server, s *session, home string) (*client.Inbox, error) {
+func localCatchAll(ctx context.Context, srv *server.Server, s *cmdutil.Session, home string) (*client.Inbox, error) {
 	if recorded, err := readLocalCatchAll(home); err != nil {
 		return nil, err
 	} else if recorded != "" {
 		if err := srv.SetCatchAll(ctx, recorded); err == nil {
-			if in, err := s.inbox(ctx, recorded); err == nil {
-				if err := saveToKeystore(s, in); err != nil {
+			if in, err := s.Inbox(ctx, recorded); err == nil {
+				if err := s.Save(in); err != nil {
 					return nil, err
 				}
 				return in, nil

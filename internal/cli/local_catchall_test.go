@@ -33,11 +33,11 @@ func TestLocalKeepsItsCatchAllAcrossRestarts(t *testing.T) {
 	}
 	first := start()
 	catchAll := first.inbox.Address()
-	other, err := first.session.client.CreateInbox(ctx, client.CreateInboxOptions{TTL: time.Hour})
+	other, err := first.session.Client.CreateInbox(ctx, client.CreateInboxOptions{TTL: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := saveToKeystore(first.session, other); err != nil {
+	if err := first.session.Save(other); err != nil {
 		t.Fatal(err)
 	}
 	first.close()

@@ -1,33 +1,36 @@
 // Package cli is sandview's command line (cobra): the root command runs
 // the TUI, and the subcommands manage inboxes, emails, webhooks and the
 // config, wait for mail, send mail and run the embedded server. Run is
-// what main calls.
+// what main calls. It is the only reader of the environment: the command
+// families (email, inbox, webhook, mcp) are packages of their own that
+// get what they need through cmdutil.Factory.
 package cli
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"os/signal"
 	"sync/atomic"
 	"syscall"
 
-	"sandview/client"
+	"sandview/internal/cli/cmdutil"
+	"sandview/internal/cli/email"
+	"sandview/internal/cli/inbox"
+	"sandview/internal/cli/mcp"
+	"sandview/internal/cli/webhook"
 
 	"github.com/spf13/cobra"
 )
 
-// Exit codes of the CLI (listed in the root command's help).
+// The exit codes are cmdutil's, which the command families share; these
+// are the root's names for them.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	// exitUsage: a bad invocation, or --local without a running local
-	// server (or with its home held by another sandview).
-	exitUsage   = 2
-	exitTimeout = 3
-	// exitKeyRefused: the server refused the API key.
-	exitKeyRefused = 4
+	exitOK         = cmdutil.ExitOK
+	exitFailure    = cmdutil.ExitFailure
+	exitUsage      = cmdutil.ExitUsage
+	exitTimeout    = cmdutil.ExitTimeout
+	exitKeyRefused = cmdutil.ExitKeyRefused
 )
 
 // exitCodesHelp documents the exit codes.
@@ -35,10 +38,6 @@ const exitCodesHelp = `Exit codes: 0 success; 1 failure (also: the server cannot
 2 bad usage, or --local without a running local server; 3 wait timed out
 (the server answered, nothing matched); 4 the server refused the API key;
 130 interrupted (Ctrl-C; 143 on SIGTERM).`
-
-// errKeyRefused is a server's refusal of the API key (a 401, or check-key
-// answering false).
-var errKeyRefused = errors.New("the server refused the API key")
 
 // Run runs a process's command line (argv, its program's name first) in
 // its environment (KEY=VALUE lines) and standard streams, and returns the
@@ -69,12 +68,6 @@ func Run(argv, environ []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	return execute(ctx, processEnvironment(environ), commandLine(argv), stdin, stdout, stderr, func() int { return int(received.Load()) }, nil)
 }
 
-// keyRefused reports an error that is the server refusing the API key.
-func keyRefused(err error) bool {
-	var unauthorized *client.UnauthorizedError
-	return errors.As(err, &unauthorized) || errors.Is(err, errKeyRefused)
-}
-
 // keyRefusedMessage says the key was refused and how to fix it.
 func keyRefusedMessage(g *globalOptions) string {
 	if g.local {
@@ -83,27 +76,9 @@ func keyRefusedMessage(g *globalOptions) string {
 	return "the server refused the API key (401): pass the right one with --api-key, SERVICE_API_KEY or `sandview config --api-key KEY`"
 }
 
-// exitError carries a specific exit code.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-// usageError marks a bad invocation.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func isUsageError(err error) bool {
-	var u usageError
-	return errors.As(err, &u)
-}
-
 func newRootCommand(g *globalOptions) *cobra.Command {
 	l := &localOptions{}
+	f := g.factory()
 	root := &cobra.Command{
 		Use:   "sandview",
 		Short: "Watch sandbox test mail live in the terminal",
@@ -127,21 +102,21 @@ reach that server from another terminal with --local too
 	g.register(root)
 	l.register(root)
 	root.SetVersionTemplate("{{.Version}}")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.UsageError{Msg: err.Error()} })
 	serve, send, config := newServeCommand(g), newSendCommand(g), newConfigCommand(g)
 	inapplicable(serve, true, "url", "local")
 	inapplicable(send, false, "url", "api-key")
 	inapplicable(config, true, "local")
 	root.AddCommand(
-		newInboxCommand(g),
-		newEmailCommand(g),
+		inbox.NewCommand(f),
+		email.NewCommand(f),
 		config,
 		serve,
 		send,
 		newSendmailCommand(g),
-		newWaitCommand(g),
-		newMCPCommand(g),
-		newWebhookCommand(g),
+		email.NewWaitCommand(f),
+		mcp.NewCommand(f),
+		webhook.NewCommand(f),
 		newVersionCommand(),
 	)
 	if listen, _, err := root.Find([]string{"webhook", "listen"}); err == nil {

@@ -21,6 +21,7 @@ import (
 
 	"sandview/client/keystore"
 	"sandview/client/smtpsend"
+	"sandview/internal/cli/cmdutil"
 )
 
 // outgoingMail is one message for `sandview send` and the demo.
@@ -49,7 +50,7 @@ func newSendCommand(g *globalOptions) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if m.To == "" {
-				return usageError{"--to is required"}
+				return cmdutil.UsageError{Msg: "--to is required"}
 			}
 			for _, path := range attach {
 				a, err := readAttachment(path)
@@ -86,7 +87,7 @@ func newSendCommand(g *globalOptions) *cobra.Command {
 }
 
 // errNoSMTP is the error of `sandview send` with no SMTP server to use.
-var errNoSMTP = &exitError{code: exitUsage, err: errors.New("no SMTP server to send to: pass --smtp HOST:PORT, set SMTP_HOST (and SMTP_PORT), run `sandview config --smtp HOST:PORT`, or start `sandview --local`")}
+var errNoSMTP = &cmdutil.ExitError{Code: exitUsage, Err: errors.New("no SMTP server to send to: pass --smtp HOST:PORT, set SMTP_HOST (and SMTP_PORT), run `sandview config --smtp HOST:PORT`, or start `sandview --local`")}
 
 // smtpTarget picks the SMTP server `sandview send` delivers to, the first
 // of: --smtp; with --local, the local server's; SMTP_HOST/SMTP_PORT; the
@@ -100,7 +101,7 @@ func (g *globalOptions) smtpTarget(ctx context.Context, flag string) (string, er
 		return st.SMTP, err
 	}
 	if host, port := g.env.get("SMTP_HOST"), g.env.get("SMTP_PORT"); host != "" || port != "" {
-		return net.JoinHostPort(firstNonEmpty(host, "127.0.0.1"), firstNonEmpty(port, "25")), nil
+		return net.JoinHostPort(cmdutil.FirstNonEmpty(host, "127.0.0.1"), cmdutil.FirstNonEmpty(port, "25")), nil
 	}
 	home, err := g.stateHome()
 	if err != nil {
@@ -135,11 +136,11 @@ func readAttachment(path string) (outgoingAttachment, error) {
 func sendMail(ctx context.Context, d smtpsend.Dialer, addr string, m outgoingMail) error {
 	from, err := mail.ParseAddress(m.From)
 	if err != nil {
-		return usageError{fmt.Sprintf("--from %q is not an address: %v", m.From, err)}
+		return cmdutil.UsageError{Msg: fmt.Sprintf("--from %q is not an address: %v", m.From, err)}
 	}
 	to, err := mail.ParseAddress(m.To)
 	if err != nil {
-		return usageError{fmt.Sprintf("--to %q is not an address: %v", m.To, err)}
+		return cmdutil.UsageError{Msg: fmt.Sprintf("--to %q is not an address: %v", m.To, err)}
 	}
 	msg, err := composeMail(m, time.Now())
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/emersion/go-smtp"
 	"github.com/spf13/cobra"
+
+	"sandview/internal/cli/cmdutil"
 )
 
 // Exit codes of `sandview sendmail`: sendmail's, from sysexits.h.
@@ -67,7 +69,7 @@ func newSendmailCommand(g *globalOptions) *cobra.Command {
 			if err == nil {
 				return nil
 			}
-			return &exitError{code: sendmailExitCode(err), err: err}
+			return &cmdutil.ExitError{Code: sendmailExitCode(err), Err: err}
 		},
 	}
 	// Its options are sendmail's (the help above), not cobra's flags: -h
@@ -91,7 +93,7 @@ func runSendmail(cmd *cobra.Command, g *globalOptions, args []string) error {
 	}
 	data, err := readSendmailInput(cmd.InOrStdin(), a.ignoreDots)
 	if err != nil {
-		return &exitError{code: exIOErr, err: err}
+		return &cmdutil.ExitError{Code: exIOErr, Err: err}
 	}
 	msg, err := prepareSendmail(a, data, time.Now())
 	if err != nil {
@@ -107,7 +109,7 @@ func runSendmail(cmd *cobra.Command, g *globalOptions, args []string) error {
 // sendmailExitCode is the sysexits code of a sendmail error.
 func sendmailExitCode(err error) int {
 	var (
-		exit    *exitError
+		exit    *cmdutil.ExitError
 		refused *smtp.SMTPError
 		netErr  *net.OpError
 		data    dataError
@@ -115,9 +117,9 @@ func sendmailExitCode(err error) int {
 	switch {
 	case errors.Is(err, errNoSMTP):
 		return exUnavailable
-	case errors.As(err, &exit) && exit.code >= exUsage:
-		return exit.code
-	case isUsageError(err):
+	case errors.As(err, &exit) && exit.Code >= exUsage:
+		return exit.Code
+	case cmdutil.IsUsageError(err):
 		return exUsage
 	case errors.As(err, &data):
 		return exDataErr

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+
+	"sandview/internal/cli/cmdutil"
 )
 
 // sendmailArgs is a sendmail command line (`sandview sendmail …`, or the
@@ -38,7 +40,7 @@ func parseSendmailArgs(args []string) (sendmailArgs, error) {
 		a := args[i]
 		next := func(name string) (string, error) {
 			if i+1 >= len(args) {
-				return "", usageError{fmt.Sprintf("sendmail: %s needs a value", name)}
+				return "", cmdutil.UsageError{Msg: fmt.Sprintf("sendmail: %s needs a value", name)}
 			}
 			i++
 			return args[i], nil
@@ -82,7 +84,7 @@ func (s *sendmailArgs) long(a string, next func(string) (string, error)) error {
 	case "tls-ca":
 		s.tls.caFile, err = valued()
 	default:
-		return usageError{fmt.Sprintf("sendmail: unknown option --%s (sandview's own: --smtp, --starttls, --tls-ca, --help)", name)}
+		return cmdutil.UsageError{Msg: fmt.Sprintf("sendmail: unknown option --%s (sandview's own: --smtp, --starttls, --tls-ca, --help)", name)}
 	}
 	return err
 }
@@ -108,9 +110,9 @@ func (s *sendmailArgs) cluster(a string, next func(string) (string, error)) erro
 			}
 			return s.valued(c, value)
 		case c == 'q' || c == 'I':
-			return usageError{fmt.Sprintf("sendmail: -%c is not supported: sandview sendmail keeps no queue and no aliases, it only delivers one message", c)}
+			return cmdutil.UsageError{Msg: fmt.Sprintf("sendmail: -%c is not supported: sandview sendmail keeps no queue and no aliases, it only delivers one message", c)}
 		default:
-			return usageError{fmt.Sprintf("sendmail: unknown option -%c", c)}
+			return cmdutil.UsageError{Msg: fmt.Sprintf("sendmail: unknown option -%c", c)}
 		}
 	}
 	return nil
@@ -135,7 +137,7 @@ func (s *sendmailArgs) valued(c byte, value string) error {
 		}
 	case 'b':
 		if value != "m" {
-			return usageError{fmt.Sprintf("sendmail: -b%s is not supported: sandview sendmail only delivers a message (-bm)", value)}
+			return cmdutil.UsageError{Msg: fmt.Sprintf("sendmail: -b%s is not supported: sandview sendmail only delivers a message (-bm)", value)}
 		}
 	}
 	return nil
@@ -148,7 +150,7 @@ func envelopeSender(value string) (string, error) {
 	}
 	addr, err := mail.ParseAddress(value)
 	if err != nil {
-		return "", usageError{fmt.Sprintf("sendmail: -f %q is not an address: %v", value, err)}
+		return "", cmdutil.UsageError{Msg: fmt.Sprintf("sendmail: -f %q is not an address: %v", value, err)}
 	}
 	return addr.Address, nil
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+
+	"sandview/internal/cli/cmdutil"
 )
 
 // TestSendmailArgsParse: sendmail's command lines as programs write them
@@ -67,7 +69,7 @@ func TestSendmailArgsRefused(t *testing.T) {
 		"-I":                "-I is not supported",
 	} {
 		_, err := parseSendmailArgs(strings.Fields(line))
-		if err == nil || !isUsageError(err) || !strings.Contains(err.Error(), want) || sendmailExitCode(err) != exUsage {
+		if err == nil || !cmdutil.IsUsageError(err) || !strings.Contains(err.Error(), want) || sendmailExitCode(err) != exUsage {
 			t.Errorf("%q: %v; want a usage error (64) with %q", line, err, want)
 		}
 	}
@@ -108,7 +110,7 @@ func TestSendmailReadsUpToALoneDot(t *testing.T) {
 	}
 	if _, err := readSendmailInput(io.MultiReader(strings.NewReader("a\n"), errReader{}), false); err == nil {
 		t.Fatal("a failing standard input is no error")
-	} else if sendmailExitCode(&exitError{code: exIOErr, err: err}) != exIOErr {
+	} else if sendmailExitCode(&cmdutil.ExitError{Code: exIOErr, Err: err}) != exIOErr {
 		t.Fatalf("a failing standard input: exit %d", sendmailExitCode(err))
 	}
 }
@@ -192,7 +194,7 @@ func TestSendmailExitCodes(t *testing.T) {
 		exNoUser:      &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}},
 		exUnavailable: &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 7, 1}},
 		exDataErr:     dataError{"x"},
-		exUsage:       usageError{"x"},
+		exUsage:       cmdutil.UsageError{Msg: "x"},
 	} {
 		if got := sendmailExitCode(err); got != want {
 			t.Errorf("%v: exit %d, want %d", err, got, want)

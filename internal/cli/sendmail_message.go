@@ -9,6 +9,8 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+
+	"sandview/internal/cli/cmdutil"
 )
 
 // sendmailDefaultSender is the envelope sender when neither -f nor the
@@ -88,7 +90,7 @@ func prepareSendmail(a sendmailArgs, data []byte, now time.Time) (outgoingEnvelo
 	}
 	var out bytes.Buffer
 	if parsed.Header.Get("From") == "" {
-		author := (&mail.Address{Name: a.fullName, Address: firstNonEmpty(from, sendmailDefaultSender)}).String()
+		author := (&mail.Address{Name: a.fullName, Address: cmdutil.FirstNonEmpty(from, sendmailDefaultSender)}).String()
 		fmt.Fprintf(&out, "From: %s%s", author, eol)
 	}
 	if parsed.Header.Get("Date") == "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sandview/client/keystore"
+	"sandview/internal/cli/cmdutil"
 	"sandview/internal/htmlrender"
 	"sandview/internal/sshbox"
 	"sandview/internal/sshfiles"
@@ -108,7 +109,7 @@ func (x *sshShare) interactive(ctx context.Context, s sshbox.Session) {
 		fmt.Fprintf(s.Stderr(), "sandview: %v\r\n", err)
 		return
 	}
-	defer sess.close()
+	defer sess.Close()
 	catchAll := x.attachCatchAll(ctx, sess)
 	pty, windows, _ := s.Pty()
 	env := append(s.Environ(), "TERM="+pty.Term)
@@ -139,7 +140,7 @@ func (x *sshShare) interactive(ctx context.Context, s sshbox.Session) {
 	}
 	set.ServerLabel = s.User.Name + " @ " + smtpAddr
 	set.SMTPAddr, set.CatchAll = smtpAddr, catchAll
-	cfg := tui.Config{Client: sess.client, Keystore: sess.keystore, Settings: set}
+	cfg := tui.Config{Client: sess.Client, Keystore: sess.Keystore, Settings: set}
 	err = tui.RunRemote(ctx, cfg, tui.Terminal{
 		In: s, Out: s, Env: env, Width: pty.Window.Width, Height: pty.Window.Height,
 		Profile: colorprofile.Env(env), Resize: resize,
@@ -152,20 +153,20 @@ func (x *sshShare) interactive(ctx context.Context, s sshbox.Session) {
 // attachCatchAll puts the server's catch-all inbox, when it is plain, in the
 // user's keystore and client (as `inbox attach` does), and returns its
 // address.
-func (x *sshShare) attachCatchAll(ctx context.Context, sess *session) string {
+func (x *sshShare) attachCatchAll(ctx context.Context, sess *cmdutil.Session) string {
 	address := x.srv.CatchAll()
 	if address == "" {
 		return ""
 	}
-	if _, ok := sess.client.Inbox(address); ok {
+	if _, ok := sess.Client.Inbox(address); ok {
 		return address
 	}
-	in, err := sess.plainInbox(ctx, address)
+	in, err := sess.PlainInbox(ctx, address)
 	if err != nil {
 		x.logger.Info("ssh: the catch-all inbox is not shared", "inbox", address, "err", err)
 		return ""
 	}
-	if err := saveToKeystore(sess, in); err != nil {
+	if err := sess.Save(in); err != nil {
 		x.logger.Warn("ssh: keep the catch-all in a user's keystore", "err", err)
 	}
 	return address
@@ -187,7 +188,7 @@ func (x *sshShare) attachOnStart(ctx context.Context, g *globalOptions, u sshbox
 		x.logger.Info("ssh: attach the catch-all", "user", u.Name, "err", err)
 		return
 	}
-	defer sess.close()
+	defer sess.Close()
 	x.attachCatchAll(ctx, sess)
 }
 
@@ -261,7 +262,7 @@ func (x *sshShare) files(ctx context.Context, s sshbox.Session) sftp.Handlers {
 		x.logger.Warn("ssh: open the sftp tree", "user", s.User.Name, "err", err)
 		return sshfiles.Unavailable()
 	}
-	context.AfterFunc(ctx, sess.close)
+	context.AfterFunc(ctx, sess.Close)
 	x.attachCatchAll(ctx, sess)
-	return sshfiles.Handlers(sess.client)
+	return sshfiles.Handlers(sess.Client)
 }

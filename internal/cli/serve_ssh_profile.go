@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"sandview/internal/cli/cmdutil"
 )
 
 // The SSH profile: what an SSH user's command line may run. It is an
@@ -129,7 +131,7 @@ func (p sshProfile) instead(msg string) string {
 
 // refusal is the usage error of something the profile refuses.
 func (p sshProfile) refusal(what, msg string) error {
-	return usageError{fmt.Sprintf("%s is not available over SSH: %s", what, p.instead(msg))}
+	return cmdutil.UsageError{Msg: fmt.Sprintf("%s is not available over SSH: %s", what, p.instead(msg))}
 }
 
 // sshRootHelp is the root's help over SSH.
@@ -176,7 +178,7 @@ func (p sshProfile) check(args []string) error {
 	root.InitDefaultHelpCmd()
 	cmd, rest, err := root.Find(args)
 	if err != nil {
-		return usageError{err.Error()}
+		return cmdutil.UsageError{Msg: err.Error()}
 	}
 	path := sshPath(cmd)
 	if msg, refused := sshRefused[path]; refused {
@@ -189,7 +191,7 @@ func (p sshProfile) check(args []string) error {
 	cmd.InitDefaultHelpFlag()
 	cmd.InitDefaultVersionFlag()
 	if err := cmd.ParseFlags(rest); err != nil {
-		return usageError{err.Error()}
+		return cmdutil.UsageError{Msg: err.Error()}
 	}
 	var refused error
 	cmd.Flags().Visit(func(f *pflag.Flag) {
@@ -236,7 +238,7 @@ func (p sshProfile) checkArgs(cmd *cobra.Command, path string, args []string) er
 	case cmd.HasSubCommands() && len(args) > 0:
 		return unknownCommand(cmd, args[0])
 	case path == "" && !cmd.Flags().Changed("version") && !cmd.Flags().Changed("help"):
-		return usageError{p.instead("over SSH a command line needs a command (see `ssh {host} help`); the inbox viewer opens with ssh -t {host}")}
+		return cmdutil.UsageError{Msg: p.instead("over SSH a command line needs a command (see `ssh {host} help`); the inbox viewer opens with ssh -t {host}")}
 	case path == "inbox import" && len(args) == 1 && args[0] != "-":
 		return p.refusal("a FILE", sshRefused["inbox import FILE"])
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"sandview/internal/cli/cmdutil"
 )
 
 // TestSSHProfileClassifiesEveryCommandAndFlag walks the whole command
@@ -101,7 +103,7 @@ func TestSSHProfileRefusesWhatActsOnTheBox(t *testing.T) {
 		"__complete email list":                                                     `unknown command "__complete"`,
 	} {
 		err := p.check(strings.Fields(line))
-		if err == nil || !isUsageError(err) || !strings.Contains(err.Error(), want) {
+		if err == nil || !cmdutil.IsUsageError(err) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v; want a usage error with %q", line, err, want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sandview/client/securefile"
+	"sandview/internal/cli/cmdutil"
 	"sandview/server"
 	"sandview/server/tlscert"
 )
@@ -36,11 +37,11 @@ type smtpTLS struct {
 // STARTTLS is off.
 func (s *serverSettings) setupTLS(cfg *server.Config, dir string, names []string) (*smtpTLS, error) {
 	if (s.tlsCert == "") != (s.tlsKey == "") {
-		return nil, usageError{"--tls-cert and --tls-key go together"}
+		return nil, cmdutil.UsageError{Msg: "--tls-cert and --tls-key go together"}
 	}
 	if !s.starttls {
 		if s.tlsCert != "" || s.cfg.SMTP.RequireTLS {
-			return nil, usageError{"--smtp-starttls=false turns TLS off: leave out --tls-cert, --tls-key and --smtp-require-tls"}
+			return nil, cmdutil.UsageError{Msg: "--smtp-starttls=false turns TLS off: leave out --tls-cert, --tls-key and --smtp-require-tls"}
 		}
 		return nil, nil
 	}

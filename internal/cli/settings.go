@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"sandview/crypto"
+	"sandview/internal/cli/cmdutil"
 	"sandview/internal/sshbox"
 	"sandview/model"
 	"sandview/server"
@@ -177,13 +178,13 @@ func (s *serverSettings) applyEnv(f *pflag.FlagSet, env environment) error {
 				if invalid := (*pflag.InvalidValueError)(nil); errors.As(err, &invalid) {
 					err = fmt.Errorf("invalid value %q: %w", value, invalid.Unwrap())
 				}
-				return usageError{fmt.Sprintf("environment variable %s: %v", name, err)}
+				return cmdutil.UsageError{Msg: fmt.Sprintf("environment variable %s: %v", name, err)}
 			}
 			source = "environment variable " + name
 		}
 		if st.check != nil {
 			if err := st.check(); err != nil {
-				return usageError{fmt.Sprintf("%s: %v", source, err)}
+				return cmdutil.UsageError{Msg: fmt.Sprintf("%s: %v", source, err)}
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"sandview/client/smtpsend"
+	"sandview/internal/cli/cmdutil"
 )
 
 // smtpTLSOptions are the STARTTLS settings of the commands that send mail
@@ -35,11 +36,11 @@ func (o smtpTLSOptions) dialer() (smtpsend.Dialer, error) {
 	if o.caFile != "" {
 		pem, err := os.ReadFile(o.caFile)
 		if err != nil {
-			return smtpsend.Dialer{}, usageError{fmt.Sprintf("--tls-ca: %v", err)}
+			return smtpsend.Dialer{}, cmdutil.UsageError{Msg: fmt.Sprintf("--tls-ca: %v", err)}
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return smtpsend.Dialer{}, usageError{fmt.Sprintf("--tls-ca %s holds no PEM certificate", o.caFile)}
+			return smtpsend.Dialer{}, cmdutil.UsageError{Msg: fmt.Sprintf("--tls-ca %s holds no PEM certificate", o.caFile)}
 		}
 		cfg.RootCAs = pool
 	}

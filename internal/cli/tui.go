@@ -15,6 +15,7 @@ import (
 
 	"sandview/client"
 	"sandview/client/smtpsend"
+	"sandview/internal/cli/cmdutil"
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/webhook"
@@ -70,7 +71,7 @@ func (l *localOptions) display(env environment) (display, error) {
 		dark := l.theme == "dark"
 		d.dark = &dark
 	default:
-		return d, usageError{fmt.Sprintf("--theme %q: want auto, dark or light", l.theme)}
+		return d, cmdutil.UsageError{Msg: fmt.Sprintf("--theme %q: want auto, dark or light", l.theme)}
 	}
 	if env.get("SANDVIEW_TRUECOLOR") == "1" && !d.noColor {
 		d.opts = append(d.opts, tea.WithColorProfile(colorprofile.TrueColor))
@@ -100,7 +101,7 @@ func (d display) run(ctx context.Context, cfg tui.Config) error {
 // one with --local.
 func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	if l.demo && !g.local {
-		return usageError{"--demo needs --local"}
+		return cmdutil.UsageError{Msg: "--demo needs --local"}
 	}
 	d, err := l.display(g.env)
 	if err != nil {
@@ -108,9 +109,9 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	}
 	if g.local {
 		if g.url != "" || g.apiKey != "" {
-			return usageError{"--local runs a server of its own: leave out --url and --api-key"}
+			return cmdutil.UsageError{Msg: "--local runs a server of its own: leave out --url and --api-key"}
 		}
-		if !isTerminal(os.Stdin) || !isTerminal(os.Stdout) {
+		if !cmdutil.IsTerminal(os.Stdin) || !cmdutil.IsTerminal(os.Stdout) {
 			return runHeadless(ctx, os.Stdout, g, l)
 		}
 		return runLocal(ctx, g, l, d)
@@ -121,14 +122,14 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	}
 	if url == "" || apiKey == "" {
 		fmt.Fprintln(os.Stderr, tui.NoServerScreen())
-		return &exitError{code: exitUsage, err: errNoServer}
+		return &cmdutil.ExitError{Code: exitUsage, Err: cmdutil.ErrNoServer}
 	}
 	s, err := openSession(ctx, g, url, apiKey, tui.ClientOptions()...)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	if err := s.checkKey(ctx); err != nil {
+	defer s.Close()
+	if err := s.CheckKey(ctx); err != nil {
 		return err
 	}
 	home, err := g.stateHome()
@@ -137,7 +138,7 @@ func runTUI(ctx context.Context, g *globalOptions, l *localOptions) error {
 	}
 	set := d.settings()
 	set.ServerLabel, set.TempDir = url, desktop.OpenedDir(home)
-	return d.run(ctx, tui.Config{Client: s.client, Keystore: s.keystore, Settings: set})
+	return d.run(ctx, tui.Config{Client: s.Client, Keystore: s.Keystore, Settings: set})
 }
 
 // runLocal starts the embedded server with its state under the state
@@ -159,10 +160,10 @@ func runLocal(ctx context.Context, g *globalOptions, l *localOptions, d display)
 	set.ServerLabel = "local " + local.srv.HTTPAddr()
 	set.SMTPAddr, set.CatchAll = local.srv.SMTPAddr(), local.inbox.Address()
 	set.TempDir = desktop.OpenedDir(home)
-	cfg := tui.Config{Client: local.session.client, Keystore: local.session.keystore, Settings: set, Notices: notices}
+	cfg := tui.Config{Client: local.session.Client, Keystore: local.session.Keystore, Settings: set, Notices: notices}
 	if l.demo {
 		cfg.Startup = func(ctx context.Context) error {
-			return deliverDemo(ctx, local.session.client, local.inbox, local.srv.SMTPAddr())
+			return deliverDemo(ctx, local.session.Client, local.inbox, local.srv.SMTPAddr())
 		}
 	}
 	return d.run(ctx, cfg)
@@ -174,7 +175,7 @@ type localRun struct {
 	srv       *server.Server
 	home      string // the state directory it serves
 	keyFile   string // the file holding the API key
-	session   *session
+	session   *cmdutil.Session
 	inbox     *client.Inbox
 	release   func()
 	closeOnce sync.Once
@@ -234,7 +235,7 @@ func (r *localRun) start(ctx context.Context, g *globalOptions, l *localOptions,
 		return fmt.Errorf("start the local server (another program may use these ports: try --smtp/--http): %w", err)
 	}
 	r.keyFile = keyFile
-	if r.session, err = openSessionIn(ctx, localKeystoreDir(home), r.srv.URL(), apiKey, tui.ClientOptions()...); err != nil {
+	if r.session, err = cmdutil.OpenSession(ctx, localKeystoreDir(home), r.srv.URL(), apiKey, tui.ClientOptions()...); err != nil {
 		return err
 	}
 	if r.inbox, err = localCatchAll(ctx, r.srv, r.session, home); err != nil {
@@ -251,7 +252,7 @@ func (r *localRun) close() {
 	r.closeOnce.Do(func() {
 		r.release()
 		if r.session != nil {
-			r.session.close()
+			r.session.Close()
 		}
 		if r.srv != nil {
 			shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -263,17 +264,17 @@ func (r *localRun) close() {
 
 // ensureInbox returns the first loaded inbox, creating (and saving) one when
 // there is none.
-func ensureInbox(ctx context.Context, s *session) (*client.Inbox, error) {
-	for _, in := range s.client.Inboxes() {
+func ensureInbox(ctx context.Context, s *cmdutil.Session) (*client.Inbox, error) {
+	for _, in := range s.Client.Inboxes() {
 		if !in.IsExpired() {
 			return in, nil
 		}
 	}
-	in, err := s.client.CreateInbox(ctx, client.CreateInboxOptions{TTL: 24 * time.Hour})
+	in, err := s.Client.CreateInbox(ctx, client.CreateInboxOptions{TTL: 24 * time.Hour})
 	if err != nil {
 		return nil, err
 	}
-	return in, saveToKeystore(s, in)
+	return in, s.Save(in)
 }
 
 // demoMails are the varied messages `--demo` delivers over SMTP.

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"sandview/internal/cli/cmdutil"
 )
 
 // What a release build is stamped with, by the linker only (-ldflags
@@ -90,7 +92,7 @@ func newVersionCommand() *cobra.Command {
 func printVersion(w io.Writer, asJSON bool) error {
 	v := readBuildVersion()
 	if asJSON {
-		return printJSON(w, v)
+		return cmdutil.PrintJSON(w, v)
 	}
 	_, err := io.WriteString(w, v.String())
 	return err

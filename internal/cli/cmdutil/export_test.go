@@ -1,0 +1,7 @@
+package cmdutil
+
+// The unexported functions output_test.go checks.
+var (
+	EncodeJSON        = encodeJSON
+	EscapeUnsafeRunes = escapeUnsafeRunes
+)
