@@ -31,7 +31,7 @@ check-size:
 	if [ -n "$$big" ]; then echo "tracked files over 1 MB (bytes, path):"; echo "$$big"; exit 1; fi
 
 unit:
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 
 e2e: build
 	./tui/e2e/tmux-e2e.sh $(BIN)
