@@ -115,47 +115,65 @@ const (
 
 // Checks lists the checks of a in the order they are shown: SPF, DKIM,
 // DMARC, reverse DNS. A check the server did not report is listed too, not
-// Reported. This is the one place that knows the checks one by one: a new
-// check is a field above, its result type and a line here.
-func (a AuthResults) Checks() Checks {
-	return Checks{a.SPF.check(), dkimCheck(a.DKIM), a.DMARC.check(), a.ReverseDNS.check()}
+// Reported.
+func (a AuthResults) Checks() Checks { return a.appendChecks(nil) }
+
+// judged is Checks in buf, so that judging a puts no list on the heap
+// (append grows it there if the checks ever outnumber buf).
+func (a AuthResults) judged(buf *[8]Check) Checks { return a.appendChecks(buf[:0]) }
+
+// appendChecks appends the checks of a to cs. This is the one place that
+// knows the checks one by one: a new check is a field above, its result
+// type and a line here.
+func (a AuthResults) appendChecks(cs Checks) Checks {
+	return append(cs, a.SPF.check(), dkimCheck(a.DKIM), a.DMARC.check(), a.ReverseDNS.check())
 }
 
 func (r *SPFResult) check() Check {
 	if r == nil {
 		return Check{Name: CheckSPF, Decides: true}
 	}
-	return reportedCheck(CheckSPF, true, r.Result, r.Domain, detailReason(r.Details),
-		labelled("domain ", r.Domain), labelled("ip ", r.IP), r.Details)
+	return reportedCheck(CheckSPF, true, r.Result, r.Domain, detailReason(r.Details), r)
+}
+
+func (r *SPFResult) entries() []CheckEntry {
+	return []CheckEntry{entry(r.Result, labelled("domain ", r.Domain), labelled("ip ", r.IP), r.Details)}
 }
 
 // dkimCheck is DKIM over every signature: its result is the deciding
 // signature's (decidingDKIM), each signature an entry.
 func dkimCheck(sigs []DKIMResult) Check {
-	c := Check{Name: CheckDKIM, Decides: true}
 	if len(sigs) == 0 {
-		return c
+		return Check{Name: CheckDKIM, Decides: true}
 	}
 	d := decidingDKIM(sigs)
-	c.Reported, c.Result, c.Subject, c.Reason = true, d.Result, d.Domain, detailReason(d.Signature)
-	c.Entries = make([]CheckEntry, len(sigs))
-	for i, s := range sigs {
-		c.Entries[i] = CheckEntry{Result: s.Result,
-			Details: nonEmpty(labelled("domain ", s.Domain), labelled("selector ", s.Selector), labelled("sig ", s.Signature))}
+	return reportedCheck(CheckDKIM, true, d.Result, d.Domain, detailReason(d.Signature), &dkimSignatures{sigs})
+}
+
+// dkimSignatures are the signatures of a DKIM check.
+type dkimSignatures struct{ sigs []DKIMResult }
+
+func (s *dkimSignatures) entries() []CheckEntry {
+	out := make([]CheckEntry, len(s.sigs))
+	for i, d := range s.sigs {
+		out[i] = entry(d.Result, labelled("domain ", d.Domain), labelled("selector ", d.Selector), labelled("sig ", d.Signature))
 	}
-	return c
+	return out
 }
 
 func (r *DMARCResult) check() Check {
 	if r == nil {
 		return Check{Name: CheckDMARC, Decides: true}
 	}
+	return reportedCheck(CheckDMARC, true, r.Result, r.Domain, r.Details, r)
+}
+
+func (r *DMARCResult) entries() []CheckEntry {
 	aligned := "not aligned"
 	if r.Aligned {
 		aligned = "aligned"
 	}
-	return reportedCheck(CheckDMARC, true, r.Result, r.Domain, r.Details,
-		labelled("policy ", r.Policy), aligned, labelled("domain ", r.Domain), r.Details)
+	return []CheckEntry{entry(r.Result, labelled("policy ", r.Policy), aligned, labelled("domain ", r.Domain), r.Details)}
 }
 
 // check is reverse DNS, which is reported but never decides the verdict.
@@ -163,5 +181,9 @@ func (r *ReverseDNSResult) check() Check {
 	if r == nil {
 		return Check{Name: CheckReverseDNS}
 	}
-	return reportedCheck(CheckReverseDNS, false, r.Result, r.Hostname, "", labelled("host ", r.Hostname), labelled("ip ", r.IP))
+	return reportedCheck(CheckReverseDNS, false, r.Result, r.Hostname, "", r)
+}
+
+func (r *ReverseDNSResult) entries() []CheckEntry {
+	return []CheckEntry{entry(r.Result, labelled("host ", r.Hostname), labelled("ip ", r.IP))}
 }

@@ -26,8 +26,20 @@ type Check struct {
 	// Reason is why the check has its result, in the server's words (such
 	// as "dns timeout"), or "": Reasons puts it in words (CheckReason).
 	Reason string
-	// Entries are what the report shows: one per DKIM signature, else one.
-	Entries []CheckEntry
+	// source makes the entries when asked: judging needs none of them.
+	source entrySource
+}
+
+// entrySource is the result a reported check was read from.
+type entrySource interface{ entries() []CheckEntry }
+
+// Entries are what the report shows of c: one per DKIM signature, else
+// one; none when c was not reported.
+func (c Check) Entries() []CheckEntry {
+	if c.source == nil {
+		return nil
+	}
+	return c.source.entries()
 }
 
 // CheckEntry is one result a check reports with its details, such as
@@ -40,11 +52,14 @@ type CheckEntry struct {
 // Checks are an email's checks in the order they are shown.
 type Checks []Check
 
-// reportedCheck is a reported check of one entry whose details are the
-// non-empty ones of details.
-func reportedCheck(name string, decides bool, result, subject, reason string, details ...string) Check {
-	return Check{Name: name, Reported: true, Result: result, Decides: decides, Subject: subject, Reason: reason,
-		Entries: []CheckEntry{{Result: result, Details: nonEmpty(details...)}}}
+// reportedCheck is a check the server reported, read from source.
+func reportedCheck(name string, decides bool, result, subject, reason string, source entrySource) Check {
+	return Check{Name: name, Reported: true, Result: result, Decides: decides, Subject: subject, Reason: reason, source: source}
+}
+
+// entry is an entry of result with the non-empty ones of details.
+func entry(result string, details ...string) CheckEntry {
+	return CheckEntry{Result: result, Details: nonEmpty(details...)}
 }
 
 // nonEmpty is the non-empty strings of d.
@@ -79,10 +94,16 @@ type AuthValidation struct {
 }
 
 // IsPassing reports whether SPF, DKIM and DMARC all passed.
-func (a AuthResults) IsPassing() bool { return a.Checks().passed() }
+func (a AuthResults) IsPassing() bool {
+	var buf [8]Check
+	return a.judged(&buf).passed()
+}
 
 // Validate summarises the results (Checks.Validate).
-func (a AuthResults) Validate() AuthValidation { return a.Checks().Validate() }
+func (a AuthResults) Validate() AuthValidation {
+	var buf [8]Check
+	return a.judged(&buf).Validate()
+}
 
 // Validate summarises the checks as the client contract's validate() does:
 // Passed when every check that decides (SPF, DKIM with at least one

@@ -25,20 +25,20 @@ func TestChecksListEveryCheckInOrder(t *testing.T) {
 		t.Fatalf("names %q, want %q", names, want)
 	}
 	spf, dkim, dmarc, rdns := checks[0], checks[1], checks[2], checks[3]
-	if !spf.Reported || !spf.Decides || spf.Result != ResultPass || !slices.Equal(spf.Entries[0].Details, []string{"domain example.org", "ip 192.0.2.1"}) {
+	if !spf.Reported || !spf.Decides || spf.Result != ResultPass || !slices.Equal(spf.Entries()[0].Details, []string{"domain example.org", "ip 192.0.2.1"}) {
 		t.Errorf("SPF %+v", spf)
 	}
-	if !dkim.Reported || dkim.Result != ResultFail || dkim.Subject != "example.org" || dkim.Reason != "body hash mismatch" || len(dkim.Entries) != 2 ||
-		dkim.Entries[0].Result != ResultNone || len(dkim.Entries[0].Details) != 0 || dkim.Entries[1].Details[1] != "selector s1" {
+	if e := dkim.Entries(); !dkim.Reported || dkim.Result != ResultFail || dkim.Subject != "example.org" || dkim.Reason != "body hash mismatch" ||
+		len(e) != 2 || e[0].Result != ResultNone || len(e[0].Details) != 0 || e[1].Details[1] != "selector s1" {
 		t.Errorf("DKIM %+v", dkim)
 	}
-	if dmarc.Reported || dmarc.Result != "" || len(dmarc.Entries) != 0 || !dmarc.Decides {
+	if dmarc.Reported || dmarc.Result != "" || len(dmarc.Entries()) != 0 || !dmarc.Decides {
 		t.Errorf("DMARC, not reported: %+v", dmarc)
 	}
 	if rdns.Reported || rdns.Decides {
 		t.Errorf("reverse DNS, not reported: %+v", rdns)
 	}
-	if got := (AuthResults{DMARC: &DMARCResult{Result: ResultPass}}).Checks()[2].Entries[0].Details; !slices.Equal(got, []string{"not aligned"}) {
+	if got := (AuthResults{DMARC: &DMARCResult{Result: ResultPass}}).Checks()[2].Entries()[0].Details; !slices.Equal(got, []string{"not aligned"}) {
 		t.Errorf("DMARC details %q", got)
 	}
 }
@@ -66,8 +66,7 @@ func TestDKIMIsDecidedOnce(t *testing.T) {
 func TestANewCheckNeedsNoNewCode(t *testing.T) {
 	passing := AuthResults{SPF: &SPFResult{Result: ResultPass}, DKIM: []DKIMResult{{Result: ResultPass}},
 		DMARC: &DMARCResult{Result: ResultPass}}.Checks()
-	arc := Check{Name: "ARC", Reported: true, Result: ResultFail, Subject: "example.org", Reason: "chain broken",
-		Entries: []CheckEntry{{Result: ResultFail}}}
+	arc := Check{Name: "ARC", Reported: true, Result: ResultFail, Subject: "example.org", Reason: "chain broken"}
 	informational := append(slices.Clone(passing), arc)
 	v := informational.Validate()
 	if !v.Passed || informational.Verdict() != VerdictPassed || informational.Reasons() != nil ||

@@ -12,7 +12,10 @@ var dnsFailureWords = map[string]string{
 }
 
 // Reasons says why the verdict of a is not pass (Checks.Reasons).
-func (a AuthResults) Reasons() []string { return a.Checks().Reasons() }
+func (a AuthResults) Reasons() []string {
+	var buf [8]Check
+	return a.judged(&buf).Reasons()
+}
 
 // Reasons says why the verdict is not pass: one "CHECK: why" for each
 // check that decides, was reported and neither passed nor was skipped, e.g.

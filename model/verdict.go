@@ -25,7 +25,10 @@ const (
 )
 
 // Verdict sums up a (Checks.Verdict).
-func (a AuthResults) Verdict() AuthVerdict { return a.Checks().Verdict() }
+func (a AuthResults) Verdict() AuthVerdict {
+	var buf [8]Check
+	return a.judged(&buf).Verdict()
+}
 
 // Verdict sums up the checks. It is the only place sandview decides what
 // an email's authentication means: the checks that decide count, each by

@@ -83,9 +83,10 @@ func authReportLines(ctx *ui.Context, m model.Email, width int) []string {
 		if !c.Reported {
 			out = append(out, checkLines(st, c.Name, c.Name, model.CheckEntry{}, width)...)
 		}
-		for i, e := range c.Entries {
+		entries := c.Entries()
+		for i, e := range entries {
 			label := c.Name
-			if len(c.Entries) > 1 {
+			if len(entries) > 1 {
 				label = fmt.Sprintf("%s #%d", c.Name, i+1)
 			}
 			out = append(out, checkLines(st, label, c.Name, e, width)...)
