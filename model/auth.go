@@ -105,91 +105,85 @@ func (r *ReverseDNSResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// AuthValidation is the summary of Validate.
-type AuthValidation struct {
-	Passed           bool     `json:"passed"`
-	SPFPassed        bool     `json:"spfPassed"`
-	DKIMPassed       bool     `json:"dkimPassed"`
-	DMARCPassed      bool     `json:"dmarcPassed"`
-	ReverseDNSPassed bool     `json:"reverseDnsPassed"`
-	Failures         []string `json:"failures"`
-	// Skipped lists checks the server skipped: informational, not failures.
-	Skipped []string `json:"skipped,omitempty"`
+// The names of the authentication checks, as Check.Name spells them.
+const (
+	CheckSPF        = "SPF"
+	CheckDKIM       = "DKIM"
+	CheckDMARC      = "DMARC"
+	CheckReverseDNS = "Reverse DNS"
+)
+
+// Checks lists the checks of a in the order they are shown: SPF, DKIM,
+// DMARC, reverse DNS. A check the server did not report is listed too, not
+// Reported.
+func (a AuthResults) Checks() Checks { return a.appendChecks(nil) }
+
+// judged is Checks in buf, so that judging a puts no list on the heap
+// (append grows it there if the checks ever outnumber buf).
+func (a AuthResults) judged(buf *[8]Check) Checks { return a.appendChecks(buf[:0]) }
+
+// appendChecks appends the checks of a to cs. This is the one place that
+// knows the checks one by one: a new check is a field above, its result
+// type and a line here.
+func (a AuthResults) appendChecks(cs Checks) Checks {
+	return append(cs, a.SPF.check(), dkimCheck(a.DKIM), a.DMARC.check(), a.ReverseDNS.check())
 }
 
-// IsPassing reports whether SPF, DKIM and DMARC all passed.
-func (a AuthResults) IsPassing() bool { return a.Validate().Passed }
-
-// Validate summarises the results: Passed when SPF, DKIM (at least one
-// signature) and DMARC all pass. Reverse DNS is reported but never changes
-// Passed; skipped checks are listed as informational, not as failures.
-func (a AuthResults) Validate() AuthValidation {
-	v := AuthValidation{Failures: []string{}}
-	note := func(check, result, domain string) {
-		switch result {
-		case ResultPass:
-		case ResultSkipped:
-			v.Skipped = append(v.Skipped, check)
-		default:
-			msg := fmt.Sprintf("%s check failed: %s", check, orNone(result))
-			if domain != "" {
-				msg += fmt.Sprintf(" (domain: %s)", domain)
-			}
-			v.Failures = append(v.Failures, msg)
-		}
+func (r *SPFResult) check() Check {
+	if r == nil {
+		return Check{Name: CheckSPF, Decides: true}
 	}
-	if a.SPF != nil {
-		v.SPFPassed = a.SPF.Result == ResultPass
-		note("SPF", a.SPF.Result, a.SPF.Domain)
-	}
-	if len(a.DKIM) > 0 {
-		v.DKIMPassed = a.anyDKIMPassed()
-		if !v.DKIMPassed {
-			first := a.DKIM[0]
-			note("DKIM", worstDKIM(a.DKIM), first.Domain)
-		}
-	}
-	if a.DMARC != nil {
-		v.DMARCPassed = a.DMARC.Result == ResultPass
-		note("DMARC", a.DMARC.Result, a.DMARC.Domain)
-	}
-	if a.ReverseDNS != nil {
-		v.ReverseDNSPassed = a.ReverseDNS.Result == ResultPass
-		note("Reverse DNS", a.ReverseDNS.Result, a.ReverseDNS.Hostname)
-	}
-	v.Passed = v.SPFPassed && v.DKIMPassed && v.DMARCPassed
-	return v
+	return reportedCheck(CheckSPF, true, r.Result, r.Domain, detailReason(r.Details), r)
 }
 
-func (a AuthResults) anyDKIMPassed() bool {
-	for _, d := range a.DKIM {
-		if d.Result == ResultPass {
-			return true
-		}
-	}
-	return false
+func (r *SPFResult) entries() []CheckEntry {
+	return []CheckEntry{entry(r.Result, labelled("domain ", r.Domain), labelled("ip ", r.IP), r.Details)}
 }
 
-// worstDKIM names the result to report for signatures none of which
-// passed: a real failure beats none, and none beats skipped.
-func worstDKIM(sigs []DKIMResult) string {
-	rank := map[string]int{ResultSkipped: 0, ResultNone: 1}
-	worst, worstRank := sigs[0].Result, -1
-	for _, d := range sigs {
-		r, known := rank[d.Result]
-		if !known {
-			r = 2
-		}
-		if r > worstRank {
-			worst, worstRank = d.Result, r
-		}
+// dkimCheck is DKIM over every signature: its result is the deciding
+// signature's (decidingDKIM), each signature an entry.
+func dkimCheck(sigs []DKIMResult) Check {
+	if len(sigs) == 0 {
+		return Check{Name: CheckDKIM, Decides: true}
 	}
-	return worst
+	d := decidingDKIM(sigs)
+	return reportedCheck(CheckDKIM, true, d.Result, d.Domain, detailReason(d.Signature), &dkimSignatures{sigs})
 }
 
-func orNone(result string) string {
-	if result == "" {
-		return ResultNone
+// dkimSignatures are the signatures of a DKIM check.
+type dkimSignatures struct{ sigs []DKIMResult }
+
+func (s *dkimSignatures) entries() []CheckEntry {
+	out := make([]CheckEntry, len(s.sigs))
+	for i, d := range s.sigs {
+		out[i] = entry(d.Result, labelled("domain ", d.Domain), labelled("selector ", d.Selector), labelled("sig ", d.Signature))
 	}
-	return result
+	return out
+}
+
+func (r *DMARCResult) check() Check {
+	if r == nil {
+		return Check{Name: CheckDMARC, Decides: true}
+	}
+	return reportedCheck(CheckDMARC, true, r.Result, r.Domain, r.Details, r)
+}
+
+func (r *DMARCResult) entries() []CheckEntry {
+	aligned := "not aligned"
+	if r.Aligned {
+		aligned = "aligned"
+	}
+	return []CheckEntry{entry(r.Result, labelled("policy ", r.Policy), aligned, labelled("domain ", r.Domain), r.Details)}
+}
+
+// check is reverse DNS, which is reported but never decides the verdict.
+func (r *ReverseDNSResult) check() Check {
+	if r == nil {
+		return Check{Name: CheckReverseDNS}
+	}
+	return reportedCheck(CheckReverseDNS, false, r.Result, r.Hostname, "", r)
+}
+
+func (r *ReverseDNSResult) entries() []CheckEntry {
+	return []CheckEntry{entry(r.Result, labelled("host ", r.Hostname), labelled("ip ", r.IP))}
 }

@@ -11,47 +11,34 @@ var dnsFailureWords = map[string]string{
 	"check canceled":     "the check was cut short",
 }
 
-// Reasons says why the verdict is not pass: one "CHECK: why" for each of
-// SPF, DKIM and DMARC that did not pass and was not skipped, e.g. "DKIM:
-// the DNS did not answer" (temperror) or "DMARC: a broken record (invalid
-// policy for parameter 'p')" (permerror). It is empty when the verdict is
-// pass or nothing was checked. Reverse DNS, which never changes the
-// verdict, is not listed.
+// Reasons says why the verdict of a is not pass (Checks.Reasons).
 func (a AuthResults) Reasons() []string {
-	if v := a.Verdict(); v == VerdictPassed || v == VerdictNoResults || v == VerdictNotChecked {
+	var buf [8]Check
+	return a.judged(&buf).Reasons()
+}
+
+// Reasons says why the verdict is not pass: one "CHECK: why" for each
+// check that decides, was reported and neither passed nor was skipped, e.g.
+// "DKIM: the DNS did not answer" (temperror) or "DMARC: a broken record
+// (invalid policy for parameter 'p')" (permerror). It is empty when the
+// verdict is pass or nothing was checked. Reverse DNS, which never changes
+// the verdict, is not listed.
+func (cs Checks) Reasons() []string {
+	if v := cs.Verdict(); v == VerdictPassed || v == VerdictNoResults || v == VerdictNotChecked {
 		return nil
 	}
 	var out []string
-	add := func(check, result, reason string) {
-		switch KindOfResult(result) {
-		case ResultKindPassed, ResultKindSkipped:
-			return
+	for _, c := range cs {
+		if !c.Decides || !c.Reported {
+			continue
 		}
-		out = append(out, check+": "+CheckReason(check, result, reason))
-	}
-	if a.SPF != nil {
-		add("SPF", a.SPF.Result, detailReason(a.SPF.Details))
-	}
-	if len(a.DKIM) > 0 && !a.anyDKIMPassed() {
-		d := decidingDKIM(a.DKIM)
-		add("DKIM", d.Result, detailReason(d.Signature))
-	}
-	if a.DMARC != nil {
-		add("DMARC", a.DMARC.Result, a.DMARC.Details)
+		switch KindOfResult(c.Result) {
+		case ResultKindPassed, ResultKindSkipped:
+			continue
+		}
+		out = append(out, c.Name+": "+CheckReason(c.Name, c.Result, c.Reason))
 	}
 	return out
-}
-
-// decidingDKIM is the signature whose result decides DKIM's kind when none
-// passed: the first that failed, else the first inconclusive one.
-func decidingDKIM(sigs []DKIMResult) DKIMResult {
-	kind := dkimKind(sigs)
-	for _, d := range sigs {
-		if KindOfResult(d.Result) == kind {
-			return d
-		}
-	}
-	return sigs[0]
 }
 
 // CheckReason is why one check has its result, in words: for temperror

@@ -24,57 +24,39 @@ const (
 	VerdictFailed                         // a check really failed
 )
 
-// Verdict sums up a. It is the only place sandview decides what an email's
-// authentication means.
+// Verdict sums up a (Checks.Verdict).
 func (a AuthResults) Verdict() AuthVerdict {
-	if a.Validate().Passed {
+	var buf [8]Check
+	return a.judged(&buf).Verdict()
+}
+
+// Verdict sums up the checks. It is the only place sandview decides what
+// an email's authentication means: the checks that decide count, each by
+// the kind of its result.
+func (cs Checks) Verdict() AuthVerdict {
+	if cs.passed() {
 		return VerdictPassed
 	}
-	var kinds []ResultKind
-	if a.SPF != nil {
-		kinds = append(kinds, KindOfResult(a.SPF.Result))
-	}
-	if len(a.DKIM) > 0 {
-		kinds = append(kinds, dkimKind(a.DKIM))
-	}
-	if a.DMARC != nil {
-		kinds = append(kinds, KindOfResult(a.DMARC.Result))
-	}
-	if len(kinds) == 0 {
-		return VerdictNoResults
-	}
-	skipped := 0
-	for _, k := range kinds {
-		switch k {
+	reported, skipped := 0, 0
+	for _, c := range cs {
+		if !c.Decides || !c.Reported {
+			continue
+		}
+		reported++
+		switch KindOfResult(c.Result) {
 		case ResultKindFailed:
 			return VerdictFailed
 		case ResultKindSkipped:
 			skipped++
 		}
 	}
-	if skipped == len(kinds) {
+	switch {
+	case reported == 0:
+		return VerdictNoResults
+	case skipped == reported:
 		return VerdictNotChecked
 	}
 	return VerdictNotVerified
-}
-
-// dkimKind is what the DKIM signatures add up to: passed when one passed,
-// else failed when one failed, else inconclusive when one was, else skipped.
-func dkimKind(sigs []DKIMResult) ResultKind {
-	worst := ResultKindSkipped
-	for _, d := range sigs {
-		switch k := KindOfResult(d.Result); k {
-		case ResultKindPassed:
-			return k
-		case ResultKindFailed:
-			worst = k
-		case ResultKindInconclusive:
-			if worst != ResultKindFailed {
-				worst = k
-			}
-		}
-	}
-	return worst
 }
 
 // The words of the verdicts, as the CLI, the TUI, the JSON `verdict` field
@@ -144,7 +126,7 @@ func KindOfResult(result string) ResultKind {
 func ResultMeaning(check, result string) string {
 	switch strings.ToLower(result) {
 	case ResultNone:
-		if check == "DKIM" {
+		if check == CheckDKIM {
 			return "not signed"
 		}
 		return "no record"
@@ -153,7 +135,7 @@ func ResultMeaning(check, result string) string {
 	case ResultTemperror:
 		return "inconclusive, a temporary error"
 	case ResultPermerror:
-		if check == "DKIM" {
+		if check == CheckDKIM {
 			return "a broken signature or key"
 		}
 		return "a broken record"

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"sandview/model"
+	"sandview/model/termtext"
 	"sandview/theme"
 	"sandview/tui/ui"
 )
@@ -49,10 +50,11 @@ func verdictLine(st *theme.Styles, m model.Email) string {
 	if n := authNotice(st, m); n != "" {
 		return n
 	}
-	v := m.AuthResults.Verdict()
+	checks := m.AuthResults.Checks()
+	v := checks.Verdict()
 	why := v.Explanation()
-	if reasons := m.AuthResults.Reasons(); len(reasons) > 0 {
-		why = strings.Join(reasons, "; ") // of the fields sanitizeEmail cleaned
+	if reasons := checks.Reasons(); len(reasons) > 0 {
+		why = strings.Join(sanitizeLines(reasons), "; ")
 	}
 	return verdictStyle(st, v).Render(v.Heading()) + st.Muted.Render("  "+why)
 }
@@ -60,80 +62,58 @@ func verdictLine(st *theme.Styles, m model.Email) string {
 // authIndent is where the details of a check start.
 const authIndent = 13
 
-// authReportLines renders the verdict and the SPF, DKIM, DMARC and
-// reverse-DNS checks, each detail wrapped to width.
+// authReportLines renders the verdict and each check (model.Checks, the
+// ones not reported too), each detail wrapped to width.
 func authReportLines(ctx *ui.Context, m model.Email, width int) []string {
 	st := ctx.Styles()
 	if n := authNotice(st, m); n != "" {
 		return ui.Wrap(n, width)
 	}
-	a := m.AuthResults
-	v := a.Validate()
+	checks := m.AuthResults.Checks()
+	verdict := checks.Verdict()
 	out := ui.Wrap(verdictLine(st, m), width)
-	if len(v.Skipped) > 0 && a.Verdict() != model.VerdictNotChecked {
-		out = append(out, ui.WrapStyled(st.AuthSkipped.Render, "skipped (informational): "+strings.Join(v.Skipped, ", "), width)...)
+	if skipped := checks.Validate().Skipped; len(skipped) > 0 && verdict != model.VerdictNotChecked {
+		out = append(out, ui.WrapStyled(st.AuthSkipped.Render, "skipped (informational): "+strings.Join(skipped, ", "), width)...)
 	}
-	if a.Verdict() == model.VerdictNoResults {
+	if verdict == model.VerdictNoResults {
 		return out
 	}
 	out = append(out, "")
-	pad := strings.Repeat(" ", authIndent)
-	check := func(name, base, result string, details ...string) {
-		for i, l := range ui.WrapHanging(st.Label.Render(fmt.Sprintf("%-*s", authIndent, name))+resultText(st, base, result), width, max(width-authIndent, 1)) {
-			if i > 0 {
-				l = pad + l
+	for _, c := range checks {
+		if !c.Reported {
+			out = append(out, checkLines(st, c.Name, c.Name, model.CheckEntry{}, width)...)
+		}
+		entries := c.Entries()
+		for i, e := range entries {
+			label := c.Name
+			if len(entries) > 1 {
+				label = fmt.Sprintf("%s #%d", c.Name, i+1)
 			}
-			out = append(out, l)
+			out = append(out, checkLines(st, label, c.Name, e, width)...)
 		}
-		var kept []string
-		for _, d := range details {
-			if d != "" {
-				kept = append(kept, d)
-			}
-		}
-		for _, l := range ui.Wrap(strings.Join(kept, " · "), max(width-authIndent, 1)) {
-			if l != "" {
-				out = append(out, pad+st.Muted.Render(l))
-			}
-		}
-	}
-	if a.SPF != nil {
-		check("SPF", "SPF", a.SPF.Result, prefixed("domain ", a.SPF.Domain), prefixed("ip ", a.SPF.IP), a.SPF.Details)
-	} else {
-		check("SPF", "SPF", "")
-	}
-	if len(a.DKIM) == 0 {
-		check("DKIM", "DKIM", "")
-	}
-	for i, d := range a.DKIM {
-		name := "DKIM"
-		if len(a.DKIM) > 1 {
-			name = fmt.Sprintf("DKIM #%d", i+1)
-		}
-		check(name, "DKIM", d.Result, prefixed("domain ", d.Domain), prefixed("selector ", d.Selector), prefixed("sig ", d.Signature))
-	}
-	if a.DMARC != nil {
-		aligned := "not aligned"
-		if a.DMARC.Aligned {
-			aligned = "aligned"
-		}
-		check("DMARC", "DMARC", a.DMARC.Result, prefixed("policy ", a.DMARC.Policy), aligned, prefixed("domain ", a.DMARC.Domain), a.DMARC.Details)
-	} else {
-		check("DMARC", "DMARC", "")
-	}
-	if a.ReverseDNS != nil {
-		check("Reverse DNS", "Reverse DNS", a.ReverseDNS.Result, prefixed("host ", a.ReverseDNS.Hostname), prefixed("ip ", a.ReverseDNS.IP))
-	} else {
-		check("Reverse DNS", "Reverse DNS", "")
 	}
 	return out
 }
 
-func prefixed(prefix, s string) string {
-	if s == "" {
-		return ""
+// checkLines is one result of the check named check: label and the result
+// on the first lines, the details (sanitized, they come from the mail's
+// sender and the server) joined under them.
+func checkLines(st *theme.Styles, label, check string, e model.CheckEntry, width int) []string {
+	var out []string
+	pad := strings.Repeat(" ", authIndent)
+	result := termtext.SanitizeLine(e.Result)
+	for i, l := range ui.WrapHanging(st.Label.Render(fmt.Sprintf("%-*s", authIndent, label))+resultText(st, check, result), width, max(width-authIndent, 1)) {
+		if i > 0 {
+			l = pad + l
+		}
+		out = append(out, l)
 	}
-	return prefix + s
+	for _, l := range ui.Wrap(strings.Join(sanitizeLines(e.Details), " · "), max(width-authIndent, 1)) {
+		if l != "" {
+			out = append(out, pad+st.Muted.Render(l))
+		}
+	}
+	return out
 }
 
 // authReport is the pane under the reader (wide layout) that shows the

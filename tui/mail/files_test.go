@@ -25,14 +25,24 @@ func TestSanitizeEmailCleansEveryField(t *testing.T) {
 	}
 }
 
-// TestSanitizeAuthCleansDetails: the details of every check, which the
-// auth report and its reasons show, are cleaned too.
-func TestSanitizeAuthCleansDetails(t *testing.T) {
+// TestAuthReportCleansDetails: the result and the details of every check,
+// which the auth report and its reasons show, are cleaned when shown.
+func TestAuthReportCleansDetails(t *testing.T) {
 	hostile := "dns\x1b[2J timeout\u202e"
-	a := sanitizeAuth(model.AuthResults{SPF: &model.SPFResult{Details: hostile}, DKIM: []model.DKIMResult{{Signature: hostile}},
-		DMARC: &model.DMARCResult{Details: hostile}})
-	for _, f := range []string{a.SPF.Details, a.DKIM[0].Signature, a.DMARC.Details} {
-		tuitest.AssertNoControls(t, f)
+	m := model.Email{ID: "e1", HasContent: true, AuthResults: model.AuthResults{
+		SPF:        &model.SPFResult{Result: model.ResultFail + hostile, Domain: hostile, IP: hostile, Details: hostile},
+		DKIM:       []model.DKIMResult{{Result: model.ResultFail, Domain: hostile, Selector: hostile, Signature: hostile}, {Result: hostile}},
+		DMARC:      &model.DMARCResult{Result: model.ResultTemperror, Policy: hostile, Domain: hostile, Details: hostile},
+		ReverseDNS: &model.ReverseDNSResult{Result: hostile, IP: hostile, Hostname: hostile},
+	}}
+	ctx := tuitest.Context(true)
+	lines := authReportLines(ctx, m, 200)
+	report := tuitest.Plain(strings.Join(lines, "\n"))
+	if n := strings.Count(report, "dns timeout"); n < 10 {
+		t.Fatalf("the report shows the details %d times, want every one:\n%s", n, report)
+	}
+	for _, l := range append(lines, verdictLine(ctx.Styles(), m)) {
+		tuitest.AssertNoControls(t, tuitest.Plain(l))
 	}
 }
 

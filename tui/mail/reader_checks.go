@@ -27,24 +27,47 @@ func (t *checksTab) label(_ model.Email, short bool) string {
 	return "Checks"
 }
 
+// checkSection is one section of the Checks tab: a heading and the lines
+// under it.
+type checkSection struct {
+	heading string
+	lines   func(m model.Email, width int) []string
+}
+
+// sections are the Checks tab's sections in the order shown: a new check
+// is a row here.
+func (t *checksTab) sections() []checkSection {
+	return []checkSection{
+		{"HTML compatibility", t.compatSection},
+		{"Spam score (SpamAssassin)", func(m model.Email, width int) []string { return spamLines(t.ctx, m.SpamAnalysis, width) }},
+	}
+}
+
 func (t *checksTab) lines(m model.Email, width, _ int) tabContent {
 	st := t.ctx.Styles()
-	head := func(s string) []string { return []string{st.AuthHeading.Render(ui.Fit(s, width))} }
-	wrap := func(render func(...string) string, s string) []string { return ui.WrapStyled(render, s, width) }
 	var out []string
-	out = append(out, head("HTML compatibility")...)
+	for i, s := range t.sections() {
+		if i > 0 {
+			out = append(out, "")
+		}
+		out = append(out, st.AuthHeading.Render(ui.Fit(s.heading, width)))
+		out = append(out, s.lines(m, width)...)
+	}
+	return textContent(out)
+}
+
+// compatSection is the compatibility report of m's HTML, or why there is
+// none.
+func (t *checksTab) compatSection(m model.Email, width int) []string {
+	st := t.ctx.Styles()
 	r, err := t.compat(m)
 	switch {
 	case err != nil:
-		out = append(out, wrap(st.Problem.Render, "⚠ "+err.Error())...)
+		return ui.WrapStyled(st.Problem.Render, "⚠ "+err.Error(), width)
 	case r == nil:
-		out = append(out, wrap(st.Muted.Render, "No HTML part: nothing for email clients to break.")...)
-	default:
-		out = append(out, compatLines(t.ctx, *r, width)...)
+		return ui.WrapStyled(st.Muted.Render, "No HTML part: nothing for email clients to break.", width)
 	}
-	out = append(out, "")
-	out = append(out, head("Spam score (SpamAssassin)")...)
-	return textContent(out, spamLines(t.ctx, m.SpamAnalysis, width))
+	return compatLines(t.ctx, *r, width)
 }
 
 // compat is the report of m's HTML, made on first use; nil without HTML.

@@ -48,7 +48,6 @@ func sanitizeEmail(e model.Email) model.Email {
 		}
 		e.Attachments = atts
 	}
-	e.AuthResults = sanitizeAuth(e.AuthResults)
 	user := e.SMTPUser()
 	e.Metadata = nil // reserved; never shown, but for the SMTP login
 	if user != "" {
@@ -67,35 +66,6 @@ func sanitizeLines(lines []string) []string {
 		out[i] = termtext.SanitizeLine(l)
 	}
 	return out
-}
-
-// sanitizeAuth cleans the text fields of authentication results.
-func sanitizeAuth(a model.AuthResults) model.AuthResults {
-	line := termtext.SanitizeLine
-	if a.SPF != nil {
-		s := *a.SPF
-		s.Result, s.Domain, s.IP, s.Details = line(s.Result), line(s.Domain), line(s.IP), line(s.Details)
-		a.SPF = &s
-	}
-	if a.DKIM != nil {
-		d := make([]model.DKIMResult, len(a.DKIM))
-		for i, r := range a.DKIM {
-			r.Result, r.Domain, r.Selector, r.Signature = line(r.Result), line(r.Domain), line(r.Selector), line(r.Signature)
-			d[i] = r
-		}
-		a.DKIM = d
-	}
-	if a.DMARC != nil {
-		m := *a.DMARC
-		m.Result, m.Policy, m.Domain, m.Details = line(m.Result), line(m.Policy), line(m.Domain), line(m.Details)
-		a.DMARC = &m
-	}
-	if a.ReverseDNS != nil {
-		r := *a.ReverseDNS
-		r.Result, r.IP, r.Hostname = line(r.Result), line(r.IP), line(r.Hostname)
-		a.ReverseDNS = &r
-	}
-	return a
 }
 
 // sanitizeInbox cleans the address of an inbox.

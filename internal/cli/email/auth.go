@@ -2,51 +2,40 @@ package email
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"sandview/model"
 	"sandview/model/termtext"
 )
 
-// authSummary is the verdict (model.AuthResults.Verdict, in its words)
-// followed by each check's result in words, e.g. "not verified (SPF no
+// authSummary is the verdict (model.Checks.Verdict, in its words) followed
+// by each reported check's result in words, e.g. "not verified (SPF no
 // record, DKIM not signed, DMARC no record, reverse DNS pass)".
 func authSummary(a model.AuthResults) string {
-	verdict := a.Verdict()
-	checks := authChecks(a)
-	if verdict == model.VerdictNotChecked || len(checks) == 0 {
-		return verdict.Word()
+	checks := a.Checks()
+	verdict := checks.Verdict()
+	var parts []string
+	for _, c := range checks {
+		if c.Reported {
+			parts = append(parts, inRunningText(c.Name)+" "+resultWord(c.Name, c.Result))
+		}
 	}
-	parts := make([]string, len(checks))
-	for i, c := range checks {
-		parts[i] = c.name + " " + resultWord(c.name, c.result)
+	if verdict == model.VerdictNotChecked || len(parts) == 0 {
+		return verdict.Word()
 	}
 	return verdict.Word() + " (" + strings.Join(parts, ", ") + ")"
 }
 
-// authCheck is one check's name and result.
-type authCheck struct{ name, result string }
-
-// authChecks lists the checks the server reported, DKIM as passing when
-// one signature passed.
-func authChecks(a model.AuthResults) []authCheck {
-	var out []authCheck
-	if a.SPF != nil {
-		out = append(out, authCheck{"SPF", a.SPF.Result})
+// inRunningText is a check's name inside a sentence: a name that starts
+// with a word ("Reverse DNS") starts in lower case, an acronym ("SPF")
+// stays as it is.
+func inRunningText(name string) string {
+	first, size := utf8.DecodeRuneInString(name)
+	if second, _ := utf8.DecodeRuneInString(name[size:]); unicode.IsLower(second) {
+		return string(unicode.ToLower(first)) + name[size:]
 	}
-	if len(a.DKIM) > 0 {
-		result := a.DKIM[0].Result
-		if a.Validate().DKIMPassed {
-			result = model.ResultPass
-		}
-		out = append(out, authCheck{"DKIM", result})
-	}
-	if a.DMARC != nil {
-		out = append(out, authCheck{"DMARC", a.DMARC.Result})
-	}
-	if a.ReverseDNS != nil {
-		out = append(out, authCheck{"reverse DNS", a.ReverseDNS.Result})
-	}
-	return out
+	return name
 }
 
 // resultWord is a check result in the words people read it in

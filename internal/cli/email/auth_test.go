@@ -22,6 +22,8 @@ func TestAuthSummaryWording(t *testing.T) {
 		{model.AuthResults{}, "not checked"},
 		{all("none", "none", "none", "pass"), "not verified (SPF no record, DKIM not signed, DMARC no record, reverse DNS pass)"},
 		{model.AuthResults{DKIM: []model.DKIMResult{{Result: "fail"}, {Result: "pass"}}}, "not verified (DKIM pass)"},
+		// The signature that decides the verdict, not the first.
+		{model.AuthResults{DKIM: []model.DKIMResult{{Result: "none"}, {Result: "fail"}}}, "fail (DKIM fail)"},
 	} {
 		if got := authSummary(c.results); got != c.want {
 			t.Errorf("authSummary = %q, want %q", got, c.want)

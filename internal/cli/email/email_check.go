@@ -108,15 +108,13 @@ func Check(ctx context.Context, e model.Email, o CheckOptions) (CheckView, error
 	return v, nil
 }
 
-// printCheck writes the text report.
+// printCheck writes the text report, section by section in the order
+// listed: a new check is a row here.
 func printCheck(w io.Writer, v CheckView) error {
-	if err := printCompat(w, v); err != nil {
-		return err
-	}
-	printSpam(w, v.Spam)
-	printDeceptive(w, v.Deceptive)
-	if v.Links != nil {
-		return printLinks(w, v.Links)
+	for _, section := range []func(io.Writer, CheckView) error{printCompat, printSpam, printDeceptive, printLinks} {
+		if err := section(w, v); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -150,8 +148,13 @@ func printCompat(w io.Writer, v CheckView) error {
 	return nil
 }
 
-// printLinks writes the link check: a line per link, its redirects under it.
-func printLinks(w io.Writer, results []linkcheck.Result) error {
+// printLinks writes the link check, when there was one: a line per link,
+// its redirects under it.
+func printLinks(w io.Writer, v CheckView) error {
+	results := v.Links
+	if results == nil {
+		return nil
+	}
 	counts := map[string]int{}
 	for _, r := range results {
 		counts[r.Outcome]++
@@ -189,24 +192,28 @@ func printLinks(w io.Writer, results []linkcheck.Result) error {
 }
 
 // printSpam writes the spam score and the rules that fired.
-func printSpam(w io.Writer, a *model.SpamAnalysis) {
-	fmt.Fprintf(w, "\nSpam score: %s\n", termtext.SanitizeLine(model.SpamSummary(a)))
+func printSpam(w io.Writer, v CheckView) error {
+	a := v.Spam
+	_, err := fmt.Fprintf(w, "\nSpam score: %s\n", termtext.SanitizeLine(model.SpamSummary(a)))
 	if a == nil {
-		return
+		return err
 	}
 	for _, r := range a.Rules {
 		fmt.Fprintf(w, "  %5.1f  %-24s %s\n", r.Score, termtext.SanitizeLine(r.Name), termtext.SanitizeLine(r.Description))
 	}
+	return err
 }
 
 // printDeceptive writes the links whose text names another host.
-func printDeceptive(w io.Writer, ds []linkcheck.Deception) {
+func printDeceptive(w io.Writer, v CheckView) error {
+	ds := v.Deceptive
 	if len(ds) == 0 {
-		fmt.Fprintln(w, "\nDeceptive links: none")
-		return
+		_, err := fmt.Fprintln(w, "\nDeceptive links: none")
+		return err
 	}
-	fmt.Fprintf(w, "\nDeceptive links: %d\n", len(ds))
+	_, err := fmt.Fprintf(w, "\nDeceptive links: %d\n", len(ds))
 	for _, d := range ds {
 		fmt.Fprintf(w, "  %s: %s\n", d.Warning(), termtext.SanitizeLine(d.Link))
 	}
+	return err
 }
