@@ -122,7 +122,7 @@ func (a *actions) promptSaveEmails(targets []target) tea.Cmd {
 		if len(targets) == 1 {
 			what = "download it"
 		}
-		return runThere(a.ctx, what, fetchTargets(remote, targets))
+		return remote.RunThere(a.ctx, what, fetchTargets(remote, targets))
 	}
 	refs := refsOf(targets)
 	names := make([]string, len(targets))
@@ -148,7 +148,7 @@ func (a *actions) promptSaveAttachments(targets []target) tea.Cmd {
 		return nil
 	}
 	if remote := a.cmds.remote(); remote != nil {
-		return runThere(a.ctx, "download them", fetchAttachmentsOf(remote, targets))
+		return remote.RunThere(a.ctx, "download them", fetchAttachmentsOf(remote, targets))
 	}
 	what := ui.Plural(n, "attachment", "attachments")
 	if !known {

@@ -14,6 +14,7 @@ import (
 	"sandview/client"
 	"sandview/model"
 	"sandview/tui/desktop"
+	"sandview/tui/mail/reader"
 	"sandview/tui/ui"
 )
 
@@ -217,7 +218,7 @@ func (c commands) saveAttachment(a model.Attachment, dir string) tea.Cmd {
 // keeps them.
 func (c commands) openLink(link, copyKey string) tea.Cmd {
 	return func() tea.Msg {
-		if !openableLink(link) {
+		if !reader.OpenableLink(link) {
 			return ui.StatusMsg{Text: "only http, https and mailto links are opened", Level: ui.LevelWarn}
 		}
 		if err := c.open(c.ctx, link); err != nil {

@@ -3,9 +3,6 @@ package mail
 import (
 	"fmt"
 
-	tea "charm.land/bubbletea/v2"
-
-	"sandview/model"
 	"sandview/tui/ui"
 )
 
@@ -25,20 +22,6 @@ func (c commands) onTheBox() error {
 		return fmt.Errorf("%w: no file is read or written there", ui.ErrRemote)
 	}
 	return nil
-}
-
-// runThere shows, in a dialog wide enough for it, command as the way to
-// do something on the user's own machine (what: "download it"), and
-// copies it there.
-func runThere(ctx *ui.Context, what, command string) tea.Cmd {
-	ctx.Open(ui.NewTextDialog(ctx, "Over SSH", ui.WrapLines(
-		"Over SSH nothing is run or written on the box. To "+what+", run this on your own machine (copied to your clipboard):\n\n"+command)))
-	return tea.Batch(tea.SetClipboard(command), status("copied the command to your clipboard (OSC 52)", ui.LevelInfo))
-}
-
-// copyLinkThere copies a link instead of opening it on the box.
-func copyLinkThere(link string) tea.Cmd {
-	return tea.Batch(tea.SetClipboard(link), status("copied the link to your clipboard (over SSH nothing is opened on the box): "+link, ui.LevelInfo))
 }
 
 // fetchTargets is the command that downloads the targets' sources.
@@ -66,10 +49,4 @@ func fetchAttachmentsOf(r *ui.Remote, targets []target) string {
 		pairs[i] = [2]string{t.entry.info.EmailAddress, t.email.ID}
 	}
 	return r.FetchFolders(pairs)
-}
-
-// pipeThere is the pipe's way out over SSH: download the source and pipe
-// it on the user's machine.
-func pipeThere(ctx *ui.Context, r *ui.Remote, address string, m model.Email) tea.Cmd {
-	return runThere(ctx, "download it and pipe it", r.FetchEmail(address, m.ID))
 }

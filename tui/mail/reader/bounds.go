@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"fmt"
@@ -36,8 +36,8 @@ func cutText(s string, limit int, what string) string {
 	return s[:n] + cutMarker(what, len(s)-n)
 }
 
-// bounded is m within the reader's limits.
-func bounded(m model.Email) model.Email {
+// Bounded is m within the reader's limits.
+func Bounded(m model.Email) model.Email {
 	m.Text = cutText(m.Text, maxPartBytes, "the text part")
 	if len(m.HTML) > maxPartBytes {
 		// Cut before the last tag that starts within the limit, so the

@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -6,10 +6,10 @@ import (
 )
 
 // readerKey handles the reader's keys beyond scrolling and the tabs'
-// own: half pages, the search inside the message, marking the open email,
-// piping it to a command, and the actions on it (bulk.go); handled is
-// false for the keys left to the screen.
-func (r *reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+// own: half pages, the search inside the message and piping the open
+// email to a command; handled is false for the keys left to the screen
+// (marking the open email and the other actions on it).
+func (r *Reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := r.ctx.Keys
 	open, found := r.email()
 	half := max(r.contentHeight()/2, 1)
@@ -27,14 +27,35 @@ func (r *reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Back) && r.find.text != "":
 		r.find.reset()
 		r.scroll.SetHeight(r.contentHeight())
-	case key.Matches(msg, k.Mark) && found:
-		r.entry().toggleMark(open.ID)
 	case key.Matches(msg, k.Pipe) && found:
 		return r.promptPipe(open), true
-	case found && key.Matches(msg, k.Delete, k.MarkUnread, k.SaveAll):
-		return r.acts.bulkKey(msg, []target{{entry: r.entry(), email: open}}, r.entry())
 	default:
 		return nil, false
 	}
 	return nil, true
+}
+
+// Update applies the result of one of the reader's commands (a link
+// checked, a render done, a pipe run); ok is false for other messages.
+func (r *Reader) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case linksCheckedMsg:
+		return r.checks.done(r.ctx, msg), true
+	case renderedMsg:
+		r.renderDone(msg)
+	case pipeDoneMsg:
+		r.piped(msg)
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// Typing reports whether the search inside the message has the keyboard.
+func (r *Reader) Typing() bool { return r.find.typing }
+
+// Paste types pasted text into the search inside the message.
+func (r *Reader) Paste(text string) {
+	r.find.field.Insert(text)
+	r.setFind(r.find.field.Value())
 }
