@@ -35,14 +35,3 @@ func TestSanitizeAuthCleansDetails(t *testing.T) {
 		tuitest.AssertNoControls(t, f)
 	}
 }
-
-func TestOpenableLink(t *testing.T) {
-	for link, want := range map[string]bool{
-		"https://example.com": true, "http://x.test/a": true, "mailto:a@b.test": true,
-		"javascript:alert(1)": false, "file:///etc/passwd": false, "-https://x": false, "https://": false, "": false,
-	} {
-		if got := openableLink(link); got != want {
-			t.Errorf("openableLink(%q) = %v", link, got)
-		}
-	}
-}
