@@ -43,30 +43,6 @@ func (r Rect) SizeOr(width, height int) (int, int) {
 	return r.W, r.H
 }
 
-// Beside puts blocks side by side, line by line. Each block is a pane
-// drawn exactly to its size (as Frame draws), so nothing is measured or
-// padded again; a block with fewer lines leaves its lines empty.
-func Beside(blocks ...string) string {
-	split := make([][]string, len(blocks))
-	height := 0
-	for i, b := range blocks {
-		split[i] = strings.Split(b, "\n")
-		height = max(height, len(split[i]))
-	}
-	var sb strings.Builder
-	for y := range height {
-		if y > 0 {
-			sb.WriteByte('\n')
-		}
-		for _, lines := range split {
-			if y < len(lines) {
-				sb.WriteString(lines[y])
-			}
-		}
-	}
-	return sb.String()
-}
-
 // Stack puts blocks of the same width one above another.
 func Stack(blocks ...string) string { return strings.Join(blocks, "\n") }
 
