@@ -11,7 +11,7 @@ import (
 // (marking the open email and the other actions on it).
 func (r *Reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := r.ctx.Keys
-	open, found := r.email()
+	open, found := r.Email()
 	half := max(r.contentHeight()/2, 1)
 	switch {
 	case key.Matches(msg, k.HalfPageDown):

@@ -36,7 +36,7 @@ func (r *Reader) switchRender(width bool) tea.Cmd {
 // LoadRendered starts the render the Rendered tab shows, when shown;
 // on another tab the renderer gets ready for it (the first HTML mail).
 func (r *Reader) LoadRendered() tea.Cmd {
-	m, found := r.email()
+	m, found := r.Email()
 	if !found {
 		return nil
 	}
@@ -58,7 +58,7 @@ func (r *Reader) renderDone(msg renderedMsg) {
 // the picture, which scroll as text does.
 func (r *Reader) Picture() (Picture, bool) {
 	g := r.ctx.Graphics
-	m, found := r.email()
+	m, found := r.Email()
 	if r.tab != TabRendered || !found || !g.Known || g.Protocol == termimage.None || r.find.active() {
 		return Picture{}, false
 	}

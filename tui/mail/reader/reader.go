@@ -67,7 +67,7 @@ func New(ctx *ui.Context, calls context.Context, set *ui.Settings, host Host) *R
 	html := &htmlView{hyperlinks: set.Hyperlinks}
 	r := &Reader{ctx: ctx, host: host, set: set, calls: calls, tabBar: tabBar{ctx: ctx}, sum: summary{ctx: ctx}, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
 	r.findBar = &findBar{ctx: ctx, scroll: &r.scroll, drawn: &r.drawn,
-		relayout: func() { r.refresh(r.email()) },
+		relayout: func() { r.refresh(r.Email()) },
 		resize:   func() { r.scroll.SetHeight(r.contentHeight()) },
 	}
 	r.rendered = &renderedTab{ctx: ctx, body: r.body, renderer: set.Renderer}
@@ -97,7 +97,7 @@ func (r *Reader) SetFocus(focused bool) { r.focused = focused }
 // contentHeight is the number of lines under the summary, the tab bar
 // and its rule, and above the search line.
 func (r *Reader) contentHeight() int {
-	m, _ := r.email()
+	m, _ := r.Email()
 	return max(r.height-2-r.sum.height(m, r.width-2)-2-r.find.lines(), 1)
 }
 
@@ -124,9 +124,6 @@ func (r *Reader) Showing(address, id string) bool { return r.address == address 
 // Shown is the inbox and the id of the open email ("" when none).
 func (r *Reader) Shown() (address, id string) { return r.address, r.id }
 
-// Tab is the tab shown.
-func (r *Reader) Tab() Tab { return r.tab }
-
 // SetTab switches tabs.
 func (r *Reader) SetTab(t Tab) {
 	if t != r.tab && int(t) < len(r.tabs) {
@@ -143,9 +140,6 @@ func (r *Reader) Email() (model.Email, bool) {
 	}
 	return r.host.Email(r.address, r.id)
 }
-
-// email is the open email.
-func (r *Reader) email() (model.Email, bool) { return r.Email() }
 
 // LoadRaw fetches the raw source when the Raw or the Headers tab shows an
 // email whose source is not loaded.
@@ -173,7 +167,7 @@ func (r *Reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	k := r.ctx.Keys
-	open, found := r.email()
+	open, found := r.Email()
 	switch {
 	case key.Matches(msg, k.Up):
 		r.move(open, found, -1)
@@ -208,7 +202,7 @@ func (r *Reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // the HTML in the browser.
 func (r *Reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := r.ctx.Keys
-	open, found := r.email()
+	open, found := r.Email()
 	switch {
 	case key.Matches(msg, k.ToggleHTML):
 		r.body.showHTML = !r.body.showHTML
@@ -293,7 +287,7 @@ func (r *Reader) move(m model.Email, found bool, delta int) {
 
 // Wheel scrolls the content by a turn of the wheel.
 func (r *Reader) Wheel(lines int) {
-	r.refresh(r.email())
+	r.refresh(r.Email())
 	r.scroll.ScrollBy(lines)
 }
 
@@ -334,7 +328,7 @@ func (r *Reader) View() string {
 	st := r.ctx.Styles()
 	inner := r.width - 2
 	title := "Message"
-	m, found := r.email()
+	m, found := r.Email()
 	if !found {
 		body := []string{st.Muted.Render(fmt.Sprintf("Select a message and press %s to open it.", ui.KeyName(r.ctx.Keys.Open)))}
 		return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
