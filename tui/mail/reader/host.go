@@ -37,3 +37,19 @@ type Host interface {
 	// AuthLines lays the authentication report of m out in width cells.
 	AuthLines(m model.Email, width int) []string
 }
+
+// Update applies the result of one of the reader's commands (a link
+// checked, a render done, a pipe run); ok is false for other messages.
+func (r *Reader) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case linksCheckedMsg:
+		return r.checks.done(r.ctx, msg), true
+	case renderedMsg:
+		r.renderDone(msg)
+	case pipeDoneMsg:
+		r.piped(msg)
+	default:
+		return nil, false
+	}
+	return nil, true
+}

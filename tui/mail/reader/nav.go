@@ -34,28 +34,3 @@ func (r *Reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	return nil, true
 }
-
-// Update applies the result of one of the reader's commands (a link
-// checked, a render done, a pipe run); ok is false for other messages.
-func (r *Reader) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
-	switch msg := msg.(type) {
-	case linksCheckedMsg:
-		return r.checks.done(r.ctx, msg), true
-	case renderedMsg:
-		r.renderDone(msg)
-	case pipeDoneMsg:
-		r.piped(msg)
-	default:
-		return nil, false
-	}
-	return nil, true
-}
-
-// Typing reports whether the search inside the message has the keyboard.
-func (r *Reader) Typing() bool { return r.find.typing }
-
-// Paste types pasted text into the search inside the message.
-func (r *Reader) Paste(text string) {
-	r.find.field.Insert(text)
-	r.setFind(r.find.field.Value())
-}

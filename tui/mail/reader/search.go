@@ -186,3 +186,12 @@ func (r *findBar) markFound(visible []string, offset int) []string {
 	}
 	return visible
 }
+
+// Typing reports whether the search inside the message has the keyboard.
+func (r *Reader) Typing() bool { return r.find.typing }
+
+// Paste types pasted text into the search inside the message.
+func (r *Reader) Paste(text string) {
+	r.find.field.Insert(text)
+	r.setFind(r.find.field.Value())
+}
