@@ -53,7 +53,7 @@ func (a *actions) promptExport() tea.Cmd {
 	address := e.info.EmailAddress
 	if remote := a.cmds.remote(); remote != nil {
 		file := desktop.SafeName(address, "inbox") + ".json"
-		return runThere(a.ctx, "export it", remote.Shell+" inbox export "+address+" > "+file)
+		return remote.RunThere(a.ctx, "export it", remote.Shell+" inbox export "+address+" > "+file)
 	}
 	a.ctx.Open(ui.NewPrompt(a.ctx, "Export "+address, "File to write (JSON, 0600). It holds the inbox's secret key: keep it safe.",
 		desktop.SafeName(address, "inbox")+".json", func(path string) tea.Cmd { return a.cmds.exportInbox(address, path) }))

@@ -11,6 +11,7 @@ import (
 	"sandview/model"
 	"sandview/model/termtext"
 	"sandview/theme"
+	"sandview/tui/mail/reader"
 	"sandview/tui/ui"
 )
 
@@ -121,7 +122,7 @@ func checkLines(st *theme.Styles, label, check string, e model.CheckEntry, width
 // report (the reader's Auth tab has it too); it never takes the keyboard.
 type authReport struct {
 	ctx      *ui.Context
-	reader   *reader
+	reader   *reader.Reader
 	expanded bool
 	scroll   ui.Scroller
 	drawn    authKey // what the scroller holds
@@ -131,14 +132,18 @@ type authReport struct {
 
 // authKey is what the auth pane's lines depend on.
 type authKey struct {
-	contentKey
-	expanded bool
+	id          string
+	hasContent  bool
+	problem     string
+	width       int
+	dark, plain bool
+	expanded    bool
 }
 
 // authCollapsedHeight is the height of the pane showing the verdict line.
 const authCollapsedHeight = 3
 
-func newAuthReport(ctx *ui.Context, r *reader) *authReport {
+func newAuthReport(ctx *ui.Context, r *reader.Reader) *authReport {
 	return &authReport{ctx: ctx, reader: r}
 }
 
@@ -164,9 +169,9 @@ func (p *authReport) wheel(lines int) {
 // refresh lays out the verdict or the report of the open email when what
 // it depends on changed.
 func (p *authReport) refresh() {
-	m, _ := p.reader.email()
-	k := authKey{contentKey{id: m.ID, hasContent: m.HasContent, problem: m.Problem, tab: tabAuth, width: p.width - 2,
-		dark: p.ctx.Theme.Dark, plain: p.ctx.Theme.NoColor}, p.expanded}
+	m, _ := p.reader.Email()
+	k := authKey{id: m.ID, hasContent: m.HasContent, problem: m.Problem, width: p.width - 2,
+		dark: p.ctx.Theme.Dark, plain: p.ctx.Theme.NoColor, expanded: p.expanded}
 	if k == p.drawn {
 		return
 	}
@@ -195,9 +200,9 @@ func (p *authReport) FullHelp() [][]key.Binding { return nil }
 // toggleAuth expands or collapses the auth pane where the layout has one,
 // and shows the reader's Auth tab where it has not.
 func (s *panes) toggleAuth() {
-	if s.lay.mode != ui.Wide {
-		s.reader.setTab(tabAuth)
-		if s.lay.mode == ui.Narrow && s.reader.id != "" {
+	if s.lay.Mode != ui.Wide {
+		s.reader.SetTab(reader.TabAuth)
+		if s.lay.Mode == ui.Narrow && s.shown().id != "" {
 			s.setFocus(PaneReader)
 		}
 		return

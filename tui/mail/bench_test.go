@@ -53,7 +53,7 @@ func TestLargeInboxStaysWindowed(t *testing.T) {
 	}
 	h.Press("/")
 	h.Type(`subject:"topic 7"`)
-	if n := len(h.s.emails.filtered); n != 769 {
+	if n := len(h.s.panes.emails.filtered); n != 769 {
 		t.Fatalf("filter kept %d", n)
 	}
 }

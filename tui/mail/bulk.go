@@ -2,6 +2,8 @@ package mail
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -122,7 +124,7 @@ func (a *actions) promptSaveEmails(targets []target) tea.Cmd {
 		if len(targets) == 1 {
 			what = "download it"
 		}
-		return runThere(a.ctx, what, fetchTargets(remote, targets))
+		return remote.RunThere(a.ctx, what, fetchTargets(remote, targets))
 	}
 	refs := refsOf(targets)
 	names := make([]string, len(targets))
@@ -148,7 +150,7 @@ func (a *actions) promptSaveAttachments(targets []target) tea.Cmd {
 		return nil
 	}
 	if remote := a.cmds.remote(); remote != nil {
-		return runThere(a.ctx, "download them", fetchAttachmentsOf(remote, targets))
+		return remote.RunThere(a.ctx, "download them", fetchAttachmentsOf(remote, targets))
 	}
 	what := ui.Plural(n, "attachment", "attachments")
 	if !known {
@@ -168,4 +170,50 @@ func emlName(m model.Email) string {
 		return m.Subject + ".eml"
 	}
 	return m.ID + ".eml"
+}
+
+// Files are saved and opened through tui/desktop, as in the CLI: a
+// missing directory is created (0700), an existing file never
+// overwritten.
+
+// saveDir is the directory the save dialogs offer: the last one typed in
+// one of them this session (it is not kept when sandview quits), else
+// ~/Downloads when it exists, else the working directory. A nil *saveDir
+// offers the default and remembers nothing.
+type saveDir struct {
+	home string // the user's home directory ("": unknown)
+	last string
+}
+
+// prompt is a save dialog asking for a directory, offering the one to
+// offer; the directory accepted is remembered, then handed to save.
+func (s *saveDir) prompt(ctx *ui.Context, title, hint string, save func(dir string) tea.Cmd) *ui.Prompt {
+	offer := defaultSaveDir("")
+	if s != nil {
+		offer = defaultSaveDir(s.home)
+		if s.last != "" {
+			offer = s.last
+		}
+	}
+	return ui.NewPrompt(ctx, title, hint, offer, func(dir string) tea.Cmd {
+		if s != nil {
+			s.last = dir
+		}
+		return save(dir)
+	})
+}
+
+// defaultSaveDir is where files are saved unless the user says otherwise:
+// home/Downloads when it exists, else the working directory.
+func defaultSaveDir(home string) string {
+	if home != "" {
+		dl := filepath.Join(home, "Downloads")
+		if info, err := os.Stat(dl); err == nil && info.IsDir() {
+			return dl
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return "."
 }

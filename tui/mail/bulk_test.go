@@ -72,11 +72,11 @@ func TestMarkAllShownAndEscClearsMarksFirst(t *testing.T) {
 		t.Fatalf("* again left %d marked", got)
 	}
 	h.Press("*", "esc")
-	if h.s.state.markedCount() != 0 || !h.s.emails.find.active() {
+	if h.s.state.markedCount() != 0 || !h.s.panes.emails.find.active() {
 		t.Fatal("esc did not clear the marks before the search")
 	}
 	h.Press("esc")
-	if h.s.emails.find.active() || h.s.Focus() != PaneEmails {
+	if h.s.panes.emails.find.active() || h.s.Focus() != PaneEmails {
 		t.Fatal("the second esc did not clear the search")
 	}
 }

@@ -92,7 +92,7 @@ func TestCursorMovedStaysInABatch(t *testing.T) {
 // from nothing, and that each change shows.
 func TestRowCacheFollowsChanges(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	l := h.s.emails
+	l := h.s.panes.emails
 	first := func() model.Email { return h.current().emails[0] }
 	fresh := func() string {
 		l.cache = rowCache{}

@@ -52,7 +52,7 @@ func (c commands) setChaos(address string, cfg *model.ChaosConfig) tea.Cmd {
 
 // openChaos opens the chaos dialog of the inbox under the cursor.
 func (s *Screen) openChaos() tea.Cmd {
-	e := s.inboxes.selected()
+	e := s.panes.inboxes.selected()
 	if e == nil {
 		s.ctx.Flash("no inbox selected: chaos acts on one inbox", ui.LevelInfo)
 		return nil

@@ -41,7 +41,7 @@ func TestChaosDialogSetsGreylistingAndShowsTheBadge(t *testing.T) {
 		t.Fatalf("no badge with the time left:\n%s", h.shown())
 	}
 	// In the inbox pane the badge comes first: a narrow pane shows it.
-	if row := h.s.inboxes.row(h.current(), false, 26); !strings.HasPrefix(tuitest.Plain(row[1]), "  chaos 10m00s · ") {
+	if row := h.s.panes.inboxes.row(h.current(), false, 26); !strings.HasPrefix(tuitest.Plain(row[1]), "  chaos 10m00s · ") {
 		t.Fatalf("the inbox row %q does not start with the badge", tuitest.Plain(row[1]))
 	}
 	// Opened again, the dialog shows what the inbox holds.

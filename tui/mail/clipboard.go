@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"sandview/tui/mail/reader"
 	"sandview/tui/ui"
 )
 
@@ -16,13 +17,13 @@ import (
 const tmuxTimeout = 5 * time.Second
 
 // execRunner runs a program with os/exec, keeping at most one byte more
-// than runOutputLimit of its output (the rest is read and dropped, so the
+// than reader.PipeOutputLimit of its output (the rest is read and dropped, so the
 // program is not held up); once ctx ends the program is killed and its
 // output given up on a little later.
 func execRunner(ctx context.Context, stdin []byte, name string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
-	out := &cappedBuffer{limit: runOutputLimit + 1}
+	out := &cappedBuffer{limit: reader.PipeOutputLimit + 1}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 2 * time.Second
 	err := cmd.Run()
@@ -51,7 +52,7 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 func (c commands) copyText(text, what string) tea.Cmd {
 	osc := tea.SetClipboard(text)
 	if !c.set.InTmux {
-		return tea.Batch(osc, status("copied "+what+" to the terminal's clipboard (OSC 52)", ui.LevelSuccess))
+		return tea.Batch(osc, ui.StatusCmd("copied "+what+" to the terminal's clipboard (OSC 52)", ui.LevelSuccess))
 	}
 	return tea.Batch(osc, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(c.ctx, tmuxTimeout)
@@ -62,9 +63,4 @@ func (c commands) copyText(text, what string) tea.Cmd {
 		}
 		return ui.StatusMsg{Text: "copied " + what + " to the tmux buffer and the terminal's clipboard (OSC 52)", Level: ui.LevelSuccess}
 	})
-}
-
-// status is a Cmd that shows a status message.
-func status(text string, level ui.Level) tea.Cmd {
-	return func() tea.Msg { return ui.StatusMsg{Text: text, Level: level} }
 }

@@ -1,6 +1,7 @@
 // Package mail is the mail screen of sandview's terminal UI: the inbox
-// list, the email list with its search, the reader with its tabs and the
-// authentication report, laid out side by side or one at a time, and its
+// list, the email list with its search, the reader (package
+// tui/mail/reader, which host.go serves) and the authentication report,
+// laid out side by side or one at a time (layout.go, ui.Layout), and its
 // state (mailState): what is known of each inbox. Every call to the service runs in a
 // tea.Cmd (commands.go); its result comes back as a message the screen
 // applies (results.go). Untrusted text is sanitized once, when it enters
@@ -20,7 +21,7 @@
 // The message list has the keyboard at start. Where the reader is on
 // screen beside the list, it follows the cursor once the cursor rests
 // (preview.go, a tea.Tick debounce); from the reader, J and K move on,
-// / searches the message (reader_search.go) and | pipes it to a shell
-// command (reader_pipe.go). Copies go to the terminal's clipboard by
+// / searches the message and | pipes it to a shell command (in the
+// reader). Copies go to the terminal's clipboard by
 // OSC 52 and, inside tmux, to its buffer too (clipboard.go).
 package mail

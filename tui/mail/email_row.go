@@ -241,12 +241,12 @@ func (l *rowPainter) row(m model.Email, owner *inboxEntry, selected bool, width 
 	if cols.fresh {
 		sb.WriteString(rs.fresh.Render(fresh) + rs.subject.Render(strings.Repeat(" ", newColumn-len(fresh))))
 	}
-	sb.WriteString(highlighted(from, q.Highlights(search.FieldFrom, from), cols.from, rs.from, rs.match))
+	sb.WriteString(ui.Highlighted(from, q.Highlights(search.FieldFrom, from), cols.from, rs.from, rs.match))
 	sb.WriteString(rs.from.Render(" "))
 	if cols.to > 0 {
 		sb.WriteString(recipientColumn(m, owner, q, cols.to, rs))
 	}
-	sb.WriteString(highlighted(subject, q.Highlights(search.FieldSubject, subject), cols.subject, rs.subject, rs.match))
+	sb.WriteString(ui.Highlighted(subject, q.Highlights(search.FieldSubject, subject), cols.subject, rs.subject, rs.match))
 	if cols.att > 0 {
 		att := ""
 		switch n := len(m.Attachments); {
@@ -264,30 +264,6 @@ func (l *rowPainter) row(m model.Email, owner *inboxEntry, selected bool, width 
 	}
 	sb.WriteString(rs.age.Render(ui.FitRight(ui.RelativeTime(m.ReceivedAt, l.ctx.Now), ageColumn)))
 	return sb.String()
-}
-
-// highlighted draws text in exactly width cells in style base, the byte
-// ranges marks of it in style mark.
-func highlighted(text string, marks []search.Range, width int, base, mark lipgloss.Style) string {
-	if width <= 0 {
-		return ""
-	}
-	if len(marks) == 0 {
-		return base.Render(ui.Fit(text, width))
-	}
-	var sb strings.Builder
-	at := 0
-	for _, r := range marks {
-		sb.WriteString(base.Render(text[at:r.Start]))
-		sb.WriteString(mark.Render(text[r.Start:r.End]))
-		at = r.End
-	}
-	sb.WriteString(base.Render(text[at:]))
-	line := sb.String()
-	if w := termtext.Width(line); w < width {
-		return line + base.Render(strings.Repeat(" ", width-w))
-	}
-	return ui.Fit(line, width)
 }
 
 // recipient is whom m was sent to (model.Email.ShownTo): its first
@@ -326,7 +302,7 @@ func recipientColumn(m model.Email, owner *inboxEntry, q search.Query, width int
 		marks = q.Highlights(search.FieldRcpt, addr) // the To address is an envelope recipient too
 	}
 	if len(marks) > 0 && (!labelled || termtext.Width(to) <= width) {
-		return highlighted(to, marks, width, rs.extra, rs.match) + rs.extra.Render(" ")
+		return ui.Highlighted(to, marks, width, rs.extra, rs.match) + rs.extra.Render(" ")
 	}
 	return rs.extra.Render(recipientCell(to, width) + " ")
 }

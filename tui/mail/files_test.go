@@ -45,14 +45,3 @@ func TestAuthReportCleansDetails(t *testing.T) {
 		tuitest.AssertNoControls(t, tuitest.Plain(l))
 	}
 }
-
-func TestOpenableLink(t *testing.T) {
-	for link, want := range map[string]bool{
-		"https://example.com": true, "http://x.test/a": true, "mailto:a@b.test": true,
-		"javascript:alert(1)": false, "file:///etc/passwd": false, "-https://x": false, "https://": false, "": false,
-	} {
-		if got := openableLink(link); got != want {
-			t.Errorf("openableLink(%q) = %v", link, got)
-		}
-	}
-}

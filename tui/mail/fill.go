@@ -161,9 +161,9 @@ func (s *Screen) filled(msg filledMsg) {
 		}
 		applyLoaded(e, r.email)
 	}
-	s.emails.refresh()
+	s.panes.emails.refresh()
 	if len(gone) > 0 {
-		s.dropGone(gone)
+		s.dropper.dropGone(gone)
 	}
 	if len(failed) > 0 {
 		s.ctx.Flash(fmt.Sprintf("could not load the content of %s: %s", ui.Plural(len(failed), "email", "emails"), strings.Join(failed[:1], "")), ui.LevelError)

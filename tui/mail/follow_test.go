@@ -26,23 +26,23 @@ func TestOpeningIsNoCursorMove(t *testing.T) {
 		fireAll(h, rec)
 		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "c", "Mail C", 3*time.Second)))
 		fireAll(h, rec)
-		if !h.s.reader.showing(tuitest.PlainAddr, "b") || h.s.Focus() != PaneReader {
-			t.Fatalf("%v: new mail changed what the open reader shows: %q", size, h.s.reader.id)
+		if !h.s.panes.reader.Showing(tuitest.PlainAddr, "b") || h.s.Focus() != PaneReader {
+			t.Fatalf("%v: new mail changed what the open reader shows: %q", size, h.s.panes.shown().id)
 		}
 		h.Press("esc")
-		if size[0] >= 80 && !h.s.reader.showing(tuitest.PlainAddr, "c") {
-			t.Fatalf("%v: back in the list, the preview shows %q while the cursor is on the newest", size, h.s.reader.id)
+		if size[0] >= 80 && !h.s.panes.reader.Showing(tuitest.PlainAddr, "c") {
+			t.Fatalf("%v: back in the list, the preview shows %q while the cursor is on the newest", size, h.s.panes.shown().id)
 		}
 		fireAll(h, rec)
 		if h.selected() != "c" {
 			t.Fatalf("%v: after open and close the cursor stays on %q, not on the newest mail", size, h.selected())
 		}
-		if size[0] >= 80 && !h.s.reader.showing(tuitest.PlainAddr, "c") {
-			t.Fatalf("%v: the preview shows %q, the cursor is on c", size, h.s.reader.id)
+		if size[0] >= 80 && !h.s.panes.reader.Showing(tuitest.PlainAddr, "c") {
+			t.Fatalf("%v: the preview shows %q, the cursor is on c", size, h.s.panes.shown().id)
 		}
 		h.Press("enter")
-		if !h.s.reader.showing(tuitest.PlainAddr, "c") {
-			t.Fatalf("%v: enter opened %q, want the newest c", size, h.s.reader.id)
+		if !h.s.panes.reader.Showing(tuitest.PlainAddr, "c") {
+			t.Fatalf("%v: enter opened %q, want the newest c", size, h.s.panes.shown().id)
 		}
 		// Scrolling and switching the reader's tabs are no cursor moves.
 		h.Press("h", "G", "3", "esc")
@@ -111,8 +111,8 @@ func TestLongSubjectWrapsInTheSummary(t *testing.T) {
 	m.Text = "the body"
 	h.Send(feedNewEmail(tuitest.DemoAddr, m))
 	h.Press("enter")
-	if !h.s.reader.showing(tuitest.DemoAddr, "long") {
-		t.Fatalf("enter opened %q", h.s.reader.id)
+	if !h.s.panes.reader.Showing(tuitest.DemoAddr, "long") {
+		t.Fatalf("enter opened %q", h.s.panes.shown().id)
 	}
 	shown := h.shown()
 	for _, w := range []string{"between nine and five", "Thursday"} {

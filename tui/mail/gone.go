@@ -36,8 +36,8 @@ func (s *dropper) forget(e *inboxEntry, id string) {
 		s.emails.find.index.Forget(m)
 	}
 	e.removeEmail(id)
-	if s.reader.showing(e.info.EmailAddress, id) {
-		s.reader.close()
+	if s.reader.Showing(e.info.EmailAddress, id) {
+		s.reader.Clear()
 		if s.Focus() == PaneReader {
 			s.setFocus(PaneEmails)
 		}

@@ -17,15 +17,15 @@ func TestOpeningAMailDeletedElsewhereDropsIt(t *testing.T) {
 	rec := withTicks(h)
 	h.svc.Fail(&client.EmailNotFoundError{ID: "e1"})
 	h.Press("enter")
-	if !h.s.reader.showing(tuitest.DemoAddr, "e1") {
-		t.Fatalf("enter opened %q", h.s.reader.id)
+	if !h.s.panes.reader.Showing(tuitest.DemoAddr, "e1") {
+		t.Fatalf("enter opened %q", h.s.panes.shown().id)
 	}
 	fireAll(h, rec)
-	if _, ok := h.current().email("e1"); ok || h.s.emails.lists(emailRef{tuitest.DemoAddr, "e1"}) {
+	if _, ok := h.current().email("e1"); ok || h.s.panes.emails.lists(emailRef{tuitest.DemoAddr, "e1"}) {
 		t.Fatal("the mail the server no longer holds is still listed")
 	}
-	if h.s.reader.id == "e1" || h.s.Focus() != PaneEmails {
-		t.Fatalf("the reader still shows the gone mail (%q, focus %v)", h.s.reader.id, h.s.Focus())
+	if h.s.panes.shown().id == "e1" || h.s.Focus() != PaneEmails {
+		t.Fatalf("the reader still shows the gone mail (%q, focus %v)", h.s.panes.shown().id, h.s.Focus())
 	}
 	if st := h.ctx.Status().Text; !strings.Contains(st, "deleted on the server") {
 		t.Fatalf("status line %q", st)

@@ -2,7 +2,10 @@ package mail
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"sandview/model"
 	"sandview/tui/desktop"
@@ -55,11 +58,11 @@ func newHarnessOn(t testing.TB, ctx *ui.Context, width, height int, set ui.Setti
 func (h *harness) shown() string { return tuitest.Shown(h.ctx, h.s) }
 
 // current is the selected inbox.
-func (h *harness) current() *inboxEntry { return h.s.inboxes.selected() }
+func (h *harness) current() *inboxEntry { return h.s.panes.inboxes.selected() }
 
 // selected is the email under the list's cursor.
 func (h *harness) selected() string {
-	e, _, _ := h.s.emails.selected()
+	e, _, _ := h.s.panes.emails.selected()
 	return e.ID
 }
 
@@ -70,4 +73,23 @@ func (h *harness) rest() { h.Send(fillMsg{seq: h.s.filler.seq}) }
 // feedNewEmail is a live email as the feed delivers it.
 func feedNewEmail(address string, e model.Email) feed.NewEmailMsg {
 	return feed.NewEmailMsg{Address: address, Email: e}
+}
+
+// plainLines is the view without any escape sequence, line by line.
+func plainLines(view string) []string { return strings.Split(ansi.Strip(view), "\n") }
+
+// placed is where the layout put the mail screen's panes.
+type placed struct {
+	mode                          ui.Mode
+	inboxes, emails, reader, auth ui.Rect
+}
+
+// layoutOf lays the screen of h out in width x height cells with the
+// focus on pane focus, and says where its panes went.
+func layoutOf(h *harness, width, height int, focus Pane) placed {
+	p := h.s.panes
+	p.ring.Focus(int(focus))
+	h.s.SetSize(width, height)
+	l := p.lay
+	return placed{l.Mode, l.Of(p.inboxes), l.Of(p.emails), l.Of(p.reader), l.Of(p.auth)}
 }

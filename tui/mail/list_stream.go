@@ -155,14 +155,14 @@ func (s *Screen) listInbox(address string) tea.Cmd {
 	e.loading = true
 	st, cmd := s.cmds.streamEmails(e.info.EmailAddress, s.firstBatch())
 	e.stream = st
-	return tea.Batch(cmd, s.startSpinner())
+	return tea.Batch(cmd, s.spinner.startSpinner())
 }
 
 // firstBatch is how many emails the first batch of a streamed listing
 // holds: as many as the list pane has lines, so the first frame shows a
 // full page of the newest mail and waits for no more (the next batch
 // follows within listBatchInterval).
-func (s *Screen) firstBatch() int { return max(s.emails.height, minFirstBatch) }
+func (s *Screen) firstBatch() int { return max(s.panes.emails.height, minFirstBatch) }
 
 // emailsListed merges a batch of a streamed listing into its inbox and
 // asks for the next one; the last batch ends the loading (and reports
@@ -176,7 +176,7 @@ func (s *Screen) emailsListed(msg emailsListedMsg) tea.Cmd {
 	}
 	st.listed += len(msg.emails)
 	added := e.mergeListed(msg.emails)
-	s.emails.refresh()
+	s.panes.emails.refresh()
 	cmds := []tea.Cmd{s.prepare(added)}
 	if !msg.done {
 		return tea.Batch(append(cmds, st.next())...)

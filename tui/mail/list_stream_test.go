@@ -173,7 +173,7 @@ func TestStreamedListingShowsProgress(t *testing.T) {
 	h := newHarness(t, 160, 30)
 	e := h.current()
 	e.stream = &listStream{address: e.info.EmailAddress, listed: 1234}
-	h.s.emails.refresh()
+	h.s.panes.emails.refresh()
 	if !strings.Contains(h.shown(), "loading… 1234 emails so far") {
 		t.Fatalf("no progress in the title:\n%s", h.shown())
 	}
@@ -191,13 +191,13 @@ func TestSearchWhileListingSaysStillLoading(t *testing.T) {
 	h := newHarness(t, 160, 30)
 	e := h.current()
 	e.stream = &listStream{address: e.info.EmailAddress, listed: 3}
-	h.s.emails.refresh()
+	h.s.panes.emails.refresh()
 	h.search("zzz-nothing")
 	if v := h.shown(); !strings.Contains(v, "No matches yet — still loading…") || strings.Contains(v, search.NoMatches) {
 		t.Fatalf("a search matching nothing while listing:\n%s", v)
 	}
 	e.stream = nil
-	h.s.emails.refresh()
+	h.s.panes.emails.refresh()
 	h.rest()
 	if v := h.shown(); !strings.Contains(v, search.NoMatches) || strings.Contains(v, "still loading") {
 		t.Fatalf("a search matching nothing once listed:\n%s", v)

@@ -9,6 +9,7 @@ import (
 	"sandview/model"
 	"sandview/model/search"
 	"sandview/tui/feed"
+	"sandview/tui/mail/reader"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
@@ -92,28 +93,28 @@ func typed(text string, names ...string) []string {
 }
 
 func TestReaderPane(t *testing.T) {
-	open := func(id string, tab tab) func() ui.Component {
+	open := func(id string, tab reader.Tab) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
-			r := newReader(k.ctx, k.state, k.cmds, k.acts)
+			r := k.reader()
 			r.SetFocus(true)
-			r.open(tuitest.DemoAddr, id)
-			r.setTab(tab)
+			r.Open(tuitest.DemoAddr, id)
+			r.SetTab(tab)
 			return r
 		}
 	}
 	tuitest.PaneGoldens(t, map[string]tuitest.PaneCase{
-		"none":        {Build: open("", tabBody)},
-		"body_scroll": {Build: open("e1", tabBody), Keys: []string{"down", "down"}},
-		"headers":     {Build: open("e1", tabHeaders)},
-		"links":       {Build: open("e1", tabLinks), Keys: []string{"down", "down"}},
-		"attachments": {Build: open("e1", tabAttachments)},
-		"auth":        {Build: open("e1", tabAuth), Keys: []string{"end"}},
-		"hostile":     {Build: open("e2", tabHeaders)},
-		"problem":     {Build: open("e3", tabBody)},
+		"none":        {Build: open("", reader.TabBody)},
+		"body_scroll": {Build: open("e1", reader.TabBody), Keys: []string{"down", "down"}},
+		"headers":     {Build: open("e1", reader.TabHeaders)},
+		"links":       {Build: open("e1", reader.TabLinks), Keys: []string{"down", "down"}},
+		"attachments": {Build: open("e1", reader.TabAttachments)},
+		"auth":        {Build: open("e1", reader.TabAuth), Keys: []string{"end"}},
+		"hostile":     {Build: open("e2", reader.TabHeaders)},
+		"problem":     {Build: open("e3", reader.TabBody)},
 		"raw_loaded": {Build: func() ui.Component {
-			r := open("e1", tabRaw)().(*reader)
-			r.source.set(tuitest.RawE1(), nil)
+			r := open("e1", reader.TabRaw)().(*reader.Reader)
+			r.SetRaw(tuitest.DemoAddr, "e1", tuitest.RawE1(), nil)
 			return r
 		}},
 	})
@@ -123,8 +124,8 @@ func TestAuthReportPane(t *testing.T) {
 	report := func(id string, expanded bool) func() ui.Component {
 		return func() ui.Component {
 			k := newPaneKit()
-			r := newReader(k.ctx, k.state, k.cmds, k.acts)
-			r.open(tuitest.DemoAddr, id)
+			r := k.reader()
+			r.Open(tuitest.DemoAddr, id)
 			p := newAuthReport(k.ctx, r)
 			p.expanded = expanded
 			return p
@@ -138,37 +139,12 @@ func TestAuthReportPane(t *testing.T) {
 	})
 }
 
-// TestReaderKeysStayInPane checks that the reader leaves the keys that
-// move the focus to its screen, and that scrolling stays within the
-// content.
-func TestReaderKeysStayInPane(t *testing.T) {
-	k := newPaneKit()
-	r := newReader(k.ctx, k.state, k.cmds, k.acts)
-	r.open(tuitest.DemoAddr, "e1")
-	r.SetSize(40, 12)
-	for _, name := range []string{"esc", "enter", "tab"} {
-		if _, ok := r.HandleKey(tuitest.Key(name)); ok {
-			t.Errorf("the reader took %q, which moves the focus", name)
-		}
-	}
-	tuitest.PressPane(t, r, "end")
-	bottom := r.scroll.Offset()
-	tuitest.PressPane(t, r, "down", "pgdown")
-	if r.scroll.Offset() != bottom || bottom == 0 {
-		t.Fatalf("scrolled past the end: %d then %d", bottom, r.scroll.Offset())
-	}
-	tuitest.PressPane(t, r, "home")
-	if r.scroll.Offset() != 0 {
-		t.Fatal("home did not go back to the top")
-	}
-}
-
 // TestCatchAllListShowsRecipients: once the catch-all holds mail for
 // other addresses, its list has a recipient column; before, and in other
 // inboxes' lists, it does not.
 func TestCatchAllListShowsRecipients(t *testing.T) {
 	h := newHarnessWith(t, 200, 40, ui.Settings{CatchAll: tuitest.DemoAddr})
-	if h.s.emails.showTo {
+	if h.s.panes.emails.showTo {
 		t.Fatalf("a catch-all holding only its own mail shows recipients:\n%s", h.shown())
 	}
 	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{
@@ -209,7 +185,7 @@ func TestAnyCatchAllListShowsRecipients(t *testing.T) {
 		ID: "c1", From: "app@shop.example", To: []string{}, Subject: "Your receipt", ReceivedAt: tuitest.Now().Add(time.Second),
 		Envelope: &model.Envelope{From: "bounce@shop.example", To: []string{"qa-17@example.com"}},
 	}})
-	if !h.s.emails.showTo {
+	if !h.s.panes.emails.showTo {
 		t.Fatalf("a list holding mail for other addresses shows no recipients:\n%s", h.shown())
 	}
 	row := ""
@@ -244,7 +220,7 @@ func TestRecipientColumnMarksMatches(t *testing.T) {
 	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: mail})
 	st := h.ctx.Styles()
 	marked := func() bool {
-		view := h.s.emails.View()
+		view := h.s.panes.emails.View()
 		return strings.Contains(view, st.Match.Render("qa-17")) || strings.Contains(view, st.Match.Inherit(st.Selected).Render("qa-17"))
 	}
 	if marked() {
@@ -257,4 +233,9 @@ func TestRecipientColumnMarksMatches(t *testing.T) {
 		}
 		h.Press("esc")
 	}
+}
+
+// reader is the reader pane over the kit's state, as the screen builds it.
+func (k *paneKit) reader() *reader.Reader {
+	return reader.New(k.ctx, context.Background(), k.cmds.set, readerHost{ctx: k.ctx, cmds: k.cmds, state: k.state, acts: k.acts})
 }

@@ -34,7 +34,7 @@ type previewer struct {
 // cursor, in the layouts where both are on screen (wide and stacked),
 // unless it shows it already or is about to.
 func (s *previewer) followCursor() tea.Cmd {
-	if s.lay.mode == ui.Narrow || s.Focus() == PaneReader {
+	if s.lay.Mode == ui.Narrow || s.Focus() == PaneReader {
 		return nil
 	}
 	m, e, ok := s.emails.selected()
@@ -42,7 +42,7 @@ func (s *previewer) followCursor() tea.Cmd {
 		return nil
 	}
 	ref := emailRef{e.info.EmailAddress, m.ID}
-	if s.reader.showing(ref.address, ref.id) || ref == s.previewFor {
+	if s.reader.Showing(ref.address, ref.id) || ref == s.previewFor {
 		return nil
 	}
 	s.previewFor = ref
@@ -58,7 +58,7 @@ func (s *previewer) preview(seq int) tea.Cmd {
 		return nil
 	}
 	s.previewFor = emailRef{}
-	if s.lay.mode == ui.Narrow {
+	if s.lay.Mode == ui.Narrow {
 		return nil
 	}
 	return s.show()
@@ -83,7 +83,7 @@ func (s *previewer) show() tea.Cmd {
 		return nil
 	}
 	address := e.info.EmailAddress
-	s.reader.open(address, sel.ID)
+	s.reader.Open(address, sel.ID)
 	delete(e.fresh, sel.ID)
 	if sel.Problem != "" {
 		return nil
@@ -92,7 +92,7 @@ func (s *previewer) show() tea.Cmd {
 	if needsFetch(sel) {
 		cmds = append(cmds, s.cmds.loadEmail(address, sel.ID))
 	}
-	cmds = append(cmds, s.reader.loadRaw(), s.reader.loadRendered())
+	cmds = append(cmds, s.reader.LoadRaw(), s.reader.LoadRendered())
 	return tea.Batch(cmds...)
 }
 
@@ -126,11 +126,11 @@ func (s *previewer) Resized() tea.Cmd { return s.catchUp() }
 // the reader shows another: after a resize, and when the list gets the
 // keyboard back (its cursor may have gone to the newest mail meanwhile).
 func (s *previewer) catchUp() tea.Cmd {
-	if s.lay.mode == ui.Narrow || s.Focus() == PaneReader {
+	if s.lay.Mode == ui.Narrow || s.Focus() == PaneReader {
 		return nil
 	}
 	m, e, ok := s.emails.selected()
-	if !ok || s.reader.showing(e.info.EmailAddress, m.ID) {
+	if !ok || s.reader.Showing(e.info.EmailAddress, m.ID) {
 		return nil
 	}
 	s.previewFor = emailRef{}

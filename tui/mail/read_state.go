@@ -48,10 +48,10 @@ func readRule(markUnread, markAllRead string) string {
 // opened is the email the focused reader shows ({} when the reader does
 // not have the keyboard or shows nothing).
 func (s *readTimer) opened() emailRef {
-	if s.Focus() != PaneReader || s.reader.id == "" {
+	if s.Focus() != PaneReader || s.shown().id == "" {
 		return emailRef{}
 	}
-	return emailRef{s.reader.address, s.reader.id}
+	return s.shown()
 }
 
 // dwell starts the read timer when the focused reader has come to show

@@ -7,6 +7,7 @@ import (
 
 	"sandview/model"
 	"sandview/tui/corpus"
+	"sandview/tui/mail/reader"
 	"sandview/tui/tuitest"
 )
 
@@ -35,14 +36,14 @@ func bigMail() (model.Email, []byte) {
 
 // openBig is the mail screen at 160x47 with the big email open in the
 // reader, showing tab t, after its first render.
-func openBig(b testing.TB, t tab) *harness {
+func openBig(b testing.TB, t reader.Tab) *harness {
 	h := newHarness(b, 160, 47)
 	m, raw := bigMail()
 	h.svc.SetEmails(tuitest.DemoAddr, []model.Email{m})
 	h.svc.SetRaw(m.ID, raw)
 	h.Send(emailsLoadedMsg{address: tuitest.DemoAddr, emails: []model.Email{m}})
 	h.Press("enter", fmt.Sprint(int(t)+1))
-	if !h.s.reader.focused {
+	if h.s.Focus() != PaneReader {
 		b.Fatal("the reader is not focused")
 	}
 	_ = h.s.View()
@@ -51,7 +52,7 @@ func openBig(b testing.TB, t tab) *harness {
 
 // benchmarkScroll is a key press (down, or page down) and the frame after
 // it, in tab t of the big email.
-func benchmarkScroll(b *testing.B, t tab, page bool) {
+func benchmarkScroll(b *testing.B, t reader.Tab, page bool) {
 	h := openBig(b, t)
 	down, up := tuitest.Key("down"), tuitest.Key("up")
 	if page {
@@ -70,10 +71,10 @@ func benchmarkScroll(b *testing.B, t tab, page bool) {
 	}
 }
 
-func BenchmarkScrollRaw5MB(b *testing.B)    { benchmarkScroll(b, tabRaw, false) }
-func BenchmarkScrollBody5MB(b *testing.B)   { benchmarkScroll(b, tabBody, false) }
-func BenchmarkPageDownRaw5MB(b *testing.B)  { benchmarkScroll(b, tabRaw, true) }
-func BenchmarkPageDownBody5MB(b *testing.B) { benchmarkScroll(b, tabBody, true) }
+func BenchmarkScrollRaw5MB(b *testing.B)    { benchmarkScroll(b, reader.TabRaw, false) }
+func BenchmarkScrollBody5MB(b *testing.B)   { benchmarkScroll(b, reader.TabBody, false) }
+func BenchmarkPageDownRaw5MB(b *testing.B)  { benchmarkScroll(b, reader.TabRaw, true) }
+func BenchmarkPageDownBody5MB(b *testing.B) { benchmarkScroll(b, reader.TabBody, true) }
 
 // BenchmarkFirstRenderNewsletter is opening the 200 KB HTML newsletter of
 // the corpus in the HTML view and drawing the first frame.
@@ -97,7 +98,7 @@ func BenchmarkFirstRenderNewsletter(b *testing.B) {
 			id = two.ID
 		}
 		i++
-		h.s.reader.open(tuitest.DemoAddr, id)
+		h.s.panes.reader.Open(tuitest.DemoAddr, id)
 		_ = h.s.View()
 	}
 }
@@ -105,12 +106,13 @@ func BenchmarkFirstRenderNewsletter(b *testing.B) {
 // BenchmarkFirstRenderRaw5MB is the first frame of the Raw tab of the big
 // email once its source has arrived: sanitizing and wrapping 5 MB.
 func BenchmarkFirstRenderRaw5MB(b *testing.B) {
-	h := openBig(b, tabRaw)
+	h := openBig(b, reader.TabRaw)
 	_, raw := bigMail()
 	b.ReportAllocs()
 	for b.Loop() {
-		h.s.reader.source.reset("big")
-		h.s.reader.source.set(raw, nil)
+		h.s.panes.reader.Clear()
+		h.s.panes.reader.Open(tuitest.DemoAddr, "big")
+		h.s.panes.reader.SetRaw(tuitest.DemoAddr, "big", raw, nil)
 		_ = h.s.View()
 	}
 }

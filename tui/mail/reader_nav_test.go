@@ -2,7 +2,7 @@ package mail
 
 import (
 	"context"
-	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +12,7 @@ import (
 
 	"sandview/model"
 	"sandview/tui/feed"
+	"sandview/tui/mail/reader"
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
@@ -43,16 +44,16 @@ func TestReaderFollowsTheCursor(t *testing.T) {
 		var rec ticks
 		h.ctx.Tick = rec.tick
 		h.Press("j", "j", "j")
-		if h.s.reader.id != "" || len(rec.fired) != 3 {
-			t.Fatalf("width %d: the reader followed at once (%q), or %d ticks", width, h.s.reader.id, len(rec.fired))
+		if h.s.panes.shown().id != "" || len(rec.fired) != 3 {
+			t.Fatalf("width %d: the reader followed at once (%q), or %d ticks", width, h.s.panes.shown().id, len(rec.fired))
 		}
 		h.Send(rec.fired[0](tuitest.Now()))
-		if h.s.reader.id != "" {
-			t.Fatalf("width %d: a stale tick showed %s", width, h.s.reader.id)
+		if h.s.panes.shown().id != "" {
+			t.Fatalf("width %d: a stale tick showed %s", width, h.s.panes.shown().id)
 		}
 		h.Send(rec.fired[2](tuitest.Now()))
-		if !h.s.reader.showing(tuitest.DemoAddr, "e4") || h.s.Focus() != PaneEmails {
-			t.Fatalf("width %d: the reader shows %q, focus %v", width, h.s.reader.id, h.s.Focus())
+		if !h.s.panes.reader.Showing(tuitest.DemoAddr, "e4") || h.s.Focus() != PaneEmails {
+			t.Fatalf("width %d: the reader shows %q, focus %v", width, h.s.panes.shown().id, h.s.Focus())
 		}
 	}
 	h := newHarness(t, 70, 30)
@@ -78,16 +79,16 @@ func TestNextAndPreviousFromTheReader(t *testing.T) {
 	var rec ticks
 	h.ctx.Tick = rec.tick
 	h.Press("enter", "J")
-	if !h.s.reader.showing(tuitest.DemoAddr, "e2") || h.selected() != "e2" || h.s.Focus() != PaneReader {
-		t.Fatalf("J: reader %s, cursor %s, focus %v", h.s.reader.id, h.selected(), h.s.Focus())
+	if !h.s.panes.reader.Showing(tuitest.DemoAddr, "e2") || h.selected() != "e2" || h.s.Focus() != PaneReader {
+		t.Fatalf("J: reader %s, cursor %s, focus %v", h.s.panes.shown().id, h.selected(), h.s.Focus())
 	}
 	fireAll(h, &rec)
 	if !h.svc.Called("markRead demo@sandbox.test e2") || h.svc.Called("markRead demo@sandbox.test e1") {
 		t.Fatalf("J then a dwell: the next message not marked read, or the one skipped marked: %v", h.svc.Calls())
 	}
 	h.Press("K", "K")
-	if !h.s.reader.showing(tuitest.DemoAddr, "e1") || !strings.Contains(h.shown(), "this is the first message") {
-		t.Fatalf("K at the top: reader %s\n%s", h.s.reader.id, h.shown())
+	if !h.s.panes.reader.Showing(tuitest.DemoAddr, "e1") || !strings.Contains(h.shown(), "this is the first message") {
+		t.Fatalf("K at the top: reader %s\n%s", h.s.panes.shown().id, h.shown())
 	}
 }
 
@@ -108,12 +109,13 @@ func TestQuitClosesTheReaderFirst(t *testing.T) {
 func TestHalfPagesInTheReader(t *testing.T) {
 	h := newHarness(t, 140, 12)
 	h.Press("enter")
+	top := h.s.panes.reader.View()
 	h.Press("ctrl+d")
-	if h.s.reader.scroll.Offset() == 0 {
+	if h.s.panes.reader.View() == top {
 		t.Fatal("ctrl+d did not scroll")
 	}
 	h.Press("ctrl+u")
-	if h.s.reader.scroll.Offset() != 0 {
+	if h.s.panes.reader.View() != top {
 		t.Fatal("ctrl+u did not scroll back")
 	}
 }
@@ -126,24 +128,32 @@ func TestSearchInsideTheMessage(t *testing.T) {
 	}
 	h.Type("sandbox")
 	h.Press("enter")
-	r := h.s.reader
-	if len(r.find.matches) < 2 || !strings.Contains(h.shown(), fmt.Sprintf("1/%d", len(r.find.matches))) {
-		t.Fatalf("%d matches\n%s", len(r.find.matches), h.shown())
+	r := h.s.panes.reader
+	// The search line counts the matching lines and says which is shown.
+	count := regexp.MustCompile(`(\d+)/(\d+)  n/N next/previous`)
+	at := func() (cur, total string) {
+		m := count.FindStringSubmatch(h.shown())
+		if m == nil {
+			t.Fatalf("no match count on the search line:\n%s", h.shown())
+		}
+		return m[1], m[2]
 	}
-	first := r.find.matches[r.find.current]
+	if cur, total := at(); cur != "1" || total == "0" || total == "1" {
+		t.Fatalf("match %s of %s\n%s", cur, total, h.shown())
+	}
 	h.Press("n")
-	if r.find.matches[r.find.current] == first {
+	if cur, _ := at(); cur != "2" {
 		t.Fatal("n did not move to the next match")
 	}
 	h.Press("N")
-	if r.find.matches[r.find.current] != first {
+	if cur, _ := at(); cur != "1" {
 		t.Fatal("N did not move back")
 	}
 	if !strings.Contains(r.View(), h.ctx.Styles().Match.Render("sandbox")) {
 		t.Fatal("the matches are not marked")
 	}
 	h.Press("esc")
-	if r.find.active() || h.s.Focus() != PaneReader {
+	if strings.Contains(h.shown(), "next/previous") || h.s.Focus() != PaneReader {
 		t.Fatal("esc did not end the search first")
 	}
 	h.Press("n")
@@ -180,8 +190,8 @@ func TestPipeTheMessage(t *testing.T) {
 // up.
 func TestRunnerCapsAndStops(t *testing.T) {
 	out, err := execRunner(context.Background(), nil, "/bin/sh", "-c", "head -c 3000000 /dev/zero")
-	if err != nil || len(out) != runOutputLimit+1 {
-		t.Fatalf("kept %d bytes (%v), want %d", len(out), err, runOutputLimit+1)
+	if err != nil || len(out) != reader.PipeOutputLimit+1 {
+		t.Fatalf("kept %d bytes (%v), want %d", len(out), err, reader.PipeOutputLimit+1)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -265,8 +275,8 @@ func TestHintAndBannerNameTheSelectedInbox(t *testing.T) {
 	h := newHarnessWith(t, 140, 37, ui.Settings{SMTPAddr: "127.0.0.1:1025"})
 	h.Press("shift+tab", "j")
 	want := "send mail to plain@sandbox.test via SMTP 127.0.0.1:1025"
-	if h.s.Banner() != want || !strings.Contains(tuitest.Plain(strings.Join(h.s.emails.rows(200, h.s.emails.entry, false), "\n")), want) {
-		t.Fatalf("banner %q; the empty list says %q", h.s.Banner(), h.s.emails.rows(200, h.s.emails.entry, false))
+	if h.s.Banner() != want || !strings.Contains(tuitest.Plain(strings.Join(h.s.panes.emails.rows(200, h.s.panes.emails.entry, false), "\n")), want) {
+		t.Fatalf("banner %q; the empty list says %q", h.s.Banner(), h.s.panes.emails.rows(200, h.s.panes.emails.entry, false))
 	}
 }
 
@@ -296,8 +306,8 @@ func TestReaderShowsWhatTheCursorIsOnWithoutAKey(t *testing.T) {
 		t.Fatalf("%d ticks after the lists loaded", len(rec.fired))
 	}
 	h.Send(rec.fired[0](tuitest.Now()))
-	if !h.s.reader.showing(tuitest.DemoAddr, "e1") {
-		t.Fatalf("the reader shows %q, not the email under the cursor", h.s.reader.id)
+	if !h.s.panes.reader.Showing(tuitest.DemoAddr, "e1") {
+		t.Fatalf("the reader shows %q, not the email under the cursor", h.s.panes.shown().id)
 	}
 	h.Send(feedNewEmail(tuitest.PlainAddr, model.Email{ID: "p2", Subject: "again", ReceivedAt: tuitest.Now()}))
 	if len(rec.fired) != 1 {

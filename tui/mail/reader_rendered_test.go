@@ -58,7 +58,7 @@ func TestRenderedTab(t *testing.T) {
 	h := newHarnessWith(t, 120, 40, ui.Settings{Renderer: f})
 	h.ctx.Graphics = ui.Graphics{Protocol: termimage.Sixel, Known: true, Cell: termimage.CellSize{W: 8, H: 16}}
 	h.Press("enter", "8")
-	id := h.s.reader.id
+	id := h.s.panes.shown().id
 	if len(f.calls) != 1 || f.calls[0] != id+" 600 light" {
 		t.Fatalf("renders %q, want one of %s at 600 px, light", f.calls, id)
 	}
@@ -70,7 +70,7 @@ func TestRenderedTab(t *testing.T) {
 	if !ok {
 		t.Fatal("no picture to draw")
 	}
-	r := h.s.lay.reader
+	r := h.s.panes.lay.Of(h.s.panes.reader)
 	inner := r.W - 2
 	// The picture is scaled to the pane (inner cells of 8 px) and drawn
 	// inside the frame, under the head line, to the bottom of the pane.
@@ -106,21 +106,6 @@ func TestRenderedTab(t *testing.T) {
 	h.Press("1")
 	if _, ok := h.s.Picture(); ok {
 		t.Fatal("the Body tab has a picture")
-	}
-}
-
-func TestRenderedTabStaleResult(t *testing.T) {
-	tab := &renderedTab{ctx: nil, cache: map[renderKey]*rendered{}}
-	old := renderKey{address: "a@x", id: "1", width: 600}
-	cur := renderKey{address: "a@x", id: "2", width: 600}
-	tab.cache[old], tab.cache[cur], tab.pending = &rendered{}, &rendered{}, cur
-	tab.done(renderedMsg{key: old, rendered: rendered{img: image.NewRGBA(image.Rect(0, 0, 1, 1))}})
-	if _, kept := tab.cache[old]; kept {
-		t.Fatal("a stale render (another email since) was kept")
-	}
-	tab.done(renderedMsg{key: cur, rendered: rendered{img: image.NewRGBA(image.Rect(0, 0, 1, 1))}})
-	if r := tab.cache[cur]; r == nil || r.img == nil {
-		t.Fatal("the render asked for last was dropped")
 	}
 }
 

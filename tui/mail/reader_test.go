@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,32 +17,6 @@ import (
 	"sandview/tui/tuitest"
 	"sandview/tui/ui"
 )
-
-func TestParseHeadersAsSent(t *testing.T) {
-	raw := "Received: from a.example\r\n\tby b.example; Sun, 1 Jun 2025\r\nReceived: from c.ex by d.example\r\n" +
-		"X-Custom-CASE: Value\r\nSubject: =?utf-8?b?R3LDvMOfZQ==?= and =?iso-8859-1?q?K=F6ln?=\r\n" +
-		"X-Evil: a\x1b[2Jb\u202ec\r\nnot a field\r\n" + "X-Unknown: =?x-none?q?abc?=\r\n\r\nBody: not a header\r\n"
-	got := parseHeaders([]byte(raw))
-	want := []header{
-		{"Received", "from a.example\tby b.example; Sun, 1 Jun 2025"},
-		{"Received", "from c.ex by d.example"},
-		{"X-Custom-CASE", "Value"},
-		{"Subject", "Grüße and Köln"},
-		{"X-Evil", "abc"},
-		{"", "not a field"}, // no indent: a malformed field of its own (RFC 5322 2.2.3), as the server reads it
-		{"X-Unknown", "abc"},
-	}
-	// Sanitizing turns the tab of the folded line into a space.
-	want[0].value = termtext.SanitizeLine(want[0].value)
-	if len(got) != len(want) {
-		t.Fatalf("got %d headers: %q", len(got), got)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("header %d = %q, want %q", i, got[i], want[i])
-		}
-	}
-}
 
 func TestHeadersTabShowsHeadersAsSent(t *testing.T) {
 	h := newHarness(t, 140, 37)
@@ -123,19 +98,19 @@ func TestViewHTMLInBrowser(t *testing.T) {
 func TestAuthPaneIsOneLineUntilExpanded(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("down", "enter")
-	if h.s.lay.auth.H != authCollapsedHeight {
-		t.Fatalf("auth pane is %d lines", h.s.lay.auth.H)
+	if h.s.panes.lay.Of(h.s.panes.auth).H != authCollapsedHeight {
+		t.Fatalf("auth pane is %d lines", h.s.panes.lay.Of(h.s.panes.auth).H)
 	}
 	view := h.shown()
 	if !strings.Contains(view, "✗ FAIL  SPF: softfail; DKIM: not signed; DMARC: fail") || strings.Contains(view, "Reverse DNS") {
 		t.Fatalf("the collapsed pane does not show the verdict alone:\n%s", view)
 	}
 	h.Press("a")
-	if h.s.lay.auth.H <= authCollapsedHeight || !strings.Contains(h.shown(), "✗ softfail") {
+	if h.s.panes.lay.Of(h.s.panes.auth).H <= authCollapsedHeight || !strings.Contains(h.shown(), "✗ softfail") {
 		t.Fatalf("a did not expand the report:\n%s", h.shown())
 	}
 	h.Press("a")
-	if h.s.lay.auth.H != authCollapsedHeight {
+	if h.s.panes.lay.Of(h.s.panes.auth).H != authCollapsedHeight {
 		t.Fatal("a did not collapse the report")
 	}
 }
@@ -161,26 +136,6 @@ func TestAuthReportWordsAndWrapping(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(view, "│", " ")), ""), sig) {
 		t.Fatalf("the DKIM signature is cut:\n%s", view)
-	}
-}
-
-// TestTabsKeepTheirLayout checks that switching tabs and back does not lay
-// the big body out again: the lines are kept per email and width.
-func TestTabsKeepTheirLayout(t *testing.T) {
-	h := openBig(t, tabRaw)
-	raw := h.s.reader.scroll.Visible()[0]
-	h.Press("1")
-	_ = h.s.View()
-	body := &h.s.reader.body.wrapped.lines[0]
-	h.Press("5")
-	_ = h.s.View()
-	if got := h.s.reader.scroll.Visible()[0]; got != raw {
-		t.Fatalf("raw tab shows %q, then %q", raw, got)
-	}
-	h.Press("1")
-	_ = h.s.View()
-	if &h.s.reader.body.wrapped.lines[0] != body {
-		t.Fatal("the body was laid out again")
 	}
 }
 
@@ -296,6 +251,62 @@ func TestHeadersTabShowsTheEnvelope(t *testing.T) {
 	for _, want := range []string{"Envelope from <>", `Delivered to  v@x.test, "odd local"@x.test`} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("headers tab lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+// TestReaderTabBarFitsEveryScreen: on a screen of each size the bar
+// fits, has every tab's number in order and the shown tab's label, and
+// has full labels when they fit.
+func TestReaderTabBarFitsEveryScreen(t *testing.T) {
+	for _, size := range [][2]int{{60, 20}, {80, 24}, {120, 40}, {200, 50}} {
+		h := newHarness(t, size[0], size[1])
+		h.Press("enter", "3")
+		inner := h.s.panes.lay.Of(h.s.panes.reader).W - 2
+		var bar string
+		for _, l := range plainLines(h.s.View()) {
+			if i := strings.Index(l, " 1 "); i >= 0 && strings.Contains(l, " 6 ") {
+				bar = l[i:]
+			}
+		}
+		if end := strings.LastIndex(bar, "│"); end >= 0 {
+			bar = bar[:end]
+		}
+		full := " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks  8 Rendered"
+		switch {
+		case termtext.Width(strings.TrimRight(bar, " ")) > inner:
+			t.Errorf("%v: the bar is wider than the reader (%d): %q", size, inner, bar)
+		case !strings.Contains(bar, " 3 Link"):
+			t.Errorf("%v: the shown tab lost its label: %q", size, bar)
+		case len(full) <= inner && !strings.HasPrefix(bar, full):
+			t.Errorf("%v: full labels fit in %d but the bar is %q", size, inner, bar)
+		}
+		for n := 1; n <= 6; n++ {
+			if i := strings.Index(bar, fmt.Sprintf(" %d ", n)); i < 0 {
+				t.Errorf("%v: tab %d is missing: %q", size, n, bar)
+			}
+		}
+	}
+}
+
+// TestOpenLinkWithoutOpenerSaysTheWayOut: when no program can open a
+// link, or it fails, the status says so and the way out first (copy the
+// link with y, or set $BROWSER), the detail last, so that a status line
+// cut at 80 columns keeps the way out.
+func TestOpenLinkWithoutOpenerSaysTheWayOut(t *testing.T) {
+	for browser, want := range map[string]string{
+		filepath.Join(t.TempDir(), "no-browser"): "no-browser not found: y copies the link, or set $BROWSER",
+		"false":                                  "false failed: y copies the link, or set $BROWSER (exit status 1)",
+	} {
+		ctx := tuitest.Context(true)
+		opener := desktop.Opener{Browser: browser}
+		s := New(ctx, context.Background(), tuitest.NewFixtureService(), &ui.Settings{Open: opener.Open})
+		s.SetSize(140, 37)
+		h := &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s}
+		h.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
+		h.Press("enter", "3", "o")
+		if status := ctx.Status().Text; status != want {
+			t.Errorf("status %q, want %q", status, want)
 		}
 	}
 }

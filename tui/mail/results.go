@@ -21,11 +21,11 @@ import (
 // screen's.
 func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	defer func() {
-		s.sync()
+		s.panes.sync()
 		if _, rest := msg.(fillMsg); ok && !rest {
-			cmd = tea.Batch(cmd, s.followCursor(), s.dwell(), s.fillRows())
+			cmd = tea.Batch(cmd, s.previewer.followCursor(), s.readTimer.dwell(), s.filler.fillRows())
 		} else if ok {
-			cmd = tea.Batch(cmd, s.followCursor(), s.dwell())
+			cmd = tea.Batch(cmd, s.previewer.followCursor(), s.readTimer.dwell())
 		}
 	}()
 	switch msg := msg.(type) {
@@ -46,35 +46,29 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case feed.InboxGoneMsg:
 		s.inboxGone(msg.Address, msg.Err)
 	case feed.EmailDeletedMsg:
-		s.dropGone([]emailRef{{msg.Address, msg.ID}})
+		s.dropper.dropGone([]emailRef{{msg.Address, msg.ID}})
 	case feed.ChaosMsg:
 		return s.chaosAction(msg), true
 	case chaosLoadedMsg:
 		s.chaosLoaded(msg)
 	case previewMsg:
-		return s.preview(msg.seq), true
+		return s.previewer.preview(msg.seq), true
 	case readMsg:
-		return s.markOpened(msg.seq), true
+		return s.readTimer.markOpened(msg.seq), true
 	case bulkDoneMsg:
-		s.bulkDone(msg)
-	case pipeDoneMsg:
-		s.piped(msg)
+		s.dropper.bulkDone(msg)
 	case emailLoadedMsg:
 		s.emailLoaded(msg)
-		return s.reader.loadRendered(), true
+		return s.panes.reader.LoadRendered(), true
 	case fillMsg:
-		return s.fill(msg.seq), true
+		return s.filler.fill(msg.seq), true
 	case filledMsg:
 		s.filled(msg)
-	case linksCheckedMsg:
-		return s.reader.checks.done(s.ctx, msg), true
-	case renderedMsg:
-		s.reader.renderDone(msg)
 	case rawLoadedMsg:
 		if isGone(msg.err) {
-			s.dropGone([]emailRef{{msg.address, msg.id}})
-		} else if s.reader.showing(msg.address, msg.id) {
-			s.reader.source.set(msg.raw, msg.err)
+			s.dropper.dropGone([]emailRef{{msg.address, msg.id}})
+		} else {
+			s.panes.reader.SetRaw(msg.address, msg.id, msg.raw, msg.err)
 		}
 	case inboxAddedMsg:
 		return s.inboxAdded(msg), true
@@ -83,22 +77,23 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			s.ctx.Flash("delete inbox: "+ui.ErrorText(msg.err), ui.LevelError)
 			return nil, true
 		}
-		if s.reader.address == msg.address {
-			s.reader.close()
+		if s.panes.shown().address == msg.address {
+			s.panes.reader.Clear()
 		}
 		s.state.remove(msg.address)
 		s.ctx.Flash("deleted "+msg.address, ui.LevelSuccess)
 	case spinner.TickMsg:
-		if msg.ID != s.emails.spinner.ID() {
+		if msg.ID != s.panes.emails.spinner.ID() {
 			return nil, false
 		}
-		s.emails.spin(msg)
+		s.panes.emails.spin(msg)
 		if s.state.loading() {
-			return s.nextSpin(), true
+			return s.spinner.nextSpin(), true
 		}
-		s.spinning = false
+		s.spinner.spinning = false
 	default:
-		return nil, false
+		// The results of the reader's own commands.
+		return s.panes.reader.Update(msg)
 	}
 	return nil, true
 }
@@ -133,7 +128,7 @@ func (s *Screen) newEmails(batch []feed.NewEmailMsg) tea.Cmd {
 			}
 		}
 	}
-	s.emails.refresh()
+	s.panes.emails.refresh()
 	flash := "new mail in " + order[0].info.EmailAddress
 	if len(order) > 1 {
 		flash += fmt.Sprintf(" and %s", ui.Plural(len(order)-1, "other inbox", "other inboxes"))
@@ -165,7 +160,7 @@ func (s *Screen) emailsLoaded(msg emailsLoadedMsg) tea.Cmd {
 	before := len(e.fresh)
 	e.loadErr = ""
 	e.setEmails(msg.emails)
-	s.emails.refresh()
+	s.panes.emails.refresh()
 	if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
 		s.ctx.Flash("⚠ "+ui.ErrorText(msg.err), ui.LevelError)
 	} else if n := len(e.fresh) - before; n > 0 {
@@ -177,7 +172,7 @@ func (s *Screen) emailsLoaded(msg emailsLoadedMsg) tea.Cmd {
 // prepare folds emails into the search index in the background, so the
 // first search does not pay for it (emails is the caller's copy).
 func (s *Screen) prepare(emails []model.Email) tea.Cmd {
-	index := s.emails.find.index
+	index := s.panes.emails.find.index
 	return func() tea.Msg {
 		index.Prepare(emails)
 		return nil
@@ -217,7 +212,7 @@ func (s *Screen) inboxesLoaded(msg inboxesLoadedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if len(added) > 0 {
 		s.ctx.Flash(fmt.Sprintf("%s from the keystore: %s", ui.Plural(len(added), "inbox", "inboxes"), strings.Join(added, ", ")), ui.LevelSuccess)
-		cmds = append(cmds, s.startSpinner())
+		cmds = append(cmds, s.spinner.startSpinner())
 	}
 	for _, address := range msg.vanished {
 		cmds = append(cmds, s.cmds.loadEmails(address))
@@ -231,7 +226,7 @@ func (s *Screen) emailLoaded(msg emailLoadedMsg) {
 		return
 	}
 	if isGone(msg.err) {
-		s.dropGone([]emailRef{{msg.address, msg.email.ID}})
+		s.dropper.dropGone([]emailRef{{msg.address, msg.email.ID}})
 		return
 	}
 	if msg.err != nil {
@@ -241,8 +236,8 @@ func (s *Screen) emailLoaded(msg emailLoadedMsg) {
 		}
 	}
 	em := applyLoaded(e, msg.email)
-	if e == s.emails.entry {
-		s.emails.refresh()
+	if e == s.panes.emails.entry {
+		s.panes.emails.refresh()
 	}
 	if em.Problem != "" {
 		s.ctx.Flash("⚠ "+strings.ToUpper(em.Problem)+": this email could not be opened", ui.LevelError)
@@ -281,12 +276,12 @@ func (s *Screen) inboxAdded(msg inboxAddedMsg) tea.Cmd {
 		s.ctx.Close(top)
 	}
 	e := s.state.add(in)
-	s.inboxes.selectAddress(e.info.EmailAddress)
-	s.sync()
+	s.panes.inboxes.selectAddress(e.info.EmailAddress)
+	s.panes.sync()
 	s.ctx.Flash(msg.verb+" "+e.info.EmailAddress, ui.LevelSuccess)
 	if err != nil {
 		s.ctx.Flash(msg.verb+" "+e.info.EmailAddress+", but "+ui.ErrorText(err), ui.LevelWarn)
 	}
 	e.loading = true
-	return tea.Batch(s.listInbox(e.info.EmailAddress), s.startSpinner())
+	return tea.Batch(s.listInbox(e.info.EmailAddress), s.spinner.startSpinner())
 }

@@ -12,6 +12,7 @@ import (
 	"sandview/model/search"
 	"sandview/model/termtext"
 	"sandview/tui/desktop"
+	"sandview/tui/mail/reader"
 	"sandview/tui/service"
 	"sandview/tui/ui"
 )
@@ -32,20 +33,40 @@ const (
 // service's results to the state and the panes. Its parts each hold one
 // role: panes (the panes, their focus and layout), previewer (the reader
 // following the list's cursor), readTimer (marking the open email read),
-// loadSpinner, mailStatus (what the program's chrome shows) and dropper
-// (taking deleted emails out).
+// spinner (the loading indicator), status (what the program's chrome
+// shows), dropper (taking deleted emails out) and filler (fetching the
+// content of the rows in view).
 type Screen struct {
+	ctx       *ui.Context
+	cmds      commands
+	set       *ui.Settings // shared with the root model
+	state     *mailState
+	acts      *actions
+	panes     *panes
+	previewer *previewer
+	readTimer *readTimer
+	spinner   *loadSpinner
+	status    *mailStatus
+	dropper   *dropper
+	filler    *filler
+}
+
+// loadSpinner runs the loading indicator the email list shows while
+// inboxes wait for their lists.
+type loadSpinner struct {
+	ctx      *ui.Context
+	list     *emailList
+	spinning bool
+}
+
+// mailStatus is what the program's chrome shows of the mail: the window
+// title, the banner saying where to send mail, the totals and the live
+// inboxes.
+type mailStatus struct {
 	ctx   *ui.Context
-	cmds  commands
-	set   *ui.Settings // shared with the root model
 	state *mailState
-	*panes
-	*previewer
-	*readTimer
-	*loadSpinner
-	*mailStatus
-	*dropper
-	*filler
+	set   *ui.Settings
+	panes *panes
 }
 
 // New returns the mail screen over svc, with the TUI's settings set,
@@ -54,92 +75,78 @@ type Screen struct {
 // the keyboard, so enter opens the mail that just arrived.
 func New(ctx *ui.Context, callCtx context.Context, svc service.Service, set *ui.Settings) *Screen {
 	cmds := commands{ctx: callCtx, svc: svc, set: set, temp: desktop.NewTempDir(set.TempDir, desktop.DefaultGrace), saveDir: &saveDir{home: set.UserHome}}
-	s := &Screen{ctx: ctx, cmds: cmds, set: set, state: &mailState{}, panes: &panes{}}
-	s.previewer = &previewer{ctx: ctx, cmds: cmds, panes: s.panes}
-	s.readTimer = &readTimer{ctx: ctx, state: s.state, panes: s.panes}
-	s.mailStatus = &mailStatus{ctx: ctx, state: s.state, set: set, panes: s.panes}
-	s.dropper = &dropper{ctx: ctx, state: s.state, panes: s.panes}
-	s.filler = &filler{ctx: ctx, cmds: cmds, panes: s.panes}
-	acts := &actions{ctx: ctx, cmds: s.cmds, state: s.state, current: func() *inboxEntry { return s.inboxes.selected() }}
-	s.inboxes = newInboxList(ctx, s.state, acts)
-	s.emails = newEmailList(ctx, s.state, acts, search.NewIndex(), s.hint, set.CatchAll)
-	s.reader = newReader(ctx, s.state, s.cmds, acts)
-	s.auth = newAuthReport(ctx, s.reader)
-	s.ring = ui.NewFocusRing(s.inboxes, s.emails, s.reader)
-	s.loadSpinner = &loadSpinner{ctx: ctx, list: s.emails}
+	p := &panes{}
+	s := &Screen{ctx: ctx, cmds: cmds, set: set, state: &mailState{}, panes: p}
+	s.previewer = &previewer{ctx: ctx, cmds: cmds, panes: p}
+	s.readTimer = &readTimer{ctx: ctx, state: s.state, panes: p}
+	s.status = &mailStatus{ctx: ctx, state: s.state, set: set, panes: p}
+	s.dropper = &dropper{ctx: ctx, state: s.state, panes: p}
+	s.filler = &filler{ctx: ctx, cmds: cmds, panes: p}
+	s.acts = &actions{ctx: ctx, cmds: s.cmds, state: s.state, current: func() *inboxEntry { return p.inboxes.selected() }}
+	p.inboxes = newInboxList(ctx, s.state, s.acts)
+	p.emails = newEmailList(ctx, s.state, s.acts, search.NewIndex(), s.status.hint, set.CatchAll)
+	p.reader = reader.New(ctx, callCtx, set, readerHost{ctx: ctx, cmds: cmds, state: s.state, acts: s.acts})
+	p.auth = newAuthReport(ctx, p.reader)
+	p.ring = ui.NewFocusRing(p.inboxes, p.emails, p.reader)
+	s.spinner = &loadSpinner{ctx: ctx, list: p.emails}
 	s.state.setInboxes(svc.Inboxes())
 	for _, e := range s.state.entries {
 		e.loading = true
 	}
-	s.sync()
-	s.ring.Focus(int(PaneEmails))
-	s.SetSize(80, 20)
+	p.sync()
+	p.ring.Focus(int(PaneEmails))
+	p.SetSize(80, 20)
 	return s
 }
 
 // Init starts the loading indicator while inboxes wait for their lists.
 func (s *Screen) Init() tea.Cmd {
 	if s.state.loading() {
-		return s.startSpinner()
+		return s.spinner.startSpinner()
 	}
 	return nil
 }
 
 // SetSize lays the panes out in width x height cells.
-func (s *panes) SetSize(width, height int) {
-	s.width, s.height = width, height
-	s.lay = computeLayout(width, height, s.Focus(), s.auth.expanded)
-	l := s.lay
-	s.inboxes.SetSize(l.inboxes.SizeOr(width, height))
-	s.emails.SetSize(l.emails.SizeOr(width, height))
-	s.reader.SetSize(l.reader.SizeOr(width, height))
-	s.auth.SetSize(l.auth.SizeOr(width, height))
-}
+func (s *Screen) SetSize(width, height int) { s.panes.SetSize(width, height) }
 
-// setFocus focuses a pane; layouts that show one list at a time follow.
-func (s *panes) setFocus(p Pane) {
-	s.ring.Focus(int(p))
-	s.SetSize(s.width, s.height)
-}
+// View draws the visible panes.
+func (s *Screen) View() string { return s.panes.View() }
 
 // Focus is the focused pane.
-func (s *panes) Focus() Pane { return Pane(s.ring.At()) }
-
-// sync points the email list at the selected inbox, and has it list again
-// when the emails changed; the reader lets go of an email the list no
-// longer holds.
-func (s *panes) sync() {
-	s.emails.setEntry(s.inboxes.selected())
-	s.dropStale()
-	s.emails.hold(s.Focus() == PaneReader && s.reader.id != "")
-}
-
-// dropStale closes the reader when the email it shows is not in the
-// message list (another inbox is selected, the email is gone), and gives
-// the list the keyboard if the reader had it: the preview then follows the
-// list's cursor.
-func (s *panes) dropStale() {
-	if s.reader.id == "" || s.emails.lists(emailRef{s.reader.address, s.reader.id}) {
-		return
-	}
-	s.reader.close()
-	if s.Focus() == PaneReader {
-		s.setFocus(PaneEmails)
-	}
-}
+func (s *Screen) Focus() Pane { return s.panes.Focus() }
 
 // CapturesInput reports whether a search field has the keyboard.
-func (s *panes) CapturesInput() bool { return s.emails.CapturesInput() || s.reader.find.typing }
+func (s *Screen) CapturesInput() bool { return s.panes.CapturesInput() }
 
 // Paste types pasted text into the search field that has the keyboard.
-func (s *panes) Paste(text string) {
-	if s.reader.find.typing {
-		s.reader.find.field.Insert(text)
-		s.reader.setFind(s.reader.find.field.Value())
-		return
+func (s *Screen) Paste(text string) { s.panes.Paste(text) }
+
+// Resized has the reader catch up with the list's cursor after a resize.
+func (s *Screen) Resized() tea.Cmd { return s.previewer.Resized() }
+
+// Leave voids the read timer while another screen is shown.
+func (s *Screen) Leave() { s.readTimer.Leave() }
+
+// Return starts the read timer again when the mail screen is shown again.
+func (s *Screen) Return() tea.Cmd { return s.readTimer.Return() }
+
+// Picture is the picture the screen shows, its cells relative to the
+// screen, when the reader shows one.
+func (s *Screen) Picture() (reader.Picture, bool) {
+	at := s.panes.lay.Of(s.panes.reader)
+	if at.W == 0 {
+		return reader.Picture{}, false
 	}
-	s.emails.Paste(text)
+	p, ok := s.panes.reader.Picture()
+	p.At.X += at.X
+	p.At.Y += at.Y
+	return p, ok
 }
+
+// Close removes the files the screen wrote to open them with other
+// programs (HTML parts, attachments); the program calls it as it ends.
+func (s *Screen) Close() error { return s.cmds.temp.Remove() }
 
 // HandleKey routes a key: the search field while it is typed; then the
 // screen's keys; then the focused pane; then what the pane left. ok is
@@ -147,21 +154,21 @@ func (s *panes) Paste(text string) {
 // email the key opened starts its read timer.
 func (s *Screen) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !s.CapturesInput() && key.Matches(msg, s.ctx.Keys.MarkUnread) {
-		s.cancelDwell()
+		s.readTimer.cancelDwell()
 	}
 	reading := s.Focus() == PaneReader
 	cmd, ok := s.handleKey(msg)
 	if reading && s.Focus() != PaneReader {
-		cmd = tea.Batch(cmd, s.catchUp())
+		cmd = tea.Batch(cmd, s.previewer.catchUp())
 	}
-	return tea.Batch(cmd, s.followCursor(), s.dwell(), s.fillRows()), ok
+	return tea.Batch(cmd, s.previewer.followCursor(), s.readTimer.dwell(), s.filler.fillRows()), ok
 }
 
 func (s *Screen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	defer s.sync()
+	defer s.panes.sync()
 	if s.CapturesInput() {
-		cmd, _ := s.ring.Focused().HandleKey(msg)
-		return tea.Batch(cmd, s.followCursor()), true
+		cmd, _ := s.panes.ring.Focused().HandleKey(msg)
+		return tea.Batch(cmd, s.previewer.followCursor()), true
 	}
 	k := s.ctx.Keys
 	reading := s.Focus() == PaneReader
@@ -175,37 +182,37 @@ func (s *Screen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !reading {
 			return nil, false
 		}
-		s.setFocus(PaneEmails)
+		s.panes.setFocus(PaneEmails)
 	case key.Matches(msg, k.NextPane):
-		s.setFocus(s.Focus() + 1)
+		s.panes.setFocus(s.Focus() + 1)
 	case key.Matches(msg, k.PrevPane):
-		s.setFocus(s.Focus() - 1)
+		s.panes.setFocus(s.Focus() - 1)
 	case key.Matches(msg, k.Tabs()...):
 		return s.switchTab(msg), true
 	case reading && key.Matches(msg, k.NextMessage, k.PrevMessage):
-		return s.step(msg), true
+		return s.previewer.step(msg), true
 	case !reading && key.Matches(msg, k.New):
 		s.ctx.Open(newCreateForm(s.ctx, s.cmds.createInbox))
 	case !reading && key.Matches(msg, k.Chaos):
 		return s.openChaos(), true
 	case key.Matches(msg, k.Import) && s.set.Remote != nil:
-		return runThere(s.ctx, "import one", s.set.Remote.Shell+" inbox import - < inbox.json"), true
+		return s.set.Remote.RunThere(s.ctx, "import one", s.set.Remote.Shell+" inbox import - < inbox.json"), true
 	case key.Matches(msg, k.Import):
 		s.ctx.Open(ui.NewPrompt(s.ctx, "Import an inbox", "Path of an exported inbox file (JSON). It holds a secret key.", "", s.cmds.importInbox))
 	case key.Matches(msg, k.Resync):
 		return s.resync(), true
 	case key.Matches(msg, k.AuthDetails):
-		s.toggleAuth()
+		s.panes.toggleAuth()
 	case s.Focus() == PaneInboxes && key.Matches(msg, k.Search):
-		s.setFocus(PaneEmails)
-		s.emails.startSearch()
+		s.panes.setFocus(PaneEmails)
+		s.panes.emails.startSearch()
 	default:
-		cmd, handled := s.ring.Focused().HandleKey(msg)
-		s.sync()
+		cmd, handled := s.panes.ring.Focused().HandleKey(msg)
+		s.panes.sync()
 		if !handled {
 			cmd, handled = s.paneLeftKey(msg)
 		}
-		return tea.Batch(cmd, s.followCursor()), handled
+		return tea.Batch(cmd, s.previewer.followCursor()), handled
 	}
 	return nil, true
 }
@@ -222,40 +229,61 @@ func (s *Screen) paneLeftKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !key.Matches(msg, k.Open) {
 			return nil, false
 		}
-		if s.inboxes.selected() != nil {
-			s.setFocus(PaneEmails)
+		if s.panes.inboxes.selected() != nil {
+			s.panes.setFocus(PaneEmails)
 		}
 		return nil, true
 	case PaneEmails:
 		switch {
 		case key.Matches(msg, k.Open):
-			return s.openSelected(), true
+			return s.previewer.openSelected(), true
 		case key.Matches(msg, k.Back):
 			// Nothing to clear: the focus stays, so that the next keys do
 			// not act on the inbox pane unseen.
 			s.ctx.Flash(fmt.Sprintf("nothing marked or searched; %s moves to the inboxes", ui.KeyName(k.PrevPane)), ui.LevelInfo)
 			return nil, true
 		}
-		return s.reader.HandleEmailKey(msg)
+		return s.panes.reader.HandleEmailKey(msg)
+	}
+	if cmd, ok := s.readerLeftKey(msg); ok {
+		return cmd, true
 	}
 	if key.Matches(msg, k.Back) {
-		s.setFocus(PaneEmails)
+		s.panes.setFocus(PaneEmails)
 		return nil, true
 	}
 	return nil, false
+}
+
+// readerLeftKey handles the keys the reader leaves that act on the open
+// email (mark it, delete it, read/unread, save its attachments) and on
+// the selected inbox.
+func (s *Screen) readerLeftKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := s.ctx.Keys
+	if m, found := s.panes.reader.Email(); found {
+		e, _ := s.state.find(s.panes.shown().address)
+		switch {
+		case key.Matches(msg, k.Mark):
+			e.toggleMark(m.ID)
+			return nil, true
+		case key.Matches(msg, k.Delete, k.MarkUnread, k.SaveAll):
+			return s.acts.bulkKey(msg, []target{{entry: e, email: m}}, e)
+		}
+	}
+	return s.acts.inboxKey(msg)
 }
 
 // switchTab shows one of the reader's tabs.
 func (s *Screen) switchTab(msg tea.KeyPressMsg) tea.Cmd {
 	for i, b := range s.ctx.Keys.Tabs() {
 		if key.Matches(msg, b) {
-			s.reader.setTab(tab(i))
+			s.panes.reader.SetTab(reader.Tab(i))
 		}
 	}
-	if s.lay.mode == ui.Narrow && s.reader.id != "" {
-		s.setFocus(PaneReader)
+	if s.panes.lay.Mode == ui.Narrow && s.panes.shown().id != "" {
+		s.panes.setFocus(PaneReader)
 	}
-	return tea.Batch(s.reader.loadRaw(), s.reader.loadRendered())
+	return tea.Batch(s.panes.reader.LoadRaw(), s.panes.reader.LoadRendered())
 }
 
 // resync reloads the inbox list (importing what the keystore gained),
@@ -263,9 +291,9 @@ func (s *Screen) switchTab(msg tea.KeyPressMsg) tea.Cmd {
 // again.
 func (s *Screen) resync() tea.Cmd {
 	cmds := []tea.Cmd{s.cmds.rescan(true)}
-	if e := s.inboxes.selected(); e != nil {
+	if e := s.panes.inboxes.selected(); e != nil {
 		e.loading = true
-		cmds = append(cmds, s.cmds.loadEmails(e.info.EmailAddress), s.startSpinner())
+		cmds = append(cmds, s.cmds.loadEmails(e.info.EmailAddress), s.spinner.startSpinner())
 		s.ctx.Flash("resyncing "+e.info.EmailAddress+"…", ui.LevelInfo)
 	}
 	return tea.Batch(cmds...)
@@ -286,6 +314,19 @@ func (s *Screen) ReloadAll() tea.Cmd {
 }
 
 // LiveInboxes are the addresses of the inboxes not expired and not gone.
+func (s *Screen) LiveInboxes() []string { return s.status.LiveInboxes() }
+
+// Totals counts the emails, the unread ones and the inboxes.
+func (s *Screen) Totals() (emails, unread, inboxes int) { return s.status.Totals() }
+
+// WindowTitle names the selected inbox and its unread count.
+func (s *Screen) WindowTitle() string { return s.status.WindowTitle() }
+
+// Banner is the line above the screen: where to send mail for the
+// selected inbox ("" when not known).
+func (s *Screen) Banner() string { return s.status.Banner() }
+
+// LiveInboxes are the addresses of the inboxes not expired and not gone.
 func (s *mailStatus) LiveInboxes() []string { return s.state.liveAddresses(s.ctx.Now) }
 
 // Totals counts the emails, the unread ones and the inboxes.
@@ -296,7 +337,7 @@ func (s *mailStatus) Totals() (emails, unread, inboxes int) {
 
 // WindowTitle names the selected inbox and its unread count.
 func (s *mailStatus) WindowTitle() string {
-	if e := s.inboxes.selected(); e != nil {
+	if e := s.panes.inboxes.selected(); e != nil {
 		return fmt.Sprintf("sandview · %s (%d unread)", e.info.EmailAddress, e.unread)
 	}
 	return "sandview"
@@ -304,7 +345,7 @@ func (s *mailStatus) WindowTitle() string {
 
 // Banner is the line above the screen: where to send mail for the
 // selected inbox ("" when not known).
-func (s *mailStatus) Banner() string { return s.hint(s.inboxes.selected()) }
+func (s *mailStatus) Banner() string { return s.hint(s.panes.inboxes.selected()) }
 
 // hint says where to send mail for inbox e.
 func (s *mailStatus) hint(e *inboxEntry) string {

@@ -35,7 +35,7 @@ func TestNavigationKeys(t *testing.T) {
 	if got := h.current().info.EmailAddress; got != tuitest.PlainAddr {
 		t.Fatalf("j selected %s", got)
 	}
-	if h.s.emails.entry != h.current() {
+	if h.s.panes.emails.entry != h.current() {
 		t.Fatal("message list does not follow the inbox selection")
 	}
 	h.Press("k", "G")
@@ -47,15 +47,15 @@ func TestNavigationKeys(t *testing.T) {
 		t.Fatalf("enter: focus %v inbox %s", h.s.Focus(), h.current().info.EmailAddress)
 	}
 	h.Press("down", "pgdown")
-	if e, _, _ := h.s.emails.selected(); e.ID != "e4" {
+	if e, _, _ := h.s.panes.emails.selected(); e.ID != "e4" {
 		t.Fatalf("pgdown selected %s", e.ID)
 	}
 	h.Press("pgup", "end")
-	if e, _, _ := h.s.emails.selected(); e.ID != "e4" {
+	if e, _, _ := h.s.panes.emails.selected(); e.ID != "e4" {
 		t.Fatalf("end selected %s", e.ID)
 	}
 	h.Press("ctrl+u")
-	if e, _, _ := h.s.emails.selected(); e.ID == "e4" {
+	if e, _, _ := h.s.panes.emails.selected(); e.ID == "e4" {
 		t.Fatal("ctrl+u did not move up half a page")
 	}
 	h.Press("home", "tab")
@@ -103,7 +103,7 @@ func TestOpenFetchesContentAndMarksRead(t *testing.T) {
 	if !h.svc.Called("markRead demo@sandbox.test e1") {
 		t.Fatalf("open did not mark read after the dwell: %v", h.svc.Calls())
 	}
-	open, ok := h.s.reader.email()
+	open, ok := h.s.panes.reader.Email()
 	if !ok || !open.HasContent || !open.IsRead || !strings.Contains(open.Text, "friendly") {
 		t.Fatalf("open email = %+v", open)
 	}
@@ -132,9 +132,6 @@ func TestTabsAndRaw(t *testing.T) {
 	wants := []string{"Hello!", "X-Mailer:", "https://example.com/welcome", "report.pdf", "Subject: Welcome", "✓ PASS"}
 	for i, want := range wants {
 		h.Press(fmt.Sprint(i + 1))
-		if h.s.reader.tab != tab(i) {
-			t.Fatalf("key %d: tab %v", i+1, h.s.reader.tab)
-		}
 		if !strings.Contains(h.shown(), want) {
 			t.Fatalf("tab %d lacks %q:\n%s", i+1, want, h.shown())
 		}
@@ -148,11 +145,11 @@ func TestTabsAndRaw(t *testing.T) {
 func TestHTMLToggle(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("enter", "h")
-	if !h.s.reader.body.showHTML || !strings.Contains(h.shown(), "Hello HTML world") {
+	if h.ctx.Status().Text != "showing the HTML part (converted to text)" || !strings.Contains(h.shown(), "Hello HTML world") {
 		t.Fatalf("h did not show the HTML part:\n%s", h.shown())
 	}
 	h.Press("h")
-	if h.s.reader.body.showHTML || !strings.Contains(h.shown(), "friendly") {
+	if h.ctx.Status().Text != "showing the text part" || !strings.Contains(h.shown(), "friendly") {
 		t.Fatal("h did not go back to the text part")
 	}
 }
@@ -175,11 +172,11 @@ func TestFilterActsOnEmailUnderCursor(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("/")
 	h.Type("BOB")
-	if len(h.s.emails.filtered) != 1 {
-		t.Fatalf("filter kept %d emails", len(h.s.emails.filtered))
+	if len(h.s.panes.emails.filtered) != 1 {
+		t.Fatalf("filter kept %d emails", len(h.s.panes.emails.filtered))
 	}
 	h.Press("enter")
-	if h.s.emails.find.typing {
+	if h.s.panes.emails.find.typing {
 		t.Fatal("enter did not leave the filter input")
 	}
 	h.Press("d", "y")
@@ -190,13 +187,13 @@ func TestFilterActsOnEmailUnderCursor(t *testing.T) {
 		t.Fatal("deleted email still listed")
 	}
 	h.Press("esc")
-	if h.s.emails.find.text != "" || len(h.s.emails.filtered) != 3 {
-		t.Fatalf("esc did not clear the filter: %q %d", h.s.emails.find.text, len(h.s.emails.filtered))
+	if h.s.panes.emails.find.text != "" || len(h.s.panes.emails.filtered) != 3 {
+		t.Fatalf("esc did not clear the filter: %q %d", h.s.panes.emails.find.text, len(h.s.panes.emails.filtered))
 	}
 	h.Press("/")
 	h.Type("zz")
 	h.Press("backspace", "esc")
-	if h.s.emails.find.typing || h.s.emails.find.text != "" {
+	if h.s.panes.emails.find.typing || h.s.panes.emails.find.text != "" {
 		t.Fatal("esc in the filter input did not cancel it")
 	}
 }
@@ -235,7 +232,7 @@ func TestDeleteFailureKeepsEverything(t *testing.T) {
 func TestMarkUnreadIsLocal(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("end", "u")
-	e, _, _ := h.s.emails.selected()
+	e, _, _ := h.s.panes.emails.selected()
 	if e.IsRead {
 		t.Fatal("u did not mark unread")
 	}
@@ -407,7 +404,7 @@ func TestResyncAndLiveMailFlagged(t *testing.T) {
 		t.Fatal("NEW flag not shown")
 	}
 	h.Send(feed.NewEmailMsg{Address: tuitest.DemoAddr, Email: model.Email{ID: "e10", Subject: "Pushed", ReceivedAt: tuitest.Now().Add(time.Second)}})
-	if first, _, _ := h.s.emails.selected(); first.ID != "e10" && h.s.emails.entry.emails[0].ID != "e10" {
+	if first, _, _ := h.s.panes.emails.selected(); first.ID != "e10" && h.s.panes.emails.entry.emails[0].ID != "e10" {
 		t.Fatal("live email not first")
 	}
 }
@@ -419,8 +416,8 @@ func TestResizeChangesLayout(t *testing.T) {
 		mode ui.Mode
 	}{{200, ui.Wide}, {120, ui.Wide}, {119, ui.Medium}, {80, ui.Medium}, {79, ui.Narrow}, {40, ui.Narrow}} {
 		h.s.SetSize(c.w, 27)
-		if h.s.lay.mode != c.mode {
-			t.Fatalf("width %d: mode %v", c.w, h.s.lay.mode)
+		if h.s.panes.lay.Mode != c.mode {
+			t.Fatalf("width %d: mode %v", c.w, h.s.panes.lay.Mode)
 		}
 		tuitest.RequireSize(t, h.s.View(), c.w, 27)
 	}
@@ -428,7 +425,7 @@ func TestResizeChangesLayout(t *testing.T) {
 
 func TestMouse(t *testing.T) {
 	h := newHarness(t, 160, 37)
-	l := h.s.lay
+	l := layoutOf(h, 160, 37, PaneEmails)
 	// Click the second inbox (two lines per inbox, below the border).
 	h.Send(tea.MouseClickMsg{X: l.inboxes.X + 2, Y: l.inboxes.Y + 1 + inboxRowHeight, Button: tea.MouseLeft})
 	if h.current().info.EmailAddress != tuitest.PlainAddr {
@@ -436,22 +433,22 @@ func TestMouse(t *testing.T) {
 	}
 	h.Send(tea.MouseClickMsg{X: l.inboxes.X + 2, Y: l.inboxes.Y + 1, Button: tea.MouseLeft})
 	h.Send(tea.MouseClickMsg{X: l.emails.X + 3, Y: l.emails.Y + 2, Button: tea.MouseLeft})
-	if e, _, _ := h.s.emails.selected(); e.ID != "e2" || h.s.Focus() != PaneEmails {
+	if e, _, _ := h.s.panes.emails.selected(); e.ID != "e2" || h.s.Focus() != PaneEmails {
 		t.Fatalf("click on a message selected %s", e.ID)
 	}
 	h.Send(tea.MouseClickMsg{X: l.emails.X + 3, Y: l.emails.Y + 2, Button: tea.MouseLeft})
-	if h.s.reader.id != "e2" {
+	if h.s.panes.shown().id != "e2" {
 		t.Fatal("clicking the selected message did not open it")
 	}
 	h.Send(tea.MouseWheelMsg{X: l.emails.X + 3, Y: l.emails.Y + 2, Button: tea.MouseWheelDown})
-	if e, _, _ := h.s.emails.selected(); e.ID != "e4" {
+	if e, _, _ := h.s.panes.emails.selected(); e.ID != "e4" {
 		t.Fatalf("wheel moved to %s", e.ID)
 	}
 	h.Press("esc", "g", "enter")
-	h.s.SetSize(160, 12) // a body taller than the reader
-	l = h.s.lay
+	l = layoutOf(h, 160, 12, PaneReader) // a body taller than the reader
+	before := h.s.panes.reader.View()
 	h.Send(tea.MouseWheelMsg{X: l.reader.X + 3, Y: l.reader.Y + 5, Button: tea.MouseWheelDown})
-	if h.s.reader.scroll.Offset() == 0 {
+	if h.s.panes.reader.View() == before {
 		t.Fatal("the wheel did not scroll the reader")
 	}
 }
@@ -474,13 +471,13 @@ func TestLoadingIndicatorAndErrors(t *testing.T) {
 	h.Send(inboxesLoadedMsg{inboxes: tuitest.Inboxes()})
 	e, _ := h.s.state.find(tuitest.DemoAddr)
 	e.loading = true
-	h.s.inboxes.list.Select(0)
-	h.s.sync()
+	h.s.panes.inboxes.list.Select(0)
+	h.s.panes.sync()
 	frame0 := h.shown()
 	if !strings.Contains(frame0, "Loading and decrypting emails") {
 		t.Fatalf("no progress indicator while loading:\n%s", frame0)
 	}
-	h.Send(spinner.TickMsg{ID: h.s.emails.spinner.ID()})
+	h.Send(spinner.TickMsg{ID: h.s.panes.emails.spinner.ID()})
 	if h.shown() == frame0 {
 		t.Fatal("spinner did not move")
 	}
@@ -551,6 +548,7 @@ func TestLoadedEmailWithProblem(t *testing.T) {
 // message list's place only while it has the focus, so the list keeps the
 // room of the subject; from 160 the three panes stand side by side.
 func TestTwoColumnsBelow160(t *testing.T) {
+	h := newHarness(t, 80, 24)
 	for _, c := range []struct {
 		width       int
 		focus       Pane
@@ -563,7 +561,7 @@ func TestTwoColumnsBelow160(t *testing.T) {
 		{160, PaneEmails, true, true, 50},
 		{200, PaneInboxes, true, true, 60},
 	} {
-		l := computeLayout(c.width, 40, c.focus, false)
+		l := layoutOf(h, c.width, 40, c.focus)
 		if (l.inboxes.W > 0) != c.inbox || (l.emails.W > 0) != c.list || l.emails.W < c.listAtLeast {
 			t.Errorf("%d columns, focus %v: inboxes %+v, list %+v", c.width, c.focus, l.inboxes, l.emails)
 		}

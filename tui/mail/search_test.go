@@ -21,8 +21,8 @@ func (h *harness) search(query string) {
 // shownIDs are the ids of the emails the list shows, in order.
 func (h *harness) shownIDs() []string {
 	var ids []string
-	for _, pos := range h.s.emails.filtered {
-		ids = append(ids, h.s.emails.scope.emails[pos].ID)
+	for _, pos := range h.s.panes.emails.filtered {
+		ids = append(ids, h.s.panes.emails.scope.emails[pos].ID)
 	}
 	return ids
 }
@@ -66,11 +66,11 @@ func TestSearchCountTitleAndHighlights(t *testing.T) {
 		}
 	}
 	st := h.ctx.Styles()
-	if !strings.Contains(h.s.emails.View(), st.Match.Render("Alice")) {
+	if !strings.Contains(h.s.panes.emails.View(), st.Match.Render("Alice")) {
 		t.Fatal("the match in the sender is not marked")
 	}
 	h.Press("esc")
-	if h.s.emails.find.active() || len(h.s.emails.filtered) != 4 {
+	if h.s.panes.emails.find.active() || len(h.s.panes.emails.filtered) != 4 {
 		t.Fatal("esc did not clear the search")
 	}
 }
@@ -87,7 +87,7 @@ func TestSearchAcrossInboxes(t *testing.T) {
 	if got := strings.Join(h.shownIDs(), " "); got != "p1 e1" {
 		t.Fatalf("in:all alice shows %s, want the plain inbox's mail first, then the demo one", got)
 	}
-	if title, line := h.s.emails.title(), tuitest.Plain(h.s.emails.searchLine(100)); title != "All inboxes 1/2" || !strings.Contains(line, "2 matches of 5 in all inboxes") {
+	if title, line := h.s.panes.emails.title(), tuitest.Plain(h.s.panes.emails.searchLine(100)); title != "All inboxes 1/2" || !strings.Contains(line, "2 matches of 5 in all inboxes") {
 		t.Fatalf("the scope is not said, or the cursor, never moved, left the newest mail: %q, %q", title, line)
 	}
 	h.Press("g", "d", "y")
@@ -126,13 +126,13 @@ func TestBadQuerySaysWhyOnItsOwnLine(t *testing.T) {
 	h := newHarness(t, 200, 37)
 	h.Press("/")
 	h.Type("from:alice is:starred")
-	line := tuitest.Plain(strings.Join(h.s.emails.searchLines(200), "\n"))
-	if !strings.Contains(line, `"is:starred": is: takes read or unread`) || !strings.Contains(line, "nothing filtered") || len(h.s.emails.filtered) != 4 {
-		t.Fatalf("a bad query: %d shown, line %q", len(h.s.emails.filtered), line)
+	line := tuitest.Plain(strings.Join(h.s.panes.emails.searchLines(200), "\n"))
+	if !strings.Contains(line, `"is:starred": is: takes read or unread`) || !strings.Contains(line, "nothing filtered") || len(h.s.panes.emails.filtered) != 4 {
+		t.Fatalf("a bad query: %d shown, line %q", len(h.s.panes.emails.filtered), line)
 	}
 	h.Press("backspace")
-	if len(h.s.emails.filtered) != 4 {
-		t.Fatalf("is:starre filtered %d", len(h.s.emails.filtered))
+	if len(h.s.panes.emails.filtered) != 4 {
+		t.Fatalf("is:starre filtered %d", len(h.s.panes.emails.filtered))
 	}
 }
 
@@ -156,11 +156,11 @@ func TestSearchMatchingNothingSaysSo(t *testing.T) {
 // ("is" matched unrelated mail).
 func TestBadQueryFiltersNothing(t *testing.T) {
 	h := newHarness(t, 140, 37)
-	all := len(h.s.emails.filtered)
+	all := len(h.s.panes.emails.filtered)
 	h.Press("/")
 	h.Type("is:starred")
-	if !strings.Contains(h.shown(), "✗") || !strings.Contains(h.s.emails.find.err, "is: takes read or unread") || len(h.s.emails.filtered) != all {
-		t.Fatalf("a bad query: %d of %d shown\n%s", len(h.s.emails.filtered), all, h.shown())
+	if !strings.Contains(h.shown(), "✗") || !strings.Contains(h.s.panes.emails.find.err, "is: takes read or unread") || len(h.s.panes.emails.filtered) != all {
+		t.Fatalf("a bad query: %d of %d shown\n%s", len(h.s.panes.emails.filtered), all, h.shown())
 	}
 	for range len("starred") {
 		h.Press("backspace")
@@ -177,8 +177,8 @@ func TestSearchFromTheInboxList(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("shift+tab", "/")
 	h.Type("qa-run")
-	if h.s.Focus() != PaneEmails || !h.s.CapturesInput() || h.s.emails.find.field.Value() != "qa-run" {
-		t.Fatalf("focus %v, typing %v, typed %q", h.s.Focus(), h.s.CapturesInput(), h.s.emails.find.field.Value())
+	if h.s.Focus() != PaneEmails || !h.s.CapturesInput() || h.s.panes.emails.find.field.Value() != "qa-run" {
+		t.Fatalf("focus %v, typing %v, typed %q", h.s.Focus(), h.s.CapturesInput(), h.s.panes.emails.find.field.Value())
 	}
 }
 
@@ -201,7 +201,7 @@ func TestAllInboxesFollowChanges(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.search("in:all")
 	h.Press("end", "u")
-	if m, _, _ := h.s.emails.selected(); m.ID != "e4" || m.IsRead {
+	if m, _, _ := h.s.panes.emails.selected(); m.ID != "e4" || m.IsRead {
 		t.Fatalf("the in:all row of %s still reads %v after u", m.ID, m.IsRead)
 	}
 	h.Send(feedNewEmail(tuitest.PlainAddr, model.Email{ID: "p9", Subject: "late", ReceivedAt: tuitest.Now()}))

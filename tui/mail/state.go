@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sandview/model"
+	"sandview/tui/mail/reader"
 )
 
 // inboxEntry is one inbox and what the screen knows of its emails.
@@ -114,7 +115,7 @@ func (s *mailState) newEntry(in model.Inbox) *inboxEntry {
 // inbox's hash (the address when the hash is unknown), which keys it in
 // the search index.
 func (e *inboxEntry) admit(m model.Email) model.Email {
-	m = sanitizeEmail(bounded(m))
+	m = sanitizeEmail(reader.Bounded(m))
 	if m.InboxHash == "" {
 		m.InboxHash = e.info.InboxHash
 	}

@@ -40,7 +40,7 @@ func TestLookingMarksNothingRead(t *testing.T) {
 		fireAll(h, rec)
 		h.Press("k")
 		fireAll(h, rec)
-		if h.s.reader.id == "" {
+		if h.s.panes.shown().id == "" {
 			t.Fatalf("width %d: the preview did not follow the cursor", width)
 		}
 		h.search("e")
@@ -50,8 +50,8 @@ func TestLookingMarksNothingRead(t *testing.T) {
 		h.Press("tab")
 		h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "n1", "Arrived in an empty inbox", time.Second)))
 		fireAll(h, rec)
-		if !h.s.reader.showing(tuitest.PlainAddr, "n1") {
-			t.Fatalf("width %d: the preview does not show the mail that arrived: %q", width, h.s.reader.id)
+		if !h.s.panes.reader.Showing(tuitest.PlainAddr, "n1") {
+			t.Fatalf("width %d: the preview does not show the mail that arrived: %q", width, h.s.panes.shown().id)
 		}
 		if h.svc.Called("markRead") || h.current().unread != 1 {
 			t.Fatalf("width %d: looking marked mail read: %v (unread %d)", width, h.svc.Calls(), h.current().unread)
@@ -136,8 +136,8 @@ func TestCursorFollowsTheNewestUntilMoved(t *testing.T) {
 		t.Fatalf("the cursor is on %q, not on the newest mail", h.selected())
 	}
 	h.Press("enter")
-	if !h.s.reader.showing(tuitest.PlainAddr, "b") {
-		t.Fatalf("enter opened %q, want b", h.s.reader.id)
+	if !h.s.panes.reader.Showing(tuitest.PlainAddr, "b") {
+		t.Fatalf("enter opened %q, want b", h.s.panes.shown().id)
 	}
 	h.Press("esc", "j")
 	h.Send(feedNewEmail(tuitest.PlainAddr, mailTo(tuitest.PlainAddr, "c", "Mail C", 3*time.Second)))
@@ -152,11 +152,11 @@ func TestCursorFollowsTheNewestUntilMoved(t *testing.T) {
 	}
 	fireAll(other, rec)
 	other.Press("tab")
-	if !other.s.reader.showing(tuitest.DemoAddr, "z") {
-		t.Fatalf("tab did not read the newest mail: %q", other.s.reader.id)
+	if !other.s.panes.reader.Showing(tuitest.DemoAddr, "z") {
+		t.Fatalf("tab did not read the newest mail: %q", other.s.panes.shown().id)
 	}
 	other.Send(feedNewEmail(tuitest.DemoAddr, mailTo(tuitest.DemoAddr, "y", "Newer still", 2*time.Minute)))
-	if other.selected() != "z" || !other.s.reader.showing(tuitest.DemoAddr, "z") {
+	if other.selected() != "z" || !other.s.panes.reader.Showing(tuitest.DemoAddr, "z") {
 		t.Fatalf("new mail moved the cursor off the mail being read: on %q", other.selected())
 	}
 }
@@ -168,11 +168,11 @@ func TestEscInTheListNeverLeavesIt(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.search("e")
 	h.Press("space", "space", "esc")
-	if h.s.state.markedCount() != 0 || !h.s.emails.find.active() {
+	if h.s.state.markedCount() != 0 || !h.s.panes.emails.find.active() {
 		t.Fatal("esc did not clear the marks first")
 	}
 	h.Press("esc")
-	if h.s.emails.find.active() || h.s.Focus() != PaneEmails {
+	if h.s.panes.emails.find.active() || h.s.Focus() != PaneEmails {
 		t.Fatal("esc did not clear the search second")
 	}
 	h.Press("esc", "esc")
@@ -218,8 +218,9 @@ func TestFocusIsMarkedInTheTitle(t *testing.T) {
 // TestReaderTakesHalfWhenWide: from 120 columns the reader is at least
 // half the width, and the three panes fill it.
 func TestReaderTakesHalfWhenWide(t *testing.T) {
+	h := newHarness(t, 80, 24)
 	for width := 120; width <= 320; width++ {
-		l := computeLayout(width, 40, PaneEmails, false)
+		l := layoutOf(h, width, 40, PaneEmails)
 		if l.mode != ui.Wide || 2*l.reader.W < width || l.inboxes.W+l.emails.W+l.reader.W != width || l.emails.W < 20 {
 			t.Fatalf("width %d: inboxes %d, emails %d, reader %d", width, l.inboxes.W, l.emails.W, l.reader.W)
 		}
@@ -230,8 +231,9 @@ func TestReaderTakesHalfWhenWide(t *testing.T) {
 // terminal width from 80: the subject is wider than the sender and the
 // recipient, which never pass their cap.
 func TestSubjectIsTheWidestColumn(t *testing.T) {
+	h := newHarness(t, 80, 24)
 	for width := 80; width <= 320; width++ {
-		l := computeLayout(width, 40, PaneEmails, false)
+		l := layoutOf(h, width, 40, PaneEmails)
 		row := l.emails.W - 2
 		for n := range 8 {
 			need := rowNeeds{to: n&1 != 0, fresh: n&2 != 0, att: n&4 != 0}
@@ -249,12 +251,12 @@ func TestSubjectIsTheWidestColumn(t *testing.T) {
 func TestReaderLetsGoOfOtherInboxesMail(t *testing.T) {
 	h := newHarness(t, 140, 37)
 	h.Press("enter", "esc")
-	if !h.s.reader.showing(tuitest.DemoAddr, "e1") {
+	if !h.s.panes.reader.Showing(tuitest.DemoAddr, "e1") {
 		t.Fatal("enter did not open e1")
 	}
 	h.Press("n", "enter")
-	if h.current().info.EmailAddress != "new@sandbox.test" || h.s.reader.id != "" || strings.Contains(h.shown(), "friendly email") {
-		t.Fatalf("after creating an empty inbox the reader shows %q:\n%s", h.s.reader.id, h.shown())
+	if h.current().info.EmailAddress != "new@sandbox.test" || h.s.panes.shown().id != "" || strings.Contains(h.shown(), "friendly email") {
+		t.Fatalf("after creating an empty inbox the reader shows %q:\n%s", h.s.panes.shown().id, h.shown())
 	}
 	h.Press("shift+tab", "g", "tab", "enter")
 	path := fmt.Sprintf("%s/imported.json", t.TempDir())
@@ -262,11 +264,11 @@ func TestReaderLetsGoOfOtherInboxesMail(t *testing.T) {
 	h.Press("i", "ctrl+u")
 	h.Type(path)
 	h.Press("enter")
-	if h.current().info.EmailAddress != "imported@sandbox.test" || h.s.reader.id != "" {
-		t.Fatalf("after an import the reader shows %q of %q", h.s.reader.id, h.s.reader.address)
+	if h.current().info.EmailAddress != "imported@sandbox.test" || h.s.panes.shown().id != "" {
+		t.Fatalf("after an import the reader shows %q of %q", h.s.panes.shown().id, h.s.panes.shown().address)
 	}
 	h.Press("shift+tab", "g", "tab", "enter", "d", "y")
-	if h.s.reader.id != "" || h.s.Focus() == PaneReader {
-		t.Fatalf("the deleted mail is still shown: %q, focus %v", h.s.reader.id, h.s.Focus())
+	if h.s.panes.shown().id != "" || h.s.Focus() == PaneReader {
+		t.Fatalf("the deleted mail is still shown: %q, focus %v", h.s.panes.shown().id, h.s.Focus())
 	}
 }

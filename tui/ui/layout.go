@@ -1,6 +1,9 @@
 package ui
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Mode is how many panes a screen shows side by side.
 type Mode int
@@ -40,29 +43,83 @@ func (r Rect) SizeOr(width, height int) (int, int) {
 	return r.W, r.H
 }
 
-// Beside puts blocks side by side, line by line. Each block is a pane
-// drawn exactly to its size (as Frame draws), so nothing is measured or
-// padded again; a block with fewer lines leaves its lines empty.
-func Beside(blocks ...string) string {
-	split := make([][]string, len(blocks))
-	height := 0
-	for i, b := range blocks {
-		split[i] = strings.Split(b, "\n")
-		height = max(height, len(split[i]))
+// Stack puts blocks of the same width one above another.
+func Stack(blocks ...string) string { return strings.Join(blocks, "\n") }
+
+// Placed is a pane of a screen and the area a layout gives it; the zero
+// Rect hides it.
+type Placed struct {
+	Pane Component
+	At   Rect
+}
+
+// Layout is where a screen's panes go: each pane with its area, hidden
+// ones with the zero Rect, and the mode it was laid out in. A screen
+// sizes, draws and hit-tests its panes through it.
+type Layout struct {
+	Mode  Mode
+	Panes []Placed
+}
+
+// Resize sizes every pane to its area; a hidden pane to width x height
+// (Rect.SizeOr).
+func (l Layout) Resize(width, height int) {
+	for _, p := range l.Panes {
+		p.Pane.SetSize(p.At.SizeOr(width, height))
 	}
+}
+
+// Of is the area of pane c: the zero Rect when it is hidden.
+func (l Layout) Of(c Component) Rect {
+	for _, p := range l.Panes {
+		if p.Pane == c {
+			return p.At
+		}
+	}
+	return Rect{}
+}
+
+// At is the pane shown at cell x, y, if any.
+func (l Layout) At(x, y int) (Placed, bool) {
+	for _, p := range l.Panes {
+		if p.At.Contains(x, y) {
+			return p, true
+		}
+	}
+	return Placed{}, false
+}
+
+// View draws the panes shown, each in its area (as Frame draws, exactly
+// to its size), row by row: each row is the lines of the panes it
+// crosses, left to right.
+func (l Layout) View() string {
+	var shown []Placed
+	var lines [][]string
+	height := 0
+	for _, p := range l.Panes {
+		if p.At.W <= 0 || p.At.H <= 0 {
+			continue
+		}
+		shown = append(shown, p)
+		lines = append(lines, strings.Split(p.Pane.View(), "\n"))
+		height = max(height, p.At.Y+p.At.H)
+	}
+	order := make([]int, len(shown))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return shown[a].At.X - shown[b].At.X })
 	var sb strings.Builder
 	for y := range height {
 		if y > 0 {
 			sb.WriteByte('\n')
 		}
-		for _, lines := range split {
-			if y < len(lines) {
-				sb.WriteString(lines[y])
+		for _, i := range order {
+			at := shown[i].At
+			if y >= at.Y && y < at.Y+at.H && y-at.Y < len(lines[i]) {
+				sb.WriteString(lines[i][y-at.Y])
 			}
 		}
 	}
 	return sb.String()
 }
-
-// Stack puts blocks of the same width one above another.
-func Stack(blocks ...string) string { return strings.Join(blocks, "\n") }

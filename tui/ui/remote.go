@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"sandview/model"
 )
 
@@ -114,4 +116,23 @@ func (s *Settings) Confine(r *Remote) {
 	s.Shell, s.UserHome, s.TempDir, s.InTmux = "", "", "", false
 	s.Open = func(context.Context, string) error { return ErrRemote }
 	s.Run = func(context.Context, []byte, string, ...string) ([]byte, error) { return nil, ErrRemote }
+}
+
+// RunThere shows, in a dialog wide enough for it, command as the way to
+// do something on the user's own machine (what: "download it"), and
+// copies it there.
+func (r *Remote) RunThere(ctx *Context, what, command string) tea.Cmd {
+	ctx.Open(NewTextDialog(ctx, "Over SSH", WrapLines(
+		"Over SSH nothing is run or written on the box. To "+what+", run this on your own machine (copied to your clipboard):\n\n"+command)))
+	return tea.Batch(tea.SetClipboard(command), StatusCmd("copied the command to your clipboard (OSC 52)", LevelInfo))
+}
+
+// CopyLinkThere copies a link instead of opening it on the box.
+func (r *Remote) CopyLinkThere(link string) tea.Cmd {
+	return tea.Batch(tea.SetClipboard(link), StatusCmd("copied the link to your clipboard (over SSH nothing is opened on the box): "+link, LevelInfo))
+}
+
+// StatusCmd is a Cmd that shows a status message.
+func StatusCmd(text string, level Level) tea.Cmd {
+	return func() tea.Msg { return StatusMsg{Text: text, Level: level} }
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"sandview/model/search"
 	"sandview/model/termtext"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -103,4 +105,28 @@ func ErrorText(err error) string {
 		}
 	}
 	return termtext.SanitizeLine(err.Error())
+}
+
+// Highlighted draws text in exactly width cells in style base, the byte
+// ranges marks of it in style mark.
+func Highlighted(text string, marks []search.Range, width int, base, mark lipgloss.Style) string {
+	if width <= 0 {
+		return ""
+	}
+	if len(marks) == 0 {
+		return base.Render(Fit(text, width))
+	}
+	var sb strings.Builder
+	at := 0
+	for _, r := range marks {
+		sb.WriteString(base.Render(text[at:r.Start]))
+		sb.WriteString(mark.Render(text[r.Start:r.End]))
+		at = r.End
+	}
+	sb.WriteString(base.Render(text[at:]))
+	line := sb.String()
+	if w := termtext.Width(line); w < width {
+		return line + base.Render(strings.Repeat(" ", width-w))
+	}
+	return Fit(line, width)
 }

@@ -126,7 +126,7 @@ func (s *Screen) saved(msg webhookSavedMsg) tea.Cmd {
 // showSection brings the detail pane into view at a section of webhook id.
 func (s *Screen) showSection(id, title string) {
 	s.list.selectID(id)
-	if s.lay.mode == ui.Narrow || s.Focus() == PaneDeliveries {
+	if s.lay.Mode == ui.Narrow || s.Focus() == PaneDeliveries {
 		s.setFocus(PaneDetail)
 	}
 	if h, ok := s.list.selected(); ok && h.ID == id {

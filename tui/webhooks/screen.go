@@ -25,47 +25,42 @@ const (
 	PaneDeliveries
 )
 
-// layout places the panes; a zero Rect is a hidden pane. Coordinates are
-// relative to the screen.
-type layout struct {
-	mode                     ui.Mode
-	list, detail, deliveries ui.Rect
-}
-
-// computeLayout splits a body of width x height cells for the focused pane:
-// the list beside the detail over the deliveries when wide, the list over
-// the detail or the deliveries when medium, the focused pane alone when
-// narrow.
-func computeLayout(width, height int, focus Pane) layout {
-	l := layout{mode: ui.ModeFor(width)}
-	switch l.mode {
+// layout places the panes in a body of width x height cells for the
+// focused pane: the list beside the detail over the deliveries when wide,
+// the list over the detail or the deliveries when medium, the focused pane
+// alone when narrow. A pane left out is hidden.
+func (s *Screen) layout(width, height int) ui.Layout {
+	var list, detail, deliveries ui.Rect
+	mode := ui.ModeFor(width)
+	focus := s.Focus()
+	switch mode {
 	case ui.Wide:
 		listW := ui.Clamp(width*45/100, 40, 64)
 		detailH := height / 2
-		l.list = ui.Rect{X: 0, Y: 0, W: listW, H: height}
-		l.detail = ui.Rect{X: listW, Y: 0, W: width - listW, H: detailH}
-		l.deliveries = ui.Rect{X: listW, Y: detailH, W: width - listW, H: height - detailH}
+		list = ui.Rect{X: 0, Y: 0, W: listW, H: height}
+		detail = ui.Rect{X: listW, Y: 0, W: width - listW, H: detailH}
+		deliveries = ui.Rect{X: listW, Y: detailH, W: width - listW, H: height - detailH}
 	case ui.Medium:
 		listH := ui.Clamp(height*2/5, 5, height-5)
-		l.list = ui.Rect{X: 0, Y: 0, W: width, H: listH}
+		list = ui.Rect{X: 0, Y: 0, W: width, H: listH}
 		lower := ui.Rect{X: 0, Y: listH, W: width, H: height - listH}
 		if focus == PaneDeliveries {
-			l.deliveries = lower
+			deliveries = lower
 		} else {
-			l.detail = lower
+			detail = lower
 		}
 	default:
 		full := ui.Rect{X: 0, Y: 0, W: width, H: height}
 		switch focus {
 		case PaneList:
-			l.list = full
+			list = full
 		case PaneDetail:
-			l.detail = full
+			detail = full
 		default:
-			l.deliveries = full
+			deliveries = full
 		}
 	}
-	return l
+	return ui.Layout{Mode: mode, Panes: []ui.Placed{{Pane: s.list, At: list}, {Pane: s.detail, At: detail}, {Pane: s.deliveries, At: deliveries}}}
 }
 
 // Screen is the webhooks screen: it lists the webhooks of every scope,
@@ -83,7 +78,7 @@ type Screen struct {
 	detail     *detail
 	deliveries *deliveries
 	ring       ui.FocusRing // list, detail, deliveries
-	lay        layout
+	lay        ui.Layout
 	width      int
 	height     int
 	// wait reads the receiver's next delivery (tests that drive the
@@ -129,11 +124,8 @@ func (s *Screen) Focus() Pane { return Pane(s.ring.At()) }
 // SetSize lays the panes out in width x height cells.
 func (s *Screen) SetSize(width, height int) {
 	s.width, s.height = width, height
-	s.lay = computeLayout(width, height, s.Focus())
-	l := s.lay
-	s.list.SetSize(l.list.SizeOr(width, height))
-	s.detail.SetSize(l.detail.SizeOr(width, height))
-	s.deliveries.SetSize(l.deliveries.SizeOr(width, height))
+	s.lay = s.layout(width, height)
+	s.lay.Resize(width, height)
 }
 
 // setFocus focuses a pane; layouts that show one pane at a time follow.
@@ -282,15 +274,18 @@ func (s *Screen) startReceiver() tea.Cmd {
 // clicked, or scrolls the pane under the pointer.
 func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
-	l := s.lay
+	under, ok := s.lay.At(m.X, m.Y)
+	if !ok {
+		return nil
+	}
 	if _, wheel := msg.(tea.MouseWheelMsg); wheel {
 		delta := ui.WheelDelta(m)
-		switch {
-		case l.list.Contains(m.X, m.Y):
+		switch under.Pane {
+		case s.list:
 			return s.list.wheel(delta)
-		case l.detail.Contains(m.X, m.Y):
+		case s.detail:
 			s.detail.wheel(delta)
-		case l.deliveries.Contains(m.X, m.Y):
+		case s.deliveries:
 			s.deliveries.wheel(delta)
 		}
 		return nil
@@ -298,35 +293,22 @@ func (s *Screen) HandleMouse(msg tea.MouseMsg) tea.Cmd {
 	if _, click := msg.(tea.MouseClickMsg); !click || m.Button != tea.MouseLeft {
 		return nil
 	}
-	switch {
-	case l.list.Contains(m.X, m.Y):
-		if l.mode != ui.Narrow {
+	switch under.Pane {
+	case s.list:
+		if s.lay.Mode != ui.Narrow {
 			s.setFocus(PaneList)
 		}
-		return s.list.click(m.Y - l.list.Y)
-	case l.detail.Contains(m.X, m.Y):
+		return s.list.click(m.Y - under.At.Y)
+	case s.detail:
 		s.setFocus(PaneDetail)
-	case l.deliveries.Contains(m.X, m.Y):
+	case s.deliveries:
 		s.setFocus(PaneDeliveries)
 	}
 	return nil
 }
 
 // View draws the visible panes.
-func (s *Screen) View() string {
-	l := s.lay
-	switch l.mode {
-	case ui.Wide:
-		return ui.Beside(s.list.View(), ui.Stack(s.detail.View(), s.deliveries.View()))
-	case ui.Medium:
-		lower := s.detail.View()
-		if l.deliveries.W > 0 {
-			lower = s.deliveries.View()
-		}
-		return ui.Stack(s.list.View(), lower)
-	}
-	return s.ring.Focused().View()
-}
+func (s *Screen) View() string { return s.lay.View() }
 
 // ShortHelp is the key line of the screen.
 func (s *Screen) ShortHelp() []key.Binding { return s.keys.ShortHelp() }

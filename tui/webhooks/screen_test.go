@@ -203,19 +203,19 @@ func TestWebhookHelpAndMouse(t *testing.T) {
 	}
 	// The third webhook's first line: border (1), header
 	// (3 lines), two rows of two lines.
-	l := h.s.lay.list
+	l := h.s.lay.Of(h.s.list)
 	h.Send(tea.MouseClickMsg(tea.Mouse{X: l.X + 3, Y: l.Y + 1 + 3 + 4, Button: tea.MouseLeft}))
 	if w, _ := h.s.list.selected(); w.ID != "whk_demo" {
 		t.Fatalf("click selected %s", w.ID)
 	}
-	d := h.s.lay.deliveries
+	d := h.s.lay.Of(h.s.deliveries)
 	h.Send(tea.MouseClickMsg(tea.Mouse{X: d.X + 3, Y: d.Y + 2, Button: tea.MouseLeft}))
 	if h.s.Focus() != PaneDeliveries {
 		t.Fatalf("click on deliveries: focus %v", h.s.Focus())
 	}
 	h.Press("t") // a test result makes the detail longer than the pane
 	before := h.s.detail.view.YOffset()
-	dt := h.s.lay.detail
+	dt := h.s.lay.Of(h.s.detail)
 	h.Send(tea.MouseWheelMsg(tea.Mouse{X: dt.X + 3, Y: dt.Y + 2, Button: tea.MouseWheelUp}))
 	if before == 0 || h.s.detail.view.YOffset() != before-ui.WheelLines {
 		t.Fatalf("wheel up moved the detail from %d to %d", before, h.s.detail.view.YOffset())

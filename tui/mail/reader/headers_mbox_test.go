@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 // in the server's parse the list shows: the line is no header field, the
 // subject is there in both.
 func TestHeadersTabAndServerReadMboxAlike(t *testing.T) {
-	raw, err := os.ReadFile("../../server/mailparse/testdata/python_msg_25.txt")
+	raw, err := os.ReadFile("../../../server/mailparse/testdata/python_msg_25.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

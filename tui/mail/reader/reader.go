@@ -1,6 +1,7 @@
-package mail
+package reader
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -8,19 +9,19 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"sandview/model"
-	"sandview/tui/desktop"
 	"sandview/tui/ui"
 )
 
-// reader is the pane showing the open email: its headers, then one of its
+// Reader is the pane showing the open email: its headers, then one of its
 // tabs (readerTab). The tabs lay their lines out once per email and width
 // and keep them; a frame only slices the lines in view.
-type reader struct {
-	ctx     *ui.Context
-	state   *mailState
-	cmds    commands
-	acts    *actions
-	address string // inbox of the open email
+type Reader struct {
+	ctx   *ui.Context
+	host  Host
+	set   *ui.Settings    // the TUI's settings (shared)
+	calls context.Context // cancels the link check and the render
+	// address is the inbox of the open email.
+	address string
 	id      string // open email ("" = none)
 	tabBar
 	sum    summary
@@ -49,7 +50,7 @@ type contentKey struct {
 	hasContent  bool
 	problem     string
 	links, atts int
-	tab         tab
+	tab         Tab
 	width       int
 	choice      int
 	html        bool
@@ -60,46 +61,48 @@ type contentKey struct {
 	graphics    ui.Graphics // how the terminal draws pictures
 }
 
-func newReader(ctx *ui.Context, st *mailState, cmds commands, acts *actions) *reader {
-	html := &htmlView{hyperlinks: cmds.set.Hyperlinks}
-	r := &reader{ctx: ctx, state: st, cmds: cmds, acts: acts, tabBar: tabBar{ctx: ctx}, sum: summary{ctx: ctx}, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
+// New returns the reader in host, showing no email; calls cancels the
+// link check and the render when the program ends.
+func New(ctx *ui.Context, calls context.Context, set *ui.Settings, host Host) *Reader {
+	html := &htmlView{hyperlinks: set.Hyperlinks}
+	r := &Reader{ctx: ctx, host: host, set: set, calls: calls, tabBar: tabBar{ctx: ctx}, sum: summary{ctx: ctx}, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
 	r.findBar = &findBar{ctx: ctx, scroll: &r.scroll, drawn: &r.drawn,
-		relayout: func() { r.refresh(r.email()) },
+		relayout: func() { r.refresh(r.Email()) },
 		resize:   func() { r.scroll.SetHeight(r.contentHeight()) },
 	}
-	r.rendered = &renderedTab{ctx: ctx, body: r.body, renderer: cmds.set.Renderer}
+	r.rendered = &renderedTab{ctx: ctx, body: r.body, renderer: set.Renderer}
 	r.tabs = []readerTab{ // one line each, in the order of tab's constants
-		tabBody:        r.body,
-		tabHeaders:     &headersTab{ctx: ctx, source: r.source},
-		tabLinks:       linksTab{ctx: ctx, html: html, checks: r.checks},
-		tabAttachments: attachmentsTab{ctx},
-		tabRaw:         &rawTab{ctx: ctx, source: r.source},
-		tabAuth:        authTab{ctx},
-		tabChecks:      &checksTab{ctx: ctx},
-		tabRendered:    r.rendered,
+		TabBody:        r.body,
+		TabHeaders:     &headersTab{ctx: ctx, source: r.source},
+		TabLinks:       linksTab{ctx: ctx, html: html, checks: r.checks},
+		TabAttachments: attachmentsTab{ctx},
+		TabRaw:         &rawTab{ctx: ctx, source: r.source},
+		TabAuth:        authTab{host},
+		TabChecks:      &checksTab{ctx: ctx},
+		TabRendered:    r.rendered,
 	}
 	return r
 }
 
 // SetSize sets the outer size of the pane.
-func (r *reader) SetSize(width, height int) {
+func (r *Reader) SetSize(width, height int) {
 	r.width, r.height = width, height
 	r.sum.tall = height >= subjectWrapHeight
 	r.scroll.SetHeight(r.contentHeight())
 }
 
 // SetFocus tells the pane whether it has the keyboard.
-func (r *reader) SetFocus(focused bool) { r.focused = focused }
+func (r *Reader) SetFocus(focused bool) { r.focused = focused }
 
 // contentHeight is the number of lines under the summary, the tab bar
 // and its rule, and above the search line.
-func (r *reader) contentHeight() int {
-	m, _ := r.email()
+func (r *Reader) contentHeight() int {
+	m, _ := r.Email()
 	return max(r.height-2-r.sum.height(m, r.width-2)-2-r.find.lines(), 1)
 }
 
-// open shows another email.
-func (r *reader) open(address, id string) {
+// Open shows email id of inbox address ("": none).
+func (r *Reader) Open(address, id string) {
 	if r.address == address && r.id == id {
 		return
 	}
@@ -112,14 +115,17 @@ func (r *reader) open(address, id string) {
 	r.scroll.SetHeight(r.contentHeight())
 }
 
-// close shows no email.
-func (r *reader) close() { r.open("", "") }
+// Clear shows no email.
+func (r *Reader) Clear() { r.Open("", "") }
 
-// showing reports whether the reader shows email id of address.
-func (r *reader) showing(address, id string) bool { return r.address == address && r.id == id }
+// Showing reports whether the reader shows email id of address.
+func (r *Reader) Showing(address, id string) bool { return r.address == address && r.id == id }
 
-// setTab switches tabs.
-func (r *reader) setTab(t tab) {
+// Shown is the inbox and the id of the open email ("" when none).
+func (r *Reader) Shown() (address, id string) { return r.address, r.id }
+
+// SetTab switches tabs.
+func (r *Reader) SetTab(t Tab) {
 	if t != r.tab && int(t) < len(r.tabs) {
 		r.tab = t
 		r.choice = 0
@@ -127,42 +133,41 @@ func (r *reader) setTab(t tab) {
 	}
 }
 
-// entry is the inbox of the open email.
-func (r *reader) entry() *inboxEntry {
-	e, _ := r.state.find(r.address)
-	return e
-}
-
-// email returns the open email.
-func (r *reader) email() (model.Email, bool) {
+// Email is the open email, as the host holds it.
+func (r *Reader) Email() (model.Email, bool) {
 	if r.id == "" {
 		return model.Email{}, false
 	}
-	if e := r.entry(); e != nil {
-		return e.email(r.id)
-	}
-	return model.Email{}, false
+	return r.host.Email(r.address, r.id)
 }
 
-// loadRaw fetches the raw source when the Raw or the Headers tab shows an
+// LoadRaw fetches the raw source when the Raw or the Headers tab shows an
 // email whose source is not loaded.
-func (r *reader) loadRaw() tea.Cmd {
-	if (r.tab != tabRaw && r.tab != tabHeaders) || r.id == "" || !r.source.needed() {
+func (r *Reader) LoadRaw() tea.Cmd {
+	if (r.tab != TabRaw && r.tab != TabHeaders) || r.id == "" || !r.source.needed() {
 		return nil
 	}
 	r.source.loading = true
-	return r.cmds.loadRaw(r.address, r.id)
+	return r.host.LoadRaw(r.address, r.id)
+}
+
+// SetRaw hands the reader the raw source of email id of address, or why
+// it could not be fetched; the source of another email is dropped.
+func (r *Reader) SetRaw(address, id string, raw []byte, err error) {
+	if r.Showing(address, id) {
+		r.source.set(raw, err)
+	}
 }
 
 // HandleKey scrolls the content (or moves the choice of a list tab) and
 // acts on the open email.
-func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (r *Reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if r.find.typing {
 		r.findKey(msg)
 		return nil, true
 	}
 	k := r.ctx.Keys
-	open, found := r.email()
+	open, found := r.Email()
 	switch {
 	case key.Matches(msg, k.Up):
 		r.move(open, found, -1)
@@ -176,18 +181,15 @@ func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		r.move(open, found, -1<<30)
 	case key.Matches(msg, k.Bottom):
 		r.move(open, found, 1<<30)
-	case key.Matches(msg, k.Copy) && r.tab == tabLinks && found && r.choice < len(r.html.links(open)):
+	case key.Matches(msg, k.Copy) && r.tab == TabLinks && found && r.choice < len(r.html.links(open)):
 		link := r.html.links(open)[r.choice]
-		return r.cmds.copyText(link, "link "+link), true
+		return r.host.Copy(link, "link "+link), true
 	case key.Matches(msg, k.RenderWidth, k.RenderDark):
 		return r.switchRender(key.Matches(msg, k.RenderWidth)), true
-	case key.Matches(msg, k.CheckLinks) && r.tab == tabLinks && found:
-		return r.checks.toggle(r.ctx, r.cmds.ctx, open, r.html.links(open), r.cmds.remote() == nil), true
+	case key.Matches(msg, k.CheckLinks) && r.tab == TabLinks && found:
+		return r.checks.toggle(r.ctx, r.calls, open, r.html.links(open), r.set.Remote == nil), true
 	default:
 		if cmd, ok := r.readerKey(msg); ok {
-			return cmd, true
-		}
-		if cmd, ok := r.acts.inboxKey(msg); ok {
 			return cmd, true
 		}
 		return r.HandleEmailKey(msg)
@@ -198,13 +200,13 @@ func (r *reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // HandleEmailKey handles the keys that act on the open email from the
 // email list too: open a link or an attachment, save, switch HTML, open
 // the HTML in the browser.
-func (r *reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (r *Reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := r.ctx.Keys
-	open, found := r.email()
+	open, found := r.Email()
 	switch {
 	case key.Matches(msg, k.ToggleHTML):
 		r.body.showHTML = !r.body.showHTML
-		r.setTab(tabBody)
+		r.SetTab(TabBody)
 		mode := "text part"
 		if r.body.showHTML {
 			mode = "HTML part (converted to text)"
@@ -223,10 +225,10 @@ func (r *reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			r.ctx.Flash("this email has no HTML part", ui.LevelWarn)
 			return nil, true
 		}
-		if remote := r.cmds.remote(); remote != nil {
-			return runThere(r.ctx, "download it and open it in a browser", remote.FetchEmail(r.address, open.ID)), true
+		if remote := r.set.Remote; remote != nil {
+			return remote.RunThere(r.ctx, "download it and open it in a browser", remote.FetchEmail(r.address, open.ID)), true
 		}
-		return r.cmds.openHTML(open), true
+		return r.host.OpenHTML(open), true
 	default:
 		return r.promptSave(open), true
 	}
@@ -234,22 +236,22 @@ func (r *reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // openChoice opens the chosen attachment or link, or shows the links.
-func (r *reader) openChoice(open model.Email) tea.Cmd {
+func (r *Reader) openChoice(open model.Email) tea.Cmd {
 	k := r.ctx.Keys
 	links := r.html.links(open)
 	switch {
-	case r.tab == tabAttachments && r.choice < len(open.Attachments):
-		if remote := r.cmds.remote(); remote != nil {
-			return runThere(r.ctx, "download it and open it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
+	case r.tab == TabAttachments && r.choice < len(open.Attachments):
+		if remote := r.set.Remote; remote != nil {
+			return remote.RunThere(r.ctx, "download it and open it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
 		}
-		return r.cmds.openAttachment(open.Attachments[r.choice], ui.KeyName(k.Save))
-	case r.tab == tabLinks && r.choice < len(links):
-		if r.cmds.remote() != nil {
-			return copyLinkThere(links[r.choice])
+		return r.host.OpenAttachment(open.Attachments[r.choice], ui.KeyName(k.Save))
+	case r.tab == TabLinks && r.choice < len(links):
+		if remote := r.set.Remote; remote != nil {
+			return remote.CopyLinkThere(links[r.choice])
 		}
-		return r.cmds.openLink(links[r.choice], ui.KeyName(k.Copy))
+		return r.host.OpenLink(links[r.choice], ui.KeyName(k.Copy))
 	case len(links) > 0:
-		r.setTab(tabLinks)
+		r.SetTab(TabLinks)
 		r.ctx.Flash(fmt.Sprintf("choose a link with %s and %s, then %s", ui.KeyName(k.Up), ui.KeyName(k.Down), ui.KeyName(k.OpenLink)), ui.LevelInfo)
 	default:
 		r.ctx.Flash("this email has no links", ui.LevelWarn)
@@ -259,23 +261,19 @@ func (r *reader) openChoice(open model.Email) tea.Cmd {
 
 // promptSave asks where to save the chosen attachment, or the email as
 // .eml.
-func (r *reader) promptSave(open model.Email) tea.Cmd {
-	remote := r.cmds.remote()
-	if r.tab == tabAttachments && r.choice < len(open.Attachments) {
-		if remote != nil {
-			return runThere(r.ctx, "download it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
+func (r *Reader) promptSave(open model.Email) tea.Cmd {
+	if r.tab == TabAttachments && r.choice < len(open.Attachments) {
+		if remote := r.set.Remote; remote != nil {
+			return remote.RunThere(r.ctx, "download it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
 		}
-		a := open.Attachments[r.choice]
-		r.ctx.Open(r.cmds.saveDir.prompt(r.ctx, "Save attachment", "Directory to save "+desktop.SafeName(a.Filename, "attachment")+" in (an existing file is never overwritten).",
-			func(dir string) tea.Cmd { return r.cmds.saveAttachment(a, dir) }))
-		return nil
+		return r.host.SaveAttachment(open.Attachments[r.choice])
 	}
-	return r.acts.promptSaveEmails([]target{{entry: r.entry(), email: open}})
+	return r.host.SaveEmail(r.address, open)
 }
 
 // move scrolls the content by delta lines, or moves the choice of a list
 // tab by delta rows and scrolls it into view.
-func (r *reader) move(m model.Email, found bool, delta int) {
+func (r *Reader) move(m model.Email, found bool, delta int) {
 	r.refresh(m, found)
 	lt, ok := r.tabs[r.tab].(listTab)
 	if !ok || m.Problem != "" || !m.HasContent {
@@ -287,14 +285,14 @@ func (r *reader) move(m model.Email, found bool, delta int) {
 	r.scroll.Reveal(r.chosen[0], r.chosen[1])
 }
 
-// wheel scrolls the content by a turn of the wheel.
-func (r *reader) wheel(lines int) {
-	r.refresh(r.email())
+// Wheel scrolls the content by a turn of the wheel.
+func (r *Reader) Wheel(lines int) {
+	r.refresh(r.Email())
 	r.scroll.ScrollBy(lines)
 }
 
 // refresh lays the current tab out again when what it depends on changed.
-func (r *reader) refresh(m model.Email, found bool) {
+func (r *Reader) refresh(m model.Email, found bool) {
 	if !found {
 		m = model.Email{}
 	}
@@ -313,24 +311,24 @@ func (r *reader) refresh(m model.Email, found bool) {
 }
 
 // content lays out the current tab.
-func (r *reader) content(m model.Email, width int) tabContent {
+func (r *Reader) content(m model.Email, width int) tabContent {
 	st := r.ctx.Styles()
 	switch {
 	case m.Problem != "":
 		return textContent(ui.WrapStyled(st.Problem.Render, "⚠ This email could not be opened: "+m.Problem+".", width),
 			ui.WrapStyled(st.Muted.Render, "It may not come from the server this inbox was created on, or it was tampered with. Its content is not shown.", width))
-	case !m.HasContent && r.tab != tabRaw && r.tab != tabHeaders:
+	case !m.HasContent && r.tab != TabRaw && r.tab != TabHeaders:
 		return textContent([]string{st.Muted.Render("Loading the message content…")})
 	}
 	return r.tabs[r.tab].lines(m, width, r.choice)
 }
 
 // View draws the pane.
-func (r *reader) View() string {
+func (r *Reader) View() string {
 	st := r.ctx.Styles()
 	inner := r.width - 2
 	title := "Message"
-	m, found := r.email()
+	m, found := r.Email()
 	if !found {
 		body := []string{st.Muted.Render(fmt.Sprintf("Select a message and press %s to open it.", ui.KeyName(r.ctx.Keys.Open)))}
 		return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
@@ -350,7 +348,7 @@ func (r *reader) View() string {
 
 // ShortHelp lists the keys of the pane and of the tab shown; the
 // search's while it is typed.
-func (r *reader) ShortHelp() []key.Binding {
+func (r *Reader) ShortHelp() []key.Binding {
 	k := r.ctx.Keys
 	if r.find.typing {
 		return []key.Binding{k.Open, k.Back}
@@ -359,20 +357,20 @@ func (r *reader) ShortHelp() []key.Binding {
 		return []key.Binding{k.NextMatch, k.PrevMatch, k.Back, k.Down, k.Up, k.NextMessage, k.PrevMessage}
 	}
 	switch r.tab {
-	case tabLinks:
+	case TabLinks:
 		return []key.Binding{k.Down, k.Up, k.OpenLink, k.Copy, k.CheckLinks, k.NextMessage, k.PrevMessage, k.Back}
-	case tabAttachments:
+	case TabAttachments:
 		return []key.Binding{k.Down, k.Up, k.Save, k.SaveAll, k.OpenLink, k.NextMessage, k.PrevMessage, k.Back}
-	case tabRaw, tabHeaders:
+	case TabRaw, TabHeaders:
 		return []key.Binding{k.Down, k.Up, k.Search, k.Pipe, k.Save, k.NextMessage, k.PrevMessage, k.Back}
-	case tabRendered:
+	case TabRendered:
 		return []key.Binding{k.Down, k.Up, k.RenderWidth, k.RenderDark, k.ViewHTML, k.NextMessage, k.PrevMessage, k.Back}
 	}
 	return []key.Binding{k.Down, k.HalfPageDown, k.Search, k.NextMessage, k.PrevMessage, k.ToggleHTML, k.OpenLink, k.Pipe, k.Delete, k.Back}
 }
 
 // FullHelp lists the pane's keys in columns.
-func (r *reader) FullHelp() [][]key.Binding {
+func (r *Reader) FullHelp() [][]key.Binding {
 	k := r.ctx.Keys
 	return [][]key.Binding{k.ListKeyMap.ShortHelp(), k.Tabs(), {k.Back, k.NextMessage, k.PrevMessage, k.Search, k.NextMatch, k.PrevMatch,
 		k.OpenLink, k.Save, k.SaveAll, k.ToggleHTML, k.ViewHTML, k.RenderWidth, k.RenderDark, k.Pipe, k.Mark, k.Delete, k.MarkUnread, k.Copy}}

@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"fmt"
@@ -32,8 +32,8 @@ func (h *htmlView) of(m model.Email, style *ansi.StyleConfig) *htmltext.Page {
 		h.id, h.html, h.style = m.ID, m.HTML, style
 		h.page = htmltext.Prepare(m.HTML, htmltext.Options{Hyperlinks: h.hyperlinks, Style: style, Links: m.Links})
 		h.linked = append(slices.Clone(h.page.Links()), otherLinks(m.Links, h.page.Links())...)
-		if len(h.linked) > maxLinks {
-			h.linked = h.linked[:maxLinks:maxLinks]
+		if len(h.linked) > MaxLinks {
+			h.linked = h.linked[:MaxLinks:MaxLinks]
 		}
 		if h.linked == nil {
 			h.linked = []string{}

@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"context"
@@ -20,12 +20,12 @@ import (
 // that scrolls.
 const (
 	pipeTimeout = 30 * time.Second
-	// runOutputLimit bounds what a command's output is kept of.
-	runOutputLimit = 1 << 20
+	// PipeOutputLimit bounds what a command's output is kept of.
+	PipeOutputLimit = 1 << 20
 )
 
 // pipeDoneMsg reports a command the message was piped to: its output (at
-// most runOutputLimit bytes, truncated says whether there was more) and
+// most PipeOutputLimit bytes, truncated says whether there was more) and
 // how it ended; fetchErr says the raw message could not be fetched.
 type pipeDoneMsg struct {
 	command   string
@@ -36,41 +36,40 @@ type pipeDoneMsg struct {
 }
 
 // promptPipe asks for the command to pipe the open message to.
-func (r *reader) promptPipe(open model.Email) tea.Cmd {
-	if remote := r.cmds.remote(); remote != nil {
-		return pipeThere(r.ctx, remote, r.address, open)
+func (r *Reader) promptPipe(open model.Email) tea.Cmd {
+	if remote := r.set.Remote; remote != nil {
+		// Over SSH: download the source and pipe it on the user's machine.
+		return remote.RunThere(r.ctx, "download it and pipe it", remote.FetchEmail(r.address, open.ID))
 	}
 	address, id := r.address, open.ID
-	hint := fmt.Sprintf("The raw message (RFC 5322) is the input of this command, run with $SHELL -c; its output (the first %d KiB, within %s) is shown.", runOutputLimit>>10, pipeTimeout)
+	hint := fmt.Sprintf("The raw message (RFC 5322) is the input of this command, run with $SHELL -c; its output (the first %d KiB, within %s) is shown.", PipeOutputLimit>>10, pipeTimeout)
 	r.ctx.Open(ui.NewPrompt(r.ctx, "Pipe the message to a command", hint, r.lastPipe, func(command string) tea.Cmd {
 		r.lastPipe = command
-		return r.cmds.pipe(address, id, command)
+		return r.pipe(address, id, command)
 	}))
 	return nil
 }
 
 // pipe fetches the raw message and runs command with it as input.
-func (c commands) pipe(address, id, command string) tea.Cmd {
+func (r *Reader) pipe(address, id, command string) tea.Cmd {
+	host, calls, shell := r.host, r.calls, r.set.Shell
+	if shell == "" {
+		shell = "/bin/sh"
+	}
 	return func() tea.Msg {
-		ctx, cancel := c.call()
-		raw, err := c.svc.Raw(ctx, address, id)
-		cancel()
+		raw, err := host.Raw(calls, address, id)
 		if err != nil {
 			return pipeDoneMsg{command: command, fetchErr: fmt.Errorf("fetch the raw message: %w", err)}
 		}
-		shell := c.set.Shell
-		if shell == "" {
-			shell = "/bin/sh"
-		}
-		ctx, cancel = context.WithTimeout(c.ctx, pipeTimeout)
+		ctx, cancel := context.WithTimeout(calls, pipeTimeout)
 		defer cancel()
-		out, err := c.run(ctx, raw, shell, "-c", command)
+		out, err := host.Run(ctx, raw, shell, "-c", command)
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("stopped after %s", pipeTimeout)
 		}
 		msg := pipeDoneMsg{command: command, output: out, err: err}
-		if len(out) > runOutputLimit {
-			msg.output, msg.truncated = out[:runOutputLimit], true
+		if len(out) > PipeOutputLimit {
+			msg.output, msg.truncated = out[:PipeOutputLimit], true
 		}
 		return msg
 	}
@@ -78,18 +77,18 @@ func (c commands) pipe(address, id, command string) tea.Cmd {
 
 // piped shows what a command the message was piped to wrote; a failure
 // to fetch the message goes back to the prompt.
-func (s *Screen) piped(msg pipeDoneMsg) {
-	p, isPrompt := s.ctx.Dialog().(*ui.Prompt)
+func (r *Reader) piped(msg pipeDoneMsg) {
+	p, isPrompt := r.ctx.Dialog().(*ui.Prompt)
 	if msg.fetchErr != nil {
 		if isPrompt {
 			p.Failed(msg.fetchErr)
 		} else {
-			s.ctx.Flash(ui.ErrorText(msg.fetchErr), ui.LevelError)
+			r.ctx.Flash(ui.ErrorText(msg.fetchErr), ui.LevelError)
 		}
 		return
 	}
 	if isPrompt {
-		s.ctx.Close(p)
+		r.ctx.Close(p)
 	}
 	text := termtext.Sanitize(strings.ToValidUTF8(string(msg.output), "\uFFFD"))
 	var notes []string
@@ -97,7 +96,7 @@ func (s *Screen) piped(msg pipeDoneMsg) {
 		notes = append(notes, "(no output)")
 	}
 	if msg.truncated {
-		notes = append(notes, fmt.Sprintf("(output cut at %d KiB)", runOutputLimit>>10))
+		notes = append(notes, fmt.Sprintf("(output cut at %d KiB)", PipeOutputLimit>>10))
 	}
 	end := "exit 0"
 	level := ui.LevelSuccess
@@ -105,10 +104,10 @@ func (s *Screen) piped(msg pipeDoneMsg) {
 		end, level = termtext.SanitizeLine(msg.err.Error()), ui.LevelWarn
 	}
 	title := termtext.SanitizeLine("| "+msg.command) + " — " + end
-	s.ctx.Log(title, level)
+	r.ctx.Log(title, level)
 	body := strings.TrimRight(text, "\n")
 	if len(notes) > 0 {
 		body += "\n" + strings.Join(notes, " ")
 	}
-	s.ctx.Open(ui.NewTextDialog(s.ctx, title, ui.WrapLines(body)))
+	r.ctx.Open(ui.NewTextDialog(r.ctx, title, ui.WrapLines(body)))
 }

@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -11,7 +11,7 @@ import (
 // copyCode copies the open email's one-time code, the one
 // `sandview wait --extract code` prints (model/extract.Codes), or says why
 // there is none.
-func (r *reader) copyCode(open model.Email) tea.Cmd {
+func (r *Reader) copyCode(open model.Email) tea.Cmd {
 	switch {
 	case open.Problem != "":
 		r.ctx.Flash("this email could not be opened: "+open.Problem, ui.LevelWarn)
@@ -19,7 +19,7 @@ func (r *reader) copyCode(open model.Email) tea.Cmd {
 		r.ctx.Flash("this email is still loading: try again in a moment", ui.LevelWarn)
 	default:
 		if codes := extract.Codes(open); len(codes) > 0 {
-			return r.cmds.copyText(codes[0], "code "+codes[0])
+			return r.host.Copy(codes[0], "code "+codes[0])
 		}
 		r.ctx.Flash("no one-time code in this email (4-8 letters and digits near code, OTP, PIN or verification)", ui.LevelWarn)
 	}

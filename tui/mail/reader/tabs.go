@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"fmt"
@@ -9,18 +9,20 @@ import (
 	"sandview/tui/ui"
 )
 
-// tab is a view of the open email in the reader.
-type tab int
+// Tab is a view of the open email in the reader, in the order of the
+// tab bar and of keys.Tabs.
+type Tab int
 
+// The tabs.
 const (
-	tabBody tab = iota
-	tabHeaders
-	tabLinks
-	tabAttachments
-	tabRaw
-	tabAuth
-	tabChecks
-	tabRendered
+	TabBody Tab = iota
+	TabHeaders
+	TabLinks
+	TabAttachments
+	TabRaw
+	TabAuth
+	TabChecks
+	TabRendered
 )
 
 // readerTab draws one view of the open email. Each tab is its own small
@@ -90,7 +92,7 @@ func (t linksTab) lines(m model.Email, width, choice int) tabContent {
 	for i, l := range links {
 		row := choiceRow{text: l, style: st.Link.Render}
 		switch {
-		case !openableLink(l):
+		case !OpenableLink(l):
 			row.text, row.style = l+"  (not openable)", st.Muted.Render
 		case t.html.hyperlinks:
 			row.link = l
@@ -114,8 +116,8 @@ func (t linksTab) lines(m model.Email, width, choice int) tabContent {
 	return c
 }
 
-// openableLink allows only http, https and mailto URLs.
-func openableLink(link string) bool {
+// OpenableLink allows only http, https and mailto URLs.
+func OpenableLink(link string) bool {
 	u, err := url.Parse(link)
 	if err != nil {
 		return false
@@ -219,11 +221,11 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }
 
-// authTab is the authentication report.
-type authTab struct{ ctx *ui.Context }
+// authTab is the authentication report, as the host lays it out.
+type authTab struct{ host Host }
 
 func (t authTab) label(_ model.Email, short bool) string { return shortName("Auth", short) }
 
 func (t authTab) lines(m model.Email, width, _ int) tabContent {
-	return textContent(authReportLines(t.ctx, m, width))
+	return textContent(t.host.AuthLines(m, width))
 }

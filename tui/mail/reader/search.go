@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"fmt"
@@ -182,7 +182,16 @@ func (r *findBar) markFound(visible []string, offset int) []string {
 		if cur := f.current; cur < len(f.matches) && f.matches[cur] == offset+i {
 			match = st.Selected.Bold(true)
 		}
-		visible[i] = highlighted(plain, marks, termtext.Width(plain), base, match)
+		visible[i] = ui.Highlighted(plain, marks, termtext.Width(plain), base, match)
 	}
 	return visible
+}
+
+// Typing reports whether the search inside the message has the keyboard.
+func (r *Reader) Typing() bool { return r.find.typing }
+
+// Paste types pasted text into the search inside the message.
+func (r *Reader) Paste(text string) {
+	r.find.field.Insert(text)
+	r.setFind(r.find.field.Value())
 }

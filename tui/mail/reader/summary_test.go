@@ -1,9 +1,7 @@
-package mail
+package reader
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,30 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"sandview/model"
-	"sandview/model/termtext"
-	"sandview/tui/desktop"
-	"sandview/tui/feed"
 	"sandview/tui/tuitest"
-	"sandview/tui/ui"
 )
-
-// readerOn is a reader pane, width x height, open on e alone in the demo
-// inbox; hyperlinks as the terminal allows them.
-func readerOn(e model.Email, width, height int, hyperlinks bool, now time.Time) *reader {
-	k := newPaneKit()
-	k.ctx.Clock = func() time.Time { return now }
-	k.ctx.Now = now
-	demo, _ := k.state.find(tuitest.DemoAddr)
-	demo.setEmails([]model.Email{e})
-	k.cmds.set.Hyperlinks = hyperlinks
-	r := newReader(k.ctx, k.state, k.cmds, k.acts)
-	r.open(tuitest.DemoAddr, e.ID)
-	r.SetSize(width, height)
-	return r
-}
-
-// plainLines is the view without any escape sequence, line by line.
-func plainLines(view string) []string { return strings.Split(ansi.Strip(view), "\n") }
 
 // summaryLine is the value of the summary's line label, trimmed.
 func summaryLine(t *testing.T, view, label string) string {
@@ -152,36 +128,6 @@ func TestReaderTabBarShortens(t *testing.T) {
 			t.Errorf("html %v, width 58: %q, want %q", html, got, want)
 		}
 	}
-	// On a screen of each size the bar fits, has every tab's number in
-	// order and the shown tab's label, and has full labels when they fit.
-	for _, size := range [][2]int{{60, 20}, {80, 24}, {120, 40}, {200, 50}} {
-		h := newHarness(t, size[0], size[1])
-		h.Press("enter", "3")
-		inner := h.s.reader.width - 2
-		var bar string
-		for _, l := range plainLines(h.s.View()) {
-			if i := strings.Index(l, " 1 "); i >= 0 && strings.Contains(l, " 6 ") {
-				bar = l[i:]
-			}
-		}
-		if end := strings.LastIndex(bar, "│"); end >= 0 {
-			bar = bar[:end]
-		}
-		full := " 1 Body  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks  8 Rendered"
-		switch {
-		case termtext.Width(strings.TrimRight(bar, " ")) > inner:
-			t.Errorf("%v: the bar is wider than the reader (%d): %q", size, inner, bar)
-		case !strings.Contains(bar, " 3 Link"):
-			t.Errorf("%v: the shown tab lost its label: %q", size, bar)
-		case len(full) <= inner && !strings.HasPrefix(bar, full):
-			t.Errorf("%v: full labels fit in %d but the bar is %q", size, inner, bar)
-		}
-		for n := 1; n <= 6; n++ {
-			if i := strings.Index(bar, fmt.Sprintf(" %d ", n)); i < 0 {
-				t.Errorf("%v: tab %d is missing: %q", size, n, bar)
-			}
-		}
-	}
 }
 
 func TestReaderMarksEmptyParts(t *testing.T) {
@@ -215,9 +161,9 @@ func TestReaderURLsWholeBehindHyperlinks(t *testing.T) {
 	short := "https://acme-shop.example/p/1-blue"
 	e := model.Email{ID: "u", From: "a@example.com", HasContent: true, ReceivedAt: tuitest.Now(),
 		Text: "Track it at " + long + " or shop at " + short + " today.", Links: []string{long, short}}
-	for _, tab := range []tab{tabBody, tabLinks} {
+	for _, tab := range []Tab{TabBody, TabLinks} {
 		r := readerOn(e, 42, 30, true, tuitest.Now())
-		r.setTab(tab)
+		r.SetTab(tab)
 		view := r.View()
 		var cut string
 		for _, l := range strings.Split(view, "\n") {
@@ -235,35 +181,13 @@ func TestReaderURLsWholeBehindHyperlinks(t *testing.T) {
 		if !strings.Contains(ansi.Strip(view), short) || !strings.Contains(view, "\x1b]8;;"+short+"\a") {
 			t.Errorf("tab %d: the short URL is broken or not a hyperlink:\n%s", tab, ansi.Strip(view))
 		}
-		if tab == tabBody && !strings.Contains(strings.Join(plainLines(view), " "), "3 lists them whole") {
+		if tab == TabBody && !strings.Contains(strings.Join(plainLines(view), " "), "3 lists them whole") {
 			t.Errorf("the body does not say where the cut link is whole:\n%s", ansi.Strip(view))
 		}
 	}
 	// Without hyperlinks, no OSC 8 at all.
 	if view := readerOn(e, 42, 30, false, tuitest.Now()).View(); strings.Contains(view, "\x1b]8;") {
 		t.Errorf("hyperlinks off, but the body holds one:\n%q", view)
-	}
-}
-
-// TestOpenLinkWithoutOpenerSaysTheWayOut: when no program can open a
-// link, or it fails, the status says so and the way out first (copy the
-// link with y, or set $BROWSER), the detail last, so that a status line
-// cut at 80 columns keeps the way out.
-func TestOpenLinkWithoutOpenerSaysTheWayOut(t *testing.T) {
-	for browser, want := range map[string]string{
-		filepath.Join(t.TempDir(), "no-browser"): "no-browser not found: y copies the link, or set $BROWSER",
-		"false":                                  "false failed: y copies the link, or set $BROWSER (exit status 1)",
-	} {
-		ctx := tuitest.Context(true)
-		opener := desktop.Opener{Browser: browser}
-		s := New(ctx, context.Background(), tuitest.NewFixtureService(), &ui.Settings{Open: opener.Open})
-		s.SetSize(140, 37)
-		h := &harness{Driver: tuitest.ScreenDriver(t, ctx, s), ctx: ctx, s: s}
-		h.Send(feed.InboxReadyMsg{Address: tuitest.DemoAddr})
-		h.Press("enter", "3", "o")
-		if status := ctx.Status().Text; status != want {
-			t.Errorf("status %q, want %q", status, want)
-		}
 	}
 }
 

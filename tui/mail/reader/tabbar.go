@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 type tabBar struct {
 	ctx  *ui.Context
 	tabs []readerTab
-	tab  tab
+	tab  Tab
 }
 
 // squeezer is a tab with a label shorter still than its short one, used

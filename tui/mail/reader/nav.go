@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -6,12 +6,12 @@ import (
 )
 
 // readerKey handles the reader's keys beyond scrolling and the tabs'
-// own: half pages, the search inside the message, marking the open email,
-// piping it to a command, and the actions on it (bulk.go); handled is
-// false for the keys left to the screen.
-func (r *reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+// own: half pages, the search inside the message and piping the open
+// email to a command; handled is false for the keys left to the screen
+// (marking the open email and the other actions on it).
+func (r *Reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := r.ctx.Keys
-	open, found := r.email()
+	open, found := r.Email()
 	half := max(r.contentHeight()/2, 1)
 	switch {
 	case key.Matches(msg, k.HalfPageDown):
@@ -27,12 +27,8 @@ func (r *reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Back) && r.find.text != "":
 		r.find.reset()
 		r.scroll.SetHeight(r.contentHeight())
-	case key.Matches(msg, k.Mark) && found:
-		r.entry().toggleMark(open.ID)
 	case key.Matches(msg, k.Pipe) && found:
 		return r.promptPipe(open), true
-	case found && key.Matches(msg, k.Delete, k.MarkUnread, k.SaveAll):
-		return r.acts.bulkKey(msg, []target{{entry: r.entry(), email: open}}, r.entry())
 	default:
 		return nil, false
 	}

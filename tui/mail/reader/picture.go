@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"fmt"
@@ -19,60 +19,47 @@ type Picture struct {
 	Key string
 }
 
-// Picture is the picture the screen shows, its cells relative to the
-// screen, when the reader shows one.
-func (s *Screen) Picture() (Picture, bool) {
-	l := s.lay.reader
-	if l.W == 0 {
-		return Picture{}, false
-	}
-	p, ok := s.reader.picture()
-	p.At.X += l.X
-	p.At.Y += l.Y
-	return p, ok
-}
-
 // switchRender switches the Rendered tab's width (or its colour scheme)
 // and shows the tab from its top.
-func (r *reader) switchRender(width bool) tea.Cmd {
+func (r *Reader) switchRender(width bool) tea.Cmd {
 	if width {
 		r.rendered.widthAt++
 	} else {
 		r.rendered.dark = !r.rendered.dark
 	}
 	r.rendered.version++
-	r.setTab(tabRendered)
+	r.SetTab(TabRendered)
 	r.scroll.ScrollTo(0)
-	return r.loadRendered()
+	return r.LoadRendered()
 }
 
-// loadRendered starts the render the Rendered tab shows, when shown;
+// LoadRendered starts the render the Rendered tab shows, when shown;
 // on another tab the renderer gets ready for it (the first HTML mail).
-func (r *reader) loadRendered() tea.Cmd {
-	m, found := r.email()
+func (r *Reader) LoadRendered() tea.Cmd {
+	m, found := r.Email()
 	if !found {
 		return nil
 	}
-	if r.tab != tabRendered {
+	if r.tab != TabRendered {
 		return r.rendered.warm(m)
 	}
-	return r.rendered.load(r.cmds.ctx, m)
+	return r.rendered.load(r.calls, m)
 }
 
-// rendered hands a finished render to the tab.
-func (r *reader) renderDone(msg renderedMsg) {
+// renderDone hands a finished render to the tab.
+func (r *Reader) renderDone(msg renderedMsg) {
 	r.rendered.done(msg)
 	r.rendered.version++
 }
 
-// picture is the part of the picture in view, relative to the pane: the
+// Picture is the part of the picture in view, relative to the pane: the
 // tab's lines under the summary, the tab bar and its rule, inside the
 // frame, are its head line(s) and then a blank line per row of cells of
 // the picture, which scroll as text does.
-func (r *reader) picture() (Picture, bool) {
+func (r *Reader) Picture() (Picture, bool) {
 	g := r.ctx.Graphics
-	m, found := r.email()
-	if r.tab != tabRendered || !found || !g.Known || g.Protocol == termimage.None || r.find.active() {
+	m, found := r.Email()
+	if r.tab != TabRendered || !found || !g.Known || g.Protocol == termimage.None || r.find.active() {
 		return Picture{}, false
 	}
 	r.scroll.SetHeight(r.contentHeight())

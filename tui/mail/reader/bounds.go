@@ -1,4 +1,4 @@
-package mail
+package reader
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // The whole mail is still saved (s) or downloaded as sent.
 const (
 	maxPartBytes   = 1 << 20 // of the text part, and of the HTML part
-	maxLinks       = 10_000
+	MaxLinks       = 10_000
 	maxSourceBytes = 2 << 20 // of the raw source the Raw and Headers tabs show
 )
 
@@ -36,8 +36,8 @@ func cutText(s string, limit int, what string) string {
 	return s[:n] + cutMarker(what, len(s)-n)
 }
 
-// bounded is m within the reader's limits.
-func bounded(m model.Email) model.Email {
+// Bounded is m within the reader's limits.
+func Bounded(m model.Email) model.Email {
 	m.Text = cutText(m.Text, maxPartBytes, "the text part")
 	if len(m.HTML) > maxPartBytes {
 		// Cut before the last tag that starts within the limit, so the
@@ -48,8 +48,8 @@ func bounded(m model.Email) model.Email {
 		}
 		m.HTML = m.HTML[:limit] + cutMarker("the HTML part", len(m.HTML)-limit)
 	}
-	if len(m.Links) > maxLinks {
-		m.Links = m.Links[:maxLinks:maxLinks]
+	if len(m.Links) > MaxLinks {
+		m.Links = m.Links[:MaxLinks:MaxLinks]
 	}
 	return m
 }
