@@ -21,13 +21,6 @@ type mode interface {
 	loadEmails(ctx context.Context, byHash map[string]*Inbox) error
 	// start begins the mode's background work.
 	start(ctx context.Context) error
-	// inboxByHash finds an inbox the registry does not hold.
-	inboxByHash(ctx context.Context, hash string) (*Inbox, bool)
-	// all lists every inbox of the service.
-	all(ctx context.Context) ([]*Inbox, error)
-	// removeInbox unregisters an inbox before it is deleted and returns
-	// the ids of its emails; ok is false when it was not registered.
-	removeInbox(ctx context.Context, in *Inbox) (ids []string, ok bool)
 	// sweep removes expired inboxes and enforces the storage limits
 	// where the registry does not.
 	sweep(ctx context.Context)
@@ -83,14 +76,6 @@ func (l local) loadEmails(ctx context.Context, byHash map[string]*Inbox) error {
 }
 
 func (local) start(context.Context) error { return nil }
-
-func (local) inboxByHash(context.Context, string) (*Inbox, bool) { return nil, false }
-
-func (l local) all(context.Context) ([]*Inbox, error) { return l.c.reg.inboxes(), nil }
-
-func (l local) removeInbox(_ context.Context, in *Inbox) ([]string, bool) {
-	return l.c.reg.remove(in.Hash)
-}
 
 // announceChaos: a store of its own has no other replicas.
 func (local) announceChaos(context.Context, string, model.ChaosAction) {}

@@ -119,15 +119,6 @@ func (r replica) lookupInbox(address string) (*Inbox, bool) {
 	return r.c.Inboxes().register(stored)
 }
 
-// inboxByHash finds an inbox created on another replica in the store.
-func (r replica) inboxByHash(ctx context.Context, hash string) (*Inbox, bool) {
-	stored, err := r.shared.Inbox(ctx, hash)
-	if err != nil {
-		return nil, false
-	}
-	return r.c.Inboxes().register(stored)
-}
-
 // loadEmails starts the id sequence: emails are not accounted (the leader
 // enforces the limits) and unsigned ones are the leader's recovery pass's.
 func (r replica) loadEmails(context.Context, map[string]*Inbox) error {
@@ -137,16 +128,6 @@ func (r replica) loadEmails(context.Context, map[string]*Inbox) error {
 
 // start listens for the other replicas' notices.
 func (r replica) start(ctx context.Context) error { return r.shared.Listen(ctx, r.onNotice) }
-
-// removeInbox unregisters an inbox; its emails are the store's (the
-// registry knows only this replica's).
-func (r replica) removeInbox(ctx context.Context, in *Inbox) ([]string, bool) {
-	stored, _ := r.c.store.IDs(ctx, in.Hash)
-	if _, ok := r.c.reg.remove(in.Hash); !ok {
-		return nil, false
-	}
-	return stored, true
-}
 
 // onNotice applies another replica's change.
 func (r replica) onNotice(n store.Notice) {
@@ -251,21 +232,6 @@ func (r replica) reloadWebhooks(ctx context.Context) {
 	if err := r.c.hooks.Reload(ctx); err != nil {
 		r.c.log.Warn("reloading webhooks failed", "error", err)
 	}
-}
-
-// all lists every stored inbox.
-func (r replica) all(ctx context.Context) ([]*Inbox, error) {
-	stored, err := r.c.store.Inboxes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*Inbox, 0, len(stored))
-	for _, st := range stored {
-		if in, ok := r.c.Inboxes().register(st); ok {
-			out = append(out, in)
-		}
-	}
-	return out, nil
 }
 
 // sweep settles this replica's arrivals in doubt, and does the leader's

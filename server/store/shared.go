@@ -27,11 +27,6 @@ type Shared interface {
 	Store
 	Cluster
 
-	// Inbox returns the inbox with that hash, or ErrNotFound.
-	Inbox(ctx context.Context, hash string) (Inbox, error)
-	// InboxByAddress returns the inbox with that (lowercased) address, or
-	// ErrNotFound.
-	InboxByAddress(ctx context.Context, address string) (Inbox, error)
 	// EmailHeads returns the listed emails without content (those gone are
 	// left out).
 	EmailHeads(ctx context.Context, keys []EmailKey) ([]*Email, error)

@@ -168,6 +168,11 @@ type InboxStore interface {
 	DeleteInbox(ctx context.Context, hash string) error
 	// Inboxes lists every stored inbox.
 	Inboxes(ctx context.Context) ([]Inbox, error)
+	// Inbox returns the inbox with that hash, or ErrNotFound.
+	Inbox(ctx context.Context, hash string) (Inbox, error)
+	// InboxByAddress returns the inbox with that (lowercased) address, or
+	// ErrNotFound.
+	InboxByAddress(ctx context.Context, address string) (Inbox, error)
 }
 
 // EmailStore is the email role of a Store.
