@@ -19,14 +19,9 @@ type mode interface {
 	// loadEmails accounts the stored emails of the registered inboxes
 	// (byHash) at start and starts the email id sequence.
 	loadEmails(ctx context.Context, byHash map[string]*Inbox) error
-	// start begins the mode's background work.
-	start(ctx context.Context) error
 	// sweep removes expired inboxes and enforces the storage limits
 	// where the registry does not.
 	sweep(ctx context.Context)
-	// announceChaos tells the other replicas' watchers of a chaos action
-	// (see Core.ChaosAt).
-	announceChaos(ctx context.Context, hash string, action model.ChaosAction)
 }
 
 // local is the mode of a core with a store of its own: the registry
@@ -74,11 +69,6 @@ func (l local) loadEmails(ctx context.Context, byHash map[string]*Inbox) error {
 	l.c.ids = newIDGenerator(uint64(time.Now().UnixNano()), ids)
 	return nil
 }
-
-func (local) start(context.Context) error { return nil }
-
-// announceChaos: a store of its own has no other replicas.
-func (local) announceChaos(context.Context, string, model.ChaosAction) {}
 
 // sweep deletes every inbox whose TTL has run out, with its emails
 // (email.deleted, reason ttl).

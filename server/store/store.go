@@ -151,6 +151,7 @@ type Store interface {
 	EmailStore
 	ChaosStore
 	Webhooks
+	Feed
 
 	// Ping reports whether the store answers (readiness): ErrClosed once
 	// it is closed or has stopped on a failure.
@@ -195,6 +196,9 @@ type EmailStore interface {
 	// content, Parsed and Raw are left nil. An unknown inbox gives
 	// ErrNotFound.
 	Emails(ctx context.Context, hash string, withContent bool, page Page) ([]*Email, error)
+	// EmailHeads returns the listed emails without content (those gone are
+	// left out), in ascending ID order.
+	EmailHeads(ctx context.Context, keys []EmailKey) ([]*Email, error)
 	// IDs lists an inbox's email IDs in ascending order.
 	IDs(ctx context.Context, hash string) ([]string, error)
 	// ForEachEmail reports every stored email, inbox by inbox, in ascending

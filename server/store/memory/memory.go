@@ -19,6 +19,8 @@ type Store struct {
 	inboxes map[string]*memInbox
 	// writers and readers are reused deflaters and inflaters.
 	writers, readers sync.Pool
+	// Solo: the store lives in one process.
+	store.Solo
 	// Chaos keeps the chaos configs and the greylisting state.
 	Chaos
 	// Webhooks keeps the webhooks and their delivery queue.

@@ -59,3 +59,33 @@ func testInboxLookup(t *testing.T, open Open) {
 		t.Fatalf("the other inbox after a deletion: %+v, %v", got, err)
 	}
 }
+
+// testEmailHeads: heads come without content, in ID order, and emails
+// gone (or never stored) are left out.
+func testEmailHeads(t *testing.T, open Open) {
+	ctx := context.Background()
+	s := open(t)
+	defer s.Close()
+	if err := s.PutInbox(ctx, store.Inbox{Address: "a@sandbox.test", Hash: "h1", ExpiresAt: time.Unix(100, 0).UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, store.Batch{Put: []*store.Email{Email("h1", 1), Email("h1", 2), Email("h1", 3)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteEmail(ctx, store.EmailKey{InboxHash: "h1", ID: Email("h1", 2).ID}); err != nil {
+		t.Fatal(err)
+	}
+	key := func(hash string, n int) store.EmailKey { return store.EmailKey{InboxHash: hash, ID: Email(hash, n).ID} }
+	heads, err := s.EmailHeads(ctx, []store.EmailKey{key("h1", 3), key("h1", 2), key("missing", 4), key("h1", 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(heads) != 2 || heads[0].ID != Email("h1", 1).ID || heads[1].ID != Email("h1", 3).ID {
+		t.Fatalf("heads %+v, want emails 1 and 3", heads)
+	}
+	for _, h := range heads {
+		if h.Parsed != nil || h.Raw != nil || h.InboxHash != "h1" || len(h.Metadata) == 0 || h.ReceivedAt.IsZero() {
+			t.Fatalf("head %+v: want metadata, no content", h)
+		}
+	}
+}
