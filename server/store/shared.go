@@ -26,7 +26,6 @@ var ErrConflict = errors.New("store: inbox address or key already in use")
 type Shared interface {
 	Store
 	Cluster
-
 }
 
 // Cluster is what the replicas of a Shared store coordinate through: the
