@@ -11,10 +11,10 @@ import (
 	"sandview/server/store"
 )
 
-// mode is where a core's inboxes and emails live and who else sees them:
-// local (a store of its own: memory or bbolt) or replica (a PostgreSQL
-// store shared with other replicas, see replica.go). It is chosen once,
-// when the core opens.
+// mode is what still differs between a core on a store of its own
+// (local: memory or bbolt) and one on a store shared with other replicas
+// (replica: PostgreSQL, see replica.go): the accounting of stored emails
+// and the sweep. It is chosen once, when the core opens.
 type mode interface {
 	// loadEmails accounts the stored emails of the registered inboxes
 	// (byHash) at start and starts the email id sequence.

@@ -14,9 +14,9 @@ import (
 // Replicas on a shared store (a store.Shared in Options.Store).
 //
 // Every replica serves every inbox: its registry is a cache of the store's
-// inboxes, filled on a miss and emptied by the other replicas' notices.
-// Mail one replica commits reaches the event streams of the others through
-// the store's notices (ids only: the metadata is read back). Webhook
+// inboxes, filled on a miss and emptied by the other replicas' notices
+// (notices.go). Mail one replica commits reaches the event streams of the
+// others through the store's feed (ids only: the metadata is read back). Webhook
 // deliveries are queued in the email's own commit and claimed by one
 // replica each. The leader (one at a time) expires inboxes, enforces the
 // storage limits (so they may be exceeded for up to a SweepInterval) and
@@ -124,7 +124,7 @@ func (r replica) loadEmails(context.Context, map[string]*Inbox) error {
 // periodic work when this replica leads.
 func (r replica) sweep(ctx context.Context) {
 	c := r.c
-	c.settleDoubts(ctx, r.shared.EmailHeads)
+	c.settleDoubts(ctx)
 	leading, err := r.shared.Lead(ctx)
 	if err != nil && ctx.Err() == nil {
 		c.log.Warn("leadership check failed", "error", err)
