@@ -11,7 +11,6 @@ import (
 
 	"sandview/model"
 	"sandview/server/chaos"
-	"sandview/server/store"
 )
 
 // Chaos is the core's per-inbox fault injection: the configs in the
@@ -119,7 +118,7 @@ func (k Chaos) At(ctx context.Context, primary *Inbox, remote net.IP, sender str
 	}
 	action := out.Action
 	c.bus.Publish(Event{Type: EventChaos, At: c.opts.Now().UTC(), Inbox: primary.ref(), Chaos: &action})
-	c.mode.announceChaos(ctx, primary.Hash, action)
+	c.announceChaos(ctx, primary.Hash, action)
 	c.log.Info("chaos applied", "inbox", primary.Address, "type", action.Type, "details", action.Text())
 	return out, nil
 }
@@ -142,35 +141,4 @@ func (k Chaos) blackholeWebhooks(events []Event) {
 	for _, ev := range events {
 		k.c.hooks.Handle(ev)
 	}
-}
-
-// announceChaos notifies the other replicas of a chaos action, for their
-// watchers of the inbox hash; a lost notice is only logged.
-func (r replica) announceChaos(ctx context.Context, hash string, action model.ChaosAction) {
-	data, err := json.Marshal(action)
-	if err == nil {
-		err = r.shared.NotifyChaos(ctx, hash, data)
-	}
-	if err != nil {
-		r.c.log.Warn("telling the other replicas of a chaos action failed", "error", err)
-	}
-}
-
-// chaosNotice publishes another replica's chaos action on this replica's
-// bus, for the watchers of its inbox here.
-func (r replica) chaosNotice(ctx context.Context, n store.Notice) {
-	c := r.c
-	if !c.bus.hasSubscribers() {
-		return
-	}
-	var action model.ChaosAction
-	if err := json.Unmarshal(n.Data, &action); err != nil {
-		c.log.Warn("another replica's chaos notice does not decode", "error", err)
-		return
-	}
-	in, ok := c.Inboxes().ByHash(ctx, n.Key.InboxHash)
-	if !ok {
-		return
-	}
-	c.bus.Publish(Event{Type: EventChaos, At: c.opts.Now().UTC(), Inbox: in.ref(), Chaos: &action})
 }

@@ -154,7 +154,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 // and the sweep.
 func (c *Core) Start(hooks Webhooks) error {
 	c.hooks = hooks
-	if err := c.mode.start(c.baseCtx); err != nil {
+	if err := c.store.Listen(c.baseCtx, c.onNotice); err != nil {
 		return err
 	}
 	c.signer.run(c.baseCtx, &c.loops)

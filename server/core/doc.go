@@ -6,11 +6,14 @@
 // and the internal event bus.
 //
 // A Core runs on the store.Store the composition root opens and hands it
-// (Options.Store); it imports no store implementation. On a store of its
-// own (memory or bbolt) it is local; on a store.Shared (PostgreSQL) it is
-// one replica of several. The choice is made once, when it opens, from the
-// kind of store, as its mode (see mode, local and replica), and nothing
-// else asks which one it is.
+// (Options.Store); it imports no store implementation. It finds, lists
+// and deletes inboxes through the store, and takes the other processes'
+// changes from the store's feed (notices.go), whatever the store. What
+// still differs between a store of its own (memory or bbolt) and a
+// store.Shared (PostgreSQL, one replica of several) is chosen once, when
+// it opens, as its mode (see mode, local and replica): accounting the
+// stored emails at start, the sweep, the keys and looking up addresses
+// its registry does not hold.
 //
 // The transports call it: server/httpapi (the HTTP API and the event
 // stream) and server/smtpd (the SMTP session). It tells the webhook engine

@@ -135,16 +135,15 @@ func (d *doubts) markPublished(x *doubt) bool {
 	return true
 }
 
-// settleDoubts looks the arrivals in doubt up in the store (heads reads
-// the stored emails of keys) and publishes the events of those found
-// stored.
-func (c *Core) settleDoubts(ctx context.Context, heads func(context.Context, []store.EmailKey) ([]*store.Email, error)) {
+// settleDoubts looks the arrivals in doubt up in the store and publishes
+// the events of those found stored.
+func (c *Core) settleDoubts(ctx context.Context) {
 	for _, d := range c.doubts.unpublished() {
 		keys := make([]store.EmailKey, len(d.emails))
 		for i, e := range d.emails {
 			keys[i] = store.EmailKey{InboxHash: e.InboxHash, ID: e.ID}
 		}
-		stored, err := heads(ctx, keys)
+		stored, err := c.store.EmailHeads(ctx, keys)
 		if err != nil {
 			return // still out of reach: the next sweep looks again
 		}

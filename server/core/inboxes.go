@@ -71,18 +71,37 @@ func (i Inboxes) ForRecipient(address string) (*Inbox, bool) {
 	return i.ByAddress(catchAll)
 }
 
-// ByHash returns the live inbox with that hash, from the registry or
-// (on a shared store) the store.
+// ByHash returns the live inbox with that hash, from the registry or,
+// when it does not hold it (another replica created it), the store.
 func (i Inboxes) ByHash(ctx context.Context, hash string) (*Inbox, bool) {
 	if in, ok := i.c.reg.get(hash); ok {
 		return in, true
 	}
-	return i.c.mode.inboxByHash(ctx, hash)
+	stored, err := i.c.store.Inbox(ctx, hash)
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) && ctx.Err() == nil {
+			i.c.log.Warn("looking an inbox up in the store failed", "error", err)
+		}
+		return nil, false
+	}
+	return i.register(stored)
 }
 
-// All lists the inboxes of the whole service (on a shared store, every
-// stored one).
-func (i Inboxes) All(ctx context.Context) ([]*Inbox, error) { return i.c.mode.all(ctx) }
+// All lists the inboxes of the whole service: every stored one (those
+// created by other replicas too), registered.
+func (i Inboxes) All(ctx context.Context) ([]*Inbox, error) {
+	stored, err := i.c.store.Inboxes(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list inboxes: %w", err)
+	}
+	out := make([]*Inbox, 0, len(stored))
+	for _, st := range stored {
+		if in, ok := i.register(st); ok {
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}
 
 // Lookup finds a live inbox's hash and canonical address (the webhook
 // engine's view of the inboxes).
@@ -108,12 +127,17 @@ func (i Inboxes) ServesDomain(domain string) bool {
 // how many emails it held; ok is false when there was no such inbox.
 func (i Inboxes) Delete(ctx context.Context, in *Inbox) (emails int, ok bool, err error) {
 	c := i.c
-	ids, ok := c.mode.removeInbox(ctx, in)
-	if !ok {
-		return 0, false, nil
+	ids, err := c.store.IDs(ctx, in.Hash)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return 0, true, fmt.Errorf("delete inbox %s: %w", in.Address, err)
 	}
+	// The store first: an inbox it still holds once the registry no
+	// longer does would be found there and registered again.
 	if err := c.store.DeleteInbox(ctx, in.Hash); err != nil {
 		return len(ids), true, fmt.Errorf("delete inbox %s: %w", in.Address, err)
+	}
+	if _, ok := c.reg.remove(in.Hash); !ok {
+		return 0, false, nil
 	}
 	c.publishDeleted(in, ids, model.DeleteReasonManual)
 	c.publishInboxDeleted(in, model.DeleteReasonManual)
@@ -208,8 +232,15 @@ func (i Inboxes) newLive(stored store.Inbox) (*Inbox, error) {
 }
 
 // register adds a stored inbox to the registry, or returns the one it
-// already holds.
+// already holds; an expired one it does not hold is not added (it is
+// being swept).
 func (i Inboxes) register(stored store.Inbox) (*Inbox, bool) {
+	if in, ok := i.c.reg.get(stored.Hash); ok {
+		return in, true
+	}
+	if !i.c.opts.Now().Before(stored.ExpiresAt) {
+		return nil, false
+	}
 	in, err := i.newLive(stored)
 	if err != nil {
 		i.c.log.Error("an inbox in the store cannot be served", "inbox", stored.Address, "error", err)

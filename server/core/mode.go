@@ -11,29 +11,17 @@ import (
 	"sandview/server/store"
 )
 
-// mode is where a core's inboxes and emails live and who else sees them:
-// local (a store of its own: memory or bbolt) or replica (a PostgreSQL
-// store shared with other replicas, see replica.go). It is chosen once,
-// when the core opens.
+// mode is what still differs between a core on a store of its own
+// (local: memory or bbolt) and one on a store shared with other replicas
+// (replica: PostgreSQL, see replica.go): the accounting of stored emails
+// and the sweep. It is chosen once, when the core opens.
 type mode interface {
 	// loadEmails accounts the stored emails of the registered inboxes
 	// (byHash) at start and starts the email id sequence.
 	loadEmails(ctx context.Context, byHash map[string]*Inbox) error
-	// start begins the mode's background work.
-	start(ctx context.Context) error
-	// inboxByHash finds an inbox the registry does not hold.
-	inboxByHash(ctx context.Context, hash string) (*Inbox, bool)
-	// all lists every inbox of the service.
-	all(ctx context.Context) ([]*Inbox, error)
-	// removeInbox unregisters an inbox before it is deleted and returns
-	// the ids of its emails; ok is false when it was not registered.
-	removeInbox(ctx context.Context, in *Inbox) (ids []string, ok bool)
 	// sweep removes expired inboxes and enforces the storage limits
 	// where the registry does not.
 	sweep(ctx context.Context)
-	// announceChaos tells the other replicas' watchers of a chaos action
-	// (see Core.ChaosAt).
-	announceChaos(ctx context.Context, hash string, action model.ChaosAction)
 }
 
 // local is the mode of a core with a store of its own: the registry
@@ -81,19 +69,6 @@ func (l local) loadEmails(ctx context.Context, byHash map[string]*Inbox) error {
 	l.c.ids = newIDGenerator(uint64(time.Now().UnixNano()), ids)
 	return nil
 }
-
-func (local) start(context.Context) error { return nil }
-
-func (local) inboxByHash(context.Context, string) (*Inbox, bool) { return nil, false }
-
-func (l local) all(context.Context) ([]*Inbox, error) { return l.c.reg.inboxes(), nil }
-
-func (l local) removeInbox(_ context.Context, in *Inbox) ([]string, bool) {
-	return l.c.reg.remove(in.Hash)
-}
-
-// announceChaos: a store of its own has no other replicas.
-func (local) announceChaos(context.Context, string, model.ChaosAction) {}
 
 // sweep deletes every inbox whose TTL has run out, with its emails
 // (email.deleted, reason ttl).

@@ -14,9 +14,9 @@ import (
 // Replicas on a shared store (a store.Shared in Options.Store).
 //
 // Every replica serves every inbox: its registry is a cache of the store's
-// inboxes, filled on a miss and emptied by the other replicas' notices.
-// Mail one replica commits reaches the event streams of the others through
-// the store's notices (ids only: the metadata is read back). Webhook
+// inboxes, filled on a miss and emptied by the other replicas' notices
+// (notices.go). Mail one replica commits reaches the event streams of the
+// others through the store's feed (ids only: the metadata is read back). Webhook
 // deliveries are queued in the email's own commit and claimed by one
 // replica each. The leader (one at a time) expires inboxes, enforces the
 // storage limits (so they may be exceeded for up to a SweepInterval) and
@@ -35,12 +35,6 @@ const (
 	orphanAge = 10 * time.Second
 	// orphanBatch bounds the emails one recovery pass queues.
 	orphanBatch = 1000
-	// noticeTimeout bounds the store reads a notice causes.
-	noticeTimeout = 5 * time.Second
-	// fanOutTimeout bounds the read of another replica's email for its
-	// event: long enough to outlast a restart of PostgreSQL (a crash's
-	// recovery takes seconds), so that the event is late, not lost.
-	fanOutTimeout = time.Minute
 )
 
 // replica is the mode of a core on a store shared with other replicas.
@@ -119,15 +113,6 @@ func (r replica) lookupInbox(address string) (*Inbox, bool) {
 	return r.c.Inboxes().register(stored)
 }
 
-// inboxByHash finds an inbox created on another replica in the store.
-func (r replica) inboxByHash(ctx context.Context, hash string) (*Inbox, bool) {
-	stored, err := r.shared.Inbox(ctx, hash)
-	if err != nil {
-		return nil, false
-	}
-	return r.c.Inboxes().register(stored)
-}
-
 // loadEmails starts the id sequence: emails are not accounted (the leader
 // enforces the limits) and unsigned ones are the leader's recovery pass's.
 func (r replica) loadEmails(context.Context, map[string]*Inbox) error {
@@ -135,144 +120,11 @@ func (r replica) loadEmails(context.Context, map[string]*Inbox) error {
 	return nil
 }
 
-// start listens for the other replicas' notices.
-func (r replica) start(ctx context.Context) error { return r.shared.Listen(ctx, r.onNotice) }
-
-// removeInbox unregisters an inbox; its emails are the store's (the
-// registry knows only this replica's).
-func (r replica) removeInbox(ctx context.Context, in *Inbox) ([]string, bool) {
-	stored, _ := r.c.store.IDs(ctx, in.Hash)
-	if _, ok := r.c.reg.remove(in.Hash); !ok {
-		return nil, false
-	}
-	return stored, true
-}
-
-// onNotice applies another replica's change.
-func (r replica) onNotice(n store.Notice) {
-	c := r.c
-	timeout := noticeTimeout
-	if n.Kind == store.NoticeEmail {
-		timeout = fanOutTimeout
-	}
-	ctx, cancel := context.WithTimeout(c.baseCtx, timeout)
-	defer cancel()
-	switch n.Kind {
-	case store.NoticeEmail:
-		r.fanOut(ctx, n.Key)
-	case store.NoticeEmailDeleted:
-		c.reg.forget(n.Key.ID)
-	case store.NoticeInboxDeleted:
-		if in, ok := c.reg.get(n.Key.InboxHash); ok {
-			c.reg.remove(in.Hash)
-			c.hooks.ForgetInbox(in.Address)
-		}
-	case store.NoticeWebhooks:
-		r.reloadWebhooks(ctx)
-	case store.NoticeDeliveries:
-		c.hooks.Wake()
-	case store.NoticeResync:
-		r.resync(ctx)
-	case store.NoticeChaos:
-		r.chaosNotice(ctx, n)
-	}
-}
-
-// fanOut publishes another replica's email on this replica's bus (the
-// event stream); its webhooks were queued by the replica that stored it.
-func (r replica) fanOut(ctx context.Context, key store.EmailKey) {
-	c := r.c
-	if !c.bus.hasSubscribers() {
-		return
-	}
-	in, ok := c.Inboxes().ByHash(ctx, key.InboxHash)
-	if !ok {
-		return
-	}
-	heads, err := r.emailHeads(ctx, key)
-	if err != nil || len(heads) == 0 {
-		if err != nil {
-			c.log.Warn("reading another replica's email failed; its stream event is lost", "error", err)
-		}
-		return
-	}
-	e := heads[0]
-	c.bus.Publish(
-		Event{Type: model.EventEmailReceived, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID, inbox: in, metadata: e.Metadata},
-		Event{Type: model.EventEmailStored, At: e.ReceivedAt, Inbox: in.ref(), EmailID: e.ID})
-}
-
-// headRetryPause is the pause before reading another replica's email
-// again.
-const headRetryPause = 20 * time.Millisecond
-
-// emailHeads reads another replica's email, again after a failure until
-// ctx ends: when the database cuts its connections, the store's pool
-// still holds them, and each read on a cut one fails (and drops it) while
-// a new connection would answer.
-func (r replica) emailHeads(ctx context.Context, key store.EmailKey) ([]*store.Email, error) {
-	for {
-		heads, err := r.shared.EmailHeads(ctx, []store.EmailKey{key})
-		if err == nil || ctx.Err() != nil {
-			return heads, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, err
-		case <-time.After(headRetryPause):
-		}
-	}
-}
-
-// resync drops cached inboxes the store no longer holds and reloads the
-// webhooks, after notices may have been missed.
-func (r replica) resync(ctx context.Context) {
-	c := r.c
-	stored, err := c.store.Inboxes(ctx)
-	if err != nil {
-		c.log.Warn("resync after a lost connection failed", "error", err)
-		return
-	}
-	held := make(map[string]bool, len(stored))
-	for _, in := range stored {
-		held[in.Hash] = true
-	}
-	for _, in := range c.reg.inboxes() {
-		if !held[in.Hash] {
-			c.reg.remove(in.Hash)
-			c.hooks.ForgetInbox(in.Address)
-		}
-	}
-	r.reloadWebhooks(ctx)
-	c.hooks.Wake()
-}
-
-func (r replica) reloadWebhooks(ctx context.Context) {
-	if err := r.c.hooks.Reload(ctx); err != nil {
-		r.c.log.Warn("reloading webhooks failed", "error", err)
-	}
-}
-
-// all lists every stored inbox.
-func (r replica) all(ctx context.Context) ([]*Inbox, error) {
-	stored, err := r.c.store.Inboxes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*Inbox, 0, len(stored))
-	for _, st := range stored {
-		if in, ok := r.c.Inboxes().register(st); ok {
-			out = append(out, in)
-		}
-	}
-	return out, nil
-}
-
 // sweep settles this replica's arrivals in doubt, and does the leader's
 // periodic work when this replica leads.
 func (r replica) sweep(ctx context.Context) {
 	c := r.c
-	c.settleDoubts(ctx, r.shared.EmailHeads)
+	c.settleDoubts(ctx)
 	leading, err := r.shared.Lead(ctx)
 	if err != nil && ctx.Err() == nil {
 		c.log.Warn("leadership check failed", "error", err)

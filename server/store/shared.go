@@ -26,34 +26,16 @@ var ErrConflict = errors.New("store: inbox address or key already in use")
 type Shared interface {
 	Store
 	Cluster
-
-	// Inbox returns the inbox with that hash, or ErrNotFound.
-	Inbox(ctx context.Context, hash string) (Inbox, error)
-	// InboxByAddress returns the inbox with that (lowercased) address, or
-	// ErrNotFound.
-	InboxByAddress(ctx context.Context, address string) (Inbox, error)
-	// EmailHeads returns the listed emails without content (those gone are
-	// left out).
-	EmailHeads(ctx context.Context, keys []EmailKey) ([]*Email, error)
 }
 
 // Cluster is what the replicas of a Shared store coordinate through: the
-// cluster's secrets, change notices, leadership and the leader's periodic
-// work.
+// cluster's secrets, leadership and the leader's periodic work (their
+// change notices are every Store's Feed).
 type Cluster interface {
 	// Secret returns the secret called name, first storing generate's
 	// value when there is none; created reports that this call stored it.
 	// Concurrent callers all get the one value stored.
 	Secret(ctx context.Context, name string, generate func() ([]byte, error)) (value []byte, created bool, err error)
-	// Listen calls fn, on one goroutine, for every change another replica
-	// commits from now on, until ctx ends or the store closes. A lost
-	// connection is re-established with backoff; then fn gets NoticeResync
-	// and a NoticeEmail for every email stored while it was lost (one
-	// already reported is not reported again).
-	Listen(ctx context.Context, fn func(Notice)) error
-	// NotifyChaos tells the other replicas that chaos acted on mail for
-	// the inbox hash (a NoticeChaos of data, a few hundred bytes at most).
-	NotifyChaos(ctx context.Context, hash string, data []byte) error
 	// Lead reports whether this replica holds the cluster's leadership,
 	// taking it when it is free. The leader keeps it until its connection
 	// is lost or Close.
@@ -73,7 +55,7 @@ type Cluster interface {
 // NoticeKind is what a Notice reports.
 type NoticeKind uint8
 
-// The notices of Shared.Listen.
+// The notices of Feed.Listen.
 const (
 	// NoticeEmail: an email was stored (Key).
 	NoticeEmail NoticeKind = iota + 1

@@ -151,6 +151,7 @@ type Store interface {
 	EmailStore
 	ChaosStore
 	Webhooks
+	Feed
 
 	// Ping reports whether the store answers (readiness): ErrClosed once
 	// it is closed or has stopped on a failure.
@@ -168,6 +169,11 @@ type InboxStore interface {
 	DeleteInbox(ctx context.Context, hash string) error
 	// Inboxes lists every stored inbox.
 	Inboxes(ctx context.Context) ([]Inbox, error)
+	// Inbox returns the inbox with that hash, or ErrNotFound.
+	Inbox(ctx context.Context, hash string) (Inbox, error)
+	// InboxByAddress returns the inbox with that (lowercased) address, or
+	// ErrNotFound.
+	InboxByAddress(ctx context.Context, address string) (Inbox, error)
 }
 
 // EmailStore is the email role of a Store.
@@ -190,6 +196,9 @@ type EmailStore interface {
 	// content, Parsed and Raw are left nil. An unknown inbox gives
 	// ErrNotFound.
 	Emails(ctx context.Context, hash string, withContent bool, page Page) ([]*Email, error)
+	// EmailHeads returns the listed emails without content (those gone are
+	// left out), in ascending ID order.
+	EmailHeads(ctx context.Context, keys []EmailKey) ([]*Email, error)
 	// IDs lists an inbox's email IDs in ascending order.
 	IDs(ctx context.Context, hash string) ([]string, error)
 	// ForEachEmail reports every stored email, inbox by inbox, in ascending

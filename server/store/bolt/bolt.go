@@ -54,6 +54,8 @@ type Store struct {
 	// Webhooks keeps the webhooks and their delivery queue in memory and,
 	// through its journal, in the file (webhooks.go).
 	memory.Webhooks
+	// Solo: one process alone writes the file (it holds its lock).
+	store.Solo
 	db       *bbolt.DB
 	wal      *wal
 	requests chan *writeRequest

@@ -19,6 +19,8 @@ type Store struct {
 	inboxes map[string]*memInbox
 	// writers and readers are reused deflaters and inflaters.
 	writers, readers sync.Pool
+	// Solo: the store lives in one process.
+	store.Solo
 	// Chaos keeps the chaos configs and the greylisting state.
 	Chaos
 	// Webhooks keeps the webhooks and their delivery queue.
@@ -100,6 +102,36 @@ func (m *Store) Inboxes(context.Context) ([]store.Inbox, error) {
 		out = append(out, in.inbox)
 	}
 	return out, nil
+}
+
+// Inbox implements store.Store.
+func (m *Store) Inbox(_ context.Context, hash string) (store.Inbox, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return store.Inbox{}, store.ErrClosed
+	}
+	in, ok := m.inboxes[hash]
+	if !ok {
+		return store.Inbox{}, store.ErrNotFound
+	}
+	return in.inbox, nil
+}
+
+// InboxByAddress implements store.Store: a walk over the inboxes (the
+// core asks only for addresses its registry does not hold).
+func (m *Store) InboxByAddress(_ context.Context, address string) (store.Inbox, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return store.Inbox{}, store.ErrClosed
+	}
+	for _, in := range m.inboxes {
+		if in.inbox.Address == address {
+			return in.inbox, nil
+		}
+	}
+	return store.Inbox{}, store.ErrNotFound
 }
 
 // Commit implements store.Store: the emails, then their deliveries join

@@ -182,7 +182,7 @@ func (s *emails) inboxExists(ctx context.Context, hash string) error {
 	return nil
 }
 
-// EmailHeads implements store.Shared.
+// EmailHeads implements store.Store.
 func (s *emails) EmailHeads(ctx context.Context, keys []store.EmailKey) ([]*store.Email, error) {
 	if s.ctx.Err() != nil {
 		return nil, store.ErrClosed

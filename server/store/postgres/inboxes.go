@@ -60,13 +60,13 @@ func (s *inboxes) Inboxes(ctx context.Context) ([]store.Inbox, error) {
 	return out, s.check(err, "list inboxes")
 }
 
-// Inbox implements store.Shared.
+// Inbox implements store.Store.
 func (s *inboxes) Inbox(ctx context.Context, hash string) (store.Inbox, error) {
 	in, err := scanInbox(s.pool.QueryRow(ctx, "SELECT "+inboxColumns+" FROM inboxes WHERE hash = $1", hash))
 	return in, s.check(err, "inbox "+hash)
 }
 
-// InboxByAddress implements store.Shared.
+// InboxByAddress implements store.Store.
 func (s *inboxes) InboxByAddress(ctx context.Context, address string) (store.Inbox, error) {
 	in, err := scanInbox(s.pool.QueryRow(ctx, "SELECT "+inboxColumns+" FROM inboxes WHERE address = $1", address))
 	return in, s.check(err, "inbox "+address)

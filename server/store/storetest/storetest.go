@@ -21,6 +21,8 @@ type Open func(t *testing.T) store.Store
 func Run(t *testing.T, open Open) {
 	t.Run("Contract", func(t *testing.T) { testContract(t, open) })
 	t.Run("PagedLists", func(t *testing.T) { testPagedLists(t, open) })
+	t.Run("InboxLookup", func(t *testing.T) { testInboxLookup(t, open) })
+	t.Run("EmailHeads", func(t *testing.T) { testEmailHeads(t, open) })
 	t.Run("SetSigned", func(t *testing.T) { testSetSigned(t, open) })
 	t.Run("Ping", func(t *testing.T) { testPing(t, open) })
 	t.Run("Chaos", func(t *testing.T) { testChaos(t, open) })

@@ -1,0 +1,76 @@
+package bolt
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"sandview/server/store"
+
+	bbolt "go.etcd.io/bbolt"
+)
+
+// Inbox implements store.Store.
+func (b *Store) Inbox(ctx context.Context, hash string) (store.Inbox, error) {
+	var found store.Inbox
+	err := b.viewInboxes(ctx, func(inboxes *bbolt.Bucket) error {
+		v := inboxes.Get([]byte(hash))
+		if v == nil {
+			return store.ErrNotFound
+		}
+		return decodeInbox(hash, v, &found)
+	})
+	return found, err
+}
+
+// InboxByAddress implements store.Store: a walk over the inboxes that
+// decodes only those whose encoding holds the address (the core asks only
+// for addresses its registry does not hold).
+func (b *Store) InboxByAddress(ctx context.Context, address string) (store.Inbox, error) {
+	needle, err := json.Marshal(address)
+	if err != nil {
+		return store.Inbox{}, fmt.Errorf("encode address: %w", err)
+	}
+	var found store.Inbox
+	err = b.viewInboxes(ctx, func(inboxes *bbolt.Bucket) error {
+		c := inboxes.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if !bytes.Contains(v, needle) {
+				continue
+			}
+			var in store.Inbox
+			if err := decodeInbox(string(k), v, &in); err != nil {
+				return err
+			}
+			if in.Address == address {
+				found = in
+				return nil
+			}
+		}
+		return store.ErrNotFound
+	})
+	return found, err
+}
+
+// viewInboxes runs fn on the inboxes' bucket once the store has settled;
+// a store without it holds no inbox (ErrNotFound).
+func (b *Store) viewInboxes(ctx context.Context, fn func(*bbolt.Bucket) error) error {
+	if err := b.settle(ctx); err != nil {
+		return err
+	}
+	return b.db.View(func(tx *bbolt.Tx) error {
+		inboxes := tx.Bucket(bucketInboxes)
+		if inboxes == nil {
+			return store.ErrNotFound
+		}
+		return fn(inboxes)
+	})
+}
+
+func decodeInbox(hash string, v []byte, in *store.Inbox) error {
+	if err := json.Unmarshal(v, in); err != nil {
+		return fmt.Errorf("decode inbox %s: %w", hash, err)
+	}
+	return nil
+}
