@@ -16,7 +16,7 @@ import (
 type idGenerator struct {
 	seq atomic.Uint64
 	// ready, when not nil, is closed once seq is past the IDs already
-	// stored (see held); next waits for it.
+	// stored (see heldIDGenerator); next waits for it.
 	ready chan struct{}
 }
 
