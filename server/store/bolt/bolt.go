@@ -37,7 +37,7 @@ const maxKeptRecord = 1 << 20
 // that lists (a read sees every write that has returned; a point read
 // runs in the open transaction instead, see view).
 const (
-	checkpointBytes = 8 << 20
+	checkpointBytes = 1 << 20
 	checkpointIdle  = time.Second
 )
 
