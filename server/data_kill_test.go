@@ -200,3 +200,27 @@ func sendUntilKilled(t *testing.T, k *killable, inboxes []string, conns, round i
 	}
 	return acked, int(inFlight.Load())
 }
+
+// sendTracked is send that also says whether the message's final "."
+// went out (the mail then awaits its commit).
+func (c *pipeClient) sendTracked(from, to string, msg []byte) (dotSent bool, err error) {
+	w := c.text.W
+	fmt.Fprintf(w, "MAIL FROM:<%s>\r\nRCPT TO:<%s>\r\nDATA\r\n", from, to)
+	if err := w.Flush(); err != nil {
+		return false, err
+	}
+	for _, code := range []int{250, 250, 354} {
+		if _, _, err := c.text.ReadResponse(code); err != nil {
+			return false, err
+		}
+	}
+	dw := c.text.DotWriter()
+	if _, err := dw.Write(msg); err != nil {
+		return false, err
+	}
+	if err := dw.Close(); err != nil {
+		return false, err
+	}
+	_, _, err = c.text.ReadResponse(250)
+	return true, err
+}
