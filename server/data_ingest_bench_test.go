@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"sandview/server"
-	"sandview/server/emailauth"
 	"sandview/server/servertest"
 )
 
@@ -84,10 +83,7 @@ func ingestRound(b *testing.B, srv *server.Server, address string, n int) (rate,
 // takes on disk.
 func encryptedDiskUse(b *testing.B, n int) float64 {
 	dir := b.TempDir()
-	srv, err := server.Start(context.Background(), server.Config{
-		HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: servertest.APIKey, DataDir: dir,
-		Resolver: &emailauth.StaticResolver{},
-	})
+	srv, err := server.Start(context.Background(), loopbackConfig(dir))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -71,10 +71,9 @@ func BenchmarkStartStored(b *testing.B) {
 // loopback), which it closes.
 func fillDataDir(b *testing.B, dir string, n int) {
 	const perInbox = 5000
-	srv, err := server.Start(context.Background(), server.Config{
-		HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", APIKey: servertest.APIKey,
-		DataDir: dir, CatchAll: startCatchAll, Resolver: &emailauth.StaticResolver{},
-	})
+	cfg := loopbackConfig(dir)
+	cfg.CatchAll = startCatchAll
+	srv, err := server.Start(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -142,4 +141,16 @@ func startToSync(b *testing.B, bin, dir string) time.Duration {
 		b.Fatalf("sync: status %d", resp.StatusCode)
 	}
 	return took
+}
+
+// loopbackConfig is a server on random loopback ports and the data
+// directory, with servertest's API key and a resolver that answers every
+// sender check at once.
+func loopbackConfig(dir string) server.Config {
+	var cfg server.Config
+	cfg.HTTPAddr, cfg.SMTPAddr = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.APIKey = servertest.APIKey
+	cfg.Resolver = &emailauth.StaticResolver{}
+	cfg.DataDir = dir
+	return cfg
 }
