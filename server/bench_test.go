@@ -70,24 +70,7 @@ func dialPipe(addr string) (*pipeClient, error) {
 }
 
 func (c *pipeClient) send(from, to string, msg []byte) error {
-	w := c.text.W
-	fmt.Fprintf(w, "MAIL FROM:<%s>\r\nRCPT TO:<%s>\r\nDATA\r\n", from, to)
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	for _, code := range []int{250, 250, 354} {
-		if _, _, err := c.text.ReadResponse(code); err != nil {
-			return err
-		}
-	}
-	dw := c.text.DotWriter()
-	if _, err := dw.Write(msg); err != nil {
-		return err
-	}
-	if err := dw.Close(); err != nil {
-		return err
-	}
-	_, _, err := c.text.ReadResponse(250)
+	_, err := c.sendTracked(from, to, msg)
 	return err
 }
 

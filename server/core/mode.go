@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"sandview/crypto"
@@ -44,29 +43,43 @@ func (c *Core) openLocal() error {
 	return nil
 }
 
-func (l local) loadEmails(ctx context.Context, byHash map[string]*Inbox) error {
-	var entries []*liveEmail
-	var unsigned []emailRef
-	err := l.c.store.ForEachEmail(ctx, func(info store.EmailInfo) error {
-		if in, ok := byHash[info.InboxHash]; ok {
-			entries = append(entries, &liveEmail{id: info.ID, inbox: in, size: info.Size})
-			if info.Unsigned != 0 {
-				unsigned = append(unsigned, emailRef{inbox: in, id: info.ID})
+// loadEmails accounts the stored emails in the background, so that a
+// start does not take longer the more the store holds: the API answers
+// at once (it reads the store), while the registry's accounting and new
+// email IDs wait until every stored email is accounted (see
+// registry.loading). A walk that fails is logged: the storage limits
+// then count the emails it accounted and those since.
+func (l local) loadEmails(_ context.Context, byHash map[string]*Inbox) error {
+	c := l.c
+	finish := c.reg.loading()
+	ids, release := heldIDGenerator(uint64(time.Now().UnixNano()))
+	c.ids = ids
+	c.loops.Go(func() {
+		var entries []*liveEmail
+		var unsigned []emailRef
+		var slab []liveEmail // allocated a block at a time
+		last := ""
+		err := c.store.ForEachEmail(c.baseCtx, func(info store.EmailInfo) error {
+			last = max(last, info.ID)
+			if in, ok := byHash[info.InboxHash]; ok {
+				if len(slab) == cap(slab) {
+					slab = make([]liveEmail, 0, 1024)
+				}
+				slab = append(slab, liveEmail{id: info.ID, inbox: in, size: info.Size})
+				entries = append(entries, &slab[len(slab)-1])
+				if info.Unsigned != 0 {
+					unsigned = append(unsigned, emailRef{inbox: in, id: info.ID})
+				}
 			}
+			return c.baseCtx.Err()
+		})
+		if err != nil && c.baseCtx.Err() == nil {
+			c.log.Error("accounting the stored emails failed", "error", err)
 		}
-		return nil
+		release([]string{last})
+		finish(entries)
+		c.signer.enqueue(unsigned)
 	})
-	if err != nil {
-		return fmt.Errorf("load emails: %w", err)
-	}
-	l.c.signer.enqueue(unsigned)
-	sortByID(entries)
-	ids := make([]string, 0, len(entries))
-	for _, e := range entries {
-		l.c.reg.track(e)
-		ids = append(ids, e.id)
-	}
-	l.c.ids = newIDGenerator(uint64(time.Now().UnixNano()), ids)
 	return nil
 }
 

@@ -55,18 +55,42 @@ type registry struct {
 
 	maxPerInbox int
 	maxBytes    int64
+	// loaded is closed once the emails stored before the start are
+	// accounted (see loading); until then the methods that account or
+	// evict emails wait for it.
+	loaded chan struct{}
 	// lookup, when set, finds an inbox the registry does not hold (another
 	// replica created it) and registers it; it is called without mu.
 	lookup func(address string) (*Inbox, bool)
 }
 
 func newRegistry(maxPerInbox int, maxBytes int64) *registry {
+	loaded := make(chan struct{})
+	close(loaded)
 	return &registry{
 		byAddress:   make(map[string]*Inbox),
 		byHash:      make(map[string]*Inbox),
 		emails:      make(map[string]*liveEmail),
 		maxPerInbox: maxPerInbox,
 		maxBytes:    maxBytes,
+		loaded:      loaded,
+	}
+}
+
+// loading makes the methods that account or evict emails wait until
+// finish is called with the emails stored before the start (any order),
+// which accounts them, oldest first, ahead of any email since. It is
+// called while the core opens, before the registry is shared.
+func (r *registry) loading() (finish func(stored []*liveEmail)) {
+	r.loaded = make(chan struct{})
+	return func(stored []*liveEmail) {
+		sortByID(stored)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for _, e := range stored {
+			r.trackLocked(e)
+		}
+		close(r.loaded)
 	}
 }
 
@@ -124,6 +148,7 @@ func (r *registry) get(hash string) (*Inbox, bool) {
 // remove unregisters an inbox and returns the IDs of its emails; ok is false
 // when it was not registered.
 func (r *registry) remove(hash string) (ids []string, ok bool) {
+	<-r.loaded
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	in, ok := r.byHash[hash]
@@ -159,6 +184,7 @@ func (r *registry) inboxes() []*Inbox {
 // expired unregisters every inbox whose expiry has passed and returns them
 // with their email IDs.
 func (r *registry) expired(now time.Time) map[*Inbox][]string {
+	<-r.loaded
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out map[*Inbox][]string
@@ -186,6 +212,7 @@ type victim struct {
 // returned as gone. Victims are forgotten at once so that concurrent
 // reservations never pick them twice.
 func (r *registry) reserve(entries []*liveEmail) (victims []victim, gone map[string]bool) {
+	<-r.loaded
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, e := range entries {
@@ -211,13 +238,6 @@ func (r *registry) reserve(entries []*liveEmail) (victims []victim, gone map[str
 	return victims, gone
 }
 
-// track accounts an email that is already stored (startup).
-func (r *registry) track(e *liveEmail) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.trackLocked(e)
-}
-
 func (r *registry) trackLocked(e *liveEmail) {
 	r.all.pushBack(e)
 	e.inbox.emails.pushBack(e)
@@ -228,6 +248,7 @@ func (r *registry) trackLocked(e *liveEmail) {
 // forget drops the accounting of one email; it reports whether it was
 // accounted.
 func (r *registry) forget(id string) bool {
+	<-r.loaded
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e, ok := r.emails[id]

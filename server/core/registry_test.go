@@ -63,3 +63,52 @@ func TestRegistryEvictsOldestFirstAndForgets(t *testing.T) {
 		t.Errorf("victims after remove %v", got)
 	}
 }
+
+// TestRegistryWaitsForLoading: while the stored emails are accounted in
+// the background, a reservation waits; the stored ones, handed over in any
+// order, then count oldest first, ahead of the new one (the per-inbox
+// limit evicts the oldest stored email).
+func TestRegistryWaitsForLoading(t *testing.T) {
+	r := newRegistry(2, 0)
+	a := &Inbox{Inbox: store.Inbox{Address: "a@x.test", Hash: "ha"}}
+	if err := r.add(a); err != nil {
+		t.Fatal(err)
+	}
+	finish := r.loading()
+	reserved := make(chan []victim)
+	go func() {
+		victims, _ := r.reserve([]*liveEmail{{id: "e03", inbox: a, size: 1}})
+		reserved <- victims
+	}()
+	select {
+	case v := <-reserved:
+		t.Fatalf("a reservation went ahead of the loading (victims %v)", v)
+	default:
+	}
+	finish([]*liveEmail{{id: "e02", inbox: a, size: 1}, {id: "e01", inbox: a, size: 1}})
+	victims := <-reserved
+	if len(victims) != 1 || victims[0].id != "e01" {
+		t.Fatalf("victims %v, want the oldest stored email e01", victims)
+	}
+	if removed, _ := r.remove("ha"); !slices.Equal(removed, []string{"e02", "e03"}) {
+		t.Errorf("emails after the reservation: %v", removed)
+	}
+}
+
+// TestHeldIDGeneratorWaitsForStoredIDs: IDs wait for the stored ones and
+// then come after them, even those from a clock ahead of this one.
+func TestHeldIDGeneratorWaitsForStoredIDs(t *testing.T) {
+	g, release := heldIDGenerator(1)
+	issued := make(chan string)
+	go func() { issued <- g.next() }()
+	select {
+	case id := <-issued:
+		t.Fatalf("an ID (%s) before the stored ones were known", id)
+	default:
+	}
+	ahead := fmt.Sprintf("%016x", uint64(1)<<62) + "00000000"
+	release([]string{ahead})
+	if id := <-issued; id <= ahead {
+		t.Fatalf("ID %s does not sort after the stored %s", id, ahead)
+	}
+}

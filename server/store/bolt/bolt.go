@@ -33,8 +33,9 @@ const maxKeptRecord = 1 << 20
 // commits; a checkpoint commits it (bbolt syncs the file as it commits, so
 // the file is always whole) and empties the write-ahead log. A checkpoint
 // follows a group commit that leaves the log at checkpointBytes or more,
-// comes checkpointIdle after the last write otherwise, and before any read
-// (a read sees every write that has returned).
+// comes checkpointIdle after the last write otherwise, and before a read
+// that lists (a read sees every write that has returned; a point read
+// runs in the open transaction instead, see view).
 const (
 	checkpointBytes = 1 << 20
 	checkpointIdle  = time.Second
@@ -351,6 +352,18 @@ func (b *Store) settle(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// view runs fn on what the store holds, every write that has returned
+// included, without waiting for a checkpoint: in a read-only transaction
+// when no write is pending, else in the committer's open transaction,
+// with the writes queued beside it. fn must copy what it keeps and be
+// quick (the writes grouped with it wait for it): a point read.
+func (b *Store) view(ctx context.Context, fn func(tx *bbolt.Tx) error) error {
+	if !b.dirty.Load() {
+		return b.db.View(fn)
+	}
+	return b.write(ctx, fn, func(*changes) error { return nil })
 }
 
 // write queues a request and waits until it is committed.

@@ -45,11 +45,8 @@ func (b *Store) DeleteInbox(ctx context.Context, hash string) error {
 
 // holds reports whether the store holds the inbox hash.
 func (b *Store) holds(ctx context.Context, hash string) (bool, error) {
-	if err := b.settle(ctx); err != nil {
-		return false, err
-	}
 	found := false
-	err := b.db.View(func(tx *bbolt.Tx) error {
+	err := b.view(ctx, func(tx *bbolt.Tx) error {
 		inboxes := tx.Bucket(bucketInboxes)
 		found = inboxes != nil && inboxes.Get([]byte(hash)) != nil
 		return nil
@@ -196,11 +193,8 @@ func (b *Store) SetSigned(ctx context.Context, signed []store.Signed) error {
 
 // store.Email implements Store.
 func (b *Store) Email(ctx context.Context, k store.EmailKey) (*store.Email, error) {
-	if err := b.settle(ctx); err != nil {
-		return nil, err
-	}
 	var out *store.Email
-	err := b.db.View(func(tx *bbolt.Tx) error {
+	err := b.view(ctx, func(tx *bbolt.Tx) error {
 		mb := mailbox(tx, k.InboxHash)
 		if mb == nil {
 			return fmt.Errorf("inbox %s: %w", k.InboxHash, store.ErrNotFound)

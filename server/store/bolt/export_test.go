@@ -31,3 +31,6 @@ func LogEnd(path string) (int64, error) {
 
 // LogHeader is where the records of a log begin (LogEnd of an empty log).
 const LogHeader = int64(walHeader)
+
+// CheckpointBytes is how large the log grows before a checkpoint.
+const CheckpointBytes = checkpointBytes

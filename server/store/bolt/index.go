@@ -112,13 +112,14 @@ func forEachIndexed(tx *bbolt.Tx, fn func(store.EmailInfo) error) error {
 		return nil // a new store: the first email makes the bucket
 	}
 	return index.ForEachBucket(func(hash []byte) error {
+		inbox := string(hash)
 		c := index.Bucket(hash).Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			flags, size, err := decodeIndexEntry(v)
 			if err != nil {
 				return fmt.Errorf("email %s: %w", k, err)
 			}
-			info := store.EmailInfo{EmailKey: store.EmailKey{InboxHash: string(hash), ID: string(k)}, Size: size, Unsigned: unsignedParts(flags)}
+			info := store.EmailInfo{EmailKey: store.EmailKey{InboxHash: inbox, ID: string(k)}, Size: size, Unsigned: unsignedParts(flags)}
 			if err := fn(info); err != nil {
 				return err
 			}
