@@ -1,13 +1,11 @@
 package server_test
 
 import (
-	"bufio"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"testing"
 
 	"sandview/model"
+	"sandview/server/servertest"
 )
 
 // TestDataKillDuringGroupCommit runs the real `sandview serve --data`
@@ -81,32 +80,8 @@ func startKillable(t *testing.T, bin, data string) *killable {
 	t.Helper()
 	cmd := exec.Command(bin, "serve", "--data", data, "--home", t.TempDir(), "--http", "127.0.0.1:0",
 		"--smtp", "127.0.0.1:0", "--api-key", "kill-key", "--log-level", "error")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	k := &killable{cmd: cmd}
-	lines := bufio.NewScanner(out)
-	for (k.http == "" || k.smtp == "") && lines.Scan() {
-		switch fields := strings.Fields(lines.Text()); {
-		case len(fields) == 3 && fields[0] == "HTTP" && fields[1] == "API":
-			k.http = fields[2]
-		case len(fields) == 2 && fields[0] == "SMTP":
-			k.smtp = fields[1]
-		}
-	}
-	if k.http == "" || k.smtp == "" {
-		t.Fatalf("sandview serve printed no addresses (%v)", lines.Err())
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
+	b := servertest.StartProcess(t, cmd)
+	k := &killable{cmd: cmd, http: b.API, smtp: b.SMTP}
 	return k
 }
 

@@ -145,30 +145,8 @@ type serveProcess struct {
 func startServeProcess(b *testing.B, bin, apiKey string) *serveProcess {
 	cmd := exec.Command(bin, "serve", "--home", b.TempDir(), "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", apiKey, "--log-level", "error")
 	cmd.Env = append(os.Environ(), "SANDVIEW_HOME=")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	p := &serveProcess{cmd: cmd, apiKey: apiKey}
-	sc := bufio.NewScanner(stdout)
-	for (p.url == "" || p.smtpAddr == "") && sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		switch {
-		case len(fields) == 3 && fields[0] == "HTTP" && fields[1] == "API":
-			p.url = fields[2]
-		case len(fields) == 2 && fields[0] == "SMTP":
-			p.smtpAddr = fields[1]
-		}
-	}
-	if p.url == "" || p.smtpAddr == "" {
-		_ = cmd.Process.Kill()
-		b.Fatalf("sandview serve printed no addresses (%v)", sc.Err())
-	}
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	banner := servertest.StartProcess(b, cmd)
+	p := &serveProcess{cmd: cmd, apiKey: apiKey, url: banner.API, smtpAddr: banner.SMTP}
 	return p
 }
 

@@ -1,11 +1,11 @@
 package server_test
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sandview/server/servertest"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,17 +63,12 @@ func startFresh(b *testing.B, name string, args ...string) time.Duration {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	lines := bufio.NewScanner(stdout)
-	ready := false
-	for !ready && lines.Scan() {
-		fields := strings.Fields(lines.Text())
-		ready = len(fields) == 2 && fields[0] == "SMTP"
-	}
+	_, err = servertest.ReadBanner(stdout)
 	took := time.Since(start)
-	if !ready {
+	if err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		b.Fatalf("sandview serve printed no SMTP address (%v)", lines.Err())
+		b.Fatal(err)
 	}
 	// Under strace the server is strace's child, which strace does not
 	// pass SIGINT to.
@@ -82,8 +77,6 @@ func startFresh(b *testing.B, name string, args ...string) time.Duration {
 		pid, _ = strconv.Atoi(strings.Fields(string(children))[0])
 	}
 	_ = syscall.Kill(pid, syscall.SIGINT)
-	for lines.Scan() {
-	}
 	if err := cmd.Wait(); err != nil {
 		b.Fatalf("sandview serve: %v", err)
 	}

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -106,23 +104,17 @@ func startToSync(b *testing.B, bin, dir string) time.Duration {
 	}
 	stop := func() {
 		_ = cmd.Process.Signal(syscall.SIGINT)
-		_, _ = io.Copy(io.Discard, stdout)
 		if err := cmd.Wait(); err != nil {
 			b.Errorf("sandview serve: %v", err)
 		}
 	}
-	url := ""
-	lines := bufio.NewScanner(stdout)
-	for url == "" && lines.Scan() {
-		if fields := strings.Fields(lines.Text()); len(fields) == 3 && fields[0] == "HTTP" && fields[1] == "API" {
-			url = fields[2]
-		}
-	}
-	if url == "" {
+	banner, err := servertest.ReadBanner(stdout)
+	if err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		b.Fatalf("sandview serve printed no HTTP address (%v)", lines.Err())
+		b.Fatal(err)
 	}
+	url := banner.API
 	req, err := http.NewRequest("GET", url+"/api/inboxes/"+startCatchAll+"/sync", nil)
 	if err != nil {
 		b.Fatal(err)

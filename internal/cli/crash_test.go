@@ -21,6 +21,7 @@ import (
 	"sandview/client/smtpsend"
 	"sandview/client/webhookrecv"
 	"sandview/model"
+	"sandview/server/servertest"
 )
 
 // replica is a `sandview serve` process (a replica on a shared store,
@@ -48,33 +49,8 @@ func startServe(t *testing.T, storage ...string) *replica {
 		"--api-key", replicaKey, "--log-level", "error", "--home", t.TempDir())
 	cmd := exec.Command(builtBinary, args...)
 	cmd.Env = append(os.Environ(), "SVC_WEBHOOK_ALLOW_HTTP=true", "SVC_WEBHOOK_ALLOW_PRIVATE=true", "SVC_WEBHOOK_TIMEOUT=1000")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := &replica{cmd: cmd}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	lines := bufio.NewScanner(out)
-	for lines.Scan() && (r.http == "" || r.smtp == "") {
-		fields := strings.Fields(lines.Text())
-		switch {
-		case len(fields) == 3 && fields[0] == "HTTP":
-			r.http = fields[2]
-		case len(fields) == 2 && fields[0] == "SMTP":
-			r.smtp = fields[1]
-		}
-	}
-	if r.http == "" || r.smtp == "" {
-		t.Fatalf("replica printed no addresses: %v", lines.Err())
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
+	b := servertest.StartProcess(t, cmd)
+	r := &replica{cmd: cmd, http: b.API, smtp: b.SMTP}
 	return r
 }
 

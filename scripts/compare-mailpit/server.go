@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sandview/server/servertest"
 	"strings"
 	"time"
 
@@ -61,22 +61,13 @@ func (s *server) startSandview() error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	s.cmd, s.api, s.smtp = cmd, "", ""
-	lines := bufio.NewScanner(out)
-	for (s.api == "" || s.smtp == "") && lines.Scan() {
-		fields := strings.Fields(lines.Text())
-		switch {
-		case len(fields) == 3 && fields[0] == "HTTP":
-			s.api = fields[2]
-		case len(fields) == 2 && fields[0] == "SMTP":
-			s.smtp = fields[1]
-		}
-	}
-	if s.api == "" || s.smtp == "" {
+	s.cmd = cmd
+	banner, err := servertest.ReadBanner(out)
+	if err != nil {
 		s.stop()
-		return errors.New("sandview serve printed no addresses")
+		return err
 	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
+	s.api, s.smtp = banner.API, banner.SMTP
 	return nil
 }
 
