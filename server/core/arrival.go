@@ -84,7 +84,7 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 	}()
 	if !c.doubts.empty() {
 		if d := c.doubts.take(arrivalKey(a), c.opts.Now()); d != nil {
-			return c.retryDoubt(ctx, d)
+			return doubtWork{c}.retryDoubt(ctx, d)
 		}
 	}
 	msg := mailparse.Parse(a.Raw)
@@ -163,7 +163,8 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 // retryDoubt commits again the emails of an arrival in doubt (see
 // doubt.go) for its retry, and publishes their events once made, unless
 // they were found stored and published already.
-func (c *Core) retryDoubt(ctx context.Context, d *doubt) ([]emailRef, error) {
+func (w doubtWork) retryDoubt(ctx context.Context, d *doubt) ([]emailRef, error) {
+	c := w.c
 	if d.published { // found stored, its events published
 		out := make([]emailRef, len(d.entries))
 		for i, e := range d.entries {

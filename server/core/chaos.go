@@ -118,7 +118,7 @@ func (k Chaos) At(ctx context.Context, primary *Inbox, remote net.IP, sender str
 	}
 	action := out.Action
 	c.bus.Publish(Event{Type: EventChaos, At: c.opts.Now().UTC(), Inbox: primary.ref(), Chaos: &action})
-	c.announceChaos(ctx, primary.Hash, action)
+	notices{c}.announceChaos(ctx, primary.Hash, action)
 	c.log.Info("chaos applied", "inbox", primary.Address, "type", action.Type, "details", action.Text())
 	return out, nil
 }

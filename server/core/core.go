@@ -136,7 +136,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 	}
 	c := &Core{opts: o, log: o.Logger, apiKey: o.APIKey, bus: newBus(), aadPrefix: aadPrefix(o.EncryptionContext)}
 	c.baseCtx, c.cancel = context.WithCancel(context.Background())
-	if err := c.openState(ctx); err != nil {
+	if err := (opening{c}).openState(ctx); err != nil {
 		c.cancel()
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 // and the sweep.
 func (c *Core) Start(hooks Webhooks) error {
 	c.hooks = hooks
-	if err := c.store.Listen(c.baseCtx, c.onNotice); err != nil {
+	if err := c.store.Listen(c.baseCtx, notices{c}.onNotice); err != nil {
 		return err
 	}
 	c.signer.run(c.baseCtx, &c.loops)

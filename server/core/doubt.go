@@ -135,9 +135,14 @@ func (d *doubts) markPublished(x *doubt) bool {
 	return true
 }
 
+// doubtWork is the core's handling of its arrivals in doubt: their
+// retries (retryDoubt, arrival.go) and their settling at each sweep.
+type doubtWork struct{ c *Core }
+
 // settleDoubts looks the arrivals in doubt up in the store and publishes
 // the events of those found stored.
-func (c *Core) settleDoubts(ctx context.Context) {
+func (w doubtWork) settleDoubts(ctx context.Context) {
+	c := w.c
 	for _, d := range c.doubts.unpublished() {
 		keys := make([]store.EmailKey, len(d.emails))
 		for i, e := range d.emails {

@@ -29,7 +29,8 @@ type local struct{ c *Core }
 
 // openLocal takes the store as the core's own, with a new signing key
 // unless one was given.
-func (c *Core) openLocal() error {
+func (o opening) openLocal() error {
+	c := o.c
 	c.mode = local{c}
 	c.reg = newRegistry(c.opts.MaxEmailsPerInbox, c.opts.MaxStoreBytes)
 	c.store = c.opts.Store

@@ -22,8 +22,13 @@ const (
 	fanOutTimeout = time.Minute
 )
 
+// notices is the core's handling of the store's feed: the changes
+// other replicas announce, and the chaos actions it announces to them.
+type notices struct{ c *Core }
+
 // onNotice applies another replica's change.
-func (c *Core) onNotice(n store.Notice) {
+func (nt notices) onNotice(n store.Notice) {
+	c := nt.c
 	timeout := noticeTimeout
 	if n.Kind == store.NoticeEmail {
 		timeout = fanOutTimeout
@@ -32,7 +37,7 @@ func (c *Core) onNotice(n store.Notice) {
 	defer cancel()
 	switch n.Kind {
 	case store.NoticeEmail:
-		c.fanOut(ctx, n.Key)
+		nt.fanOut(ctx, n.Key)
 	case store.NoticeEmailDeleted:
 		c.reg.forget(n.Key.ID)
 	case store.NoticeInboxDeleted:
@@ -41,19 +46,20 @@ func (c *Core) onNotice(n store.Notice) {
 			c.hooks.ForgetInbox(in.Address)
 		}
 	case store.NoticeWebhooks:
-		c.reloadWebhooks(ctx)
+		nt.reloadWebhooks(ctx)
 	case store.NoticeDeliveries:
 		c.hooks.Wake()
 	case store.NoticeResync:
-		c.resync(ctx)
+		nt.resync(ctx)
 	case store.NoticeChaos:
-		c.chaosNotice(ctx, n)
+		nt.chaosNotice(ctx, n)
 	}
 }
 
 // fanOut publishes another replica's email on this replica's bus (the
 // event stream); its webhooks were queued by the replica that stored it.
-func (c *Core) fanOut(ctx context.Context, key store.EmailKey) {
+func (nt notices) fanOut(ctx context.Context, key store.EmailKey) {
+	c := nt.c
 	if !c.bus.hasSubscribers() {
 		return
 	}
@@ -61,7 +67,7 @@ func (c *Core) fanOut(ctx context.Context, key store.EmailKey) {
 	if !ok {
 		return
 	}
-	heads, err := c.emailHeads(ctx, key)
+	heads, err := nt.emailHeads(ctx, key)
 	if err != nil || len(heads) == 0 {
 		if err != nil {
 			c.log.Warn("reading another replica's email failed; its stream event is lost", "error", err)
@@ -82,7 +88,8 @@ const headRetryPause = 20 * time.Millisecond
 // ctx ends: when the database cuts its connections, the store's pool
 // still holds them, and each read on a cut one fails (and drops it) while
 // a new connection would answer.
-func (c *Core) emailHeads(ctx context.Context, key store.EmailKey) ([]*store.Email, error) {
+func (nt notices) emailHeads(ctx context.Context, key store.EmailKey) ([]*store.Email, error) {
+	c := nt.c
 	for {
 		heads, err := c.store.EmailHeads(ctx, []store.EmailKey{key})
 		if err == nil || ctx.Err() != nil {
@@ -98,7 +105,8 @@ func (c *Core) emailHeads(ctx context.Context, key store.EmailKey) ([]*store.Ema
 
 // resync drops cached inboxes the store no longer holds and reloads the
 // webhooks, after notices may have been missed.
-func (c *Core) resync(ctx context.Context) {
+func (nt notices) resync(ctx context.Context) {
+	c := nt.c
 	stored, err := c.store.Inboxes(ctx)
 	if err != nil {
 		c.log.Warn("resync after a lost connection failed", "error", err)
@@ -114,11 +122,12 @@ func (c *Core) resync(ctx context.Context) {
 			c.hooks.ForgetInbox(in.Address)
 		}
 	}
-	c.reloadWebhooks(ctx)
+	nt.reloadWebhooks(ctx)
 	c.hooks.Wake()
 }
 
-func (c *Core) reloadWebhooks(ctx context.Context) {
+func (nt notices) reloadWebhooks(ctx context.Context) {
+	c := nt.c
 	if err := c.hooks.Reload(ctx); err != nil {
 		c.log.Warn("reloading webhooks failed", "error", err)
 	}
@@ -126,7 +135,8 @@ func (c *Core) reloadWebhooks(ctx context.Context) {
 
 // announceChaos notifies the other replicas of a chaos action, for their
 // watchers of the inbox hash; a lost notice is only logged.
-func (c *Core) announceChaos(ctx context.Context, hash string, action model.ChaosAction) {
+func (nt notices) announceChaos(ctx context.Context, hash string, action model.ChaosAction) {
+	c := nt.c
 	data, err := json.Marshal(action)
 	if err == nil {
 		err = c.store.NotifyChaos(ctx, hash, data)
@@ -138,7 +148,8 @@ func (c *Core) announceChaos(ctx context.Context, hash string, action model.Chao
 
 // chaosNotice publishes another replica's chaos action on this replica's
 // bus, for the watchers of its inbox here.
-func (c *Core) chaosNotice(ctx context.Context, n store.Notice) {
+func (nt notices) chaosNotice(ctx context.Context, n store.Notice) {
+	c := nt.c
 	if !c.bus.hasSubscribers() {
 		return
 	}

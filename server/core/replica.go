@@ -47,7 +47,8 @@ type replica struct {
 }
 
 // openReplica takes the shared store and the cluster's keys from it.
-func (c *Core) openReplica(ctx context.Context, shared store.Shared) error {
+func (o opening) openReplica(ctx context.Context, shared store.Shared) error {
+	c := o.c
 	r := replica{c: c, shared: shared, orphansChecked: new(time.Time)}
 	c.store, c.mode = shared, r
 	if err := r.keys(ctx); err != nil {
@@ -124,7 +125,7 @@ func (r replica) loadEmails(context.Context, map[string]*Inbox) error {
 // periodic work when this replica leads.
 func (r replica) sweep(ctx context.Context) {
 	c := r.c
-	c.settleDoubts(ctx)
+	doubtWork{c}.settleDoubts(ctx)
 	leading, err := r.shared.Lead(ctx)
 	if err != nil && ctx.Err() == nil {
 		c.log.Warn("leadership check failed", "error", err)

@@ -10,31 +10,37 @@ import (
 	"sandview/server/store"
 )
 
+// opening is the core's opening of its store: the mode, the keys and
+// the registry, once, before it starts.
+type opening struct{ c *Core }
+
 // openState takes the store in the mode its kind chooses (a replica on
 // a store.Shared, local on any other), takes the signing key and
 // rebuilds the registry from the store.
-func (c *Core) openState(ctx context.Context) error {
+func (o opening) openState(ctx context.Context) error {
+	c := o.c
 	if c.opts.Store == nil {
 		return errors.New("core: no store")
 	}
 	c.key = c.opts.SigningKey
 	var err error
 	if shared, ok := c.opts.Store.(store.Shared); ok {
-		err = c.openReplica(ctx, shared)
+		err = o.openReplica(ctx, shared)
 	} else {
-		err = c.openLocal()
+		err = o.openLocal()
 	}
 	if err != nil {
 		return err
 	}
 	c.keyB64 = crypto.EncodeBase64URL(c.key.PublicKey())
 	c.signer = newSigner(c.store, c.log)
-	return c.loadRegistry(ctx)
+	return o.loadRegistry(ctx)
 }
 
 // loadRegistry registers the stored inboxes (dropping expired ones) and
 // has the mode account their emails.
-func (c *Core) loadRegistry(ctx context.Context) error {
+func (o opening) loadRegistry(ctx context.Context) error {
+	c := o.c
 	inboxes, err := c.store.Inboxes(ctx)
 	if err != nil {
 		return err

@@ -137,7 +137,7 @@ func (e *Engine) Close(ctx context.Context) error {
 		e.cancel()
 		<-e.dispatched
 	}
-	e.halt()
+	claims{e}.halt()
 	e.mu.Lock()
 	e.closing = true
 	e.mu.Unlock()

@@ -61,7 +61,7 @@ func (e *Engine) load() error {
 	e.q.claiming.Add(1)
 	go func() {
 		defer e.q.claiming.Done()
-		e.claimLoop(claimCtx)
+		claims{e}.claimLoop(claimCtx)
 	}()
 	return nil
 }
@@ -203,114 +203,4 @@ func (e *Engine) Wake() {
 	case e.q.wakeup <- struct{}{}:
 	default:
 	}
-}
-
-// claimLoop claims due deliveries while the engine runs; with every slot
-// taken it waits for one to free (unclaim wakes it).
-func (e *Engine) claimLoop(ctx context.Context) {
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-e.q.wakeup:
-		case <-timer.C:
-		}
-		wait := claimPoll
-		free := cap(e.slots) - int(e.q.claimed.Load())
-		claimed, next, err := e.q.store.ClaimDeliveries(ctx, free, e.cfg.lease())
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			e.log.Warn("claiming webhook deliveries failed; retrying", "error", err)
-		}
-		for _, q := range claimed {
-			var p pending
-			if err := json.Unmarshal(q.Pending, &p); err != nil {
-				e.log.Error("queued webhook delivery is unreadable; dropped", "delivery", q.ID, "error", err)
-				_ = e.q.store.DropDelivery(ctx, q.ID)
-				continue
-			}
-			p.Attempt, p.Due, p.Seq = q.Attempt, q.Due, q.Seq
-			e.q.claimed.Add(1)
-			e.start(&delivery{pending: p})
-		}
-		if !next.IsZero() && len(claimed) < free {
-			wait = min(wait, max(time.Until(next), time.Millisecond))
-		}
-		timer.Reset(wait)
-	}
-}
-
-// record records the attempt in the store and refreshes the cached
-// webhook from the answer.
-func (e *Engine) record(h *hook, d *delivery, ok bool) {
-	defer e.unclaim()
-	now := e.cfg.Now()
-	e.mu.Lock()
-	current := e.hooks[d.WebhookID] == h && h.rec.Enabled && !e.closing
-	e.mu.Unlock()
-	a := store.Attempt{
-		Delivery: store.QueuedDelivery{ID: d.DeliveryID, WebhookID: d.WebhookID, Attempt: d.Attempt},
-		At:       now.UTC().Truncate(time.Millisecond), OK: ok,
-		MaxRetries: e.cfg.MaxQueuedRetriesPerWebhook, DisableAfter: failuresBeforeDisable,
-	}
-	if !ok && d.Attempt < e.cfg.MaxAttempts && current {
-		a.RetryAt = now.Add(e.cfg.retryDelay(d.Attempt + 1))
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
-	defer cancel()
-	row, found, err := e.q.store.FinishAttempt(ctx, a)
-	if err != nil {
-		e.log.Error("recording a webhook attempt failed; the delivery is retried when its claim lapses", "delivery", d.DeliveryID, "error", err)
-		return
-	}
-	if !found {
-		return
-	}
-	e.mu.Lock()
-	if e.hooks[d.WebhookID] == h {
-		wasEnabled := h.rec.Enabled
-		applyRow(&h.rec, row)
-		if wasEnabled && !h.rec.Enabled {
-			e.log.Warn("webhook disabled after consecutive failed deliveries", "webhook", h.rec.ID, "failures", h.rec.ConsecutiveFailures)
-		}
-	}
-	e.mu.Unlock()
-}
-
-// unclaim ends a claimed delivery's hold on this engine's capacity.
-func (e *Engine) unclaim() {
-	e.q.claimed.Add(-1)
-	e.Wake()
-}
-
-// suspend gives the delivery back for any engine to take at once (or,
-// at shutdown, the next start).
-func (e *Engine) suspend(d *delivery) { e.release(d, false) }
-
-// discard drops the delivery without counting it.
-func (e *Engine) discard(d *delivery) { e.release(d, true) }
-
-func (e *Engine) release(d *delivery, drop bool) {
-	defer e.unclaim()
-	ctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
-	defer cancel()
-	var err error
-	if drop {
-		err = e.q.store.DropDelivery(ctx, d.DeliveryID)
-	} else {
-		err = e.q.store.ReleaseDelivery(ctx, d.DeliveryID)
-	}
-	if err != nil {
-		e.log.Warn("giving a webhook delivery back failed; its claim will lapse", "delivery", d.DeliveryID, "error", err)
-	}
-}
-
-// halt ends the claim loop.
-func (e *Engine) halt() {
-	e.q.stopClaims()
-	e.q.claiming.Wait()
 }

@@ -142,15 +142,16 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
 	}
-	b.Exists = b.holds
-	b.Journal = b.journal
+	hooks := webhookFile{b}
+	b.Exists = inboxLookup{b}.holds
+	b.Journal = hooks.journal
 	go b.commitLoop()
-	err = b.migrateLegacyWebhooks(filepath.Dir(path))
+	err = hooks.migrateLegacyWebhooks(filepath.Dir(path))
 	if err == nil {
-		err = b.migrateWebhookRecords()
+		err = hooks.migrateWebhookRecords()
 	}
 	if err == nil {
-		err = b.loadWebhooks(context.Background())
+		err = hooks.loadWebhooks(context.Background())
 	}
 	if err != nil {
 		_ = b.Close()

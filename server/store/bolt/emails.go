@@ -43,17 +43,6 @@ func (b *Store) DeleteInbox(ctx context.Context, hash string) error {
 	return b.Webhooks.ForgetInbox(ctx, hash)
 }
 
-// holds reports whether the store holds the inbox hash.
-func (b *Store) holds(ctx context.Context, hash string) (bool, error) {
-	found := false
-	err := b.view(ctx, func(tx *bbolt.Tx) error {
-		inboxes := tx.Bucket(bucketInboxes)
-		found = inboxes != nil && inboxes.Get([]byte(hash)) != nil
-		return nil
-	})
-	return found, err
-}
-
 // Inboxes implements Store.
 func (b *Store) Inboxes(ctx context.Context) ([]store.Inbox, error) {
 	if err := b.settle(ctx); err != nil {

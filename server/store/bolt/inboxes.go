@@ -14,7 +14,7 @@ import (
 // Inbox implements store.Store.
 func (b *Store) Inbox(ctx context.Context, hash string) (store.Inbox, error) {
 	var found store.Inbox
-	err := b.viewInboxes(ctx, func(inboxes *bbolt.Bucket) error {
+	err := inboxLookup{b}.viewInboxes(ctx, func(inboxes *bbolt.Bucket) error {
 		v := inboxes.Get([]byte(hash))
 		if v == nil {
 			return store.ErrNotFound
@@ -33,7 +33,7 @@ func (b *Store) InboxByAddress(ctx context.Context, address string) (store.Inbox
 		return store.Inbox{}, fmt.Errorf("encode address: %w", err)
 	}
 	var found store.Inbox
-	err = b.viewInboxes(ctx, func(inboxes *bbolt.Bucket) error {
+	err = inboxLookup{b}.viewInboxes(ctx, func(inboxes *bbolt.Bucket) error {
 		c := inboxes.Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			if !bytes.Contains(v, needle) {
@@ -53,9 +53,27 @@ func (b *Store) InboxByAddress(ctx context.Context, address string) (store.Inbox
 	return found, err
 }
 
+// inboxLookup is the store's reads of single inboxes: whether one is
+// held (memory.Webhooks.Exists) and the walks of Inbox and
+// InboxByAddress.
+type inboxLookup struct{ b *Store }
+
+// holds reports whether the store holds the inbox hash.
+func (l inboxLookup) holds(ctx context.Context, hash string) (bool, error) {
+	b := l.b
+	found := false
+	err := b.view(ctx, func(tx *bbolt.Tx) error {
+		inboxes := tx.Bucket(bucketInboxes)
+		found = inboxes != nil && inboxes.Get([]byte(hash)) != nil
+		return nil
+	})
+	return found, err
+}
+
 // viewInboxes runs fn on the inboxes' bucket once the store has settled;
 // a store without it holds no inbox (ErrNotFound).
-func (b *Store) viewInboxes(ctx context.Context, fn func(*bbolt.Bucket) error) error {
+func (l inboxLookup) viewInboxes(ctx context.Context, fn func(*bbolt.Bucket) error) error {
+	b := l.b
 	if err := b.settle(ctx); err != nil {
 		return err
 	}

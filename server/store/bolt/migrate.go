@@ -54,7 +54,8 @@ func readLegacy(tx *bbolt.Tx) legacyRecords {
 // migrateLegacyWebhooks moves the records of a legacy webhooks file beside
 // the store into it, in one durable write, then renames the file (a crash
 // before the rename moves the same records again on the next start).
-func (b *Store) migrateLegacyWebhooks(dir string) error {
+func (w webhookFile) migrateLegacyWebhooks(dir string) error {
+	b := w.b
 	path := filepath.Join(dir, legacyWebhooksFile)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -71,7 +72,7 @@ func (b *Store) migrateLegacyWebhooks(dir string) error {
 	if err := legacy.Close(); err != nil {
 		return fmt.Errorf("migrate the webhooks of %s: %w", path, err)
 	}
-	if err := b.writeMigrated(recs); err != nil {
+	if err := w.writeMigrated(recs); err != nil {
 		return fmt.Errorf("migrate the webhooks of %s: %w (move it aside to start without them)", path, err)
 	}
 	if err := os.Rename(path, path+MigratedSuffix); err != nil {
@@ -83,7 +84,8 @@ func (b *Store) migrateLegacyWebhooks(dir string) error {
 
 // migrateWebhookRecords moves the legacy buckets of the store's own file
 // into the webhooks and delivery queue, and empties them.
-func (b *Store) migrateWebhookRecords() error {
+func (w webhookFile) migrateWebhookRecords() error {
+	b := w.b
 	if err := b.settle(context.Background()); err != nil {
 		return err
 	}
@@ -95,7 +97,7 @@ func (b *Store) migrateWebhookRecords() error {
 	if err != nil || len(recs.hooks)+len(recs.retries) == 0 {
 		return err
 	}
-	if err := b.writeMigrated(recs); err != nil {
+	if err := w.writeMigrated(recs); err != nil {
 		return fmt.Errorf("migrate the webhooks kept by an earlier release: %w", err)
 	}
 	b.log.Info("store: webhooks of an earlier release moved into the delivery queue", "webhooks", len(recs.hooks), "retries", len(recs.retries))
@@ -104,7 +106,8 @@ func (b *Store) migrateWebhookRecords() error {
 
 // writeMigrated writes legacy records as webhooks and queued deliveries
 // and empties the legacy buckets, in one durable write.
-func (b *Store) writeMigrated(recs legacyRecords) error {
+func (w webhookFile) writeMigrated(recs legacyRecords) error {
+	b := w.b
 	rows := make([]store.WebhookRow, 0, len(recs.hooks))
 	for id, data := range recs.hooks {
 		r, err := legacyRow(data)

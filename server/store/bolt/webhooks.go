@@ -21,8 +21,14 @@ var (
 	bucketDeliveries  = []byte("deliveries")
 )
 
+// webhookFile is the store's persistence of its webhooks and delivery
+// queue: the journal of memory.Webhooks, their load at Open and the
+// migration of an earlier release's records (migrate.go).
+type webhookFile struct{ b *Store }
+
 // journal writes a change of the webhooks (memory.Webhooks.Journal).
-func (b *Store) journal(ctx context.Context, ch memory.WebhookChange) func() error {
+func (w webhookFile) journal(ctx context.Context, ch memory.WebhookChange) func() error {
+	b := w.b
 	return b.submit(ctx, nil, func(c *changes) error {
 		for _, r := range ch.Saved {
 			data, err := json.Marshal(r)
@@ -64,7 +70,8 @@ func putDeliveries(c *changes, ds []store.QueuedDelivery) error {
 // loadWebhooks fills the store's memory.Webhooks from the file, leaving
 // out the webhooks of inboxes gone (an inbox and its webhooks are deleted
 // in two writes) and the deliveries of webhooks gone.
-func (b *Store) loadWebhooks(ctx context.Context) error {
+func (w webhookFile) loadWebhooks(ctx context.Context) error {
+	b := w.b
 	if err := b.settle(ctx); err != nil {
 		return err
 	}
