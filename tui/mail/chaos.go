@@ -51,40 +51,40 @@ func (c commands) setChaos(address string, cfg *model.ChaosConfig) tea.Cmd {
 }
 
 // openChaos opens the chaos dialog of the inbox under the cursor.
-func (s *Screen) openChaos() tea.Cmd {
-	e := s.panes.inboxes.selected()
+func (a *actions) openChaos() tea.Cmd {
+	e := a.current()
 	if e == nil {
-		s.ctx.Flash("no inbox selected: chaos acts on one inbox", ui.LevelInfo)
+		a.ctx.Flash("no inbox selected: chaos acts on one inbox", ui.LevelInfo)
 		return nil
 	}
 	address := e.info.EmailAddress
-	s.ctx.Open(newChaosForm(s.ctx, address, s.cmds.setChaos))
-	return s.cmds.loadChaos(address)
+	a.ctx.Open(newChaosForm(a.ctx, address, a.cmds.setChaos))
+	return a.cmds.loadChaos(address)
 }
 
 // chaosLoaded keeps an inbox's config (its badge) and hands it to its
 // open dialog; after an apply it closes the dialog or shows the error.
-func (s *Screen) chaosLoaded(msg chaosLoadedMsg) {
-	form, _ := s.ctx.Dialog().(*chaosForm)
+func (a *actions) chaosLoaded(msg chaosLoadedMsg) {
+	form, _ := a.ctx.Dialog().(*chaosForm)
 	if form != nil && form.address != msg.address {
 		form = nil
 	}
-	e, _ := s.state.find(msg.address)
+	e, _ := a.state.find(msg.address)
 	var disabled *client.ChaosDisabledError
 	if e != nil && (msg.err == nil || errors.As(msg.err, &disabled)) {
 		cfg := msg.cfg
-		e.chaos, e.chaosRead = &cfg, s.ctx.Now
+		e.chaos, e.chaosRead = &cfg, a.ctx.Now
 	}
 	switch {
 	case msg.set && msg.err != nil && form != nil:
 		form.failed(msg.err)
 	case msg.set && msg.err != nil:
-		s.ctx.Flash("chaos: "+ui.ErrorText(msg.err), ui.LevelError)
+		a.ctx.Flash("chaos: "+ui.ErrorText(msg.err), ui.LevelError)
 	case msg.set:
 		if form != nil {
-			s.ctx.Close(form)
+			a.ctx.Close(form)
 		}
-		s.ctx.Flash("chaos on "+msg.address+": "+chaosState(msg.cfg, s.ctx.Now), ui.LevelSuccess)
+		a.ctx.Flash("chaos on "+msg.address+": "+chaosState(msg.cfg, a.ctx.Now), ui.LevelSuccess)
 	case form != nil:
 		form.loaded(msg.cfg, msg.err)
 	}
@@ -95,11 +95,11 @@ func (s *Screen) chaosLoaded(msg chaosLoadedMsg) {
 // from the network). The inbox's config is read again for its badge
 // (it may have been set elsewhere, by the CLI or another user) when it
 // is not known or was read more than chaosReread ago.
-func (s *Screen) chaosAction(msg feed.ChaosMsg) tea.Cmd {
+func (a *actions) chaosAction(msg feed.ChaosMsg) tea.Cmd {
 	// The action first: a narrow status line still shows it.
-	s.ctx.Flash("chaos: "+msg.Action.Text()+" · "+msg.Address, ui.LevelWarn)
-	if e, _ := s.state.find(msg.Address); e != nil && (e.chaos == nil || s.ctx.Now.Sub(e.chaosRead) > chaosReread) {
-		return s.cmds.loadChaos(msg.Address)
+	a.ctx.Flash("chaos: "+msg.Action.Text()+" · "+msg.Address, ui.LevelWarn)
+	if e, _ := a.state.find(msg.Address); e != nil && (e.chaos == nil || a.ctx.Now.Sub(e.chaosRead) > chaosReread) {
+		return a.cmds.loadChaos(msg.Address)
 	}
 	return nil
 }

@@ -36,8 +36,10 @@ type filledMsg struct{ results []emailLoadedMsg }
 
 // filler fetches the content of the rows in view that lack it.
 type filler struct {
-	ctx  *ui.Context
-	cmds commands
+	ctx     *ui.Context
+	cmds    commands
+	state   *mailState
+	dropper *dropper // takes out the emails the server no longer has
 	*panes
 	// seq counts the moves of the list (mail, keys, listings); waiting:
 	// a fillMsg is on its way (one at a time, whatever the moves).
@@ -137,8 +139,8 @@ func (f *filler) fill(seq int) tea.Cmd {
 // filled applies a fill: the emails fetched take their content, those
 // deleted meanwhile leave; a failure is said once for the batch and the
 // email not asked again.
-func (s *Screen) filled(msg filledMsg) {
-	s.filler.running = false
+func (f *filler) filled(msg filledMsg) {
+	f.running = false
 	var gone []emailRef
 	var failed []string
 	for _, r := range msg.results {
@@ -147,7 +149,7 @@ func (s *Screen) filled(msg filledMsg) {
 			gone = append(gone, ref)
 			continue
 		}
-		e, _ := s.state.find(r.address)
+		e, _ := f.state.find(r.address)
 		if e == nil {
 			continue
 		}
@@ -161,11 +163,11 @@ func (s *Screen) filled(msg filledMsg) {
 		}
 		applyLoaded(e, r.email)
 	}
-	s.panes.emails.refresh()
+	f.emails.refresh()
 	if len(gone) > 0 {
-		s.dropper.dropGone(gone)
+		f.dropper.dropGone(gone)
 	}
 	if len(failed) > 0 {
-		s.ctx.Flash(fmt.Sprintf("could not load the content of %s: %s", ui.Plural(len(failed), "email", "emails"), strings.Join(failed[:1], "")), ui.LevelError)
+		f.ctx.Flash(fmt.Sprintf("could not load the content of %s: %s", ui.Plural(len(failed), "email", "emails"), strings.Join(failed[:1], "")), ui.LevelError)
 	}
 }

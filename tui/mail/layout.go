@@ -1,6 +1,9 @@
 package mail
 
 import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"sandview/tui/mail/reader"
 	"sandview/tui/ui"
 )
@@ -145,4 +148,18 @@ func (s *panes) Paste(text string) {
 func (s *panes) shown() emailRef {
 	address, id := s.reader.Shown()
 	return emailRef{address, id}
+}
+
+// switchTab shows the reader's tab of the key msg (tabs: their keys, in
+// order); in the narrow layout the reader takes the focus.
+func (s *panes) switchTab(msg tea.KeyPressMsg, tabs []key.Binding) tea.Cmd {
+	for i, b := range tabs {
+		if key.Matches(msg, b) {
+			s.reader.SetTab(reader.Tab(i))
+		}
+	}
+	if s.lay.Mode == ui.Narrow && s.shown().id != "" {
+		s.setFocus(PaneReader)
+	}
+	return tea.Batch(s.reader.LoadRaw(), s.reader.LoadRendered())
 }

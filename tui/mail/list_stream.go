@@ -143,7 +143,7 @@ func (st *listStream) next() tea.Cmd {
 // listInbox lists an inbox: streamed when it was never listed, else in
 // one piece. An inbox whose streamed listing runs is listed again once it
 // ends.
-func (s *Screen) listInbox(address string) tea.Cmd {
+func (s *loader) listInbox(address string) tea.Cmd {
 	e, _ := s.state.find(address)
 	if e != nil && e.stream != nil {
 		e.stream.relist = true
@@ -162,12 +162,12 @@ func (s *Screen) listInbox(address string) tea.Cmd {
 // holds: as many as the list pane has lines, so the first frame shows a
 // full page of the newest mail and waits for no more (the next batch
 // follows within listBatchInterval).
-func (s *Screen) firstBatch() int { return max(s.panes.emails.height, minFirstBatch) }
+func (s *loader) firstBatch() int { return max(s.panes.emails.height, minFirstBatch) }
 
 // emailsListed merges a batch of a streamed listing into its inbox and
 // asks for the next one; the last batch ends the loading (and reports
 // failures as a listing in one piece does).
-func (s *Screen) emailsListed(msg emailsListedMsg) tea.Cmd {
+func (s *loader) emailsListed(msg emailsListedMsg) tea.Cmd {
 	st := msg.stream
 	e, _ := s.state.find(st.address)
 	if e == nil || e.stream != st {

@@ -129,7 +129,7 @@ func TestStreamedListingShowsTheNewestFirstAndEveryEmail(t *testing.T) {
 		t.Fatalf("%d batches, want the first and at least one more", len(batches))
 	}
 	first := batches[0]
-	if len(first) < h.s.firstBatch() || len(first) >= n {
+	if len(first) < h.s.loader.firstBatch() || len(first) >= n {
 		t.Fatalf("first batch of %d emails", len(first))
 	}
 	oldestFirst := first[0].ReceivedAt
@@ -220,7 +220,7 @@ func BenchmarkFirstFrame10k(b *testing.B) {
 	c, in := encryptedInbox(b, n)
 	h := streamedScreen(b, c, 160, 50)
 	e, _ := h.s.state.find(in.Address())
-	first := h.s.firstBatch()
+	first := h.s.loader.firstBatch()
 	forget := func() {
 		e.loaded, e.emails = false, nil
 		e.reindex()

@@ -16,6 +16,19 @@ import (
 	"sandview/tui/ui"
 )
 
+// loader lists the inboxes and applies what the service sends about them
+// to the state: the inbox list, listings (in one piece or streamed, see
+// list_stream.go), new mail, emails fetched in full, inboxes added or
+// gone.
+type loader struct {
+	ctx     *ui.Context
+	cmds    commands
+	state   *mailState
+	panes   *panes
+	spinner *loadSpinner
+	dropper *dropper
+}
+
 // Update applies the result of a Cmd, a message of the live feed or a tick
 // of the loading indicator; ok is false for messages that are not the mail
 // screen's.
@@ -30,27 +43,27 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	}()
 	switch msg := msg.(type) {
 	case inboxesLoadedMsg:
-		return s.inboxesLoaded(msg), true
+		return s.loader.inboxesLoaded(msg), true
 	case emailsLoadedMsg:
-		return s.emailsLoaded(msg), true
+		return s.loader.emailsLoaded(msg), true
 	case emailsListedMsg:
-		return s.emailsListed(msg), true
+		return s.loader.emailsListed(msg), true
 	case feed.NewEmailMsg:
-		return s.newEmails([]feed.NewEmailMsg{msg}), true
+		return s.loader.newEmails([]feed.NewEmailMsg{msg}), true
 	case feed.NewEmailsMsg:
-		return s.newEmails(msg.Emails), true
+		return s.loader.newEmails(msg.Emails), true
 	case feed.InboxReadyMsg:
 		// Mail that arrived before the inbox started delivering is in its
 		// list.
-		return s.listInbox(msg.Address), true
+		return s.loader.listInbox(msg.Address), true
 	case feed.InboxGoneMsg:
-		s.inboxGone(msg.Address, msg.Err)
+		s.loader.inboxGone(msg.Address, msg.Err)
 	case feed.EmailDeletedMsg:
 		s.dropper.dropGone([]emailRef{{msg.Address, msg.ID}})
 	case feed.ChaosMsg:
-		return s.chaosAction(msg), true
+		return s.acts.chaosAction(msg), true
 	case chaosLoadedMsg:
-		s.chaosLoaded(msg)
+		s.acts.chaosLoaded(msg)
 	case previewMsg:
 		return s.previewer.preview(msg.seq), true
 	case readMsg:
@@ -58,12 +71,12 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case bulkDoneMsg:
 		s.dropper.bulkDone(msg)
 	case emailLoadedMsg:
-		s.emailLoaded(msg)
+		s.loader.emailLoaded(msg)
 		return s.panes.reader.LoadRendered(), true
 	case fillMsg:
 		return s.filler.fill(msg.seq), true
 	case filledMsg:
-		s.filled(msg)
+		s.filler.filled(msg)
 	case rawLoadedMsg:
 		if isGone(msg.err) {
 			s.dropper.dropGone([]emailRef{{msg.address, msg.id}})
@@ -71,7 +84,7 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			s.panes.reader.SetRaw(msg.address, msg.id, msg.raw, msg.err)
 		}
 	case inboxAddedMsg:
-		return s.inboxAdded(msg), true
+		return s.loader.inboxAdded(msg), true
 	case inboxDeletedMsg:
 		if msg.err != nil {
 			s.ctx.Flash("delete inbox: "+ui.ErrorText(msg.err), ui.LevelError)
@@ -101,7 +114,7 @@ func (s *Screen) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 // newEmails adds the emails the feed delivered since the last frame to
 // their inboxes, the list refreshed once for them all; they are prepared
 // for searching in the background.
-func (s *Screen) newEmails(batch []feed.NewEmailMsg) tea.Cmd {
+func (s *loader) newEmails(batch []feed.NewEmailMsg) tea.Cmd {
 	var (
 		order []*inboxEntry
 		by    = map[*inboxEntry][]model.Email{}
@@ -140,7 +153,7 @@ func (s *Screen) newEmails(batch []feed.NewEmailMsg) tea.Cmd {
 // emailsLoaded applies a listing of an inbox; an answer that the inbox
 // is not found marks it gone. The emails are prepared for searching in
 // the background.
-func (s *Screen) emailsLoaded(msg emailsLoadedMsg) tea.Cmd {
+func (s *loader) emailsLoaded(msg emailsLoadedMsg) tea.Cmd {
 	e, _ := s.state.find(msg.address)
 	if e == nil {
 		return nil
@@ -171,7 +184,7 @@ func (s *Screen) emailsLoaded(msg emailsLoadedMsg) tea.Cmd {
 
 // prepare folds emails into the search index in the background, so the
 // first search does not pay for it (emails is the caller's copy).
-func (s *Screen) prepare(emails []model.Email) tea.Cmd {
+func (s *loader) prepare(emails []model.Email) tea.Cmd {
 	index := s.panes.emails.find.index
 	return func() tea.Msg {
 		index.Prepare(emails)
@@ -181,7 +194,7 @@ func (s *Screen) prepare(emails []model.Email) tea.Cmd {
 
 // inboxGone flags an inbox the server no longer knows: its watch ended,
 // what it held stays readable until it is deleted here.
-func (s *Screen) inboxGone(address string, err error) {
+func (s *loader) inboxGone(address string, err error) {
 	e, _ := s.state.find(address)
 	if e == nil || e.gone != "" {
 		return
@@ -193,7 +206,7 @@ func (s *Screen) inboxGone(address string, err error) {
 
 // inboxesLoaded applies the service's inbox list: inboxes it gained
 // (from the keystore) wait for their first listing.
-func (s *Screen) inboxesLoaded(msg inboxesLoadedMsg) tea.Cmd {
+func (s *loader) inboxesLoaded(msg inboxesLoadedMsg) tea.Cmd {
 	if msg.err != nil {
 		s.ctx.Flash("keystore: "+ui.ErrorText(msg.err), ui.LevelWarn)
 	}
@@ -220,7 +233,7 @@ func (s *Screen) inboxesLoaded(msg inboxesLoadedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (s *Screen) emailLoaded(msg emailLoadedMsg) {
+func (s *loader) emailLoaded(msg emailLoadedMsg) {
 	e, _ := s.state.find(msg.address)
 	if e == nil {
 		return
@@ -257,7 +270,7 @@ func applyLoaded(e *inboxEntry, em model.Email) model.Email {
 
 // inboxAdded puts a created or imported inbox in the list and selects it;
 // an error goes back to the open form or prompt, keeping what was typed.
-func (s *Screen) inboxAdded(msg inboxAddedMsg) tea.Cmd {
+func (s *loader) inboxAdded(msg inboxAddedMsg) tea.Cmd {
 	in, err := msg.inbox, msg.err
 	top := s.ctx.Dialog()
 	if err != nil && in.EmailAddress == "" {

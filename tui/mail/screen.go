@@ -34,8 +34,10 @@ const (
 // role: panes (the panes, their focus and layout), previewer (the reader
 // following the list's cursor), readTimer (marking the open email read),
 // spinner (the loading indicator), status (what the program's chrome
-// shows), dropper (taking deleted emails out) and filler (fetching the
-// content of the rows in view).
+// shows), dropper (taking deleted emails out), filler (fetching the
+// content of the rows in view) and loader (listing the inboxes and
+// applying what the service sends); acts (the actions on emails and
+// inboxes) also runs an inbox's chaos.
 type Screen struct {
 	ctx       *ui.Context
 	cmds      commands
@@ -49,6 +51,7 @@ type Screen struct {
 	status    *mailStatus
 	dropper   *dropper
 	filler    *filler
+	loader    *loader
 }
 
 // loadSpinner runs the loading indicator the email list shows while
@@ -81,7 +84,7 @@ func New(ctx *ui.Context, callCtx context.Context, svc service.Service, set *ui.
 	s.readTimer = &readTimer{ctx: ctx, state: s.state, panes: p}
 	s.status = &mailStatus{ctx: ctx, state: s.state, set: set, panes: p}
 	s.dropper = &dropper{ctx: ctx, state: s.state, panes: p}
-	s.filler = &filler{ctx: ctx, cmds: cmds, panes: p}
+	s.filler = &filler{ctx: ctx, cmds: cmds, state: s.state, dropper: s.dropper, panes: p}
 	s.acts = &actions{ctx: ctx, cmds: s.cmds, state: s.state, current: func() *inboxEntry { return p.inboxes.selected() }}
 	p.inboxes = newInboxList(ctx, s.state, s.acts)
 	p.emails = newEmailList(ctx, s.state, s.acts, search.NewIndex(), s.status.hint, set.CatchAll)
@@ -89,6 +92,7 @@ func New(ctx *ui.Context, callCtx context.Context, svc service.Service, set *ui.
 	p.auth = newAuthReport(ctx, p.reader)
 	p.ring = ui.NewFocusRing(p.inboxes, p.emails, p.reader)
 	s.spinner = &loadSpinner{ctx: ctx, list: p.emails}
+	s.loader = &loader{ctx: ctx, cmds: cmds, state: s.state, panes: p, spinner: s.spinner, dropper: s.dropper}
 	s.state.setInboxes(svc.Inboxes())
 	for _, e := range s.state.entries {
 		e.loading = true
@@ -188,19 +192,19 @@ func (s *Screen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.PrevPane):
 		s.panes.setFocus(s.Focus() - 1)
 	case key.Matches(msg, k.Tabs()...):
-		return s.switchTab(msg), true
+		return s.panes.switchTab(msg, s.ctx.Keys.Tabs()), true
 	case reading && key.Matches(msg, k.NextMessage, k.PrevMessage):
 		return s.previewer.step(msg), true
 	case !reading && key.Matches(msg, k.New):
 		s.ctx.Open(newCreateForm(s.ctx, s.cmds.createInbox))
 	case !reading && key.Matches(msg, k.Chaos):
-		return s.openChaos(), true
+		return s.acts.openChaos(), true
 	case key.Matches(msg, k.Import) && s.set.Remote != nil:
 		return s.set.Remote.RunThere(s.ctx, "import one", s.set.Remote.Shell+" inbox import - < inbox.json"), true
 	case key.Matches(msg, k.Import):
 		s.ctx.Open(ui.NewPrompt(s.ctx, "Import an inbox", "Path of an exported inbox file (JSON). It holds a secret key.", "", s.cmds.importInbox))
 	case key.Matches(msg, k.Resync):
-		return s.resync(), true
+		return s.loader.resync(), true
 	case key.Matches(msg, k.AuthDetails):
 		s.panes.toggleAuth()
 	case s.Focus() == PaneInboxes && key.Matches(msg, k.Search):
@@ -273,23 +277,10 @@ func (s *Screen) readerLeftKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return s.acts.inboxKey(msg)
 }
 
-// switchTab shows one of the reader's tabs.
-func (s *Screen) switchTab(msg tea.KeyPressMsg) tea.Cmd {
-	for i, b := range s.ctx.Keys.Tabs() {
-		if key.Matches(msg, b) {
-			s.panes.reader.SetTab(reader.Tab(i))
-		}
-	}
-	if s.panes.lay.Mode == ui.Narrow && s.panes.shown().id != "" {
-		s.panes.setFocus(PaneReader)
-	}
-	return tea.Batch(s.panes.reader.LoadRaw(), s.panes.reader.LoadRendered())
-}
-
 // resync reloads the inbox list (importing what the keystore gained),
 // reconnects the stream now if it waits to, and lists the selected inbox
 // again.
-func (s *Screen) resync() tea.Cmd {
+func (s *loader) resync() tea.Cmd {
 	cmds := []tea.Cmd{s.cmds.rescan(true)}
 	if e := s.panes.inboxes.selected(); e != nil {
 		e.loading = true
@@ -308,7 +299,7 @@ func (s *Screen) WatchKeystore() tea.Cmd { return s.cmds.rescan(false) }
 func (s *Screen) ReloadAll() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, address := range s.LiveInboxes() {
-		cmds = append(cmds, s.listInbox(address))
+		cmds = append(cmds, s.loader.listInbox(address))
 	}
 	return tea.Batch(cmds...)
 }

@@ -10,18 +10,18 @@ import (
 
 // copyCode copies the open email's one-time code, the one
 // `sandview wait --extract code` prints (model/extract.Codes), or says why
-// there is none.
-func (r *Reader) copyCode(open model.Email) tea.Cmd {
+// there is none; host puts it on the clipboard.
+func copyCode(ctx *ui.Context, host Host, open model.Email) tea.Cmd {
 	switch {
 	case open.Problem != "":
-		r.ctx.Flash("this email could not be opened: "+open.Problem, ui.LevelWarn)
+		ctx.Flash("this email could not be opened: "+open.Problem, ui.LevelWarn)
 	case !open.HasContent:
-		r.ctx.Flash("this email is still loading: try again in a moment", ui.LevelWarn)
+		ctx.Flash("this email is still loading: try again in a moment", ui.LevelWarn)
 	default:
 		if codes := extract.Codes(open); len(codes) > 0 {
-			return r.host.Copy(codes[0], "code "+codes[0])
+			return host.Copy(codes[0], "code "+codes[0])
 		}
-		r.ctx.Flash("no one-time code in this email (4-8 letters and digits near code, OTP, PIN or verification)", ui.LevelWarn)
+		ctx.Flash("no one-time code in this email (4-8 letters and digits near code, OTP, PIN or verification)", ui.LevelWarn)
 	}
 	return nil
 }

@@ -45,9 +45,9 @@ func (r *Reader) Update(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case linksCheckedMsg:
 		return r.checks.done(r.ctx, msg), true
 	case renderedMsg:
-		r.renderDone(msg)
+		r.rendered.done(msg)
 	case pipeDoneMsg:
-		r.piped(msg)
+		r.pipe.done(msg)
 	default:
 		return nil, false
 	}

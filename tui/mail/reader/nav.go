@@ -28,7 +28,7 @@ func (r *Reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		r.find.reset()
 		r.scroll.SetHeight(r.contentHeight())
 	case key.Matches(msg, k.Pipe) && found:
-		return r.promptPipe(open), true
+		return r.pipe.prompt(r.address, open), true
 	default:
 		return nil, false
 	}

@@ -19,18 +19,14 @@ type Picture struct {
 	Key string
 }
 
-// switchRender switches the Rendered tab's width (or its colour scheme)
-// and shows the tab from its top.
-func (r *Reader) switchRender(width bool) tea.Cmd {
+// switchMode switches the tab's render width (or its colour scheme).
+func (t *renderedTab) switchMode(width bool) {
 	if width {
-		r.rendered.widthAt++
+		t.widthAt++
 	} else {
-		r.rendered.dark = !r.rendered.dark
+		t.dark = !t.dark
 	}
-	r.rendered.version++
-	r.SetTab(TabRendered)
-	r.scroll.ScrollTo(0)
-	return r.LoadRendered()
+	t.version++
 }
 
 // LoadRendered starts the render the Rendered tab shows, when shown;
@@ -44,12 +40,6 @@ func (r *Reader) LoadRendered() tea.Cmd {
 		return r.rendered.warm(m)
 	}
 	return r.rendered.load(r.calls, m)
-}
-
-// renderDone hands a finished render to the tab.
-func (r *Reader) renderDone(msg renderedMsg) {
-	r.rendered.done(msg)
-	r.rendered.version++
 }
 
 // Picture is the part of the picture in view, relative to the pane: the

@@ -35,23 +35,35 @@ type pipeDoneMsg struct {
 	fetchErr  error
 }
 
-// promptPipe asks for the command to pipe the open message to.
-func (r *Reader) promptPipe(open model.Email) tea.Cmd {
+// piper is the reader's pipe: it asks for the command, runs it over the
+// message's source through the host and shows what it wrote.
+type piper struct {
+	ctx   *ui.Context
+	host  Host
+	calls context.Context // cancels the fetch and the command
+	set   *ui.Settings
+	// last is the command the message was last piped to.
+	last string
+}
+
+// prompt asks for the command to pipe the open message (of inbox
+// address) to.
+func (r *piper) prompt(address string, open model.Email) tea.Cmd {
 	if remote := r.set.Remote; remote != nil {
 		// Over SSH: download the source and pipe it on the user's machine.
-		return remote.RunThere(r.ctx, "download it and pipe it", remote.FetchEmail(r.address, open.ID))
+		return remote.RunThere(r.ctx, "download it and pipe it", remote.FetchEmail(address, open.ID))
 	}
-	address, id := r.address, open.ID
+	id := open.ID
 	hint := fmt.Sprintf("The raw message (RFC 5322) is the input of this command, run with $SHELL -c; its output (the first %d KiB, within %s) is shown.", PipeOutputLimit>>10, pipeTimeout)
-	r.ctx.Open(ui.NewPrompt(r.ctx, "Pipe the message to a command", hint, r.lastPipe, func(command string) tea.Cmd {
-		r.lastPipe = command
-		return r.pipe(address, id, command)
+	r.ctx.Open(ui.NewPrompt(r.ctx, "Pipe the message to a command", hint, r.last, func(command string) tea.Cmd {
+		r.last = command
+		return r.run(address, id, command)
 	}))
 	return nil
 }
 
-// pipe fetches the raw message and runs command with it as input.
-func (r *Reader) pipe(address, id, command string) tea.Cmd {
+// run fetches the raw message and runs command with it as input.
+func (r *piper) run(address, id, command string) tea.Cmd {
 	host, calls, shell := r.host, r.calls, r.set.Shell
 	if shell == "" {
 		shell = "/bin/sh"
@@ -75,9 +87,9 @@ func (r *Reader) pipe(address, id, command string) tea.Cmd {
 	}
 }
 
-// piped shows what a command the message was piped to wrote; a failure
+// done shows what a command the message was piped to wrote; a failure
 // to fetch the message goes back to the prompt.
-func (r *Reader) piped(msg pipeDoneMsg) {
+func (r *piper) done(msg pipeDoneMsg) {
 	p, isPrompt := r.ctx.Dialog().(*ui.Prompt)
 	if msg.fetchErr != nil {
 		if isPrompt {

@@ -36,11 +36,10 @@ type Reader struct {
 	drawn    contentKey // what the scroller holds
 	chosen   [2]int     // the lines of the chosen row of a list tab
 	*findBar
-	// lastPipe is the command the message was last piped to.
-	lastPipe string
-	width    int
-	height   int
-	focused  bool
+	pipe    *piper // pipes the open message to a command
+	width   int
+	height  int
+	focused bool
 }
 
 // contentKey is everything the tab content depends on: the lines are laid
@@ -70,6 +69,7 @@ func New(ctx *ui.Context, calls context.Context, set *ui.Settings, host Host) *R
 		relayout: func() { r.refresh(r.Email()) },
 		resize:   func() { r.scroll.SetHeight(r.contentHeight()) },
 	}
+	r.pipe = &piper{ctx: ctx, host: host, calls: calls, set: set}
 	r.rendered = &renderedTab{ctx: ctx, body: r.body, renderer: set.Renderer}
 	r.tabs = []readerTab{ // one line each, in the order of tab's constants
 		TabBody:        r.body,
@@ -185,7 +185,11 @@ func (r *Reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		link := r.html.links(open)[r.choice]
 		return r.host.Copy(link, "link "+link), true
 	case key.Matches(msg, k.RenderWidth, k.RenderDark):
-		return r.switchRender(key.Matches(msg, k.RenderWidth)), true
+		// The Rendered tab in its new width or scheme, from its top.
+		r.rendered.switchMode(key.Matches(msg, k.RenderWidth))
+		r.SetTab(TabRendered)
+		r.scroll.ScrollTo(0)
+		return r.LoadRendered(), true
 	case key.Matches(msg, k.CheckLinks) && r.tab == TabLinks && found:
 		return r.checks.toggle(r.ctx, r.calls, open, r.html.links(open), r.set.Remote == nil), true
 	default:
@@ -219,7 +223,7 @@ func (r *Reader) HandleEmailKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.OpenLink):
 		return r.openChoice(open), true
 	case key.Matches(msg, k.CopyCode):
-		return r.copyCode(open), true
+		return copyCode(r.ctx, r.host, open), true
 	case key.Matches(msg, k.ViewHTML):
 		if open.HTML == "" {
 			r.ctx.Flash("this email has no HTML part", ui.LevelWarn)

@@ -192,8 +192,10 @@ func (t *renderedTab) warm(m model.Email) tea.Cmd {
 }
 
 // done keeps a finished render when it is the one asked for last; a
-// stale one (another email, width or scheme since) is dropped.
+// stale one (another email, width or scheme since) is dropped. Either
+// way the tab's version moves on, so the reader lays it out again.
 func (t *renderedTab) done(msg renderedMsg) {
+	t.version++
 	if msg.key != t.pending || t.cache[msg.key] == nil {
 		delete(t.cache, msg.key)
 		return
