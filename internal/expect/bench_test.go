@@ -28,7 +28,7 @@ func benchMail() model.Email {
 func BenchmarkSnapshot(b *testing.B) {
 	e := benchMail()
 	for b.Loop() {
-		Snapshot(e)
+		Snapshot(e, "")
 	}
 }
 

@@ -26,8 +26,12 @@ var snapshotHeaders = []string{"From", "Reply-To", "To", "Cc", "Subject", "List-
 // template sets, the text part, the HTML part as rendered text (as `email
 // show --html` writes it), the link targets and the attachments' names,
 // with the values that change from mail to mail replaced by named
-// placeholders (see Normalize). Text is sanitized (termtext.Sanitize).
-func Snapshot(e model.Email) string {
+// placeholders (see Normalize), and the address of the inbox it was read
+// from (inbox; "" none) by {inbox}, whatever its case: a test run's inbox
+// is a new one each time, and its address, random letters and digits,
+// would otherwise be kept whenever it happened to hold no digit. Text is
+// sanitized (termtext.Sanitize).
+func Snapshot(e model.Email, inbox string) string {
 	var b strings.Builder
 	b.WriteString("# sandview email snapshot: volatile values are {placeholders}\n")
 	for _, name := range snapshotHeaders {
@@ -58,7 +62,11 @@ func Snapshot(e model.Email) string {
 		section("html as text", r.Text)
 	}
 	section("links", strings.Join(e.Links, "\n"))
-	return Normalize(termtext.Sanitize(b.String()), extract.Codes(e))
+	text := termtext.Sanitize(b.String())
+	if inbox != "" {
+		text = regexp.MustCompile(`(?i)`+regexp.QuoteMeta(inbox)).ReplaceAllLiteralString(text, "{inbox}")
+	}
+	return Normalize(text, extract.Codes(e))
 }
 
 var (

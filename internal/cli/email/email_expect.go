@@ -76,8 +76,8 @@ assertion; "-" writes it to standard output and the table to stderr).`,
 			if err := f.readGolden(cmd.InOrStdin()); err != nil {
 				return err
 			}
-			return f.target.fetch(cmd, g, *inbox, args, func(e model.Email) error {
-				return f.run(cmd, e, opts)
+			return f.target.fetch(cmd, g, *inbox, args, func(e model.Email, inbox string) error {
+				return f.run(cmd, e, inbox, opts)
 			})
 		},
 	}
@@ -163,11 +163,12 @@ func (f *expectFlags) readGolden(stdin io.Reader) error {
 	return nil
 }
 
-// run asserts, prints the report and says whether all passed.
-func (f *expectFlags) run(cmd *cobra.Command, e model.Email, opts expect.Options) error {
+// run asserts, prints the report and says whether all passed; inbox is
+// the address e was read from (see expect.Snapshot).
+func (f *expectFlags) run(cmd *cobra.Command, e model.Email, inbox string, opts expect.Options) error {
 	rep := expect.Check(cmd.Context(), e, opts)
 	if f.golden != "" {
-		snap := expect.Snapshot(e)
+		snap := expect.Snapshot(e, inbox)
 		if f.update {
 			if err := securefile.Write(f.golden, []byte(snap)); err != nil {
 				return err
@@ -250,12 +251,18 @@ func (m *mailTarget) register(f *pflag.FlagSet) {
 }
 
 // fetch calls fn with the mail of args[0] or of --wait.
-func (m *mailTarget) fetch(cmd *cobra.Command, g *cmdutil.Factory, address string, args []string, fn func(model.Email) error) error {
+func (m *mailTarget) fetch(cmd *cobra.Command, g *cmdutil.Factory, address string, args []string, fn func(e model.Email, inbox string) error) error {
 	switch {
 	case len(args) == 1 && m.query != "":
 		return cmdutil.UsageError{Msg: "give an ID or --wait QUERY, not both"}
 	case len(args) == 1:
-		return withEmail(cmd, g, address, args[0], fn)
+		return withInbox(cmd, g, address, func(in *client.Inbox) error {
+			e, err := readEmail(cmd.Context(), in, args[0])
+			if err != nil {
+				return err
+			}
+			return fn(e, in.Address())
+		})
 	case m.query == "":
 		return cmdutil.UsageError{Msg: "give an email's ID, or --wait QUERY"}
 	case m.timeout <= 0:
@@ -281,7 +288,7 @@ func (m *mailTarget) fetch(cmd *cobra.Command, g *cmdutil.Factory, address strin
 		if e.Problem != "" {
 			return fmt.Errorf("email %s cannot be read: %s", termtext.SanitizeLine(e.ID), termtext.SanitizeLine(e.Problem))
 		}
-		return fn(e)
+		return fn(e, in.Address())
 	})
 }
 
@@ -294,15 +301,16 @@ func newEmailSnapshotCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
 the headers a template sets (From, Reply-To, To, Cc, Subject,
 List-Unsubscribe), the attachments' names, the text part, the HTML part as
 rendered text and the link targets. Values that change from one mail to
-the next are replaced by named placeholders: a link's query values by
+the next are replaced by named placeholders: the inbox's address by
+{inbox} (a test run's inbox is a new one), a link's query values by
 {NAME} (?token={token}), one-time codes by {code}, dates and times by
 {date} and {time}, UUIDs by {uuid}, and runs of 6 or more letters and
 digits that include a digit by {id}.`,
 		Example: "  sandview email snapshot 3f1c… > welcome.golden\n  sandview email expect 3f1c… --golden welcome.golden",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return target.fetch(cmd, g, *inbox, args, func(e model.Email) error {
-				_, err := io.WriteString(cmd.OutOrStdout(), expect.Snapshot(e))
+			return target.fetch(cmd, g, *inbox, args, func(e model.Email, inbox string) error {
+				_, err := io.WriteString(cmd.OutOrStdout(), expect.Snapshot(e, inbox))
 				return err
 			})
 		},

@@ -1,6 +1,7 @@
 package email
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -19,15 +20,25 @@ import (
 // withEmail connects, picks the inbox and fetches one email for a command.
 func withEmail(cmd *cobra.Command, g *cmdutil.Factory, address, id string, fn func(model.Email) error) error {
 	return withInbox(cmd, g, address, func(in *client.Inbox) error {
-		e, err := in.Email(cmd.Context(), id)
+		e, err := readEmail(cmd.Context(), in, id)
 		if err != nil {
 			return err
 		}
-		if e.Problem != "" {
-			return fmt.Errorf("email %s cannot be read: %s", termtext.SanitizeLine(id), termtext.SanitizeLine(e.Problem))
-		}
 		return fn(e)
 	})
+}
+
+// readEmail reads the email id of in; one that cannot be read (see
+// model.Email.Problem) is an error.
+func readEmail(ctx context.Context, in *client.Inbox, id string) (model.Email, error) {
+	e, err := in.Email(ctx, id)
+	if err != nil {
+		return model.Email{}, err
+	}
+	if e.Problem != "" {
+		return model.Email{}, fmt.Errorf("email %s cannot be read: %s", termtext.SanitizeLine(id), termtext.SanitizeLine(e.Problem))
+	}
+	return e, nil
 }
 
 func newEmailAttachmentsCommand(g *cmdutil.Factory, inbox *string) *cobra.Command {
