@@ -4,7 +4,6 @@ package cli
 // real binary and a real `sandview serve` process, timed in the same run.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,12 +14,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"sandview/client"
 	"sandview/model"
+	"sandview/server/servertest"
 )
 
 // listBenchMailsEnv sets how many mails each inbox of
@@ -111,29 +110,7 @@ func startServeProcess(b *testing.B, apiKey string, flags ...string) string {
 		"--dev", "--api-key", apiKey, "--log-level", "warn"}, flags...)
 	cmd := exec.Command(builtBinary, args...)
 	cmd.Env = append(os.Environ(), "SVC_STORE=", "SVC_DATA=")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-	})
-	lines := bufio.NewScanner(stdout)
-	for lines.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(lines.Text()), "HTTP API"); ok {
-			go func() {
-				for lines.Scan() { // drain the banner's rest
-				}
-			}()
-			return strings.TrimSpace(rest)
-		}
-	}
-	b.Fatalf("sandview serve printed no HTTP address: %v", lines.Err())
-	return ""
+	return servertest.StartProcess(b, cmd).API
 }
 
 // fillWithTestEmails creates n mails in the inbox through the test-email
