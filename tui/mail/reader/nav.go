@@ -19,13 +19,13 @@ func (r *Reader) readerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.HalfPageUp):
 		r.move(open, found, -half)
 	case key.Matches(msg, k.Search) && found:
-		r.startFind()
+		r.finder.startFind()
 	case key.Matches(msg, k.NextMatch):
-		r.jump(1)
+		r.finder.jump(1)
 	case key.Matches(msg, k.PrevMatch):
-		r.jump(-1)
-	case key.Matches(msg, k.Back) && r.find.text != "":
-		r.find.reset()
+		r.finder.jump(-1)
+	case key.Matches(msg, k.Back) && r.finder.find.text != "":
+		r.finder.find.reset()
 		r.scroll.SetHeight(r.contentHeight())
 	case key.Matches(msg, k.Pipe) && found:
 		return r.pipe.prompt(r.address, open), true

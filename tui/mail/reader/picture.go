@@ -36,7 +36,7 @@ func (r *Reader) LoadRendered() tea.Cmd {
 	if !found {
 		return nil
 	}
-	if r.tab != TabRendered {
+	if r.bar.tab != TabRendered {
 		return r.rendered.warm(m)
 	}
 	return r.rendered.load(r.calls, m)
@@ -49,7 +49,7 @@ func (r *Reader) LoadRendered() tea.Cmd {
 func (r *Reader) Picture() (Picture, bool) {
 	g := r.ctx.Graphics
 	m, found := r.Email()
-	if r.tab != TabRendered || !found || !g.Known || g.Protocol == termimage.None || r.find.active() {
+	if r.bar.tab != TabRendered || !found || !g.Known || g.Protocol == termimage.None || r.finder.find.active() {
 		return Picture{}, false
 	}
 	r.scroll.SetHeight(r.contentHeight())

@@ -23,23 +23,23 @@ type Reader struct {
 	// address is the inbox of the open email.
 	address string
 	id      string // open email ("" = none)
-	tabBar
-	sum    summary
-	choice int // selected row of a list tab
-	body   *bodyTab
-	html   *htmlView
-	checks *linkChecks
-	source *source
+	bar     tabBar // the row of tabs and the shown one
+	sum     summary
+	choice  int // selected row of a list tab
+	body    *bodyTab
+	html    *htmlView
+	checks  *linkChecks
+	source  *source
 	// rendered is the Rendered tab: the HTML part as a picture.
 	rendered *renderedTab
 	scroll   ui.Scroller
 	drawn    contentKey // what the scroller holds
 	chosen   [2]int     // the lines of the chosen row of a list tab
-	*findBar
-	pipe    *piper // pipes the open message to a command
-	width   int
-	height  int
-	focused bool
+	finder   *findBar   // the search in the open email
+	pipe     *piper     // pipes the open message to a command
+	width    int
+	height   int
+	focused  bool
 }
 
 // contentKey is everything the tab content depends on: the lines are laid
@@ -64,14 +64,14 @@ type contentKey struct {
 // link check and the render when the program ends.
 func New(ctx *ui.Context, calls context.Context, set *ui.Settings, host Host) *Reader {
 	html := &htmlView{hyperlinks: set.Hyperlinks}
-	r := &Reader{ctx: ctx, host: host, set: set, calls: calls, tabBar: tabBar{ctx: ctx}, sum: summary{ctx: ctx}, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
-	r.findBar = &findBar{ctx: ctx, scroll: &r.scroll, drawn: &r.drawn,
+	r := &Reader{ctx: ctx, host: host, set: set, calls: calls, bar: tabBar{ctx: ctx}, sum: summary{ctx: ctx}, html: html, body: &bodyTab{ctx: ctx, html: html}, source: &source{}, checks: &linkChecks{}}
+	r.finder = &findBar{ctx: ctx, scroll: &r.scroll, drawn: &r.drawn,
 		relayout: func() { r.refresh(r.Email()) },
 		resize:   func() { r.scroll.SetHeight(r.contentHeight()) },
 	}
 	r.pipe = &piper{ctx: ctx, host: host, calls: calls, set: set}
 	r.rendered = &renderedTab{ctx: ctx, body: r.body, renderer: set.Renderer}
-	r.tabs = []readerTab{ // one line each, in the order of tab's constants
+	r.bar.tabs = []readerTab{ // one line each, in the order of tab's constants
 		TabBody:        r.body,
 		TabHeaders:     &headersTab{ctx: ctx, source: r.source},
 		TabLinks:       linksTab{ctx: ctx, html: html, checks: r.checks},
@@ -98,7 +98,7 @@ func (r *Reader) SetFocus(focused bool) { r.focused = focused }
 // and its rule, and above the search line.
 func (r *Reader) contentHeight() int {
 	m, _ := r.Email()
-	return max(r.height-2-r.sum.height(m, r.width-2)-2-r.find.lines(), 1)
+	return max(r.height-2-r.sum.height(m, r.width-2)-2-r.finder.find.lines(), 1)
 }
 
 // Open shows email id of inbox address ("": none).
@@ -111,7 +111,7 @@ func (r *Reader) Open(address, id string) {
 	r.choice = 0
 	r.scroll.ScrollTo(0)
 	r.source.reset(id)
-	r.find.reset()
+	r.finder.find.reset()
 	r.scroll.SetHeight(r.contentHeight())
 }
 
@@ -126,8 +126,8 @@ func (r *Reader) Shown() (address, id string) { return r.address, r.id }
 
 // SetTab switches tabs.
 func (r *Reader) SetTab(t Tab) {
-	if t != r.tab && int(t) < len(r.tabs) {
-		r.tab = t
+	if t != r.bar.tab && int(t) < len(r.bar.tabs) {
+		r.bar.tab = t
 		r.choice = 0
 		r.scroll.ScrollTo(0)
 	}
@@ -144,7 +144,7 @@ func (r *Reader) Email() (model.Email, bool) {
 // LoadRaw fetches the raw source when the Raw or the Headers tab shows an
 // email whose source is not loaded.
 func (r *Reader) LoadRaw() tea.Cmd {
-	if (r.tab != TabRaw && r.tab != TabHeaders) || r.id == "" || !r.source.needed() {
+	if (r.bar.tab != TabRaw && r.bar.tab != TabHeaders) || r.id == "" || !r.source.needed() {
 		return nil
 	}
 	r.source.loading = true
@@ -162,8 +162,8 @@ func (r *Reader) SetRaw(address, id string, raw []byte, err error) {
 // HandleKey scrolls the content (or moves the choice of a list tab) and
 // acts on the open email.
 func (r *Reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if r.find.typing {
-		r.findKey(msg)
+	if r.finder.find.typing {
+		r.finder.findKey(msg)
 		return nil, true
 	}
 	k := r.ctx.Keys
@@ -181,7 +181,7 @@ func (r *Reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		r.move(open, found, -1<<30)
 	case key.Matches(msg, k.Bottom):
 		r.move(open, found, 1<<30)
-	case key.Matches(msg, k.Copy) && r.tab == TabLinks && found && r.choice < len(r.html.links(open)):
+	case key.Matches(msg, k.Copy) && r.bar.tab == TabLinks && found && r.choice < len(r.html.links(open)):
 		link := r.html.links(open)[r.choice]
 		return r.host.Copy(link, "link "+link), true
 	case key.Matches(msg, k.RenderWidth, k.RenderDark):
@@ -190,7 +190,7 @@ func (r *Reader) HandleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		r.SetTab(TabRendered)
 		r.scroll.ScrollTo(0)
 		return r.LoadRendered(), true
-	case key.Matches(msg, k.CheckLinks) && r.tab == TabLinks && found:
+	case key.Matches(msg, k.CheckLinks) && r.bar.tab == TabLinks && found:
 		return r.checks.toggle(r.ctx, r.calls, open, r.html.links(open), r.set.Remote == nil), true
 	default:
 		if cmd, ok := r.readerKey(msg); ok {
@@ -244,12 +244,12 @@ func (r *Reader) openChoice(open model.Email) tea.Cmd {
 	k := r.ctx.Keys
 	links := r.html.links(open)
 	switch {
-	case r.tab == TabAttachments && r.choice < len(open.Attachments):
+	case r.bar.tab == TabAttachments && r.choice < len(open.Attachments):
 		if remote := r.set.Remote; remote != nil {
 			return remote.RunThere(r.ctx, "download it and open it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
 		}
 		return r.host.OpenAttachment(open.Attachments[r.choice], ui.KeyName(k.Save))
-	case r.tab == TabLinks && r.choice < len(links):
+	case r.bar.tab == TabLinks && r.choice < len(links):
 		if remote := r.set.Remote; remote != nil {
 			return remote.CopyLinkThere(links[r.choice])
 		}
@@ -266,7 +266,7 @@ func (r *Reader) openChoice(open model.Email) tea.Cmd {
 // promptSave asks where to save the chosen attachment, or the email as
 // .eml.
 func (r *Reader) promptSave(open model.Email) tea.Cmd {
-	if r.tab == TabAttachments && r.choice < len(open.Attachments) {
+	if r.bar.tab == TabAttachments && r.choice < len(open.Attachments) {
 		if remote := r.set.Remote; remote != nil {
 			return remote.RunThere(r.ctx, "download it", remote.FetchAttachment(r.address, open.ID, open.Attachments, r.choice))
 		}
@@ -279,7 +279,7 @@ func (r *Reader) promptSave(open model.Email) tea.Cmd {
 // tab by delta rows and scrolls it into view.
 func (r *Reader) move(m model.Email, found bool, delta int) {
 	r.refresh(m, found)
-	lt, ok := r.tabs[r.tab].(listTab)
+	lt, ok := r.bar.tabs[r.bar.tab].(listTab)
 	if !ok || m.Problem != "" || !m.HasContent {
 		r.scroll.ScrollBy(delta)
 		return
@@ -302,7 +302,7 @@ func (r *Reader) refresh(m model.Email, found bool) {
 	}
 	k := contentKey{
 		id: m.ID, hasContent: m.HasContent, problem: m.Problem, links: len(m.Links), atts: len(m.Attachments),
-		tab: r.tab, width: r.width - 2, choice: r.choice, html: r.body.showHTML, source: r.source.version, checks: r.checks.version,
+		tab: r.bar.tab, width: r.width - 2, choice: r.choice, html: r.body.showHTML, source: r.source.version, checks: r.checks.version,
 		dark: r.ctx.Theme.Dark, plain: r.ctx.Theme.NoColor, renders: r.rendered.version, graphics: r.ctx.Graphics,
 	}
 	if k == r.drawn {
@@ -321,10 +321,10 @@ func (r *Reader) content(m model.Email, width int) tabContent {
 	case m.Problem != "":
 		return textContent(ui.WrapStyled(st.Problem.Render, "⚠ This email could not be opened: "+m.Problem+".", width),
 			ui.WrapStyled(st.Muted.Render, "It may not come from the server this inbox was created on, or it was tampered with. Its content is not shown.", width))
-	case !m.HasContent && r.tab != TabRaw && r.tab != TabHeaders:
+	case !m.HasContent && r.bar.tab != TabRaw && r.bar.tab != TabHeaders:
 		return textContent([]string{st.Muted.Render("Loading the message content…")})
 	}
-	return r.tabs[r.tab].lines(m, width, r.choice)
+	return r.bar.tabs[r.bar.tab].lines(m, width, r.choice)
 }
 
 // View draws the pane.
@@ -339,13 +339,13 @@ func (r *Reader) View() string {
 	}
 	r.scroll.SetHeight(r.contentHeight()) // the summary's height follows the email
 	r.refresh(m, true)
-	head := append(r.sum.head(m, inner), r.tabLine(m, inner), st.Muted.Render(strings.Repeat("─", inner)))
+	head := append(r.sum.head(m, inner), r.bar.tabLine(m, inner), st.Muted.Render(strings.Repeat("─", inner)))
 	if p := r.scroll.Percent(); p >= 0 {
 		title = fmt.Sprintf("Message %d%%", p)
 	}
-	body := append(head, r.markFound(r.scroll.Visible(), r.scroll.Offset())...)
-	if r.find.active() {
-		body = append(body, r.findLine(inner))
+	body := append(head, r.finder.markFound(r.scroll.Visible(), r.scroll.Offset())...)
+	if r.finder.find.active() {
+		body = append(body, r.finder.findLine(inner))
 	}
 	return ui.Frame(r.ctx, title, r.focused, r.width, r.height, body)
 }
@@ -354,13 +354,13 @@ func (r *Reader) View() string {
 // search's while it is typed.
 func (r *Reader) ShortHelp() []key.Binding {
 	k := r.ctx.Keys
-	if r.find.typing {
+	if r.finder.find.typing {
 		return []key.Binding{k.Open, k.Back}
 	}
-	if r.find.text != "" {
+	if r.finder.find.text != "" {
 		return []key.Binding{k.NextMatch, k.PrevMatch, k.Back, k.Down, k.Up, k.NextMessage, k.PrevMessage}
 	}
-	switch r.tab {
+	switch r.bar.tab {
 	case TabLinks:
 		return []key.Binding{k.Down, k.Up, k.OpenLink, k.Copy, k.CheckLinks, k.NextMessage, k.PrevMessage, k.Back}
 	case TabAttachments:

@@ -188,10 +188,10 @@ func (r *findBar) markFound(visible []string, offset int) []string {
 }
 
 // Typing reports whether the search inside the message has the keyboard.
-func (r *Reader) Typing() bool { return r.find.typing }
+func (r *Reader) Typing() bool { return r.finder.find.typing }
 
 // Paste types pasted text into the search inside the message.
 func (r *Reader) Paste(text string) {
-	r.find.field.Insert(text)
-	r.setFind(r.find.field.Value())
+	r.finder.find.field.Insert(text)
+	r.finder.setFind(r.finder.find.field.Value())
 }

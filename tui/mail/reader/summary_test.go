@@ -103,7 +103,7 @@ func TestReaderTabBarShortens(t *testing.T) {
 		14:  " 1  2  3  4  5  6  7  8",
 	} {
 		r := readerOn(e, width+2, 20, false, tuitest.Now())
-		if got := ansi.Strip(r.tabLine(e, width)); got != want {
+		if got := ansi.Strip(r.bar.tabLine(e, width)); got != want {
 			t.Errorf("width %d: %q, want %q", width, got, want)
 		}
 	}
@@ -113,7 +113,7 @@ func TestReaderTabBarShortens(t *testing.T) {
 	r.body.showHTML = true
 	full := " 1 Body·html  2 Headers  3 Links(4)  4 Attachments(1)  5 Raw  6 Auth  7 Checks  8 Rendered"
 	for width, want := range map[int]string{90: full, 91: full + " "} {
-		if got := ansi.Strip(r.tabLine(e, width)); got != want {
+		if got := ansi.Strip(r.bar.tabLine(e, width)); got != want {
 			t.Errorf("Body·html, width %d: %q, want %q", width, got, want)
 		}
 	}
@@ -124,7 +124,7 @@ func TestReaderTabBarShortens(t *testing.T) {
 		true:  " 1 Html  2 Head  3 Link(4)  4 Att(1)  5 Raw  6 Auth  7  8 ",
 	} {
 		r.body.showHTML = html
-		if got := ansi.Strip(r.tabLine(e, 58)); got != want {
+		if got := ansi.Strip(r.bar.tabLine(e, 58)); got != want {
 			t.Errorf("html %v, width 58: %q, want %q", html, got, want)
 		}
 	}
