@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	json "github.com/go-json-experiment/json/v1"
 )
@@ -118,6 +119,19 @@ const (
 // Reported.
 func (a AuthResults) Checks() Checks { return a.appendChecks(nil) }
 
+// HasResult reports whether the check of a whose Key is key (in any case)
+// was reported with result in one of its entries (Check.HasResult): search's
+// spf:, dkim:, … operators.
+func (a AuthResults) HasResult(key, result string) bool {
+	var buf [8]Check
+	for _, c := range a.judged(&buf) {
+		if strings.EqualFold(c.Key, key) {
+			return c.HasResult(result)
+		}
+	}
+	return false
+}
+
 // judged is Checks in buf, so that judging a puts no list on the heap
 // (append grows it there if the checks ever outnumber buf).
 func (a AuthResults) judged(buf *[8]Check) Checks { return a.appendChecks(buf[:0]) }
@@ -130,10 +144,11 @@ func (a AuthResults) appendChecks(cs Checks) Checks {
 }
 
 func (r *SPFResult) check() Check {
+	c := Check{Name: CheckSPF, Key: "spf", Decides: true}
 	if r == nil {
-		return Check{Name: CheckSPF, Decides: true}
+		return c
 	}
-	return reportedCheck(CheckSPF, true, r.Result, r.Domain, detailReason(r.Details), r)
+	return c.reported(r.Result, r.Domain, detailReason(r.Details), r)
 }
 
 func (r *SPFResult) entries() []CheckEntry {
@@ -143,15 +158,26 @@ func (r *SPFResult) entries() []CheckEntry {
 // dkimCheck is DKIM over every signature: its result is the deciding
 // signature's (decidingDKIM), each signature an entry.
 func dkimCheck(sigs []DKIMResult) Check {
+	c := Check{Name: CheckDKIM, Key: "dkim", Decides: true}
 	if len(sigs) == 0 {
-		return Check{Name: CheckDKIM, Decides: true}
+		return c
 	}
 	d := decidingDKIM(sigs)
-	return reportedCheck(CheckDKIM, true, d.Result, d.Domain, detailReason(d.Signature), &dkimSignatures{sigs})
+	return c.reported(d.Result, d.Domain, detailReason(d.Signature), &dkimSignatures{sigs})
 }
 
 // dkimSignatures are the signatures of a DKIM check.
 type dkimSignatures struct{ sigs []DKIMResult }
+
+// hasResult reports whether any signature's result is result.
+func (s *dkimSignatures) hasResult(result string) bool {
+	for _, d := range s.sigs {
+		if strings.EqualFold(d.Result, result) {
+			return true
+		}
+	}
+	return false
+}
 
 func (s *dkimSignatures) entries() []CheckEntry {
 	out := make([]CheckEntry, len(s.sigs))
@@ -162,10 +188,11 @@ func (s *dkimSignatures) entries() []CheckEntry {
 }
 
 func (r *DMARCResult) check() Check {
+	c := Check{Name: CheckDMARC, Key: "dmarc", Decides: true}
 	if r == nil {
-		return Check{Name: CheckDMARC, Decides: true}
+		return c
 	}
-	return reportedCheck(CheckDMARC, true, r.Result, r.Domain, r.Details, r)
+	return c.reported(r.Result, r.Domain, r.Details, r)
 }
 
 func (r *DMARCResult) entries() []CheckEntry {
@@ -178,10 +205,11 @@ func (r *DMARCResult) entries() []CheckEntry {
 
 // check is reverse DNS, which is reported but never decides the verdict.
 func (r *ReverseDNSResult) check() Check {
+	c := Check{Name: CheckReverseDNS, Key: "reverseDns"}
 	if r == nil {
-		return Check{Name: CheckReverseDNS}
+		return c
 	}
-	return reportedCheck(CheckReverseDNS, false, r.Result, r.Hostname, "", r)
+	return c.reported(r.Result, r.Hostname, "", r)
 }
 
 func (r *ReverseDNSResult) entries() []CheckEntry {

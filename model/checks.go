@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Check is one named result among an email's checks, as the CLI, the JSON
 // summaries and the TUI iterate them (AuthResults.Checks lists them): what
@@ -11,6 +14,10 @@ type Check struct {
 	// Name is the check as people read it: "SPF", "DKIM", "DMARC",
 	// "Reverse DNS".
 	Name string
+	// Key is the check's property in the authResults JSON ("spf", "dkim",
+	// "dmarc", "reverseDns"): search's operator for it (spf:fail), in any
+	// case.
+	Key string
 	// Reported is false when the server reported nothing for the check;
 	// Result is "" then, and Entries empty.
 	Reported bool
@@ -52,9 +59,22 @@ type CheckEntry struct {
 // Checks are an email's checks in the order they are shown.
 type Checks []Check
 
-// reportedCheck is a check the server reported, read from source.
-func reportedCheck(name string, decides bool, result, subject, reason string, source entrySource) Check {
-	return Check{Name: name, Reported: true, Result: result, Decides: decides, Subject: subject, Reason: reason, source: source}
+// reported is c as the server reported it, read from source.
+func (c Check) reported(result, subject, reason string, source entrySource) Check {
+	c.Reported, c.Result, c.Subject, c.Reason, c.source = true, result, subject, reason, source
+	return c
+}
+
+// HasResult reports whether c was reported with result (in any case) in
+// one of its entries: for DKIM, any signature.
+func (c Check) HasResult(result string) bool {
+	if !c.Reported {
+		return false
+	}
+	if m, ok := c.source.(interface{ hasResult(string) bool }); ok {
+		return m.hasResult(result)
+	}
+	return strings.EqualFold(c.Result, result)
 }
 
 // entry is an entry of result with the non-empty ones of details.

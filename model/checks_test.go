@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -83,5 +84,68 @@ func TestANewCheckNeedsNoNewCode(t *testing.T) {
 	if notReported := append(slices.Clone(passing), arc); notReported.Verdict() != VerdictNotVerified ||
 		!strings.Contains(notReported.Verdict().Explanation(), "not all passed") {
 		t.Errorf("a deciding check not reported: %q", notReported.Verdict().Word())
+	}
+}
+
+// TestCheckKeysAreTheJSONProperties: the checks' keys are the properties
+// of the authResults JSON (AuthResults' fields), one each, in field order
+// (search's operators are these keys).
+func TestCheckKeysAreTheJSONProperties(t *testing.T) {
+	var props, keys []string
+	for f := range reflect.TypeFor[AuthResults]().Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		props = append(props, name)
+	}
+	for _, c := range (AuthResults{}).Checks() {
+		keys = append(keys, c.Key)
+	}
+	if !slices.Equal(keys, props) {
+		t.Errorf("keys %q, JSON properties %q", keys, props)
+	}
+}
+
+// TestHasResult: a check has a result when one of its entries has it, in
+// any case (DKIM: any signature, not only the deciding one); a check not
+// reported has none.
+func TestHasResult(t *testing.T) {
+	a := AuthResults{SPF: &SPFResult{Result: "SoftFail"}, DKIM: []DKIMResult{{Result: ResultNone}, {Result: ResultFail}, {Result: ResultPass}}}
+	for _, tt := range []struct {
+		key, result string
+		want        bool
+	}{
+		{"spf", ResultSoftfail, true}, {"SPF", "softfail", true}, {"spf", ResultFail, false},
+		{"dkim", ResultNone, true}, {"dkim", ResultFail, true}, {"dkim", ResultPass, true}, {"dkim", ResultTemperror, false},
+		{"dmarc", ResultNone, false}, {"dmarc", "", false}, {"reverseDns", ResultPass, false}, {"arc", ResultPass, false},
+	} {
+		if got := a.HasResult(tt.key, tt.result); got != tt.want {
+			t.Errorf("HasResult(%q, %q) = %t, want %t", tt.key, tt.result, got, tt.want)
+		}
+	}
+	if !(AuthResults{ReverseDNS: &ReverseDNSResult{Result: ResultFail}}).HasResult("reversedns", ResultFail) {
+		t.Error("reverse DNS fail not found under reversedns")
+	}
+}
+
+// TestEventAuth: the webhook summary holds SPF, DKIM (as the verdict reads
+// it: the deciding signature) and DMARC, and is nil when none of them was
+// reported (reverse DNS alone has no field).
+func TestEventAuth(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		a    AuthResults
+		want *EventAuth
+	}{
+		{"none reported", AuthResults{}, nil},
+		{"reverse DNS only", AuthResults{ReverseDNS: &ReverseDNSResult{Result: ResultPass}}, nil},
+		{"SPF only", AuthResults{SPF: &SPFResult{Result: ResultSoftfail}}, &EventAuth{SPF: ResultSoftfail}},
+		{"all", AuthResults{SPF: &SPFResult{Result: ResultPass}, DKIM: []DKIMResult{{Result: ResultNone}, {Result: ResultPass}},
+			DMARC: &DMARCResult{Result: ResultFail}}, &EventAuth{SPF: ResultPass, DKIM: ResultPass, DMARC: ResultFail}},
+		{"DKIM decided by a failure after an inconclusive signature", AuthResults{DKIM: []DKIMResult{{Result: ResultTemperror}, {Result: ResultFail}}},
+			&EventAuth{DKIM: ResultFail}},
+	} {
+		got := tt.a.Checks().EventAuth()
+		if (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
+			t.Errorf("%s: EventAuth = %+v, want %+v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -38,6 +38,38 @@ type EventAuth struct {
 	DMARC string `json:"dmarc,omitempty"`
 }
 
+// EventAuth is the webhook payload's summary of the checks: the result of
+// each reported check the summary has a field for, as Check.Result reads
+// it (DKIM: pass when a signature passed, else the deciding signature's,
+// as the verdict reads it); nil when none of them was reported.
+func (cs Checks) EventAuth() *EventAuth {
+	var s EventAuth
+	reported := false
+	for _, c := range cs {
+		if f := s.field(c.Name); f != nil && c.Reported {
+			*f, reported = c.Result, true
+		}
+	}
+	if !reported {
+		return nil
+	}
+	return &s
+}
+
+// field is the summary's field of the check named name, nil for a check
+// the summary has none for (reverse DNS).
+func (s *EventAuth) field(name string) *string {
+	switch name {
+	case CheckSPF:
+		return &s.SPF
+	case CheckDKIM:
+		return &s.DKIM
+	case CheckDMARC:
+		return &s.DMARC
+	}
+	return nil
+}
+
 // EmailReceivedData is the data of email.received.
 type EmailReceivedData struct {
 	ID          string            `json:"id"`

@@ -100,7 +100,7 @@ func TestTestEmailRefusals(t *testing.T) {
 		body map[string]any
 		want string
 	}{
-		{"both forms", map[string]any{"spf": "fail", "auth": map[string]any{"dkim": "fail"}}, "both at the top level (spf, dkim, dmarc, reverseDns) and in the auth object"},
+		{"both forms", map[string]any{"spf": "fail", "auth": map[string]any{"dkim": "fail"}}, "given both at the top level (spf, dkim, dmarc, reverseDns"},
 		{"both forms, reverseDns only", map[string]any{"reverseDns": true, "auth": map[string]any{"reverseDns": true}}, "use one form"},
 		{"reverseDns a number", map[string]any{"reverseDns": 5}, "reverseDns must be a boolean or one of pass, fail, none, got 5"},
 		{"nested reverseDns unknown", map[string]any{"auth": map[string]any{"reverseDns": "maybe"}}, `auth.reverseDns must be one of pass, fail, none, got "maybe"`},

@@ -97,6 +97,52 @@ func TestTestEmailEndpointBothForms(t *testing.T) {
 	}
 }
 
+// TestTestEmailChoosesEveryCheck: each check of model.AuthResults.Checks
+// is a property of the test endpoint's request, named by its key, at the
+// top level and under auth: the email reports that check with the chosen
+// result and every other check as pass (a check without its row in the
+// endpoint's table fails here: the property is refused, or the check is
+// not reported).
+func TestTestEmailChoosesEveryCheck(t *testing.T) {
+	_, a := servertest.StartAPI(t)
+	in := a.CreatePlain(nil)
+	results := func(body map[string]any) map[string]string {
+		t.Helper()
+		body["to"] = in.EmailAddress
+		var created model.TestEmailResponse
+		a.Expect(http.StatusCreated, "POST", "/api/test/emails", body, &created)
+		_, parsed := servertest.DecodePlain(t, a.Email(in.EmailAddress, created.EmailID))
+		got := map[string]string{}
+		for _, c := range parsed.AuthResults.Checks() {
+			if !c.Reported {
+				t.Fatalf("%v: %s not reported", body, c.Name)
+			}
+			got[c.Key] = c.Result
+		}
+		return got
+	}
+	checks := model.AuthResults{}.Checks()
+	for key, result := range results(map[string]any{}) {
+		if result != model.ResultPass {
+			t.Errorf("nothing chosen: %s is %q, want pass", key, result)
+		}
+	}
+	for _, chosen := range checks {
+		for _, body := range []map[string]any{{chosen.Key: model.ResultFail}, {"auth": map[string]any{chosen.Key: model.ResultFail}}} {
+			got := results(body)
+			for _, c := range checks {
+				want := model.ResultPass
+				if c.Key == chosen.Key {
+					want = model.ResultFail
+				}
+				if got[c.Key] != want {
+					t.Errorf("%v: %s is %q, want %q", body, c.Name, got[c.Key], want)
+				}
+			}
+		}
+	}
+}
+
 func TestStreamHeartbeatsAndFiltering(t *testing.T) {
 	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.HTTP.HeartbeatInterval = 50 * time.Millisecond })
 	watched := a.CreatePlain(nil)

@@ -3,13 +3,16 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"sandview/client/webhookrecv"
 	"sandview/model"
 	"sandview/server"
+	"sandview/server/emailauth"
 	"sandview/server/servertest"
 	"sandview/server/webhook"
 )
@@ -133,4 +136,60 @@ func BenchmarkWebhookLatency(b *testing.B) {
 	measureLatency(b, srv, in.EmailAddress, "send-to-webhook-p50-ms", func() time.Time {
 		return nextDelivery(b, recv).ReceivedAt
 	})
+}
+
+// flakyKeyResolver is authResolver's DNS whose TXT lookup of one name
+// fails for a while (a temporary error: temperror for a DKIM key).
+type flakyKeyResolver struct {
+	emailauth.StaticResolver
+	flaky string
+}
+
+func (r flakyKeyResolver) LookupTXT(ctx context.Context, name string) ([]string, error) {
+	if strings.EqualFold(strings.TrimSuffix(name, "."), r.flaky) {
+		return nil, &net.DNSError{Err: "server misbehaving", Name: name, IsTemporary: true}
+	}
+	return r.StaticResolver.LookupTXT(ctx, name)
+}
+
+// TestWebhookAuthSummary: email.received carries auth as {spf, dkim,
+// dmarc} result strings read off the checks list, DKIM as the verdict reads
+// it: a mail whose first signature is inconclusive (temperror) and whose
+// second fails says dkim "fail" (the deciding signature), not the first
+// signature's temperror, and its verdict is fail too.
+func TestWebhookAuthSummary(t *testing.T) {
+	resolver, _ := authResolver(t)
+	dns := flakyKeyResolver{StaticResolver: resolver, flaky: "flaky._domainkey.example.org"}
+	srv, a := servertest.StartAPI(t, loopbackWebhooks, func(cfg *server.Config) { cfg.Resolver = dns })
+	in := a.CreatePlain(nil)
+	recv := listen(t)
+	var hook model.Webhook
+	a.Expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+		URL: recv.URL(), Events: []string{model.EventEmailReceived},
+	}, &hook)
+	recv.SetSecrets(hook.Secret)
+
+	_, other := authResolver(t) // not the key published for "other": fail
+	msg := signMessage(t, other, "other", servertest.SimpleMessage(in.EmailAddress, "two signatures"))
+	msg = signMessage(t, other, "flaky", msg) // on top: the first signature
+	if err := servertest.SendMail(srv.SMTPAddr(), "bounce@example.org", []string{in.EmailAddress}, msg); err != nil {
+		t.Fatal(err)
+	}
+	d := nextDelivery(t, recv)
+	var ev struct {
+		Data map[string]json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(d.Body, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(ev.Data["auth"]), `{"spf":"pass","dkim":"fail","dmarc":"pass"}`; got != want {
+		t.Fatalf("email.received auth = %s, want %s", got, want)
+	}
+	_, parsed := servertest.DecodePlain(t, a.Emails(in.EmailAddress, true)[0])
+	if dkim := parsed.AuthResults.DKIM; len(dkim) != 2 || dkim[0].Result != model.ResultTemperror || dkim[1].Result != model.ResultFail {
+		t.Fatalf("DKIM = %+v, want temperror then fail", dkim)
+	}
+	if v := parsed.AuthResults.Verdict(); v != model.VerdictFailed {
+		t.Fatalf("verdict %s, want fail (as the summary's dkim)", v.Word())
+	}
 }

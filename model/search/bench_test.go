@@ -107,6 +107,7 @@ var benchQueries = []struct{ name, query string }{
 	{"operators", "from:sender3 is:unread -has:attachment"},
 	{"mixed", "invoice -auth:pass after:7d"},
 	{"negated", "-confirm -tomorrow"},
+	{"checks", "dkim:fail -spf:pass"},
 }
 
 // BenchmarkFilterWarm is a key press that changes the query: the index

@@ -29,8 +29,9 @@
 //	auth:pass  auth:fail    model.AuthResults.Verdict: pass, fail,
 //	auth:unverified         not verified (auth:none is the same),
 //	auth:skipped            not checked
-//	spf: dkim: dmarc:       that result (dkim: any signature): pass, fail,
-//	                        softfail, neutral, none, temperror, permerror, skipped
+//	spf: dkim: dmarc:       that check's result (dkim: any signature): pass,
+//	reversedns:             fail, softfail, neutral, none, temperror,
+//	                        permerror, skipped
 //	before:D  after:D       received before D / at or after D
 //	in:all                  search every inbox (AllInboxes), not a condition
 //
@@ -53,7 +54,13 @@
 // and DMARC decide, reverse DNS does not; auth:fail is a real failure (fail,
 // softfail, permerror), auth:unverified no record or inconclusive, and
 // auth:skipped every check skipped or none reported. A check the server
-// sent no data for matches no spf:/dkim:/dmarc: value.
+// sent no data for matches no spf:/dkim:/dmarc:/reversedns: value.
+//
+// The check operators are the checks of model.AuthResults.Checks, each
+// named by its key (model.Check.Key, its property in the authResults JSON:
+// reverseDns, so reversedns: in any case), and matching when one of the
+// check's entries has the result: a check added to the list has its
+// operator. Reverse DNS has one too, although it never changes auth:.
 //
 // # Dates
 //
@@ -70,7 +77,7 @@
 //
 // A list record carries only metadata: from, to, subject, receivedAt, the
 // envelope (when the server sends it) and the read flag. For such an email (HasContent false) a term that needs the
-// content (cc:, has:, auth:, spf:, dkim:, dmarc:) has no answer, and free
+// content (cc:, has:, auth:, a check's operator such as spf:) has no answer, and free
 // text has one only when it is found in the metadata. A term without an
 // answer fails whether negated or not, so such an email matches only when
 // its metadata alone decides: a query never shows an email on a guess.

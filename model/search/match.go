@@ -102,17 +102,8 @@ func (t *term) test(d *document, e *model.Email) verdict {
 		return verdictOf(len(e.Attachments) > 0)
 	case kindAuth:
 		return verdictOf(d.authWord(e) == t.value)
-	case kindSPF:
-		return verdictOf(e.AuthResults.SPF != nil && strings.EqualFold(e.AuthResults.SPF.Result, t.value))
-	case kindDKIM:
-		for _, sig := range e.AuthResults.DKIM {
-			if strings.EqualFold(sig.Result, t.value) {
-				return yes
-			}
-		}
-		return no
-	case kindDMARC:
-		return verdictOf(e.AuthResults.DMARC != nil && strings.EqualFold(e.AuthResults.DMARC.Result, t.value))
+	case kindCheck:
+		return verdictOf(e.AuthResults.HasResult(t.check, t.value))
 	}
 	return no
 }

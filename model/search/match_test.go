@@ -130,6 +130,9 @@ func TestMatch(t *testing.T) {
 		{"dmarc:fail", []string{"invoice"}},
 		{"dmarc:none", []string{"reset"}},
 		{"dmarc:temperror", nil},
+		{"reversedns:fail", []string{"reset"}},
+		{"-reverseDns:fail", []string{"welcome", "invoice"}},
+		{"reversedns:pass", nil},
 		// Dates: after:D and before:D split the emails with a time in two.
 		{"after:2026-11-01", []string{"welcome", "invoice", "reset"}},
 		{"before:2026-11-01", []string{"news"}},

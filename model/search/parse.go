@@ -79,11 +79,6 @@ func (q *Query) add(tok token, now time.Time) error {
 			return bad("auth: takes pass, fail, unverified (or none) or skipped")
 		}
 		t.kind, t.value = kindAuth, word
-	case "spf", "dkim", "dmarc":
-		if !isResult(value) {
-			return bad(op + ": takes " + resultWords)
-		}
-		t.kind, t.value = resultKind(op), value
 	case "before", "after":
 		at, canonical, ok := parseDate(tok.value, now)
 		if !ok {
@@ -103,6 +98,13 @@ func (q *Query) add(tok token, now time.Time) error {
 		q.allInboxes = true
 		return nil
 	default:
+		if isCheck(op) {
+			if !isResult(value) {
+				return bad(op + ": takes " + resultWords)
+			}
+			t.kind, t.check, t.value = kindCheck, op, value
+			break
+		}
 		t.kind, t.field, t.value = kindText, anyField, tok.name+":"+tok.value
 		q.notes = append(q.notes, fmt.Sprintf("%q is searched as text: %s: is not an operator", tok.raw, tok.name))
 	}
@@ -138,17 +140,19 @@ var authValues = map[string]string{
 	"none": authUnverified, authSkipped: authSkipped,
 }
 
-// resultWords lists the authentication results spf:, dkim: and dmarc: take.
+// resultWords lists the authentication results a check's operator takes.
 const resultWords = "pass, fail, softfail, neutral, none, temperror, permerror or skipped"
 
-func resultKind(op string) kind {
-	switch op {
-	case "spf":
-		return kindSPF
-	case "dkim":
-		return kindDKIM
+// isCheck reports whether op, in lower case, is the operator of a check:
+// its key (model.Check.Key) in lower case, one per check of
+// model.AuthResults.Checks, so that a new check has its operator.
+func isCheck(op string) bool {
+	for _, c := range (model.AuthResults{}).Checks() {
+		if strings.ToLower(c.Key) == op {
+			return true
+		}
 	}
-	return kindDMARC
+	return false
 }
 
 func isResult(v string) bool {

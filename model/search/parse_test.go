@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sandview/model"
 )
 
 // testNow is the clock of every test: 2026-11-10 12:00 at UTC+2.
@@ -51,6 +53,7 @@ func TestParseCanonicalForm(t *testing.T) {
 		{`auth:PASS -auth:fail`, `auth:pass -auth:fail`},
 		{`spf:SoftFail dkim:none -dmarc:permerror spf:temperror dkim:neutral dmarc:skipped spf:pass dkim:fail`,
 			`spf:softfail dkim:none -dmarc:permerror spf:temperror dkim:neutral dmarc:skipped spf:pass dkim:fail`},
+		{`reverseDns:FAIL -REVERSEDNS:pass`, `reversedns:fail -reversedns:pass`},
 		{`foo in:all`, `in:all foo`},
 		{`in:ALL in:all`, `in:all`},
 		{`10:30 :x`, `10:30 :x`},
@@ -107,6 +110,24 @@ func TestParseUnknownOperatorIsTextWithNote(t *testing.T) {
 	}
 	if mustParse(t, "from:alice 10:30").Notes() != nil {
 		t.Error("known operators and times gave notes")
+	}
+}
+
+// TestEveryCheckHasItsOperator: each check of model.AuthResults.Checks is
+// an operator named by its key, in any case, that takes a result word and
+// refuses anything else naming the results it takes.
+func TestEveryCheckHasItsOperator(t *testing.T) {
+	for _, c := range (model.AuthResults{}).Checks() {
+		for _, op := range []string{c.Key, strings.ToUpper(c.Key), strings.ToLower(c.Key)} {
+			q := mustParse(t, op+":Fail")
+			if len(q.terms) != 1 || q.terms[0].kind != kindCheck || q.Notes() != nil || q.String() != strings.ToLower(c.Key)+":fail" {
+				t.Errorf("%s (%s): %q parsed as %+v, notes %q", c.Name, c.Key, op+":Fail", q.terms, q.Notes())
+			}
+		}
+		var perr *Error
+		if _, err := Parse(c.Key+":maybe", testNow); !errors.As(err, &perr) || !strings.Contains(perr.Reason, "takes "+resultWords) {
+			t.Errorf("%s: %s:maybe gave %v", c.Name, c.Key, err)
+		}
 	}
 }
 

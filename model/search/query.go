@@ -72,9 +72,7 @@ const (
 	kindRead                   // is:read (want) or is:unread
 	kindAttachment             // has:attachment
 	kindAuth                   // auth:value, value an authWord
-	kindSPF                    // spf:value
-	kindDKIM                   // dkim:value, any signature
-	kindDMARC                  // dmarc:value
+	kindCheck                  // check:value (spf:, dkim:, …), any entry of the check
 	kindBefore                 // received before at
 	kindAfter                  // received at or after at
 )
@@ -85,6 +83,7 @@ type term struct {
 	kind   kind
 	negate bool
 	field  Field     // kindText
+	check  string    // kindCheck: the check's key (model.Check.Key) in lower case
 	value  string    // text as written; the lowercase result word; the auth word; the date as written
 	needle string    // kindText: fold(value)
 	grams  grams     // kindText: the needle's byte pairs
@@ -172,12 +171,8 @@ func (t *term) write(b *strings.Builder) {
 		b.WriteString("has:attachment")
 	case kindAuth:
 		b.WriteString("auth:" + t.value)
-	case kindSPF:
-		b.WriteString("spf:" + t.value)
-	case kindDKIM:
-		b.WriteString("dkim:" + t.value)
-	case kindDMARC:
-		b.WriteString("dmarc:" + t.value)
+	case kindCheck:
+		b.WriteString(t.check + ":" + t.value)
 	case kindBefore:
 		b.WriteString("before:" + t.value)
 	case kindAfter:

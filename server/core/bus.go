@@ -115,25 +115,7 @@ func (e Event) ReceivedData() (model.EmailReceivedData, bool) {
 			Filename: a.Filename, ContentType: a.ContentType, Size: a.Size,
 		})
 	}
-	auth := e.Received.Auth
-	if auth.SPF != nil || len(auth.DKIM) > 0 || auth.DMARC != nil {
-		summary := &model.EventAuth{}
-		if auth.SPF != nil {
-			summary.SPF = auth.SPF.Result
-		}
-		if len(auth.DKIM) > 0 {
-			summary.DKIM = auth.DKIM[0].Result
-			for _, d := range auth.DKIM {
-				if d.Result == model.ResultPass {
-					summary.DKIM = model.ResultPass
-				}
-			}
-		}
-		if auth.DMARC != nil {
-			summary.DMARC = auth.DMARC.Result
-		}
-		data.Auth = summary
-	}
+	data.Auth = e.Received.Auth.Checks().EventAuth()
 	return data, true
 }
 

@@ -2,14 +2,12 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
 	"mime/quotedprintable"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -20,20 +18,6 @@ import (
 
 // defaultTestSender is the From of a test email that names none.
 const defaultTestSender = "test@sandview.test"
-
-// testEmailAuth is the chosen result of each check, as the request gives
-// it: empty (nil) when the check is not chosen.
-type testEmailAuth struct {
-	SPF        *string         `json:"spf"`
-	DKIM       *string         `json:"dkim"`
-	DMARC      *string         `json:"dmarc"`
-	ReverseDNS json.RawMessage `json:"reverseDns"` // a boolean or pass, fail, none
-}
-
-// chosen reports whether any check is chosen.
-func (a testEmailAuth) chosen() bool {
-	return a.SPF != nil || a.DKIM != nil || a.DMARC != nil || !IsNull(a.ReverseDNS)
-}
 
 // testEmailBody is POST /api/test/emails in either form: the contract's
 // (spf, dkim, dmarc, reverseDns at the top level) or the deployed one (the
@@ -47,12 +31,6 @@ type testEmailBody struct {
 	Auth    *testEmailAuth `json:"auth"`
 	testEmailAuth
 }
-
-// Result values the test endpoint accepts per check.
-var (
-	testSPFResults   = []string{model.ResultPass, model.ResultFail, model.ResultSoftfail, model.ResultNeutral, model.ResultNone, model.ResultTemperror, model.ResultPermerror}
-	testOtherResults = []string{model.ResultPass, model.ResultFail, model.ResultNone}
-)
 
 func (a *API) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 	var body testEmailBody
@@ -91,7 +69,7 @@ func (a *API) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 	}
 	now := a.opts.Now()
 	raw := buildTestMessage(from, to, subject, text, body.HTML, now)
-	auth := choice.results(senderDomain(from), "127.0.0.1")
+	auth := choice.results(testOrigin{domain: senderDomain(from), ip: "127.0.0.1"})
 	ids, err := a.core.Arrive(r.Context(), core.Arrival{
 		Raw:      raw,
 		RemoteIP: net.IPv4(127, 0, 0, 1),
@@ -115,80 +93,6 @@ func (a *API) handleTestEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	WriteJSON(w, http.StatusCreated, model.TestEmailResponse{EmailID: ids[0]})
-}
-
-// testAuthChoice is the chosen result of each check.
-type testAuthChoice struct {
-	spf, dkim, dmarc, reverseDNS string
-}
-
-// authChoice reads the chosen results from whichever form the body uses
-// and validates them; unchosen checks pass.
-func (b testEmailBody) authChoice() (testAuthChoice, error) {
-	given, prefix := b.testEmailAuth, ""
-	if b.Auth != nil {
-		if given.chosen() {
-			return testAuthChoice{}, errors.New("auth results are given both at the top level (spf, dkim, dmarc, reverseDns) and in the auth object: use one form")
-		}
-		given, prefix = *b.Auth, "auth."
-	}
-	reverseDNS, err := reverseDNSChoice(given.ReverseDNS)
-	if err != nil {
-		return testAuthChoice{}, fmt.Errorf("%sreverseDns %w", prefix, err)
-	}
-	var c testAuthChoice
-	for _, f := range []struct {
-		name    string
-		dst, v  *string
-		allowed []string
-	}{
-		{"spf", &c.spf, given.SPF, testSPFResults},
-		{"dkim", &c.dkim, given.DKIM, testOtherResults},
-		{"dmarc", &c.dmarc, given.DMARC, testOtherResults},
-		{"reverseDns", &c.reverseDNS, reverseDNS, testOtherResults},
-	} {
-		if f.v == nil {
-			*f.dst = model.ResultPass
-			continue
-		}
-		if !slices.Contains(f.allowed, *f.v) {
-			return c, fmt.Errorf("%s%s must be one of %s, got %q", prefix, f.name, strings.Join(f.allowed, ", "), *f.v)
-		}
-		*f.dst = *f.v
-	}
-	return c, nil
-}
-
-// reverseDNSChoice reads reverseDns: true (pass), false (fail), or a
-// result string; nil when absent.
-func reverseDNSChoice(raw json.RawMessage) (*string, error) {
-	if IsNull(raw) {
-		return nil, nil
-	}
-	var asBool bool
-	if json.Unmarshal(raw, &asBool) == nil {
-		result := model.ResultFail
-		if asBool {
-			result = model.ResultPass
-		}
-		return &result, nil
-	}
-	var asString string
-	if json.Unmarshal(raw, &asString) == nil {
-		return &asString, nil
-	}
-	return nil, fmt.Errorf("must be a boolean or one of %s, got %s", strings.Join(testOtherResults, ", "), raw)
-}
-
-// results renders the choice as the email's authentication results.
-func (c testAuthChoice) results(domain, ip string) model.AuthResults {
-	return model.AuthResults{
-		SPF:  &model.SPFResult{Result: c.spf, Domain: domain, IP: ip, Details: "spf=" + c.spf + " (test email)"},
-		DKIM: []model.DKIMResult{{Result: c.dkim, Domain: domain, Selector: "test", Signature: "dkim=" + c.dkim + " (test email)"}},
-		DMARC: &model.DMARCResult{Result: c.dmarc, Policy: model.ResultNone, Domain: domain,
-			Aligned: c.dmarc == model.ResultPass},
-		ReverseDNS: &model.ReverseDNSResult{Result: c.reverseDNS, IP: ip, Hostname: "localhost"},
-	}
 }
 
 // senderDomain is the domain of a From value such as `"A" <a@b.example>`.

@@ -22,7 +22,7 @@ import (
 
 // addSearchFlag registers --search on the list command.
 func addSearchFlag(cmd *cobra.Command, query *string) {
-	cmd.Flags().StringVar(query, "search", "", `only the emails matching a query: free text, from: to: cc: rcpt: subject:, is:unread, has:attachment, auth:pass|fail|unverified|skipped, spf:/dkim:/dmarc:, before:/after:, "phrases", -term, in:all`)
+	cmd.Flags().StringVar(query, "search", "", `only the emails matching a query: free text, from: to: cc: rcpt: subject:, is:unread, has:attachment, auth:pass|fail|unverified|skipped, spf:/dkim:/dmarc:/reversedns:, before:/after:, "phrases", -term, in:all`)
 }
 
 // runSearch lists the emails that match query: of the inbox picked by
