@@ -68,6 +68,7 @@ func incoming(ev core.Event) webhook.Incoming {
 		InboxHash: ev.Inbox.Hash, EmailID: ev.EmailID, Reason: ev.Reason}
 	if data, ok := ev.ReceivedData(); ok {
 		in.Received = &data
+		in.AuthVerdict = ev.Received.Auth.Verdict()
 	}
 	return in
 }

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -191,5 +192,54 @@ func TestWebhookAuthSummary(t *testing.T) {
 	}
 	if v := parsed.AuthResults.Verdict(); v != model.VerdictFailed {
 		t.Fatalf("verdict %s, want fail (as the summary's dkim)", v.Word())
+	}
+}
+
+// TestWebhookRequireAuthFollowsTheVerdict: a webhook with requireAuth
+// fires for mail whose authentication verdict is pass and not for mail
+// whose verdict is fail, over real SMTP (the core hands the verdict to
+// the webhook engine).
+func TestWebhookRequireAuthFollowsTheVerdict(t *testing.T) {
+	resolver, key := authResolver(t)
+	srv, a := servertest.StartAPI(t, loopbackWebhooks, func(cfg *server.Config) { cfg.Resolver = resolver })
+	in := a.CreatePlain(nil)
+	recv := listen(t)
+	required := true
+	var hook model.Webhook
+	a.Expect(http.StatusCreated, "POST", "/api/webhooks", model.CreateWebhookRequest{
+		URL: recv.URL(), Events: []string{model.EventEmailReceived},
+		Filter: &model.FilterConfig{Mode: model.FilterModeAll, Rules: []model.FilterRule{}, RequireAuth: &required},
+	}, &hook)
+	recv.SetSecrets(hook.Secret)
+
+	_, other := authResolver(t) // not the published key: DKIM fails
+	for _, m := range []struct {
+		selector string
+		key      ed25519.PrivateKey
+		subject  string
+	}{{"mail", other, "failing"}, {"mail", key, "passing"}} {
+		msg := signMessage(t, m.key, m.selector, servertest.SimpleMessage(in.EmailAddress, m.subject))
+		if err := servertest.SendMail(srv.SMTPAddr(), "bounce@example.org", []string{in.EmailAddress}, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	verdicts := map[string]model.AuthVerdict{}
+	for _, raw := range a.Emails(in.EmailAddress, true) {
+		meta, e := servertest.DecodePlain(t, raw)
+		verdicts[meta.Subject] = e.AuthResults.Verdict()
+	}
+	if verdicts["failing"] != model.VerdictFailed || verdicts["passing"] != model.VerdictPassed {
+		t.Fatalf("verdicts %v: want failing fail and passing pass", verdicts)
+	}
+	var ev struct {
+		Data struct {
+			Subject string `json:"subject"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(nextDelivery(t, recv).Body, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Data.Subject != "passing" {
+		t.Fatalf("the first delivery is for %q, want only the passing mail's", ev.Data.Subject)
 	}
 }

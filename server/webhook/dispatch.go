@@ -64,7 +64,7 @@ func (e *Engine) render(ev Incoming) ([]*delivery, error) {
 			entry.summary = summaryOf(ev.Received)
 			for _, t := range targets {
 				if t.filter.needsContent() {
-					entry.passed[t.id] = t.filter.match(ev.Received)
+					entry.passed[t.id] = t.filter.match(ev.Received, ev.AuthVerdict)
 				}
 			}
 		}

@@ -57,7 +57,8 @@
 //     recipient, no such header, empty body) compares as "" and does not
 //     "exist". Header rules see every header in full, before the payload's
 //     MaxHeaders/MaxHeaderValueLen limits. The domain operator ignores
-//     caseSensitive. requireAuth passes when SPF, DKIM and DMARC all pass.
+//     caseSensitive. requireAuth passes when the email's authentication verdict
+//     (model.Checks.Verdict, the one verdict) is pass.
 //   - The payload keeps the first MaxHeaders headers in name order, each
 //     value cut to MaxHeaderValueLen characters.
 //   - A custom template is JSON text; a {{path}} placeholder may sit inside a

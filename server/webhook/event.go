@@ -28,6 +28,9 @@ type Incoming struct {
 	// Received is the full data of email.received, headers unabridged (the
 	// engine applies MaxHeaders and MaxHeaderValueLen).
 	Received *model.EmailReceivedData
+	// AuthVerdict is the email's authentication verdict on email.received
+	// (model.Checks.Verdict): a filter's requireAuth wants it pass.
+	AuthVerdict model.AuthVerdict
 }
 
 // emailSummary is what the chat templates show of an email; kept from its

@@ -113,11 +113,11 @@ func (f *compiledFilter) needsContent() bool {
 
 // match judges an email.received payload whose headers are unabridged,
 // with lowercase names.
-func (f *compiledFilter) match(d *model.EmailReceivedData) bool {
+func (f *compiledFilter) match(d *model.EmailReceivedData, verdict model.AuthVerdict) bool {
 	if f == nil {
 		return true
 	}
-	if f.requireAuth && !authPassed(d.Auth) {
+	if f.requireAuth && verdict != model.VerdictPassed {
 		return false
 	}
 	if len(f.rules) == 0 {
@@ -133,10 +133,6 @@ func (f *compiledFilter) match(d *model.EmailReceivedData) bool {
 		}
 	}
 	return f.all
-}
-
-func authPassed(a *model.EventAuth) bool {
-	return a != nil && a.SPF == model.ResultPass && a.DKIM == model.ResultPass && a.DMARC == model.ResultPass
 }
 
 // fieldValue returns a field of the email; "" when it is absent.

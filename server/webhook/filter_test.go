@@ -61,7 +61,7 @@ func TestFilterOperators(t *testing.T) {
 			if err != nil {
 				t.Fatalf("compile: %v", err)
 			}
-			if got := f.match(mail); got != tc.want {
+			if got := f.match(mail, model.VerdictPassed); got != tc.want {
 				t.Errorf("match = %v, want %v", got, tc.want)
 			}
 		})
@@ -80,7 +80,7 @@ func TestFilterMissingFields(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f.match(mail) {
+		if f.match(mail, model.VerdictPassed) {
 			t.Errorf("%+v matched an email without the field", r)
 		}
 	}
@@ -99,19 +99,20 @@ func TestFilterModesAndAuth(t *testing.T) {
 		cfg         model.FilterConfig
 		authDefault bool
 		mail        *model.EmailReceivedData
+		verdict     model.AuthVerdict // the email's, as the core gives it
 		want        bool
 	}{
-		{"all both hit", model.FilterConfig{Mode: "all", Rules: []model.FilterRule{hit, hit}}, false, mail, true},
-		{"all one miss", model.FilterConfig{Mode: "all", Rules: []model.FilterRule{hit, miss}}, false, mail, false},
-		{"any one hit", model.FilterConfig{Mode: "any", Rules: []model.FilterRule{miss, hit}}, false, mail, true},
-		{"any none", model.FilterConfig{Mode: "any", Rules: []model.FilterRule{miss, miss}}, false, mail, false},
-		{"all no rules", model.FilterConfig{Mode: "all"}, false, mail, true},
-		{"any no rules", model.FilterConfig{Mode: "any"}, false, mail, true},
-		{"requireAuth passing mail", model.FilterConfig{Mode: "all", RequireAuth: boolPtr(true)}, false, mail, true},
-		{"requireAuth dmarc fail", model.FilterConfig{Mode: "all", RequireAuth: boolPtr(true)}, false, failing, false},
-		{"requireAuth no results", model.FilterConfig{Mode: "any", Rules: []model.FilterRule{hit}, RequireAuth: boolPtr(true)}, false, noAuth, false},
-		{"requireAuth from server default", model.FilterConfig{Mode: "all"}, true, failing, false},
-		{"requireAuth false overrides default", model.FilterConfig{Mode: "all", RequireAuth: boolPtr(false)}, true, failing, true},
+		{"all both hit", model.FilterConfig{Mode: "all", Rules: []model.FilterRule{hit, hit}}, false, mail, model.VerdictPassed, true},
+		{"all one miss", model.FilterConfig{Mode: "all", Rules: []model.FilterRule{hit, miss}}, false, mail, model.VerdictPassed, false},
+		{"any one hit", model.FilterConfig{Mode: "any", Rules: []model.FilterRule{miss, hit}}, false, mail, model.VerdictPassed, true},
+		{"any none", model.FilterConfig{Mode: "any", Rules: []model.FilterRule{miss, miss}}, false, mail, model.VerdictPassed, false},
+		{"all no rules", model.FilterConfig{Mode: "all"}, false, mail, model.VerdictPassed, true},
+		{"any no rules", model.FilterConfig{Mode: "any"}, false, mail, model.VerdictPassed, true},
+		{"requireAuth passing mail", model.FilterConfig{Mode: "all", RequireAuth: boolPtr(true)}, false, mail, model.VerdictPassed, true},
+		{"requireAuth dmarc fail", model.FilterConfig{Mode: "all", RequireAuth: boolPtr(true)}, false, failing, model.VerdictFailed, false},
+		{"requireAuth no results", model.FilterConfig{Mode: "any", Rules: []model.FilterRule{hit}, RequireAuth: boolPtr(true)}, false, noAuth, model.VerdictNoResults, false},
+		{"requireAuth from server default", model.FilterConfig{Mode: "all"}, true, failing, model.VerdictFailed, false},
+		{"requireAuth false overrides default", model.FilterConfig{Mode: "all", RequireAuth: boolPtr(false)}, true, failing, model.VerdictFailed, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -119,7 +120,7 @@ func TestFilterModesAndAuth(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := f.match(tc.mail); got != tc.want {
+			if got := f.match(tc.mail, tc.verdict); got != tc.want {
 				t.Errorf("match = %v, want %v", got, tc.want)
 			}
 			if resolved.RequireAuth == nil {

@@ -278,7 +278,7 @@ func plainMail(emailID, subject string) *model.EmailReceivedData {
 
 func received(emailID string, data *model.EmailReceivedData) Incoming {
 	return Incoming{Type: model.EventEmailReceived, At: time.Now(), InboxEmail: "qa@sandbox.test",
-		InboxHash: "hash-qa", EmailID: emailID, Received: data}
+		InboxHash: "hash-qa", EmailID: emailID, Received: data, AuthVerdict: model.VerdictPassed}
 }
 
 func stored(emailID string) Incoming {
