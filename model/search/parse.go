@@ -110,6 +110,12 @@ func (q *Query) add(tok token, now time.Time) error {
 	}
 	if t.kind == kindText {
 		t.needle = fold(t.value)
+		if t.needle == "" {
+			// Accents alone (or nothing): search ignores accents, so the
+			// term would match every email and mark none.
+			q.notes = append(q.notes, fmt.Sprintf("%q is ignored: search ignores accents, and it has nothing else", tok.raw))
+			return nil
+		}
 		t.grams = gramsOf(t.needle)
 		t.slot = uint8(len(q.terms) % memoSlots)
 	}

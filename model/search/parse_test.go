@@ -113,6 +113,26 @@ func TestParseUnknownOperatorIsTextWithNote(t *testing.T) {
 	}
 }
 
+// TestParseAccentsAloneAreIgnoredWithNote: a term that is only combining
+// marks folds to nothing (search ignores accents); it is left out with a
+// note, so it neither matches every email silently nor marks an empty
+// range (found by FuzzQuery, its input kept in testdata/fuzz).
+func TestParseAccentsAloneAreIgnoredWithNote(t *testing.T) {
+	for _, query := range []string{"\u0610", "subject:\u0301", "\"\u0301\u0308\""} {
+		q := mustParse(t, query)
+		if len(q.terms) != 0 {
+			t.Errorf("%q: terms %+v, want none", query, q.terms)
+		}
+		if notes := q.Notes(); len(notes) != 1 || !strings.Contains(notes[0], "ignored") {
+			t.Errorf("%q: notes %q, want one saying it is ignored", query, notes)
+		}
+	}
+	q := mustParse(t, "caf\u00e9 \u0301")
+	if len(q.terms) != 1 || q.terms[0].needle != "cafe" {
+		t.Errorf("terms %+v, want the word alone", q.terms)
+	}
+}
+
 // TestEveryCheckHasItsOperator: each check of model.AuthResults.Checks is
 // an operator named by its key, in any case, that takes a result word and
 // refuses anything else naming the results it takes.
