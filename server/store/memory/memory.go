@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 )
 
 // Store is a store.Store that keeps everything in process memory. It keeps the
@@ -31,6 +32,9 @@ type memInbox struct {
 	inbox  store.Inbox
 	emails map[string]*memEmail
 	ids    []string // ascending
+	// bytes and unsigned are the inbox's counters (see account).
+	bytes    int64
+	unsigned map[string]time.Time // id: when stored, for emails with Unsigned parts
 }
 
 // memEmail is a stored email: the Email with the payloads named by
@@ -167,11 +171,13 @@ func (m *Store) commit(b store.Batch, packed []*memEmail) error {
 	}
 	for _, e := range packed {
 		in := m.inboxes[e.InboxHash]
-		if _, exists := in.emails[e.ID]; !exists {
+		old, exists := in.emails[e.ID]
+		if !exists {
 			i := sort.SearchStrings(in.ids, e.ID)
 			in.ids = slices.Insert(in.ids, i, e.ID)
 		}
 		in.emails[e.ID] = e
+		in.account(e.ID, old, e)
 	}
 	return nil
 }
@@ -181,10 +187,12 @@ func (m *Store) deleteLocked(k store.EmailKey) bool {
 	if !ok {
 		return false
 	}
-	if _, ok := in.emails[k.ID]; !ok {
+	old, ok := in.emails[k.ID]
+	if !ok {
 		return false
 	}
 	delete(in.emails, k.ID)
+	in.account(k.ID, old, nil)
 	if i, found := slices.BinarySearch(in.ids, k.ID); found {
 		in.ids = slices.Delete(in.ids, i, i+1)
 	}
@@ -236,18 +244,22 @@ func (m *Store) SetSigned(_ context.Context, changes []store.Signed) error {
 		if err != nil {
 			continue
 		}
+		in := m.inboxes[c.Key.InboxHash]
+		var updated *memEmail
 		if c.WhereStored(&e.Email) {
-			updated := *e
-			updated.Unsigned &^= c.Parts
-			m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = &updated
-			continue
+			copied := *e
+			copied.Unsigned &^= c.Parts
+			updated = &copied
+		} else {
+			full, err := m.unpack(e, true) // sealed payloads: a copy of e
+			if err != nil {
+				return err
+			}
+			c.Apply(full)
+			updated = m.pack(full, false)
 		}
-		full, err := m.unpack(e, true) // sealed payloads: a copy of e
-		if err != nil {
-			return err
-		}
-		c.Apply(full)
-		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = m.pack(full, false)
+		in.emails[c.Key.ID] = updated
+		in.account(c.Key.ID, e, updated)
 	}
 	return nil
 }
