@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -68,6 +69,9 @@ func TestInboxExpiresAfterTTL(t *testing.T) {
 	}
 }
 
+// TestEvictionKeepsNewestEmails: beyond the per-inbox limit the sweep
+// evicts the oldest emails (email.deleted, reason eviction), keeping the
+// newest.
 func TestEvictionKeepsNewestEmails(t *testing.T) {
 	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 3 })
 	events, cancel := srv.Events().Subscribe(256)
@@ -75,6 +79,12 @@ func TestEvictionKeepsNewestEmails(t *testing.T) {
 	in := a.CreatePlain(nil)
 	for i := range 5 {
 		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("m%d", i)))
+	}
+	for range 2 {
+		ev := waitEvent(t, events, func(ev server.Event) bool { return ev.Type == model.EventEmailDeleted })
+		if ev.Reason != model.DeleteReasonEviction {
+			t.Fatalf("deleted event %+v", ev)
+		}
 	}
 	var subjects []string
 	for _, rec := range a.Emails(in.EmailAddress, false) {
@@ -84,29 +94,23 @@ func TestEvictionKeepsNewestEmails(t *testing.T) {
 	if fmt.Sprint(subjects) != "[m4 m3 m2]" {
 		t.Fatalf("kept %v, want the three newest", subjects)
 	}
-	for range 2 {
-		ev := waitEvent(t, events, func(ev server.Event) bool { return ev.Type == model.EventEmailDeleted })
-		if ev.Reason != model.DeleteReasonEviction {
-			t.Fatalf("deleted event %+v", ev)
-		}
-	}
 }
 
+// TestEvictionByTotalSize: beyond the bytes of all inboxes the sweep
+// evicts the oldest emails of all, whichever inbox holds them.
 func TestEvictionByTotalSize(t *testing.T) {
 	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxStoreBytes = 6000 })
 	one := a.CreatePlain(nil)
 	two := a.CreatePlain(nil)
-	body := func(to, subject string) []byte {
+	body := func(to, subject string) []byte { // about 2,500 stored bytes
 		msg := servertest.SimpleMessage(to, subject)
-		return append(msg, make([]byte, 1000)...)
+		return append(msg, strings.Repeat(strings.Repeat("x", 70)+"\r\n", 14)...)
 	}
 	servertest.MustSend(t, srv, one.EmailAddress, body(one.EmailAddress, "old"))
 	for i := range 4 {
 		servertest.MustSend(t, srv, two.EmailAddress, body(two.EmailAddress, fmt.Sprintf("new%d", i)))
 	}
-	if n := a.Sync(one.EmailAddress).EmailCount; n != 0 {
-		t.Fatalf("oldest email across inboxes was not evicted (%d left)", n)
-	}
+	waitFor(t, "the oldest email across inboxes to be evicted", func() bool { return a.Sync(one.EmailAddress).EmailCount == 0 })
 	if n := a.Sync(two.EmailAddress).EmailCount; n == 0 {
 		t.Fatal("newest emails were evicted")
 	}
