@@ -88,7 +88,9 @@
 //     the few sender domains test mail comes from; a new domain costs one
 //     round of queries, never more than the budget, and a silent DNS server
 //     costs each mail nothing once its failure is held down.
-//   - Storage limits evict the oldest emails: first of the receiving inbox
+//   - Storage limits evict the oldest emails: first of each inbox
 //     (MaxEmailsPerInbox), then of all inboxes (MaxStoreBytes, counting the
-//     stored payload bytes).
+//     stored payload bytes), at the sweep (every SweepInterval), so they
+//     may be exceeded until it runs; an email larger than MaxStoreBytes
+//     alone is evicted too.
 package server

@@ -56,8 +56,9 @@ type Store struct {
 	// through its journal, in the file (webhooks.go).
 	memory.Webhooks
 	// Solo: one process alone writes the file (it holds its lock) and
-	// leads (cluster.go).
+	// leads; cluster is its work as the leader (cluster.go).
 	store.Solo
+	cluster
 	db       *bbolt.DB
 	wal      *wal
 	requests chan *writeRequest
@@ -147,6 +148,7 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
 	}
+	b.cluster = cluster{b}
 	hooks := webhookFile{b}
 	b.Exists = inboxLookup{b}.holds
 	b.Journal = hooks.journal

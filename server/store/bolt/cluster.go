@@ -15,14 +15,16 @@ import (
 	"sandview/server/store"
 )
 
-// The bbolt store's part of store.Cluster (Lead and Secret are
-// store.Solo's). Each call reads first, outside the committer, and
+// cluster is the bbolt store's part of store.Cluster (Lead and Secret
+// are store.Solo's). Each call reads first, outside the committer, and
 // writes only when there is something to delete: the counters
 // (counts.go) make the read cost the inboxes, not the emails.
+type cluster struct{ b *Store }
 
 // ExpireInboxes implements store.Cluster: the inboxes go as DeleteInbox
 // takes them.
-func (b *Store) ExpireInboxes(ctx context.Context, now time.Time) ([]store.ExpiredInbox, error) {
+func (cl cluster) ExpireInboxes(ctx context.Context, now time.Time) ([]store.ExpiredInbox, error) {
+	b := cl.b
 	var expired []string
 	err := b.view(ctx, func(tx *bbolt.Tx) error {
 		var err error
@@ -107,7 +109,8 @@ func readInbox(tx *bbolt.Tx, hash string) (store.Inbox, error) {
 }
 
 // EnforceLimits implements store.Cluster.
-func (b *Store) EnforceLimits(ctx context.Context, maxPerInbox int, maxBytes int64) ([]store.EmailKey, error) {
+func (cl cluster) EnforceLimits(ctx context.Context, maxPerInbox int, maxBytes int64) ([]store.EmailKey, error) {
+	b := cl.b
 	if maxPerInbox <= 0 && maxBytes <= 0 {
 		return nil, nil
 	}
@@ -263,7 +266,8 @@ func (h *cursors) Pop() any {
 }
 
 // Unsigned implements store.Cluster.
-func (b *Store) Unsigned(ctx context.Context, olderThan time.Duration, limit int) ([]store.EmailKey, error) {
+func (cl cluster) Unsigned(ctx context.Context, olderThan time.Duration, limit int) ([]store.EmailKey, error) {
+	b := cl.b
 	type stored struct {
 		key store.EmailKey
 		at  int64
