@@ -38,6 +38,18 @@ func (in *memInbox) account(id string, old, e *memEmail) {
 	}
 }
 
+// forgetLocked drops an inbox with its emails and chaos config (its
+// webhooks are the caller's to drop, outside the lock).
+func (m *Store) forgetLocked(hash string) {
+	if in, ok := m.inboxes[hash]; ok {
+		if m.addresses[in.inbox.Address] == hash {
+			delete(m.addresses, in.inbox.Address)
+		}
+		delete(m.inboxes, hash)
+	}
+	m.Chaos.ForgetInbox(hash)
+}
+
 // ExpireInboxes implements store.Cluster: the inboxes go as DeleteInbox
 // takes them.
 func (m *Store) ExpireInboxes(ctx context.Context, now time.Time) ([]store.ExpiredInbox, error) {
@@ -52,8 +64,7 @@ func (m *Store) ExpireInboxes(ctx context.Context, now time.Time) ([]store.Expir
 			continue
 		}
 		out = append(out, store.ExpiredInbox{Inbox: in.inbox, EmailIDs: slices.Clone(in.ids)})
-		delete(m.inboxes, hash)
-		m.Chaos.ForgetInbox(hash)
+		m.forgetLocked(hash)
 	}
 	m.mu.Unlock()
 	for _, gone := range out {

@@ -18,6 +18,8 @@ type Store struct {
 	mu      sync.RWMutex
 	closed  bool
 	inboxes map[string]*memInbox
+	// addresses names each inbox's hash by its address.
+	addresses map[string]string
 	// writers and readers are reused deflaters and inflaters.
 	writers, readers sync.Pool
 	// Solo: the store lives in one process.
@@ -49,7 +51,7 @@ var _ store.Store = (*Store)(nil)
 
 // New returns an empty in-memory store.
 func New() *Store {
-	m := &Store{inboxes: make(map[string]*memInbox)}
+	m := &Store{inboxes: make(map[string]*memInbox), addresses: make(map[string]string)}
 	m.Exists = m.holds
 	return m
 }
@@ -61,7 +63,11 @@ func (m *Store) PutInbox(_ context.Context, inbox store.Inbox) error {
 	if m.closed {
 		return store.ErrClosed
 	}
+	m.addresses[inbox.Address] = inbox.Hash
 	if existing, ok := m.inboxes[inbox.Hash]; ok {
+		if existing.inbox.Address != inbox.Address && m.addresses[existing.inbox.Address] == inbox.Hash {
+			delete(m.addresses, existing.inbox.Address)
+		}
 		existing.inbox = inbox
 		return nil
 	}
@@ -77,8 +83,7 @@ func (m *Store) DeleteInbox(ctx context.Context, hash string) error {
 		m.mu.Unlock()
 		return store.ErrClosed
 	}
-	delete(m.inboxes, hash)
-	m.Chaos.ForgetInbox(hash)
+	m.forgetLocked(hash)
 	m.mu.Unlock()
 	return m.Webhooks.ForgetInbox(ctx, hash)
 }
@@ -122,18 +127,15 @@ func (m *Store) Inbox(_ context.Context, hash string) (store.Inbox, error) {
 	return in.inbox, nil
 }
 
-// InboxByAddress implements store.Store: a walk over the inboxes (the
-// core asks only for addresses its registry does not hold).
+// InboxByAddress implements store.Store.
 func (m *Store) InboxByAddress(_ context.Context, address string) (store.Inbox, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {
 		return store.Inbox{}, store.ErrClosed
 	}
-	for _, in := range m.inboxes {
-		if in.inbox.Address == address {
-			return in.inbox, nil
-		}
+	if in, ok := m.inboxes[m.addresses[address]]; ok {
+		return in.inbox, nil
 	}
 	return store.Inbox{}, store.ErrNotFound
 }
@@ -381,6 +383,6 @@ func (m *Store) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed = true
-	m.inboxes = nil
+	m.inboxes, m.addresses = nil, nil
 	return nil
 }
