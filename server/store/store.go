@@ -107,8 +107,8 @@ type EmailKey struct {
 	ID        string
 }
 
-// EmailInfo is what ForEachEmail reports about a stored email: enough to
-// rebuild the server's accounting without loading content.
+// EmailInfo is what ForEachEmail reports about a stored email: its size
+// and unsigned parts, without loading content.
 type EmailInfo struct {
 	EmailKey
 	Size     int64
