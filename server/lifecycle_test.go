@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,8 @@ import (
 	"sandview/server"
 	"sandview/server/core"
 	"sandview/server/servertest"
+	"sandview/server/store"
+	"sandview/server/store/bolt"
 )
 
 // fakeClock is an adjustable clock for expiry tests.
@@ -208,5 +211,46 @@ func TestConcurrentSendersLoseNothing(t *testing.T) {
 	}
 	if len(seen) != senders*perSender {
 		t.Fatalf("stored %d distinct emails, want %d", len(seen), senders*perSender)
+	}
+}
+
+// TestIDsFollowTheStoredOnes: a start on a data directory issues email
+// ids after the largest stored one, even one from a clock far ahead of
+// this one (the store's last id, read at start, not a walk of its mail).
+func TestIDsFollowTheStoredOnes(t *testing.T) {
+	dir := t.TempDir()
+	const address = "ahead@sandbox.test"
+	db, err := bolt.Open(filepath.Join(dir, "sandview.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	inbox := store.Inbox{Address: address, Hash: crypto.PlainInboxHash(address), EmailAuth: true, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+	ahead := fmt.Sprintf("%016x", uint64(1)<<62) + "00000000"
+	stored := &store.Email{ID: ahead, InboxHash: inbox.Hash, ReceivedAt: now, Metadata: []byte(`{"id":"` + ahead + `","from":"","to":[],"subject":"ahead","receivedAt":""}`), Parsed: []byte(`{}`), Raw: []byte("Subject: ahead\r\n\r\n")}
+	if err := db.PutInbox(ctx, inbox); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Commit(ctx, store.Batch{Put: []*store.Email{stored}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	a := servertest.NewClient(t, srv)
+	servertest.MustSend(t, srv, address, servertest.SimpleMessage(address, "new"))
+	list := a.Emails(address, false)
+	var ids []string
+	for _, e := range list {
+		ids = append(ids, e.ID)
+	}
+	if len(ids) != 2 || ids[1] != ahead || ids[0] <= ahead {
+		t.Fatalf("ids %v (newest first), want a new one after %s", ids, ahead)
 	}
 }
