@@ -9,11 +9,12 @@ import (
 	"sandview/server/store"
 )
 
-// The memory store's part of store.Cluster (Lead and Secret are
-// store.Solo's): each inbox counts its payload bytes and its unsigned
+// cluster is the memory store's part of store.Cluster (Lead and Secret
+// are store.Solo's): each inbox counts its payload bytes and its unsigned
 // emails as they are put and deleted (account), so that the leader's
 // periodic calls cost the inboxes, not the emails, when there is nothing
 // to do.
+type cluster struct{ m *Store }
 
 // account updates the inbox's counters for the email id replaced: old
 // (nil: it is new) by e (nil: it is deleted).
@@ -52,7 +53,8 @@ func (m *Store) forgetLocked(hash string) {
 
 // ExpireInboxes implements store.Cluster: the inboxes go as DeleteInbox
 // takes them.
-func (m *Store) ExpireInboxes(ctx context.Context, now time.Time) ([]store.ExpiredInbox, error) {
+func (cl cluster) ExpireInboxes(ctx context.Context, now time.Time) ([]store.ExpiredInbox, error) {
+	m := cl.m
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -76,7 +78,8 @@ func (m *Store) ExpireInboxes(ctx context.Context, now time.Time) ([]store.Expir
 }
 
 // EnforceLimits implements store.Cluster.
-func (m *Store) EnforceLimits(_ context.Context, maxPerInbox int, maxBytes int64) ([]store.EmailKey, error) {
+func (cl cluster) EnforceLimits(_ context.Context, maxPerInbox int, maxBytes int64) ([]store.EmailKey, error) {
+	m := cl.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -155,7 +158,8 @@ func (h *cursors) Pop() any {
 func (c *cursor) key() store.EmailKey { return store.EmailKey{InboxHash: c.hash, ID: c.in.ids[c.i]} }
 
 // Unsigned implements store.Cluster.
-func (m *Store) Unsigned(_ context.Context, olderThan time.Duration, limit int) ([]store.EmailKey, error) {
+func (cl cluster) Unsigned(_ context.Context, olderThan time.Duration, limit int) ([]store.EmailKey, error) {
+	m := cl.m
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {

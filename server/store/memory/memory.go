@@ -22,8 +22,10 @@ type Store struct {
 	addresses map[string]string
 	// writers and readers are reused deflaters and inflaters.
 	writers, readers sync.Pool
-	// Solo: the store lives in one process.
+	// Solo: the store lives in one process, which leads; cluster is its
+	// work as the leader (cluster.go).
 	store.Solo
+	cluster
 	// Chaos keeps the chaos configs and the greylisting state.
 	Chaos
 	// Webhooks keeps the webhooks and their delivery queue.
@@ -52,6 +54,7 @@ var _ store.Store = (*Store)(nil)
 // New returns an empty in-memory store.
 func New() *Store {
 	m := &Store{inboxes: make(map[string]*memInbox), addresses: make(map[string]string)}
+	m.cluster = cluster{m}
 	m.Exists = m.holds
 	return m
 }
