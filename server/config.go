@@ -63,7 +63,7 @@ type Config struct {
 	// Persistent from Compat and DataDir.
 	HTTP httpapi.Settings
 	// Webhooks configures the webhook engine; nil means webhook.DefaultConfig().
-	// Its store (Records or Shared) and Logger are taken from this Config.
+	// Its store and Logger are taken from this Config.
 	Webhooks *webhook.Config
 }
 

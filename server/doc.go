@@ -7,8 +7,8 @@
 // the shutdown. The service itself is a core and its transports:
 //   - server/core, the domain with no transport code: live inboxes, the
 //     arrival of mail, deferred signing, the sweep, the catch-all, email
-//     ids and the event bus, on its own store or as a replica of a shared
-//     one (as the store it is given is);
+//     ids and the event bus, the same on every store (on PostgreSQL one
+//     replica of several);
 //   - server/httpapi, the HTTP API, which registers itself on a mux beside
 //     the routes of the webhook engine (server/webhook);
 //   - server/smtpd, the SMTP session.
@@ -22,7 +22,7 @@
 // signer), kept in the one store Start opens and hands to the core and the
 // webhook engine (server/store/memory, server/store/bolt with
 // Config.DataDir, or server/store/postgres shared by replicas with
-// Config.StoreURL: see stores.go and the core's replica.go), and announced
+// Config.StoreURL: see stores.go and the core's sweep.go), and announced
 // on an internal event Bus that the event stream and webhooks read.
 //
 // An encrypted email is kept as crypto.Sealed payloads: bytes, not
@@ -88,7 +88,9 @@
 //     the few sender domains test mail comes from; a new domain costs one
 //     round of queries, never more than the budget, and a silent DNS server
 //     costs each mail nothing once its failure is held down.
-//   - Storage limits evict the oldest emails: first of the receiving inbox
+//   - Storage limits evict the oldest emails: first of each inbox
 //     (MaxEmailsPerInbox), then of all inboxes (MaxStoreBytes, counting the
-//     stored payload bytes).
+//     stored payload bytes), at the sweep (every SweepInterval), so they
+//     may be exceeded until it runs; an email larger than MaxStoreBytes
+//     alone is evicted too.
 package server

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +19,8 @@ import (
 	"sandview/server"
 	"sandview/server/core"
 	"sandview/server/servertest"
+	"sandview/server/store"
+	"sandview/server/store/bolt"
 )
 
 // fakeClock is an adjustable clock for expiry tests.
@@ -68,6 +72,9 @@ func TestInboxExpiresAfterTTL(t *testing.T) {
 	}
 }
 
+// TestEvictionKeepsNewestEmails: beyond the per-inbox limit the sweep
+// evicts the oldest emails (email.deleted, reason eviction), keeping the
+// newest.
 func TestEvictionKeepsNewestEmails(t *testing.T) {
 	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxEmailsPerInbox = 3 })
 	events, cancel := srv.Events().Subscribe(256)
@@ -75,6 +82,12 @@ func TestEvictionKeepsNewestEmails(t *testing.T) {
 	in := a.CreatePlain(nil)
 	for i := range 5 {
 		servertest.MustSend(t, srv, in.EmailAddress, servertest.SimpleMessage(in.EmailAddress, fmt.Sprintf("m%d", i)))
+	}
+	for range 2 {
+		ev := waitEvent(t, events, func(ev server.Event) bool { return ev.Type == model.EventEmailDeleted })
+		if ev.Reason != model.DeleteReasonEviction {
+			t.Fatalf("deleted event %+v", ev)
+		}
 	}
 	var subjects []string
 	for _, rec := range a.Emails(in.EmailAddress, false) {
@@ -84,29 +97,23 @@ func TestEvictionKeepsNewestEmails(t *testing.T) {
 	if fmt.Sprint(subjects) != "[m4 m3 m2]" {
 		t.Fatalf("kept %v, want the three newest", subjects)
 	}
-	for range 2 {
-		ev := waitEvent(t, events, func(ev server.Event) bool { return ev.Type == model.EventEmailDeleted })
-		if ev.Reason != model.DeleteReasonEviction {
-			t.Fatalf("deleted event %+v", ev)
-		}
-	}
 }
 
+// TestEvictionByTotalSize: beyond the bytes of all inboxes the sweep
+// evicts the oldest emails of all, whichever inbox holds them.
 func TestEvictionByTotalSize(t *testing.T) {
 	srv, a := servertest.StartAPI(t, func(cfg *server.Config) { cfg.MaxStoreBytes = 6000 })
 	one := a.CreatePlain(nil)
 	two := a.CreatePlain(nil)
-	body := func(to, subject string) []byte {
+	body := func(to, subject string) []byte { // about 2,500 stored bytes
 		msg := servertest.SimpleMessage(to, subject)
-		return append(msg, make([]byte, 1000)...)
+		return append(msg, strings.Repeat(strings.Repeat("x", 70)+"\r\n", 14)...)
 	}
 	servertest.MustSend(t, srv, one.EmailAddress, body(one.EmailAddress, "old"))
 	for i := range 4 {
 		servertest.MustSend(t, srv, two.EmailAddress, body(two.EmailAddress, fmt.Sprintf("new%d", i)))
 	}
-	if n := a.Sync(one.EmailAddress).EmailCount; n != 0 {
-		t.Fatalf("oldest email across inboxes was not evicted (%d left)", n)
-	}
+	waitFor(t, "the oldest email across inboxes to be evicted", func() bool { return a.Sync(one.EmailAddress).EmailCount == 0 })
 	if n := a.Sync(two.EmailAddress).EmailCount; n == 0 {
 		t.Fatal("newest emails were evicted")
 	}
@@ -204,5 +211,46 @@ func TestConcurrentSendersLoseNothing(t *testing.T) {
 	}
 	if len(seen) != senders*perSender {
 		t.Fatalf("stored %d distinct emails, want %d", len(seen), senders*perSender)
+	}
+}
+
+// TestIDsFollowTheStoredOnes: a start on a data directory issues email
+// ids after the largest stored one, even one from a clock far ahead of
+// this one (the store's last id, read at start, not a walk of its mail).
+func TestIDsFollowTheStoredOnes(t *testing.T) {
+	dir := t.TempDir()
+	const address = "ahead@sandbox.test"
+	db, err := bolt.Open(filepath.Join(dir, "sandview.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	inbox := store.Inbox{Address: address, Hash: crypto.PlainInboxHash(address), EmailAuth: true, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+	ahead := fmt.Sprintf("%016x", uint64(1)<<62) + "00000000"
+	stored := &store.Email{ID: ahead, InboxHash: inbox.Hash, ReceivedAt: now, Metadata: []byte(`{"id":"` + ahead + `","from":"","to":[],"subject":"ahead","receivedAt":""}`), Parsed: []byte(`{}`), Raw: []byte("Subject: ahead\r\n\r\n")}
+	if err := db.PutInbox(ctx, inbox); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Commit(ctx, store.Batch{Put: []*store.Email{stored}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	a := servertest.NewClient(t, srv)
+	servertest.MustSend(t, srv, address, servertest.SimpleMessage(address, "new"))
+	list := a.Emails(address, false)
+	var ids []string
+	for _, e := range list {
+		ids = append(ids, e.ID)
+	}
+	if len(ids) != 2 || ids[1] != ahead || ids[0] <= ahead {
+		t.Fatalf("ids %v (newest first), want a new one after %s", ids, ahead)
 	}
 }

@@ -117,7 +117,7 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 	analyses := spam()
 	skipped := emailauth.Skipped(ip)
 
-	entries := make([]*liveEmail, 0, len(a.Targets))
+	refs := make([]emailRef, 0, len(a.Targets))
 	emails := make([]*store.Email, 0, len(a.Targets))
 	events := make([]Event, 0, 2*len(a.Targets))
 	for i, tg := range a.Targets {
@@ -141,7 +141,7 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 			return nil, err
 		}
 		emails = append(emails, email)
-		entries = append(entries, &liveEmail{id: id, inbox: in, size: email.Size()})
+		refs = append(refs, emailRef{inbox: in, id: id})
 		received := &ReceivedEmail{Message: copyMsg, Auth: inboxAuth, ReceivedAt: receivedAt}
 		events = append(events,
 			Event{Type: model.EventEmailReceived, At: receivedAt, Inbox: in.ref(), EmailID: id, Received: received,
@@ -152,9 +152,9 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 		c.Chaos().blackholeWebhooks(events)
 		return nil, nil
 	}
-	out, err = c.commitEmails(ctx, entries, emails, events, false)
+	out, err = c.commitEmails(ctx, refs, emails, events, false)
 	if errors.Is(err, store.ErrInDoubt) {
-		c.doubts.add(&doubt{key: arrivalKey(a), at: c.opts.Now(), entries: entries, emails: emails, events: events})
+		c.doubts.add(&doubt{key: arrivalKey(a), at: c.opts.Now(), refs: refs, emails: emails, events: events})
 		c.log.Warn("a mail's commit is in doubt: answered as failed, its retry is stored only if it is not", "error", err)
 	}
 	return out, err
@@ -166,54 +166,35 @@ func (c *Core) arrive(ctx context.Context, a Arrival) (out []emailRef, err error
 func (w doubtWork) retryDoubt(ctx context.Context, d *doubt) ([]emailRef, error) {
 	c := w.c
 	if d.published { // found stored, its events published
-		out := make([]emailRef, len(d.entries))
-		for i, e := range d.entries {
-			out[i] = emailRef{inbox: e.inbox, id: e.id}
-		}
-		return out, nil
+		return d.refs, nil
 	}
-	entries := make([]*liveEmail, len(d.entries))
-	for i, e := range d.entries {
-		entries[i] = &liveEmail{id: e.id, inbox: e.inbox, size: e.size}
-	}
-	out, err := c.commitEmails(ctx, entries, d.emails, d.events, true)
+	out, err := c.commitEmails(ctx, d.refs, d.emails, d.events, true)
 	if errors.Is(err, store.ErrInDoubt) {
 		c.doubts.add(d)
 	}
 	return out, err
 }
 
-// commitEmails reserves room for new emails, evicting the oldest when a
-// limit is reached, commits them (retry: an arrival in doubt, see
-// doubt.go) and publishes the events.
-func (c *Core) commitEmails(ctx context.Context, entries []*liveEmail, emails []*store.Email, events []Event, retry bool) ([]emailRef, error) {
-	victims, gone := c.reg.reserve(entries)
+// commitEmails commits new emails (retry: an arrival in doubt, see
+// doubt.go), but those of inboxes deleted meanwhile, and publishes their
+// events. The sweep enforces the storage limits (sweep.go).
+func (c *Core) commitEmails(ctx context.Context, refs []emailRef, emails []*store.Email, events []Event, retry bool) ([]emailRef, error) {
 	batch := store.Batch{Put: make([]*store.Email, 0, len(emails)), Retry: retry}
-	out := make([]emailRef, 0, len(entries))
+	out := make([]emailRef, 0, len(refs))
 	kept := make([]Event, 0, len(events))
 	for i, e := range emails {
-		if gone[e.ID] {
+		if !c.reg.holds(refs[i].inbox) {
 			continue
 		}
 		batch.Put = append(batch.Put, e)
-		out = append(out, emailRef{inbox: entries[i].inbox, id: e.ID})
+		out = append(out, refs[i])
 		kept = append(kept, events[2*i], events[2*i+1])
 	}
-	for _, v := range victims {
-		batch.Delete = append(batch.Delete, store.EmailKey{InboxHash: v.inbox.Hash, ID: v.id})
-	}
-	if len(batch.Put) == 0 && len(batch.Delete) == 0 {
+	if len(batch.Put) == 0 {
 		return out, nil
 	}
 	if err := c.commit(ctx, batch, kept); err != nil {
-		for _, e := range batch.Put {
-			c.reg.forget(e.ID)
-		}
 		return nil, fmt.Errorf("store email: %w", err)
-	}
-	now := c.opts.Now().UTC()
-	for _, v := range victims {
-		c.publish(Event{Type: model.EventEmailDeleted, At: now, Inbox: v.inbox.ref(), EmailID: v.id, Reason: model.DeleteReasonEviction})
 	}
 	c.publish(kept...)
 	return out, nil

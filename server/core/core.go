@@ -30,21 +30,22 @@ type Options struct {
 	// EncryptionContext is the payload context string.
 	EncryptionContext string
 	// Store keeps the inboxes and emails; the composition root opens it
-	// and closes it after Close. A store.Shared makes the core a replica
-	// of the others on it.
+	// and closes it after Close. On a store shared with other processes
+	// (PostgreSQL) the core is one replica of several.
 	Store store.Store
 	// Hostname names the server in the Received header.
 	Hostname string
 	// MinTTL, DefaultTTL and MaxTTL bound inbox lifetimes.
 	MinTTL, DefaultTTL, MaxTTL time.Duration
-	// MaxEmailsPerInbox and MaxStoreBytes bound storage; the oldest emails
-	// are evicted beyond them.
+	// MaxEmailsPerInbox and MaxStoreBytes bound storage; the sweep evicts
+	// the oldest emails beyond them (so they may be exceeded for up to a
+	// SweepInterval).
 	MaxEmailsPerInbox int
 	MaxStoreBytes     int64
 	// SignAtIngest signs every payload before Arrive returns.
 	SignAtIngest bool
-	// SigningKey is the server's key; nil takes the shared store's, or
-	// creates one.
+	// SigningKey is the server's key; nil takes the store's, or creates
+	// one there.
 	SigningKey *crypto.SigningKey
 	// DNSServers and Resolver answer the authentication checks' queries
 	// (Resolver when set, else a caching client of DNSServers or the
@@ -58,7 +59,8 @@ type Options struct {
 	// Spamd scores each mail (HOST:PORT, "" none) within SpamdBudget.
 	Spamd       string
 	SpamdBudget time.Duration
-	// SweepInterval is how often expired inboxes are removed.
+	// SweepInterval is how often expired inboxes are removed and the
+	// storage limits enforced.
 	SweepInterval time.Duration
 	// ReferenceMetadata gives the metadata's `to` as one string, the
 	// envelope recipient (the reference deployment's profile).
@@ -105,7 +107,6 @@ type Core struct {
 	// shared store.
 	apiKeyCreated bool
 	store         store.Store
-	mode          mode
 	reg           *registry
 	bus           *Bus
 	ids           *idGenerator
@@ -113,6 +114,9 @@ type Core struct {
 	checks        *checks
 	hooks         Webhooks
 	doubts        doubts // arrivals answered 451 that may be stored
+	// orphansChecked is when the sweep last looked for unsigned emails
+	// (the sweep's goroutine only).
+	orphansChecked time.Time
 
 	catchAll atomic.Pointer[string] // the catch-all inbox's address (see SetCatchAll)
 	chaos    chaosCounters
@@ -127,8 +131,8 @@ type Core struct {
 	loops    sync.WaitGroup // the signer's workers, the sweeper, DNS
 }
 
-// Open takes the signing key, chooses the mode of the store it is given
-// and rebuilds the live inboxes from it; ctx bounds the opening.
+// Open takes the keys and the live inboxes from the store it is given;
+// ctx bounds the opening.
 func Open(ctx context.Context, o Options) (*Core, error) {
 	o, err := o.WithDefaults()
 	if err != nil {
@@ -271,16 +275,6 @@ func (c *Core) publishDeleted(in *Inbox, ids []string, reason string) {
 // engine) that an inbox is gone (EventInboxDeleted).
 func (c *Core) publishInboxDeleted(in *Inbox, reason string) {
 	c.bus.Publish(Event{Type: EventInboxDeleted, At: c.opts.Now().UTC(), Inbox: in.ref(), Reason: reason})
-}
-
-// sweep keeps the catch-all inbox alive (see Inboxes.keepCatchAll) and
-// removes expired inboxes (on a shared store, when this replica leads:
-// see replica.sweep); the core runs it every SweepInterval.
-func (c *Core) sweep() {
-	if err := c.Inboxes().keepCatchAll(c.baseCtx); err != nil && c.baseCtx.Err() == nil {
-		c.log.Error("keeping the catch-all inbox failed", "error", err)
-	}
-	c.mode.sweep(c.baseCtx)
 }
 
 // every returns a loop that calls fn every interval until ctx ends.

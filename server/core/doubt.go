@@ -34,12 +34,12 @@ const (
 
 // doubt is one arrival whose commit is in doubt.
 type doubt struct {
-	key     string
-	at      time.Time
-	entries []*liveEmail
-	emails  []*store.Email
-	events  []Event
-	size    int64
+	key    string
+	at     time.Time
+	refs   []emailRef
+	emails []*store.Email
+	events []Event
+	size   int64
 	// published: its emails were found stored and their events published
 	// (its retry stores and publishes nothing).
 	published bool

@@ -58,7 +58,6 @@ func (e Emails) Delete(ctx context.Context, in *Inbox, id string) error {
 	if err := e.c.store.DeleteEmail(ctx, store.EmailKey{InboxHash: in.Hash, ID: id}); err != nil {
 		return fmt.Errorf("delete email %s: %w", id, err)
 	}
-	e.c.reg.forget(id)
 	e.c.publishDeleted(in, []string{id}, model.DeleteReasonManual)
 	return nil
 }

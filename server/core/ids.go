@@ -15,28 +15,14 @@ import (
 // issue IDs from their own clocks, so theirs interleave in time.
 type idGenerator struct {
 	seq atomic.Uint64
-	// ready, when not nil, is closed once seq is past the IDs already
-	// stored (see heldIDGenerator); next waits for it.
-	ready chan struct{}
 }
 
 // newIDGenerator starts the sequence at start, or after the largest ID
-// already issued.
+// already issued (the store's last: see store.EmailStore.LastEmailID).
 func newIDGenerator(start uint64, existing []string) *idGenerator {
 	g := &idGenerator{}
 	g.seq.Store(past(start, existing))
 	return g
-}
-
-// heldIDGenerator starts the sequence at start and holds it until release
-// is called with the IDs already stored, which moves it past them.
-func heldIDGenerator(start uint64) (g *idGenerator, release func(existing []string)) {
-	g = &idGenerator{ready: make(chan struct{})}
-	g.seq.Store(start)
-	return g, func(existing []string) {
-		g.seq.Store(past(start, existing))
-		close(g.ready)
-	}
 }
 
 // past is start, or one more than the largest clock of the IDs when that
@@ -54,9 +40,6 @@ func past(start uint64, ids []string) uint64 {
 }
 
 func (g *idGenerator) next() string {
-	if g.ready != nil {
-		<-g.ready
-	}
 	var suffix [4]byte
 	_, _ = rand.Read(suffix[:]) // crypto/rand.Read never fails
 	now := uint64(time.Now().UnixNano())

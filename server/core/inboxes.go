@@ -136,7 +136,7 @@ func (i Inboxes) Delete(ctx context.Context, in *Inbox) (emails int, ok bool, er
 	if err := c.store.DeleteInbox(ctx, in.Hash); err != nil {
 		return len(ids), true, fmt.Errorf("delete inbox %s: %w", in.Address, err)
 	}
-	if _, ok := c.reg.remove(in.Hash); !ok {
+	if !c.reg.remove(in.Hash) {
 		return 0, false, nil
 	}
 	c.publishDeleted(in, ids, model.DeleteReasonManual)

@@ -38,8 +38,6 @@ func (nt notices) onNotice(n store.Notice) {
 	switch n.Kind {
 	case store.NoticeEmail:
 		nt.fanOut(ctx, n.Key)
-	case store.NoticeEmailDeleted:
-		c.reg.forget(n.Key.ID)
 	case store.NoticeInboxDeleted:
 		if in, ok := c.reg.get(n.Key.InboxHash); ok {
 			c.reg.remove(in.Hash)

@@ -2,8 +2,6 @@ package core
 
 import (
 	"errors"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,7 +20,6 @@ var (
 type Inbox struct {
 	store.Inbox
 	sealer *crypto.Sealer // encrypted inboxes only
-	emails emailList      // oldest first
 }
 
 func (in *Inbox) ref() InboxRef {
@@ -33,64 +30,24 @@ func (in *Inbox) ref() InboxRef {
 // plain inbox).
 func (in *Inbox) Sealer() *crypto.Sealer { return in.sealer }
 
-// liveEmail is the accounting entry of one stored email.
-type liveEmail struct {
-	id    string
-	inbox *Inbox
-	size  int64
-	all   links // in the registry's list of every email
-	own   links // in its inbox's list
-}
-
-// registry holds the live inboxes and accounts stored emails for the
-// storage limits. The store holds the content; the registry decides what to
-// evict. Its mutex is never held across store calls.
+// registry is the cache of the live inboxes the store holds: filled at
+// start and on a miss (lookup), emptied as inboxes are deleted or expire,
+// here or on another replica (notices.go). The store holds the emails and
+// enforces the storage limits (see sweep.go). Its mutex is never held
+// across store calls.
 type registry struct {
 	mu        sync.Mutex
 	byAddress map[string]*Inbox
 	byHash    map[string]*Inbox
-	emails    map[string]*liveEmail
-	all       emailList // every email, oldest first
-	total     int64
-
-	maxPerInbox int
-	maxBytes    int64
-	// loaded is closed once the emails stored before the start are
-	// accounted (see loading); until then the methods that account or
-	// evict emails wait for it.
-	loaded chan struct{}
 	// lookup, when set, finds an inbox the registry does not hold (another
 	// replica created it) and registers it; it is called without mu.
 	lookup func(address string) (*Inbox, bool)
 }
 
-func newRegistry(maxPerInbox int, maxBytes int64) *registry {
-	loaded := make(chan struct{})
-	close(loaded)
+func newRegistry() *registry {
 	return &registry{
-		byAddress:   make(map[string]*Inbox),
-		byHash:      make(map[string]*Inbox),
-		emails:      make(map[string]*liveEmail),
-		maxPerInbox: maxPerInbox,
-		maxBytes:    maxBytes,
-		loaded:      loaded,
-	}
-}
-
-// loading makes the methods that account or evict emails wait until
-// finish is called with the emails stored before the start (any order),
-// which accounts them, oldest first, ahead of any email since. It is
-// called while the core opens, before the registry is shared.
-func (r *registry) loading() (finish func(stored []*liveEmail)) {
-	r.loaded = make(chan struct{})
-	return func(stored []*liveEmail) {
-		sortByID(stored)
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		for _, e := range stored {
-			r.trackLocked(e)
-		}
-		close(r.loaded)
+		byAddress: make(map[string]*Inbox),
+		byHash:    make(map[string]*Inbox),
 	}
 }
 
@@ -104,7 +61,6 @@ func (r *registry) add(in *Inbox) error {
 	if _, ok := r.byHash[in.Hash]; ok {
 		return errKeyTaken
 	}
-	in.emails = emailList{own: true}
 	r.byAddress[in.Address] = in
 	r.byHash[in.Hash] = in
 	return nil
@@ -145,29 +101,24 @@ func (r *registry) get(hash string) (*Inbox, bool) {
 	return in, ok
 }
 
-// remove unregisters an inbox and returns the IDs of its emails; ok is false
-// when it was not registered.
-func (r *registry) remove(hash string) (ids []string, ok bool) {
-	<-r.loaded
+// holds reports whether in is the registered inbox of its hash (it was
+// not removed meanwhile).
+func (r *registry) holds(in *Inbox) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byHash[in.Hash] == in
+}
+
+// remove unregisters an inbox; it reports whether it was registered.
+func (r *registry) remove(hash string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	in, ok := r.byHash[hash]
-	if !ok {
-		return nil, false
+	if ok {
+		delete(r.byAddress, in.Address)
+		delete(r.byHash, in.Hash)
 	}
-	return r.removeLocked(in), true
-}
-
-func (r *registry) removeLocked(in *Inbox) []string {
-	delete(r.byAddress, in.Address)
-	delete(r.byHash, in.Hash)
-	ids := make([]string, 0, in.emails.len())
-	for in.emails.front != nil {
-		e := in.emails.front
-		ids = append(ids, e.id)
-		r.forgetLocked(e)
-	}
-	return ids
+	return ok
 }
 
 // inboxes lists the live inboxes.
@@ -179,96 +130,4 @@ func (r *registry) inboxes() []*Inbox {
 		out = append(out, in)
 	}
 	return out
-}
-
-// expired unregisters every inbox whose expiry has passed and returns them
-// with their email IDs.
-func (r *registry) expired(now time.Time) map[*Inbox][]string {
-	<-r.loaded
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out map[*Inbox][]string
-	for _, in := range r.byHash {
-		if now.Before(in.ExpiresAt) {
-			continue
-		}
-		if out == nil {
-			out = make(map[*Inbox][]string)
-		}
-		out[in] = r.removeLocked(in)
-	}
-	return out
-}
-
-// victim is an email chosen for eviction.
-type victim struct {
-	inbox *Inbox
-	id    string
-}
-
-// reserve accounts new emails (one per inbox) before they are committed and
-// picks the oldest emails to evict so that the limits hold: first per
-// inbox, then in total. Inboxes no longer registered are skipped and
-// returned as gone. Victims are forgotten at once so that concurrent
-// reservations never pick them twice.
-func (r *registry) reserve(entries []*liveEmail) (victims []victim, gone map[string]bool) {
-	<-r.loaded
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, e := range entries {
-		if current, ok := r.byHash[e.inbox.Hash]; !ok || current != e.inbox {
-			if gone == nil {
-				gone = make(map[string]bool)
-			}
-			gone[e.id] = true
-			continue
-		}
-		for r.maxPerInbox > 0 && e.inbox.emails.len() >= r.maxPerInbox {
-			old := e.inbox.emails.front
-			victims = append(victims, victim{inbox: old.inbox, id: old.id})
-			r.forgetLocked(old)
-		}
-		for r.maxBytes > 0 && r.total+e.size > r.maxBytes && r.all.len() > 0 {
-			old := r.all.front
-			victims = append(victims, victim{inbox: old.inbox, id: old.id})
-			r.forgetLocked(old)
-		}
-		r.trackLocked(e)
-	}
-	return victims, gone
-}
-
-func (r *registry) trackLocked(e *liveEmail) {
-	r.all.pushBack(e)
-	e.inbox.emails.pushBack(e)
-	r.emails[e.id] = e
-	r.total += e.size
-}
-
-// forget drops the accounting of one email; it reports whether it was
-// accounted.
-func (r *registry) forget(id string) bool {
-	<-r.loaded
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	e, ok := r.emails[id]
-	if ok {
-		r.forgetLocked(e)
-	}
-	return ok
-}
-
-func (r *registry) forgetLocked(e *liveEmail) {
-	if _, ok := r.emails[e.id]; !ok {
-		return
-	}
-	r.all.remove(e)
-	e.inbox.emails.remove(e)
-	delete(r.emails, e.id)
-	r.total -= e.size
-}
-
-// sortByID orders emails loaded at startup so the oldest come first.
-func sortByID(entries []*liveEmail) {
-	slices.SortFunc(entries, func(a, b *liveEmail) int { return strings.Compare(a.id, b.id) })
 }

@@ -12,7 +12,7 @@ import (
 
 // TestDeletingAnInboxDeletesEveryEmail: deleting an inbox that holds
 // several emails announces email.deleted (manual) for each of them (the
-// registry's accounting, which the storage limits use, is tested in core).
+// storage limits' counters are tested in server/store/storetest).
 func TestDeletingAnInboxDeletesEveryEmail(t *testing.T) {
 	srv, a := servertest.StartAPI(t)
 	doomed := a.CreatePlain(nil)

@@ -107,8 +107,8 @@ type EmailKey struct {
 	ID        string
 }
 
-// EmailInfo is what ForEachEmail reports about a stored email: enough to
-// rebuild the server's accounting without loading content.
+// EmailInfo is what ForEachEmail reports about a stored email: its size
+// and unsigned parts, without loading content.
 type EmailInfo struct {
 	EmailKey
 	Size     int64
@@ -152,6 +152,7 @@ type Store interface {
 	ChaosStore
 	Webhooks
 	Feed
+	Cluster
 
 	// Ping reports whether the store answers (readiness): ErrClosed once
 	// it is closed or has stopped on a failure.
@@ -201,6 +202,9 @@ type EmailStore interface {
 	EmailHeads(ctx context.Context, keys []EmailKey) ([]*Email, error)
 	// IDs lists an inbox's email IDs in ascending order.
 	IDs(ctx context.Context, hash string) ([]string, error)
+	// LastEmailID returns the largest ID of the stored emails ("" when
+	// there are none), at a cost of the inboxes, not of the emails.
+	LastEmailID(ctx context.Context) (string, error)
 	// ForEachEmail reports every stored email, inbox by inbox, in ascending
 	// ID order within an inbox.
 	ForEachEmail(ctx context.Context, fn func(EmailInfo) error) error

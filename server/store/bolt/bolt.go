@@ -55,8 +55,10 @@ type Store struct {
 	// Webhooks keeps the webhooks and their delivery queue in memory and,
 	// through its journal, in the file (webhooks.go).
 	memory.Webhooks
-	// Solo: one process alone writes the file (it holds its lock).
+	// Solo: one process alone writes the file (it holds its lock) and
+	// leads; cluster is its work as the leader (cluster.go).
 	store.Solo
+	cluster
 	db       *bbolt.DB
 	wal      *wal
 	requests chan *writeRequest
@@ -112,7 +114,8 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 	}
 	// The freelist is kept in the file (bbolt's default): an open reads it
 	// instead of walking every page of the file to rebuild it; the index
-	// is built first, as a replay below keeps it up to date.
+	// and the counters (counts.go) are built first, as a replay below keeps
+	// them up to date.
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 2 * time.Second, FreelistType: bbolt.FreelistMapType})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -120,6 +123,9 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 	var w *wal
 	var records [][]byte
 	if err = buildIndex(db); err == nil {
+		err = buildCounts(db) // from the index
+	}
+	if err == nil {
 		w, records, err = openWAL(path+".wal", log)
 	}
 	if err == nil && len(records) > 0 {
@@ -142,6 +148,7 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
 	}
+	b.cluster = cluster{b}
 	hooks := webhookFile{b}
 	b.Exists = inboxLookup{b}.holds
 	b.Journal = hooks.journal

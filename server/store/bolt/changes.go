@@ -67,6 +67,9 @@ func (c *changes) deleteInbox(hash []byte) error {
 	if err := deleteIndex(c.tx, hash, nil); err != nil {
 		return err
 	}
+	if err := dropCounts(c.tx, hash); err != nil {
+		return err
+	}
 	emails := c.tx.Bucket(bucketEmails)
 	if emails == nil {
 		return nil
@@ -83,6 +86,9 @@ func (c *changes) putEmail(hash, id, value []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := c.account(mb, hash, id, value); err != nil {
+		return err
+	}
 	if err := putIndex(c.tx, hash, id, value); err != nil {
 		return err
 	}
@@ -91,10 +97,14 @@ func (c *changes) putEmail(hash, id, value []byte) error {
 
 func (c *changes) deleteEmail(hash, id []byte) error {
 	c.add(changeDeleteEmail, hash, id)
+	mb := mailbox(c.tx, string(hash))
+	if err := c.account(mb, hash, id, nil); err != nil {
+		return err
+	}
 	if err := deleteIndex(c.tx, hash, id); err != nil {
 		return err
 	}
-	if mb := mailbox(c.tx, string(hash)); mb != nil {
+	if mb != nil {
 		return mb.Delete(id)
 	}
 	return nil

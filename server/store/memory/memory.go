@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 )
 
 // Store is a store.Store that keeps everything in process memory. It keeps the
@@ -17,10 +18,14 @@ type Store struct {
 	mu      sync.RWMutex
 	closed  bool
 	inboxes map[string]*memInbox
+	// addresses names each inbox's hash by its address.
+	addresses map[string]string
 	// writers and readers are reused deflaters and inflaters.
 	writers, readers sync.Pool
-	// Solo: the store lives in one process.
+	// Solo: the store lives in one process, which leads; cluster is its
+	// work as the leader (cluster.go).
 	store.Solo
+	cluster
 	// Chaos keeps the chaos configs and the greylisting state.
 	Chaos
 	// Webhooks keeps the webhooks and their delivery queue.
@@ -31,6 +36,9 @@ type memInbox struct {
 	inbox  store.Inbox
 	emails map[string]*memEmail
 	ids    []string // ascending
+	// bytes and unsigned are the inbox's counters (see account).
+	bytes    int64
+	unsigned map[string]time.Time // id: when stored, for emails with Unsigned parts
 }
 
 // memEmail is a stored email: the Email with the payloads named by
@@ -45,7 +53,8 @@ var _ store.Store = (*Store)(nil)
 
 // New returns an empty in-memory store.
 func New() *Store {
-	m := &Store{inboxes: make(map[string]*memInbox)}
+	m := &Store{inboxes: make(map[string]*memInbox), addresses: make(map[string]string)}
+	m.cluster = cluster{m}
 	m.Exists = m.holds
 	return m
 }
@@ -57,7 +66,11 @@ func (m *Store) PutInbox(_ context.Context, inbox store.Inbox) error {
 	if m.closed {
 		return store.ErrClosed
 	}
+	m.addresses[inbox.Address] = inbox.Hash
 	if existing, ok := m.inboxes[inbox.Hash]; ok {
+		if existing.inbox.Address != inbox.Address && m.addresses[existing.inbox.Address] == inbox.Hash {
+			delete(m.addresses, existing.inbox.Address)
+		}
 		existing.inbox = inbox
 		return nil
 	}
@@ -73,8 +86,7 @@ func (m *Store) DeleteInbox(ctx context.Context, hash string) error {
 		m.mu.Unlock()
 		return store.ErrClosed
 	}
-	delete(m.inboxes, hash)
-	m.Chaos.ForgetInbox(hash)
+	m.forgetLocked(hash)
 	m.mu.Unlock()
 	return m.Webhooks.ForgetInbox(ctx, hash)
 }
@@ -118,18 +130,15 @@ func (m *Store) Inbox(_ context.Context, hash string) (store.Inbox, error) {
 	return in.inbox, nil
 }
 
-// InboxByAddress implements store.Store: a walk over the inboxes (the
-// core asks only for addresses its registry does not hold).
+// InboxByAddress implements store.Store.
 func (m *Store) InboxByAddress(_ context.Context, address string) (store.Inbox, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.closed {
 		return store.Inbox{}, store.ErrClosed
 	}
-	for _, in := range m.inboxes {
-		if in.inbox.Address == address {
-			return in.inbox, nil
-		}
+	if in, ok := m.inboxes[m.addresses[address]]; ok {
+		return in.inbox, nil
 	}
 	return store.Inbox{}, store.ErrNotFound
 }
@@ -167,11 +176,13 @@ func (m *Store) commit(b store.Batch, packed []*memEmail) error {
 	}
 	for _, e := range packed {
 		in := m.inboxes[e.InboxHash]
-		if _, exists := in.emails[e.ID]; !exists {
+		old, exists := in.emails[e.ID]
+		if !exists {
 			i := sort.SearchStrings(in.ids, e.ID)
 			in.ids = slices.Insert(in.ids, i, e.ID)
 		}
 		in.emails[e.ID] = e
+		in.account(e.ID, old, e)
 	}
 	return nil
 }
@@ -181,10 +192,12 @@ func (m *Store) deleteLocked(k store.EmailKey) bool {
 	if !ok {
 		return false
 	}
-	if _, ok := in.emails[k.ID]; !ok {
+	old, ok := in.emails[k.ID]
+	if !ok {
 		return false
 	}
 	delete(in.emails, k.ID)
+	in.account(k.ID, old, nil)
 	if i, found := slices.BinarySearch(in.ids, k.ID); found {
 		in.ids = slices.Delete(in.ids, i, i+1)
 	}
@@ -236,18 +249,22 @@ func (m *Store) SetSigned(_ context.Context, changes []store.Signed) error {
 		if err != nil {
 			continue
 		}
+		in := m.inboxes[c.Key.InboxHash]
+		var updated *memEmail
 		if c.WhereStored(&e.Email) {
-			updated := *e
-			updated.Unsigned &^= c.Parts
-			m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = &updated
-			continue
+			copied := *e
+			copied.Unsigned &^= c.Parts
+			updated = &copied
+		} else {
+			full, err := m.unpack(e, true) // sealed payloads: a copy of e
+			if err != nil {
+				return err
+			}
+			c.Apply(full)
+			updated = m.pack(full, false)
 		}
-		full, err := m.unpack(e, true) // sealed payloads: a copy of e
-		if err != nil {
-			return err
-		}
-		c.Apply(full)
-		m.inboxes[c.Key.InboxHash].emails[c.Key.ID] = m.pack(full, false)
+		in.emails[c.Key.ID] = updated
+		in.account(c.Key.ID, e, updated)
 	}
 	return nil
 }
@@ -369,6 +386,6 @@ func (m *Store) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed = true
-	m.inboxes = nil
+	m.inboxes, m.addresses = nil, nil
 	return nil
 }

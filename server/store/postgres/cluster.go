@@ -157,24 +157,8 @@ func (s *cluster) EnforceLimits(ctx context.Context, maxPerInbox int, maxBytes i
 	if err != nil {
 		return nil, s.check(err, "enforce storage limits")
 	}
-	slices.SortFunc(victims, func(a, b store.EmailKey) int { return compareKeys(a, b) })
+	slices.SortFunc(victims, store.CompareKeys)
 	return victims, nil
-}
-
-func compareKeys(a, b store.EmailKey) int {
-	if a.ID != b.ID {
-		if a.ID < b.ID {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a.InboxHash < b.InboxHash:
-		return -1
-	case a.InboxHash > b.InboxHash:
-		return 1
-	}
-	return 0
 }
 
 // deleteKeys runs a DELETE ... RETURNING inbox_hash, id.

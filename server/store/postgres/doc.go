@@ -1,4 +1,4 @@
-// Package postgres is the PostgreSQL implementation of store.Shared: the
+// Package postgres is the PostgreSQL implementation of store.Store: the
 // store that lets any number of `sandview serve` replicas share inboxes,
 // emails, secrets and webhooks (github.com/jackc/pgx/v5 and its pool).
 // Store is made of one type per role (inboxes, emails, webhooks, cluster)

@@ -242,3 +242,18 @@ func (s *emails) ForEachEmail(ctx context.Context, fn func(store.EmailInfo) erro
 	}
 	return s.check(rows.Err(), "list emails")
 }
+
+// LastEmailID implements store.EmailStore (emails_id is an index).
+func (s *emails) LastEmailID(ctx context.Context) (string, error) {
+	if s.ctx.Err() != nil {
+		return "", store.ErrClosed
+	}
+	var last *string
+	if err := s.pool.QueryRow(ctx, "SELECT max(id) FROM emails").Scan(&last); err != nil {
+		return "", s.check(err, "read the last email id")
+	}
+	if last == nil {
+		return "", nil
+	}
+	return *last, nil
+}

@@ -37,7 +37,7 @@ const (
 // channel is the NOTIFY channel of every notice.
 const channel = "sandview"
 
-// Store is a store.Shared on PostgreSQL, made of one type per role over
+// Store is a store.Store on PostgreSQL, shared by replicas, made of one type per role over
 // one connection pool: inboxes, emails, webhooks and cluster (secrets,
 // change notices, leadership and the leader's work). Create it with Open.
 type Store struct {
@@ -64,7 +64,7 @@ type db struct {
 	wg     sync.WaitGroup // listeners and committers
 }
 
-// The roles, each implementing its part of store.Shared.
+// The roles, each implementing its part of store.Store.
 type (
 	inboxes struct{ *db }
 	emails  struct {
@@ -82,7 +82,7 @@ type (
 )
 
 var (
-	_ store.Shared     = (*Store)(nil)
+	_ store.Store      = (*Store)(nil)
 	_ store.InboxStore = (*inboxes)(nil)
 	_ store.EmailStore = (*emails)(nil)
 	_ store.Webhooks   = (*webhooks)(nil)

@@ -28,6 +28,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("Chaos", func(t *testing.T) { testChaos(t, open) })
 	t.Run("Webhooks", func(t *testing.T) { testWebhooks(t, open) })
 	t.Run("DeliveryQueue", func(t *testing.T) { testDeliveryQueue(t, open) })
+	t.Run("Cluster", func(t *testing.T) { testCluster(t, open) })
 }
 
 // testPing: an open store answers, a closed one says it is closed.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -19,36 +20,32 @@ var ErrInDoubt = errors.New("store: the commit's outcome is unknown (the databas
 // holds the address or the key (another replica created it).
 var ErrConflict = errors.New("store: inbox address or key already in use")
 
-// Shared is a Store that several server processes (replicas) use at once:
-// besides what every Store keeps it keeps the cluster's secrets, tells
-// every replica what the others change, and elects one replica to do the
-// periodic work. PostgreSQL implements it.
-type Shared interface {
-	Store
-	Cluster
-}
-
-// Cluster is what the replicas of a Shared store coordinate through: the
+// Cluster is what the processes on one store (replicas of PostgreSQL;
+// a memory or bbolt store has one process) coordinate through: the
 // cluster's secrets, leadership and the leader's periodic work (their
-// change notices are every Store's Feed).
+// change notices are every Store's Feed). ExpireInboxes, EnforceLimits
+// and Unsigned cost the store no more than its inboxes (and the emails
+// they return) when nothing has expired, nothing is over a limit and
+// nothing is unsigned.
 type Cluster interface {
 	// Secret returns the secret called name, first storing generate's
 	// value when there is none; created reports that this call stored it.
-	// Concurrent callers all get the one value stored.
+	// Concurrent callers all get the one value stored. A store of one
+	// process keeps it for the process.
 	Secret(ctx context.Context, name string, generate func() ([]byte, error)) (value []byte, created bool, err error)
-	// Lead reports whether this replica holds the cluster's leadership,
+	// Lead reports whether this process holds the cluster's leadership,
 	// taking it when it is free. The leader keeps it until its connection
-	// is lost or Close.
+	// is lost or Close; the one process of a store always leads.
 	Lead(ctx context.Context) (bool, error)
 	// ExpireInboxes deletes the inboxes that expired by now, with their
-	// emails, and returns them with their emails' IDs.
+	// emails, and returns them with their emails' IDs (ascending).
 	ExpireInboxes(ctx context.Context, now time.Time) ([]ExpiredInbox, error)
-	// EnforceLimits deletes the oldest emails beyond maxPerInbox per inbox
-	// and beyond maxBytes of payloads in all (0: no limit) and returns
-	// them.
+	// EnforceLimits deletes the oldest emails (by ID) beyond maxPerInbox
+	// per inbox, then beyond maxBytes of payloads (Email.Size) in all (0:
+	// no limit), and returns them ordered by ID.
 	EnforceLimits(ctx context.Context, maxPerInbox int, maxBytes int64) ([]EmailKey, error)
 	// Unsigned lists up to limit emails with unsigned payloads stored
-	// before olderThan ago: those a replica left unsigned when it stopped.
+	// before olderThan ago: those left unsigned when a process stopped.
 	Unsigned(ctx context.Context, olderThan time.Duration, limit int) ([]EmailKey, error)
 }
 
@@ -87,4 +84,13 @@ type Notice struct {
 type ExpiredInbox struct {
 	Inbox
 	EmailIDs []string
+}
+
+// CompareKeys orders email keys by ID, then inbox hash (the order of
+// EnforceLimits).
+func CompareKeys(a, b EmailKey) int {
+	if c := strings.Compare(a.ID, b.ID); c != 0 {
+		return c
+	}
+	return strings.Compare(a.InboxHash, b.InboxHash)
 }
