@@ -21,11 +21,12 @@ const (
 	changePut         byte = 5 // bucket, key, value (a top-level bucket's key)
 	changeDelete      byte = 6 // bucket, key
 	changeDeleteFrom  byte = 7 // bucket, prefix: every key with the prefix
+	changeSign        byte = 8 // inbox hash, id, signature entry (signatures.go)
 )
 
 // changeFields is the number of fields of each kind of change.
 var changeFields = [...]int{changePutInbox: 2, changeDeleteInbox: 1, changePutEmail: 3, changeDeleteEmail: 2,
-	changePut: 3, changeDelete: 2, changeDeleteFrom: 2}
+	changePut: 3, changeDelete: 2, changeDeleteFrom: 2, changeSign: 3}
 
 // changes makes changes to a bbolt transaction and records them for the
 // write-ahead log. Every change sets a key to its final value (or removes
@@ -70,6 +71,9 @@ func (c *changes) deleteInbox(hash []byte) error {
 	if err := dropCounts(c.tx, hash); err != nil {
 		return err
 	}
+	if err := deleteSignatures(c.tx, hash, nil); err != nil {
+		return err
+	}
 	emails := c.tx.Bucket(bucketEmails)
 	if emails == nil {
 		return nil
@@ -92,6 +96,9 @@ func (c *changes) putEmail(hash, id, value []byte) error {
 	if err := putIndex(c.tx, hash, id, value); err != nil {
 		return err
 	}
+	if err := deleteSignatures(c.tx, hash, id); err != nil {
+		return err
+	}
 	return mb.Put(id, value)
 }
 
@@ -102,6 +109,9 @@ func (c *changes) deleteEmail(hash, id []byte) error {
 		return err
 	}
 	if err := deleteIndex(c.tx, hash, id); err != nil {
+		return err
+	}
+	if err := deleteSignatures(c.tx, hash, id); err != nil {
 		return err
 	}
 	if mb != nil {
@@ -184,6 +194,8 @@ func (c *changes) replay(record []byte) error {
 			err = c.delete(fields[0], fields[1])
 		case changeDeleteFrom:
 			err = c.deleteFrom(fields[0], fields[1])
+		case changeSign:
+			err = c.putSignatures(fields[0], fields[1], fields[2])
 		}
 		if err != nil {
 			return fmt.Errorf("replay: %w", err)

@@ -227,7 +227,7 @@ func oldestBeyond(tx *bbolt.Tx, maxBytes int64) ([]store.EmailKey, error) {
 	var out []store.EmailKey
 	for excess := total - maxBytes; excess > 0 && len(h) > 0; {
 		c := h[0]
-		size, _, err := emailFacts(c.value)
+		size, err := payloadSize(c.value)
 		if err != nil {
 			return nil, fmt.Errorf("email %s: %w", c.id, err)
 		}

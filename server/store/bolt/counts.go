@@ -24,13 +24,14 @@ var (
 	bucketUnsigned = []byte("unsigned")
 )
 
-// emailFacts reads what the counters count of an encoded email.
-func emailFacts(v []byte) (size int64, unsigned bool, err error) {
+// emailFacts reads what the counters count of an encoded email whose
+// flags byte is flags (signedFlags for a stored one).
+func emailFacts(v []byte, flags byte) (size int64, unsigned bool, err error) {
 	size, err = payloadSize(v)
 	if err != nil {
 		return 0, false, err
 	}
-	return size, unsignedParts(v[1]) != 0, nil
+	return size, unsignedParts(flags) != 0, nil
 }
 
 // unsignedKey is an email's key in the unsigned bucket.
@@ -66,7 +67,7 @@ func (c *changes) account(mb *bbolt.Bucket, hash, id, value []byte) error {
 	wasUnsigned, isUnsigned := false, false
 	if mb != nil {
 		if old := mb.Get(id); old != nil {
-			oldSize, unsigned, err := emailFacts(old)
+			oldSize, unsigned, err := emailFacts(old, signedFlags(c.tx, hash, id, old))
 			if err != nil {
 				return fmt.Errorf("count email %s: %w", id, err)
 			}
@@ -74,7 +75,7 @@ func (c *changes) account(mb *bbolt.Bucket, hash, id, value []byte) error {
 		}
 	}
 	if value != nil {
-		newSize, unsigned, err := emailFacts(value)
+		newSize, unsigned, err := emailFacts(value, value[1])
 		if err != nil {
 			return fmt.Errorf("count email %s: %w", id, err)
 		}

@@ -148,6 +148,15 @@ func (b *Store) MarkRead(ctx context.Context, k store.EmailKey) error {
 		if len(v) < headerSize || v[1]&flagRead != 0 {
 			return nil
 		}
+		if sigs := signaturesOf(c.tx, []byte(k.InboxHash)); sigs != nil && sigs.Get([]byte(k.ID)) != nil {
+			// Put whole, its signatures in it.
+			e, err := readEmail(c.tx, k, v, true)
+			if err != nil {
+				return err
+			}
+			e.IsRead = true
+			return c.putEmail([]byte(k.InboxHash), []byte(k.ID), encodeEmail(e))
+		}
 		updated := make([]byte, len(v))
 		copy(updated, v)
 		updated[1] |= flagRead
@@ -155,7 +164,9 @@ func (b *Store) MarkRead(ctx context.Context, k store.EmailKey) error {
 	})
 }
 
-// SetSigned implements Store.
+// SetSigned implements Store: an email stored unsigned keeps its value;
+// what signing changed in it is written apart (signatures.go), so that
+// signing writes the signatures and not the whole email again.
 func (b *Store) SetSigned(ctx context.Context, signed []store.Signed) error {
 	return b.write(ctx, nil, func(c *changes) error {
 		for _, s := range signed {
@@ -167,17 +178,34 @@ func (b *Store) SetSigned(ctx context.Context, signed []store.Signed) error {
 			if v == nil {
 				continue
 			}
-			e, err := decodeEmail(s.Key, v, true)
-			if err != nil {
-				return err
-			}
-			s.Apply(e)
-			if err := c.putEmail([]byte(s.Key.InboxHash), []byte(s.Key.ID), encodeEmail(e)); err != nil {
+			if err := c.sign(s, v); err != nil {
 				return fmt.Errorf("sign email %s: %w", s.Key.ID, err)
 			}
 		}
 		return nil
 	})
+}
+
+// sign records the change s to the stored email v: its signature entry,
+// or the email whole when it was put signed or the entry would not be
+// much smaller.
+func (c *changes) sign(s store.Signed, v []byte) error {
+	base, err := decodeEmail(s.Key, v, true)
+	if err != nil {
+		return err
+	}
+	e, err := readEmail(c.tx, s.Key, v, true)
+	if err != nil {
+		return err
+	}
+	s.Apply(e)
+	hash, id := []byte(s.Key.InboxHash), []byte(s.Key.ID)
+	if base.Unsigned != 0 { // else readEmail would not look at an entry
+		if entry, ok := signatureEntry(base, e, base.Unsigned&^e.Unsigned); ok {
+			return c.putSignatures(hash, id, entry)
+		}
+	}
+	return c.putEmail(hash, id, encodeEmail(e))
 }
 
 // store.Email implements Store.
@@ -193,7 +221,7 @@ func (b *Store) Email(ctx context.Context, k store.EmailKey) (*store.Email, erro
 			return fmt.Errorf("email %s: %w", k.ID, store.ErrNotFound)
 		}
 		var err error
-		out, err = decodeEmail(k, v, true)
+		out, err = readEmail(tx, k, v, true)
 		return err
 	})
 	return out, err
@@ -223,7 +251,7 @@ func (b *Store) Emails(ctx context.Context, hash string, withContent bool, page 
 			k, v = c.Prev()
 		}
 		for ; k != nil && (page.Limit <= 0 || len(out) < page.Limit); k, v = c.Prev() {
-			e, err := decodeEmail(store.EmailKey{InboxHash: hash, ID: string(k)}, v, withContent)
+			e, err := readEmail(tx, store.EmailKey{InboxHash: hash, ID: string(k)}, v, withContent)
 			if err != nil {
 				return err
 			}

@@ -12,7 +12,8 @@ import (
 )
 
 // bucketIndex holds, beside emails/<hash>/<id>, index/<hash>/<id> = the
-// email's flags byte and its payload size (a uvarint): what start-up reads
+// email's flags byte (its signatures applied, signatures.go) and its
+// payload size (a uvarint): what start-up reads
 // of every stored email (ForEachEmail) without touching the email's pages,
 // so a start over many stored mails reads a few bytes of each instead of
 // the whole file. The changes that write an email write its entry in the
@@ -20,13 +21,13 @@ import (
 // release, without the bucket, gets it built once when it is opened.
 var bucketIndex = []byte("index")
 
-// indexEntry is the index value of an encoded email.
-func indexEntry(value []byte) ([]byte, error) {
+// indexEntry is the index value of an encoded email with the flags.
+func indexEntry(value []byte, flags byte) ([]byte, error) {
 	size, err := payloadSize(value)
 	if err != nil {
 		return nil, err
 	}
-	return binary.AppendUvarint([]byte{value[1]}, uint64(size)), nil
+	return binary.AppendUvarint([]byte{flags}, uint64(size)), nil
 }
 
 // decodeIndexEntry reads an index value.
@@ -43,7 +44,16 @@ func decodeIndexEntry(v []byte) (flags byte, size int64, err error) {
 
 // putIndex writes the index entry of an email the transaction puts.
 func putIndex(tx *bbolt.Tx, hash, id, value []byte) error {
-	entry, err := indexEntry(value)
+	if len(value) < headerSize {
+		return fmt.Errorf("index email %s: a value of %d bytes", id, len(value))
+	}
+	return putIndexFlags(tx, hash, id, value, value[1])
+}
+
+// putIndexFlags writes the index entry of an email with the flags it
+// has (those of its value, but for the parts its signatures sign).
+func putIndexFlags(tx *bbolt.Tx, hash, id, value []byte, flags byte) error {
+	entry, err := indexEntry(value, flags)
 	if err != nil {
 		return fmt.Errorf("index email %s: %w", id, err)
 	}

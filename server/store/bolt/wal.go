@@ -237,9 +237,19 @@ func (w *wal) length() int64 {
 	return w.size - int64(walHeader)
 }
 
+// close closes the file, cut down to its header when the log is empty
+// (the zeros kept ahead of the records take up to checkpointBytes; a cut
+// that a crash undoes leaves records of earlier epochs, which are not
+// read).
 func (w *wal) close() error {
 	if w.file == nil {
 		return nil
 	}
-	return w.file.Close()
+	var err error
+	if w.empty() && w.allocated > int64(walHeader+walFrameHeader) {
+		if err = w.file.Truncate(int64(walHeader + walFrameHeader)); err != nil {
+			err = fmt.Errorf("cut the write-ahead log: %w", err)
+		}
+	}
+	return errors.Join(err, w.file.Close())
 }

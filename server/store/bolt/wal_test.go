@@ -163,10 +163,10 @@ func TestBoltDropsTornLastRecord(t *testing.T) {
 }
 
 // TestBoltCheckpoints: the log is emptied once it holds
-// bolt.CheckpointBytes (1 MiB), and at Close, so it neither grows without
+// bolt.CheckpointBytes (16 MiB), and at Close, so it neither grows without
 // bound nor is replayed after a clean stop.
 func TestBoltCheckpoints(t *testing.T) {
-	const size = 64 << 10
+	const size = bolt.CheckpointBytes / 16
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "test.db")
 	db := openLive(t, path)

@@ -1,8 +1,10 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -245,6 +247,7 @@ func testUnsigned(t *testing.T, open Open) {
 		e := Email(k.InboxHash, 0)
 		e.ID = k.ID
 		e.Unsigned = store.PartRaw
+		e.Raw = unsignedRaw(false)
 		if err := s.Commit(ctx, store.Batch{Put: []*store.Email{e}}); err != nil {
 			t.Fatal(err)
 		}
@@ -261,9 +264,14 @@ func testUnsigned(t *testing.T, open Open) {
 	if got, err := s.Unsigned(ctx, 0, 2); err != nil || len(got) != 2 {
 		t.Fatalf("Unsigned up to 2: %v %v", got, err)
 	}
-	signed := store.Signed{Key: keys("a", 2)[0], Parts: store.PartRaw, Raw: []byte("signed raw")}
+	// Signing fills the placeholder and changes nothing else, as the
+	// server's signing does.
+	signed := store.Signed{Key: keys("a", 2)[0], Parts: store.PartRaw, Raw: unsignedRaw(true)}
 	if err := s.SetSigned(ctx, []store.Signed{signed}); err != nil {
 		t.Fatal(err)
+	}
+	if got, err := s.Email(ctx, signed.Key); err != nil || got.Unsigned != 0 || string(got.Raw) != string(signed.Raw) {
+		t.Fatalf("signed email read back: %v, want it signed", err)
 	}
 	if err := s.DeleteEmail(ctx, keys("a", 3)[0]); err != nil {
 		t.Fatal(err)
@@ -277,6 +285,17 @@ func testUnsigned(t *testing.T, open Open) {
 	if got, err := s.Unsigned(ctx, 0, 10); err != nil || len(got) != 0 {
 		t.Fatalf("after deleting the inbox: %v %v", got, err)
 	}
+}
+
+// unsignedRaw is a raw payload with a signature's place: zeros, or
+// (signed) the signature.
+func unsignedRaw(signed bool) []byte {
+	raw := []byte(strings.Repeat("raw message ", 24))
+	sig := bytes.Repeat([]byte{0}, 48)
+	if signed {
+		sig = bytes.Repeat([]byte{'S'}, 48)
+	}
+	return append(raw, sig...)
 }
 
 // testLastEmailID: the largest ID stored, whichever inbox holds it.
