@@ -107,14 +107,6 @@ type EmailKey struct {
 	ID        string
 }
 
-// EmailInfo is what ForEachEmail reports about a stored email: its size
-// and unsigned parts, without loading content.
-type EmailInfo struct {
-	EmailKey
-	Size     int64
-	Unsigned Parts
-}
-
 // Page selects part of an inbox's list: up to Limit emails (0: no limit),
 // newest first, starting with the newest email older than the one with ID
 // Before ("": the newest of all). Paging by the last ID seen is stable
@@ -205,7 +197,4 @@ type EmailStore interface {
 	// LastEmailID returns the largest ID of the stored emails ("" when
 	// there are none), at a cost of the inboxes, not of the emails.
 	LastEmailID(ctx context.Context) (string, error)
-	// ForEachEmail reports every stored email, inbox by inbox, in ascending
-	// ID order within an inbox.
-	ForEachEmail(ctx context.Context, fn func(EmailInfo) error) error
 }

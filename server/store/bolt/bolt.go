@@ -16,9 +16,9 @@ import (
 )
 
 // Bucket layout: inboxes/<hash> = JSON Inbox; emails/<hash>/<id> = encoded
-// store.Email (see encodeEmail); index/<hash>/<id> its start-up entry
-// (index.go); signatures/<hash>/<id> the signatures made after it was put
-// (signatures.go).
+// store.Email (see encodeEmail); signatures/<hash>/<id> the signatures
+// made after it was put (signatures.go); counts/<hash> and unsigned/… the
+// counters the leader's work reads (counts.go).
 var (
 	bucketInboxes = []byte("inboxes")
 	bucketEmails  = []byte("emails")
@@ -120,18 +120,15 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	// The freelist is kept in the file (bbolt's default): an open reads it
-	// instead of walking every page of the file to rebuild it; the index
-	// and the counters (counts.go) are built first, as a replay below keeps
-	// them up to date.
+	// instead of walking every page of the file to rebuild it; the counters
+	// (counts.go) are built first, as a replay below keeps them up to date.
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 2 * time.Second, FreelistType: bbolt.FreelistMapType})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	var w *wal
 	var records [][]byte
-	if err = buildIndex(db); err == nil {
-		err = buildCounts(db) // from the index
-	}
+	err = buildCounts(db)
 	if err == nil {
 		w, records, err = openWAL(path+".wal", log)
 	}

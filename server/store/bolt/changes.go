@@ -65,9 +65,6 @@ func (c *changes) deleteInbox(hash []byte) error {
 			return err
 		}
 	}
-	if err := deleteIndex(c.tx, hash, nil); err != nil {
-		return err
-	}
 	if err := dropCounts(c.tx, hash); err != nil {
 		return err
 	}
@@ -93,9 +90,6 @@ func (c *changes) putEmail(hash, id, value []byte) error {
 	if err := c.account(mb, hash, id, value); err != nil {
 		return err
 	}
-	if err := putIndex(c.tx, hash, id, value); err != nil {
-		return err
-	}
 	if err := deleteSignatures(c.tx, hash, id); err != nil {
 		return err
 	}
@@ -106,9 +100,6 @@ func (c *changes) deleteEmail(hash, id []byte) error {
 	c.add(changeDeleteEmail, hash, id)
 	mb := mailbox(c.tx, string(hash))
 	if err := c.account(mb, hash, id, nil); err != nil {
-		return err
-	}
-	if err := deleteIndex(c.tx, hash, id); err != nil {
 		return err
 	}
 	if err := deleteSignatures(c.tx, hash, id); err != nil {

@@ -132,18 +132,31 @@ func dropCounts(tx *bbolt.Tx, hash []byte) error {
 	return nil
 }
 
+// bucketIndex is the per-email index of earlier releases (flags and
+// size, read at start-up then); the counters replaced it, and an open
+// drops it.
+var bucketIndex = []byte("index")
+
 // buildCounts makes the counters of a file that has emails but no
 // counters (one written by an earlier release), in one transaction: the
-// one start that reads every email's index entry. Its unsigned emails count as stored
-// long ago.
+// one start that reads every stored email. Its unsigned emails count as
+// stored long ago. It drops the earlier releases' index too.
 func buildCounts(db *bbolt.DB) error {
-	need := func(tx *bbolt.Tx) bool { return tx.Bucket(bucketEmails) != nil && tx.Bucket(bucketCounts) == nil }
+	need := func(tx *bbolt.Tx) bool {
+		return (tx.Bucket(bucketEmails) != nil && tx.Bucket(bucketCounts) == nil) || tx.Bucket(bucketIndex) != nil
+	}
 	var needed bool
 	if err := db.View(func(tx *bbolt.Tx) error { needed = need(tx); return nil }); err != nil || !needed {
-		return err
+		return err // a write transaction (a synced commit) only when there is work
 	}
 	err := db.Update(func(tx *bbolt.Tx) error {
-		if !need(tx) {
+		if tx.Bucket(bucketIndex) != nil {
+			if err := tx.DeleteBucket(bucketIndex); err != nil {
+				return err
+			}
+		}
+		emails := tx.Bucket(bucketEmails)
+		if emails == nil || tx.Bucket(bucketCounts) != nil {
 			return nil
 		}
 		if _, err := tx.CreateBucket(bucketCounts); err != nil {
@@ -153,20 +166,15 @@ func buildCounts(db *bbolt.DB) error {
 		if err != nil {
 			return err
 		}
-		// The index (built before) has each email's size and flags.
-		index := tx.Bucket(bucketIndex)
-		if index == nil {
-			return nil
-		}
-		return index.ForEachBucket(func(hash []byte) error {
+		return emails.ForEachBucket(func(hash []byte) error {
 			var count, size int64
-			err := index.Bucket(hash).ForEach(func(id, v []byte) error {
-				flags, n, err := decodeIndexEntry(v)
+			err := emails.Bucket(hash).ForEach(func(id, v []byte) error {
+				n, isUnsigned, err := emailFacts(v, signedFlags(tx, hash, id, v))
 				if err != nil {
 					return fmt.Errorf("count email %s: %w", id, err)
 				}
 				count, size = count+1, size+n
-				if unsignedParts(flags) != 0 {
+				if isUnsigned {
 					return unsigned.Put(unsignedKey(hash, id), make([]byte, 8))
 				}
 				return nil

@@ -281,11 +281,3 @@ func (b *Store) IDs(ctx context.Context, hash string) ([]string, error) {
 	})
 	return out, err
 }
-
-// ForEachEmail implements Store.
-func (b *Store) ForEachEmail(ctx context.Context, fn func(store.EmailInfo) error) error {
-	if err := b.settle(ctx); err != nil {
-		return err
-	}
-	return b.db.View(func(tx *bbolt.Tx) error { return forEachIndexed(tx, fn) })
-}

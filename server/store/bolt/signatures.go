@@ -163,8 +163,9 @@ func signaturesOf(tx *bbolt.Tx, hash []byte) *bbolt.Bucket {
 	return sigs.Bucket(hash)
 }
 
-// putSignatures records an email's signature entry and marks its index
-// entry signed in the entry's parts; nothing when the email is gone.
+// putSignatures records an email's signature entry, and takes the email
+// out of the unsigned set once it signs every part; nothing when the
+// email is gone.
 func (c *changes) putSignatures(hash, id, entry []byte) error {
 	c.add(changeSign, hash, id, entry)
 	mb := mailbox(c.tx, string(hash))
@@ -186,11 +187,7 @@ func (c *changes) putSignatures(hash, id, entry []byte) error {
 	if err := inbox.Put(id, entry); err != nil {
 		return err
 	}
-	flags := v[1] &^ (entry[0] << unsignedShift)
-	if err := putIndexFlags(c.tx, hash, id, v, flags); err != nil {
-		return err
-	}
-	if unsignedParts(flags) != 0 {
+	if unsignedParts(v[1]&^(entry[0]<<unsignedShift)) != 0 {
 		return nil
 	}
 	if unsigned := c.tx.Bucket(bucketUnsigned); unsigned != nil {

@@ -352,25 +352,6 @@ func (m *Store) IDs(_ context.Context, hash string) ([]string, error) {
 	return slices.Clone(in.ids), nil
 }
 
-// ForEachEmail implements store.Store.
-func (m *Store) ForEachEmail(_ context.Context, fn func(store.EmailInfo) error) error {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if m.closed {
-		return store.ErrClosed
-	}
-	for hash, in := range m.inboxes {
-		for _, id := range in.ids {
-			e := in.emails[id]
-			info := store.EmailInfo{EmailKey: store.EmailKey{InboxHash: hash, ID: id}, Size: e.size, Unsigned: e.Unsigned}
-			if err := fn(info); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // Ping implements store.Store.
 func (m *Store) Ping(context.Context) error {
 	m.mu.RLock()

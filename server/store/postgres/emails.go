@@ -219,30 +219,6 @@ func (s *emails) IDs(ctx context.Context, hash string) ([]string, error) {
 	return out, nil
 }
 
-// ForEachEmail implements store.EmailStore.
-func (s *emails) ForEachEmail(ctx context.Context, fn func(store.EmailInfo) error) error {
-	if s.ctx.Err() != nil {
-		return store.ErrClosed
-	}
-	rows, err := s.pool.Query(ctx, "SELECT inbox_hash, id, size, unsigned FROM emails ORDER BY inbox_hash, id")
-	if err != nil {
-		return s.check(err, "list emails")
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var info store.EmailInfo
-		var unsigned int16
-		if err := rows.Scan(&info.InboxHash, &info.ID, &info.Size, &unsigned); err != nil {
-			return s.check(err, "list emails")
-		}
-		info.Unsigned = store.Parts(unsigned)
-		if err := fn(info); err != nil {
-			return err
-		}
-	}
-	return s.check(rows.Err(), "list emails")
-}
-
 // LastEmailID implements store.EmailStore (emails_id is an index).
 func (s *emails) LastEmailID(ctx context.Context) (string, error) {
 	if s.ctx.Err() != nil {
