@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 )
@@ -93,4 +94,27 @@ func CompareKeys(a, b EmailKey) int {
 		return c
 	}
 	return strings.Compare(a.InboxHash, b.InboxHash)
+}
+
+// UnsignedEmail is an email with unsigned payloads and when it was
+// stored: what a Store's Unsigned chooses from.
+type UnsignedEmail struct {
+	Key      EmailKey
+	StoredAt time.Time
+}
+
+// OldestUnsigned is Unsigned's answer from the emails found: the keys of
+// the limit oldest, oldest first (ties by key).
+func OldestUnsigned(found []UnsignedEmail, limit int) []EmailKey {
+	slices.SortFunc(found, func(a, b UnsignedEmail) int {
+		if c := a.StoredAt.Compare(b.StoredAt); c != 0 {
+			return c
+		}
+		return CompareKeys(a.Key, b.Key)
+	})
+	out := make([]EmailKey, 0, min(len(found), limit))
+	for _, f := range found[:min(len(found), limit)] {
+		out = append(out, f.Key)
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package bolt
 
 import (
-	"cmp"
 	"container/heap"
 	"context"
 	"encoding/binary"
@@ -268,12 +267,8 @@ func (h *cursors) Pop() any {
 // Unsigned implements store.Cluster.
 func (cl cluster) Unsigned(ctx context.Context, olderThan time.Duration, limit int) ([]store.EmailKey, error) {
 	b := cl.b
-	type stored struct {
-		key store.EmailKey
-		at  int64
-	}
 	cutoff := time.Now().Add(-olderThan).UnixNano()
-	var found []stored
+	var found []store.UnsignedEmail
 	err := b.view(ctx, func(tx *bbolt.Tx) error {
 		unsigned := tx.Bucket(bucketUnsigned)
 		if unsigned == nil {
@@ -285,7 +280,7 @@ func (cl cluster) Unsigned(ctx context.Context, olderThan time.Duration, limit i
 				return fmt.Errorf("unsigned entry %q: bad encoding", k)
 			}
 			if at := int64(binary.BigEndian.Uint64(v)); at < cutoff {
-				found = append(found, stored{store.EmailKey{InboxHash: hash, ID: id}, at})
+				found = append(found, store.UnsignedEmail{Key: store.EmailKey{InboxHash: hash, ID: id}, StoredAt: time.Unix(0, at)})
 			}
 			return nil
 		})
@@ -293,17 +288,7 @@ func (cl cluster) Unsigned(ctx context.Context, olderThan time.Duration, limit i
 	if err != nil {
 		return nil, fmt.Errorf("list unsigned emails: %w", err)
 	}
-	slices.SortFunc(found, func(a, b stored) int {
-		if c := cmp.Compare(a.at, b.at); c != 0 {
-			return c
-		}
-		return store.CompareKeys(a.key, b.key)
-	})
-	out := make([]store.EmailKey, 0, min(len(found), limit))
-	for _, f := range found[:min(len(found), limit)] {
-		out = append(out, f.key)
-	}
-	return out, nil
+	return store.OldestUnsigned(found, limit), nil
 }
 
 // LastEmailID implements store.Store: the last key of each mailbox.

@@ -165,30 +165,16 @@ func (cl cluster) Unsigned(_ context.Context, olderThan time.Duration, limit int
 	if m.closed {
 		return nil, store.ErrClosed
 	}
-	type stored struct {
-		key store.EmailKey
-		at  time.Time
-	}
 	cutoff := time.Now().Add(-olderThan)
-	var found []stored
+	var found []store.UnsignedEmail
 	for hash, in := range m.inboxes {
 		for id, at := range in.unsigned {
 			if at.Before(cutoff) {
-				found = append(found, stored{store.EmailKey{InboxHash: hash, ID: id}, at})
+				found = append(found, store.UnsignedEmail{Key: store.EmailKey{InboxHash: hash, ID: id}, StoredAt: at})
 			}
 		}
 	}
-	slices.SortFunc(found, func(a, b stored) int {
-		if c := a.at.Compare(b.at); c != 0 {
-			return c
-		}
-		return store.CompareKeys(a.key, b.key)
-	})
-	out := make([]store.EmailKey, 0, min(len(found), limit))
-	for _, f := range found[:min(len(found), limit)] {
-		out = append(out, f.key)
-	}
-	return out, nil
+	return store.OldestUnsigned(found, limit), nil
 }
 
 // LastEmailID implements store.Store.
