@@ -99,7 +99,19 @@ type writeRequest struct {
 	done  chan error
 	// result is check's answer.
 	result error
+	// state is requestQueued until the committer takes the request
+	// (requestTaken) or its caller gives up waiting (requestAbandoned):
+	// an abandoned request is never run, so its check and apply write
+	// nothing their caller has stopped waiting for.
+	state atomic.Int32
 }
+
+// The states of a writeRequest.
+const (
+	requestQueued int32 = iota
+	requestTaken
+	requestAbandoned
+)
 
 var _ store.Store = (*Store)(nil)
 
@@ -297,6 +309,9 @@ func (b *Store) apply(group []*writeRequest) error {
 	}()
 	for _, r := range group {
 		r.result = nil
+		if !r.state.CompareAndSwap(requestQueued, requestTaken) {
+			continue // its caller gave up waiting
+		}
 		if r.check != nil {
 			if r.result = r.check(b.tx); r.result != nil {
 				continue

@@ -30,6 +30,8 @@ func (b *Store) submit(ctx context.Context, check func(tx *bbolt.Tx) error, appl
 
 // wait returns the wait for r's answer: the committer's, or ErrClosed
 // when it stopped without taking r (it answers every request it takes).
+// When ctx ends first, r is abandoned unless the committer has taken it,
+// in which case its answer, which comes at once, is awaited.
 func (r *writeRequest) wait(ctx context.Context, stopped <-chan struct{}) func() error {
 	return func() error {
 		select {
@@ -43,7 +45,10 @@ func (r *writeRequest) wait(ctx context.Context, stopped <-chan struct{}) func()
 				return store.ErrClosed
 			}
 		case <-ctx.Done():
-			return ctx.Err()
+			if r.state.CompareAndSwap(requestQueued, requestAbandoned) {
+				return ctx.Err()
+			}
+			return <-r.done
 		}
 	}
 }
