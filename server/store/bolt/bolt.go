@@ -91,28 +91,6 @@ type Store struct {
 	log    *slog.Logger
 }
 
-// writeRequest is one caller's write. check runs first and may refuse the
-// write without changing anything; apply must not fail halfway.
-type writeRequest struct {
-	check func(tx *bbolt.Tx) error
-	apply func(c *changes) error
-	done  chan error
-	// result is check's answer.
-	result error
-	// state is requestQueued until the committer takes the request
-	// (requestTaken) or its caller gives up waiting (requestAbandoned):
-	// an abandoned request is never run, so its check and apply write
-	// nothing their caller has stopped waiting for.
-	state atomic.Int32
-}
-
-// The states of a writeRequest.
-const (
-	requestQueued int32 = iota
-	requestTaken
-	requestAbandoned
-)
-
 var _ store.Store = (*Store)(nil)
 
 // Open opens (or creates, mode 0600) the store file at path and its

@@ -2,10 +2,33 @@ package bolt
 
 import (
 	"context"
+	"sync/atomic"
 
 	bbolt "go.etcd.io/bbolt"
 
 	"sandview/server/store"
+)
+
+// writeRequest is one caller's write. check runs first and may refuse the
+// write without changing anything; apply must not fail halfway.
+type writeRequest struct {
+	check func(tx *bbolt.Tx) error
+	apply func(c *changes) error
+	done  chan error
+	// result is check's answer.
+	result error
+	// state is requestQueued until the committer takes the request
+	// (requestTaken) or its caller gives up waiting (requestAbandoned):
+	// an abandoned request is never run, so its check and apply write
+	// nothing their caller has stopped waiting for.
+	state atomic.Int32
+}
+
+// The states of a writeRequest.
+const (
+	requestQueued int32 = iota
+	requestTaken
+	requestAbandoned
 )
 
 // submit queues a request and returns the wait for its answer: requests
