@@ -5,14 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
-	"sandview/server/store"
-	"sandview/server/store/memory"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	bbolt "go.etcd.io/bbolt"
+
+	"sandview/server/store"
+	"sandview/server/store/memory"
 )
 
 // Bucket layout: inboxes/<hash> = JSON Inbox; emails/<hash>/<id> = encoded
@@ -51,10 +53,11 @@ const (
 // Store is a durable store.Store in one bbolt file and its write-ahead log.
 // Writes from concurrent callers are grouped by a committer goroutine and
 // made in its open transaction; a group's changes are appended to the log
-// as one record, and each call returns once that record is on disk (one
-// fdatasync per group). The transaction commits at checkpoints, synced
-// as bbolt always commits: a crash or a power cut leaves the file as of
-// the last checkpoint and the log holding every write since.
+// as one record, and each call returns once that record is written; the
+// committer syncs it (one fdatasync per group) before the next group. The
+// transaction commits at checkpoints, synced as bbolt always commits: a
+// crash leaves the file as of the last checkpoint and the log holding
+// every write since (a power cut, every write but the last group's).
 type Store struct {
 	// Chaos keeps the chaos configs and the greylisting state in memory,
 	// as the reference does (lost on restart).
@@ -100,12 +103,12 @@ var _ store.Store = (*Store)(nil)
 // store costs one fdatasync: its buckets are made by the first write.
 // log receives the replay's warnings (nil: none are logged).
 func Open(path string, log *slog.Logger) (*Store, error) {
-	return open(path, log, checkpointIdle)
+	return open(path, log, checkpointIdle, fdatasync)
 }
 
 // open is Open with the pause in writes after which the store
-// checkpoints.
-func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
+// checkpoints and the sync of its log's data.
+func open(path string, log *slog.Logger, idle time.Duration, syncData func(*os.File) error) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -120,7 +123,7 @@ func open(path string, log *slog.Logger, idle time.Duration) (*Store, error) {
 	var records [][]byte
 	err = buildCounts(db)
 	if err == nil {
-		w, records, err = openWAL(path+".wal", log)
+		w, records, err = openWAL(path+".wal", log, syncData)
 	}
 	if err == nil && len(records) > 0 {
 		log.Info("store: replaying the write-ahead log (the last run stopped without a checkpoint)", "log", w.path, "records", len(records))
@@ -245,10 +248,13 @@ func (b *Store) failQueued() {
 }
 
 // commitGroup makes the group's writes in the open transaction and
-// appends their changes to the log, synced, before it answers. A write
-// that fails halfway takes the transaction back to the records before
-// the group (the group's writes fail, nothing else does); a failure of
-// the append may leave a record the file lacks (a restart replays it), so
+// appends their changes to the log before it answers, then syncs the log
+// before it takes the next group: a killed process loses no answered
+// write (the kernel holds the record), and the sync overlaps the callers'
+// next work instead of delaying their answers. A write that fails halfway
+// takes the transaction back to the records before the group (the
+// group's writes fail, nothing else does); a failure of the append or the
+// sync may leave a record the file lacks (a restart replays it), so
 // writes stop.
 func (b *Store) commitGroup(group []*writeRequest) {
 	if b.broken != nil {
@@ -264,6 +270,11 @@ func (b *Store) commitGroup(group []*writeRequest) {
 			continue
 		}
 		r.done <- r.result
+	}
+	if err == nil {
+		if err := b.wal.sync(); err != nil {
+			b.stop(err)
+		}
 	}
 }
 

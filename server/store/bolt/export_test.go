@@ -12,7 +12,13 @@ import (
 // when its log is full or at Close, so that a test can copy its files
 // while the log holds every write (what a crash leaves behind).
 func OpenWithoutIdleCheckpoint(path string, log *slog.Logger) (*Store, error) {
-	return open(path, log, time.Hour)
+	return open(path, log, time.Hour, fdatasync)
+}
+
+// OpenWatchingLogSyncs is OpenWithoutIdleCheckpoint whose log's data is
+// synced through syncData, which calls sync to sync it.
+func OpenWatchingLogSyncs(path string, syncData func(f *os.File, sync func(*os.File) error) error) (*Store, error) {
+	return open(path, nil, time.Hour, func(f *os.File) error { return syncData(f, fdatasync) })
 }
 
 // LogEnd is the offset in the write-ahead log file at path where its
@@ -34,3 +40,16 @@ const LogHeader = int64(walHeader)
 
 // CheckpointBytes is how large the log grows before a checkpoint.
 const CheckpointBytes = checkpointBytes
+
+// LogRecords is how many records the write-ahead log at path holds.
+func LogRecords(path string) (int, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	if len(data) < walHeader {
+		return 0, nil
+	}
+	records, _, _ := parseWAL(data[walHeader:], binary.LittleEndian.Uint64(data[len(walMagic):]))
+	return len(records), nil
+}

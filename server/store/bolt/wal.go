@@ -15,9 +15,12 @@ import (
 
 // The write-ahead log of a Store (the bbolt file's name + ".wal")
 // holds the changes committed since the last checkpoint, one record per
-// group commit. A write is acknowledged once its record is written and
-// fdatasync'd; the bbolt transaction holding the writes since the last
-// checkpoint commits (synced) at the next, which then empties the log. Opening the store replays the log into the
+// group commit. A write is acknowledged once its record is written (in
+// the kernel's cache, which a killed process does not lose), and the
+// record is fdatasync'd before the next is written, so that at most the
+// last record is not yet on disk; the bbolt transaction holding the writes
+// since the last checkpoint commits (synced) at the next, which then
+// empties the log. Opening the store replays the log into the
 // file: each change puts or deletes one key's final value, so replaying a
 // record the file already holds changes nothing.
 //
@@ -39,7 +42,11 @@ type wal struct {
 	epoch     uint64
 	size      int64 // where the next record goes
 	allocated int64 // the file's length, zeros past size
-	log       *slog.Logger
+	unsynced  bool  // the last record is written but not yet synced
+	// syncData puts the file's data on disk: fdatasync (a test watches
+	// when the log is synced through it).
+	syncData func(*os.File) error
+	log      *slog.Logger
 }
 
 const (
@@ -55,10 +62,12 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // openWAL opens the log at path, if there is one, and returns the records
 // it holds. The log ends at a zero frame header; a record cut short,
 // failing its checksum or of another epoch ends it too: that is the last
-// record, whose write never finished, so it was never acknowledged; it is
-// dropped with a log line.
-func openWAL(path string, log *slog.Logger) (*wal, [][]byte, error) {
-	w := &wal{path: path, dir: filepath.Dir(path), log: log}
+// record, whose write never finished (a killed process had not
+// acknowledged it; a power cut can also cut short the last record
+// acknowledged, whose sync had not finished); it is dropped with a log
+// line.
+func openWAL(path string, log *slog.Logger, syncData func(*os.File) error) (*wal, [][]byte, error) {
+	w := &wal{path: path, dir: filepath.Dir(path), syncData: syncData, log: log}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return w, nil, nil
@@ -82,7 +91,7 @@ func openWAL(path string, log *slog.Logger) (*wal, [][]byte, error) {
 	w.epoch = binary.LittleEndian.Uint64(data[len(walMagic):])
 	records, end, torn := parseWAL(data[walHeader:], w.epoch)
 	if torn {
-		log.Warn("store: dropping a torn record at the end of the write-ahead log (its write never finished, so it was never acknowledged)",
+		log.Warn("store: dropping a torn record at the end of the write-ahead log (its write or its sync never finished)",
 			"log", path, "offset", walHeader+end, "records kept", len(records))
 	}
 	w.size = int64(walHeader + end)
@@ -119,11 +128,15 @@ func frameSum(epoch uint64, payload []byte) uint32 {
 	return crc32.Update(crc32.Checksum(e[:], castagnoli), castagnoli, payload)
 }
 
-// append writes one record and waits until it is on disk. frame is the
-// record's payload after walFrameHeader bytes of room for its header,
-// which append fills in; it also appends the zero frame header that ends
-// the log.
+// append writes one record, which the next sync puts on disk (append
+// syncs the record before it first, so at most the last is not on disk).
+// frame is the record's payload after
+// walFrameHeader bytes of room for its header, which append fills in; it
+// also appends the zero frame header that ends the log.
 func (w *wal) append(frame []byte) error {
+	if err := w.sync(); err != nil {
+		return err
+	}
 	if w.file == nil {
 		if err := w.create(); err != nil {
 			return err
@@ -145,10 +158,19 @@ func (w *wal) append(frame []byte) error {
 	if _, err := w.file.WriteAt(frame, w.size); err != nil {
 		return fmt.Errorf("append to write-ahead log: %w", err)
 	}
-	if err := fdatasync(w.file); err != nil {
+	w.size, w.unsynced = end, true
+	return nil
+}
+
+// sync puts the last record on disk, if it is not yet.
+func (w *wal) sync() error {
+	if !w.unsynced {
+		return nil
+	}
+	if err := w.syncData(w.file); err != nil {
 		return fmt.Errorf("sync write-ahead log: %w", err)
 	}
-	w.size = end
+	w.unsynced = false
 	return nil
 }
 
@@ -210,10 +232,10 @@ func (w *wal) start(epoch uint64) error {
 	if _, err := w.file.WriteAt(header, 0); err != nil {
 		return fmt.Errorf("write-ahead log header: %w", err)
 	}
-	if err := fdatasync(w.file); err != nil {
+	if err := w.syncData(w.file); err != nil {
 		return fmt.Errorf("sync write-ahead log header: %w", err)
 	}
-	w.epoch, w.size = epoch, int64(walHeader)
+	w.epoch, w.size, w.unsynced = epoch, int64(walHeader), false
 	return nil
 }
 
@@ -245,8 +267,8 @@ func (w *wal) close() error {
 	if w.file == nil {
 		return nil
 	}
-	var err error
-	if w.empty() && w.allocated > int64(walHeader+walFrameHeader) {
+	err := w.sync()
+	if err == nil && w.empty() && w.allocated > int64(walHeader+walFrameHeader) {
 		if err = w.file.Truncate(int64(walHeader + walFrameHeader)); err != nil {
 			err = fmt.Errorf("cut the write-ahead log: %w", err)
 		}
