@@ -130,9 +130,9 @@ func frameSum(epoch uint64, payload []byte) uint32 {
 
 // append writes one record, which the next sync puts on disk (append
 // syncs the record before it first, so at most the last is not on disk).
-// frame is the record's payload after
-// walFrameHeader bytes of room for its header, which append fills in; it
-// also appends the zero frame header that ends the log.
+// frame is the record's payload after walFrameHeader bytes of room for its
+// header, which append fills in; it also appends the zero frame header
+// that ends the log.
 func (w *wal) append(frame []byte) error {
 	if err := w.sync(); err != nil {
 		return err
