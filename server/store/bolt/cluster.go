@@ -1,7 +1,6 @@
 package bolt
 
 import (
-	"container/heap"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -206,7 +205,7 @@ func deleteEmails(c *changes, keys []store.EmailKey) error {
 func oldestBeyond(tx *bbolt.Tx, maxBytes int64) ([]store.EmailKey, error) {
 	counts := tx.Bucket(bucketCounts)
 	var total int64
-	var h cursors
+	var walks []store.InboxWalk
 	err := counts.ForEach(func(hash, v []byte) error {
 		_, size := inboxCounts(v)
 		total += size
@@ -214,7 +213,7 @@ func oldestBeyond(tx *bbolt.Tx, maxBytes int64) ([]store.EmailKey, error) {
 			c := &cursor{hash: string(hash), cur: mb.Cursor()}
 			c.id, c.value = c.cur.First()
 			if c.id != nil {
-				h = append(h, c)
+				walks = append(walks, c)
 			}
 		}
 		return nil
@@ -222,46 +221,29 @@ func oldestBeyond(tx *bbolt.Tx, maxBytes int64) ([]store.EmailKey, error) {
 	if err != nil || total <= maxBytes {
 		return nil, err
 	}
-	heap.Init(&h)
-	var out []store.EmailKey
-	for excess := total - maxBytes; excess > 0 && len(h) > 0; {
-		c := h[0]
-		size, err := payloadSize(c.value)
-		if err != nil {
-			return nil, fmt.Errorf("email %s: %w", c.id, err)
-		}
-		out = append(out, c.key())
-		excess -= size
-		if c.id, c.value = c.cur.Next(); c.id != nil {
-			heap.Fix(&h, 0)
-		} else {
-			heap.Pop(&h)
-		}
-	}
-	return out, nil
+	return store.OldestBeyond(walks, total-maxBytes)
 }
 
-// cursor walks an inbox's mailbox; cursors is a heap of them, the one at
-// the smallest ID first.
+// cursor walks an inbox's mailbox (a store.InboxWalk).
 type cursor struct {
 	hash      string
 	cur       *bbolt.Cursor
 	id, value []byte
 }
 
-func (c *cursor) key() store.EmailKey { return store.EmailKey{InboxHash: c.hash, ID: string(c.id)} }
+func (c *cursor) Key() store.EmailKey { return store.EmailKey{InboxHash: c.hash, ID: string(c.id)} }
 
-type cursors []*cursor
+func (c *cursor) Size() (int64, error) {
+	size, err := payloadSize(c.value)
+	if err != nil {
+		return 0, fmt.Errorf("email %s: %w", c.id, err)
+	}
+	return size, nil
+}
 
-func (h cursors) Len() int           { return len(h) }
-func (h cursors) Less(i, j int) bool { return store.CompareKeys(h[i].key(), h[j].key()) < 0 }
-func (h cursors) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *cursors) Push(x any)        { *h = append(*h, x.(*cursor)) }
-func (h *cursors) Pop() any {
-	old := *h
-	c := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return c
+func (c *cursor) Next() bool {
+	c.id, c.value = c.cur.Next()
+	return c.id != nil
 }
 
 // Unsigned implements store.Cluster.

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"container/heap"
 	"context"
 	"slices"
 	"time"
@@ -110,52 +109,31 @@ func (cl cluster) EnforceLimits(_ context.Context, maxPerInbox int, maxBytes int
 // oldestLocked returns the oldest emails of all (by ID) whose sizes add
 // up to at least excess.
 func (m *Store) oldestLocked(excess int64) []store.EmailKey {
-	var h cursors
+	var walks []store.InboxWalk
 	for hash, in := range m.inboxes {
 		if len(in.ids) > 0 {
-			h = append(h, &cursor{hash: hash, in: in})
+			walks = append(walks, &cursor{hash: hash, in: in})
 		}
 	}
-	heap.Init(&h)
-	var out []store.EmailKey
-	for excess > 0 && len(h) > 0 {
-		c := h[0]
-		id := c.in.ids[c.i]
-		out = append(out, store.EmailKey{InboxHash: c.hash, ID: id})
-		excess -= c.in.emails[id].size
-		if c.i++; c.i < len(c.in.ids) {
-			heap.Fix(&h, 0)
-		} else {
-			heap.Pop(&h)
-		}
-	}
-	return out
+	oldest, _ := store.OldestBeyond(walks, excess) // Size never fails here
+	return oldest
 }
 
-// cursor is a position in an inbox's emails; cursors is a heap of them,
-// the one at the smallest ID first.
+// cursor is a position in an inbox's emails (a store.InboxWalk).
 type cursor struct {
 	hash string
 	in   *memInbox
 	i    int
 }
 
-type cursors []*cursor
+func (c *cursor) Key() store.EmailKey { return store.EmailKey{InboxHash: c.hash, ID: c.in.ids[c.i]} }
 
-func (h cursors) Len() int { return len(h) }
-func (h cursors) Less(i, j int) bool {
-	return store.CompareKeys(h[i].key(), h[j].key()) < 0
-}
-func (h cursors) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *cursors) Push(x any)   { *h = append(*h, x.(*cursor)) }
-func (h *cursors) Pop() any {
-	old := *h
-	c := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return c
-}
+func (c *cursor) Size() (int64, error) { return c.in.emails[c.in.ids[c.i]].size, nil }
 
-func (c *cursor) key() store.EmailKey { return store.EmailKey{InboxHash: c.hash, ID: c.in.ids[c.i]} }
+func (c *cursor) Next() bool {
+	c.i++
+	return c.i < len(c.in.ids)
+}
 
 // Unsigned implements store.Cluster.
 func (cl cluster) Unsigned(_ context.Context, olderThan time.Duration, limit int) ([]store.EmailKey, error) {
