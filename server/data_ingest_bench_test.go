@@ -18,9 +18,12 @@ import (
 // by side: two servers in this process, each sent in turn a round of
 // 1,000 small mails (benchMessage, 8 pipelined SMTP connections) to an
 // encrypted inbox. It reports each one's mails per second until the
-// last 250 (mem-msg/s, data-msg/s) and until every deferred signature is
-// made (…-signed-msg/s), the CPU time per mail (…-cpu-µs/msg), data over
-// memory (ratio, signed-ratio), and the
+// last 250 (mem-msg/s, data-msg/s), until every deferred signature is
+// made (…-signed-msg/s) and until the inbox's /sync answers after that
+// (…-settled-msg/s: /sync waits for --data's checkpoint, which
+// writes the round's mails into the bbolt file, so each round begins with
+// both servers idle), the CPU time per mail (…-cpu-µs/msg), data over
+// memory (ratio, signed-ratio, settled-ratio), and the
 // disk use of a data directory holding 10,000 such mails (disk-MiB-10k:
 // blocks allocated after the server stopped). It fails when --data takes
 // mail at less than 80% of the in-memory rate (medians over the rounds):
@@ -35,12 +38,12 @@ func BenchmarkEncryptedDataIngest(b *testing.B) {
 	data, dataAPI := servertest.StartAPI(b, unlimited, func(cfg *server.Config) { cfg.DataDir = b.TempDir() })
 	memTo := memAPI.CreateEncrypted(nil).EmailAddress
 	dataTo := dataAPI.CreateEncrypted(nil).EmailAddress
-	var memRates, dataRates, memSigned, dataSigned, memCPU, dataCPU []float64
+	var memRates, dataRates, memSigned, dataSigned, memSettled, dataSettled, memCPU, dataCPU []float64
 	for b.Loop() {
-		r, s, c := ingestRound(b, mem, memTo, perRound)
-		memRates, memSigned, memCPU = append(memRates, r), append(memSigned, s), append(memCPU, c)
-		r, s, c = ingestRound(b, data, dataTo, perRound)
-		dataRates, dataSigned, dataCPU = append(dataRates, r), append(dataSigned, s), append(dataCPU, c)
+		r := ingestRound(b, mem, memAPI, memTo, perRound)
+		memRates, memSigned, memSettled, memCPU = append(memRates, r.acked), append(memSigned, r.signed), append(memSettled, r.settled), append(memCPU, r.cpuMicros)
+		r = ingestRound(b, data, dataAPI, dataTo, perRound)
+		dataRates, dataSigned, dataSettled, dataCPU = append(dataRates, r.acked), append(dataSigned, r.signed), append(dataSettled, r.settled), append(dataCPU, r.cpuMicros)
 	}
 	memRate, dataRate := median(memRates), median(dataRates)
 	b.ReportMetric(memRate, "mem-msg/s")
@@ -51,22 +54,30 @@ func BenchmarkEncryptedDataIngest(b *testing.B) {
 	b.ReportMetric(median(dataCPU), "data-cpu-µs/msg")
 	b.ReportMetric(dataRate/memRate, "ratio")
 	b.ReportMetric(median(dataSigned)/median(memSigned), "signed-ratio")
+	b.ReportMetric(median(memSettled), "mem-settled-msg/s")
+	b.ReportMetric(median(dataSettled), "data-settled-msg/s")
+	b.ReportMetric(median(dataSettled)/median(memSettled), "settled-ratio")
 	disk := encryptedDiskUse(b, 10_000)
 	b.ReportMetric(disk, "disk-MiB-10k")
 	b.ReportMetric(0, "ns/op")
-	b.Logf("msg/s memory %v, data %v; signed memory %v, data %v; cpu-µs/msg memory %v, data %v; disk %.0f MiB",
-		memRates, dataRates, memSigned, dataSigned, memCPU, dataCPU, disk)
+	b.Logf("msg/s memory %v, data %v; signed memory %v, data %v; settled memory %v, data %v; cpu-µs/msg memory %v, data %v; disk %.0f MiB",
+		memRates, dataRates, memSigned, dataSigned, memSettled, dataSettled, memCPU, dataCPU, disk)
 	if dataRate < limit*memRate {
 		b.Fatalf("encrypted ingest on --data takes %.0f mails/s, %.2f of the %.0f in memory (at least %.2f wanted)",
 			dataRate, dataRate/memRate, memRate, limit)
 	}
 }
 
-// ingestRound sends n mails to address on srv and returns the mails per
-// second until the last 250 and until every deferred signature is made,
-// and the CPU time of the process per mail until then (client included:
-// what the machine's load does not change).
-func ingestRound(b *testing.B, srv *server.Server, address string, n int) (rate, signed, cpuMicros float64) {
+// roundRates are a round's mails per second until the last 250, until
+// every deferred signature is made and until the inbox's /sync answers
+// after that, and the CPU time of the process per mail until signed (client
+// included: what the machine's load does not change).
+type roundRates struct {
+	acked, signed, settled, cpuMicros float64
+}
+
+// ingestRound sends n mails to address on srv and measures it.
+func ingestRound(b *testing.B, srv *server.Server, api *servertest.Client, address string, n int) roundRates {
 	cpu := processCPU(b)
 	start := time.Now()
 	fill(b, srv, address, n)
@@ -74,8 +85,11 @@ func ingestRound(b *testing.B, srv *server.Server, address string, n int) (rate,
 	if err := srv.WaitForSignatures(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	took := time.Since(start)
-	return float64(n) / acked.Seconds(), float64(n) / took.Seconds(), float64((processCPU(b) - cpu).Microseconds()) / float64(n)
+	signed := time.Since(start)
+	cpuMicros := float64((processCPU(b) - cpu).Microseconds()) / float64(n)
+	api.Sync(address)
+	settled := time.Since(start)
+	return roundRates{float64(n) / acked.Seconds(), float64(n) / signed.Seconds(), float64(n) / settled.Seconds(), cpuMicros}
 }
 
 // encryptedDiskUse stores n mails in an encrypted inbox of a server on a

@@ -11,16 +11,17 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // The write-ahead log of a Store (the bbolt file's name + ".wal")
 // holds the changes committed since the last checkpoint, one record per
 // group commit. A write is acknowledged once its record is written (in
-// the kernel's cache, which a killed process does not lose), and the
-// record is fdatasync'd before the next is written, so that at most the
-// last record is not yet on disk; the bbolt transaction holding the writes
-// since the last checkpoint commits (synced) at the next, which then
-// empties the log. Opening the store replays the log into the
+// the kernel's cache, which a killed process does not lose); the records
+// are fdatasync'd together within logSyncEvery of the first not yet on
+// disk (bolt.go), and the bbolt transaction holding the writes since the
+// last checkpoint commits (synced) at the next, which then empties the
+// log. Opening the store replays the log into the
 // file: each change puts or deletes one key's final value, so replaying a
 // record the file already holds changes nothing.
 //
@@ -42,7 +43,9 @@ type wal struct {
 	epoch     uint64
 	size      int64 // where the next record goes
 	allocated int64 // the file's length, zeros past size
-	unsynced  bool  // the last record is written but not yet synced
+	// unsynced is when the oldest record not yet synced was written (zero
+	// when every record is synced).
+	unsynced time.Time
 	// syncData puts the file's data on disk: fdatasync (a test watches
 	// when the log is synced through it).
 	syncData func(*os.File) error
@@ -63,9 +66,9 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // it holds. The log ends at a zero frame header; a record cut short,
 // failing its checksum or of another epoch ends it too: that is the last
 // record, whose write never finished (a killed process had not
-// acknowledged it; a power cut can also cut short the last record
-// acknowledged, whose sync had not finished); it is dropped with a log
-// line.
+// acknowledged it; after a power cut, the first of the records not yet
+// synced that did not reach the disk whole); it is dropped with a log
+// line, and so is every record after it.
 func openWAL(path string, log *slog.Logger, syncData func(*os.File) error) (*wal, [][]byte, error) {
 	w := &wal{path: path, dir: filepath.Dir(path), syncData: syncData, log: log}
 	data, err := os.ReadFile(path)
@@ -128,15 +131,11 @@ func frameSum(epoch uint64, payload []byte) uint32 {
 	return crc32.Update(crc32.Checksum(e[:], castagnoli), castagnoli, payload)
 }
 
-// append writes one record, which the next sync puts on disk (append
-// syncs the record before it first, so at most the last is not on disk).
+// append writes one record at now, which the next sync puts on disk.
 // frame is the record's payload after walFrameHeader bytes of room for its
 // header, which append fills in; it also appends the zero frame header
 // that ends the log.
-func (w *wal) append(frame []byte) error {
-	if err := w.sync(); err != nil {
-		return err
-	}
+func (w *wal) append(frame []byte, now time.Time) error {
 	if w.file == nil {
 		if err := w.create(); err != nil {
 			return err
@@ -158,19 +157,22 @@ func (w *wal) append(frame []byte) error {
 	if _, err := w.file.WriteAt(frame, w.size); err != nil {
 		return fmt.Errorf("append to write-ahead log: %w", err)
 	}
-	w.size, w.unsynced = end, true
+	w.size = end
+	if w.unsynced.IsZero() {
+		w.unsynced = now
+	}
 	return nil
 }
 
-// sync puts the last record on disk, if it is not yet.
+// sync puts the records not yet synced on disk.
 func (w *wal) sync() error {
-	if !w.unsynced {
+	if w.unsynced.IsZero() {
 		return nil
 	}
 	if err := w.syncData(w.file); err != nil {
 		return fmt.Errorf("sync write-ahead log: %w", err)
 	}
-	w.unsynced = false
+	w.unsynced = time.Time{}
 	return nil
 }
 
@@ -235,7 +237,7 @@ func (w *wal) start(epoch uint64) error {
 	if err := w.syncData(w.file); err != nil {
 		return fmt.Errorf("sync write-ahead log header: %w", err)
 	}
-	w.epoch, w.size, w.unsynced = epoch, int64(walHeader), false
+	w.epoch, w.size, w.unsynced = epoch, int64(walHeader), time.Time{}
 	return nil
 }
 
