@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -14,7 +16,11 @@ import (
 )
 
 // openPTY opens a pseudo-terminal: the controller end for the test and
-// the path of the terminal end for the program.
+// the path of the terminal end for the program. The controller stays
+// non-blocking (its ioctls go through SyscallConn, not Fd, which would
+// make it blocking): closing a blocking file that a goroutine is reading
+// waits for that read to return, so the terminal would not close, nor
+// the kernel send its hangup, until the program next wrote something.
 func openPTY(t *testing.T) (controller *os.File, terminal string) {
 	t.Helper()
 	controller, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
@@ -22,16 +28,26 @@ func openPTY(t *testing.T) (controller *os.File, terminal string) {
 		t.Fatalf("open a pseudo-terminal: %v", err)
 	}
 	t.Cleanup(func() { controller.Close() })
-	fd := int(controller.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatalf("unlock the pseudo-terminal: %v", err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	raw, err := controller.SyscallConn()
 	if err != nil {
-		t.Fatalf("name the pseudo-terminal: %v", err)
+		t.Fatalf("open a pseudo-terminal: %v", err)
 	}
-	if err := unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, &unix.Winsize{Row: 30, Col: 100}); err != nil {
-		t.Fatalf("size the pseudo-terminal: %v", err)
+	var n int
+	ctlErr := raw.Control(func(fd uintptr) {
+		if err = unix.IoctlSetPointerInt(int(fd), unix.TIOCSPTLCK, 0); err != nil {
+			err = fmt.Errorf("unlock the pseudo-terminal: %w", err)
+			return
+		}
+		if n, err = unix.IoctlGetInt(int(fd), unix.TIOCGPTN); err != nil {
+			err = fmt.Errorf("name the pseudo-terminal: %w", err)
+			return
+		}
+		if err = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Row: 30, Col: 100}); err != nil {
+			err = fmt.Errorf("size the pseudo-terminal: %w", err)
+		}
+	})
+	if err = errors.Join(ctlErr, err); err != nil {
+		t.Fatal(err)
 	}
 	return controller, "/dev/pts/" + strconv.Itoa(n)
 }
