@@ -31,8 +31,11 @@ type Client struct {
 	// transport sends the requests; its context (ctx) lives as long as
 	// the client, and all background work runs under it too.
 	*transport
-	ownHTTP bool
-	cancel  context.CancelCauseFunc
+	// conns are the connections of the HTTP client the client made for
+	// itself (nil when Options.HTTPClient is the caller's); Close closes
+	// them.
+	conns  *conns
+	cancel context.CancelCauseFunc
 
 	// Webhooks manages the webhooks of the service.
 	Webhooks *WebhooksService
@@ -69,8 +72,10 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	t := &transport{opts: o.clone(), baseURL: base, http: o.HTTPClient}
 	c := &Client{transport: t}
 	if t.http == nil {
-		t.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-		c.ownHTTP = true
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		c.conns = newConns(tr.DialContext)
+		tr.DialContext = c.conns.dialContext
+		t.http = &http.Client{Transport: tr}
 	}
 	t.ctx, c.cancel = context.WithCancelCause(context.Background())
 	c.Webhooks = &WebhooksService{t: t}
@@ -112,8 +117,10 @@ func (c *Client) Options() Options { return c.opts.clone() }
 // BaseURL returns the service base URL without a trailing slash.
 func (c *Client) BaseURL() string { return c.baseURL }
 
-// Close cancels every request and all background work. Later calls that
-// would connect return ErrClientClosed. Close is idempotent.
+// Close cancels every request and all background work, and closes every
+// connection of the HTTP client the client made for itself (one dialed
+// after Close too). Later calls that would connect return
+// ErrClientClosed. Close is idempotent.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	already := c.closed
@@ -123,8 +130,8 @@ func (c *Client) Close() error {
 		return nil
 	}
 	c.cancel(ErrClientClosed)
-	if c.ownHTTP {
-		c.http.CloseIdleConnections()
+	if c.conns != nil {
+		c.conns.closeAll()
 	}
 	return nil
 }
