@@ -55,8 +55,11 @@ func TestIntegrationRefusedErrors(t *testing.T) {
 	if !errors.As(err, &invalid) || len(invalid.Problems) != 1 || invalid.Problems[0].Field != "url" {
 		t.Fatalf("webhook with a bad url: %v, want *InvalidWebhookError about the url", err)
 	}
+	// A documentation address (RFC 5737): a public URL that needs no DNS
+	// lookup (tests ask no resolver beyond loopback), refused before any
+	// connection.
 	_, err = c.Webhooks.CreateWebhook(ctx, "", model.CreateWebhookRequest{
-		URL: "https://hooks.example.org/x", Events: []string{model.EventEmailReceived},
+		URL: "https://198.51.100.10/x", Events: []string{model.EventEmailReceived},
 		Filter: &model.FilterConfig{Mode: "all", Rules: []model.FilterRule{{Field: "subject", Operator: model.OpRegex, Value: "("}}},
 	})
 	if !errors.As(err, &invalid) || len(invalid.Problems) != 1 || invalid.Problems[0].Field != "filter.rules[0].value" ||

@@ -13,6 +13,7 @@ import (
 	"sandview/server"
 	"sandview/server/access"
 	"sandview/server/core"
+	"sandview/server/emailauth"
 	"sandview/server/servertest"
 )
 
@@ -201,7 +202,7 @@ func TestOwnershipSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
 	start := func() *server.Server {
 		srv, err := server.Start(context.Background(), server.Config{
-			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k"},
+			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k", Resolver: &emailauth.StaticResolver{}},
 		})
 		if err != nil {
 			t.Fatalf("start: %v", err)

@@ -16,6 +16,7 @@ import (
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/core"
+	"sandview/server/emailauth"
 	"sandview/server/servertest"
 	"sandview/server/store/pgtest"
 	"sandview/server/store/postgres"
@@ -230,7 +231,7 @@ func TestStoreStartErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", StoreURL: c.url, Options: core.Options{APIKey: c.apiKey}})
+			srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", StoreURL: c.url, Options: core.Options{APIKey: c.apiKey, Resolver: &emailauth.StaticResolver{}}})
 			if err == nil {
 				srv.Close()
 				t.Fatal("started")

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"sandview/model"
+	"sandview/server/dnsresolve/dnstest"
 	"sandview/server/servertest"
 )
 
@@ -75,11 +76,13 @@ type killable struct {
 }
 
 // startKillable runs `sandview serve --data data` on random loopback
-// ports and reads its addresses from its banner.
+// ports, its checks asking a DNS server on loopback that knows no name,
+// and reads its addresses from its banner.
 func startKillable(t *testing.T, bin, data string) *killable {
 	t.Helper()
+	dns := dnstest.Start(t, dnstest.Options{})
 	cmd := exec.Command(bin, "serve", "--data", data, "--home", t.TempDir(), "--http", "127.0.0.1:0",
-		"--smtp", "127.0.0.1:0", "--api-key", "kill-key", "--log-level", "error")
+		"--smtp", "127.0.0.1:0", "--api-key", "kill-key", "--log-level", "error", "--dns", dns.Addr)
 	b := servertest.StartProcess(t, cmd)
 	k := &killable{cmd: cmd, http: b.API, smtp: b.SMTP}
 	return k

@@ -18,6 +18,7 @@ import (
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/core"
+	"sandview/server/emailauth"
 	"sandview/server/servertest"
 	"sandview/server/store"
 	"sandview/server/store/bolt"
@@ -123,7 +124,7 @@ func TestRestartWithDataDirKeepsEverything(t *testing.T) {
 	dir := t.TempDir()
 	start := func() (*server.Server, *api) {
 		srv, err := server.Start(context.Background(), server.Config{
-			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k"},
+			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k", Resolver: &emailauth.StaticResolver{}},
 		})
 		if err != nil {
 			t.Fatalf("start: %v", err)
@@ -238,7 +239,7 @@ func TestIDsFollowTheStoredOnes(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k"}})
+	srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir, Options: core.Options{APIKey: "k", Resolver: &emailauth.StaticResolver{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"sandview/model"
 	"sandview/server"
 	"sandview/server/core"
+	"sandview/server/emailauth"
 	"sandview/server/servertest"
 )
 
@@ -66,7 +67,7 @@ func TestDataDirectoryOfThePreviousReleaseIsMigrated(t *testing.T) {
 	for round := range 2 {
 		srv, err := server.Start(context.Background(), server.Config{
 			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir,
-			Options: core.Options{APIKey: "fixture-key", MaxTTL: 60 * 365 * 24 * time.Hour},
+			Options: core.Options{APIKey: "fixture-key", Resolver: &emailauth.StaticResolver{}, MaxTTL: 60 * 365 * 24 * time.Hour},
 		})
 		if err != nil {
 			t.Fatalf("start %d: %v", round, err)
@@ -121,7 +122,7 @@ func TestWebhookRecordsOfThePreviousReleaseAreMigrated(t *testing.T) {
 		started := time.Now().UTC()
 		srv, err := server.Start(context.Background(), server.Config{
 			HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: dir,
-			Options: core.Options{APIKey: "fixture-key", MaxTTL: 60 * 365 * 24 * time.Hour},
+			Options: core.Options{APIKey: "fixture-key", Resolver: &emailauth.StaticResolver{}, MaxTTL: 60 * 365 * 24 * time.Hour},
 		})
 		if err != nil {
 			t.Fatalf("start %d: %v", round, err)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"sandview/client/smtpsend"
+	"sandview/server/dnsresolve/dnstest"
 	"sandview/server/servertest"
 )
 
@@ -143,7 +144,8 @@ type serveProcess struct {
 // startServeProcess starts `sandview serve` on free loopback ports and
 // reads its addresses from its banner.
 func startServeProcess(b *testing.B, bin, apiKey string) *serveProcess {
-	cmd := exec.Command(bin, "serve", "--home", b.TempDir(), "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", apiKey, "--log-level", "error")
+	dns := dnstest.Start(b, dnstest.Options{}) // the checks ask nothing beyond loopback
+	cmd := exec.Command(bin, "serve", "--home", b.TempDir(), "--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", apiKey, "--log-level", "error", "--dns", dns.Addr)
 	cmd.Env = append(os.Environ(), "SANDVIEW_HOME=")
 	banner := servertest.StartProcess(b, cmd)
 	p := &serveProcess{cmd: cmd, apiKey: apiKey, url: banner.API, smtpAddr: banner.SMTP}

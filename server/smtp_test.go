@@ -15,6 +15,7 @@ import (
 	"sandview/client/smtpsend"
 	"sandview/server"
 	"sandview/server/core"
+	"sandview/server/emailauth"
 	"sandview/server/servertest"
 )
 
@@ -108,7 +109,7 @@ func TestSMTPLineLimit(t *testing.T) {
 }
 
 func TestShutdownEndsStreamsAndIsIdempotent(t *testing.T) {
-	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{APIKey: "k"}})
+	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{APIKey: "k", Resolver: &emailauth.StaticResolver{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestShutdownEndsStreamsAndIsIdempotent(t *testing.T) {
 
 func TestStartContextCancelStopsServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{APIKey: "k"}})
+	srv, err := server.Start(ctx, server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{APIKey: "k", Resolver: &emailauth.StaticResolver{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestSecretsAreSavedPrivately(t *testing.T) {
 		}
 	}
 	data := filepath.Join(t.TempDir(), "data")
-	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: data, Options: core.Options{APIKey: "k"}})
+	srv, err := server.Start(context.Background(), server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DataDir: data, Options: core.Options{APIKey: "k", Resolver: &emailauth.StaticResolver{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sandview/server/dnsresolve/dnstest"
 	"sandview/server/servertest"
 	"slices"
 	"strconv"
@@ -50,8 +51,9 @@ func BenchmarkStartFresh(b *testing.B) {
 // and returns the time to that line.
 func startFresh(b *testing.B, name string, args ...string) time.Duration {
 	dir := b.TempDir()
+	dns := dnstest.Start(b, dnstest.Options{}) // the checks ask nothing beyond loopback
 	args = append(args, "serve", "--data", filepath.Join(dir, "data"), "--home", filepath.Join(dir, "home"),
-		"--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "bench-key", "--log-level", "error")
+		"--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", "bench-key", "--log-level", "error", "--dns", dns.Addr)
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(os.Environ(), "SANDVIEW_HOME=")
 	cmd.Stderr = os.Stderr

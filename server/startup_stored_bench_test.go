@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"sandview/server"
+	"sandview/server/dnsresolve/dnstest"
 	"sandview/server/emailauth"
 	"sandview/server/servertest"
 )
@@ -90,8 +91,9 @@ func fillDataDir(b *testing.B, dir string, n int) {
 // (SIGINT) and returns the time from exec to the answer.
 func startToSync(b *testing.B, bin, dir string) time.Duration {
 	home := b.TempDir()
+	dns := dnstest.Start(b, dnstest.Options{}) // the checks ask nothing beyond loopback
 	cmd := exec.Command(bin, "serve", "--data", dir, "--home", home, "--catch-all", startCatchAll,
-		"--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", servertest.APIKey, "--log-level", "error")
+		"--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", servertest.APIKey, "--log-level", "error", "--dns", dns.Addr)
 	cmd.Env = append(os.Environ(), "SANDVIEW_HOME=")
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()

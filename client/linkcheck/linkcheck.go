@@ -46,6 +46,8 @@ type Options struct {
 	// AllowPrivate checks loopback and private destinations too (the user
 	// asked for them).
 	AllowPrivate bool
+	// Resolver looks the links' host names up; nil: the system's.
+	Resolver netguard.Resolver
 }
 
 // Hop is one redirect: the URL asked and the status that sent it on.
@@ -85,7 +87,7 @@ func New(opts Options) *Checker {
 		opts.Workers = DefaultWorkers
 	}
 	rule := netguard.Rule{AllowPrivate: opts.AllowPrivate}
-	tr := rule.Transport(nil)
+	tr := rule.Transport(opts.Resolver)
 	tr.MaxIdleConnsPerHost = opts.Workers
 	c := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return &Checker{opts: opts, rule: rule, client: c}

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"sandview/server/dnsresolve/dnstest"
 )
 
 // site is a loopback HTTP server answering 200, 301→200, 404, a HEAD
@@ -105,17 +107,22 @@ func TestCheckRefusesPrivate(t *testing.T) {
 }
 
 // An offline box: each link is unreachable, the check itself succeeds.
+// The name is looked up on a DNS server on loopback that knows none.
 func TestCheckUnreachable(t *testing.T) {
 	s := newSite(t)
 	addr := s.URL
 	s.Close() // nothing listens there any more
-	c := New(Options{AllowPrivate: true})
+	dns := dnstest.Start(t, dnstest.Options{})
+	c := New(Options{AllowPrivate: true, Resolver: dns.Resolver()})
 	defer c.Close()
 	got := c.Check(context.Background(), []string{addr + "/a", "http://no-such-host.invalid/"}, nil)
 	for _, r := range got {
 		if r.Outcome != Unreachable || !strings.HasPrefix(r.Error, "unreachable: ") {
 			t.Errorf("%s: %+v", r.URL, r)
 		}
+	}
+	if _, asked := dns.Queries("", 0); asked == 0 {
+		t.Error("no-such-host.invalid was not looked up on the test's DNS server")
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"sandview/server"
+	"sandview/server/dnsresolve/dnstest"
 	"sandview/server/servertest"
 	"sandview/server/store/pgtest"
 )
@@ -27,6 +28,10 @@ var builtBinary string
 
 // pg is the PostgreSQL server TestMain starts for the replica tests.
 var pg *pgtest.Server
+
+// testDNS is the DNS server on loopback (it knows no name) TestMain
+// starts; SVC_DNS names it.
+var testDNS *dnstest.Server
 
 func TestMain(m *testing.M) {
 	os.Exit(runTests(m))
@@ -54,6 +59,19 @@ func runTests(m *testing.M) int {
 			fmt.Fprintln(os.Stderr, err)
 		}
 	}()
+	// Every server the tests start, as a process or in this one, asks
+	// this DNS server on loopback (it knows no name), never the machine's
+	// resolver: tests send nothing beyond loopback, and a slow resolver
+	// cannot slow them.
+	if testDNS, err = dnstest.Serve(dnstest.Options{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer testDNS.Close()
+	if err := os.Setenv("SVC_DNS", testDNS.Addr); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	return m.Run()
 }
 

@@ -10,6 +10,7 @@ import (
 	"sandview/client"
 	"sandview/client/smtpsend"
 	"sandview/server"
+	"sandview/server/core"
 )
 
 // TestLocalKeepsItsCatchAllAcrossRestarts: `sandview --local` restarted on
@@ -24,7 +25,7 @@ func TestLocalKeepsItsCatchAllAcrossRestarts(t *testing.T) {
 	start := func() *localRun {
 		t.Helper()
 		run, err := startLocal(ctx, &globalOptions{home: home, env: processEnvironment(os.Environ())},
-			&localOptions{server: serverSettings{cfg: server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}}})
+			&localOptions{server: serverSettings{cfg: server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{DNSServers: []string{testDNS.Addr}}}}})
 		if err != nil {
 			t.Fatal(err)
 		}

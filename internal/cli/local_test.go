@@ -14,6 +14,7 @@ import (
 
 	"sandview/client/smtpsend"
 	"sandview/server"
+	"sandview/server/core"
 	"sandview/server/dnsresolve/dnstest"
 )
 
@@ -25,7 +26,7 @@ func startLocalForTest(t *testing.T) (*localRun, *cli) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	home := t.TempDir()
-	local, err := startLocal(ctx, &globalOptions{home: home, env: processEnvironment(os.Environ())}, &localOptions{server: serverSettings{cfg: server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"}}})
+	local, err := startLocal(ctx, &globalOptions{home: home, env: processEnvironment(os.Environ())}, &localOptions{server: serverSettings{cfg: server.Config{HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Options: core.Options{DNSServers: []string{testDNS.Addr}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"sandview/server/dnsresolve/dnstest"
 )
 
 func main() {
@@ -70,9 +72,16 @@ func run(o options) error {
 			return fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	}
-	kinds := []*server{{name: "sandview --data", bin: o.bin, dir: filepath.Join(dir, "new")}}
+	// sandview's checks ask a DNS server on loopback that knows no name,
+	// never the machine's resolver.
+	dns, err := dnstest.Serve(dnstest.Options{})
+	if err != nil {
+		return err
+	}
+	defer dns.Close()
+	kinds := []*server{{name: "sandview --data", bin: o.bin, dir: filepath.Join(dir, "new"), dns: dns.Addr}}
 	if o.old != "" {
-		kinds = append(kinds, &server{name: "sandview (old)", bin: o.old, dir: filepath.Join(dir, "old")})
+		kinds = append(kinds, &server{name: "sandview (old)", bin: o.old, dir: filepath.Join(dir, "old"), dns: dns.Addr})
 	}
 	kinds = append(kinds, &server{name: "mailpit (sqlite)", bin: o.mailpit, dir: filepath.Join(dir, "mailpit"), mailpit: true})
 	for _, s := range kinds {

@@ -25,6 +25,7 @@ const apiKey = "compare-key"
 type server struct {
 	name, bin, dir string
 	mailpit        bool
+	dns            string // sandview: the DNS server (--dns) its checks ask
 	cmd            *exec.Cmd
 	// smtp, api and to: where mail goes, the HTTP base URL and the
 	// recipient (sandview: a plain inbox without sender checks).
@@ -51,7 +52,7 @@ func (s *server) start() error {
 func (s *server) startSandview() error {
 	cmd := exec.Command(s.bin, "serve", "--data", filepath.Join(s.dir, "data"), "--home", filepath.Join(s.dir, "home"),
 		"--http", "127.0.0.1:0", "--smtp", "127.0.0.1:0", "--api-key", apiKey, "--log-level", "error",
-		"--max-emails-per-inbox", "10000000", "--max-store-bytes", "100000000000")
+		"--max-emails-per-inbox", "10000000", "--max-store-bytes", "100000000000", "--dns", s.dns)
 	cmd.Env = []string{} // no SVC_* variable of the caller changes the server
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()

@@ -39,6 +39,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"sandview/crypto"
+	"sandview/server/dnsresolve/dnstest"
 )
 
 // options are the command's flags.
@@ -89,6 +90,14 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("build sandview: %w", err)
 		}
 	}
+	// The server's checks ask a DNS server on loopback that knows no
+	// name, never the machine's resolver.
+	dns, err := dnstest.Serve(dnstest.Options{})
+	if err != nil {
+		return err
+	}
+	defer dns.Close()
+	o.serveArgs = append(o.serveArgs, "--dns", dns.Addr)
 	for _, c := range o.cases {
 		if c != "encrypted" && c != "plain" {
 			return fmt.Errorf("-case: want encrypted or plain, got %q", c)

@@ -56,15 +56,6 @@ func newResolver(t *testing.T, cfg dnsresolve.Config, hosts ...string) *dnsresol
 	return r
 }
 
-// goResolver is net's pure-Go resolver asking only addr: what the checks
-// used before this package.
-func goResolver(addr string) *net.Resolver {
-	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, network, addr)
-	}}
-}
-
 // errorKind sums up a lookup error the way the SPF, DKIM and DMARC
 // libraries read it.
 func errorKind(err error) string {
@@ -83,7 +74,7 @@ func errorKind(err error) string {
 func TestAnswersLikeNetResolver(t *testing.T) {
 	srv := dnstest.Start(t, dnstest.Options{NegativeTTL: 60}, zone...)
 	ours := newResolver(t, dnsresolve.Config{Servers: []string{srv.Addr}})
-	theirs := goResolver(srv.Addr)
+	theirs := srv.Resolver()
 	ctx := context.Background()
 	type resolver interface {
 		LookupTXT(context.Context, string) ([]string, error)

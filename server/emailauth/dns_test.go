@@ -82,15 +82,6 @@ func resultsJSON(t *testing.T, r model.AuthResults) string {
 
 var serverInDetails = regexp.MustCompile(` on \S+: `)
 
-// goResolver is net's pure-Go resolver asking only addr: the resolver the
-// checks used before dnsresolve.
-func goResolver(addr string) *net.Resolver {
-	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, network, addr)
-	}}
-}
-
 func newDNSResolver(t *testing.T, addr string, retransmit time.Duration) *dnsresolve.Resolver {
 	t.Helper()
 	r, err := dnsresolve.New(dnsresolve.Config{Servers: []string{addr}, QueryTimeout: 2 * time.Second, Retransmit: retransmit})
@@ -126,7 +117,7 @@ func TestChecksWithDNSResolverMatchNetResolver(t *testing.T) {
 	zone := dnsZone(keyRecord(t, key))
 	slow := dnstest.Start(t, dnstest.Options{Delay: 5 * time.Millisecond, NegativeTTL: 60, Raw: serverFailure}, zone...)
 	lossy := dnstest.Start(t, dnstest.Options{NegativeTTL: 60, Raw: serverFailure, Drop: func(_ dns.Question, n int) bool { return n == 1 }}, zone...)
-	today := Checker{Resolver: goResolver(slow.Addr)}
+	today := Checker{Resolver: slow.Resolver()}
 	cached := Checker{Resolver: newDNSResolver(t, slow.Addr, 0)}
 	retransmitted := Checker{Resolver: newDNSResolver(t, lossy.Addr, 20*time.Millisecond)}
 	ctx := context.Background()

@@ -30,11 +30,14 @@ func (f fakeInboxes) Lookup(address string) (string, string, bool) {
 var testInboxes = fakeInboxes{"qa@sandbox.test": "hash-qa", "other@sandbox.test": "hash-other"}
 
 // testConfig is a fast, HTTP-friendly configuration that delivers to
-// receivers on loopback.
+// receivers on loopback. No name resolves: a test never asks the
+// machine's resolver (a query leaving loopback, and as slow as that
+// resolver).
 func testConfig() Config {
 	cfg := DefaultConfig()
 	cfg.AllowHTTP = true
 	cfg.AllowPrivate = true
+	cfg.Resolver = fakeResolver{}
 	cfg.Timeout = 5 * time.Second
 	cfg.TimeScale = 0.001
 	cfg.Store = memory.New()

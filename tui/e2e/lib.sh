@@ -9,12 +9,22 @@ export LC_ALL=C.UTF-8 # tmux, bash and wc lay out UTF-8 only in a UTF-8 locale
 work=$(mktemp -d)
 session="sandview-$name-$$"
 server_pid=""
+dns_pid=""
 cleanup() {
   tmux kill-session -t "$session" 2>/dev/null || true
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  [ -n "$dns_pid" ] && kill "$dns_pid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
+
+# Every sandview the scripts start asks a DNS server on loopback that
+# knows no name (nxdns.py; SVC_DNS), never the machine's resolver.
+python3 "$(dirname "${BASH_SOURCE[0]}")/nxdns.py" >"$work/dns.port" &
+dns_pid=$!
+for _ in $(seq 200); do [ -s "$work/dns.port" ] && break; sleep 0.05; done
+[ -s "$work/dns.port" ] || { echo "$name: FAIL: the loopback DNS server (nxdns.py) did not start" >&2; exit 1; }
+export SVC_DNS="127.0.0.1:$(cat "$work/dns.port")"
 
 # fail MESSAGE: say why, show the screen and the server's log, exit 1.
 fail() {

@@ -31,7 +31,7 @@ mkdir -p "$work/home" "$work/bin"
 gotool=$(dirname "$(command -v go)")
 clean=(env -i "HOME=$work/home" "PATH=$work/bin:$gotool:/usr/local/bin:/usr/bin:/bin" "TERM=xterm-256color"
   "LC_ALL=C.UTF-8" "GOBIN=$work/bin" "GOCACHE=$(go env GOCACHE)" "GOMODCACHE=$(go env GOMODCACHE)"
-  "GOPROXY=$(go env GOPROXY)" "SVC_HTTP=127.0.0.1:$(free_port)" "SVC_SMTP=127.0.0.1:$(free_port)")
+  "GOPROXY=$(go env GOPROXY)" "SVC_HTTP=127.0.0.1:$(free_port)" "SVC_SMTP=127.0.0.1:$(free_port)" "SVC_DNS=$SVC_DNS")
 
 (cd "$repo" && "${clean[@]}" sh -c "$install") || fail "$install"
 [ -x "$work/bin/sandview" ] || fail "$install put no sandview in GOBIN"

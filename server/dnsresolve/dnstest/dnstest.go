@@ -5,6 +5,7 @@
 package dnstest
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"strings"
@@ -34,8 +35,9 @@ type Options struct {
 
 // Server is a running DNS server on UDP and TCP at Addr ("127.0.0.1:port").
 type Server struct {
-	Addr string
-	opts Options
+	Addr    string
+	opts    Options
+	servers []*dns.Server // UDP and TCP
 
 	mu      sync.Mutex
 	records map[string][]dns.RR // by lowercased owner name
@@ -47,19 +49,32 @@ type Server struct {
 // `example.org. 300 IN TXT "v=spf1 -all"`) until t ends.
 func Start(t testing.TB, opts Options, records ...string) *Server {
 	t.Helper()
+	s, err := Serve(opts, records...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Serve serves records as Start does, until Close: for a TestMain, which
+// has no test to end with.
+func Serve(opts Options, records ...string) (*Server, error) {
 	s := &Server{opts: opts, records: make(map[string][]dns.RR), asked: make(map[string]int)}
-	s.Set(t, records...)
+	if err := s.add(records); err != nil {
+		return nil, err
+	}
 	var udp net.PacketConn
 	var tcp net.Listener
 	for attempt := 0; tcp == nil; attempt++ {
 		var err error
 		if udp, err = net.ListenPacket("udp", "127.0.0.1:0"); err != nil {
-			t.Fatalf("dnstest: listen: %v", err)
+			return nil, fmt.Errorf("dnstest: listen: %w", err)
 		}
 		if tcp, err = net.Listen("tcp", udp.LocalAddr().String()); err != nil {
 			udp.Close()
 			if attempt == 10 {
-				t.Fatalf("dnstest: listen on TCP beside UDP: %v", err)
+				return nil, fmt.Errorf("dnstest: listen on TCP beside UDP: %w", err)
 			}
 		}
 	}
@@ -69,24 +84,39 @@ func Start(t testing.TB, opts Options, records ...string) *Server {
 		srv.NotifyStartedFunc = func() { close(started) }
 		go func() { _ = srv.ActivateAndServe() }()
 		<-started
-		t.Cleanup(func() { _ = srv.Shutdown() })
+		s.servers = append(s.servers, srv)
 	}
-	return s
+	return s, nil
+}
+
+// Close stops the server.
+func (s *Server) Close() {
+	for _, srv := range s.servers {
+		_ = srv.Shutdown()
+	}
 }
 
 // Set adds records (zone-file lines) to those served.
 func (s *Server) Set(t testing.TB, records ...string) {
 	t.Helper()
+	if err := s.add(records); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// add adds records (zone-file lines) to those served.
+func (s *Server) add(records []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, line := range records {
 		rr, err := dns.NewRR(line)
 		if err != nil || rr == nil {
-			t.Fatalf("dnstest: record %q: %v", line, err)
+			return fmt.Errorf("dnstest: record %q: %v", line, err)
 		}
 		name := strings.ToLower(rr.Header().Name)
 		s.records[name] = append(s.records[name], rr)
 	}
+	return nil
 }
 
 // Queries counts the queries received for name and type (as in
@@ -99,6 +129,16 @@ func (s *Server) Queries(name string, qtype uint16) (forName, total int) {
 
 func key(name string, qtype uint16) string {
 	return fmt.Sprintf("%s/%d", strings.ToLower(name), qtype)
+}
+
+// Resolver is net's pure-Go resolver asking only this server, for code
+// that takes a *net.Resolver (or a netguard.Resolver): with it a test
+// looks names up on loopback, never on the machine's resolver.
+func (s *Server) Resolver() *net.Resolver {
+	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, s.Addr)
+	}}
 }
 
 // ServeDNS implements dns.Handler.
