@@ -19,12 +19,14 @@ cleanup() {
 trap cleanup EXIT
 
 # Every sandview the scripts start asks a DNS server on loopback that
-# knows no name (nxdns.py; SVC_DNS), never the machine's resolver.
-python3 "$(dirname "${BASH_SOURCE[0]}")/nxdns.py" >"$work/dns.port" &
+# knows no name (scripts/nxdns; SVC_DNS), never the machine's resolver.
+(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && go build -o "$work/nxdns" ./scripts/nxdns) ||
+  { echo "$name: FAIL: could not build the loopback DNS server (scripts/nxdns)" >&2; exit 1; }
+"$work/nxdns" >"$work/dns.addr" &
 dns_pid=$!
-for _ in $(seq 200); do [ -s "$work/dns.port" ] && break; sleep 0.05; done
-[ -s "$work/dns.port" ] || { echo "$name: FAIL: the loopback DNS server (nxdns.py) did not start" >&2; exit 1; }
-export SVC_DNS="127.0.0.1:$(cat "$work/dns.port")"
+for _ in $(seq 200); do [ -s "$work/dns.addr" ] && break; sleep 0.05; done
+[ -s "$work/dns.addr" ] || { echo "$name: FAIL: the loopback DNS server (scripts/nxdns) did not start" >&2; exit 1; }
+export SVC_DNS=$(cat "$work/dns.addr")
 
 # fail MESSAGE: say why, show the screen and the server's log, exit 1.
 fail() {
